@@ -1,0 +1,40 @@
+"""Agents: ``random`` for every game, plus each game's own (``greedy`` ...)."""
+
+from __future__ import annotations
+
+from typing import Callable, Mapping
+
+from ..core.errors import ParameterError
+from ..core.game import Game
+from ..core.registry import entry
+from .base import Agent, parse_spec
+from .random_agent import RandomAgent
+
+
+def _random(game: Game, options: Mapping[str, str]) -> Agent:
+    if options:
+        raise ParameterError(f"agent random takes no options, got {', '.join(options)}")
+    return RandomAgent()
+
+
+#: agents every game has
+GENERIC: dict[str, Callable[[Game, Mapping[str, str]], Agent]] = {"random": _random}
+
+
+def agent_names(game: Game) -> list[str]:
+    """Every agent name available for ``game``."""
+    return list(GENERIC) + [n for n in entry(game.id).agents if n not in GENERIC]
+
+
+def make_agent(spec: str, game: Game) -> Agent:
+    """Build the agent named by ``spec`` (``name`` or ``name:key=value,...``) for ``game``."""
+    name, options = parse_spec(spec)
+    factories = {**GENERIC, **entry(game.id).agents}
+    if name not in factories:
+        raise ParameterError(f"unknown agent {name!r} for {game.id}; agents are: {', '.join(agent_names(game))}")
+    agent = factories[name](game, options)
+    agent.name = spec
+    return agent
+
+
+__all__ = ["Agent", "RandomAgent", "agent_names", "make_agent"]

@@ -1,0 +1,1 @@
+"""The game API, errors, records and the shared conformance check."""

@@ -1,0 +1,164 @@
+"""The one conformance check every game and every preset must pass.
+
+:func:`check_game` plays random games through the public API and checks that
+they end within ``max_game_length``; that every listed action applies; that chance
+outcomes are a distribution; that every action's text round-trips; that illegal
+actions and unreadable texts are refused with the state unchanged; and that the
+records of those games survive JSON and replay to an equal final state, while a
+tampered record is refused.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from dataclasses import dataclass
+
+from .errors import IllegalActionError, InvalidActionError, RecordError
+from .game import CHANCE, TERMINAL, Game, State
+from .record import Move, Record, play, replay, sample_chance
+
+
+@dataclass
+class ConformanceReport:
+    """What :func:`check_game` looked at."""
+
+    games: int = 0
+    states: int = 0
+    actions_applied: int = 0
+    illegal_refused: int = 0
+    max_length: int = 0
+
+
+class ConformanceError(AssertionError):
+    """A game broke the API contract; the message says where."""
+
+
+def _fail(game: Game, state: State, what: str) -> ConformanceError:
+    return ConformanceError(f"{game.id} {game.params}: {what} at {state.summary()}")
+
+
+def check_state(game: Game, state: State, rng: random.Random, report: ConformanceReport, full: bool) -> None:
+    """Check one state: listed actions, texts, chance distribution, refusals."""
+    report.states += 1
+    player = state.current_player
+    legal = state.legal_actions()
+    if player == TERMINAL:
+        if legal:
+            raise _fail(game, state, "terminal state lists actions")
+        if len(state.returns()) != game.num_players:
+            raise _fail(game, state, "returns() has the wrong length")
+        return
+    if not legal:
+        raise _fail(game, state, "non-terminal state has no legal action")
+    if len(set(legal)) != len(legal):
+        raise _fail(game, state, "legal_actions() repeats an action")
+    if not (player == CHANCE or 0 <= player < game.num_players):
+        raise _fail(game, state, f"current_player {player} is not a seat, CHANCE or TERMINAL")
+    if player == CHANCE:
+        outcomes = state.chance_outcomes()
+        if sorted(map(repr, (a for a, _ in outcomes))) != sorted(map(repr, legal)):
+            raise _fail(game, state, "chance outcomes differ from legal_actions()")
+        total = math.fsum(p for _, p in outcomes)
+        if abs(total - 1.0) > 1e-9 or any(p <= 0 for _, p in outcomes):
+            raise _fail(game, state, f"chance probabilities sum to {total} or include p <= 0")
+    texts = set()
+    before = state
+    for action in legal if full else rng.sample(legal, min(len(legal), 8)):
+        text = game.action_to_text(state, action)
+        if text in texts:
+            raise _fail(game, state, f"two actions share the text {text!r}")
+        texts.add(text)
+        if game.parse_action(state, text) != action:
+            raise _fail(game, state, f"text {text!r} does not parse back to {action!r}")
+        if state.illegal_reason(action) is not None:
+            raise _fail(game, state, f"listed action {text!r} is called illegal")
+        state.apply(action)
+        report.actions_applied += 1
+    if state != before:
+        raise _fail(game, state, "applying actions changed the state it was applied to")
+    try:
+        game.parse_action(state, "\x00 not an action \x00")
+    except InvalidActionError:
+        pass
+    else:
+        raise _fail(game, state, "garbage text was accepted as an action")
+
+
+def _refuse_illegal(game: Game, state: State, stale: list, report: ConformanceReport) -> None:
+    """Actions legal earlier but not now must raise IllegalActionError and leave ``state`` equal."""
+    legal = set(state.legal_actions())
+    snapshot = state
+    for action in stale:
+        if action in legal:
+            continue
+        try:
+            state.apply(action)
+        except IllegalActionError as exc:
+            if not exc.rule:
+                raise _fail(game, state, f"illegal-action error names no ruling: {exc}") from None
+            report.illegal_refused += 1
+        else:
+            raise _fail(game, state, f"illegal action {action!r} was accepted")
+        if state != snapshot:
+            raise _fail(game, state, "a refused action changed the state")
+
+
+def check_game(game: Game, playthroughs: int = 200, seed: int = 0, full_checks: int = 10) -> ConformanceReport:
+    """Run the conformance check on ``game``; raise :class:`ConformanceError` on a breach.
+
+    The first ``full_checks`` playthroughs apply and round-trip every legal action of
+    every state; later ones sample a few per state.
+    """
+    rng = random.Random(seed)
+    report = ConformanceReport()
+    for g in range(playthroughs):
+        state = game.new_initial_state()
+        stale: list = []
+        steps = 0
+        while True:
+            check_state(game, state, rng, report, full=g < full_checks)
+            _refuse_illegal(game, state, stale[-6:], report)
+            if state.is_terminal():
+                break
+            if steps >= game.max_game_length:
+                raise _fail(game, state, f"game did not end within max_game_length={game.max_game_length}")
+            legal = state.legal_actions()
+            action = sample_chance(state, rng) if state.current_player == CHANCE else rng.choice(legal)
+            stale.extend(legal[:3])
+            state = state.apply(action)
+            steps += 1
+        report.games += 1
+        report.max_length = max(report.max_length, steps)
+    _check_records(game, seed, min(playthroughs, 20))
+    return report
+
+
+def _check_records(game: Game, seed: int, count: int) -> None:
+    for i in range(count):
+        record = play(game, ["random"] * game.num_players, seed=seed + i)
+        again = Record.from_json(record.to_json())
+        if again != record:
+            raise ConformanceError(f"{game.id}: record does not survive JSON: {record.to_json()}")
+        final = replay(again)
+        if list(final.returns()) != list(record.returns or []):
+            raise ConformanceError(f"{game.id}: replayed returns differ from the record")
+        if record.moves:
+            again_final = replay(Record.from_json(record.to_json()))
+            if again_final != final:
+                raise ConformanceError(f"{game.id}: two replays of one record differ")
+            _check_tamper(game, record)
+
+
+def _check_tamper(game: Game, record: Record) -> None:
+    """Swap in an action that cannot be legal at some point; replay must name that move."""
+    for index in range(len(record.moves) - 1, -1, -1):
+        bad = Record(record.game, record.params, record.seed, record.players, list(record.moves))
+        bad.moves[index] = Move(record.moves[index].by, "\x00tampered\x00")
+        try:
+            replay(bad)
+        except RecordError as exc:
+            if exc.index != index:
+                raise ConformanceError(f"{game.id}: tampered move {index} reported as move {exc.index}") from None
+            return
+        raise ConformanceError(f"{game.id}: a tampered record replayed without error")

@@ -1,0 +1,51 @@
+"""The errors every game raises: bad text, illegal actions, bad parameters, bad records."""
+
+from __future__ import annotations
+
+from typing import Any
+
+
+class PlunderError(Exception):
+    """Base of every error Plunder raises on purpose."""
+
+
+class InvalidActionError(PlunderError, ValueError):
+    """Action text that cannot be parsed into an action of this game.
+
+    ``text`` is what was typed; ``reason`` says what was wrong with it.
+    """
+
+    def __init__(self, text: str, reason: str, position: str = "") -> None:
+        self.text = text
+        self.reason = reason
+        self.position = position
+        where = f" at {position}" if position else ""
+        super().__init__(f"cannot read action {text!r}{where}: {reason}")
+
+
+class IllegalActionError(PlunderError, ValueError):
+    """A well-formed action that the rules forbid in this position.
+
+    The message names the action, the position and the ruling id it breaks
+    (``rule``, e.g. ``"PP-4"``).
+    """
+
+    def __init__(self, action: str, position: str, reason: str, rule: str) -> None:
+        self.action = action
+        self.position = position
+        self.reason = reason
+        self.rule = rule
+        super().__init__(f"illegal action {action!r} at {position}: {reason} ({rule})")
+
+
+class ParameterError(PlunderError, ValueError):
+    """An unknown game, an unknown parameter, or a parameter value that is not allowed."""
+
+
+class RecordError(PlunderError, ValueError):
+    """A game record that is malformed or does not replay (tampered or corrupt)."""
+
+    def __init__(self, message: str, index: int | None = None, detail: Any = None) -> None:
+        self.index = index
+        self.detail = detail
+        super().__init__(message)

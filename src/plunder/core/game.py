@@ -1,0 +1,149 @@
+"""The game API every Plunder game implements.
+
+A :class:`Game` is a ruleset with its parameters fixed; a :class:`State` is an
+immutable position. ``state.apply(action)`` returns a new state. Chance is a player
+(:data:`CHANCE`) whose outcomes carry probabilities; a finished game's current player
+is :data:`TERMINAL`. Actions are small hashable values (ints for most games); every
+action has one canonical text, given by :meth:`Game.action_to_text` and read back by
+:meth:`Game.parse_action`.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from typing import Any, ClassVar, Hashable, Sequence
+
+from .errors import IllegalActionError, InvalidActionError
+from .params import Param
+
+#: ``current_player`` of a state where chance acts next.
+CHANCE = -1
+#: ``current_player`` of a finished game.
+TERMINAL = -4
+
+Action = Hashable
+
+
+class Game(ABC):
+    """A game with its parameters fixed. Subclasses set the class attributes."""
+
+    #: registry id, e.g. ``"pillage"``
+    id: ClassVar[str]
+    #: human title
+    title: ClassVar[str]
+    #: parameter specs
+    param_specs: ClassVar[Sequence[Param]]
+    #: named parameter sets; every preset must pass the conformance check
+    presets: ClassVar[dict[str, dict[str, str]]] = {}
+
+    def __init__(self, values: dict[str, Any], texts: dict[str, str]) -> None:
+        self.values = values
+        #: canonical text of every parameter, as stored in records
+        self.params: dict[str, str] = texts
+
+    @property
+    @abstractmethod
+    def num_players(self) -> int:
+        """Number of seats (1 for solitaires)."""
+
+    @property
+    @abstractmethod
+    def max_game_length(self) -> int:
+        """An upper bound on the number of actions (chance included) in any game."""
+
+    @abstractmethod
+    def new_initial_state(self) -> "State":
+        """The starting position (possibly a chance node)."""
+
+    @abstractmethod
+    def action_to_text(self, state: "State", action: Action) -> str:
+        """The canonical text of ``action`` in ``state``."""
+
+    @abstractmethod
+    def parse_action(self, state: "State", text: str) -> Action:
+        """Read ``text`` as an action of ``state``; raise :class:`InvalidActionError` if unreadable.
+
+        Parsing does not check legality: a readable but illegal action is returned and
+        refused by :meth:`State.apply` with :class:`IllegalActionError`.
+        """
+
+    def seat_name(self, seat: int) -> str:
+        """How the rules text calls a seat (``Player 1`` ...)."""
+        return f"Player {seat + 1}"
+
+    def __repr__(self) -> str:
+        args = ", ".join(f"{k}={v!r}" for k, v in self.params.items())
+        return f"<{type(self).__name__} {self.id}({args})>"
+
+
+class State(ABC):
+    """An immutable position. Never mutate one: :meth:`apply` returns a new state."""
+
+    game: Game
+
+    @property
+    @abstractmethod
+    def current_player(self) -> int:
+        """Seat to act (0..n-1), :data:`CHANCE` or :data:`TERMINAL`."""
+
+    @abstractmethod
+    def legal_actions(self) -> list[Action]:
+        """Legal actions; at a chance node, the outcomes; empty when terminal."""
+
+    def chance_outcomes(self) -> list[tuple[Action, float]]:
+        """``[(outcome, probability), ...]`` at a chance node; probabilities sum to 1."""
+        raise ValueError(f"{self.summary()} is not a chance node")
+
+    @abstractmethod
+    def illegal_reason(self, action: Action) -> tuple[str, str] | None:
+        """``None`` if ``action`` is legal here, else ``(reason, ruling id)``."""
+
+    @abstractmethod
+    def _apply(self, action: Action) -> "State":
+        """Apply a legal action (already checked) and return the new state."""
+
+    def apply(self, action: Action) -> "State":
+        """Return the state after ``action``; raise :class:`IllegalActionError` if illegal."""
+        why = self.illegal_reason(action)
+        if why is not None:
+            reason, rule = why
+            raise IllegalActionError(self._action_label(action), self.summary(), reason, rule)
+        return self._apply(action)
+
+    def apply_text(self, text: str) -> "State":
+        """Parse ``text`` and apply it."""
+        return self.apply(self.game.parse_action(self, text))
+
+    def _action_label(self, action: Action) -> str:
+        try:
+            return self.game.action_to_text(self, action)
+        except (ValueError, KeyError, IndexError, TypeError):
+            return repr(action)
+
+    def is_terminal(self) -> bool:
+        """True when the game is over."""
+        return self.current_player == TERMINAL
+
+    def is_chance_node(self) -> bool:
+        """True when chance acts next."""
+        return self.current_player == CHANCE
+
+    @abstractmethod
+    def returns(self) -> list[float]:
+        """Per seat: +1 win, 0 tie, -1 loss at the end (0s before the end)."""
+
+    @abstractmethod
+    def scores(self) -> list[float]:
+        """The game's own points per seat, as they stand."""
+
+    @abstractmethod
+    def summary(self) -> str:
+        """A one-line description of the position, used in error messages."""
+
+    def stats(self) -> dict[str, float | list[float]]:
+        """Extra figures for batch simulation: scalars per game, or lists per seat."""
+        return {}
+
+    def invalid(self, text: str, reason: str) -> InvalidActionError:
+        """An :class:`InvalidActionError` for ``text`` at this position."""
+        return InvalidActionError(text, reason, self.summary())

@@ -1,0 +1,93 @@
+"""Game parameters: each has a name, a canonical text default, a parser and a help line."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Callable, Mapping, Sequence
+
+from .errors import ParameterError
+
+
+@dataclass(frozen=True)
+class Param:
+    """One game parameter.
+
+    ``default`` is canonical text; ``parse`` turns text into the value the rules use
+    and raises ``ValueError`` saying what is wrong; ``choices`` lists the allowed texts
+    where the set is closed (or the allowed forms, for help output).
+    """
+
+    name: str
+    default: str
+    parse: Callable[[str], Any]
+    help: str
+    choices: Sequence[str] = ()
+
+
+def to_text(value: Any) -> str:
+    """Canonical text of a parameter value given as a Python value."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return str(value)
+
+
+def parse_int(low: int | None = None, high: int | None = None) -> Callable[[str], int]:
+    """A parser for whole numbers in ``[low, high]`` (either end open when ``None``)."""
+
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise ValueError(f"{text!r} is not a whole number") from None
+        if low is not None and value < low:
+            raise ValueError(f"{value} is below the minimum {low}")
+        if high is not None and value > high:
+            raise ValueError(f"{value} is above the maximum {high}")
+        return value
+
+    return parse
+
+
+def parse_bool(text: str) -> bool:
+    """``true``/``false`` (also yes/no, on/off, 1/0)."""
+    lowered = text.strip().lower()
+    if lowered in ("true", "yes", "on", "1"):
+        return True
+    if lowered in ("false", "no", "off", "0"):
+        return False
+    raise ValueError(f"{text!r} is not true or false")
+
+
+def parse_choice(choices: Sequence[str]) -> Callable[[str], str]:
+    """A parser that accepts exactly one of ``choices``."""
+
+    def parse(text: str) -> str:
+        if text not in choices:
+            raise ValueError(f"{text!r} is not one of {', '.join(choices)}")
+        return text
+
+    return parse
+
+
+def resolve(game_id: str, specs: Sequence[Param], given: Mapping[str, Any]) -> tuple[dict[str, Any], dict[str, str]]:
+    """Check ``given`` against ``specs``; return (parsed values, canonical texts).
+
+    Unknown names and bad values raise :class:`ParameterError` naming the parameter
+    and what is allowed.
+    """
+    known = {p.name: p for p in specs}
+    for name in given:
+        if name not in known:
+            allowed = ", ".join(sorted(known)) or "none"
+            raise ParameterError(f"{game_id} has no parameter {name!r}; its parameters are: {allowed}")
+    values: dict[str, Any] = {}
+    texts: dict[str, str] = {}
+    for spec in specs:
+        text = to_text(given[spec.name]) if spec.name in given else spec.default
+        try:
+            values[spec.name] = spec.parse(text)
+        except ValueError as exc:
+            allowed = f"; allowed: {', '.join(spec.choices)}" if spec.choices else ""
+            raise ParameterError(f"{game_id} parameter {spec.name}={text!r} is not allowed: {exc}{allowed}") from None
+        texts[spec.name] = text
+    return values, texts

@@ -1,0 +1,77 @@
+"""Which games exist, how to load them, and what each offers its adapters.
+
+Each game package ``plunder.games.<id>`` exposes ``ENTRY``, a :class:`GameEntry`.
+Packages are imported lazily so that ``plunder list`` stays fast.
+"""
+
+from __future__ import annotations
+
+import importlib
+import importlib.util
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Callable, Mapping
+
+from .errors import ParameterError
+from .game import Action, Game, State
+from .params import resolve
+
+if TYPE_CHECKING:
+    from ..agents.base import Agent
+
+#: game id -> module holding its ``ENTRY``
+GAME_MODULES: dict[str, str] = {
+    "pillage": "plunder.games.pillage",
+    "pirates": "plunder.games.pirates",
+    "hubs": "plunder.games.hubs",
+    "profiteer": "plunder.games.profiteer",
+    "crossroads": "plunder.games.crossroads",
+}
+
+
+@dataclass(frozen=True)
+class GameEntry:
+    """What a game package offers: its rules class and its adapters.
+
+    ``agents`` maps names (``greedy`` ...) to factories taking the game and an option
+    mapping; ``render`` draws a state for the terminal (a rich renderable); ``describe``
+    says in a few words what an action would do, for move lists and hints.
+    """
+
+    game_class: type[Game]
+    agents: Mapping[str, Callable[[Game, Mapping[str, str]], "Agent"]] = field(default_factory=dict)
+    render: Callable[[State], Any] | None = None
+    describe: Callable[[State, Action], str] | None = None
+
+
+def game_ids() -> list[str]:
+    """The ids of every installed game, in table order."""
+    return [g for g, module in GAME_MODULES.items() if importlib.util.find_spec(module) is not None]
+
+
+def entry(game_id: str) -> GameEntry:
+    """The :class:`GameEntry` of ``game_id``; an unknown id raises :class:`ParameterError`."""
+    if game_id not in game_ids():
+        raise ParameterError(f"unknown game {game_id!r}; games are: {', '.join(game_ids())}")
+    module = importlib.import_module(GAME_MODULES[game_id])
+    found: GameEntry = module.ENTRY
+    return found
+
+
+def load_game(game_id: str, preset: str | None = None, **params: Any) -> Game:
+    """Load ``game_id`` with ``params`` given as keywords (text or Python values).
+
+    ``preset`` names a parameter set from the game's ``presets``; explicit keywords
+    override it. Unknown games, presets, parameters or bad values raise
+    :class:`ParameterError` naming the offender and the allowed choices.
+    """
+    cls = entry(game_id).game_class
+    given: dict[str, Any] = {}
+    if preset is not None:
+        if preset not in cls.presets:
+            raise ParameterError(
+                f"{game_id} has no preset {preset!r}; presets are: {', '.join(cls.presets) or 'none'}"
+            )
+        given.update(cls.presets[preset])
+    given.update(params)
+    values, texts = resolve(game_id, cls.param_specs, given)
+    return cls(values, texts)
