@@ -9,7 +9,7 @@ from __future__ import annotations
 import importlib
 import importlib.util
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Callable, Mapping
+from typing import TYPE_CHECKING, Any, Callable, Mapping, Sequence
 
 from .errors import ParameterError
 from .game import Action, Game, State
@@ -35,12 +35,29 @@ class GameEntry:
     ``agents`` maps names (``greedy`` ...) to factories taking the game and an option
     mapping; ``render`` draws a state for the terminal (a rich renderable); ``describe``
     says in a few words what an action would do, for move lists and hints.
+    ``fast_play(game, agent_specs, seed)`` optionally plays one whole game on an
+    internal fast path (``None`` when it does not support those agents); ``plunder
+    simulate`` uses it when present.
     """
 
     game_class: type[Game]
     agents: Mapping[str, Callable[[Game, Mapping[str, str]], "Agent"]] = field(default_factory=dict)
     render: Callable[[State], Any] | None = None
     describe: Callable[[State, Action], str] | None = None
+    fast_play: Callable[[Game, Sequence[str], int], "FastResult | None"] | None = None
+
+
+@dataclass(frozen=True)
+class FastResult:
+    """The outcome of one game played by a game's internal fast path.
+
+    It must equal what :func:`plunder.play` gives for the same agents and seed
+    (``returns``, ``scores`` and ``stats()`` of the final state); tests check this.
+    """
+
+    returns: list[float]
+    scores: list[float]
+    stats: dict[str, float | list[float]]
 
 
 def game_ids() -> list[str]:
