@@ -104,15 +104,18 @@ class State(ABC):
 
     def apply(self, action: Action) -> "State":
         """Return the state after ``action``; raise :class:`IllegalActionError` if illegal."""
+        return self._checked_apply(action, None)
+
+    def apply_text(self, text: str) -> "State":
+        """Parse ``text`` and apply it; errors quote ``text`` as typed."""
+        return self._checked_apply(self.game.parse_action(self, text), text.strip())
+
+    def _checked_apply(self, action: Action, label: str | None) -> "State":
         why = self.illegal_reason(action)
         if why is not None:
             reason, rule = why
-            raise IllegalActionError(self._action_label(action), self.summary(), reason, rule)
+            raise IllegalActionError(label or self._action_label(action), self.summary(), reason, rule)
         return self._apply(action)
-
-    def apply_text(self, text: str) -> "State":
-        """Parse ``text`` and apply it."""
-        return self.apply(self.game.parse_action(self, text))
 
     def _action_label(self, action: Action) -> str:
         try:

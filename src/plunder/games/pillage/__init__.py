@@ -1,0 +1,10 @@
+"""Pillage and Profit (seed 000): Dots and Boxes with valued boxes, on any board."""
+
+from ...core.registry import GameEntry
+from .heuristics import describe, make_greedy
+from .render import render
+from .rules import PillageGame, PillageState
+
+ENTRY = GameEntry(game_class=PillageGame, agents={"greedy": make_greedy}, render=render, describe=describe)
+
+__all__ = ["ENTRY", "PillageGame", "PillageState"]

@@ -1,0 +1,130 @@
+"""Pillage heuristics: what a line does, box values, and the greedy agent.
+
+The greedy player takes the most valuable box on offer, otherwise draws a line that
+hands no box over, otherwise gives away the least it can: it counts the chain the
+opponent could then sweep up (every box that keeps becoming three-sided).
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Mapping
+
+from ...core.game import Action, Game, State
+from .contents import Commodity, Doubloons, Modifier, apply_op
+from .rules import PillageGame, PillageState
+
+
+def sides_drawn(state: PillageState, drawn: int, box: int) -> int:
+    """How many of ``box``'s edges are drawn in mask ``drawn``."""
+    return sum(drawn >> e & 1 for e in state.game.board.box_edges[box])
+
+
+def closes(state: PillageState, drawn: int, edge: int) -> list[int]:
+    """Boxes that drawing ``edge`` on mask ``drawn`` would close."""
+    g = state.game
+    after = drawn | 1 << edge
+    return [b for b in g.board.edge_boxes[edge] if all(after >> e & 1 for e in g.board.box_edges[b])]
+
+
+def modifier_gain(state: PillageState, mod: Modifier, player: int) -> tuple[float, tuple[str, int]]:
+    """The best (score margin change, option) a modifier gives ``player`` on current holdings."""
+    g = state.game
+    best: tuple[float, tuple[str, int]] | None = None
+    for op, kind in mod.options():
+        new = apply_op(state.values[kind], op, mod.amount, g.floor)
+        delta = (new - state.values[kind]) * (state.held[player][kind] - state.held[1 - player][kind])
+        if best is None or delta > best[0]:
+            best = (float(delta), (op, kind))
+    assert best is not None
+    return best
+
+
+def box_value(state: PillageState, box: int, player: int) -> float:
+    """What capturing ``box`` is worth to ``player`` now, in score-margin doubloons."""
+    content = state.contents[box]
+    if isinstance(content, Doubloons):
+        return float(content.n)
+    if isinstance(content, Commodity):
+        return float(state.values[content.kind])
+    assert isinstance(content, Modifier)
+    return modifier_gain(state, content, player)[0]
+
+
+def sweep(state: PillageState, drawn: int, player: int) -> tuple[float, int]:
+    """Value and count of the boxes ``player`` can take in a row from mask ``drawn``."""
+    g = state.game
+    total, count = 0.0, 0
+    open_boxes = [b for b in range(g.board.num_boxes) if state.owner[b] < 0]
+    progress = True
+    while progress:
+        progress = False
+        for b in open_boxes:
+            missing = [e for e in g.board.box_edges[b] if not drawn >> e & 1]
+            if len(missing) == 1:
+                drawn |= 1 << missing[0]
+                for c in closes(state, drawn & ~(1 << missing[0]), missing[0]):
+                    total += box_value(state, c, player)
+                    count += 1
+                progress = True
+        open_boxes = [b for b in open_boxes if sides_drawn(state, drawn, b) < len(g.board.box_edges[b])]
+    return total, count
+
+
+def line_effect(state: PillageState, edge: int) -> tuple[float, str]:
+    """(margin estimate for the mover, a few words) of drawing ``edge``."""
+    g = state.game
+    me = state.mover
+    closed = closes(state, state.drawn, edge)
+    if closed:
+        value = sum(box_value(state, b, me) for b in closed)
+        return value + 0.5, f"closes {len(closed)} box{'es' if len(closed) > 1 else ''} ({value:+g})"
+    after = state.drawn | 1 << edge
+    gift, count = sweep(state, after, 1 - me)
+    if count == 0:
+        return 0.0, "safe: hands over no box"
+    return -gift - 0.1 * count, f"hands over {count} box{'es' if count > 1 else ''} ({gift:+g} to {g.seat_name(1 - me)})"
+
+
+def describe(state: State, action: Action) -> str:
+    """A few words on what ``action`` would do (for move lists)."""
+    assert isinstance(state, PillageState) and isinstance(action, int)
+    g = state.game
+    if action < g.E:
+        return line_effect(state, action)[1]
+    if action < g.deal_base:
+        op, kind = g.decode_choice(action)
+        mod = state.pending_modifier()
+        if mod is None:
+            return ""
+        new = apply_op(state.values[kind], op, mod.amount, g.floor)
+        return f"{g.legend.kinds[kind]} {state.values[kind]} -> {new}"
+    return "chance"
+
+
+class GreedyAgent:
+    """Takes the best box on offer, else a safe line, else the smallest gift."""
+
+    name = "greedy"
+
+    def choose(self, state: State, rng: random.Random) -> Action:
+        """Pick a line (or modifier option) by :func:`line_effect`, ties at random."""
+        assert isinstance(state, PillageState)
+        g = state.game
+        mod = state.pending_modifier()
+        if mod is not None:
+            _, (op, kind) = modifier_gain(state, mod, state.mover)
+            return g.choice_action(op, kind)
+        scored = [(line_effect(state, e)[0], e) for e in state.undrawn()]
+        best = max(s for s, _ in scored)
+        return rng.choice([e for s, e in scored if s == best])
+
+
+def make_greedy(game: Game, options: Mapping[str, str]) -> GreedyAgent:
+    """Factory for ``greedy`` (no options)."""
+    assert isinstance(game, PillageGame)
+    if options:
+        from ...core.errors import ParameterError
+
+        raise ParameterError(f"agent greedy takes no options, got {', '.join(options)}")
+    return GreedyAgent()
