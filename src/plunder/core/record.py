@@ -44,8 +44,8 @@ class Record:
     returns: list[float] | None = None
     scores: list[float] | None = None
 
-    def to_json(self, indent: int | None = 1) -> str:
-        """The record as JSON text."""
+    def to_json(self) -> str:
+        """The record as JSON text: one line per field and per move, so diffs read well."""
         data: dict[str, Any] = {
             "format": FORMAT,
             "version": VERSION,
@@ -56,7 +56,10 @@ class Record:
             "moves": [{"by": "chance" if m.by is None else m.by, "action": m.action} for m in self.moves],
             "result": None if self.returns is None else {"returns": self.returns, "scores": self.scores},
         }
-        return json.dumps(data, indent=indent)
+        fields = [f" {json.dumps(k)}: {json.dumps(v)}" for k, v in data.items() if k != "moves"]
+        moves = ",\n".join(f"  {json.dumps(m)}" for m in data["moves"])
+        fields.insert(6, f' "moves": [\n{moves}\n ]' if moves else ' "moves": []')
+        return "{\n" + ",\n".join(fields) + "\n}\n"
 
     @classmethod
     def from_json(cls, text: str) -> "Record":
@@ -150,6 +153,11 @@ def sample_chance(state: State, rng: random.Random) -> Any:
 
 def play(game: Game, agents: Sequence["Agent | str"], seed: int | None = None) -> Record:
     """Play one game with ``agents`` in seat order (specs or agents) and return its record."""
+    return play_out(game, agents, seed)[0]
+
+
+def play_out(game: Game, agents: Sequence["Agent | str"], seed: int | None = None) -> tuple[Record, State]:
+    """Like :func:`play`, also returning the final state."""
     from ..agents import make_agent
 
     seats = [make_agent(a, game) if isinstance(a, str) else a for a in agents]
@@ -174,4 +182,4 @@ def play(game: Game, agents: Sequence["Agent | str"], seed: int | None = None) -
         raise RuntimeError(f"{game.id} did not end within {game.max_game_length} actions")
     record.returns = list(state.returns())
     record.scores = list(state.scores())
-    return record
+    return record, state

@@ -1,0 +1,194 @@
+"""The ``plunder`` command: list, play, simulate, replay."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import Sequence
+
+import click
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+from rich.table import Table
+from rich.text import Text
+
+from .agents import agent_names, make_agent
+from .core.errors import PlunderError
+from .core.game import Game
+from .core.record import Record, replay
+from .core.registry import entry, game_ids, load_game
+from .simulate import histogram_rows, simulate, wilson
+from .terminal import PlaySession, default_record_path, result_line
+
+
+def _params(pairs: Sequence[str]) -> dict[str, str]:
+    out = {}
+    for pair in pairs:
+        key, eq, value = pair.partition("=")
+        if not eq or not key.strip():
+            raise click.BadParameter(f"{pair!r} is not KEY=VALUE", param_hint="-p")
+        out[key.strip()] = value.strip()
+    return out
+
+
+def _load(game_id: str, preset: str | None, pairs: Sequence[str]) -> Game:
+    try:
+        return load_game(game_id, preset=preset, **_params(pairs))
+    except PlunderError as exc:
+        raise click.UsageError(str(exc)) from None
+
+
+PARAM = click.option("-p", "--param", "params", multiple=True, metavar="KEY=VALUE", help="game parameter (repeatable)")
+PRESET = click.option("--preset", default=None, help="named parameter set (see plunder list)")
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+def main() -> None:
+    """Plunder: five tabletop games of profit."""
+
+
+@main.command("list")
+def list_games() -> None:
+    """Games, their parameters, presets and agents."""
+    console = Console()
+    for gid in game_ids():
+        cls = entry(gid).game_class
+        game = load_game(gid)
+        console.print(Text(f"{gid} — {cls.title} ({game.num_players} player{'' if game.num_players == 1 else 's'} by default)", "bold"))
+        table = Table(show_header=True, header_style="bold", box=None, padding=(0, 2))
+        table.add_column("parameter")
+        table.add_column("default")
+        table.add_column("meaning")
+        for spec in cls.param_specs:
+            choices = f" [{', '.join(spec.choices)}]" if spec.choices else ""
+            table.add_row(spec.name, spec.default, spec.help + choices)
+        console.print(table)
+        if cls.presets:
+            console.print("  presets: " + "; ".join(
+                f"{name} ({', '.join(f'{k}={v}' for k, v in p.items()) or 'defaults'})" for name, p in cls.presets.items()))
+        console.print("  agents: " + ", ".join(agent_names(game)) + "\n")
+
+
+@main.command()
+@click.argument("game_id", metavar="GAME")
+@PARAM
+@PRESET
+@click.option("--vs", "vs", default="greedy", show_default=True,
+              help="agent for the other seats, or 'human' for hotseat play")
+@click.option("--seat", default=0, show_default=True, help="your seat, 0-based")
+@click.option("--players", default=None, help="every seat explicitly, e.g. human,greedy,human,random")
+@click.option("--seed", default=None, type=int, help="seed for chance and agents (random if omitted)")
+@click.option("--record", "record_path", default=None, type=click.Path(dir_okay=False), help="save the game here")
+def play(game_id: str, params: Sequence[str], preset: str | None, vs: str, seat: int, players: str | None,
+         seed: int | None, record_path: str | None) -> None:
+    """Play GAME at the terminal against agents (or other humans)."""
+    game = _load(game_id, preset, params)
+    n = game.num_players
+    if players:
+        specs = [s.strip() for s in players.split(",")]
+        if len(specs) != n:
+            raise click.UsageError(f"--players needs {n} entries for {game_id}, got {len(specs)}")
+    else:
+        if not 0 <= seat < n:
+            raise click.UsageError(f"--seat must be 0..{n - 1} for {game_id}")
+        if vs != "human" and vs not in agent_names(game) and vs.split(":")[0] not in agent_names(game):
+            raise click.UsageError(f"unknown agent {vs!r}; agents are: {', '.join(agent_names(game))}, human")
+        specs = ["human" if (i == seat or vs == "human") else vs for i in range(n)]
+    try:
+        seats = [None if s == "human" else make_agent(s, game) for s in specs]
+    except PlunderError as exc:
+        raise click.UsageError(str(exc)) from None
+    if seed is None:
+        import random
+
+        seed = random.SystemRandom().randrange(2**31)
+    console = Console()
+    session = PlaySession(game, seats, seed, console, console.input)
+    record = session.run()
+    path = Path(record_path) if record_path else default_record_path(game_id)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(record.to_json())
+    console.print(f"Game saved to {path} (replay with: plunder replay {path})")
+
+
+@main.command("simulate")
+@click.argument("game_id", metavar="GAME")
+@PARAM
+@PRESET
+@click.option("--agents", required=True, help="comma-separated agents, rotated over the seats")
+@click.option("--games", default=100, show_default=True, type=click.IntRange(min=1))
+@click.option("--seed", default=0, show_default=True, type=int)
+@click.option("--workers", default=1, show_default=True, type=click.IntRange(min=1))
+@click.option("--json", "as_json", is_flag=True, help="print one JSON object instead of tables")
+def simulate_cmd(game_id: str, params: Sequence[str], preset: str | None, agents: str, games: int, seed: int,
+                 workers: int, as_json: bool) -> None:
+    """Run many games and print per-agent results."""
+    game = _load(game_id, preset, params)
+    specs = [a.strip() for a in agents.split(",") if a.strip()]
+    try:
+        for spec in specs:
+            make_agent(spec, game)
+    except PlunderError as exc:
+        raise click.UsageError(str(exc)) from None
+    err = Console(stderr=True)
+    with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
+                  console=err, transient=True, disable=as_json or not err.is_terminal) as bar:
+        task = bar.add_task(f"{game_id} games", total=games)
+        result = simulate(game_id, dict(game.params), specs, games, seed=seed, workers=workers,
+                          progress=lambda k: bar.advance(task, k))
+    summary = result.to_dict()
+    if as_json:
+        click.echo(json.dumps(summary, indent=1))
+        return
+    console = Console()
+    title = f"{game_id} {' '.join(f'{k}={v}' for k, v in game.params.items())}: {games} games, seed {seed}"
+    table = Table(title=title, header_style="bold")
+    for col in ("agent", "games", "wins", "ties", "losses", "win rate (95% CI)", "mean score", "median", "max"):
+        table.add_column(col, justify="left" if col == "agent" else "right")
+    for name, t in result.tallies.items():
+        lo, hi = wilson(t.wins, t.games)
+        table.add_row(name, str(t.games), str(t.wins), str(t.ties), str(t.losses),
+                      f"{t.wins / t.games:.1%} ({lo:.1%}–{hi:.1%})" if t.games else "-",
+                      f"{summary['mean_scores'][name]:.2f}", f"{summary['median_scores'][name]:g}",
+                      f"{summary['max_scores'][name]:g}")
+    console.print(table)
+    for name, t in result.tallies.items():
+        if t.stats:
+            console.print(f"{name}: " + ", ".join(f"mean {k} {v:.2f}" for k, v in summary["stats"][name].items()))
+    if summary["game_stats"]:
+        console.print("per game: " + ", ".join(f"mean {k} {v:.2f}" for k, v in summary["game_stats"].items()))
+    for name, t in result.tallies.items():
+        hist = Table(title=f"scores of {name}", box=None, show_header=False)
+        hist.add_column(justify="right")
+        hist.add_column(justify="right")
+        hist.add_column()
+        for label, count, bar_text in histogram_rows(t.scores):
+            hist.add_row(label, str(count), Text(bar_text, "green"))
+        console.print(hist)
+
+
+@main.command("replay")
+@click.argument("path", type=click.Path(exists=True, dir_okay=False))
+def replay_cmd(path: str) -> None:
+    """Verify a saved game and print its final position and result."""
+    console = Console()
+    try:
+        record = Record.from_json(Path(path).read_text(encoding="utf-8"))
+        final = replay(record)
+    except PlunderError as exc:
+        console.print(Text(f"{path}: {exc}", "red"))
+        sys.exit(1)
+    game = final.game
+    render = entry(record.game).render
+    console.print(render(final) if render else Text(str(final)))
+    seats = ", ".join(f"{game.seat_name(i)}: {name}" for i, name in enumerate(record.players))
+    console.print(f"{record.game}, {len(record.moves)} moves, seed {record.seed}; {seats}")
+    if final.is_terminal():
+        console.print(Text(result_line(game, final), "bold green"))
+    else:
+        console.print(Text("The record stops before the end of the game.", "yellow"))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,181 @@
+"""Batch simulation for designers: many games, seats rotated, statistics per agent."""
+
+from __future__ import annotations
+
+import math
+import statistics
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass, field
+from typing import Any, Callable, Iterable, Sequence
+
+from .agents import make_agent
+from .core.record import play_out
+from .core.registry import entry, load_game
+
+
+@dataclass
+class AgentTally:
+    """Everything one agent scored over the games it sat in."""
+
+    games: int = 0
+    wins: int = 0
+    ties: int = 0
+    losses: int = 0
+    scores: list[float] = field(default_factory=list)
+    stats: dict[str, list[float]] = field(default_factory=dict)
+
+    def add(self, ret: float, score: float, stats: dict[str, float]) -> None:
+        """Count one game's outcome for this agent."""
+        self.games += 1
+        self.wins += ret > 0
+        self.ties += ret == 0
+        self.losses += ret < 0
+        self.scores.append(score)
+        for key, value in stats.items():
+            self.stats.setdefault(key, []).append(value)
+
+
+@dataclass
+class Simulation:
+    """The result of :func:`simulate`."""
+
+    game: str
+    params: dict[str, str]
+    agents: list[str]
+    games: int
+    seed: int
+    tallies: dict[str, AgentTally]
+    game_stats: dict[str, list[float]]
+
+    def to_dict(self) -> dict[str, Any]:
+        """A JSON-ready summary (what ``plunder simulate --json`` prints)."""
+        out: dict[str, Any] = {
+            "game": self.game, "params": self.params, "games": self.games, "seed": self.seed,
+            "agents": self.agents, "wins": {}, "ties": {}, "losses": {}, "games_played": {},
+            "win_rate": {}, "win_rate_ci95": {}, "mean_scores": {}, "median_scores": {}, "max_scores": {},
+            "min_scores": {}, "score_histogram": {}, "stats": {},
+        }
+        for name, t in self.tallies.items():
+            out["wins"][name], out["ties"][name], out["losses"][name] = t.wins, t.ties, t.losses
+            out["games_played"][name] = t.games
+            out["win_rate"][name] = t.wins / t.games if t.games else None
+            out["win_rate_ci95"][name] = list(wilson(t.wins, t.games))
+            out["mean_scores"][name] = statistics.fmean(t.scores) if t.scores else None
+            out["median_scores"][name] = statistics.median(t.scores) if t.scores else None
+            out["max_scores"][name] = max(t.scores, default=None)
+            out["min_scores"][name] = min(t.scores, default=None)
+            out["score_histogram"][name] = {f"{k:g}": n for k, n in sorted(count_values(t.scores).items())}
+            out["stats"][name] = {k: statistics.fmean(v) for k, v in t.stats.items()}
+        out["game_stats"] = {k: statistics.fmean(v) for k, v in self.game_stats.items()}
+        return out
+
+
+def wilson(successes: int, n: int, z: float = 1.959963984540054) -> tuple[float, float]:
+    """The 95% Wilson score interval of a proportion."""
+    if n == 0:
+        return (0.0, 1.0)
+    p = successes / n
+    denom = 1 + z * z / n
+    centre = (p + z * z / (2 * n)) / denom
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
+    return (max(0.0, centre - half), min(1.0, centre + half))
+
+
+def count_values(values: Iterable[float]) -> dict[float, int]:
+    """How often each value occurs."""
+    out: dict[float, int] = {}
+    for v in values:
+        out[v] = out.get(v, 0) + 1
+    return out
+
+
+def seating(agents: Sequence[str], num_players: int, index: int) -> list[str]:
+    """Agents of game ``index``: seat s gets ``agents[(s + index) % len(agents)]``."""
+    return [agents[(s + index) % len(agents)] for s in range(num_players)]
+
+
+GameResult = tuple[list[str], list[float], list[float], dict[str, Any]]
+
+
+def _play_chunk(args: tuple[str, dict[str, str], list[str], list[int], int]) -> list[GameResult]:
+    game_id, params, agents, indices, seed = args
+    game = load_game(game_id, **params)
+    fast = entry(game_id).fast_play
+    cache: dict[str, Any] = {}
+    results: list[GameResult] = []
+    for i in indices:
+        seats = seating(agents, game.num_players, i)
+        result = fast(game, seats, seed + i) if fast is not None else None
+        if result is not None:
+            results.append((seats, result.returns, result.scores, dict(result.stats)))
+            continue
+        players = []
+        for spec in seats:
+            if spec not in cache:
+                cache[spec] = make_agent(spec, game)
+            players.append(cache[spec])
+        _, final = play_out(game, players, seed=seed + i)
+        results.append((seats, list(final.returns()), list(final.scores()), final.stats()))
+    return results
+
+
+def simulate(
+    game_id: str,
+    params: dict[str, str],
+    agents: Sequence[str],
+    games: int,
+    seed: int = 0,
+    workers: int = 1,
+    progress: Callable[[int], None] | None = None,
+) -> Simulation:
+    """Play ``games`` games with seats rotated over ``agents``; tally per agent.
+
+    Game ``i`` uses seed ``seed + i``, so results do not depend on ``workers``.
+    """
+    game = load_game(game_id, **params)
+    for spec in set(agents):
+        make_agent(spec, game)  # fail fast on a bad spec
+    chunk = max(1, min(200, games // (workers * 8) or 1))
+    jobs = [(game_id, dict(game.params), list(agents), list(range(s, min(games, s + chunk))), seed)
+            for s in range(0, games, chunk)]
+    tallies = {a: AgentTally() for a in dict.fromkeys(agents)}
+    game_stats: dict[str, list[float]] = {}
+
+    def absorb(results: list[GameResult]) -> None:
+        for seats, returns, scores, stats in results:
+            for s, spec in enumerate(seats):
+                per_seat = {k: float(v[s]) for k, v in stats.items() if isinstance(v, list)}
+                tallies[spec].add(returns[s], scores[s], per_seat)
+            for k, v in stats.items():
+                if not isinstance(v, list):
+                    game_stats.setdefault(k, []).append(float(v))
+            if progress:
+                progress(1)
+
+    if workers <= 1:
+        for job in jobs:
+            absorb(_play_chunk(job))
+    else:
+        with ProcessPoolExecutor(max_workers=workers) as pool:
+            for results in pool.map(_play_chunk, jobs):
+                absorb(results)
+    return Simulation(game_id, dict(game.params), list(agents), games, seed, tallies, game_stats)
+
+
+def histogram_rows(values: Sequence[float], bins: int = 12, width: int = 40) -> list[tuple[str, int, str]]:
+    """(label, count, bar) rows of a histogram; one row per value when there are few."""
+    if not values:
+        return []
+    counts = count_values(values)
+    if len(counts) <= bins * 2:
+        rows = [(f"{k:g}", n) for k, n in sorted(counts.items())]
+    else:
+        lo, hi = min(values), max(values)
+        step = (hi - lo) / bins
+        edges = [lo + step * i for i in range(bins + 1)]
+        tally = [0] * bins
+        for v in values:
+            tally[min(bins - 1, int((v - lo) / step))] += 1
+        rows = [(f"{edges[i]:.4g} .. {edges[i + 1]:.4g}", tally[i]) for i in range(bins)]
+    top = max(n for _, n in rows)
+    return [(label, n, "█" * max(1 if n else 0, round(width * n / top))) for label, n in rows]

@@ -1,0 +1,208 @@
+"""Terminal play: a human (or several) against agents, drawn with rich.
+
+Works over the public API only: the game's ``ENTRY.render`` draws the position,
+``ENTRY.describe`` annotates the move list, and every action goes through
+``parse_action`` and ``apply``, so errors are the rules' own messages.
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+import os
+import random
+from pathlib import Path
+from typing import Callable, Sequence
+
+from rich.console import Console
+from rich.table import Table
+from rich.text import Text
+
+from .agents import Agent, make_agent
+from .core.errors import PlunderError
+from .core.game import CHANCE, Game, State
+from .core.record import Move, Record, agent_rng, chance_rng, sample_chance
+from .core.registry import entry
+
+HELP = (
+    "Type a move in the notation shown in the list. Commands: "
+    "moves (or ?) lists the legal moves, hint suggests one, undo takes back to your previous "
+    "decision, show redraws the position, quit ends the game (it is still saved)."
+)
+
+
+def default_record_path(game_id: str) -> Path:
+    """Where a game is saved when no ``--record`` is given."""
+    base = Path(os.environ.get("XDG_DATA_HOME") or Path.home() / ".local" / "share") / "plunder" / "records"
+    stamp = _dt.datetime.now().strftime("%Y%m%d-%H%M%S")
+    return base / f"{game_id}-{stamp}.json"
+
+
+class PlaySession:
+    """One game at the terminal. ``seats[i]`` is an agent, or ``None`` for a human."""
+
+    def __init__(
+        self,
+        game: Game,
+        seats: Sequence[Agent | None],
+        seed: int | None,
+        console: Console,
+        read: Callable[[str], str],
+        hint_agent: str = "greedy",
+    ) -> None:
+        self.game = game
+        self.seats = list(seats)
+        self.seed = seed
+        self.console = console
+        self.read = read
+        self.entry = entry(game.id)
+        self.chance = chance_rng(seed)
+        self.rngs = [agent_rng(seed, i) for i in range(len(seats))]
+        self.states: list[State] = [game.new_initial_state()]
+        self.moves: list[Move] = []
+        names = [a.name if a is not None else "human" for a in seats]
+        self.record = Record(game.id, dict(game.params), seed, names)
+        known = set(self.entry.agents) | {"random"}
+        self.hinter = make_agent(hint_agent if hint_agent in known else "random", game)
+
+    @property
+    def state(self) -> State:
+        """The position now."""
+        return self.states[-1]
+
+    def is_human_turn(self, state: State) -> bool:
+        """True when a human acts in ``state``."""
+        p = state.current_player
+        return p >= 0 and self.seats[p] is None
+
+    def who(self, seat: int) -> str:
+        """Seat name with its agent, e.g. ``Player 2 (greedy)``."""
+        agent = self.seats[seat]
+        return self.game.seat_name(seat) + ("" if agent is None else f" ({agent.name})")
+
+    def show(self) -> None:
+        """Draw the position."""
+        render = self.entry.render
+        self.console.print(render(self.state) if render else Text(str(self.state)))
+
+    def push(self, action: object, after: State | None = None) -> None:
+        """Apply an action (or take its already computed result ``after``) and log it."""
+        state = self.state
+        mover = None if state.current_player == CHANCE else state.current_player
+        self.moves.append(Move(mover, self.game.action_to_text(state, action)))
+        self.states.append(after if after is not None else state.apply(action))
+
+    def advance(self) -> None:
+        """Let chance and agents act until a human must decide or the game ends."""
+        dealt: list[str] = []
+        while not self.state.is_terminal() and not self.is_human_turn(self.state):
+            state = self.state
+            if state.current_player == CHANCE:
+                action = sample_chance(state, self.chance)
+                dealt.append(self.game.action_to_text(state, action))
+                self.push(action)
+                continue
+            if dealt:
+                self.console.print(Text("Chance: " + ", ".join(dealt), "magenta"))
+                dealt = []
+            seat = state.current_player
+            agent = self.seats[seat]
+            assert agent is not None
+            action = agent.choose(state, self.rngs[seat])
+            self.console.print(Text(f"{self.who(seat)}: {self.game.action_to_text(state, action)}", "bold"))
+            self.push(action)
+        if dealt:
+            self.console.print(Text("Chance: " + ", ".join(dealt), "magenta"))
+
+    def undo(self) -> bool:
+        """Back to the human decision before the current one; False if there is none."""
+        for i in range(len(self.states) - 2, -1, -1):
+            if self.is_human_turn(self.states[i]):
+                del self.states[i + 1 :]
+                del self.moves[i:]
+                return True
+        return False
+
+    def list_moves(self) -> None:
+        """Print the legal moves with what each does."""
+        state = self.state
+        table = Table(show_header=True, header_style="bold")
+        table.add_column("move")
+        describe = self.entry.describe
+        if describe:
+            table.add_column("what it does")
+        for action in state.legal_actions():
+            text = self.game.action_to_text(state, action)
+            table.add_row(text, describe(state, action)) if describe else table.add_row(text)
+        self.console.print(table)
+
+    def hint(self) -> None:
+        """Suggest a move (the hint agent's choice)."""
+        state = self.state
+        action = self.hinter.choose(state, random.Random(len(self.moves)))
+        note = self.entry.describe(state, action) if self.entry.describe else ""
+        self.console.print(Text(f"Hint ({self.hinter.name}): {self.game.action_to_text(state, action)}"
+                                + (f" — {note}" if note else ""), "cyan"))
+
+    def run(self) -> Record:
+        """Play to the end (or until the human quits); return the record."""
+        self.console.print(Text(f"{self.game.title}: " + ", ".join(self.who(i) for i in range(len(self.seats)))
+                                + ". Type help for commands.", "bold"))
+        self.advance()
+        redraw = True
+        while not self.state.is_terminal():
+            if redraw:
+                self.show()
+            redraw = False
+            seat = self.state.current_player
+            try:
+                line = self.read(f"{self.who(seat)}> ").strip()
+            except EOFError:
+                line = "quit"
+            command = line.lower()
+            if not command:
+                continue
+            if command in ("quit", "exit", "resign"):
+                self.console.print("Game stopped.")
+                break
+            if command == "help":
+                self.console.print(HELP)
+            elif command in ("moves", "?", "list"):
+                self.list_moves()
+            elif command == "hint":
+                self.hint()
+            elif command == "show":
+                redraw = True
+            elif command == "undo":
+                redraw = self.undo()
+                if not redraw:
+                    self.console.print(Text("Nothing to undo yet.", "yellow"))
+            else:
+                try:
+                    action = self.game.parse_action(self.state, line)
+                    after = self.state.apply_text(line)
+                except PlunderError as exc:
+                    self.console.print(Text(str(exc), "red"))
+                    continue
+                self.push(action, after)
+                self.advance()
+                redraw = True
+        self.record.moves = list(self.moves)
+        if self.state.is_terminal():
+            self.show()
+            self.record.returns = list(self.state.returns())
+            self.record.scores = list(self.state.scores())
+            self.console.print(Text(result_line(self.game, self.state), "bold green"))
+        return self.record
+
+
+def result_line(game: Game, state: State) -> str:
+    """``Player 1 wins 12-7`` / ``Tie 5-5`` / one-player outcome."""
+    scores = "-".join(f"{s:g}" for s in state.scores())
+    returns = state.returns()
+    if game.num_players == 1:
+        return f"{'Won' if returns[0] > 0 else 'Lost' if returns[0] < 0 else 'Drawn'} with score {scores}"
+    best = max(returns)
+    winners = [game.seat_name(i) for i, r in enumerate(returns) if r == best and r > 0]
+    if not winners:
+        return f"Tie {scores}"
+    return f"{' and '.join(winners)} win{'s' if len(winners) == 1 else ''} {scores}"
