@@ -11,7 +11,7 @@ action has one canonical text, given by :meth:`Game.action_to_text` and read bac
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from typing import Any, ClassVar, Hashable, Sequence
+from typing import Any, ClassVar, Hashable, Self, Sequence, cast
 
 from .errors import IllegalActionError, InvalidActionError
 from .params import Param
@@ -102,20 +102,20 @@ class State(ABC):
     def _apply(self, action: Action) -> "State":
         """Apply a legal action (already checked) and return the new state."""
 
-    def apply(self, action: Action) -> "State":
+    def apply(self, action: Action) -> Self:
         """Return the state after ``action``; raise :class:`IllegalActionError` if illegal."""
         return self._checked_apply(action, None)
 
-    def apply_text(self, text: str) -> "State":
+    def apply_text(self, text: str) -> Self:
         """Parse ``text`` and apply it; errors quote ``text`` as typed."""
         return self._checked_apply(self.game.parse_action(self, text), text.strip())
 
-    def _checked_apply(self, action: Action, label: str | None) -> "State":
+    def _checked_apply(self, action: Action, label: str | None) -> Self:
         why = self.illegal_reason(action)
         if why is not None:
             reason, rule = why
             raise IllegalActionError(label or self._action_label(action), self.summary(), reason, rule)
-        return self._apply(action)
+        return cast(Self, self._apply(action))
 
     def _action_label(self, action: Action) -> str:
         try:

@@ -146,38 +146,36 @@ def build_board(
         for d in cycle:
             if not 0 <= d < n:
                 raise BoardError(f"box {b} names dot {d}, but dots are 0..{n - 1} (PP-1)")
-        ids = []
-        for i, d in enumerate(cycle):
-            e = (min(d, cycle[i - 1]), max(d, cycle[i - 1]))
-            ids.append(edge_ids.setdefault(e, len(edge_ids)))
-        box_edges.append(tuple(ids))
-    edges = sorted(edge_ids, key=lambda e: edge_ids[e])
+        box_edges.append(tuple(
+            edge_ids.setdefault((min(d, cycle[i - 1]), max(d, cycle[i - 1])), len(edge_ids)) for i, d in enumerate(cycle)
+        ))
+    edges = sorted(edge_ids, key=lambda pair: edge_ids[pair])
     edge_boxes: list[list[int]] = [[] for _ in edges]
-    for b, ids in enumerate(box_edges):
-        for e in ids:
+    for b, edge_list in enumerate(box_edges):
+        for e in edge_list:
             edge_boxes[e].append(b)
     for e, bs in enumerate(edge_boxes):
         if len(bs) > 2:
             a, c = edges[e]
             raise BoardError(f"line {labels[a]}-{labels[c]} borders {len(bs)} boxes; an edge borders one or two (PP-1)")
     if check_geometry:
-        for i, (a, b) in enumerate(edges):
-            for c, d in edges[i + 1 :]:
-                if {a, b} & {c, d}:
+        for i, (p, q) in enumerate(edges):
+            for r, t in edges[i + 1 :]:
+                if {p, q} & {r, t}:
                     continue
-                if _segments_cross(dots[a], dots[b], dots[c], dots[d]):
+                if _segments_cross(dots[p], dots[q], dots[r], dots[t]):
                     raise BoardError(
-                        f"lines {labels[a]}-{labels[b]} and {labels[c]}-{labels[d]} cross; a board is planar (PP-1)"
+                        f"lines {labels[p]}-{labels[q]} and {labels[r]}-{labels[t]} cross; a board is planar (PP-1)"
                     )
     drawn: list[int] = []
-    for a, b in predrawn:
-        key = (min(a, b), max(a, b))
+    for p, q in predrawn:
+        key = (min(p, q), max(p, q))
         if key not in edge_ids:
-            raise BoardError(f"pre-drawn line {a}-{b} is not an edge of any box (PP-2)")
+            raise BoardError(f"pre-drawn line {p}-{q} is not an edge of any box (PP-2)")
         drawn.append(edge_ids[key])
     drawn_set = set(drawn)
-    for b, ids in enumerate(box_edges):
-        if all(e in drawn_set for e in ids):
+    for b, edge_list in enumerate(box_edges):
+        if all(e in drawn_set for e in edge_list):
             raise BoardError(f"pre-drawn lines already close box {b}; such a board is rejected (PP-2)")
     return Board(
         name=name,

@@ -75,14 +75,14 @@ class PlayoutKernel:
         cols = [j for j, b in enumerate(boxes) if isinstance(state.contents[b], Modifier)]
         if not cols:
             return
-        mods = [state.contents[boxes[j]] for j in cols]
-        nopt = np.array([len(m.options()) for m in mods])  # type: ignore[union-attr]
+        mods = [m for m in (state.contents[boxes[j]] for j in cols) if isinstance(m, Modifier)]
+        nopt = np.array([len(m.options()) for m in mods])
         width = int(nopt.max())
         op_tab = np.zeros((len(mods), width), dtype=np.int64)
         kind_tab = np.zeros((len(mods), width), dtype=np.int64)
-        amount = np.array([m.amount for m in mods], dtype=np.int64)  # type: ignore[union-attr]
+        amount = np.array([m.amount for m in mods], dtype=np.int64)
         for i, m in enumerate(mods):
-            for k, (op, kind) in enumerate(m.options()):  # type: ignore[union-attr]
+            for k, (op, kind) in enumerate(m.options()):
                 op_tab[i, k], kind_tab[i, k] = OPS.index(op), kind
         # capture order: by time, then box index (PP-5: one line's boxes in box order)
         key = close[:, cols] * (g.board.num_boxes + 1) + boxes[cols][None, :]
@@ -90,14 +90,14 @@ class PlayoutKernel:
         n = len(close)
         rows = np.arange(n)
         for r in range(len(cols)):
-            m = order[:, r]
-            pick = np.minimum((choice_u[:, r] * nopt[m]).astype(np.int64), nopt[m] - 1)
-            op, kind, amt = op_tab[m, pick], kind_tab[m, pick], amount[m]
-            v = values[rows, kind]
-            new = np.where(op == 0, v + amt, np.where(op == 1, v - amt, v * amt))
+            which = order[:, r]
+            pick = np.minimum((choice_u[:, r] * nopt[which]).astype(np.int64), nopt[which] - 1)
+            op_id, kind_id, amt = op_tab[which, pick], kind_tab[which, pick], amount[which]
+            v = values[rows, kind_id]
+            new = np.where(op_id == 0, v + amt, np.where(op_id == 1, v - amt, v * amt))
             if g.floor is not None:
                 new = np.maximum(new, g.floor)
-            values[rows, kind] = new
+            values[rows, kind_id] = new
 
     def random_orders(self, state: PillageState, n: int, rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
         """Uniformly random line orders and modifier draws for ``n`` playouts."""
