@@ -142,7 +142,9 @@ def simulate_cmd(game_id: str, params: Sequence[str], preset: str | None, agents
         click.echo(json.dumps(summary, indent=1))
         return
     console = Console()
-    title = f"{game_id} {' '.join(f'{k}={v}' for k, v in game.params.items())}: {games} games, seed {seed}"
+    defaults = {spec.name: spec.default for spec in entry(game_id).game_class.param_specs}
+    changed = " ".join(f"{k}={v}" for k, v in game.params.items() if defaults.get(k) != v)
+    title = f"{game_id} {changed or '(defaults)'}: {games} games, seed {seed}"
     table = Table(title=title, header_style="bold")
     for col in ("agent", "games", "wins", "ties", "losses", "win rate (95% CI)", "mean score", "median", "max"):
         table.add_column(col, justify="left" if col == "agent" else "right")

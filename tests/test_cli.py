@@ -1,0 +1,90 @@
+"""The plunder command, driven as a user would: list, play, simulate, replay."""
+
+import json
+from pathlib import Path
+
+from click.testing import CliRunner
+
+import plunder
+from plunder.cli import main
+
+
+def run(*args: str, input: str | None = None):  # type: ignore[no-untyped-def]
+    return CliRunner().invoke(main, list(args), input=input, catch_exceptions=False)
+
+
+def test_list_shows_games_parameters_presets_and_agents() -> None:
+    out = run("list").output
+    assert "pillage — Pillage and Profit" in out
+    assert "board" in out and "square:4x4" in out and "classic" in out and "greedy" in out
+
+
+def test_play_a_whole_game_against_random_and_save_it(tmp_path: Path) -> None:
+    path = tmp_path / "game.json"
+    # 1x1 board: the human types every line; lines the agent took first are refused with PP-4.
+    moves = "moves\nhint\nbogus\n" + "a1-b1\na1-a2\nb1-b2\na2-b2\n" * 2
+    result = run("play", "pillage", "-p", "board=square:1x1", "-p", "contents=unit", "--vs", "random",
+                 "--seed", "5", "--record", str(path), input=moves)
+    out = result.output
+    assert result.exit_code == 0
+    assert "safe: hands over no box" in out          # the move list describes each line
+    assert "Hint (greedy)" in out
+    assert "cannot read action 'bogus'" in out
+    assert "wins 1-0" in out or "wins 0-1" in out
+    record = plunder.Record.from_json(path.read_text())
+    assert plunder.replay(record).is_terminal() and record.players == ["human", "random"]
+
+
+def test_undo_goes_back_to_the_humans_previous_decision(tmp_path: Path) -> None:
+    path = tmp_path / "undo.json"
+    run("play", "pillage", "-p", "board=square:2x2", "-p", "contents=unit", "--seed", "1",
+        "--record", str(path), input="a1-b1\nundo\nundo\nquit\n")
+    record = plunder.Record.from_json(path.read_text())
+    assert record.moves == []  # the line and the agent's reply are both taken back
+
+
+def test_hotseat_and_bad_options() -> None:
+    out = run("play", "pillage", "--vs", "human", "--seed", "2", "--record", "/dev/null", input="quit\n").output
+    assert "Player 1, Player 2." in out
+    bad = CliRunner().invoke(main, ["play", "pillage", "--vs", "wizard"])
+    assert bad.exit_code != 0 and "unknown agent 'wizard'" in bad.output
+    bad = CliRunner().invoke(main, ["play", "pillage", "-p", "board=circle:2x2"])
+    assert bad.exit_code != 0 and "unknown board kind" in bad.output
+
+
+def test_simulate_json_counts_add_up() -> None:
+    result = run("simulate", "pillage", "--preset", "small", "--agents", "greedy,random", "--games", "20",
+                 "--seed", "3", "--json")
+    data = json.loads(result.output)
+    assert data["games"] == 20 and data["agents"] == ["greedy", "random"]
+    for name in ("greedy", "random"):
+        assert data["wins"][name] + data["ties"][name] + data["losses"][name] == 20
+    assert data["wins"]["greedy"] == data["losses"]["random"]
+    assert data["mean_scores"]["greedy"] > data["mean_scores"]["random"]
+
+
+def test_simulate_results_do_not_depend_on_workers() -> None:
+    args = ["simulate", "pillage", "--preset", "classic", "--agents", "random,greedy", "--games", "12", "--json"]
+    one = json.loads(run(*args).output)
+    two = json.loads(run(*args, "--workers", "2").output)
+    assert one["wins"] == two["wins"] and one["mean_scores"] == two["mean_scores"]
+
+
+def test_simulate_tables_and_histogram() -> None:
+    out = run("simulate", "pillage", "--preset", "classic", "--agents", "greedy,random", "--games", "10").output
+    assert "win rate" in out and "scores of greedy" in out and "mean boxes" in out
+
+
+def test_replay_verifies_and_refuses_tampering(tmp_path: Path) -> None:
+    game = plunder.load_game("pillage", preset="classic")
+    record = plunder.play(game, ["greedy", "random"], seed=4)
+    good = tmp_path / "good.json"
+    good.write_text(record.to_json())
+    out = run("replay", str(good)).output
+    assert "classic" not in out and "wins" in out and "pillage, " in out
+    data = json.loads(record.to_json())
+    data["moves"][3]["action"] = data["moves"][2]["action"]
+    bad = tmp_path / "bad.json"
+    bad.write_text(json.dumps(data))
+    result = CliRunner().invoke(main, ["replay", str(bad)])
+    assert result.exit_code == 1 and "move 3" in result.output and "PP-4" in result.output
