@@ -56,3 +56,27 @@ def test_kernel_refuses_a_pending_choice() -> None:
         s = s.apply_text(t)
     with pytest.raises(ValueError, match="playouts start"):
         PlayoutKernel(game).random_scores(s, 4, np.random.default_rng(0))
+
+
+def test_many_start_positions_in_one_batch_match_one_at_a_time() -> None:
+    """Rows of one batch may start from different positions (as search leaves do)."""
+    game, root = dealt("small", 4)
+    rng = random.Random(9)
+    states = []
+    for _ in range(30):
+        s = root
+        for _ in range(rng.randrange(0, game.E - 1)):
+            s = s.apply(rng.choice(s.legal_actions()))
+            while s.pending:
+                s = s.apply(rng.choice(s.legal_actions()))
+        if not s.is_terminal():
+            states.append(s)
+    kernel = PlayoutKernel(game)
+    gen = np.random.default_rng(2)
+    keys = gen.random((len(states), game.E))
+    draws = gen.random((len(states), kernel.modifier_slots(states)))
+    together = kernel.scores(kernel.batch(states), keys, draws)
+    for i, s in enumerate(states):
+        order = [e for e in np.argsort(keys[i], kind="stable") if not s.drawn >> int(e) & 1]
+        final = replay_order(s, order, list(draws[i]))
+        assert final.scores() == list(together[i])

@@ -1,118 +1,203 @@
 """Batched random playouts with numpy: the fast path for search and benchmarks.
 
 A uniformly random playout draws the undrawn lines in a uniformly random order
-(modifier choices aside), so a batch of playouts is a batch of permutations. From a
-permutation everything follows without stepping through moves: a box closes at the
-time of its last edge; a line passes the turn exactly when it closes nothing
-(PP-4), so the mover at each time is a running count of quiet lines; modifiers are
-applied in the order they were captured. :func:`playout_scores` takes the orders and
-modifier choices explicitly, so tests can check it against :meth:`PillageState.apply`.
+(modifier choices aside), so a batch of playouts is a batch of random orders. From an
+order everything follows without stepping through moves: a box closes at the time of
+its last edge; a line passes the turn exactly when it closes nothing (PP-4), so the
+mover at each time is a running count of quiet lines; modifiers are applied in the
+order they were captured (PP-9). Each row of a batch may start from a different
+position, which lets a search evaluate many leaves in one call.
+
+:meth:`PlayoutKernel.playout_scores` takes the orders and modifier draws explicitly,
+so tests can check it against :meth:`PillageState.apply` line for line.
 """
 
 from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Sequence
 
 import numpy as np
 
 from .contents import OPS, Commodity, Doubloons, Modifier
 from .rules import PillageGame, PillageState
 
+NEVER = np.iinfo(np.int64).max
+
+
+@dataclass
+class Batch:
+    """Start positions as arrays, one row per playout."""
+
+    drawn: np.ndarray     # B x (E+1) bool; the extra column pads short boxes
+    mover: np.ndarray     # B
+    doubloons: np.ndarray  # B x 2
+    held: np.ndarray      # B x 2 x K
+    values: np.ndarray    # B x K
+    pile: np.ndarray      # B x NB doubloons in each box (0 if none)
+    kind: np.ndarray      # B x NB commodity kind of each box, -1 if none
+    mod: np.ndarray       # B x NB index into PlayoutKernel.modifiers, -1 if none
+
+    def rows(self, index: np.ndarray) -> "Batch":
+        """The batch with rows picked (repeated) by ``index``."""
+        return Batch(*(getattr(self, f)[index] for f in self.__dataclass_fields__))
+
 
 class PlayoutKernel:
-    """Per-game arrays for batched playouts of a :class:`PillageGame`."""
+    """Per-game tables for batched playouts of a :class:`PillageGame`."""
 
     def __init__(self, game: PillageGame) -> None:
         self.game = game
         board = game.board
         width = max(len(b) for b in board.box_edges)
-        pad = board.num_edges  # a column that is always "drawn before the playout"
-        self.box_edges = np.full((board.num_boxes, width), pad, dtype=np.int64)
+        self.box_edges = np.full((board.num_boxes, width), board.num_edges, dtype=np.int64)
         for b, edges in enumerate(board.box_edges):
             self.box_edges[b, : len(edges)] = edges
+        self.modifiers: list[Modifier] = []
+        self._mod_index: dict[Modifier, int] = {}
+        self._tables: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray] | None = None
 
-    def playout_scores(self, state: PillageState, orders: np.ndarray, choice_u: np.ndarray) -> np.ndarray:
-        """Final scores (N x 2) of playouts from ``state``.
+    def _modifier_id(self, mod: Modifier) -> int:
+        if mod not in self._mod_index:
+            self._mod_index[mod] = len(self.modifiers)
+            self.modifiers.append(mod)
+            self._tables = None
+        return self._mod_index[mod]
 
-        ``orders[i]`` is the order in which playout ``i`` draws the undrawn lines (a
-        permutation of ``state.undrawn()``); the ``r``-th modifier captured in playout
-        ``i`` takes option ``floor(choice_u[i, r] * len(options))`` of its options.
-        """
+    def _modifier_tables(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        """(option count, op table, kind table, amount) over :attr:`modifiers`."""
+        if self._tables is None:
+            mods = self.modifiers or [Modifier(("+",), 0, (0,))]
+            width = max(len(m.options()) for m in mods)
+            ops = np.zeros((len(mods), width), dtype=np.int64)
+            kinds = np.zeros((len(mods), width), dtype=np.int64)
+            for i, m in enumerate(mods):
+                for k, (op, kind) in enumerate(m.options()):
+                    ops[i, k], kinds[i, k] = OPS.index(op), kind
+            count = np.array([len(m.options()) for m in mods], dtype=np.int64)
+            self._tables = (count, ops, kinds, np.array([m.amount for m in mods], dtype=np.int64))
+        return self._tables
+
+    def batch(self, states: Sequence[PillageState]) -> Batch:
+        """Arrays for ``states`` (each a dealt position with a line to draw)."""
         g = self.game
-        if state.current_player not in (0, 1) or state.pending:
-            raise ValueError("playouts start where a player is to draw a line")
-        n, u = orders.shape
+        nb = g.board.num_boxes
+        rows = len(states)
+        drawn = np.zeros((rows, g.E + 1), dtype=bool)
+        drawn[:, g.E] = True
+        pile = np.zeros((rows, nb), dtype=np.int64)
+        kind = np.full((rows, nb), -1, dtype=np.int64)
+        mod = np.full((rows, nb), -1, dtype=np.int64)
+        for r, s in enumerate(states):
+            if s.current_player not in (0, 1) or s.pending:
+                raise ValueError("playouts start where a player is to draw a line")
+            drawn[r, : g.E] = [(s.drawn >> e) & 1 for e in range(g.E)]
+            for b, c in enumerate(s.contents):
+                if s.owner[b] >= 0:
+                    continue  # already tallied in the state
+                if isinstance(c, Doubloons):
+                    pile[r, b] = c.n
+                elif isinstance(c, Commodity):
+                    kind[r, b] = c.kind
+                elif isinstance(c, Modifier):
+                    mod[r, b] = self._modifier_id(c)
+        return Batch(
+            drawn=drawn,
+            mover=np.array([s.mover for s in states], dtype=np.int64),
+            doubloons=np.array([s.doubloons for s in states], dtype=np.int64),
+            held=np.array([s.held for s in states], dtype=np.int64).reshape(rows, 2, g.K),
+            values=np.array([s.values for s in states], dtype=np.int64).reshape(rows, g.K),
+            pile=pile, kind=kind, mod=mod,
+        )
+
+    def scores(self, batch: Batch, keys: np.ndarray, choice_u: np.ndarray) -> np.ndarray:
+        """Final scores (B x 2) when row ``r`` draws its undrawn lines in increasing ``keys[r]``
+        and its ``m``-th captured modifier takes option ``floor(choice_u[r, m] * options)``."""
+        g = self.game
+        n = len(keys)
         rows = np.arange(n)[:, None]
-        pos = np.full((n, g.E + 1), -1, dtype=np.int64)
-        pos[rows, orders] = np.arange(u)
-        open_boxes = np.array([b for b in range(g.board.num_boxes) if state.owner[b] < 0], dtype=np.int64)
-        scores = np.tile(np.array([float(state.doubloons[0]), float(state.doubloons[1])]), (n, 1))
-        held = np.tile(np.array(state.held, dtype=np.int64), (n, 1, 1))  # N x 2 x K
-        values = np.tile(np.array(state.values, dtype=np.int64), (n, 1))  # N x K
-        if len(open_boxes):
-            close = pos[:, self.box_edges[open_boxes]].max(axis=2)  # N x B'
-            counts = np.zeros((n, u), dtype=np.int64)
-            np.add.at(counts, (np.broadcast_to(rows, close.shape), close), 1)
-            quiet = (counts == 0).astype(np.int64)
-            passes = np.cumsum(quiet, axis=1) - quiet
-            mover = (state.mover + passes) & 1
-            owner = np.take_along_axis(mover, close, axis=1)  # N x B'
-            self._tally(state, open_boxes, owner, scores, held)
-            self._modifiers(state, open_boxes, close, owner, choice_u, values)
-        return scores + np.einsum("npk,nk->np", held, values).astype(float)
+        keys = np.where(batch.drawn[:, : g.E], -1.0, keys)
+        order = np.argsort(keys, axis=1, kind="stable")
+        rank = np.empty_like(order)
+        rank[rows, order] = np.arange(g.E)
+        already = batch.drawn[:, : g.E].sum(axis=1, keepdims=True)
+        time = np.full((n, g.E + 1), -1, dtype=np.int64)
+        time[:, : g.E] = np.where(batch.drawn[:, : g.E], -1, rank - already)
+        close = time[:, self.box_edges].max(axis=2)  # B x NB; -1 for boxes closed before
+        fresh = close >= 0
+        counts = np.zeros((n, g.E + 1), dtype=np.int64)
+        np.add.at(counts, (np.broadcast_to(rows, close.shape)[fresh], close[fresh]), 1)
+        quiet = (counts == 0).astype(np.int64)
+        passes = np.cumsum(quiet, axis=1) - quiet
+        mover_at = (batch.mover[:, None] + passes) & 1
+        owner = np.where(fresh, np.take_along_axis(mover_at, np.maximum(close, 0), axis=1), -1)
+        doubloons = batch.doubloons.astype(float).copy()
+        for p in (0, 1):
+            doubloons[:, p] += (batch.pile * (owner == p)).sum(axis=1)
+        held = batch.held.copy()
+        for k in range(g.K):
+            is_k = batch.kind == k
+            for p in (0, 1):
+                held[:, p, k] += (is_k & (owner == p)).sum(axis=1)
+        values = batch.values.copy()
+        self._apply_modifiers(batch, close, fresh, choice_u, values)
+        return doubloons + np.einsum("npk,nk->np", held, values).astype(float)
 
-    def _tally(self, state: PillageState, boxes: np.ndarray, owner: np.ndarray, scores: np.ndarray,
-               held: np.ndarray) -> None:
-        for j, b in enumerate(boxes):
-            c = state.contents[b]
-            if isinstance(c, Doubloons):
-                scores[:, 0] += np.where(owner[:, j] == 0, c.n, 0)
-                scores[:, 1] += np.where(owner[:, j] == 1, c.n, 0)
-            elif isinstance(c, Commodity):
-                held[np.arange(len(owner)), owner[:, j], c.kind] += 1
-
-    def _modifiers(self, state: PillageState, boxes: np.ndarray, close: np.ndarray, owner: np.ndarray,
-                   choice_u: np.ndarray, values: np.ndarray) -> None:
-        g = self.game
-        cols = [j for j, b in enumerate(boxes) if isinstance(state.contents[b], Modifier)]
-        if not cols:
+    def _apply_modifiers(self, batch: Batch, close: np.ndarray, fresh: np.ndarray, choice_u: np.ndarray,
+                         values: np.ndarray) -> None:
+        is_mod = fresh & (batch.mod >= 0)
+        most = int(is_mod.sum(axis=1).max(initial=0))
+        if most == 0:
             return
-        mods = [m for m in (state.contents[boxes[j]] for j in cols) if isinstance(m, Modifier)]
-        nopt = np.array([len(m.options()) for m in mods])
-        width = int(nopt.max())
-        op_tab = np.zeros((len(mods), width), dtype=np.int64)
-        kind_tab = np.zeros((len(mods), width), dtype=np.int64)
-        amount = np.array([m.amount for m in mods], dtype=np.int64)
-        for i, m in enumerate(mods):
-            for k, (op, kind) in enumerate(m.options()):
-                op_tab[i, k], kind_tab[i, k] = OPS.index(op), kind
-        # capture order: by time, then box index (PP-5: one line's boxes in box order)
-        key = close[:, cols] * (g.board.num_boxes + 1) + boxes[cols][None, :]
+        g = self.game
+        count, ops, kinds, amounts = self._modifier_tables()
+        nb = g.board.num_boxes
+        # capture order: by time, then box index (PP-9)
+        key = np.where(is_mod, close * (nb + 1) + np.arange(nb)[None, :], NEVER)
         order = np.argsort(key, axis=1)
-        n = len(close)
-        rows = np.arange(n)
-        for r in range(len(cols)):
-            which = order[:, r]
-            pick = np.minimum((choice_u[:, r] * nopt[which]).astype(np.int64), nopt[which] - 1)
-            op_id, kind_id, amt = op_tab[which, pick], kind_tab[which, pick], amount[which]
-            v = values[rows, kind_id]
-            new = np.where(op_id == 0, v + amt, np.where(op_id == 1, v - amt, v * amt))
+        rows = np.arange(len(close))
+        for r in range(most):
+            box = order[:, r]
+            live = key[rows, box] != NEVER
+            which = np.where(live, batch.mod[rows, box], 0)
+            pick = np.minimum((choice_u[:, r] * count[which]).astype(np.int64), count[which] - 1)
+            op, kind, amount = ops[which, pick], kinds[which, pick], amounts[which]
+            v = values[rows, kind]
+            new = np.where(op == 0, v + amount, np.where(op == 1, v - amount, v * amount))
             if g.floor is not None:
                 new = np.maximum(new, g.floor)
-            values[rows, kind_id] = new
+            values[rows, kind] = np.where(live, new, v)
+
+    def modifier_slots(self, states: Sequence[PillageState]) -> int:
+        """How many modifier draws a playout from any of ``states`` can need."""
+        return max(1, max(sum(1 for b, c in enumerate(s.contents) if isinstance(c, Modifier) and s.owner[b] < 0)
+                          for s in states))
+
+    def playout_scores(self, state: PillageState, orders: np.ndarray, choice_u: np.ndarray) -> np.ndarray:
+        """Final scores (N x 2) of playouts from ``state`` drawing lines in ``orders[i]``."""
+        n = len(orders)
+        keys = np.zeros((n, self.game.E))
+        keys[np.arange(n)[:, None], orders] = np.arange(orders.shape[1])
+        return self.scores(self.batch([state]).rows(np.zeros(n, dtype=np.int64)), keys, choice_u)
 
     def random_orders(self, state: PillageState, n: int, rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
-        """Uniformly random line orders and modifier draws for ``n`` playouts."""
+        """Uniformly random line orders and modifier draws for ``n`` playouts from ``state``."""
         undrawn = np.array(state.undrawn(), dtype=np.int64)
         orders = undrawn[np.argsort(rng.random((n, len(undrawn))), axis=1)]
-        mods = sum(1 for b, c in enumerate(state.contents) if isinstance(c, Modifier) and state.owner[b] < 0)
-        return orders, rng.random((n, max(mods, 1)))
+        return orders, rng.random((n, self.modifier_slots([state])))
 
     def random_scores(self, state: PillageState, n: int, rng: np.random.Generator) -> np.ndarray:
         """Final scores (N x 2) of ``n`` uniformly random playouts from ``state``."""
-        orders, choice_u = self.random_orders(state, n, rng)
-        return self.playout_scores(state, orders, choice_u)
+        batch = self.batch([state]).rows(np.zeros(n, dtype=np.int64))
+        return self.scores(batch, rng.random((n, self.game.E)), rng.random((n, self.modifier_slots([state]))))
+
+    def random_scores_many(self, states: Sequence[PillageState], rng: np.random.Generator) -> np.ndarray:
+        """One uniformly random playout from each of ``states``: scores (len x 2)."""
+        n = len(states)
+        return self.scores(self.batch(states), rng.random((n, self.game.E)), rng.random((n, self.modifier_slots(states))))
 
 
-def replay_order(state: PillageState, order: list[int], choice_u: list[float]) -> PillageState:
+def replay_order(state: PillageState, order: Sequence[int], choice_u: Sequence[float]) -> PillageState:
     """Play ``order`` through the public API with the same modifier rule as the kernel."""
     r = 0
     for e in order:
