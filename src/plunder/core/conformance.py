@@ -140,11 +140,11 @@ def _check_records(game: Game, seed: int, count: int) -> None:
         again = Record.from_json(record.to_json())
         if again != record:
             raise ConformanceError(f"{game.id}: record does not survive JSON: {record.to_json()}")
-        final = replay(again)
+        final = replay(again, game)
         if list(final.returns()) != list(record.returns or []):
             raise ConformanceError(f"{game.id}: replayed returns differ from the record")
         if record.moves:
-            again_final = replay(Record.from_json(record.to_json()))
+            again_final = replay(Record.from_json(record.to_json()), game)
             if again_final != final:
                 raise ConformanceError(f"{game.id}: two replays of one record differ")
             _check_tamper(game, record)
@@ -156,7 +156,7 @@ def _check_tamper(game: Game, record: Record) -> None:
         bad = Record(record.game, record.params, record.seed, record.players, list(record.moves))
         bad.moves[index] = Move(record.moves[index].by, "\x00tampered\x00")
         try:
-            replay(bad)
+            replay(bad, game)
         except RecordError as exc:
             if exc.index != index:
                 raise ConformanceError(f"{game.id}: tampered move {index} reported as move {exc.index}") from None

@@ -106,6 +106,10 @@ class State(ABC):
         """Return the state after ``action``; raise :class:`IllegalActionError` if illegal."""
         return self._checked_apply(action, None)
 
+    def apply_unchecked(self, action: Action) -> Self:
+        """Apply an action taken from :meth:`legal_actions` without re-checking it (for search)."""
+        return cast(Self, self._apply(action))
+
     def apply_text(self, text: str) -> Self:
         """Parse ``text`` and apply it; errors quote ``text`` as typed."""
         return self._checked_apply(self.game.parse_action(self, text), text.strip())

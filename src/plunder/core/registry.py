@@ -17,6 +17,7 @@ from .params import resolve
 
 if TYPE_CHECKING:
     from ..agents.base import Agent
+    from ..agents.mcts import Evaluator
 
 #: game id -> module holding its ``ENTRY``
 GAME_MODULES: dict[str, str] = {
@@ -37,7 +38,8 @@ class GameEntry:
     says in a few words what an action would do, for move lists and hints.
     ``fast_play(game, agent_specs, seed)`` optionally plays one whole game on an
     internal fast path (``None`` when it does not support those agents); ``plunder
-    simulate`` uses it when present.
+    simulate`` uses it when present. ``evaluator(game, rollouts)`` optionally gives a fast
+    leaf evaluator for the ``mcts`` agent (see :mod:`plunder.agents.mcts`).
     """
 
     game_class: type[Game]
@@ -45,6 +47,7 @@ class GameEntry:
     render: Callable[[State], Any] | None = None
     describe: Callable[[State, Action], str] | None = None
     fast_play: Callable[[Game, Sequence[str], int], "FastResult | None"] | None = None
+    evaluator: Callable[[Game, int], "Evaluator"] | None = None
 
 
 @dataclass(frozen=True)

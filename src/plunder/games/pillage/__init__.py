@@ -1,10 +1,17 @@
 """Pillage and Profit (seed 000): Dots and Boxes with valued boxes, on any board."""
 
 from ...core.registry import GameEntry
+from .evaluator import make_evaluator
 from .heuristics import describe, make_greedy
 from .render import render
 from .rules import PillageGame, PillageState
 
-ENTRY = GameEntry(game_class=PillageGame, agents={"greedy": make_greedy}, render=render, describe=describe)
+ENTRY = GameEntry(
+    game_class=PillageGame,
+    agents={"greedy": make_greedy},
+    render=render,
+    describe=describe,
+    evaluator=make_evaluator,
+)
 
 __all__ = ["ENTRY", "PillageGame", "PillageState"]

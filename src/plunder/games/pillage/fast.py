@@ -56,6 +56,7 @@ class PlayoutKernel:
         self.modifiers: list[Modifier] = []
         self._mod_index: dict[Modifier, int] = {}
         self._tables: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray] | None = None
+        self._content_cache: dict[tuple, tuple[np.ndarray, np.ndarray, np.ndarray]] = {}
 
     def _modifier_id(self, mod: Modifier) -> int:
         if mod not in self._mod_index:
@@ -78,36 +79,49 @@ class PlayoutKernel:
             self._tables = (count, ops, kinds, np.array([m.amount for m in mods], dtype=np.int64))
         return self._tables
 
+    def _content_rows(self, contents: tuple) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """(pile, kind, modifier id) per box of a contents tuple, cached."""
+        rows = self._content_cache.get(contents)
+        if rows is None:
+            nb = len(contents)
+            pile = np.zeros(nb, dtype=np.int64)
+            kind = np.full(nb, -1, dtype=np.int64)
+            mod = np.full(nb, -1, dtype=np.int64)
+            for b, c in enumerate(contents):
+                if isinstance(c, Doubloons):
+                    pile[b] = c.n
+                elif isinstance(c, Commodity):
+                    kind[b] = c.kind
+                elif isinstance(c, Modifier):
+                    mod[b] = self._modifier_id(c)
+            rows = self._content_cache[contents] = (pile, kind, mod)
+        return rows
+
     def batch(self, states: Sequence[PillageState]) -> Batch:
         """Arrays for ``states`` (each a dealt position with a line to draw)."""
         g = self.game
-        nb = g.board.num_boxes
-        rows = len(states)
-        drawn = np.zeros((rows, g.E + 1), dtype=bool)
-        drawn[:, g.E] = True
-        pile = np.zeros((rows, nb), dtype=np.int64)
-        kind = np.full((rows, nb), -1, dtype=np.int64)
-        mod = np.full((rows, nb), -1, dtype=np.int64)
-        for r, s in enumerate(states):
+        n = len(states)
+        for s in states:
             if s.current_player not in (0, 1) or s.pending:
                 raise ValueError("playouts start where a player is to draw a line")
-            drawn[r, : g.E] = [(s.drawn >> e) & 1 for e in range(g.E)]
-            for b, c in enumerate(s.contents):
-                if s.owner[b] >= 0:
-                    continue  # already tallied in the state
-                if isinstance(c, Doubloons):
-                    pile[r, b] = c.n
-                elif isinstance(c, Commodity):
-                    kind[r, b] = c.kind
-                elif isinstance(c, Modifier):
-                    mod[r, b] = self._modifier_id(c)
+        drawn = np.ones((n, g.E + 1), dtype=bool)
+        if g.E <= 62:
+            masks = np.array([s.drawn for s in states], dtype=np.int64)
+            drawn[:, : g.E] = (masks[:, None] >> np.arange(g.E)) & 1
+        else:
+            drawn[:, : g.E] = [[(s.drawn >> e) & 1 for e in range(g.E)] for s in states]
+        parts = [self._content_rows(s.contents) for s in states]
+        # boxes captured before the playout are tallied in the state already
+        open_ = np.array([s.owner for s in states], dtype=np.int64) < 0
         return Batch(
             drawn=drawn,
             mover=np.array([s.mover for s in states], dtype=np.int64),
             doubloons=np.array([s.doubloons for s in states], dtype=np.int64),
-            held=np.array([s.held for s in states], dtype=np.int64).reshape(rows, 2, g.K),
-            values=np.array([s.values for s in states], dtype=np.int64).reshape(rows, g.K),
-            pile=pile, kind=kind, mod=mod,
+            held=np.array([s.held for s in states], dtype=np.int64).reshape(n, 2, g.K),
+            values=np.array([s.values for s in states], dtype=np.int64).reshape(n, g.K),
+            pile=np.where(open_, np.array([p[0] for p in parts]), 0),
+            kind=np.where(open_, np.array([p[1] for p in parts]), -1),
+            mod=np.where(open_, np.array([p[2] for p in parts]), -1),
         )
 
     def scores(self, batch: Batch, keys: np.ndarray, choice_u: np.ndarray) -> np.ndarray:

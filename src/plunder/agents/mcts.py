@@ -1,0 +1,238 @@
+"""Monte Carlo tree search over the public game API.
+
+* Chance nodes are sampled by their distribution, so dice, deals and flips need nothing
+  special from a game.
+* Any number of players: a node keeps the sum of returns for every seat, and each
+  decision node picks the child that is best for the seat to move there.
+* Leaves are evaluated in batches (virtual loss keeps one batch's paths apart), so a
+  game can supply a vectorised evaluator (Pillage's numpy playout kernel); the default
+  evaluator plays random rollouts through ``apply``.
+* Deterministic for a given ``rng`` and simulation count; the tree is kept between moves
+  and reused when the new position is found in it.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from typing import Mapping, Protocol, Sequence
+
+from ..core.errors import ParameterError
+from ..core.game import CHANCE, Action, Game, State
+from ..core.registry import GameEntry, entry, game_ids
+from .base import Agent
+
+
+class Evaluator(Protocol):
+    """Estimates per-seat returns of leaf positions."""
+
+    #: how many leaves it likes to get per call
+    batch: int
+
+    def evaluate(self, states: Sequence[State], rng: random.Random) -> list[Sequence[float]]:
+        """Per-seat return estimates (in [-1, 1]) of each non-terminal state."""
+        ...
+
+
+class RolloutEvaluator:
+    """Plays ``rollouts`` games to the end from each leaf through the public API.
+
+    The rollout policy is uniform random, or ``policy`` (an agent such as ``greedy``).
+    """
+
+    batch = 1
+
+    def __init__(self, rollouts: int = 1, policy: "Agent | None" = None) -> None:
+        self.rollouts = rollouts
+        self.policy = policy
+
+    def evaluate(self, states: Sequence[State], rng: random.Random) -> list[Sequence[float]]:
+        """Mean returns of the rollouts from each state."""
+        out: list[Sequence[float]] = []
+        for state in states:
+            total = [0.0] * state.game.num_players
+            for _ in range(self.rollouts):
+                s = state
+                while not s.is_terminal():
+                    if s.current_player == CHANCE:
+                        outcomes = s.chance_outcomes()
+                        s = s.apply(rng.choices([a for a, _ in outcomes], [p for _, p in outcomes])[0])
+                    elif self.policy is not None:
+                        s = s.apply(self.policy.choose(s, rng))
+                    else:
+                        s = s.apply(rng.choice(s.legal_actions()))
+                for i, r in enumerate(s.returns()):
+                    total[i] += r
+            out.append([t / self.rollouts for t in total])
+        return out
+
+
+class Node:
+    """A tree node: its state, visit count, per-seat value sums and children."""
+
+    __slots__ = ("state", "player", "children", "untried", "n", "w", "vl")
+
+    def __init__(self, state: State) -> None:
+        self.state = state
+        self.player = state.current_player
+        self.children: dict[Action, Node] = {}
+        self.untried: list[Action] = []
+        if self.player >= 0:
+            self.untried = list(state.legal_actions())
+        self.n = 0
+        self.w = [0.0] * state.game.num_players
+        self.vl = 0
+
+    def mean(self, seat: int) -> float:
+        """Average return of ``seat`` through this node."""
+        return self.w[seat] / self.n if self.n else 0.0
+
+
+class MCTSAgent:
+    """UCT search with chance sampling, batched leaf evaluation and tree reuse."""
+
+    name = "mcts"
+
+    def __init__(self, game: Game, sims: int | None = 1000, ms: int | None = None, c: float = 1.4,
+                 evaluator: Evaluator | None = None, reuse: bool = True) -> None:
+        self.game = game
+        self.sims = sims
+        self.ms = ms
+        self.c = c
+        self.evaluator: Evaluator = evaluator or RolloutEvaluator()
+        self.reuse = reuse
+        self.root: Node | None = None
+
+    def _find(self, state: State, rng: random.Random) -> Node:
+        """The subtree for ``state`` if the kept tree holds it within a few plies, else a new root."""
+        if self.reuse and self.root is not None:
+            frontier = [self.root]
+            for _ in range(4):
+                for node in frontier:
+                    if node.state == state:
+                        return node
+                frontier = [c for node in frontier for c in node.children.values()]
+                if len(frontier) > 5000:
+                    break
+        return Node(state)
+
+    def search(self, state: State, rng: random.Random) -> Node:
+        """Run the search from ``state`` and return its root node."""
+        root = self._find(state, rng)
+        self.root = root
+        deadline = None if self.ms is None else time.perf_counter() + self.ms / 1000
+        budget = self.sims if self.sims is not None else (1 << 62)
+        done = 0
+        batch = max(1, self.evaluator.batch)
+        while done < budget:
+            if deadline is not None and done and time.perf_counter() > deadline:
+                break
+            paths = [self._select(root, rng) for _ in range(min(batch, budget - done))]
+            leaves = [p[-1] for p in paths]
+            pending = [i for i, leaf in enumerate(leaves) if not leaf.state.is_terminal()]
+            values: list[Sequence[float]] = [leaf.state.returns() if leaf.state.is_terminal() else () for leaf in leaves]
+            if pending:
+                estimates = self.evaluator.evaluate([leaves[i].state for i in pending], rng)
+                for i, estimate in zip(pending, estimates):
+                    values[i] = estimate
+            for path, value in zip(paths, values):
+                for node in path:
+                    node.vl -= 1
+                    node.n += 1
+                    for seat, v in enumerate(value):
+                        node.w[seat] += v
+            done += len(paths)
+        return root
+
+    def _select(self, root: Node, rng: random.Random) -> list[Node]:
+        node = root
+        path = [node]
+        node.vl += 1
+        while not node.state.is_terminal():
+            if node.player == CHANCE:
+                outcomes = node.state.chance_outcomes()
+                action = rng.choices([a for a, _ in outcomes], [p for _, p in outcomes])[0]
+                child = node.children.get(action)
+                if child is None:
+                    child = node.children[action] = Node(node.state.apply_unchecked(action))
+            elif node.untried:
+                # expand untried actions in random order: swap a random one to the end
+                untried = node.untried
+                i = int(rng.random() * len(untried))
+                untried[i], untried[-1] = untried[-1], untried[i]
+                action = untried.pop()
+                child = node.children[action] = Node(node.state.apply_unchecked(action))
+                child.vl += 1
+                path.append(child)
+                return path
+            else:
+                child = self._best_child(node)
+            child.vl += 1
+            path.append(child)
+            node = child
+        return path
+
+    def _best_child(self, node: Node) -> Node:
+        seat = node.player
+        log_total = math.log(node.n + node.vl)
+        c = self.c
+        best, best_value = None, -math.inf
+        for child in node.children.values():
+            visits = child.n + child.vl
+            value = (child.w[seat] - child.vl) / visits + c * math.sqrt(log_total / visits)
+            if value > best_value:
+                best, best_value = child, value
+        assert best is not None
+        return best
+
+    def ranked(self, root: Node) -> list[tuple[Action, int, float]]:
+        """Root actions as (action, visits, mean return for the mover), most visited first."""
+        seat = root.player
+        rows = [(a, c.n, c.mean(seat)) for a, c in root.children.items()]
+        return sorted(rows, key=lambda r: (-r[1], -r[2]))
+
+    def choose(self, state: State, rng: random.Random) -> Action:
+        """The most visited action after searching from ``state``."""
+        if len(state.legal_actions()) == 1:
+            return state.legal_actions()[0]
+        return self.ranked(self.search(state, rng))[0][0]
+
+
+def _float_option(options: Mapping[str, str], key: str, default: float) -> float:
+    text = options.get(key)
+    if text is None:
+        return default
+    try:
+        return float(text)
+    except ValueError:
+        raise ParameterError(f"agent option {key}={text!r} is not a number") from None
+
+
+def make_mcts(game: Game, options: Mapping[str, str]) -> MCTSAgent:
+    """``mcts`` with options ``sims=N`` (default 1000) or ``ms=T``, ``c=UCT constant``,
+    ``rollouts=K`` and ``eval=random|fast|greedy`` (``fast``: the game's own evaluator)."""
+    from .base import option_int
+
+    known = {"sims", "ms", "c", "rollouts", "eval", "reuse"}
+    unknown = set(options) - known
+    if unknown:
+        raise ParameterError(f"mcts has no option {', '.join(sorted(unknown))}; options are {', '.join(sorted(known))}")
+    ms = option_int(options, "ms", 0) if "ms" in options else None
+    sims = option_int(options, "sims", 1000) if ("sims" in options or ms is None) else None
+    rollouts = option_int(options, "rollouts", 1)
+    game_entry = entry(game.id) if game.id in game_ids() else GameEntry(type(game))
+    kind = options.get("eval", "fast" if game_entry.evaluator is not None else "random")
+    evaluator: Evaluator
+    if kind == "fast":
+        if game_entry.evaluator is None:
+            raise ParameterError(f"{game.id} has no fast evaluator; use eval=random or eval=greedy")
+        evaluator = game_entry.evaluator(game, rollouts)
+    elif kind == "random":
+        evaluator = RolloutEvaluator(rollouts)
+    elif kind in game_entry.agents:
+        evaluator = RolloutEvaluator(rollouts, game_entry.agents[kind](game, {}))
+    else:
+        raise ParameterError(f"mcts eval={kind!r} is not one of fast, random, {', '.join(game_entry.agents)}")
+    reuse = options.get("reuse", "true").lower() not in ("false", "0", "no")
+    return MCTSAgent(game, sims=sims, ms=ms, c=_float_option(options, "c", 1.4), evaluator=evaluator, reuse=reuse)

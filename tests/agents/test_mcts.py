@@ -1,0 +1,85 @@
+"""The generic MCTS agent: chance, any number of players, determinism, reuse, options."""
+
+import random
+
+import pytest
+
+import plunder
+from plunder.agents import make_agent
+from plunder.agents.mcts import MCTSAgent, RolloutEvaluator
+from plunder.core.conformance import check_game
+
+from tests.agents.toy_games import race
+
+
+def test_toy_game_is_itself_sound() -> None:
+    for players in (1, 2, 3):
+        check_game(race(players), playthroughs=20)
+
+
+@pytest.mark.parametrize("players", [2, 3, 5])
+def test_every_seat_values_its_own_return(players: int) -> None:
+    """In a race, +2 is always better for the mover, whichever seat it is."""
+    game = race(players, target=8)
+    state = game.new_initial_state()
+    agent = MCTSAgent(game, sims=400, evaluator=RolloutEvaluator(2), reuse=False)
+    for seat in range(players):
+        assert state.current_player == seat
+        assert agent.choose(state, random.Random(seat)) == 2
+        state = state.apply(1).apply(0)  # seat adds 1, chance adds 0
+
+
+def test_one_player_aims_for_the_exact_target() -> None:
+    """Alone at 5 of 6: +2 overshoots to 7 and loses; +1 hits 6 and wins."""
+    game = race(1, target=6)
+    state = game.new_initial_state().apply(2).apply(1).apply(2).apply(0)
+    assert state.totals == (5,)
+    agent = MCTSAgent(game, sims=800, evaluator=RolloutEvaluator(1), reuse=False)
+    assert agent.choose(state, random.Random(0)) == 1
+
+
+def test_same_seed_same_choices() -> None:
+    game = plunder.load_game("pillage", preset="small")
+    a = plunder.play(game, ["mcts:sims=60", "random"], seed=3)
+    b = plunder.play(game, ["mcts:sims=60", "random"], seed=3)
+    assert a == b
+
+
+def test_tree_is_reused_between_moves() -> None:
+    game = plunder.load_game("pillage", board="square:2x2", contents="unit")
+    agent = make_agent("mcts:sims=300", game)
+    assert isinstance(agent, MCTSAgent)
+    state = game.new_initial_state()
+    rng = random.Random(1)
+    action = agent.choose(state, rng)
+    after = state.apply(action)
+    reply = after.legal_actions()[0]
+    nxt = after.apply(reply)
+    kept = agent.root.children[action].children.get(reply) if agent.root else None
+    visits = kept.n if kept is not None else 0
+    root = agent.search(nxt, rng)
+    if kept is not None and not after.current_player == 0:
+        assert root is kept and root.n >= visits + 300
+
+
+def test_mcts_beats_random_on_pillage() -> None:
+    game = plunder.load_game("pillage", preset="small")
+    wins = 0
+    for seed in range(6):
+        seats = ["mcts:sims=200", "random"] if seed % 2 == 0 else ["random", "mcts:sims=200"]
+        record = plunder.play(game, seats, seed=seed)
+        assert record.returns is not None
+        wins += record.returns[seed % 2] > 0
+    assert wins >= 5
+
+
+def test_bad_options_are_named() -> None:
+    game = plunder.load_game("pillage")
+    with pytest.raises(plunder.ParameterError, match="no option depth"):
+        make_agent("mcts:depth=3", game)
+    with pytest.raises(plunder.ParameterError, match="sims='abc'"):
+        make_agent("mcts:sims=abc", game)
+    with pytest.raises(plunder.ParameterError, match="eval='magic'"):
+        make_agent("mcts:eval=magic", game)
+    agent = make_agent("mcts:ms=50,eval=greedy,rollouts=1", game)
+    assert isinstance(agent, MCTSAgent) and agent.ms == 50 and agent.sims is None
