@@ -19,7 +19,7 @@ import time
 from typing import Mapping, Protocol, Sequence
 
 from ..core.errors import ParameterError
-from ..core.game import CHANCE, Action, Game, State
+from ..core.game import CHANCE, TERMINAL, Action, Game, State
 from ..core.registry import GameEntry, entry, game_ids
 from .base import Agent
 
@@ -71,11 +71,12 @@ class RolloutEvaluator:
 class Node:
     """A tree node: its state, visit count, per-seat value sums and children."""
 
-    __slots__ = ("state", "player", "children", "untried", "n", "w", "vl")
+    __slots__ = ("state", "player", "terminal", "children", "untried", "n", "w", "vl")
 
     def __init__(self, state: State) -> None:
         self.state = state
         self.player = state.current_player
+        self.terminal = self.player == TERMINAL
         self.children: dict[Action, Node] = {}
         self.untried: list[Action] = []
         if self.player >= 0:
@@ -130,8 +131,8 @@ class MCTSAgent:
                 break
             paths = [self._select(root, rng) for _ in range(min(batch, budget - done))]
             leaves = [p[-1] for p in paths]
-            pending = [i for i, leaf in enumerate(leaves) if not leaf.state.is_terminal()]
-            values: list[Sequence[float]] = [leaf.state.returns() if leaf.state.is_terminal() else () for leaf in leaves]
+            pending = [i for i, leaf in enumerate(leaves) if not leaf.terminal]
+            values: list[Sequence[float]] = [leaf.state.returns() if leaf.terminal else () for leaf in leaves]
             if pending:
                 estimates = self.evaluator.evaluate([leaves[i].state for i in pending], rng)
                 for i, estimate in zip(pending, estimates):
@@ -149,7 +150,7 @@ class MCTSAgent:
         node = root
         path = [node]
         node.vl += 1
-        while not node.state.is_terminal():
+        while not node.terminal:
             if node.player == CHANCE:
                 outcomes = node.state.chance_outcomes()
                 action = rng.choices([a for a, _ in outcomes], [p for _, p in outcomes])[0]
@@ -174,13 +175,14 @@ class MCTSAgent:
         return path
 
     def _best_child(self, node: Node) -> Node:
+        """UCT: mean return for the mover (virtual losses count as losses) plus exploration."""
         seat = node.player
-        log_total = math.log(node.n + node.vl)
-        c = self.c
+        explore = self.c * math.sqrt(math.log(node.n + node.vl))
         best, best_value = None, -math.inf
         for child in node.children.values():
-            visits = child.n + child.vl
-            value = (child.w[seat] - child.vl) / visits + c * math.sqrt(log_total / visits)
+            vl = child.vl
+            visits = child.n + vl
+            value = (child.w[seat] - vl + explore * visits**0.5) / visits
             if value > best_value:
                 best, best_value = child, value
         assert best is not None

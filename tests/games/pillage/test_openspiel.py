@@ -5,17 +5,9 @@ import random
 import pytest
 
 import plunder
+from plunder.games.pillage.openspiel_bridge import from_openspiel, to_openspiel
 
 pyspiel = pytest.importorskip("pyspiel")
-
-
-def openspiel_action(game, edge: int, cols: int, rows: int) -> int:
-    """OpenSpiel numbers horizontal lines (row, col) first, then vertical ones."""
-    a, b = game.board.edges[edge]
-    (xa, ya), (xb, yb) = game.board.dots[a], game.board.dots[b]
-    if ya == yb:
-        return int(ya) * cols + int(min(xa, xb))
-    return (rows + 1) * cols + int(min(ya, yb)) * (cols + 1) + int(xa)
 
 
 @pytest.mark.parametrize("rows, cols, games", [(1, 1, 200), (2, 2, 800), (2, 3, 800), (3, 3, 1000), (4, 4, 400)])
@@ -30,7 +22,8 @@ def test_same_line_order_same_margin(rows: int, cols: int, games: int) -> None:
         for e in order:
             assert s.current_player == t.current_player()  # whose turn agrees at every line
             s = s.apply(e)
-            t.apply_action(openspiel_action(ours, e, cols, rows))
+            t.apply_action(to_openspiel(ours, e))
+            assert from_openspiel(ours, to_openspiel(ours, e)) == e
         assert t.is_terminal() and s.is_terminal()
         a, b = s.scores()
         assert a - b == t.returns()[0]

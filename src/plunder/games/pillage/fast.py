@@ -56,7 +56,7 @@ class PlayoutKernel:
         self.modifiers: list[Modifier] = []
         self._mod_index: dict[Modifier, int] = {}
         self._tables: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray] | None = None
-        self._content_cache: dict[tuple, tuple[np.ndarray, np.ndarray, np.ndarray]] = {}
+        self._content_cache: dict[int, tuple[tuple, tuple[np.ndarray, np.ndarray, np.ndarray]]] = {}
 
     def _modifier_id(self, mod: Modifier) -> int:
         if mod not in self._mod_index:
@@ -81,20 +81,23 @@ class PlayoutKernel:
 
     def _content_rows(self, contents: tuple) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """(pile, kind, modifier id) per box of a contents tuple, cached."""
-        rows = self._content_cache.get(contents)
-        if rows is None:
-            nb = len(contents)
-            pile = np.zeros(nb, dtype=np.int64)
-            kind = np.full(nb, -1, dtype=np.int64)
-            mod = np.full(nb, -1, dtype=np.int64)
-            for b, c in enumerate(contents):
-                if isinstance(c, Doubloons):
-                    pile[b] = c.n
-                elif isinstance(c, Commodity):
-                    kind[b] = c.kind
-                elif isinstance(c, Modifier):
-                    mod[b] = self._modifier_id(c)
-            rows = self._content_cache[contents] = (pile, kind, mod)
+        # keyed by identity: states share their contents tuple, and hashing it is slow
+        cached = self._content_cache.get(id(contents))
+        if cached is not None and cached[0] is contents:
+            return cached[1]
+        nb = len(contents)
+        pile = np.zeros(nb, dtype=np.int64)
+        kind = np.full(nb, -1, dtype=np.int64)
+        mod = np.full(nb, -1, dtype=np.int64)
+        for b, c in enumerate(contents):
+            if isinstance(c, Doubloons):
+                pile[b] = c.n
+            elif isinstance(c, Commodity):
+                kind[b] = c.kind
+            elif isinstance(c, Modifier):
+                mod[b] = self._modifier_id(c)
+        rows = (pile, kind, mod)
+        self._content_cache[id(contents)] = (contents, rows)
         return rows
 
     def batch(self, states: Sequence[PillageState]) -> Batch:

@@ -11,7 +11,7 @@ Actions are ints:
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
 from ...core.errors import ParameterError
@@ -262,6 +262,13 @@ class PillageState(State):
             return TERMINAL
         return self.mover
 
+    def _with(self, **changes: Any) -> "PillageState":
+        """A copy with ``changes``: ``dataclasses.replace`` without its per-call introspection."""
+        new = object.__new__(PillageState)
+        new.__dict__.update(self.__dict__)
+        new.__dict__.update(changes)
+        return new
+
     def pending_modifier(self) -> Modifier | None:
         """The modifier waiting for a choice, if any."""
         if not self.pending:
@@ -329,18 +336,18 @@ class PillageState(State):
         if action >= g.deal_base:
             i = self.contents.index(None)
             dealt = g.distribution[action - g.deal_base][0]
-            return replace(self, contents=self.contents[:i] + (dealt,) + self.contents[i + 1 :], ply=self.ply + 1)
+            return self._with(contents=self.contents[:i] + (dealt,) + self.contents[i + 1 :], ply=self.ply + 1)
         if action >= g.E:
             op, kind = g.decode_choice(action)
             mod = self.pending_modifier()
             assert mod is not None
             values = list(self.values)
             values[kind] = apply_op(values[kind], op, mod.amount, g.floor)
-            return replace(self, values=tuple(values), pending=self.pending[1:], ply=self.ply + 1)
+            return self._with(values=tuple(values), pending=self.pending[1:], ply=self.ply + 1)
         drawn = self.drawn | 1 << action
         closed = [b for b in g.board.edge_boxes[action] if all(drawn >> e & 1 for e in g.board.box_edges[b])]
         if not closed:
-            return replace(self, drawn=drawn, mover=1 - self.mover, ply=self.ply + 1, last_edge=action)
+            return self._with(drawn=drawn, mover=1 - self.mover, ply=self.ply + 1, last_edge=action)
         # PP-4/PP-5: capture every closed box; tallies first, then modifiers in box order.
         p = self.mover
         owner = list(self.owner)
@@ -356,8 +363,8 @@ class PillageState(State):
                 held[p][content.kind] += 1
             else:
                 pending.append(b)
-        return replace(
-            self, drawn=drawn, owner=tuple(owner), doubloons=(doubloons[0], doubloons[1]),
+        return self._with(
+            drawn=drawn, owner=tuple(owner), doubloons=(doubloons[0], doubloons[1]),
             held=(tuple(held[0]), tuple(held[1])), pending=tuple(pending), ply=self.ply + 1, last_edge=action,
         )
 
