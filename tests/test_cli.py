@@ -28,7 +28,7 @@ def test_play_a_whole_game_against_random_and_save_it(tmp_path: Path) -> None:
     out = result.output
     assert result.exit_code == 0
     assert "safe: hands over no box" in out          # the move list describes each line
-    assert "Hint (greedy)" in out
+    assert "Hint (hard)" in out and "visits" in out
     assert "cannot read action 'bogus'" in out
     assert "wins 1-0" in out or "wins 0-1" in out
     record = plunder.Record.from_json(path.read_text())

@@ -47,7 +47,7 @@ class PlaySession:
         seed: int | None,
         console: Console,
         read: Callable[[str], str],
-        hint_agent: str = "greedy",
+        hint_agent: str = "hard",
     ) -> None:
         self.game = game
         self.seats = list(seats)
@@ -61,8 +61,7 @@ class PlaySession:
         self.moves: list[Move] = []
         names = [a.name if a is not None else "human" for a in seats]
         self.record = Record(game.id, dict(game.params), seed, names)
-        known = set(self.entry.agents) | {"random"}
-        self.hinter = make_agent(hint_agent if hint_agent in known else "random", game)
+        self.hinter = make_agent(hint_agent, game)
 
     @property
     def state(self) -> State:
@@ -136,12 +135,23 @@ class PlaySession:
         self.console.print(table)
 
     def hint(self) -> None:
-        """Suggest a move (the hint agent's choice)."""
+        """Suggest a move: the hint agent's best, with its estimated value when it searches."""
         state = self.state
-        action = self.hinter.choose(state, random.Random(len(self.moves)))
-        note = self.entry.describe(state, action) if self.entry.describe else ""
-        self.console.print(Text(f"Hint ({self.hinter.name}): {self.game.action_to_text(state, action)}"
-                                + (f" — {note}" if note else ""), "cyan"))
+        rng = random.Random(len(self.moves))
+        describe = self.entry.describe
+        analyse = getattr(self.hinter, "analyse", None)
+        if analyse is None:
+            action = self.hinter.choose(state, rng)
+            note = describe(state, action) if describe else ""
+            self.console.print(Text(f"Hint ({self.hinter.name}): {self.game.action_to_text(state, action)}"
+                                    + (f" — {note}" if note else ""), "cyan"))
+            return
+        lines = [f"Hint ({self.hinter.name}): best moves found, value for you from -1 (sure loss) to +1 (sure win):"]
+        for action, value, detail in analyse(state, rng)[:3]:
+            note = describe(state, action) if describe else ""
+            lines.append(f"  {self.game.action_to_text(state, action):>12}  {value:+.2f}  {detail}"
+                         + (f" — {note}" if note else ""))
+        self.console.print(Text("\n".join(lines), "cyan"))
 
     def run(self) -> Record:
         """Play to the end (or until the human quits); return the record."""

@@ -23,8 +23,23 @@ def _mcts(game: Game, options: Mapping[str, str]) -> Agent:
     return make_mcts(game, options)
 
 
+def _level(level: str) -> Callable[[Game, Mapping[str, str]], Agent]:
+    def factory(game: Game, options: Mapping[str, str]) -> Agent:
+        from .levels import make_level
+
+        return make_level(level, game, options)
+
+    return factory
+
+
 #: agents every game has
-GENERIC: dict[str, Callable[[Game, Mapping[str, str]], Agent]] = {"random": _random, "mcts": _mcts}
+GENERIC: dict[str, Callable[[Game, Mapping[str, str]], Agent]] = {
+    "random": _random,
+    "mcts": _mcts,
+    "easy": _level("easy"),
+    "medium": _level("medium"),
+    "hard": _level("hard"),
+}
 
 
 def _game_agents(game: Game) -> Mapping[str, Callable[[Game, Mapping[str, str]], Agent]]:

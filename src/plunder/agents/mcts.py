@@ -96,13 +96,14 @@ class MCTSAgent:
     name = "mcts"
 
     def __init__(self, game: Game, sims: int | None = 1000, ms: int | None = None, c: float = 1.4,
-                 evaluator: Evaluator | None = None, reuse: bool = True) -> None:
+                 evaluator: Evaluator | None = None, reuse: bool = True, batch: int | None = None) -> None:
         self.game = game
         self.sims = sims
         self.ms = ms
         self.c = c
         self.evaluator: Evaluator = evaluator or RolloutEvaluator()
         self.reuse = reuse
+        self.batch = batch or self.evaluator.batch
         self.root: Node | None = None
 
     def _find(self, state: State, rng: random.Random) -> Node:
@@ -125,7 +126,7 @@ class MCTSAgent:
         deadline = None if self.ms is None else time.perf_counter() + self.ms / 1000
         budget = self.sims if self.sims is not None else (1 << 62)
         done = 0
-        batch = max(1, self.evaluator.batch)
+        batch = max(1, self.batch)
         while done < budget:
             if deadline is not None and done and time.perf_counter() > deadline:
                 break
@@ -194,6 +195,10 @@ class MCTSAgent:
         rows = [(a, c.n, c.mean(seat)) for a, c in root.children.items()]
         return sorted(rows, key=lambda r: (-r[1], -r[2]))
 
+    def analyse(self, state: State, rng: random.Random) -> list[tuple[Action, float, str]]:
+        """Root actions as (action, estimated return for the mover, ``"N visits"``), best first."""
+        return [(a, v, f"{n} visits") for a, n, v in self.ranked(self.search(state, rng))]
+
     def choose(self, state: State, rng: random.Random) -> Action:
         """The most visited action after searching from ``state``."""
         if len(state.legal_actions()) == 1:
@@ -213,10 +218,11 @@ def _float_option(options: Mapping[str, str], key: str, default: float) -> float
 
 def make_mcts(game: Game, options: Mapping[str, str]) -> MCTSAgent:
     """``mcts`` with options ``sims=N`` (default 1000) or ``ms=T``, ``c=UCT constant``,
-    ``rollouts=K`` and ``eval=random|fast|greedy`` (``fast``: the game's own evaluator)."""
+    ``rollouts=K``, ``eval=random|fast|greedy`` (``fast``: the game's own evaluator),
+    ``batch=B`` (leaves per evaluator call) and ``reuse=false``."""
     from .base import option_int
 
-    known = {"sims", "ms", "c", "rollouts", "eval", "reuse"}
+    known = {"sims", "ms", "c", "rollouts", "eval", "reuse", "batch"}
     unknown = set(options) - known
     if unknown:
         raise ParameterError(f"mcts has no option {', '.join(sorted(unknown))}; options are {', '.join(sorted(known))}")
@@ -237,4 +243,6 @@ def make_mcts(game: Game, options: Mapping[str, str]) -> MCTSAgent:
     else:
         raise ParameterError(f"mcts eval={kind!r} is not one of fast, random, {', '.join(game_entry.agents)}")
     reuse = options.get("reuse", "true").lower() not in ("false", "0", "no")
-    return MCTSAgent(game, sims=sims, ms=ms, c=_float_option(options, "c", 1.4), evaluator=evaluator, reuse=reuse)
+    batch = option_int(options, "batch", evaluator.batch)
+    return MCTSAgent(game, sims=sims, ms=ms, c=_float_option(options, "c", 1.4), evaluator=evaluator, reuse=reuse,
+                     batch=batch)

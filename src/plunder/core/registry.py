@@ -39,7 +39,9 @@ class GameEntry:
     ``fast_play(game, agent_specs, seed)`` optionally plays one whole game on an
     internal fast path (``None`` when it does not support those agents); ``plunder
     simulate`` uses it when present. ``evaluator(game, rollouts)`` optionally gives a fast
-    leaf evaluator for the ``mcts`` agent (see :mod:`plunder.agents.mcts`).
+    leaf evaluator for the ``mcts`` agent (see :mod:`plunder.agents.mcts`). ``levels`` maps
+    ``easy``/``medium``/``hard`` to agent specs where the defaults of
+    :mod:`plunder.agents.levels` do not suit the game.
     """
 
     game_class: type[Game]
@@ -48,6 +50,7 @@ class GameEntry:
     describe: Callable[[State, Action], str] | None = None
     fast_play: Callable[[Game, Sequence[str], int], "FastResult | None"] | None = None
     evaluator: Callable[[Game, int], "Evaluator"] | None = None
+    levels: Mapping[str, str] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
