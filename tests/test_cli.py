@@ -88,3 +88,15 @@ def test_replay_verifies_and_refuses_tampering(tmp_path: Path) -> None:
     bad.write_text(json.dumps(data))
     result = CliRunner().invoke(main, ["replay", str(bad)])
     assert result.exit_code == 1 and "move 3" in result.output and "PP-4" in result.output
+
+
+def test_render_draws_a_record_as_text_or_svg(tmp_path: Path) -> None:
+    source = Path(__file__).parent / "games" / "pillage" / "records" / "octagon-greedy.json"
+    out = run("render", str(source), "--at", "30").output
+    assert "Tallies" in out
+    picture = tmp_path / "pos.svg"
+    run("render", str(source), "--svg", str(picture))
+    text = picture.read_text()
+    assert text.startswith("<svg") and text.count("<polygon") == 8 and "Player 1:" in text
+    bad = CliRunner().invoke(main, ["render", str(source), "--at", "999"])
+    assert bad.exit_code != 0 and "--at must be 0.." in bad.output

@@ -192,5 +192,32 @@ def replay_cmd(path: str) -> None:
         console.print(Text("The record stops before the end of the game.", "yellow"))
 
 
+@main.command("render")
+@click.argument("path", type=click.Path(exists=True, dir_okay=False))
+@click.option("--at", "at", default=None, type=int, help="show the position after this many moves (default: the end)")
+@click.option("--svg", "svg_path", default=None, type=click.Path(dir_okay=False), help="write an SVG picture here")
+def render_cmd(path: str, at: int | None, svg_path: str | None) -> None:
+    """Draw a position of a saved game: in the terminal, or as an SVG picture."""
+    console = Console()
+    try:
+        record = Record.from_json(Path(path).read_text(encoding="utf-8"))
+        if at is not None:
+            if not 0 <= at <= len(record.moves):
+                raise click.UsageError(f"--at must be 0..{len(record.moves)} for this record")
+            record = Record(record.game, record.params, record.seed, record.players, record.moves[:at])
+        state = replay(record)
+    except PlunderError as exc:
+        console.print(Text(f"{path}: {exc}", "red"))
+        sys.exit(1)
+    game_entry = entry(record.game)
+    if svg_path:
+        if game_entry.svg is None:
+            raise click.UsageError(f"{record.game} has no SVG picture yet")
+        Path(svg_path).write_text(game_entry.svg(state), encoding="utf-8")
+        console.print(f"Wrote {svg_path}")
+        return
+    console.print(game_entry.render(state) if game_entry.render else Text(str(state)))
+
+
 if __name__ == "__main__":
     main()

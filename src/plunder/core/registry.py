@@ -41,7 +41,8 @@ class GameEntry:
     simulate`` uses it when present. ``evaluator(game, rollouts)`` optionally gives a fast
     leaf evaluator for the ``mcts`` agent (see :mod:`plunder.agents.mcts`). ``levels`` maps
     ``easy``/``medium``/``hard`` to agent specs where the defaults of
-    :mod:`plunder.agents.levels` do not suit the game.
+    :mod:`plunder.agents.levels` do not suit the game. ``svg(state)`` draws a position as
+    an SVG document (``plunder render --svg``).
     """
 
     game_class: type[Game]
@@ -51,6 +52,7 @@ class GameEntry:
     fast_play: Callable[[Game, Sequence[str], int], "FastResult | None"] | None = None
     evaluator: Callable[[Game, int], "Evaluator"] | None = None
     levels: Mapping[str, str] = field(default_factory=dict)
+    svg: Callable[[State], str] | None = None
 
 
 @dataclass(frozen=True)

@@ -5,6 +5,7 @@ from .evaluator import make_evaluator
 from .heuristics import describe, make_greedy
 from .render import render
 from .rules import PillageGame, PillageState
+from .svg import svg
 
 ENTRY = GameEntry(
     game_class=PillageGame,
@@ -12,6 +13,7 @@ ENTRY = GameEntry(
     render=render,
     describe=describe,
     evaluator=make_evaluator,
+    svg=svg,
 )
 
 __all__ = ["ENTRY", "PillageGame", "PillageState"]
