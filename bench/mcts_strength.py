@@ -17,7 +17,7 @@ import random
 import plunder
 from plunder.agents import make_agent
 from plunder.games.pillage.openspiel_bridge import from_openspiel, to_openspiel
-from plunder.simulate import wilson
+from plunder.simulate import simulate, wilson
 
 
 def versus_openspiel(side: int, games: int, sims: int, ours: str) -> tuple[int, int, int]:
@@ -49,15 +49,8 @@ def versus_openspiel(side: int, games: int, sims: int, ours: str) -> tuple[int, 
 
 def versus_agent(board: str, contents: str, ours: str, theirs: str, games: int) -> tuple[int, int, int]:
     """(wins, ties, losses) of agent ``ours`` against ``theirs`` with seats alternating."""
-    game = plunder.load_game("pillage", board=board, contents=contents)
-    tally = [0, 0, 0]
-    for g in range(games):
-        seats = [ours, theirs] if g % 2 == 0 else [theirs, ours]
-        record = plunder.play(game, seats, seed=g)
-        assert record.returns is not None
-        r = record.returns[g % 2]
-        tally[0 if r > 0 else 1 if r == 0 else 2] += 1
-    return tally[0], tally[1], tally[2]
+    t = simulate("pillage", {"board": board, "contents": contents}, [ours, theirs], games, workers=2).tallies[ours]
+    return t.wins, t.ties, t.losses
 
 
 def report(label: str, wins: int, ties: int, losses: int) -> None:

@@ -8,6 +8,7 @@ import plunder
 from plunder.agents import make_agent
 from plunder.agents.mcts import MCTSAgent, RolloutEvaluator
 from plunder.core.conformance import check_game
+from plunder.simulate import simulate
 
 from tests.agents.toy_games import race
 
@@ -63,14 +64,8 @@ def test_tree_is_reused_between_moves() -> None:
 
 
 def test_mcts_beats_random_on_pillage() -> None:
-    game = plunder.load_game("pillage", preset="small")
-    wins = 0
-    for seed in range(6):
-        seats = ["mcts:sims=200", "random"] if seed % 2 == 0 else ["random", "mcts:sims=200"]
-        record = plunder.play(game, seats, seed=seed)
-        assert record.returns is not None
-        wins += record.returns[seed % 2] > 0
-    assert wins >= 5
+    result = simulate("pillage", {"board": "square:3x3", "contents": "random"}, ["mcts:sims=200", "random"], 6)
+    assert result.tallies["mcts:sims=200"].wins >= 5
 
 
 def test_bad_options_are_named() -> None:
