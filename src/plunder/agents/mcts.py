@@ -95,7 +95,7 @@ class MCTSAgent:
 
     name = "mcts"
 
-    def __init__(self, game: Game, sims: int | None = 1000, ms: int | None = None, c: float = 1.4,
+    def __init__(self, game: Game, sims: int | None = 1000, ms: int | None = None, c: float = 1.0,
                  evaluator: Evaluator | None = None, reuse: bool = True, batch: int | None = None) -> None:
         self.game = game
         self.sims = sims
@@ -244,5 +244,5 @@ def make_mcts(game: Game, options: Mapping[str, str]) -> MCTSAgent:
         raise ParameterError(f"mcts eval={kind!r} is not one of fast, random, {', '.join(game_entry.agents)}")
     reuse = options.get("reuse", "true").lower() not in ("false", "0", "no")
     batch = option_int(options, "batch", evaluator.batch)
-    return MCTSAgent(game, sims=sims, ms=ms, c=_float_option(options, "c", 1.4), evaluator=evaluator, reuse=reuse,
+    return MCTSAgent(game, sims=sims, ms=ms, c=_float_option(options, "c", 1.0), evaluator=evaluator, reuse=reuse,
                      batch=batch)

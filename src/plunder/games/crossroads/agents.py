@@ -1,0 +1,222 @@
+"""Crossroads agents: a greedy builder and four trading personalities.
+
+Every agent here builds the same way (:func:`build_move`: a city when affordable, a road
+that opens a city site, a road toward the nearest rival when unconnected) and differs
+only in trading, which is where the prisoner's dilemma lives:
+
+* ``greedy`` and ``always-fair`` offer 2/1 (keeping 2), accept any offer giving them 1+
+  and let trades through as relays for any fee;
+* ``greedy-splitter`` offers 3/0, accepts any offer giving it 1+, and as a relay demands
+  a fee of 1 when offered nothing;
+* ``tit-for-tat`` opens fair and then mirrors each player's last treatment of it: after
+  an unfair offer (or a fair offer turned down) it offers that player 3/0;
+* ``grudger`` is fair until a player treats it unfairly once, then never trades with,
+  nor relays for, that player again.
+
+"Fair" and "unfair" are read from the public history in the state (``last`` and
+``grudge``), so agents keep no memory of their own.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any, Callable, Mapping
+
+from ...core.errors import ParameterError
+from ...core.game import Action, Game, State
+from .board import (
+    EMPTY,
+    activated,
+    activation_pay,
+    around,
+    city_sites,
+    orthogonal,
+    owner,
+    road_sites,
+    touches_city,
+)
+from .rules import AXIS, BUILD, PARTNER, PROPOSER, RESPOND, SETUP_PLACE, TRADE, CrossroadsState
+
+STYLES = ("fair", "splitter", "tft", "grudger")
+
+
+def city_value(state: CrossroadsState, c: int) -> float:
+    """Gold a city on ``c`` may expect per activation round: 5 for itself, 3 per empty neighbour."""
+    return 5 + 3 * sum(1 for n in around(c) if state.board[n] == EMPTY)
+
+
+def place_move(state: CrossroadsState, rng: random.Random) -> Action:
+    """Setup: the activated site with the most free room around it (CR-5)."""
+    sites = [a[1] for a in state.legal_actions() if isinstance(a, tuple)]
+    return ("place", max(sites, key=lambda c: (city_value(state, c), rng.random())))
+
+
+def axis_move(state: CrossroadsState) -> Action:
+    """Pick the die-to-axis assignment that pays me most, then the rivals least (CR-1, CR-2)."""
+    me = state.seat
+
+    def score(action: Any) -> tuple[int, int]:
+        pay = activation_pay(state.board, state.net, activated(action[1], action[2]), state.n)
+        return (pay[me], -sum(pay))
+
+    acts = state.legal_actions()
+    return max(acts, key=score)
+
+
+def _foreign_distance(state: CrossroadsState, me: int) -> Callable[[int], int]:
+    """Manhattan distance from a cell to the nearest rival asset: a rival city, or a road of a
+    network that touches a rival city and none of mine (joining it links the networks)."""
+    board, net = state.board, state.net
+    foreign = [c for c in net.city_cells if owner(board[c]) != me]
+    theirs = {k for k, cities in enumerate(net.cities)
+              if cities and all(owner(board[c]) != me for c in cities)}
+    foreign += [c for c in range(100) if net.comp[c] in theirs]
+
+    def dist(c: int) -> int:
+        r, k = divmod(c, 10)
+        return min((abs(r - f // 10) + abs(k - f % 10) for f in foreign), default=99)
+
+    return dist
+
+
+def _connected(state: CrossroadsState, me: int) -> bool:
+    """True when some city of mine has a route to a rival's city."""
+    mine = state.city_cells(me)
+    theirs = [c for c in state.net.city_cells if owner(state.board[c]) != me]
+    return any(state.routes(a, b) for a in mine for b in theirs)
+
+
+def build_move(state: CrossroadsState, rng: random.Random) -> Action:
+    """The greedy builder: invest in income first, connect for trade second (CR-4)."""
+    me, board, net = state.seat, state.board, state.net
+    gold = state.gold[me]
+    roads = road_sites(board, net, me) if gold >= 3 else []
+    if roads and not _connected(state, me):
+        # Trading needs a road link, and the rival must lay the road beside its own city
+        # (CR-4), so head for the rival's roads as much as for its cities.
+        dist = _foreign_distance(state, me)
+        reach = state.city_cells(me)
+        mine = {net.comp[n] for c in reach for n in orthogonal(c) if net.comp[n] >= 0}
+        reach = reach + [c for c in range(100) if net.comp[c] in mine]
+        now = min(dist(c) for c in reach)
+        closer = [r for r in roads if dist(r) < now]
+        if closer:
+            return ("road", min(closer, key=lambda c: (dist(c), rng.random())))
+    if gold >= 10:
+        sites = city_sites(board, net, me)
+        if sites:
+            return ("city", max(sites, key=lambda c: (city_value(state, c), rng.random())))
+    if gold >= 13:
+        # A road beside an empty, city-free cell opens that cell as a city site.
+        best: tuple[float, int] | None = None
+        for r in roads:
+            for s in orthogonal(r):
+                if board[s] == EMPTY and not touches_city(board, s):
+                    value = city_value(state, s) - 3 + rng.random()
+                    if best is None or value > best[0]:
+                        best = (value, r)
+        if best is not None:
+            return ("road", best[1])
+    return ("done",)
+
+
+class TraderAgent:
+    """A greedy builder with one of the trading styles in :data:`STYLES`."""
+
+    def __init__(self, style: str, name: str) -> None:
+        if style not in STYLES:
+            raise ValueError(f"unknown trading style {style!r}")
+        self.style = style
+        self.name = name
+
+    # -- how others have treated me (public history in the state)
+    def _hostile(self, state: CrossroadsState, other: int) -> bool:
+        me, n = state.current_player, state.n
+        if self.style == "grudger":
+            return bool(state.grudge[me * n + other])
+        if self.style == "tft":
+            return state.last[me * n + other] < 0
+        return False
+
+    def _split(self, state: CrossroadsState, partner: int, relays: int) -> tuple[int, ...] | None:
+        """(mine, theirs, fees...) for an offer to ``partner``, or None to leave them be."""
+        if self.style == "grudger" and self._hostile(state, partner):
+            return None
+        if self.style == "splitter" or (self.style == "tft" and self._hostile(state, partner)):
+            return (3, 0) + (0,) * relays
+        fees = [1 if i < 1 else 0 for i in range(relays)]
+        mine = 3 - 1 - sum(fees)
+        return (mine, 1, *fees)
+
+    def choose(self, state: State, rng: random.Random) -> Action:
+        """Pick a move for the seat to act."""
+        assert isinstance(state, CrossroadsState)
+        phase = state.phase
+        if phase == SETUP_PLACE:
+            return place_move(state, rng)
+        if phase == AXIS:
+            return axis_move(state)
+        if phase == BUILD:
+            return build_move(state, rng)
+        if phase == TRADE:
+            return self._propose(state, rng)
+        if phase == RESPOND:
+            return self._answer(state)
+        return rng.choice(state.legal_actions())
+
+    def _propose(self, state: CrossroadsState, rng: random.Random) -> Action:
+        me = state.seat
+        best: tuple[tuple[float, ...], Action] | None = None
+        for a, b, relays in state.trade_pairs(me):
+            partner = owner(state.board[b])
+            parties = [partner] + [owner(state.board[r]) for r in relays]
+            if any((me, p) in state.refusals for p in parties):
+                continue
+            if any(self._hostile(state, p) for p in parties[1:]):
+                continue
+            split = self._split(state, partner, len(relays))
+            if split is None:
+                continue
+            key = (-len(relays), float(state.last[me * state.n + partner]), rng.random())
+            offer = ("offer", a, b, relays, split[2:], split[0], split[1])
+            if best is None or key > best[0]:
+                best = (key, offer)
+        return ("pass",) if best is None else best[1]
+
+    def _answer(self, state: CrossroadsState) -> Action:
+        assert state.offer is not None
+        _, a, b, relays, fees, ga, gb = state.offer
+        slot = state.waiting[0]
+        proposer, partner = owner(state.board[a]), owner(state.board[b])
+        if slot == PARTNER:
+            if gb >= 1 and not (self.style == "grudger" and self._hostile(state, proposer)):
+                return ("accept",)
+            return ("reject",)
+        if slot == PROPOSER:
+            need = 2 if self.style == "splitter" else 1
+            return ("accept",) if ga >= need else ("reject",)
+        if self.style in ("grudger", "tft") and (self._hostile(state, proposer) or self._hostile(state, partner)):
+            return ("reject",)
+        if self.style == "splitter" and fees[slot] == 0 and ga + gb >= 1:
+            return ("demand", 1)
+        return ("accept",)
+
+
+def _factory(style: str, name: str) -> Callable[[Game, Mapping[str, str]], TraderAgent]:
+    def make(game: Game, options: Mapping[str, str]) -> TraderAgent:
+        if options:
+            raise ParameterError(f"agent {name} takes no options, got {', '.join(options)}")
+        return TraderAgent(style, name)
+
+    make.__doc__ = f"Build the {name} agent."
+    return make
+
+
+#: agent name -> factory, for ENTRY
+AGENTS: dict[str, Callable[[Game, Mapping[str, str]], TraderAgent]] = {
+    "greedy": _factory("fair", "greedy"),
+    "always-fair": _factory("fair", "always-fair"),
+    "greedy-splitter": _factory("splitter", "greedy-splitter"),
+    "tit-for-tat": _factory("tft", "tit-for-tat"),
+    "grudger": _factory("grudger", "grudger"),
+}

@@ -1,0 +1,257 @@
+"""The 10x10 grid of Crossroads: cells, dice labels, neighbours, road networks and trade routes.
+
+Cells are numbered ``row * 10 + col`` from the top left (0..99). Both axes carry the
+labels 1-5 twice (CR-1), so a cell's labels are ``row % 5 + 1`` and ``col % 5 + 1``.
+A board is a tuple of 100 ints: :data:`EMPTY`, :data:`ROAD`, or ``CITY0 + seat`` for a
+city. Cells are named for people like a chess board: column letter A-J, row number 1-10
+(``D3`` is row 3, column 4).
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from typing import Iterable, Sequence
+
+SIZE = 10
+CELLS = SIZE * SIZE
+EMPTY = 0
+ROAD = 1
+CITY0 = 2
+COLUMNS = "ABCDEFGHIJ"
+
+Board = tuple[int, ...]
+
+
+def cell(row: int, col: int) -> int:
+    """The index of the cell at ``row``, ``col`` (both 0-based)."""
+    return row * SIZE + col
+
+
+def row_of(c: int) -> int:
+    """0-based row of cell ``c``."""
+    return c // SIZE
+
+
+def col_of(c: int) -> int:
+    """0-based column of cell ``c``."""
+    return c % SIZE
+
+
+def label(index: int) -> int:
+    """The dice label (1-5) printed beside a 0-based row or column (CR-1)."""
+    return index % 5 + 1
+
+
+def cell_name(c: int) -> str:
+    """``D3``-style name of cell ``c``: column letter, then 1-based row."""
+    return f"{COLUMNS[col_of(c)]}{row_of(c) + 1}"
+
+
+def parse_cell(text: str) -> int | None:
+    """The cell named ``text`` (``D3``, case-insensitive), or ``None`` if it names none."""
+    text = text.strip().upper()
+    if len(text) < 2 or text[0] not in COLUMNS or not text[1:].isdigit():
+        return None
+    row = int(text[1:]) - 1
+    if not 0 <= row < SIZE:
+        return None
+    return cell(row, COLUMNS.index(text[0]))
+
+
+def owner(value: int) -> int:
+    """The seat owning a board value, or -1 when it is not a city."""
+    return value - CITY0 if value >= CITY0 else -1
+
+
+@lru_cache(maxsize=None)
+def orthogonal(c: int) -> tuple[int, ...]:
+    """The up-to-four cells sharing a side with ``c``."""
+    r, k = row_of(c), col_of(c)
+    out = []
+    for dr, dk in ((-1, 0), (0, -1), (0, 1), (1, 0)):
+        if 0 <= r + dr < SIZE and 0 <= k + dk < SIZE:
+            out.append(cell(r + dr, k + dk))
+    return tuple(out)
+
+
+@lru_cache(maxsize=None)
+def around(c: int) -> tuple[int, ...]:
+    """The up-to-eight cells touching ``c`` (diagonals count: "kitty corner")."""
+    r, k = row_of(c), col_of(c)
+    out = []
+    for dr in (-1, 0, 1):
+        for dk in (-1, 0, 1):
+            if (dr or dk) and 0 <= r + dr < SIZE and 0 <= k + dk < SIZE:
+                out.append(cell(r + dr, k + dk))
+    return tuple(out)
+
+
+@lru_cache(maxsize=None)
+def activated(col_label: int, row_label: int) -> tuple[int, ...]:
+    """The four cells whose labels match a die on the column axis and one on the row axis (CR-1)."""
+    return tuple(
+        cell(r, k) for r in range(SIZE) for k in range(SIZE) if label(r) == row_label and label(k) == col_label
+    )
+
+
+def touches_city(board: Board, c: int, except_seat: int = -1) -> bool:
+    """True when a city (other than ``except_seat``'s) is among the eight cells around ``c``."""
+    for n in around(c):
+        v = board[n]
+        if v >= CITY0 and v - CITY0 != except_seat:
+            return True
+    return False
+
+
+class Network:
+    """The road networks of one board and which cities each touches (CR-3).
+
+    ``comp[c]`` is the id of the road network holding road cell ``c`` (``-1`` off
+    roads); ``touching[c]`` the ids of networks orthogonally next to ``c``;
+    ``cities[k]`` the cities orthogonally next to network ``k``.
+    """
+
+    def __init__(self, board: Board) -> None:
+        comp = [-1] * CELLS
+        count = 0
+        for start in range(CELLS):
+            if board[start] != ROAD or comp[start] >= 0:
+                continue
+            comp[start] = count
+            stack = [start]
+            while stack:
+                here = stack.pop()
+                for n in orthogonal(here):
+                    if board[n] == ROAD and comp[n] < 0:
+                        comp[n] = count
+                        stack.append(n)
+            count += 1
+        self.board = board
+        self.comp = comp
+        cities: list[list[int]] = [[] for _ in range(count)]
+        self.city_cells = [c for c in range(CELLS) if board[c] >= CITY0]
+        #: the networks beside each city, computed once since routes ask for them often
+        self.city_touch: dict[int, frozenset[int]] = {c: self.touching(c) for c in self.city_cells}
+        for c in self.city_cells:
+            for k in self.city_touch[c]:
+                cities[k].append(c)
+        self.cities: list[tuple[int, ...]] = [tuple(x) for x in cities]
+
+    def touching(self, c: int) -> frozenset[int]:
+        """Ids of the road networks orthogonally next to cell ``c``."""
+        return frozenset(self.comp[n] for n in orthogonal(c) if self.comp[n] >= 0)
+
+    def direct(self, c: int) -> set[int]:
+        """Cities (other than ``c``) that cell ``c``, were it a city, trades with directly (CR-3).
+
+        A path of no roads counts: a city orthogonally next to ``c`` trades with it, which
+        is what lets a player lay the first road beside a lone city (CR-4, CR-15).
+        """
+        out: set[int] = set()
+        for k in self.touching(c):
+            out.update(self.cities[k])
+        for n in orthogonal(c):
+            if self.board[n] >= CITY0:
+                out.add(n)
+        out.discard(c)
+        return out
+
+    def road_pay(self, c: int) -> list[int]:
+        """Cities paid 1 gold when road cell ``c`` is activated (CR-2).
+
+        Treating ``c`` as a city splits its network at ``c``, but every piece still
+        borders ``c``, so the cities paid are exactly those touching ``c``'s network.
+        """
+        return list(self.cities[self.comp[c]])
+
+    def routes(self, a: int, b: int, max_relays: int = 2) -> list[tuple[int, ...]]:
+        """The fewest-relay routes between cities ``a`` and ``b`` (CR-3, CR-7, CR-10).
+
+        Returns ``[()]`` when they trade directly; otherwise every relay set of the
+        smallest size (1, then 2) whose cities, owned by third players, link them through
+        roads; sets are sorted tuples of cells. Empty when no route exists.
+        """
+        board, touch = self.board, self.city_touch
+        ta, tb = touch[a], touch[b]
+        if ta & tb:
+            return [()]
+        if not ta or not tb or max_relays < 1:
+            return []
+        pa, pb = board[a], board[b]
+        thirds = [c for c in self.city_cells if touch[c] and board[c] != pa and board[c] != pb]
+        ones: list[tuple[int, ...]] = [(c,) for c in thirds if touch[c] & ta and touch[c] & tb]
+        if ones or max_relays < 2:
+            return ones
+        twos: set[tuple[int, ...]] = set()
+        for r1 in thirds:
+            if not touch[r1] & ta:
+                continue
+            for r2 in thirds:
+                if r2 != r1 and touch[r2] & tb and touch[r1] & touch[r2]:
+                    twos.add(tuple(sorted((r1, r2))))
+        return sorted(twos)
+
+
+def city_sites(board: Board, net: Network, seat: int) -> list[int]:
+    """Empty cells where ``seat`` may build a city (CR-4)."""
+    mine = {c for c in net.city_cells if owner(board[c]) == seat}
+    out = []
+    for c in range(CELLS):
+        if board[c] != EMPTY or touches_city(board, c):
+            continue
+        if not any(board[n] == ROAD for n in orthogonal(c)):
+            continue
+        if net.direct(c) & mine:
+            out.append(c)
+    return out
+
+
+def road_sites(board: Board, net: Network, seat: int) -> list[int]:
+    """Empty cells where ``seat`` may build a road (CR-4)."""
+    mine = {c for c in net.city_cells if owner(board[c]) == seat}
+    out = []
+    for c in range(CELLS):
+        if board[c] != EMPTY or touches_city(board, c, except_seat=seat):
+            continue
+        if net.direct(c) & mine:
+            out.append(c)
+    return out
+
+
+def activation_pay(board: Board, net: Network, cells: Iterable[int], players: int) -> list[int]:
+    """Gold each seat collects when ``cells`` are activated (CR-2).
+
+    An empty cell pays 3 per neighbouring city, so two cities of one owner beside it
+    pay that owner 6 (CR-14).
+    """
+    pay = [0] * players
+    for c in cells:
+        v = board[c]
+        if v >= CITY0:
+            pay[v - CITY0] += 5
+        elif v == EMPTY:
+            for n in around(c):
+                if board[n] >= CITY0:
+                    pay[board[n] - CITY0] += 3
+        else:
+            for city in net.road_pay(c):
+                pay[board[city] - CITY0] += 1
+    return pay
+
+
+def from_rows(rows: Sequence[str], origin: tuple[int, int] = (0, 0)) -> Board:
+    """A board from a picture like the rule text's: ``|R|_|1|`` rows; digits are seats 1-6.
+
+    ``origin`` places the picture's top-left cell on the 10x10 grid. ``R`` is a road,
+    ``_`` (or any other mark) an empty cell.
+    """
+    board = [EMPTY] * CELLS
+    for r, line in enumerate(rows):
+        marks = [m for m in line.strip().strip("|").split("|")]
+        for k, mark in enumerate(marks):
+            where = cell(origin[0] + r, origin[1] + k)
+            if mark == "R":
+                board[where] = ROAD
+            elif mark.isdigit():
+                board[where] = CITY0 + int(mark) - 1
+    return tuple(board)
