@@ -142,12 +142,14 @@ def simulate_cmd(game_id: str, params: Sequence[str], preset: str | None, agents
         click.echo(json.dumps(summary, indent=1))
         return
     console = Console()
+    if not console.is_terminal:
+        console.width = max(console.width, 120)  # piped tables: room for every column
     defaults = {spec.name: spec.default for spec in entry(game_id).game_class.param_specs}
     changed = " ".join(f"{k}={v}" for k, v in game.params.items() if defaults.get(k) != v)
     title = f"{game_id} {changed or '(defaults)'}: {games} games, seed {seed}"
     table = Table(title=title, header_style="bold")
     for col in ("agent", "games", "wins", "ties", "losses", "win rate (95% CI)", "mean score", "median", "max"):
-        table.add_column(col, justify="left" if col == "agent" else "right")
+        table.add_column(col, justify="left" if col == "agent" else "right", no_wrap=True)
     for name, t in result.tallies.items():
         lo, hi = wilson(t.wins, t.games)
         table.add_row(name, str(t.games), str(t.wins), str(t.ties), str(t.losses),
