@@ -23,6 +23,9 @@ from .core.game import CHANCE, Game, State
 from .core.record import Move, Record, agent_rng, chance_rng, sample_chance
 from .core.registry import entry
 
+#: how many legal moves ``moves`` lists before it stops (``moves all`` lists every one)
+MOVE_LIST_CAP = 60
+
 HELP = (
     "Type a move in the notation shown in the list. Commands: "
     "moves (or ?) lists the legal moves, hint suggests one, undo takes back to your previous "
@@ -121,18 +124,22 @@ class PlaySession:
                 return True
         return False
 
-    def list_moves(self) -> None:
-        """Print the legal moves with what each does."""
+    def list_moves(self, everything: bool = False) -> None:
+        """Print the legal moves with what each does (the first :data:`MOVE_LIST_CAP` unless ``everything``)."""
         state = self.state
         table = Table(show_header=True, header_style="bold")
         table.add_column("move")
         describe = self.entry.describe
         if describe:
             table.add_column("what it does")
-        for action in state.legal_actions():
+        legal = state.legal_actions()
+        shown = legal if everything else legal[:MOVE_LIST_CAP]
+        for action in shown:
             text = self.game.action_to_text(state, action)
             table.add_row(text, describe(state, action)) if describe else table.add_row(text)
         self.console.print(table)
+        if len(shown) < len(legal):
+            self.console.print(f"... and {len(legal) - len(shown)} more legal moves (type 'moves all' to list them).")
 
     def hint(self) -> None:
         """Suggest a move: the hint agent's best, with its estimated value when it searches."""
@@ -178,6 +185,8 @@ class PlaySession:
                 self.console.print(HELP)
             elif command in ("moves", "?", "list"):
                 self.list_moves()
+            elif command == "moves all":
+                self.list_moves(everything=True)
             elif command == "hint":
                 self.hint()
             elif command == "show":

@@ -1,0 +1,13 @@
+"""Hubs (seed 002): place dots, join them with segments; the offense scores busy dots."""
+
+from ...core.registry import GameEntry
+from .agents import make_greedy
+from .render import describe, render
+from .rules import HubsGame, HubsState
+from .svg import svg_picture
+
+ENTRY = GameEntry(
+    game_class=HubsGame, agents={"greedy": make_greedy}, render=render, describe=describe, svg=svg_picture
+)
+
+__all__ = ["ENTRY", "HubsGame", "HubsState"]

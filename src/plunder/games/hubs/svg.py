@@ -1,0 +1,91 @@
+"""An SVG picture of a Hubs sheet, exact where the terminal plot is coarse.
+
+:func:`svg_picture` is pure (returns text). Run ``python -m plunder.games.hubs.svg
+RECORD.json OUT.svg [--move N]`` to draw the position after move N of a saved record
+(the final position by default), until the generic CLI grows a picture option.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from typing import TYPE_CHECKING
+
+from .notation import label
+from .picture import state_sheet
+
+if TYPE_CHECKING:
+    from .rules import HubsState
+
+SCALE = 16
+MARGIN = 24
+
+
+def svg_picture(state: "HubsState") -> str:
+    """The sheet (lattice frame, segments, labelled dots with their segment counts) as SVG."""
+    g = state.game
+    dots, segs, old = state_sheet(state)
+    degree = [0] * len(dots)
+    for i, j in segs:
+        degree[i] += 1
+        degree[j] += 1
+    w = (g.width - 1) * SCALE + 2 * MARGIN
+    h = (g.height - 1) * SCALE + 2 * MARGIN + 20
+
+    def at(p: tuple[int, int]) -> tuple[int, int]:
+        # y grows upward on the sheet (HB-8) and downward in SVG.
+        return MARGIN + p[0] * SCALE, MARGIN + (g.height - 1 - p[1]) * SCALE
+
+    out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{w}" height="{h}" viewBox="0 0 {w} {h}">',
+           '<rect width="100%" height="100%" fill="white"/>',
+           f'<rect x="{MARGIN}" y="{MARGIN}" width="{(g.width - 1) * SCALE}" '
+           f'height="{(g.height - 1) * SCALE}" fill="none" stroke="#ccc"/>']
+    for n, (i, j) in enumerate(segs):
+        (x1, y1), (x2, y2) = at(dots[i]), at(dots[j])
+        colour = "#d08000" if n == len(segs) - 1 else "#333"
+        out.append(f'<line x1="{x1}" y1="{y1}" x2="{x2}" y2="{y2}" stroke="{colour}" stroke-width="2"/>')
+    for k, p in enumerate(dots):
+        x, y = at(p)
+        out.append(f'<circle cx="{x}" cy="{y}" r="4" fill="#c00"/>')
+        out.append(f'<text x="{x + 5}" y="{y - 5}" font-family="monospace" font-size="12">'
+                   f'{label(k)}:{degree[k]}</text>')
+    caption = state.summary() + (" (the finished round's sheet)" if old else "")
+    out.append(f'<text x="{MARGIN}" y="{h - 8}" font-family="sans-serif" font-size="12">{_escape(caption)}</text>')
+    out.append("</svg>")
+    return "\n".join(out) + "\n"
+
+
+def _escape(text: str) -> str:
+    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Draw a record's position as SVG: ``RECORD.json OUT.svg [--move N]``."""
+    from ...core.errors import PlunderError
+    from ...core.record import Record, replay
+    from .rules import HubsState
+
+    parser = argparse.ArgumentParser(prog="python -m plunder.games.hubs.svg", description=main.__doc__)
+    parser.add_argument("record")
+    parser.add_argument("out")
+    parser.add_argument("--move", type=int, default=None, help="draw the position after this many moves")
+    args = parser.parse_args(argv)
+    try:
+        with open(args.record, encoding="utf-8") as fh:
+            record = Record.from_json(fh.read())
+        if record.game != "hubs":
+            parser.error(f"{args.record} is a {record.game} record, not hubs")
+        if args.move is not None:
+            record.moves = record.moves[: args.move]
+            record.returns = record.scores = None
+        state = replay(record)
+    except (OSError, PlunderError) as exc:
+        parser.error(str(exc))
+    assert isinstance(state, HubsState)
+    with open(args.out, "w", encoding="utf-8") as fh:
+        fh.write(svg_picture(state))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

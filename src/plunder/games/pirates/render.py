@@ -1,0 +1,204 @@
+"""Drawing a pirates position with rich, and one-line descriptions of actions."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rich.console import Group
+from rich.panel import Panel
+from rich.table import Table
+from rich.text import Text
+
+from ...core.game import Action, State
+from . import tables as T
+from .moves import reachable
+from .rules import PiratesState, action_text, as_move
+from .sea import WINDS, Cell, cell_text
+
+ARROWS = {"NE": "↗", "SE": "↘", "SW": "↙", "NW": "↖"}
+SUIT_MARK = {"suns": "☼", "moons": "☾", "crowns": "♛", "arms": "⚔"}
+
+
+def _cell(state: PiratesState, cell: Cell) -> tuple[str, str]:
+    """Three characters and a style for one grid cell."""
+    sea = state.sea
+    if cell == state.pos:
+        mark = "-" if state.ship < 0 else str(state.ship)
+        return f"☠{mark} ", "bold white on red"
+    ships = state.ships_on(cell)
+    if ships:
+        if len(ships) > 1:
+            text = f"*{len(ships)} "
+            biggest = max(T.coin_value(c) for c in ships)
+        else:
+            biggest = T.coin_value(ships[0])
+            text = f"{T.coin_suit(ships[0])[0]}{biggest} "
+        colour = "red" if biggest > state.ship else "green" if biggest < state.ship else "yellow"
+        return text, f"bold {colour} on blue"
+    if not sea.is_sea(cell):
+        if cell == state.chest:
+            return " $ ", "bold yellow on dark_green"
+        return "   ", "on dark_green"
+    tile = sea.tile_at[cell]
+    if state.faces[tile] < 0:
+        return " ░ ", "grey62 on navy_blue"
+    ox, oy = sea.origins[tile]
+    face = state.faces[tile]
+    if cell == (ox, oy):
+        return f"{SUIT_MARK[T.TILE_SUITS[face // 6]]}{T.face_value(face)} ", "bold white on blue"
+    if cell == (ox + 1, oy) and state.winds[tile] >= 0:
+        return f" {ARROWS[WINDS[state.winds[tile]]]} ", "bold cyan on blue"
+    return "   ", "on blue"
+
+
+def _reach(state: PiratesState) -> set[Cell]:
+    """Spaces the pirate can still end this sail on (highlighted while it sails)."""
+    if state.phase != "sail" or state.current_player != 0 or state.wind_tile >= 0 or state.fights:
+        return set()
+    assert state.pos is not None
+    return reachable(state.sea, state.winds, state.pos, state.orth, state.last, state.diag) - {state.pos}
+
+
+def sea_text(state: PiratesState) -> Text:
+    """The sea as a coloured grid with x across the top and y down the side; while the
+    pirate sails, the spaces it can still reach are drawn on a lighter blue."""
+    sea = state.sea
+    reach = _reach(state)
+    out = Text("   " + "".join(f"{x:>3}" for x in range(sea.width)) + "\n", style="dim")
+    for y in range(sea.height):
+        out.append(f"{y:>3}", style="dim")
+        for x in range(sea.width):
+            text, style = _cell(state, (x, y))
+            if (x, y) in reach:
+                style = style.replace("on navy_blue", "on dodger_blue3").replace("on blue", "on dodger_blue3")
+            out.append(text, style=style)
+        out.append("\n")
+    return out
+
+
+def status_table(state: PiratesState) -> Table:
+    """The tracks, the chest and what the game waits for."""
+    table = Table(show_header=False, box=None, padding=(0, 1))
+    table.add_column(style="bold")
+    table.add_column()
+    game = state.game
+    table.add_row("Turn", f"{state.turn} / {game.turns}  ({state.phase})")
+    ship = T.ship_name(state.ship)
+    if state.ship >= 0:
+        table.add_row("Ship", f"{ship} (size {state.ship})")
+    else:
+        table.add_row("Ship", "none" if state.phase in ("over", "start", "buy") else "none — buy one or drown")
+    table.add_row("Crew", str(state.crew))
+    table.add_row("Notoriety", str(state.notoriety))
+    aboard = Text(str(state.booty))
+    if state.booty > T.HOLD:
+        aboard.append(f"  (over {T.HOLD}: the excess is lost after the bury step)", style="bold red")
+    table.add_row("Booty aboard", aboard)
+    chest = f" at {cell_text(state.chest)}" if state.chest else ""
+    table.add_row("Buried", f"{state.buried}{chest}")
+    table.add_row("Ships in bag", str(len(state.bag())))
+    table.add_row("Score now", str(state.score()))
+    if state.phase != "over":
+        table.add_row("Waiting on", waiting(state))
+    elif state.drowned:
+        table.add_row("Result", Text("drowned at sea", style="bold red"))
+    return table
+
+
+def waiting(state: PiratesState) -> str:
+    """What the position waits for, in words."""
+    if state.phase == "start":
+        return "the starting-booty roll"
+    if state.flip >= 0:
+        return "the flip of the tile entered"
+    if state.wind_tile >= 0:
+        return "your choice of wind for the flipped tile"
+    if state.sight >= 0:
+        return "the lookout's roll"
+    if state.draw >= 0:
+        return "a ship drawn from the bag"
+    if state.combat >= 0:
+        return f"the combat roll against {T.coin_name(state.combat)}"
+    if state.fights:
+        return "your choice of which ship to fight first"
+    return {
+        "buy": "your ship and crew", "place": "where to weigh anchor", "sail": "your next sail step",
+        "others": "your tie-break for a ship's route", "bury": "bury or retrieve booty",
+        "upgrade": "upgrades", "end": "continue or retire",
+    }.get(state.phase, "")
+
+
+def reference_table() -> Table:
+    """The ship table of the reference sheet (PR-9)."""
+    table = Table(title="Ships", title_style="bold", padding=(0, 1))
+    for head in ("ship", "size", "cost", "crew", "total"):
+        table.add_column(head, justify="right" if head != "ship" else "left")
+    for v, name in enumerate(T.SHIP_NAMES):
+        low = T.SHIP_PRICE[v] + T.CREW_PRICE * T.MIN_CREW[v]
+        high = T.SHIP_PRICE[v] + T.CREW_PRICE * T.MAX_CREW[v]
+        table.add_row(name, str(v), str(T.SHIP_PRICE[v]), f"{T.MIN_CREW[v]}-{T.MAX_CREW[v]}", f"{low}-{high}")
+    return table
+
+
+def rich_render(state: State) -> Any:
+    """The sea, the status panel and the reference table, for ``plunder play``."""
+    assert isinstance(state, PiratesState)
+    legend = Text("☠ you  a/c/s N other ships (red bigger, green smaller)  ░ unexplored  ↗ wind  $ chest  "
+                  "light blue: reachable this sail", style="dim")
+    side = Table.grid(padding=(0, 2))
+    side.add_row(Panel(status_table(state), title="Tracks"), reference_table())
+    return Group(sea_text(state), legend, side)
+
+
+def describe(state: State, move: Action) -> str:
+    """A few words on what ``action`` does, with warnings before losing booty (PR-8)."""
+    assert isinstance(state, PiratesState)
+    action = as_move(move)
+    s = state
+    verb = action[0]
+    if verb == "sail":
+        target = dict(s.sail_options()).get(action[1])
+        if target is None:
+            return "not possible"
+        notes = [f"to {cell_text(target)}"]
+        tile = s.sea.tile_at[target]
+        if s.faces[tile] < 0:
+            notes.append("explores a face-down tile")
+        for coin in s.ships_on(target):
+            win, lose, _ = T.combat_odds(s.ship + s.crew, T.coin_value(coin), s.notoriety)
+            notes.append(f"attacks {T.coin_name(coin)} (win {win:.0%}, lose {lose:.0%})")
+        return ", ".join(notes)
+    if verb == "stop":
+        return "end the sail here; nearby ships then sail"
+    if verb == "wind":
+        return f"the wind blows {action[1]} on this tile"
+    if verb == "fight":
+        win, lose, _ = T.combat_odds(s.ship + s.crew, T.coin_value(action[1]), s.notoriety)
+        return f"fight {T.coin_name(action[1])} first (win {win:.0%}, lose {lose:.0%})"
+    if verb == "steer":
+        return f"{T.coin_name(action[1])} sails to {cell_text(action[2])}"
+    if verb == "place":
+        return f"weigh anchor at {cell_text(action[1])}"
+    if verb == "buy":
+        cost = T.refit_cost(s.ship, s.crew, action[1], action[2])
+        return f"{T.SHIP_NAMES[action[1]]} with {action[2]} crew for {cost} booty"
+    if verb == "keep":
+        return "no refit — WARNING: shipless, you drown" if s.ship < 0 else "no refit"
+    if verb == "bury":
+        n, site = action[1], action[2]
+        text = f"bury {n} booty at {cell_text(site)}"
+        if s.chest is not None and site != s.chest and s.buried > 0:
+            text += f" — WARNING: the {s.buried} booty buried at {cell_text(s.chest)} is lost"
+        return text
+    if verb == "retrieve":
+        return f"dig up {action[1]} of the {s.buried} buried booty"
+    if verb == "done":
+        if s.booty > T.HOLD:
+            return f"end the bury step — WARNING: {s.booty - T.HOLD} booty over {T.HOLD} is lost"
+        return "end the bury step"
+    if verb == "continue":
+        return f"sail on into turn {s.turn + 1}"
+    if verb == "retire":
+        final = s.score() + 1  # the turn being ended counts as completed
+        return f"retire now with {final} points"
+    return action_text(action)

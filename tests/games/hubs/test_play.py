@@ -1,0 +1,156 @@
+"""Agents, the terminal picture, move descriptions and the SVG picture."""
+
+import random
+import re
+
+import pytest
+from rich.console import Console
+
+import plunder
+from plunder.agents import make_agent
+from plunder.core.errors import ParameterError
+from plunder.core.record import play, replay
+from plunder.games.hubs import ENTRY
+from plunder.games.hubs.picture import sheet_grid
+from plunder.games.hubs.rules import HubsState
+from plunder.games.hubs.svg import svg_picture
+
+
+def square(rounds_done: int = 0) -> HubsState:
+    state = plunder.load_game("hubs", width=5, height=5, dots=4).new_initial_state()
+    for text in ["dot 0,0", "dot 4,0", "dot 4,4", "dot 0,4"]:
+        state = state.apply_text(text)
+    assert isinstance(state, HubsState)
+    return state
+
+
+def test_greedy_offense_takes_the_biggest_score() -> None:
+    # d-------c     after a-b, b-c, c-d (a 1, b 2, c 2, d 1) Player 1, on offense,
+    # .       |     moves: a-c and b-d both score 3, a-d only 2.
+    # a-------b
+    state = square().apply_text("seg a-b").apply_text("seg b-c").apply_text("seg c-d")
+    assert isinstance(state, HubsState) and state.current_player == state.offense
+    agent = make_agent("greedy", state.game)
+    picks = {agent.choose(state, random.Random(s)) for s in range(20)}
+    g = state.game
+    assert picks <= {g.pair_action(0, 2), g.pair_action(1, 3)}
+
+
+def test_greedy_defense_starves_busy_dots() -> None:
+    # d . . . c     after a-b, a-c (a 2, b 1, c 1, d 0) the defense, Player 2, moves:
+    # . . . / .     b-c and a-d would score 2, c-d only 1 (b-d crosses a-c).
+    # . / . . .
+    # a-------b
+    state = square().apply_text("seg a-b").apply_text("seg a-c")
+    assert isinstance(state, HubsState)
+    assert state.current_player != state.offense
+    agent = make_agent("greedy", state.game)
+    picks = {agent.choose(state, random.Random(s)) for s in range(10)}
+    assert picks == {state.game.pair_action(2, 3)}
+
+
+def test_greedy_placement_roles() -> None:
+    # Defense (first to place) spreads out; offense crowds the middle of the dots down.
+    state = plunder.load_game("hubs", width=21, height=21, dots=4).new_initial_state()
+    state = state.apply_text("dot 0,0").apply_text("dot 20,20")
+    agent = make_agent("greedy:sample=441", state.game)
+    _, x, y = state.game.decode(agent.choose(state, random.Random(0)))  # defense
+    assert min(x**2 + y**2, (20 - x) ** 2 + (20 - y) ** 2) >= 180  # far from both (corner-ish)
+    state = state.apply_text(f"dot {x},{y}")
+    _, x2, y2 = state.game.decode(agent.choose(state, random.Random(0)))  # offense
+    cx, cy = (0 + 20 + x) / 3, (0 + 20 + y) / 3
+    assert (x2 - cx) ** 2 + (y2 - cy) ** 2 <= 1
+
+
+def test_greedy_beats_random_as_offense() -> None:
+    game = plunder.load_game("hubs", preset="small")
+    offense = {"greedy": 0, "random": 0}
+    for seed in range(12):
+        for seats in (["greedy", "random"], ["random", "greedy"]):
+            final = replay(play(game, seats, seed=seed))
+            for result in final.history:  # type: ignore[attr-defined]
+                offense[seats[result.offense]] += result.points
+    assert offense["greedy"] > 2 * offense["random"]
+
+
+def test_greedy_options_are_checked() -> None:
+    game = plunder.load_game("hubs")
+    with pytest.raises(ParameterError):
+        make_agent("greedy:depth=3", game)
+    with pytest.raises(ParameterError):
+        make_agent("greedy:sample=0", game)
+
+
+def test_describe_says_what_a_move_scores() -> None:
+    state = square().apply_text("seg a-b")
+    g = state.game
+    assert ENTRY.describe is not None
+    assert ENTRY.describe(state, g.pair_action(1, 2)) == "scores 1 for Player 1 (b has 1, c has 0)"
+    first = plunder.load_game("hubs").new_initial_state()
+    assert ENTRY.describe(first, first.game.point_action(3, 4)) == "place dot a at 3,4"  # type: ignore[attr-defined]
+
+
+def test_picture_places_labels_and_strokes() -> None:
+    # A 5x3 sheet on 5 columns x 3 rows: a(0,0) bottom-left, b(4,2) top-right, a-b rising.
+    grid = sheet_grid(5, 3, [(0, 0), (4, 2)], [(0, 1)], cols=5, rows=3)
+    rows = ["".join(ch for ch, _ in row) for row in grid]
+    assert rows == ["+-----+",
+                    "|   /b|",
+                    "| /// |",
+                    "|a/   |",
+                    "+-----+"]
+    assert grid[1][5] == ("b", "dot") and grid[2][2] == ("/", "last")
+
+
+def test_render_shows_counts_score_and_roles() -> None:
+    state = square().apply_text("seg a-b").apply_text("seg b-c")
+    console = Console(width=100, record=True, color_system=None)
+    assert ENTRY.render is not None
+    console.print(ENTRY.render(state))
+    out = console.export_text()
+    assert "Player 1" in out and "offense" in out and "defense" in out
+    assert re.search(r"\bb\s+\S\s+4,0\s+\S\s+2\b", out)  # b at 4,0 has two segments
+    assert "4 legal segments; the best would score 2" in out
+
+
+def test_svg_has_every_dot_and_segment() -> None:
+    state = square().apply_text("seg a-b").apply_text("seg a-c")
+    svg = svg_picture(state)
+    assert svg.startswith("<svg") and svg.rstrip().endswith("</svg>")
+    assert svg.count("<circle") == 4 and svg.count("<line") == 2
+    assert ">a:2</text>" in svg and ">d:0</text>" in svg
+
+
+def test_render_between_rounds_shows_the_finished_sheet_and_stats_add_up() -> None:
+    state = square()
+    for text in ["seg a-b", "seg c-d", "seg b-c", "seg a-d"]:
+        state = state.apply_text(text)  # type: ignore[assignment]
+    # Round 1 ended: a-b, c-d (0 each), b-c and a-d (2 each) -> 4 points for Player 1.
+    console = Console(width=100, record=True, color_system=None)
+    assert ENTRY.render is not None
+    console.print(ENTRY.render(state))
+    out = console.export_text()
+    assert "Round 1 is over" in out and "fresh sheet (HB-7)" in out
+    assert state.stats() == {
+        "offense_points_per_round": [4.0, 0.0],
+        "conceded_per_defense_round": [0.0, 4.0],
+        "segments_per_round": 4.0,
+        "stalled_rounds": 0.0,
+        "busiest_dot": 2.0,
+    }
+
+
+def test_svg_command_draws_a_saved_game(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    from pathlib import Path
+
+    from plunder.games.hubs.svg import main
+
+    record = Path(__file__).parent / "records" / "small_greedy_random_seed7.json"
+    out = tmp_path / "end.svg"
+    assert main([str(record), str(out)]) == 0
+    final = out.read_text(encoding="utf-8")
+    assert final.count("<circle") == 8 and "after 2 rounds" in final
+    early = tmp_path / "early.svg"
+    # After 8 placements and 3 segments of round 1.
+    assert main([str(record), str(early), "--move", "11"]) == 0
+    assert early.read_text(encoding="utf-8").count("<line") == 3
