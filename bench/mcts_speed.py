@@ -33,7 +33,7 @@ def main() -> None:
         game = plunder.load_game("pillage", board=f"square:{side}x{side}", contents="unit")
         assert isinstance(game, plunder.Game)
         state = game.new_initial_state()
-        ours = MCTSAgent(game, sims=args.sims, c=2.0, evaluator=KernelEvaluator(game), reuse=False)  # type: ignore[arg-type]
+        ours = MCTSAgent(game, sims=args.sims, c=2.0, evaluator=KernelEvaluator(game, policy="random"), reuse=False)  # type: ignore[arg-type]
         ours.choose(state, random.Random(0))
         start = time.perf_counter()
         for r in range(args.repeats):

@@ -80,3 +80,30 @@ def test_many_start_positions_in_one_batch_match_one_at_a_time() -> None:
         order = [e for e in np.argsort(keys[i], kind="stable") if not s.drawn >> int(e) & 1]
         final = replay_order(s, order, list(draws[i]))
         assert final.scores() == list(together[i])
+
+
+def test_policy_playouts_take_boxes_then_safe_lines_and_score_like_apply() -> None:
+    from plunder.games.pillage.heuristics import closes, sweep
+
+    game, state = dealt("small", 6, lines=5)
+    kernel = PlayoutKernel(game)
+    gen = np.random.default_rng(5)
+    batch = kernel.batch([state] * 20)
+    keys = kernel.policy_keys(batch, gen)
+    draws = gen.random((20, kernel.modifier_slots([state])))
+    scores = kernel.scores(batch, keys, draws)
+    for i in range(20):
+        order = [int(e) for e in np.argsort(keys[i], kind="stable") if not state.drawn >> int(e) & 1]
+        s = state
+        for e in order:
+            if s.pending:
+                break
+            undrawn = s.undrawn()
+            can_take = [x for x in undrawn if closes(s, s.drawn, x)]
+            safe = [x for x in undrawn if sweep(s, s.drawn | 1 << x, 0)[1] == 0 and not closes(s, s.drawn, x)]
+            if can_take:
+                assert e in can_take
+            elif safe:
+                assert e in safe
+            s = replay_order(s, [e], [0.0])
+        assert replay_order(state, order, list(draws[i])).scores() == list(scores[i])

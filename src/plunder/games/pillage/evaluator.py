@@ -8,12 +8,17 @@ from typing import Sequence
 import numpy as np
 
 from ...core.game import CHANCE, Game, State
+from .contents import Commodity, Doubloons, Modifier
 from .fast import PlayoutKernel
 from .rules import PillageGame, PillageState
 
 
 class KernelEvaluator:
-    """Scores each leaf by ``rollouts`` random playouts in one numpy batch per call.
+    """Scores each leaf by ``rollouts`` playouts in one numpy batch per call.
+
+    ``policy="greedy"`` (the default) plays the classic rollout policy of
+    :meth:`PlayoutKernel.policy_keys` (take a box, else a safe line, else any);
+    ``policy="random"`` draws lines uniformly at random, as OpenSpiel's rollouts do.
 
     Leaves still dealing contents or waiting for a modifier choice are first moved on at
     random through ``apply`` (as a random rollout would), then handed to the kernel.
@@ -21,9 +26,11 @@ class KernelEvaluator:
 
     batch = 32
 
-    def __init__(self, game: PillageGame, rollouts: int = 1) -> None:
+    def __init__(self, game: PillageGame, rollouts: int = 1, policy: str = "greedy", margin: float = 0.5) -> None:
         self.kernel = PlayoutKernel(game)
         self.rollouts = rollouts
+        self.policy = policy
+        self.margin = margin
 
     def evaluate(self, states: Sequence[State], rng: random.Random) -> list[Sequence[float]]:
         """Mean win/loss (+1/-1, 0 for ties) of the playouts, per seat."""
@@ -46,11 +53,32 @@ class KernelEvaluator:
         if live:
             gen = np.random.default_rng(rng.getrandbits(64))
             rows = [starts[i] for i in live for _ in range(self.rollouts)]
-            scores = self.kernel.random_scores_many(rows, gen)
-            margin = np.sign(scores[:, 0] - scores[:, 1]).reshape(len(live), self.rollouts).mean(axis=1)
-            for i, m in zip(live, margin):
+            if self.policy == "random":
+                scores = self.kernel.random_scores_many(rows, gen)
+            else:
+                scores = self.kernel.policy_scores_many(rows, gen)
+            diff = scores[:, 0] - scores[:, 1]
+            # win/loss, blended with the margin so that a gift of a box is seen even when the
+            # noisy playouts rarely turn it into a lost game
+            scale = np.array([_stake(starts[i]) for i in live for _ in range(self.rollouts)])
+            value = (1 - self.margin) * np.sign(diff) + self.margin * np.clip(diff / scale, -1, 1)
+            for i, m in zip(live, value.reshape(len(live), self.rollouts).mean(axis=1)):
                 out[i] = [float(m), float(-m)]
         return out
+
+
+def _stake(state: PillageState) -> float:
+    """Roughly how much the boxes still open are worth: the margin's natural scale."""
+    total = 0.0
+    for b, c in enumerate(state.contents):
+        if state.owner[b] < 0:
+            if isinstance(c, Doubloons):
+                total += c.n
+            elif isinstance(c, Commodity):
+                total += abs(state.values[c.kind])
+            elif isinstance(c, Modifier):
+                total += c.amount
+    return max(total, 1.0)
 
 
 def make_evaluator(game: Game, rollouts: int) -> KernelEvaluator:

@@ -57,6 +57,11 @@ class PlayoutKernel:
         self._mod_index: dict[Modifier, int] = {}
         self._tables: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray] | None = None
         self._content_cache: dict[int, tuple[tuple, tuple[np.ndarray, np.ndarray, np.ndarray]]] = {}
+        # edge -> its (one or two) boxes, padded with a dummy box that never nears completion
+        self.edge_boxes = np.full((board.num_edges, 2), board.num_boxes, dtype=np.int64)
+        for e, bs in enumerate(board.edge_boxes):
+            self.edge_boxes[e, : len(bs)] = bs
+        self.box_size = np.array([len(b) for b in board.box_edges] + [1 << 20], dtype=np.int64)
 
     def _modifier_id(self, mod: Modifier) -> int:
         if mod not in self._mod_index:
@@ -184,6 +189,41 @@ class PlayoutKernel:
             if g.floor is not None:
                 new = np.maximum(new, g.floor)
             values[rows, kind] = np.where(live, new, v)
+
+    def policy_keys(self, batch: Batch, rng: np.random.Generator) -> np.ndarray:
+        """Line orders (as keys for :meth:`scores`) of the classic rollout policy.
+
+        At every step: close a box if some line does, else draw a line that leaves no box
+        one line from closing, else any line -- each choice uniform among its kind. The
+        policy looks only at how many sides each box has, not at who moves, so the whole
+        batch steps in lockstep.
+        """
+        g = self.game
+        n = len(batch.drawn)
+        rows = np.arange(n)
+        undrawn = ~batch.drawn[:, : g.E]
+        sides = batch.drawn[:, self.box_edges].sum(axis=2)  # B x NB
+        sides = np.concatenate([sides, np.zeros((n, 1), dtype=np.int64)], axis=1)
+        missing = self.box_size[None, :] - sides  # lines each box still lacks
+        keys = np.full((n, g.E), -1.0)
+        for t in range(int(undrawn.sum(axis=1).max(initial=0))):
+            around = missing[:, self.edge_boxes]  # B x E x 2
+            capture = undrawn & (around == 1).any(axis=2)
+            safe = undrawn & (around > 2).all(axis=2)
+            noise = rng.random((n, g.E))
+            score = np.where(capture, 2.0 + noise, np.where(safe, 1.0 + noise, np.where(undrawn, noise, -1.0)))
+            pick = score.argmax(axis=1)
+            live = score[rows, pick] >= 0
+            keys[rows[live], pick[live]] = t
+            undrawn[rows[live], pick[live]] = False
+            for side in (0, 1):
+                missing[rows[live], self.edge_boxes[pick[live], side]] -= 1
+        return keys
+
+    def policy_scores_many(self, states: Sequence[PillageState], rng: np.random.Generator) -> np.ndarray:
+        """One policy playout (see :meth:`policy_keys`) from each of ``states``: scores (len x 2)."""
+        batch = self.batch(states)
+        return self.scores(batch, self.policy_keys(batch, rng), rng.random((len(states), self.modifier_slots(states))))
 
     def modifier_slots(self, states: Sequence[PillageState]) -> int:
         """How many modifier draws a playout from any of ``states`` can need."""
