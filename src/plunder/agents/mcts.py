@@ -219,10 +219,11 @@ def _float_option(options: Mapping[str, str], key: str, default: float) -> float
 def make_mcts(game: Game, options: Mapping[str, str]) -> MCTSAgent:
     """``mcts`` with options ``sims=N`` (default 1000) or ``ms=T``, ``c=UCT constant``,
     ``rollouts=K``, ``eval=random|fast|greedy`` (``fast``: the game's own evaluator),
-    ``batch=B`` (leaves per evaluator call) and ``reuse=false``."""
+    ``batch=B`` (leaves per evaluator call), ``playout=policy|random`` (for the game's fast
+    evaluator: its own rollout policy, or uniform random lines) and ``reuse=false``."""
     from .base import option_int
 
-    known = {"sims", "ms", "c", "rollouts", "eval", "reuse", "batch"}
+    known = {"sims", "ms", "c", "rollouts", "eval", "reuse", "batch", "playout"}
     unknown = set(options) - known
     if unknown:
         raise ParameterError(f"mcts has no option {', '.join(sorted(unknown))}; options are {', '.join(sorted(known))}")
@@ -235,7 +236,10 @@ def make_mcts(game: Game, options: Mapping[str, str]) -> MCTSAgent:
     if kind == "fast":
         if game_entry.evaluator is None:
             raise ParameterError(f"{game.id} has no fast evaluator; use eval=random or eval=greedy")
-        evaluator = game_entry.evaluator(game, rollouts)
+        playout = options.get("playout", "policy")
+        if playout not in ("policy", "random"):
+            raise ParameterError(f"mcts playout={playout!r} is not policy or random")
+        evaluator = game_entry.evaluator(game, rollouts, playout)
     elif kind == "random":
         evaluator = RolloutEvaluator(rollouts)
     elif kind in game_entry.agents:

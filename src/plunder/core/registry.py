@@ -38,7 +38,7 @@ class GameEntry:
     says in a few words what an action would do, for move lists and hints.
     ``fast_play(game, agent_specs, seed)`` optionally plays one whole game on an
     internal fast path (``None`` when it does not support those agents); ``plunder
-    simulate`` uses it when present. ``evaluator(game, rollouts)`` optionally gives a fast
+    simulate`` uses it when present. ``evaluator(game, rollouts, playout)`` optionally gives a fast
     leaf evaluator for the ``mcts`` agent (see :mod:`plunder.agents.mcts`). ``levels`` maps
     ``easy``/``medium``/``hard`` to agent specs where the defaults of
     :mod:`plunder.agents.levels` do not suit the game. ``svg(state)`` draws a position as
@@ -50,7 +50,7 @@ class GameEntry:
     render: Callable[[State], Any] | None = None
     describe: Callable[[State, Action], str] | None = None
     fast_play: Callable[[Game, Sequence[str], int], "FastResult | None"] | None = None
-    evaluator: Callable[[Game, int], "Evaluator"] | None = None
+    evaluator: Callable[[Game, int, str], "Evaluator"] | None = None
     levels: Mapping[str, str] = field(default_factory=dict)
     svg: Callable[[State], str] | None = None
 

@@ -81,7 +81,9 @@ def _stake(state: PillageState) -> float:
     return max(total, 1.0)
 
 
-def make_evaluator(game: Game, rollouts: int) -> KernelEvaluator:
-    """``ENTRY.evaluator`` for Pillage."""
+def make_evaluator(game: Game, rollouts: int, playout: str = "policy") -> KernelEvaluator:
+    """``ENTRY.evaluator`` for Pillage: ``playout`` is ``policy`` (the default) or ``random``."""
     assert isinstance(game, PillageGame)
+    if playout == "random":
+        return KernelEvaluator(game, rollouts, policy="random", margin=0.0)
     return KernelEvaluator(game, rollouts)

@@ -1,0 +1,103 @@
+"""The 52 cards of Profiteer, their notation and card sets kept as bitmasks (PF-1).
+
+A card is an int ``0..51``: ``rank * 4 + suit`` with ranks ``2 < 3 < ... < 10 < J < Q
+< K < A`` (0..12) and suits C, D, H, S. Suits never matter to the rules (PF-1); they
+only give every physical card its own name, so a card can be followed from pile to pile
+and the 52 can be counted. Piles whose order is not decided are sets, held as 52-bit
+ints: a bit per card, so set operations are single int operations and states hash fast.
+"""
+
+from __future__ import annotations
+
+from typing import Iterator
+
+RANKS = ("2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A")
+SUITS = ("C", "D", "H", "S")
+#: every card of the deck, as a set
+FULL_DECK = (1 << 52) - 1
+
+_RANK_INDEX = {name: i for i, name in enumerate(RANKS)}
+_RANK_INDEX["T"] = _RANK_INDEX["10"]
+_RANK_INDEX["1"] = _RANK_INDEX["A"]
+_SUIT_INDEX = {name: i for i, name in enumerate(SUITS)}
+_SUIT_INDEX.update({"♣": 0, "♦": 1, "♥": 2, "♠": 3})
+
+
+def rank(card: int) -> int:
+    """Rank 0 (two) .. 12 (ace) of ``card``."""
+    return card >> 2
+
+
+def card_text(card: int) -> str:
+    """Canonical name such as ``QS`` or ``10H``."""
+    return RANKS[card >> 2] + SUITS[card & 3]
+
+
+def rank_text(r: int) -> str:
+    """Name of a rank: ``2`` .. ``10``, ``J``, ``Q``, ``K``, ``A``."""
+    return RANKS[r]
+
+
+def parse_card(text: str) -> int:
+    """Read ``QS``, ``10h``, ``TD`` or ``Q♠``; raise ``ValueError`` saying what is wrong."""
+    t = text.strip().upper()
+    if len(t) < 2:
+        raise ValueError(f"{text!r} is not a card: write rank then suit, like QS or 10H")
+    r, s = t[:-1], t[-1]
+    if r not in _RANK_INDEX:
+        raise ValueError(f"{r!r} is not a rank (2-10, J, Q, K, A)")
+    if s not in _SUIT_INDEX:
+        raise ValueError(f"{s!r} is not a suit (C, D, H, S)")
+    return _RANK_INDEX[r] * 4 + _SUIT_INDEX[s]
+
+
+def bit(card: int) -> int:
+    """The one-card set holding ``card``."""
+    return 1 << card
+
+
+def cards_of(mask: int) -> Iterator[int]:
+    """The cards of a set, lowest first (lowest rank first, PF-1)."""
+    while mask:
+        low = mask & -mask
+        yield low.bit_length() - 1
+        mask ^= low
+
+
+def card_list(mask: int) -> list[int]:
+    """The cards of a set as a list, lowest first."""
+    return list(cards_of(mask))
+
+
+def size(mask: int) -> int:
+    """How many cards a set holds."""
+    return mask.bit_count()
+
+
+def lowest(mask: int, n: int) -> int:
+    """The ``n`` lowest cards of a set (by rank; among equal ranks by suit, PF-10)."""
+    out = 0
+    while n > 0 and mask:
+        low = mask & -mask
+        out |= low
+        mask ^= low
+        n -= 1
+    return out
+
+
+def mask_text(mask: int) -> str:
+    """The cards of a set, lowest first, space separated (``-`` for none)."""
+    return " ".join(card_text(c) for c in cards_of(mask)) or "-"
+
+
+def parse_cards(text: str) -> int:
+    """Read a space separated list of cards into a set (``-`` for none)."""
+    out = 0
+    for part in text.split():
+        if part == "-":
+            continue
+        c = parse_card(part)
+        if out >> c & 1:
+            raise ValueError(f"card {card_text(c)} is listed twice")
+        out |= 1 << c
+    return out

@@ -1,0 +1,77 @@
+"""The fast path for ``plunder simulate``: one mutable position for a whole game.
+
+It plays by the same transition code as the rules (:class:`.rules.Work`) and draws chance
+exactly as :func:`plunder.core.record.sample_chance` does -- one ``random()`` per draw,
+bisected into the same cumulative weights, in the same outcome order -- so a game with the
+same agents and seed ends in the same state as :func:`plunder.play`. What it saves is the
+per-action work of the public path: a frozen state per action, the legality check, the
+outcome lists and the action texts. Agents still see a real state at their decisions.
+"""
+
+from __future__ import annotations
+
+from bisect import bisect
+from itertools import accumulate
+from typing import Sequence
+
+from ...agents import make_agent
+from ...core.game import Game
+from ...core.record import agent_rng, chance_rng
+from ...core.registry import FastResult
+from .cards import card_list
+from .rules import BALANCE, DOWN_A, OVER, REDRAW, SETUP, SWITCH, UP_A, ProfiteerGame, Work, deck_weights
+
+_CUMULATIVE: dict[tuple[int, int, int], list[float]] = {}
+
+
+def _cumulative(known: int, unseen: int, pool: int) -> list[float]:
+    """The cumulative weights ``random.choices`` builds for a deck of this make-up."""
+    key = (known, unseen, pool)
+    cum = _CUMULATIVE.get(key)
+    if cum is None:
+        wk, wu = deck_weights(known, unseen, pool)
+        cum = list(accumulate([wk] * known + ([wu] * pool if unseen else [])))
+        _CUMULATIVE[key] = cum
+    return cum
+
+
+def _draw(known: int, unseen: int, pool: int, random: "object") -> int:
+    """Sample one card like ``sample_chance`` on the matching chance node."""
+    k = known.bit_count()
+    p = pool.bit_count() if unseen else 0
+    cum = _cumulative(k, unseen, p)
+    i = bisect(cum, random() * (cum[-1] + 0.0), 0, len(cum) - 1)  # type: ignore[operator]
+    if i < k:
+        return card_list(known)[i]
+    return card_list(pool)[i - k]
+
+
+def fast_play(game: Game, agent_specs: Sequence[str], seed: int) -> FastResult | None:
+    """Play one game of ``game`` with the agent in ``agent_specs``; same result as ``plunder.play``."""
+    assert isinstance(game, ProfiteerGame)
+    if len(agent_specs) != 1:
+        return None
+    agent = make_agent(agent_specs[0], game)
+    chance = chance_rng(seed)
+    rng = agent_rng(seed, 0)
+    random = chance.random
+    w = Work(game.new_initial_state())
+    for _ in range(game.max_game_length + 1):
+        phase = w.phase
+        if phase == OVER:
+            break
+        if phase == SWITCH or phase == BALANCE:
+            action = agent.choose(w.state(), rng)
+        elif phase == UP_A or phase == DOWN_A:
+            action = _draw(w.ka, w.ua, w.pool, random)
+        elif phase == SETUP:
+            action = _draw(w.pool, 0, 0, random)
+        elif phase == REDRAW:
+            action = _draw(w.pdisc, 0, 0, random)
+        else:
+            action = _draw(w.kb, w.ub, w.pool, random)
+        w.step(action)  # type: ignore[arg-type]
+    else:
+        raise RuntimeError(f"profiteer did not end within {game.max_game_length} actions")
+    final = w.state()
+    return FastResult(returns=final.returns(), scores=final.scores(), stats=final.stats())
