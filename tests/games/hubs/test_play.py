@@ -143,14 +143,16 @@ def test_render_between_rounds_shows_the_finished_sheet_and_stats_add_up() -> No
 def test_svg_command_draws_a_saved_game(tmp_path) -> None:  # type: ignore[no-untyped-def]
     from pathlib import Path
 
-    from plunder.games.hubs.svg import main
+    from click.testing import CliRunner
+
+    from plunder.cli import main
 
     record = Path(__file__).parent / "records" / "small_greedy_random_seed7.json"
     out = tmp_path / "end.svg"
-    assert main([str(record), str(out)]) == 0
+    assert CliRunner().invoke(main, ["render", str(record), "--svg", str(out)]).exit_code == 0
     final = out.read_text(encoding="utf-8")
     assert final.count("<circle") == 8 and "after 2 rounds" in final
     early = tmp_path / "early.svg"
     # After 8 placements and 3 segments of round 1.
-    assert main([str(record), str(early), "--move", "11"]) == 0
+    assert CliRunner().invoke(main, ["render", str(record), "--svg", str(early), "--at", "11"]).exit_code == 0
     assert early.read_text(encoding="utf-8").count("<line") == 3

@@ -1,28 +1,25 @@
 """An SVG picture of a Hubs sheet, exact where the terminal plot is coarse.
 
-:func:`svg_picture` is pure (returns text). Run ``python -m plunder.games.hubs.svg
-RECORD.json OUT.svg [--move N]`` to draw the position after move N of a saved record
-(the final position by default), until the generic CLI grows a picture option.
+:func:`svg_picture` is pure (returns text); ``plunder render RECORD --svg OUT [--at N]``
+draws a saved game's position with it.
 """
 
 from __future__ import annotations
 
-import argparse
-import sys
-from typing import TYPE_CHECKING
 
+from ...core.game import State
 from .notation import label
 from .picture import state_sheet
+from .rules import HubsState
 
-if TYPE_CHECKING:
-    from .rules import HubsState
 
 SCALE = 16
 MARGIN = 24
 
 
-def svg_picture(state: "HubsState") -> str:
+def svg_picture(state: State) -> str:
     """The sheet (lattice frame, segments, labelled dots with their segment counts) as SVG."""
+    assert isinstance(state, HubsState)
     g = state.game
     dots, segs, old = state_sheet(state)
     degree = [0] * len(dots)
@@ -57,35 +54,3 @@ def svg_picture(state: "HubsState") -> str:
 
 def _escape(text: str) -> str:
     return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
-
-
-def main(argv: list[str] | None = None) -> int:
-    """Draw a record's position as SVG: ``RECORD.json OUT.svg [--move N]``."""
-    from ...core.errors import PlunderError
-    from ...core.record import Record, replay
-    from .rules import HubsState
-
-    parser = argparse.ArgumentParser(prog="python -m plunder.games.hubs.svg", description=main.__doc__)
-    parser.add_argument("record")
-    parser.add_argument("out")
-    parser.add_argument("--move", type=int, default=None, help="draw the position after this many moves")
-    args = parser.parse_args(argv)
-    try:
-        with open(args.record, encoding="utf-8") as fh:
-            record = Record.from_json(fh.read())
-        if record.game != "hubs":
-            parser.error(f"{args.record} is a {record.game} record, not hubs")
-        if args.move is not None:
-            record.moves = record.moves[: args.move]
-            record.returns = record.scores = None
-        state = replay(record)
-    except (OSError, PlunderError) as exc:
-        parser.error(str(exc))
-    assert isinstance(state, HubsState)
-    with open(args.out, "w", encoding="utf-8") as fh:
-        fh.write(svg_picture(state))
-    return 0
-
-
-if __name__ == "__main__":
-    sys.exit(main())
