@@ -14,9 +14,10 @@ from rich.table import Table
 from rich.text import Text
 
 from .agents import agent_names, make_agent
+from .agents.base import split_specs
 from .core.errors import PlunderError
 from .core.game import Game
-from .core.record import Record, replay
+from .core.record import Record, chance_rng, replay, sample_chance
 from .core.registry import entry, game_ids, load_game
 from .simulate import histogram_rows, simulate, wilson
 from .terminal import PlaySession, default_record_path, result_line
@@ -86,7 +87,7 @@ def play(game_id: str, params: Sequence[str], preset: str | None, vs: str, seat:
     game = _load(game_id, preset, params)
     n = game.num_players
     if players:
-        specs = [s.strip() for s in players.split(",")]
+        specs = split_specs(players)
         if len(specs) != n:
             raise click.UsageError(f"--players needs {n} entries for {game_id}, got {len(specs)}")
     else:
@@ -125,7 +126,7 @@ def simulate_cmd(game_id: str, params: Sequence[str], preset: str | None, agents
                  workers: int, as_json: bool) -> None:
     """Run many games and print per-agent results."""
     game = _load(game_id, preset, params)
-    specs = [a.strip() for a in agents.split(",") if a.strip()]
+    specs = split_specs(agents)
     try:
         for spec in specs:
             make_agent(spec, game)
@@ -192,6 +193,46 @@ def replay_cmd(path: str) -> None:
         console.print(Text(result_line(game, final), "bold green"))
     else:
         console.print(Text("The record stops before the end of the game.", "yellow"))
+
+
+@main.command("solve")
+@click.argument("game_id", metavar="GAME")
+@PARAM
+@PRESET
+@click.option("--moves", default="", help="actions to play first, separated by commas (e.g. 'a1-b1, b1-c1')")
+@click.option("--seed", default=0, show_default=True, type=int, help="seed for chance before the position")
+@click.option("--time-limit", default=None, type=float, help="give up after this many seconds")
+def solve_cmd(game_id: str, params: Sequence[str], preset: str | None, moves: str, seed: int,
+              time_limit: float | None) -> None:
+    """Solve a position exactly: its value for the player to move, and a best move."""
+    game = _load(game_id, preset, params)
+    solver = entry(game_id).solve
+    if solver is None:
+        raise click.UsageError(f"{game_id} has no exact solver")
+    chance = chance_rng(seed)
+    state = game.new_initial_state()
+    try:
+        for text in filter(None, (m.strip() for m in moves.split(","))):
+            while state.is_chance_node():
+                state = state.apply(sample_chance(state, chance))
+            state = state.apply_text(text)
+        while state.is_chance_node():
+            state = state.apply(sample_chance(state, chance))
+        result = solver(state, time_limit)
+    except PlunderError as exc:
+        raise click.UsageError(str(exc)) from None
+    except RuntimeError as exc:  # the solver's time-out
+        raise click.ClickException(f"no result: {exc}") from None
+    console = Console()
+    render = entry(game_id).render
+    console.print(render(state) if render else Text(str(state)))
+    if result.best_action is None:
+        console.print(f"The game is over: final value {result.value:g}.")
+        return
+    who = game.seat_name(state.current_player)
+    console.print(Text(f"Value for {who}: {result.value:+g} (final score margin with best play on both sides)", "bold"))
+    console.print(f"Best move: {game.action_to_text(state, result.best_action)}")
+    console.print(f"{result.nodes} positions searched in {result.seconds:.2f} s")
 
 
 @main.command("render")

@@ -78,3 +78,10 @@ def test_bad_options_are_named() -> None:
         make_agent("mcts:eval=magic", game)
     agent = make_agent("mcts:ms=50,eval=greedy,rollouts=1", game)
     assert isinstance(agent, MCTSAgent) and agent.ms == 50 and agent.sims is None
+
+
+def test_agent_lists_keep_each_specs_options() -> None:
+    from plunder.agents.base import split_specs
+
+    assert split_specs("mcts:sims=40,c=0.7,greedy, random") == ["mcts:sims=40,c=0.7", "greedy", "random"]
+    assert split_specs("greedy,mcts:eval=greedy,sims=5") == ["greedy", "mcts:eval=greedy,sims=5"]

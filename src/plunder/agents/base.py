@@ -32,6 +32,23 @@ def parse_spec(spec: str) -> tuple[str, dict[str, str]]:
     return name.strip(), options
 
 
+def split_specs(text: str) -> list[str]:
+    """Split a comma-separated list of agent specs, keeping each spec's own options together.
+
+    ``mcts:sims=40,c=0.7,greedy`` -> ``["mcts:sims=40,c=0.7", "greedy"]``: a part with ``=`` and
+    no ``:`` continues the spec before it (agent names never contain ``=``).
+    """
+    specs: list[str] = []
+    for part in (p.strip() for p in text.split(",")):
+        if not part:
+            continue
+        if specs and "=" in part and ":" not in part:
+            specs[-1] += "," + part
+        else:
+            specs.append(part)
+    return specs
+
+
 def option_int(options: Mapping[str, str], key: str, default: int, low: int = 1) -> int:
     """Read a whole-number agent option, with a clear error."""
     text = options.get(key)

@@ -195,9 +195,10 @@ class MCTSAgent:
         rows = [(a, c.n, c.mean(seat)) for a, c in root.children.items()]
         return sorted(rows, key=lambda r: (-r[1], -r[2]))
 
-    def analyse(self, state: State, rng: random.Random) -> list[tuple[Action, float, str]]:
-        """Root actions as (action, estimated return for the mover, ``"N visits"``), best first."""
-        return [(a, v, f"{n} visits") for a, n, v in self.ranked(self.search(state, rng))]
+    def analyse(self, state: State, rng: random.Random) -> list[tuple[Action, str]]:
+        """Root actions, best first, each with its estimated result for the mover in words."""
+        return [(a, f"{v:+.2f} expected result (-1 loss .. +1 win), {n} visits")
+                for a, n, v in self.ranked(self.search(state, rng))]
 
     def choose(self, state: State, rng: random.Random) -> Action:
         """The most visited action after searching from ``state``."""

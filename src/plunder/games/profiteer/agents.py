@@ -34,18 +34,19 @@ class Weights:
     late: float = 0.0
 
 
-def switch_options(state: ProfiteerState) -> list[tuple[Action, int]]:
+def switch_options(state: ProfiteerState) -> list[tuple[int, int]]:
     """One switch per (side, rank) the profiteer can make, using the lowest suit, with its rank.
 
-    Suits never matter (PF-1), so equal-rank switches are the same move.
+    Suits never matter (PF-1), so equal-rank switches are the same move. Cards of one rank
+    are 4 adjacent bits of the resource set, so this walks ranks, not cards.
     """
-    out: list[tuple[Action, int]] = []
-    seen: set[tuple[int, int]] = set()
+    out: list[tuple[int, int]] = []
+    res = state.res
     for base, up in ((SWITCH_A, state.up_a), (SWITCH_B, state.up_b)):
-        for c in cards_of(state.res):
-            if rank(c) > rank(up) and (base, rank(c)) not in seen:
-                seen.add((base, rank(c)))
-                out.append((base + c, rank(c)))
+        for r in range(rank(up) + 1, 13):
+            nib = res >> (4 * r) & 15
+            if nib:
+                out.append((base + 4 * r + (nib & -nib).bit_length() - 1, r))
     return out
 
 
@@ -89,21 +90,24 @@ class GreedyAgent:
 
     def value(self, state: ProfiteerState, action: Action) -> float:
         """What ``action`` is worth at a flip, in cards (higher is better)."""
-        w = self.weights
         ra, rb = after_switch(state, action)
-        d = imbalance(state)
-        pot = (state.pot_a | state.pot_b).bit_count()
+        return self._score(self._context(state), ra, rb, action != PASS)
+
+    def _context(self, state: ProfiteerState) -> tuple[int, int, float]:
+        """What every choice at this flip shares: imbalance, cards at stake, cost of imbalance."""
         left = min(state.deck_a(), state.deck_b())
-        level = w.level * (1.0 + w.late / (1.0 + left))
+        level = self.weights.level * (1.0 + self.weights.late / (1.0 + left))
+        return imbalance(state), (state.pot_a | state.pot_b).bit_count(), level
+
+    def _score(self, context: tuple[int, int, float], ra: int, rb: int, switched: bool) -> float:
+        d, pot, level = context
         if ra == rb:
             # a war round puts two more face-up cards in the pot, then one side takes it
             swing = pot + 2
-            score = w.war - level * 0.5 * (abs(d + swing) + abs(d - swing))
+            score = self.weights.war - level * 0.5 * (abs(d + swing) + abs(d - swing))
         else:
             score = -level * abs(d + (pot if ra > rb else -pot))
-        if action != PASS:
-            score -= w.spend
-        return score
+        return score - self.weights.spend if switched else score
 
     def choose(self, state: State, rng: random.Random) -> Action:
         """The best flip choice by :meth:`value`; at the count, :func:`balance_choice`."""
@@ -112,11 +116,13 @@ class GreedyAgent:
             return balance_choice(state)
         if state.phase != SWITCH:
             return rng.choice(state.legal_actions())
+        context = self._context(state)
+        ra, rb = rank(state.up_a), rank(state.up_b)
         best: Action = PASS
-        best_value = self.value(state, PASS)
+        best_value = self._score(context, ra, rb, False)
         # options are in increasing rank per side: on equal value the cheaper card wins
-        for action, _ in switch_options(state):
-            v = self.value(state, action)
+        for action, r in switch_options(state):
+            v = self._score(context, r, rb, True) if action < SWITCH_B else self._score(context, ra, r, True)
             if v > best_value + 1e-12:
                 best, best_value = action, v
         return best

@@ -69,13 +69,31 @@ def card_list(mask: int) -> list[int]:
     return list(cards_of(mask))
 
 
+def nth_card(mask: int, i: int) -> int:
+    """The ``i``-th card (from 0, lowest first) of a set; the set must hold more than ``i``.
+
+    Walks a rank (4 bits) at a time rather than card by card: the fast path's hot spot.
+    """
+    base = 0
+    while True:
+        nib = mask & 15
+        n = nib.bit_count()
+        if i < n:
+            for _ in range(i):
+                nib &= nib - 1
+            return base + (nib & -nib).bit_length() - 1
+        i -= n
+        mask >>= 4
+        base += 4
+
+
 def size(mask: int) -> int:
     """How many cards a set holds."""
     return mask.bit_count()
 
 
 def lowest(mask: int, n: int) -> int:
-    """The ``n`` lowest cards of a set (by rank; among equal ranks by suit, PF-10)."""
+    """The ``n`` lowest cards of a set (by rank; among equal ranks by suit, PF-11)."""
     out = 0
     while n > 0 and mask:
         low = mask & -mask

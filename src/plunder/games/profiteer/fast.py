@@ -18,7 +18,7 @@ from ...agents import make_agent
 from ...core.game import Game
 from ...core.record import agent_rng, chance_rng
 from ...core.registry import FastResult
-from .cards import card_list
+from .cards import nth_card
 from .rules import BALANCE, DOWN_A, OVER, REDRAW, SETUP, SWITCH, UP_A, ProfiteerGame, Work, deck_weights
 
 _CUMULATIVE: dict[tuple[int, int, int], list[float]] = {}
@@ -41,9 +41,7 @@ def _draw(known: int, unseen: int, pool: int, random: "object") -> int:
     p = pool.bit_count() if unseen else 0
     cum = _cumulative(k, unseen, p)
     i = bisect(cum, random() * (cum[-1] + 0.0), 0, len(cum) - 1)  # type: ignore[operator]
-    if i < k:
-        return card_list(known)[i]
-    return card_list(pool)[i - k]
+    return nth_card(known, i) if i < k else nth_card(pool, i - k)
 
 
 def fast_play(game: Game, agent_specs: Sequence[str], seed: int) -> FastResult | None:

@@ -56,8 +56,8 @@ def rich_render(state: State) -> RenderableType:
     total = state.total()
     colour = "green" if total >= g.target else "white"
     me = Text("Profiteer: ", style="bold")
-    me.append(f"{total}", style=f"bold {colour}")
-    me.append(f" of {g.target} cards   (discard {state.pdisc.bit_count()}, resources {state.res.bit_count()})")
+    me.append(f"{total} cards", style=f"bold {colour}")
+    me.append(f", target {g.target}   (discard {state.pdisc.bit_count()}, resources {state.res.bit_count()})")
     parts.append(me)
     res = Text("Resources: ")
     res.append_text(_cards(state.res))

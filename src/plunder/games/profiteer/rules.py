@@ -11,10 +11,11 @@ Actions are ints:
 
 Hidden cards are never stored (PF-9). A side's deck is a set of *known* cards (its own
 won cards, reshuffled: every one was seen face up) plus a number of *unseen* cards taken
-from ``pool``, the cards nobody has seen since the first shuffle. Both sides' unseen cards
-come from the one pool: after a random shuffle and split, the next card of either deck is
-equally likely to be any card not yet seen, so which unseen card is in which deck is
-decided only as each is drawn.
+from ``pool``: the cards dealt out at the first shuffle and not turned up since (the two
+the profiteer shuffled back at setup among them -- seen, but their place unknown). Both
+sides' unseen cards come from the one pool: after a fair shuffle and split, the next card
+of either deck is equally likely to be any pool card, so which pool card is in which deck
+is decided only as each is drawn.
 """
 
 from __future__ import annotations
@@ -181,7 +182,7 @@ class ProfiteerGame(Game):
 class ProfiteerState(State):
     """A Profiteer position. Every card set is a 52-bit mask (see :mod:`.cards`).
 
-    ``pool`` holds the cards never seen since the shuffle; ``ua``/``ub`` say how many of
+    ``pool`` holds the dealt cards not turned up since the shuffle; ``ua``/``ub`` say how many of
     them are in side A's / B's deck, ``ka``/``kb`` which known cards are, ``da``/``db`` are
     the sides' discard piles. ``res`` are the profiteer's resources, ``pdisc`` the
     profiteer's discard, ``drawn`` a hand being drawn. On the table: ``up_a``/``up_b`` the
@@ -682,7 +683,8 @@ class Work:
         """Compare the sides' piles at the end of a pass (PF-6, PF-8)."""
         pa = self.ua + self.ka.bit_count() + self.da.bit_count()
         pb = self.ub + self.kb.bit_count() + self.db.bit_count()
-        self.last = f"pass {self.round} counted: side A {pa}, side B {pb}"
+        # the flip that ended the pass stays in the message
+        self.last = f"{self.last}; pass {self.round} counted: side A {pa}, side B {pb}"
         if pa == 0 or pb == 0:
             self.finish(END_EMPTY)
         elif self.round >= self.game.max_rounds:

@@ -1,0 +1,331 @@
+"""Scenario tests for every Profiteer ruling, each from a stacked deck.
+
+Tables are drawn as
+
+    side A deck: ...        side B deck: ...        resources: ...
+
+and a flip as ``A 9S v B 7C``. Decks are sets whose order is decided as cards are drawn
+(PF-9), so a test stacks a deck by the draws it applies, in the order A up, B up,
+(the profiteer's choice), A face-down, B face-down.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from plunder import IllegalActionError, InvalidActionError, ParameterError, load_game
+from plunder.core.game import CHANCE, TERMINAL
+from plunder.games.profiteer.cards import FULL_DECK, card_list, parse_card, parse_cards, rank
+from plunder.games.profiteer.rules import (
+    BALANCE, END, END_DECLINED, END_EMPTY, END_ROUNDS, END_UNEQUAL, PASS, REDRAW, SWITCH, SWITCH_A, SWITCH_B,
+    UP_A, ProfiteerState,
+)
+from tests.games.profiteer.profiteer_helpers import deal, game, stacked
+
+
+def c(text: str) -> int:
+    return parse_card(text)
+
+
+def cs(text: str) -> int:
+    return parse_cards(text)
+
+
+# ---- PF-1: ranks, suits never matter --------------------------------------------------
+
+
+def test_pf1_rank_order_ten_below_jack_and_ace_high() -> None:
+    assert [rank(c(t)) for t in "2C 9S 10H JD QC KS AH".split()] == [0, 7, 8, 9, 10, 11, 12]
+    # side A deck: 10H AS      side B deck: JC AD      resources: none
+    s = stacked(game(), a="10H AS", b="JC AD")
+    s = deal(s, "10H JC")          # A 10H v B JC: the jack wins
+    assert s.db == cs("10H JC") and s.da == 0
+    # equal ranks in different suits are a war, not a win on suit; A has no card
+    # left for it and loses it (PF-5); B, short, had shuffled its discard into its deck
+    s = deal(s, "AS AD")
+    assert s.wars == 1 and s.db == cs("AS AD") and s.kb == cs("10H JC") and s.pile_b() == 4
+
+
+def test_pf4_plain_flips_and_the_next_pass() -> None:
+    # side A deck: 9H 4C       side B deck: 7C 5D       resources: none
+    s = stacked(game(), a="9H 4C", b="7C 5D")
+    s = deal(s, "9H 7C")           # A 9H v B 7C -> A takes both
+    assert s.da == cs("9H 7C") and s.deck_a() == 1 and s.phase == UP_A
+    s = deal(s, "4C 5D")           # A 4C v B 5D -> B takes both
+    # PF-6/PF-7: both decks empty, 2 v 2 -> each pile becomes its deck, pass 2 begins
+    assert s.round == 2 and s.phase == UP_A
+    assert s.ka == cs("9H 7C") and s.kb == cs("4C 5D") and s.da == s.db == 0
+    assert s.flips == 2
+
+
+# ---- PF-2 / PF-11: setup ----------------------------------------------------------------
+
+
+def test_pf2_setup_keeps_eight_highest_and_returns_two_lowest_to_the_deck() -> None:
+    s = game().new_initial_state()
+    outcomes = s.chance_outcomes()
+    assert len(outcomes) == 52 and all(p == pytest.approx(1 / 52) for _, p in outcomes)
+    s = deal(s, "2C 2D AS KS QS JS 10S 9S 8S 7S")
+    assert s.res == cs("AS KS QS JS 10S 9S 8S 7S")
+    assert s.pool == FULL_DECK & ~s.res and s.pool & cs("2C 2D") == cs("2C 2D")
+    assert s.ua == s.ub == 22 and s.ka == s.kb == 0 and s.round == 1 and s.phase == UP_A
+    # PF-9: the sides' decks are not decided: A's first card is any of the 44 unseen
+    first = s.chance_outcomes()
+    assert len(first) == 44 and all(p == pytest.approx(1 / 44) for _, p in first)
+    assert s.total() == 8
+
+
+def test_pf11_equal_lowest_ranks_return_by_suit_order() -> None:
+    s = deal(game().new_initial_state(), "5H 5C 5D 9C 9D 9H 9S 10C 10D 10H")
+    assert s.pool & cs("5C 5D 5H") == cs("5C 5D")
+    assert s.res & cs("5C 5D 5H") == cs("5H")
+
+
+def test_pf2_parameters_are_checked() -> None:
+    with pytest.raises(ParameterError, match="odd"):
+        load_game("profiteer", keep="7")
+    with pytest.raises(ParameterError, match="more than hand"):
+        load_game("profiteer", hand="6", keep="8")
+    with pytest.raises(ParameterError, match="war_switch"):
+        load_game("profiteer", war_switch="maybe")
+    with pytest.raises(ParameterError, match="max_rounds"):
+        load_game("profiteer", max_rounds="0")
+    lean = load_game("profiteer", preset="lean")
+    s = deal(lean.new_initial_state(), "2C 3C 4C 5C 6C 7C")
+    assert isinstance(s, ProfiteerState) and s.res == cs("4C 5C 6C 7C") and s.ua == s.ub == 24
+
+
+# ---- PF-3: the switch ---------------------------------------------------------------------
+
+
+def test_pf3_switch_that_creates_a_war() -> None:
+    # side A deck: 8S QD 3C 2C   side B deck: QH 4D 5C 6C   resources: QC KS
+    #   A 8S v B QH --switch A QC--> A QC v B QH: war
+    #   war round 1: A QD (face-down 3C) v B 4D (face-down 5C) -> A takes QC QH QD 4D
+    s = stacked(game(), a="8S QD 3C 2C", b="QH 4D 5C 6C", res="QC KS")
+    s = deal(s, "8S QH")
+    assert s.phase == SWITCH and s.current_player == 0
+    assert set(s.legal_actions()) == {PASS, SWITCH_A + c("QC"), SWITCH_A + c("KS"), SWITCH_B + c("KS")}
+    before = s.total()
+    s = deal(s, "switch A QC")
+    assert s.total() == before, "a switch never changes the profiteer's total"
+    assert s.pdisc == cs("8S") and s.res == cs("KS") and s.war == 1 and s.wars == 1
+    assert s.down_a and s.down_b and s.switches == 1
+    s = deal(s, "QD 4D")            # no switch on a war's cards: straight to the face-downs
+    assert s.current_player == CHANCE
+    s = deal(s, "3C 5C")
+    assert s.da == cs("QC QH QD 4D") and s.db == 0
+    assert s.pdisc == cs("8S 3C 5C") and s.total() == before + 2 and s.war_cards == 2
+    assert s.phase == UP_A and s.deck_a() == s.deck_b() == 1
+
+
+def test_pf3_switch_allowed_on_a_tie_and_must_outrank() -> None:
+    # side A deck: 7S   side B deck: 7H   resources: 9D 7D
+    s = deal(stacked(game(), a="7S", b="7H", res="9D 7D"), "7S 7H")
+    assert s.phase == SWITCH
+    with pytest.raises(IllegalActionError, match=r"outrank side A's 7S.*PF-3") as err:
+        s.apply_text("switch A 7D")
+    assert err.value.rule == "PF-3"
+    with pytest.raises(IllegalActionError, match="not among your resources"):
+        s.apply_text("switch A 8C")
+    with pytest.raises(IllegalActionError, match="PF-6"):
+        s.apply_text("give 9D")
+    s = deal(s, "switch B 9D")       # breaks the tie: B's 9D takes 7S and 9D
+    assert s.wars == 0 and s.db == cs("7S 9D") and s.pdisc == cs("7H")
+
+
+def test_pf3_no_switching_on_a_war_unless_war_switch() -> None:
+    # side A deck: 6S 9C 2C   side B deck: 6H 10C 3C   resources: KD
+    #   A 6S v B 6H: war; war round 1: A 9C v B 10C
+    table = dict(a="6S 9C 2C", b="6H 10C 3C", res="KD")
+    s = deal(stacked(game(), **table), "6S 6H", "pass", "9C 10C")
+    assert s.current_player == CHANCE and s.war == 1
+    with pytest.raises(IllegalActionError, match=r"no switching on a war's cards.*PF-3"):
+        s.apply_text("switch A KD")
+    # PF-13: with war_switch=true the war's face-up pair is a flip with its own switch
+    s = deal(stacked(game(war_switch="true"), **table), "6S 6H", "pass", "9C 10C")
+    assert s.phase == SWITCH and s.war == 1
+    s = deal(s, "switch A KD", "2C 3C")
+    assert s.da == cs("6S 6H KD 10C") and s.pdisc == cs("9C 2C 3C")
+
+
+def test_no_choice_is_offered_when_no_resource_outranks_either_card() -> None:
+    s = deal(stacked(game(), a="AS 2C", b="KS 3C", res="QD"), "AS KS")
+    assert s.phase == UP_A and s.da == cs("AS KS")
+
+
+# ---- PF-4: wars ---------------------------------------------------------------------------
+
+
+def test_pf4_double_war_and_pf8_a_side_with_no_cards_ends_the_game() -> None:
+    # side A deck: 5S 5D 2C 9C 3C     side B deck: 5H 5C 2D 7C 4C
+    #   A 5S v B 5H  war
+    #   round 1: A 5D (down 2C) v B 5C (down 2D)  war again
+    #   round 2: A 9C (down 3C) v B 7C (down 4C)  A takes the six face-up cards
+    s = stacked(game(), a="5S 5D 2C 9C 3C", b="5H 5C 2D 7C 4C")
+    s = deal(s, "5S 5H", "5D 5C", "2C 2D")
+    assert s.war == 2 and s.war_rounds == 2 and s.wars == 1
+    s = deal(s, "9C 7C 3C 4C")
+    assert s.da == cs("5S 5H 5D 5C 9C 7C") and s.pdisc == cs("2C 2D 3C 4C")
+    # both decks are empty; side B has nothing at the count
+    assert s.is_terminal() and s.end == END_EMPTY
+    assert s.scores() == [4.0] and s.returns() == [-1.0]
+
+
+# ---- PF-5: running short mid-war ------------------------------------------------------------
+
+
+def test_pf5_one_card_plays_face_up_and_a_short_side_reshuffles_its_discard() -> None:
+    # side A deck: 7S 9C  (discard none)   side B deck: 7H 4C  (discard 2S 3S)
+    #   A 7S v B 7H war; A is down to one card: plays 9C face up, no face-down.
+    #   B has one in its deck: shuffles 2S 3S in, plays 2S up and 3S down.
+    s = stacked(game(), a="7S 9C", b="7H 4C", db="2S 3S")
+    s = deal(s, "7S 7H")
+    assert s.war == 1 and not s.down_a and s.down_b and s.reshuffles == 1
+    assert s.kb == cs("4C 2S 3S") and s.db == 0
+    s = deal(s, "9C 2S")
+    with pytest.raises(IllegalActionError, match=r"4D is not in side B's deck.*PF-9"):
+        s.apply_text("4D")
+    s = deal(s, "3S")
+    assert s.da == cs("7S 7H 9C 2S") and s.pdisc == cs("3S")
+    # PF-10: A's deck is empty: the pass ends; B's leftover 4C counts in its pile
+    assert s.is_terminal() and s.end == END_UNEQUAL and s.pile_b() == 1 and s.pile_a() == 4
+
+
+def test_pf5_a_side_with_no_card_loses_the_war() -> None:
+    # side A deck: 7S  (discard none)   side B deck: 7H 5C 6C
+    s = stacked(game(), a="7S", b="7H 5C 6C")
+    s = deal(s, "7S 7H")
+    assert s.db == cs("7S 7H") and s.pdisc == 0
+    assert s.is_terminal() and s.end == END_EMPTY
+
+
+def test_pf12_neither_side_has_a_card_each_takes_back_its_own() -> None:
+    # side A deck: 7S   side B deck: 7H   -> war, and neither can play
+    s = deal(stacked(game(max_rounds="2"), a="7S", b="7H"), "7S 7H")
+    assert s.round == 2 and s.ka == cs("7S") and s.kb == cs("7H")   # 1 v 1: the game goes on
+    s = deal(s, "7S 7H")
+    assert s.is_terminal() and s.end == END_ROUNDS
+
+
+# ---- PF-6 / PF-14: the count and balancing gifts ----------------------------------------------
+
+
+def test_pf6_balancing_gift_card_by_card() -> None:
+    # side A deck: 9S 8S 2D   side B deck: 2C 3C KD   resources: 4H 5H 6H
+    #   A 9S v B 2C, A 8S v B 3C, A 2D v B KD  -> count A 4, B 2
+    s = stacked(game(), a="9S 8S 2D", b="2C 3C KD", res="4H 5H 6H")
+    s = deal(s, "9S 2C pass 8S 3C pass 2D KD pass")
+    assert s.phase == BALANCE and s.pile_a() == 4 and s.pile_b() == 2
+    assert s.legal_actions()[0] == END and len(s.legal_actions()) == 4
+    s = deal(s, "give 4H")
+    assert s.db == cs("2D KD 4H") and s.gifts == 1 and s.total() == 2
+    with pytest.raises(IllegalActionError, match="PF-14"):
+        s.apply_text("end")
+    s = deal(s, "give 5H")
+    # PF-7: balanced at 4 each; the profiteer's one card is drawn and, the lowest, put back
+    assert s.round == 2 and s.phase == UP_A and s.res == 0 and s.pdisc == cs("6H")
+    assert s.ka == cs("9S 2C 8S 3C") and s.kb == cs("2D KD 4H 5H")
+
+
+def test_pf6_declining_to_balance_ends_the_game() -> None:
+    s = stacked(game(), a="9S 8S 2D", b="2C 3C KD", res="4H 5H 6H")
+    s = deal(s, "9S 2C pass 8S 3C pass 2D KD pass end")
+    assert s.is_terminal() and s.end == END_DECLINED and s.total() == 3
+
+
+def test_pf6_unequal_piles_beyond_the_resources_end_the_game() -> None:
+    # count A 4, B 2: two gifts needed, one resource
+    s = stacked(game(), a="9S 8S 2D", b="2C 3C KD", res="4H")
+    s = deal(s, "9S 2C pass 8S 3C pass 2D KD pass")
+    assert s.is_terminal() and s.end == END_UNEQUAL
+
+
+# ---- PF-7: reshuffle and redraw -------------------------------------------------------------------
+
+
+def test_pf7_the_profiteer_redraws_ten_and_puts_the_two_lowest_back() -> None:
+    # side A deck: 9S 3D   side B deck: 2C KH   profiteer discard: 12 cards
+    pile = "4C 5C 6C 7C 8C 9C 10C JC QC KC AC 4D"
+    s = stacked(game(), a="9S 3D", b="2C KH", pdisc=pile)
+    s = deal(s, "9S 2C 3D KH")
+    assert s.phase == REDRAW and s.round == 1
+    outcomes = s.chance_outcomes()
+    assert len(outcomes) == 12 and all(p == pytest.approx(1 / 12) for _, p in outcomes)
+    s = deal(s, "AC KC 4C QC 5C JC 10C 9C 8C 4D")
+    assert s.round == 2 and s.phase == UP_A
+    assert s.res == cs("AC KC QC JC 10C 9C 8C 5C")
+    assert s.pdisc == cs("6C 7C 4C 4D")
+    assert s.ka == cs("9S 2C") and s.kb == cs("3D KH")
+
+
+# ---- PF-8: the end and the win ---------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("target,result", [("48", 1.0), ("49", -1.0)])
+def test_pf8_game_ends_at_the_count_of_the_last_pass_and_wins_at_target(target: str, result: float) -> None:
+    # the profiteer holds the 48 cards not on the sides' decks
+    s = stacked(game(max_rounds="1", target=target), a="9S 3D", b="2C KH", rest_to_profiteer=True)
+    s = deal(s, "9S 2C 3D KH")
+    assert s.current_player == TERMINAL and s.end == END_ROUNDS
+    assert s.scores() == [48.0] and s.returns() == [result]
+    assert s.legal_actions() == []
+    with pytest.raises(IllegalActionError, match="PF-8"):
+        s.apply(PASS)
+
+
+# ---- PF-9: no future card is ever held ----------------------------------------------------------------
+
+
+def test_pf9_a_deck_of_known_and_unseen_cards() -> None:
+    g = game()
+    s = ProfiteerState(game=g, phase=UP_A, round=1, ka=cs("AS"), ua=1, pool=cs("2C 3C"), kb=cs("4H"))
+    odds = {a: p for a, p in s.chance_outcomes()}
+    assert odds == {c("AS"): 0.5, c("2C"): 0.25, c("3C"): 0.25}
+    t = deal(s, "3C")
+    assert t.ua == 0 and t.pool == cs("2C") and t.up_a == c("3C")
+
+
+def test_a_game_from_the_top_never_names_an_undrawn_card() -> None:
+    import random
+
+    g = game()
+    rng = random.Random(5)
+    s = g.new_initial_state()
+    while not s.is_terminal():
+        if s.phase == UP_A and s.round == 1:
+            # in the first pass the decks hold only unseen cards, by count
+            assert s.ka == 0 and s.kb == 0
+        acts = s.legal_actions()
+        s = s.apply(rng.choice(acts))
+
+
+# ---- texts -------------------------------------------------------------------------------------
+
+
+def test_action_texts_round_trip_and_bad_text_is_refused() -> None:
+    g = game()
+    s = deal(stacked(g, a="8S 2C", b="QH 3C", res="QC KS 10D"), "8S QH")
+    for action in s.legal_actions():
+        text = g.action_to_text(s, action)
+        assert g.parse_action(s, text) == action
+    assert g.parse_action(s, "switch b ks") == SWITCH_B + c("KS")
+    assert g.parse_action(s, "Switch A TD") == SWITCH_A + c("10D")
+    for bad in ("", "switch C KS", "switch A", "give", "ZZ", "11H", "pass now", "QX"):
+        with pytest.raises(InvalidActionError):
+            g.parse_action(s, bad)
+    with pytest.raises(IllegalActionError, match="PF-9"):
+        s.apply_text("QS")
+
+
+def test_card_lists() -> None:
+    assert card_list(cs("AS 2C 10H")) == [c("2C"), c("10H"), c("AS")]
+    with pytest.raises(ValueError, match="twice"):
+        parse_cards("2C 2C")
+
+
+def test_nth_card_walks_the_set_in_order() -> None:
+    from plunder.games.profiteer.cards import nth_card
+
+    for mask in (cs("AS 2C 10H"), FULL_DECK, cs("5C 5D 5H 5S 6C"), cs("KD")):
+        assert [nth_card(mask, i) for i in range(mask.bit_count())] == card_list(mask)
