@@ -70,8 +70,10 @@ def test_mcts_beats_random_on_pillage() -> None:
 
 def test_bad_options_are_named() -> None:
     game = plunder.load_game("pillage")
-    with pytest.raises(plunder.ParameterError, match="no option depth"):
-        make_agent("mcts:depth=3", game)
+    with pytest.raises(plunder.ParameterError, match="no option width"):
+        make_agent("mcts:width=3", game)
+    with pytest.raises(plunder.ParameterError, match="scale=0.0 must be above 0"):
+        make_agent("mcts:scale=0", game)
     with pytest.raises(plunder.ParameterError, match="sims='abc'"):
         make_agent("mcts:sims=abc", game)
     with pytest.raises(plunder.ParameterError, match="eval='magic'"):
@@ -85,3 +87,13 @@ def test_agent_lists_keep_each_specs_options() -> None:
 
     assert split_specs("mcts:sims=40,c=0.7,greedy, random") == ["mcts:sims=40,c=0.7", "greedy", "random"]
     assert split_specs("greedy,mcts:eval=greedy,sims=5") == ["greedy", "mcts:eval=greedy,sims=5"]
+
+
+def test_cut_rollouts_value_positions_by_scores() -> None:
+    from plunder.agents.mcts import score_values
+
+    assert score_values([10.0, 4.0, 10.0], 5.0) == [0.0, pytest.approx(-0.8337, abs=1e-4), 0.0]
+    assert score_values([5.0], 5.0) == [0.0]
+    game = race(3, target=12)
+    agent = MCTSAgent(game, sims=300, evaluator=RolloutEvaluator(2, depth=4, scale=3.0), reuse=False)
+    assert agent.choose(game.new_initial_state(), random.Random(0)) == 2

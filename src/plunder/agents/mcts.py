@@ -36,36 +36,59 @@ class Evaluator(Protocol):
 
 
 class RolloutEvaluator:
-    """Plays ``rollouts`` games to the end from each leaf through the public API.
+    """Plays ``rollouts`` games from each leaf through the public API.
 
     The rollout policy is uniform random, or ``policy`` (an agent such as ``greedy``).
+    With ``depth`` > 0 a rollout stops after that many actions and the position is valued
+    by its scores (:func:`score_values`, on the scale ``scale``) instead of its returns:
+    long games need that, since a full rollout per simulation is too slow.
     """
 
     batch = 1
 
-    def __init__(self, rollouts: int = 1, policy: "Agent | None" = None) -> None:
+    def __init__(self, rollouts: int = 1, policy: "Agent | None" = None, depth: int = 0, scale: float = 10.0) -> None:
         self.rollouts = rollouts
         self.policy = policy
+        self.depth = depth
+        self.scale = scale
 
     def evaluate(self, states: Sequence[State], rng: random.Random) -> list[Sequence[float]]:
-        """Mean returns of the rollouts from each state."""
+        """Mean value of the rollouts from each state."""
         out: list[Sequence[float]] = []
         for state in states:
             total = [0.0] * state.game.num_players
             for _ in range(self.rollouts):
                 s = state
-                while not s.is_terminal():
+                steps = 0
+                while not s.is_terminal() and (self.depth == 0 or steps < self.depth):
                     if s.current_player == CHANCE:
                         outcomes = s.chance_outcomes()
-                        s = s.apply(rng.choices([a for a, _ in outcomes], [p for _, p in outcomes])[0])
+                        s = s.apply_unchecked(rng.choices([a for a, _ in outcomes], [p for _, p in outcomes])[0])
                     elif self.policy is not None:
-                        s = s.apply(self.policy.choose(s, rng))
+                        s = s.apply_unchecked(self.policy.choose(s, rng))
                     else:
-                        s = s.apply(rng.choice(s.legal_actions()))
-                for i, r in enumerate(s.returns()):
+                        s = s.apply_unchecked(rng.choice(s.legal_actions()))
+                    steps += 1
+                values = s.returns() if s.is_terminal() else score_values(s.scores(), self.scale)
+                for i, r in enumerate(values):
                     total[i] += r
             out.append([t / self.rollouts for t in total])
         return out
+
+
+def score_values(scores: Sequence[float], scale: float) -> list[float]:
+    """Per-seat values in (-1, 1) from unfinished scores.
+
+    With rivals: ``tanh((own - best rival) / scale)``. Alone: ``tanh(own / scale - 1)``, so
+    a score of ``scale`` is worth 0 (set ``scale`` near the score that wins).
+    """
+    if len(scores) == 1:
+        return [math.tanh(scores[0] / scale - 1)]
+    out = []
+    for i, own in enumerate(scores):
+        rival = max(x for j, x in enumerate(scores) if j != i)
+        out.append(math.tanh((own - rival) / scale))
+    return out
 
 
 class Node:
@@ -221,16 +244,22 @@ def make_mcts(game: Game, options: Mapping[str, str]) -> MCTSAgent:
     """``mcts`` with options ``sims=N`` (default 1000) or ``ms=T``, ``c=UCT constant``,
     ``rollouts=K``, ``eval=random|fast|greedy`` (``fast``: the game's own evaluator),
     ``batch=B`` (leaves per evaluator call), ``playout=policy|random`` (for the game's fast
-    evaluator: its own rollout policy, or uniform random lines) and ``reuse=false``."""
+    evaluator: its own rollout policy, or uniform random lines), ``depth=D`` and ``scale=S``
+    (rollouts cut after D actions and valued by scores, see :func:`score_values`) and
+    ``reuse=false``."""
     from .base import option_int
 
-    known = {"sims", "ms", "c", "rollouts", "eval", "reuse", "batch", "playout"}
+    known = {"sims", "ms", "c", "rollouts", "eval", "reuse", "batch", "playout", "depth", "scale"}
     unknown = set(options) - known
     if unknown:
         raise ParameterError(f"mcts has no option {', '.join(sorted(unknown))}; options are {', '.join(sorted(known))}")
     ms = option_int(options, "ms", 0) if "ms" in options else None
     sims = option_int(options, "sims", 1000) if ("sims" in options or ms is None) else None
     rollouts = option_int(options, "rollouts", 1)
+    depth = option_int(options, "depth", 0, low=0)
+    scale = _float_option(options, "scale", 10.0)
+    if scale <= 0:
+        raise ParameterError(f"mcts scale={scale} must be above 0")
     game_entry = entry(game.id) if game.id in game_ids() else GameEntry(type(game))
     kind = options.get("eval", "fast" if game_entry.evaluator is not None else "random")
     evaluator: Evaluator
@@ -242,9 +271,9 @@ def make_mcts(game: Game, options: Mapping[str, str]) -> MCTSAgent:
             raise ParameterError(f"mcts playout={playout!r} is not policy or random")
         evaluator = game_entry.evaluator(game, rollouts, playout)
     elif kind == "random":
-        evaluator = RolloutEvaluator(rollouts)
+        evaluator = RolloutEvaluator(rollouts, depth=depth, scale=scale)
     elif kind in game_entry.agents:
-        evaluator = RolloutEvaluator(rollouts, game_entry.agents[kind](game, {}))
+        evaluator = RolloutEvaluator(rollouts, game_entry.agents[kind](game, {}), depth=depth, scale=scale)
     else:
         raise ParameterError(f"mcts eval={kind!r} is not one of fast, random, {', '.join(game_entry.agents)}")
     reuse = options.get("reuse", "true").lower() not in ("false", "0", "no")
