@@ -28,7 +28,7 @@ def test_play_a_whole_game_against_random_and_save_it(tmp_path: Path) -> None:
     out = result.output
     assert result.exit_code == 0
     assert "safe: hands over no box" in out          # the move list describes each line
-    assert "Hint (hard)" in out and "visits" in out
+    assert "Hint (hard)" in out and "proven" in out
     assert "cannot read action 'bogus'" in out
     assert "wins 1-0" in out or "wins 0-1" in out
     record = plunder.Record.from_json(path.read_text())
@@ -100,3 +100,12 @@ def test_render_draws_a_record_as_text_or_svg(tmp_path: Path) -> None:
     assert text.startswith("<svg") and text.count("<polygon") == 8 and "Player 1:" in text
     bad = CliRunner().invoke(main, ["render", str(source), "--at", "999"])
     assert bad.exit_code != 0 and "--at must be 0.." in bad.output
+
+
+def test_solve_prints_the_value_and_a_best_move() -> None:
+    out = run("solve", "pillage", "--preset", "example", "--moves", "b3-c3, c2-c3").output
+    assert "Value for Player 1: +10" in out and "Best move: " in out
+    bad = CliRunner().invoke(main, ["solve", "pillage", "--preset", "example", "--moves", "a1-z9"])
+    assert bad.exit_code != 0 and "no dot z9" in bad.output
+    none = CliRunner().invoke(main, ["solve", "crossroads"])
+    assert none.exit_code != 0 and "no exact solver" in none.output

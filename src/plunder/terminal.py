@@ -153,11 +153,10 @@ class PlaySession:
             self.console.print(Text(f"Hint ({self.hinter.name}): {self.game.action_to_text(state, action)}"
                                     + (f" — {note}" if note else ""), "cyan"))
             return
-        lines = [f"Hint ({self.hinter.name}): best moves found, value for you from -1 (sure loss) to +1 (sure win):"]
-        for action, value, detail in analyse(state, rng)[:3]:
+        lines = [f"Hint ({self.hinter.name}): best moves found"]
+        for action, detail in analyse(state, rng)[:3]:
             note = describe(state, action) if describe else ""
-            lines.append(f"  {self.game.action_to_text(state, action):>12}  {value:+.2f}  {detail}"
-                         + (f" — {note}" if note else ""))
+            lines.append(f"  {self.game.action_to_text(state, action):>12}  {detail}" + (f" — {note}" if note else ""))
         self.console.print(Text("\n".join(lines), "cyan"))
 
     def run(self) -> Record:

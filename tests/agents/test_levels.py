@@ -8,6 +8,7 @@ import plunder
 from plunder.agents import agent_names, make_agent
 from plunder.agents.levels import NoisyAgent
 from plunder.agents.mcts import MCTSAgent
+from plunder.games.pillage.hard import HardAgent
 from plunder.simulate import simulate
 
 
@@ -25,7 +26,8 @@ def test_easy_is_noisy_greedy_and_hard_searches_on_pillage() -> None:
     game = plunder.load_game("pillage")
     easy = make_agent("easy", game)
     assert isinstance(easy, NoisyAgent) and easy.base.name == "greedy"
-    assert isinstance(make_agent("hard", game), MCTSAgent)
+    hard = make_agent("hard", game)
+    assert isinstance(hard, HardAgent) and isinstance(hard.search, MCTSAgent)
 
 
 def test_noisy_agent_mixes_random_moves() -> None:

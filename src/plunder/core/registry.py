@@ -9,7 +9,7 @@ from __future__ import annotations
 import importlib
 import importlib.util
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Callable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Mapping, Protocol, Sequence
 
 from .errors import ParameterError
 from .game import Action, Game, State
@@ -42,7 +42,8 @@ class GameEntry:
     leaf evaluator for the ``mcts`` agent (see :mod:`plunder.agents.mcts`). ``levels`` maps
     ``easy``/``medium``/``hard`` to agent specs where the defaults of
     :mod:`plunder.agents.levels` do not suit the game. ``svg(state)`` draws a position as
-    an SVG document (``plunder render --svg``).
+    an SVG document (``plunder render --svg``). ``solve(state, time_limit)`` solves a
+    position exactly (``plunder solve``).
     """
 
     game_class: type[Game]
@@ -53,6 +54,27 @@ class GameEntry:
     evaluator: Callable[[Game, int, str], "Evaluator"] | None = None
     levels: Mapping[str, str] = field(default_factory=dict)
     svg: Callable[[State], str] | None = None
+    solve: Callable[[State, float | None], "Solution"] | None = None
+
+
+class Solution(Protocol):
+    """What an exact solver reports: the value for the player to move and a best action."""
+
+    @property
+    def value(self) -> float:
+        """The exact value for the player to move."""
+
+    @property
+    def best_action(self) -> Action | None:
+        """An action achieving it (None at the end of the game)."""
+
+    @property
+    def nodes(self) -> int:
+        """Positions searched."""
+
+    @property
+    def seconds(self) -> float:
+        """Time taken."""
 
 
 @dataclass(frozen=True)

@@ -1,6 +1,7 @@
 """Scenario tests for PP-1 .. PP-7: captures, extra lines, modifiers, values, errors."""
 
 import json
+import random
 
 import pytest
 
@@ -171,3 +172,18 @@ def test_line_text_reads_either_order_and_case() -> None:
     s = game.new_initial_state()
     e = game.parse_action(s, "a1-b1")
     assert game.parse_action(s, " B1 - A1 ") == e and game.action_to_text(s, e) == "a1-b1"
+
+
+def test_hard_level_uses_the_solver_near_the_end() -> None:
+    """With few lines left, hard plays a move the solver proves best."""
+    from plunder.agents import make_agent
+    from plunder.games.pillage.solver import solve
+
+    game = plunder.load_game("pillage", preset="example")
+    s = game.new_initial_state()
+    for t in ["b3-c3", "c2-c3", "a1-b1", "b1-c1", "c1-c2", "b2-b3"]:
+        s = s.apply_text(t)
+    action = make_agent("hard", game).choose(s, random.Random(0))
+    after = s.apply(action)
+    value = solve(after).value
+    assert (value if after.current_player == s.current_player else -value) == solve(s).value

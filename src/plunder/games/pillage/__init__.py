@@ -2,18 +2,22 @@
 
 from ...core.registry import GameEntry
 from .evaluator import make_evaluator
+from .hard import make_hard, solve_state
 from .heuristics import describe, make_greedy
+from .solver import make_solver
 from .render import render
 from .rules import PillageGame, PillageState
 from .svg import svg
 
 ENTRY = GameEntry(
     game_class=PillageGame,
-    agents={"greedy": make_greedy},
+    agents={"greedy": make_greedy, "solver": make_solver, "pillage-hard": make_hard},
     render=render,
     describe=describe,
     evaluator=make_evaluator,
     svg=svg,
+    levels={"hard": "pillage-hard"},
+    solve=solve_state,
 )
 
 __all__ = ["ENTRY", "PillageGame", "PillageState"]

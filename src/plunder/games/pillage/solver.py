@@ -21,12 +21,27 @@ What the transposition table keys on, and why it is exact:
 Modifier choices are made inline by the capturer right after the capturing line (the
 same player keeps the move, PP-5/PP-9), outcomes with equal resulting values merged.
 
-The one forced move used is proved sound for valued boxes: a line whose every bordering
-box it closes, holding doubloons or commodities of kinds no open modifier can change, and
-worth >= 0 in total, is an independent "free extra move" (it touches nothing else and
-keeps the turn), so its owner-to-be can take it at once without loss. The common Dots and
-Boxes shortcut "take a box when the line makes no other box three-sided" is NOT used: on
-valued boxes it can be wrong (a negative commodity, a modifier, or a change of parity).
+Two reductions are used, both proved for valued boxes. Call a capture line ``e``
+*fixed-worth* when the boxes it closes hold doubloons, or commodities of kinds no open
+modifier can change, and their total worth ``w`` is >= 0: who takes them then changes
+nothing in the future but the margin.
+
+* Free capture: if ``e`` is fixed-worth and closes *every* box it borders, it touches
+  nothing else and keeps the turn, so it is an independent extra move worth ``w`` to
+  whoever draws it. By induction on the lines left, V(P) = w + V(P+e): any other first
+  move m either keeps the turn (the token is still there afterwards) or passes it, and
+  then the opponent may take the token, giving at most -w - V(P+e+m) <= w - V(P+e+m).
+  So ``e`` is played at once without branching.
+* Declining: if ``e`` is fixed-worth, a line ``m`` that closes nothing and is not an edge
+  of a box bordering ``e`` is never better than taking ``e`` first. After ``m`` the
+  opponent can take ``e`` (same boxes, same worth), so m is worth at most
+  -w - V(P+m+e); taking ``e`` and then drawing ``m`` (which still closes nothing) is worth
+  w - V(P+e+m), the same position. So such ``m`` are not searched; the lines on the
+  neighbouring box (the "double-dealing" declines) are.
+
+The common Dots and Boxes shortcut "take a box when the line makes no other box
+three-sided" is NOT used (a line that adds a side to a neighbouring box changes the rest
+of the game), nor is "always take an offered box" (declining can be best, see the tests).
 """
 
 from __future__ import annotations
@@ -119,13 +134,12 @@ class Solver:
                 self.kind_code.append(_MODIFIER)
                 self.amount.append(0)
                 self.options.append(tuple((OPS.index(op), c.amount, k) for op, k in c.options()))
-        self.mod_boxes = [b for b in range(self.NB) if self.kind_code[b] == _MODIFIER]
+        self.mod_kinds = [frozenset(k for _, _, k in opts) for opts in self.options]
         #: per edge: every edge of the boxes it borders
         self.near = [0] * self.E
         for e in range(self.E):
             for b in self.edge_boxes[e]:
                 self.near[e] |= self.box_mask[b]
-        self.commodity_kinds = sorted({self.amount[b] for b in range(self.NB) if self.kind_code[b] == _COMMODITY})
         self.perms = edge_symmetries(board, contents)
         self.inverse: list[list[int]] = []
         for perm in self.perms:
@@ -136,14 +150,9 @@ class Solver:
         self.canon, self.canon_sym = make_canon(self.perms, self.E)
         self.timer = _Timer()
         self.general_tt: dict[tuple[int, tuple[int, ...], tuple[int, ...]], tuple[int, int, int]] = {}
-        self.static: dict[tuple[int, ...], Callable[[int, int, int, int], int]] = {}
+        self.static: dict[tuple[int | None, ...], Callable[[int, int, int, int], int]] = {}
 
     # ----------------------------------------------------------------- positions
-
-    def open_mods(self, drawn: int) -> list[int]:
-        """Modifier boxes not yet closed in ``drawn``."""
-        bm = self.box_mask
-        return [b for b in self.mod_boxes if drawn & bm[b] != bm[b]]
 
     def step_line(self, drawn: int, values: tuple[int, ...], hd: tuple[int, ...], e: int
                   ) -> tuple[int, int, tuple[int, ...], list[int], bool]:
@@ -184,18 +193,23 @@ class Solver:
 
     # ------------------------------------------------------------ static search
 
-    def static_search(self, values: tuple[int, ...]) -> Callable[[int, int, int, int], int]:
+    def static_search(self, values: tuple[int, ...], live: set[int]) -> Callable[[int, int, int, int], int]:
         """The search for positions with no open modifier, values frozen at ``values``.
 
-        Returns ``search(drawn, alpha, beta, rest)`` -> future margin increment for the
-        mover (fail-soft), where ``rest`` is the sum of |worth| of the open boxes.
+        ``live`` holds the commodity kinds with an open box; no position below has others,
+        so the values of the other kinds are left out of the key (lines of play that set
+        them differently share one table). Returns ``search(drawn, alpha, beta, rest)`` ->
+        future margin increment for the mover (fail-soft), where ``rest`` is the sum of
+        |worth| of the open boxes.
         """
-        key = tuple(values[k] for k in self.commodity_kinds)
+        key = tuple(values[k] if k in live else None for k in range(self.K))
         found = self.static.get(key)
         if found is not None:
             return found
+        # Boxes of other kinds are closed in every position this search meets: worth 0.
         worth = [self.amount[b] if self.kind_code[b] == _DOUBLOONS
-                 else values[self.amount[b]] if self.kind_code[b] == _COMMODITY else 0 for b in range(self.NB)]
+                 else values[self.amount[b]] if self.kind_code[b] == _COMMODITY and self.amount[b] in live
+                 else 0 for b in range(self.NB)]
         # Move generation is per box, not per edge: a box missing one line offers a
         # capture, a box missing two makes both lines hand a box over; the rest are safe.
         binfo = [(self.box_mask[b], worth[b], abs(worth[b]), self.box_len[b]) for b in range(self.NB)]
@@ -339,6 +353,19 @@ class Solver:
         self.static[key] = counted
         return counted
 
+    def live_kinds(self, drawn: int) -> tuple[int, ...]:
+        """Kinds whose value still matters in ``drawn``: an open commodity box or an open
+        modifier that lists them."""
+        live: set[int] = set()
+        for b in range(self.NB):
+            bm = self.box_mask[b]
+            if drawn & bm != bm:
+                if self.kind_code[b] == _COMMODITY:
+                    live.add(self.amount[b])
+                elif self.kind_code[b] == _MODIFIER:
+                    live.update(self.mod_kinds[b])
+        return tuple(sorted(live))
+
     def rest_of(self, drawn: int, values: tuple[int, ...]) -> int:
         """Sum of |worth| of the open boxes (static positions only)."""
         total = 0
@@ -353,43 +380,72 @@ class Solver:
 
     def search(self, drawn: int, values: tuple[int, ...], hd: tuple[int, ...], alpha: int, beta: int) -> int:
         """Future margin increment for the mover at a line-drawing node (fail-soft)."""
-        open_mods = self.open_mods(drawn)
-        if not open_mods:
-            return self.static_search(values)(drawn, alpha, beta, self.rest_of(drawn, values))
+        bm_ = self.box_mask
+        code_ = self.kind_code
+        amount_ = self.amount
+        # One pass over the open boxes: offered captures, lines that hand a box over,
+        # kinds a modifier may still change, and commodity kinds still to be won.
+        caps: dict[int, list[int]] = {}
+        unsafe = 0
+        mod_kinds: set[int] = set()
+        live: set[int] = set()
+        for b in range(self.NB):
+            bm = bm_[b]
+            x = drawn & bm
+            if x == bm:
+                continue
+            code = code_[b]
+            if code == _MODIFIER:
+                mod_kinds.update(self.mod_kinds[b])
+            elif code == _COMMODITY:
+                live.add(amount_[b])
+            c = x.bit_count()
+            n = self.box_len[b]
+            if c == n - 1:
+                caps.setdefault(bm ^ x, []).append(b)
+            elif c == n - 2:
+                unsafe |= bm ^ x
+        if not mod_kinds:
+            return self.static_search(values, live)(drawn, alpha, beta, self.rest_of(drawn, values))
         timer = self.timer
         timer.nodes += 1
         if not timer.nodes & 4095:
             timer.tick()
-        # Kinds an open modifier may change: their values and holdings still matter.
-        mod_kinds: set[int] = set()
-        for b in open_mods:
-            mod_kinds.update(k for _, _, k in self.options[b])
-        live: set[int] = set(mod_kinds)
-        bm_ = self.box_mask
-        for b in range(self.NB):
-            if self.kind_code[b] == _COMMODITY and drawn & bm_[b] != bm_[b]:
-                live.add(self.amount[b])
-        kinds = sorted(live)
-        mk = sorted(mod_kinds)
-        moves: list[tuple[int, int, int, tuple[int, ...], list[int], bool]] = []
-        for e in range(self.E):
-            if drawn >> e & 1:
-                continue
-            after, gain, hd2, mods, closed = self.step_line(drawn, values, hd, e)
-            if closed and not mods and len(self.edge_boxes[e]) == sum(
-                    1 for b in self.edge_boxes[e] if after & bm_[b] == bm_[b]) and gain >= 0 and all(
-                    self.kind_code[b] == _DOUBLOONS or self.amount[b] not in mod_kinds for b in self.edge_boxes[e]):
-                # Sound forced move: an independent capture whose worth no modifier can change.
-                return gain + self.search(after, values, hd2, alpha - gain, beta - gain)
-            if closed:
-                rank = 3
-            else:
-                rank = 1 if any((after & bm_[b]).bit_count() == self.box_len[b] - 1 for b in self.edge_boxes[e]) else 2
-            moves.append((rank, gain, e, hd2, mods, closed))
+        # Captures: (gain, bit, new holdings difference, modifiers taken, fixed worth?).
+        captures: list[tuple[int, int, tuple[int, ...], list[int]]] = []
+        keep = self.full
+        for m, boxes in caps.items():
+            gain = 0
+            new_hd = list(hd)
+            mods: list[int] = []
+            fixed = True
+            for b in boxes:
+                code = code_[b]
+                if code == _DOUBLOONS:
+                    gain += amount_[b]
+                elif code == _COMMODITY:
+                    k = amount_[b]
+                    gain += values[k]
+                    new_hd[k] += 1
+                    fixed = fixed and k not in mod_kinds
+                else:
+                    mods.append(b)
+                    fixed = False
+            mods.sort()  # PP-9: choices in box order
+            if fixed and gain >= 0:
+                if len(boxes) == len(self.edge_boxes[m.bit_length() - 1]):
+                    # Sound forced move: an independent capture of fixed worth (module docstring).
+                    return gain + self.search(drawn | m, values, tuple(new_hd), alpha - gain, beta - gain)
+                # Declining a fixed-worth capture: only lines on its boxes can beat taking it.
+                keep &= self.near[m.bit_length() - 1]
+            captures.append((gain, m, tuple(new_hd), mods))
+        capmask = sum(caps)
+        unsafe &= keep & ~capmask
+        safe = (self.full ^ drawn) & keep & ~(unsafe | capmask)
         canon, sym = self.canon_sym(drawn)
-        key = (canon, tuple(values[k] for k in kinds), tuple(hd[k] for k in mk))
+        key = (canon, tuple(values[k] for k in sorted(live | mod_kinds)), tuple(hd[k] for k in sorted(mod_kinds)))
         entry = self.general_tt.get(key)
-        lo, hi, first = -(1 << 60), 1 << 60, -1
+        lo, hi, first = -(1 << 60), 1 << 60, 0
         if entry is not None:
             lo, hi, stored = entry
             if lo >= beta:
@@ -399,31 +455,54 @@ class Solver:
             if lo == hi:
                 return lo
             alpha, beta = max(alpha, lo), min(beta, hi)
-            first = self.inverse[sym][stored] if stored >= 0 else -1
+            first = 1 << self.inverse[sym][stored]
         a0, b0 = alpha, beta
-        moves.sort(key=lambda m: (m[2] != first, -m[0], -m[1]))
-        best, best_e = -(1 << 60), -1
-        for _, gain, e, hd2, mods, closed in moves:
-            after = drawn | 1 << e
-            if not closed:
-                v = -self.search(after, values, tuple(-x for x in hd), -beta, -alpha)
-            elif not mods:
-                v = gain + self.search(after, values, hd2, alpha - gain, beta - gain)
+        best, best_m = -(1 << 60), 0
+        captures.sort(key=lambda c: -c[0])
+        for gain, m, hd2, mods in captures:
+            if mods:
+                v = gain + self.choose(drawn | m, values, hd2, mods, alpha - gain, beta - gain)
             else:
-                v = gain + self.choose(after, values, hd2, mods, alpha - gain, beta - gain)
+                v = gain + self.search(drawn | m, values, hd2, alpha - gain, beta - gain)
             if v > best:
-                best, best_e = v, e
+                best, best_m = v, m
                 if v > alpha:
                     alpha = v
                     if v >= beta:
                         break
+        if best < beta:
+            neg = tuple(-x for x in hd)
+            quiet = []
+            if first and (safe | unsafe) & first:
+                quiet.append(first)
+                safe &= ~first
+                unsafe &= ~first
+            for moves in (safe, unsafe):
+                while moves:
+                    m = moves & -moves
+                    moves ^= m
+                    quiet.append(m)
+            for m in quiet:
+                if best_m and beta - alpha > 1:
+                    # PVS: prove the later lines no better with a null window first.
+                    v = -self.search(drawn | m, values, neg, -alpha - 1, -alpha)
+                    if alpha < v < beta:
+                        v = -self.search(drawn | m, values, neg, -beta, -v)
+                else:
+                    v = -self.search(drawn | m, values, neg, -beta, -alpha)
+                if v > best:
+                    best, best_m = v, m
+                    if v > alpha:
+                        alpha = v
+                        if v >= beta:
+                            break
         if best <= a0:
             hi = min(hi, best)
         elif best >= b0:
             lo = max(lo, best)
         else:
             lo = hi = best
-        self.general_tt[key] = (lo, hi, self.perms[sym][best_e])
+        self.general_tt[key] = (lo, hi, self.perms[sym][best_m.bit_length() - 1])
         return best
 
     def choose(self, drawn: int, values: tuple[int, ...], hd: tuple[int, ...], mods: list[int],
@@ -439,8 +518,16 @@ class Solver:
                     if vals2 not in nxt or nxt[vals2] < acc + g:
                         nxt[vals2] = acc + g
             outcomes = nxt
+        # Values of kinds no open box can use any more only changed the margin (counted
+        # in the gain): outcomes equal on the live kinds have the same future.
+        live = self.live_kinds(drawn)
+        merged: dict[tuple[int, ...], tuple[int, tuple[int, ...]]] = {}
+        for vals, g in outcomes.items():
+            relevant = tuple(vals[k] for k in live)
+            if relevant not in merged or merged[relevant][0] < g:
+                merged[relevant] = (g, vals)
         best = -(1 << 60)
-        for vals, g in sorted(outcomes.items(), key=lambda kv: -kv[1]):
+        for g, vals in sorted(merged.values(), key=lambda gv: -gv[0]):
             v = g + self.search(drawn, vals, hd, max(alpha, best) - g, beta - g)
             if v > best:
                 best = v
@@ -473,6 +560,7 @@ class Solver:
         return SolveResult(float(margin + value), action, timer.nodes, time.perf_counter() - start)
 
     def _root(self, state: PillageState, hd: tuple[int, ...]) -> tuple[int, int]:
+        """(future increment, action) over the legal actions of ``state``."""
         g = self.game
         best, best_a = -(1 << 60), -1
         big = 1 << 60
@@ -488,7 +576,8 @@ class Solver:
                 if v > best:
                     best, best_a = v, action
             return best, best_a
-        # Root lines: captures and safe lines first, as inside the search.
+        # Root lines, the richest captures first: an early good value narrows the window
+        # for the rest. Every line is searched (no decline pruning here), which is cheap.
         order = sorted(state.undrawn(), key=lambda e: -self.step_line(state.drawn, state.values, hd, e)[1])
         for e in order:
             after, gain, hd2, mods, closed = self.step_line(state.drawn, state.values, hd, e)
@@ -552,21 +641,29 @@ class SolverAgent:
         return action
 
 
+#: seconds per move the ``solver`` agent searches before falling back to greedy
+DEFAULT_TIME = 10.0
+
+
 def make_solver(game: Game, options: Mapping[str, str]) -> SolverAgent:
-    """Factory for ``solver`` (option ``time=SECONDS`` per move, default none: no limit)."""
+    """Factory for ``solver``: option ``time=SECONDS`` per move (default 10; ``none`` for no
+    limit, which may never finish on a big board)."""
     if not isinstance(game, PillageGame):
         raise ParameterError("agent solver plays Pillage and Profit only")
     unknown = set(options) - {"time"}
     if unknown:
         raise ParameterError(f"agent solver takes only the option time=SECONDS, got {', '.join(sorted(unknown))}")
-    limit: float | None = None
-    if "time" in options:
-        try:
-            limit = float(options["time"])
-        except ValueError:
-            raise ParameterError(f"agent option time={options['time']!r} is not a number of seconds") from None
-        if limit <= 0:
-            raise ParameterError(f"agent option time={limit} must be positive")
+    text = options.get("time")
+    if text is None:
+        return SolverAgent(DEFAULT_TIME)
+    if text.strip().lower() == "none":
+        return SolverAgent(None)
+    try:
+        limit = float(text)
+    except ValueError:
+        raise ParameterError(f"agent option time={text!r} is not a number of seconds (or none)") from None
+    if not limit > 0:
+        raise ParameterError(f"agent option time={text} must be positive")
     return SolverAgent(limit)
 
 

@@ -1,0 +1,79 @@
+"""The ``hard`` level for Pillage: MCTS in the opening, the exact solver near the end.
+
+Chain play at the end of Dots and Boxes decides games and is where sampling search is
+weakest, so once few lines remain the agent asks the solver for a proven best move; if the
+solver runs out of time it falls back to the search.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Mapping
+
+from ...agents.base import option_int
+from ...agents.mcts import MCTSAgent
+from ...core.errors import ParameterError
+from ...core.game import Action, Game, State
+from .evaluator import make_evaluator
+from .rules import PillageGame, PillageState
+from .solver import SolveResult, SolveTimeout, Solver, solve
+
+
+class HardAgent:
+    """Solver once at most ``endgame`` lines are undrawn (within ``seconds``), else MCTS."""
+
+    name = "hard"
+
+    def __init__(self, game: PillageGame, sims: int = 3000, endgame: int = 22, seconds: float = 5.0) -> None:
+        self.search = MCTSAgent(game, sims=sims, evaluator=make_evaluator(game, 4))
+        self.endgame = endgame
+        self.seconds = seconds
+        self._solver: Solver | None = None
+
+    def solver_for(self, state: PillageState) -> Solver:
+        """A solver for the state's contents, kept between moves so its tables are reused."""
+        if self._solver is None or self._solver.contents != state.contents:
+            self._solver = Solver(state.game, state.contents)
+        return self._solver
+
+    def _solved(self, state: PillageState) -> SolveResult | None:
+        if len(state.undrawn()) > self.endgame:
+            return None
+        try:
+            result = self.solver_for(state).solve(state, time_limit=self.seconds)
+        except SolveTimeout:
+            return None
+        return result if result.best_action is not None else None
+
+    def choose(self, state: State, rng: random.Random) -> Action:
+        """The solver's move near the end, the search's move before."""
+        assert isinstance(state, PillageState)
+        solved = self._solved(state)
+        if solved is not None and solved.best_action is not None:
+            return solved.best_action
+        return self.search.choose(state, rng)
+
+    def analyse(self, state: State, rng: random.Random) -> list[tuple[Action, str]]:
+        """The proven best move with its exact margin near the end; the search's ranking before."""
+        assert isinstance(state, PillageState)
+        solved = self._solved(state)
+        if solved is not None and solved.best_action is not None:
+            return [(solved.best_action, f"final margin {solved.value:+g} with best play on both sides (proven)")]
+        return self.search.analyse(state, rng)
+
+
+def make_hard(game: Game, options: Mapping[str, str]) -> HardAgent:
+    """``hard`` for Pillage; options ``sims`` (MCTS), ``endgame`` (lines left), ``seconds``."""
+    assert isinstance(game, PillageGame)
+    unknown = set(options) - {"sims", "endgame", "seconds"}
+    if unknown:
+        raise ParameterError(f"hard has no option {', '.join(sorted(unknown))}; options are sims, endgame, seconds")
+    return HardAgent(game, sims=option_int(options, "sims", 3000), endgame=option_int(options, "endgame", 22, low=0),
+                     seconds=float(option_int(options, "seconds", 5)))
+
+
+def solve_state(state: State, time_limit: float | None) -> SolveResult:
+    """``ENTRY.solve``: the exact solver on any Pillage position (``plunder solve``)."""
+    if not isinstance(state, PillageState):
+        raise ValueError(f"not a Pillage position: {state!r}")
+    return solve(state, time_limit)

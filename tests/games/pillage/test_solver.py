@@ -1,0 +1,348 @@
+"""The exact solver against a brute-force oracle, known values, its actions and its agent."""
+
+from __future__ import annotations
+
+import json
+import random
+from pathlib import Path
+
+import pytest
+
+import plunder
+from plunder.core.errors import ParameterError
+from plunder.games.pillage.board import generated
+from plunder.games.pillage.contents import (
+    OPS, Commodity, Content, Doubloons, Legend, Modifier, content_text, parse_content,
+)
+from plunder.games.pillage.heuristics import GreedyAgent
+from plunder.games.pillage.rules import PillageGame, PillageState
+from plunder.games.pillage.solver import SolveTimeout, Solver, SolverAgent, make_solver, solve, value_of
+
+LEGEND = Legend(("food", "armor"), (3, 2))
+
+
+def oracle(state: PillageState) -> float:
+    """Plain minimax over ``state.apply``: no table, no pruning, no symmetry.
+
+    The final margin of the player to act, each side maximising its own final margin.
+    """
+    me = state.current_player
+
+    def rec(s: PillageState) -> float:
+        if s.is_terminal():
+            a, b = s.scores()
+            return a - b if me == 0 else b - a
+        values = [rec(s.apply(a)) for a in s.legal_actions()]
+        return max(values) if s.current_player == me else min(values)
+
+    return rec(state)
+
+
+def board_spec(tmp_path: Path, shape: str, contents: list[Content], legend: Legend, name: str = "board") -> str:
+    """A board file of the generated ``shape`` with ``contents``, as a board parameter."""
+    board = generated(shape)
+    data = {
+        "dots": [[int(x), int(y)] for x, y in board.dots],
+        "boxes": [{"dots": list(cycle), "content": content_text(c, legend)} for cycle, c in zip(board.boxes, contents)],
+        "legend": dict(zip(legend.kinds, legend.values)),
+    }
+    path = tmp_path / f"{name}.json"
+    path.write_text(json.dumps(data))
+    return f"file:{path}"
+
+
+def random_content(rng: random.Random, kinds: int) -> Content:
+    r = rng.random()
+    if r < 0.3:
+        return Doubloons(rng.randint(1, 4))
+    if r < 0.65:
+        return Commodity(rng.randrange(kinds))
+    ops = tuple(o for o in OPS if rng.random() < 0.5) or (rng.choice(OPS),)
+    ks = tuple(sorted(rng.sample(range(kinds), rng.randint(1, kinds))))
+    return Modifier(ops, rng.randint(0, 4), ks)
+
+
+def random_position(rng: random.Random, game: PillageGame, undrawn: int) -> PillageState:
+    """Random legal play until at most ``undrawn`` lines are left (may stop at a choice)."""
+    s = game.new_initial_state()
+    while not s.is_terminal() and (len(s.undrawn()) > undrawn or (s.pending and rng.random() < 0.5)):
+        s = s.apply(rng.choice(s.legal_actions()))
+    return s
+
+
+SHAPES = [("square:1x1", 4), ("square:1x2", 6), ("triangle:1x1", 5), ("square:1x3", 6), ("square:2x2", 6),
+          ("triangle:1x2", 6)]
+
+
+def test_oracle_agreement_on_random_valued_positions(tmp_path: Path) -> None:
+    """Hundreds of positions: doubloons, commodities (negative values too), +/-/x
+    modifiers with one or several operations and kinds, with and without a floor."""
+    rng = random.Random(2026)
+    checked = pending = 0
+    for i in range(300):
+        shape, most = SHAPES[i % len(SHAPES)]
+        board = generated(shape)
+        legend = Legend(("food", "armor"), (rng.randint(-2, 5), rng.randint(-2, 5)))
+        contents = [random_content(rng, 2) for _ in board.boxes]
+        spec = board_spec(tmp_path, shape, contents, legend, name=f"b{i}")
+        floor = rng.choice(["none", "none", "0", "1"])
+        game = plunder.load_game("pillage", board=spec, floor=floor)
+        state = random_position(rng, game, rng.randint(2, most))
+        if state.is_terminal():
+            continue
+        result = solve(state)
+        assert result.value == oracle(state), (shape, contents, legend, floor, state.summary())
+        assert result.best_action in state.legal_actions()
+        checked += 1
+        pending += bool(state.pending)
+    assert checked >= 250 and pending >= 5
+
+
+def test_oracle_agreement_on_symmetric_boards(tmp_path: Path) -> None:
+    """Contents laid out symmetrically, so the tables really share entries between images."""
+    rng = random.Random(99)
+    mod = Modifier(("+", "-"), 2, (0, 1))
+    layouts: list[list[Content]] = [
+        [Doubloons(1)] * 4,
+        [Commodity(0), Doubloons(2), Doubloons(2), Commodity(0)],
+        [mod, Commodity(1), Commodity(1), mod],
+        [Commodity(0), Commodity(0), Doubloons(3), Doubloons(3)],
+    ]
+    for i, contents in enumerate(layouts):
+        game = plunder.load_game("pillage", board=board_spec(tmp_path, "square:2x2", contents, LEGEND, name=f"y{i}"))
+        assert len(Solver(game, game.new_initial_state().contents).perms) >= 2
+        for _ in range(8):
+            state = random_position(rng, game, 6)
+            if not state.is_terminal():
+                assert solve(state).value == oracle(state)
+
+
+def child_value(parent: PillageState, child: PillageState) -> float:
+    """The child's solved value seen from the parent's player."""
+    v = solve(child).value
+    return v if child.mover == parent.mover else -v
+
+
+def test_best_action_achieves_the_value(tmp_path: Path) -> None:
+    """Applying best_action and re-solving gives the same value, at lines and at choices."""
+    rng = random.Random(7)
+    seen_choice = False
+    for i in range(60):
+        shape, most = SHAPES[i % len(SHAPES)]
+        board = generated(shape)
+        contents = [random_content(rng, 2) for _ in board.boxes]
+        game = plunder.load_game("pillage", board=board_spec(tmp_path, shape, contents, LEGEND, name=f"c{i}"))
+        state = random_position(rng, game, most + 1)
+        while not state.is_terminal():
+            result = solve(state)
+            assert result.best_action is not None
+            seen_choice |= bool(state.pending)
+            child = state.apply(result.best_action)
+            assert child_value(state, child) == result.value
+            state = child
+    assert seen_choice
+
+
+def test_every_action_is_no_better_than_the_value(tmp_path: Path) -> None:
+    """The value is the maximum over the children (so no better action was missed)."""
+    rng = random.Random(11)
+    for i in range(40):
+        shape, most = SHAPES[i % len(SHAPES)]
+        board = generated(shape)
+        contents = [random_content(rng, 2) for _ in board.boxes]
+        game = plunder.load_game("pillage", board=board_spec(tmp_path, shape, contents, LEGEND, name=f"d{i}"))
+        state = random_position(rng, game, most + 2)
+        if state.is_terminal():
+            continue
+        values = [child_value(state, state.apply(a)) for a in state.legal_actions()]
+        assert max(values) == solve(state).value
+
+
+@pytest.mark.parametrize(("board", "value"), [("square:1x1", -1), ("square:1x2", 0), ("square:2x2", 2),
+                                               ("square:1x3", -1), ("triangle:1x1", 0)])
+def test_unit_values_from_the_start(board: str, value: int) -> None:
+    """Plain Dots and Boxes: 1x1 is lost by one for the first player, 2x2 won 3-1."""
+    state = plunder.load_game("pillage", board=board, contents="unit").new_initial_state()
+    assert solve(state).value == value
+    assert value_of(state) == value
+
+
+def test_unit_2x2_agrees_with_the_oracle_mid_game() -> None:
+    """The 2x2 start is too big for the plain oracle; five lines in it is not."""
+    game = plunder.load_game("pillage", board="square:2x2", contents="unit")
+    s = game.new_initial_state()
+    for t in ["a1-b1", "b2-c2", "a2-a3", "c1-c2", "b1-b2"]:
+        s = s.apply_text(t)
+    assert solve(s).value == oracle(s)
+
+
+def test_free_commodity_is_not_forced_while_a_modifier_can_change_it(tmp_path: Path) -> None:
+    """A box on the edge of the board is a free extra move only when its worth is fixed.
+
+    Here the food at the left end can be taken without touching another box, but the open
+    "-3 food" modifier may still turn every food held to -2, so taking it is no free gain.
+
+        a     b     c     d
+     1  •─────•     •     •
+        │ F   │ F     -3F │     legend food:1; Player 2 to draw
+     2  •     •─────•     •
+    """
+    legend = Legend(("food",), (1,))
+    contents: list[Content] = [Commodity(0), Commodity(0), Modifier(("-",), 3, (0,))]
+    game = plunder.load_game("pillage", board=board_spec(tmp_path, "square:1x3", contents, legend))
+    s = game.new_initial_state()
+    for t in ["a1-a2", "a1-b1", "b1-b2", "b2-c2", "d1-d2"]:
+        s = s.apply_text(t)
+    assert s.current_player == 1
+    assert solve(s).value == oracle(s) == 0
+
+
+def test_declining_a_capture_can_be_best() -> None:
+    """Always taking an offered box is wrong: here Player 1 can take the top-right box
+    (c2-d2, which hands over the bottom-right one), but the best line declines both.
+
+          a     b     c     d
+       1  •     •─────•─────•
+          │           │ $1  │
+       2  •     •─────•     •
+          │           │ $1
+       3  •─────•     •─────•
+    """
+    game = plunder.load_game("pillage", board="square:2x3", contents="unit")
+    s = game.new_initial_state()
+    for t in "a1-a2 b1-c1 c1-c2 b2-c2 c1-d1 d1-d2 a2-a3 a3-b3 c2-c3 c3-d3".split():
+        s = s.apply_text(t)
+    result = solve(s)
+    assert result.value == oracle(s) == 2
+    assert game.action_to_text(s, result.best_action) != "c2-d2"
+    taking = s.apply_text("c2-d2")
+    assert solve(taking).value + 1 < result.value
+
+
+def test_transpositions_keep_values_no_modifier_can_change_any_more(tmp_path: Path) -> None:
+    """Two lines of play can reach one drawn mask with different food values (the food
+    modifiers were applied differently); the food box still open is worth different
+    amounts, so the table must not share them. A random case found by mutating the key."""
+    legend = Legend(("food", "armor"), (2, 3))
+    texts = ["+-3 food/armor", "+4 armor", "food", "+-4 food/armor"]
+    contents = [parse_content(t, legend) for t in texts]
+    game = plunder.load_game("pillage", board=board_spec(tmp_path, "triangle:1x2", contents, legend), floor="0")
+    s = game.new_initial_state()
+    for t in ["a1-b2", "c1-b2", "e1-d2", "d2-f2"]:
+        s = s.apply_text(t)
+    assert solve(s).value == oracle(s) == 0
+
+
+def test_unit_3x3_is_minus_three() -> None:
+    """The classic 3x3 board: the second player wins 6-3 (about 4 s on 2 shared cores)."""
+    state = plunder.load_game("pillage", board="square:3x3", contents="unit").new_initial_state()
+    assert solve(state).value == -3
+
+
+def test_internal_line_and_choice_steps_match_apply(tmp_path: Path) -> None:
+    """Solver.step_line and choice_outcomes give what PillageState.apply gives."""
+    rng = random.Random(5)
+    for i in range(40):
+        shape = ["square:2x2", "square:1x3", "triangle:1x1"][i % 3]
+        board = generated(shape)
+        contents = [random_content(rng, 2) for _ in board.boxes]
+        game = plunder.load_game("pillage", board=board_spec(tmp_path, shape, contents, LEGEND, name=f"s{i}"),
+                                 floor=rng.choice(["none", "0"]))
+        s = game.new_initial_state()
+        solver = Solver(game, s.contents)
+        while not s.is_terminal():
+            p = s.mover
+            hd = tuple(a - b for a, b in zip(s.held[p], s.held[1 - p]))
+            before = s.scores()[p] - s.scores()[1 - p]
+            if s.pending:
+                outcomes = solver.choice_outcomes(s.pending[0], s.values, hd)
+                assert len(outcomes) == len(s.legal_actions())
+                j, values, gain = rng.choice(outcomes)
+                t = s.apply(s.legal_actions()[j])
+                assert t.values == values
+            else:
+                e = rng.choice(s.undrawn())
+                drawn, gain, hd2, mods, keeps = solver.step_line(s.drawn, s.values, hd, e)
+                t = s.apply(e)
+                assert t.drawn == drawn and list(t.pending) == mods and (t.mover == p) == keeps
+                assert hd2 == tuple(a - b for a, b in zip(t.held[p], t.held[1 - p]))
+            assert t.scores()[p] - t.scores()[1 - p] - before == gain
+            s = t
+
+
+def test_symmetries_preserve_geometry_and_contents(tmp_path: Path) -> None:
+    """8 symmetries of a square, 4 of a rectangle, fewer once contents differ; images of a
+    mask share one canonical form."""
+    def count(board: str, contents: str = "unit") -> int:
+        s = plunder.load_game("pillage", board=board, contents=contents).new_initial_state()
+        return len(Solver(s.game, s.contents).perms)
+
+    assert count("square:3x3") == 8 and count("square:2x3") == 4 and count("square:1x1") == 8
+    assert count("triangle:2x2") >= 2 and count("hex:2x2") >= 2
+    assert count("square:2x2", "example") == 1  # four different contents: no symmetry survives
+    rng = random.Random(1)
+    for board in ("square:3x3", "triangle:2x2", "hex:2x2", "octagon:2x2"):
+        s = plunder.load_game("pillage", board=board, contents="unit").new_initial_state()
+        solver = Solver(s.game, s.contents)
+        for _ in range(100):
+            mask = rng.getrandbits(solver.E)
+            key, sym = solver.canon_sym(mask)
+            assert key == solver.canon(mask) <= mask
+            for perm in solver.perms:
+                image = sum(1 << perm[e] for e in range(solver.E) if mask >> e & 1)
+                assert solver.canon(image) == key
+                # a symmetry maps boxes onto boxes: the image closes as many boxes
+                closed = sum(1 for bm in solver.box_mask if mask & bm == bm)
+                assert sum(1 for bm in solver.box_mask if image & bm == bm) == closed
+    # A lopsided valued board: only content-preserving maps survive.
+    contents = [Doubloons(1), Doubloons(1), Doubloons(5), Doubloons(1)]
+    game = plunder.load_game("pillage", board=board_spec(tmp_path, "square:2x2", contents, LEGEND))
+    assert len(Solver(game, game.new_initial_state().contents).perms) == 2
+
+
+def test_chance_and_terminal_states() -> None:
+    """A chance node is refused; a terminal state gives its final margin and no action."""
+    game = plunder.load_game("pillage", board="square:1x1", contents="random")
+    with pytest.raises(ValueError, match="chance"):
+        solve(game.new_initial_state())
+    s = plunder.load_game("pillage", board="square:1x1", contents="unit").new_initial_state()
+    for t in ["a1-b1", "a1-a2", "b1-b2", "a2-b2"]:
+        s = s.apply_text(t)
+    result = solve(s)
+    assert result.best_action is None and result.value == 1.0 and s.mover == 1
+
+
+def test_time_limit_raises_and_the_agent_falls_back() -> None:
+    state = plunder.load_game("pillage", board="square:3x3", contents="unit").new_initial_state()
+    with pytest.raises(SolveTimeout):
+        solve(state, time_limit=0.05)
+    agent = SolverAgent(time_limit=0.05)
+    assert agent.choose(state, random.Random(0)) in state.legal_actions()
+
+
+def test_make_solver_options() -> None:
+    game = plunder.load_game("pillage", preset="example")
+    assert make_solver(game, {}).time_limit == 10.0
+    assert make_solver(game, {"time": "none"}).time_limit is None
+    assert make_solver(game, {"time": "2.5"}).time_limit == 2.5
+    assert make_solver(game, {}).name == "solver"
+    for bad in ({"time": "soon"}, {"time": "0"}, {"time": "nan"}, {"depth": "3"}):
+        with pytest.raises(ParameterError):
+            make_solver(game, bad)
+
+
+@pytest.mark.parametrize("solver_seat", [0, 1])
+def test_solver_agent_beats_or_ties_greedy_on_the_example(solver_seat: int) -> None:
+    """From the PP-8 start the solver gets at least the game value against greedy."""
+    game = plunder.load_game("pillage", preset="example")
+    state = game.new_initial_state()
+    start_value = solve(state).value
+    seat_value = start_value if solver_seat == 0 else -start_value
+    agents = {solver_seat: make_solver(game, {"time": "none"}), 1 - solver_seat: GreedyAgent()}
+    rng = random.Random(3)
+    while not state.is_terminal():
+        state = state.apply(agents[state.current_player].choose(state, rng))
+    a, b = state.scores()
+    margin = a - b if solver_seat == 0 else b - a
+    assert margin >= seat_value
+    assert margin >= 0
