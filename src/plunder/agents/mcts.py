@@ -41,16 +41,20 @@ class RolloutEvaluator:
     The rollout policy is uniform random, or ``policy`` (an agent such as ``greedy``).
     With ``depth`` > 0 a rollout stops after that many actions and the position is valued
     by its scores (:func:`score_values`, on the scale ``scale``) instead of its returns:
-    long games need that, since a full rollout per simulation is too slow.
+    long games need that, since a full rollout per simulation is too slow. ``by_score``
+    values finished games by their scores too, which gives a solitaire whose wins are rare
+    something to climb.
     """
 
     batch = 1
 
-    def __init__(self, rollouts: int = 1, policy: "Agent | None" = None, depth: int = 0, scale: float = 10.0) -> None:
+    def __init__(self, rollouts: int = 1, policy: "Agent | None" = None, depth: int = 0, scale: float = 10.0,
+                 by_score: bool = False) -> None:
         self.rollouts = rollouts
         self.policy = policy
         self.depth = depth
         self.scale = scale
+        self.by_score = by_score
 
     def evaluate(self, states: Sequence[State], rng: random.Random) -> list[Sequence[float]]:
         """Mean value of the rollouts from each state."""
@@ -69,7 +73,8 @@ class RolloutEvaluator:
                     else:
                         s = s.apply_unchecked(rng.choice(s.legal_actions()))
                     steps += 1
-                values = s.returns() if s.is_terminal() else score_values(s.scores(), self.scale)
+                done = s.is_terminal() and not self.by_score
+                values = s.returns() if done else score_values(s.scores(), self.scale)
                 for i, r in enumerate(values):
                     total[i] += r
             out.append([t / self.rollouts for t in total])
@@ -245,11 +250,11 @@ def make_mcts(game: Game, options: Mapping[str, str]) -> MCTSAgent:
     ``rollouts=K``, ``eval=random|fast|greedy`` (``fast``: the game's own evaluator),
     ``batch=B`` (leaves per evaluator call), ``playout=policy|random`` (for the game's fast
     evaluator: its own rollout policy, or uniform random lines), ``depth=D`` and ``scale=S``
-    (rollouts cut after D actions and valued by scores, see :func:`score_values`) and
-    ``reuse=false``."""
+    (rollouts cut after D actions and valued by scores, see :func:`score_values`),
+    ``value=score`` (finished rollouts valued by scores too) and ``reuse=false``."""
     from .base import option_int
 
-    known = {"sims", "ms", "c", "rollouts", "eval", "reuse", "batch", "playout", "depth", "scale"}
+    known = {"sims", "ms", "c", "rollouts", "eval", "reuse", "batch", "playout", "depth", "scale", "value"}
     unknown = set(options) - known
     if unknown:
         raise ParameterError(f"mcts has no option {', '.join(sorted(unknown))}; options are {', '.join(sorted(known))}")
@@ -260,6 +265,10 @@ def make_mcts(game: Game, options: Mapping[str, str]) -> MCTSAgent:
     scale = _float_option(options, "scale", 10.0)
     if scale <= 0:
         raise ParameterError(f"mcts scale={scale} must be above 0")
+    value = options.get("value", "returns")
+    if value not in ("returns", "score"):
+        raise ParameterError(f"mcts value={value!r} is not returns or score")
+    by_score = value == "score"
     game_entry = entry(game.id) if game.id in game_ids() else GameEntry(type(game))
     kind = options.get("eval", "fast" if game_entry.evaluator is not None else "random")
     evaluator: Evaluator
@@ -271,9 +280,10 @@ def make_mcts(game: Game, options: Mapping[str, str]) -> MCTSAgent:
             raise ParameterError(f"mcts playout={playout!r} is not policy or random")
         evaluator = game_entry.evaluator(game, rollouts, playout)
     elif kind == "random":
-        evaluator = RolloutEvaluator(rollouts, depth=depth, scale=scale)
+        evaluator = RolloutEvaluator(rollouts, depth=depth, scale=scale, by_score=by_score)
     elif kind in game_entry.agents:
-        evaluator = RolloutEvaluator(rollouts, game_entry.agents[kind](game, {}), depth=depth, scale=scale)
+        evaluator = RolloutEvaluator(rollouts, game_entry.agents[kind](game, {}), depth=depth, scale=scale,
+                                     by_score=by_score)
     else:
         raise ParameterError(f"mcts eval={kind!r} is not one of fast, random, {', '.join(game_entry.agents)}")
     reuse = options.get("reuse", "true").lower() not in ("false", "0", "no")
