@@ -7,7 +7,9 @@ from .rules import HubsGame, HubsState
 from .svg import svg_picture
 
 ENTRY = GameEntry(
-    game_class=HubsGame, agents={"greedy": make_greedy}, render=render, describe=describe, svg=svg_picture
+    game_class=HubsGame, agents={"greedy": make_greedy}, render=render, describe=describe, svg=svg_picture,
+    # greedy rollouts cut after 8 actions and valued by the score margin: full rollouts are too slow
+    levels={"hard": "mcts:sims=100,eval=greedy,depth=8,scale=20"},
 )
 
 __all__ = ["ENTRY", "HubsGame", "HubsState"]
