@@ -121,12 +121,13 @@ def content_text(content: Content, legend: Legend) -> str:
 
 
 def content_short(content: Content, legend: Legend) -> str:
-    """A few characters for the picture: ``3``, ``F``, ``-5FWA``."""
+    """A few characters for the picture: ``$3``, ``F``, ``-5FWA``, ``±2FA``."""
     if isinstance(content, Doubloons):
         return f"${content.n}"
     if isinstance(content, Commodity):
         return legend.short(content.kind)
-    return f"{''.join(content.ops)}{content.amount}" + "".join(legend.short(k)[0] for k in content.kinds)
+    ops = "".join(content.ops).replace("+-", "±")  # one character, so the code fits a box
+    return f"{ops}{content.amount}" + "".join(legend.short(k)[0] for k in content.kinds)
 
 
 def parse_content(text: str, legend: Legend) -> Content:
