@@ -150,7 +150,7 @@ def simulate_cmd(game_id: str, params: Sequence[str], preset: str | None, agents
     title = f"{game_id} {changed or '(defaults)'}: {games} games, seed {seed}"
     table = Table(title=title, header_style="bold")
     for col in ("agent", "games", "wins", "ties", "losses", "win rate (95% CI)", "mean score", "median", "max"):
-        table.add_column(col, justify="left" if col == "agent" else "right", no_wrap=True)
+        table.add_column(col, justify="left" if col == "agent" else "right", no_wrap=col != "agent", overflow="fold")
     for name, t in result.tallies.items():
         lo, hi = wilson(t.wins, t.games)
         table.add_row(name, str(t.games), str(t.wins), str(t.ties), str(t.losses),

@@ -97,3 +97,17 @@ def test_cut_rollouts_value_positions_by_scores() -> None:
     game = race(3, target=12)
     agent = MCTSAgent(game, sims=300, evaluator=RolloutEvaluator(2, depth=4, scale=3.0), reuse=False)
     assert agent.choose(game.new_initial_state(), random.Random(0)) == 2
+
+
+@pytest.mark.parametrize("game_id", plunder.game_ids())
+def test_mcts_plays_every_game(game_id: str) -> None:
+    """One search on each game's first decision: a legal action comes back, twice the same."""
+    from plunder.core.record import sample_chance
+
+    game = plunder.load_game(game_id)
+    state = game.new_initial_state()
+    rng = random.Random(0)
+    while state.current_player == plunder.CHANCE:
+        state = state.apply(sample_chance(state, rng))
+    picks = [make_agent("mcts:sims=8,depth=6", game).choose(state, random.Random(1)) for _ in range(2)]
+    assert picks[0] == picks[1] and picks[0] in state.legal_actions()

@@ -99,7 +99,7 @@ def score_values(scores: Sequence[float], scale: float) -> list[float]:
 class Node:
     """A tree node: its state, visit count, per-seat value sums and children."""
 
-    __slots__ = ("state", "player", "terminal", "children", "untried", "n", "w", "vl")
+    __slots__ = ("state", "player", "terminal", "children", "untried", "n", "w", "vl", "root_visits")
 
     def __init__(self, state: State) -> None:
         self.state = state
@@ -108,10 +108,12 @@ class Node:
         self.children: dict[Action, Node] = {}
         self.untried: list[Action] = []
         if self.player >= 0:
-            self.untried = list(state.legal_actions())
+            self.untried = list(state.legal_actions())  # a copy: games may share their lists
         self.n = 0
         self.w = [0.0] * state.game.num_players
         self.vl = 0
+        #: sqrt(n + vl), kept up to date so that UCT need not take a root per child
+        self.root_visits = 0.0
 
     def mean(self, seat: int) -> float:
         """Average return of ``seat`` through this node."""
@@ -170,6 +172,7 @@ class MCTSAgent:
                 for node in path:
                     node.vl -= 1
                     node.n += 1
+                    node.root_visits = math.sqrt(node.n + node.vl)
                     for seat, v in enumerate(value):
                         node.w[seat] += v
             done += len(paths)
@@ -179,6 +182,7 @@ class MCTSAgent:
         node = root
         path = [node]
         node.vl += 1
+        node.root_visits = math.sqrt(node.n + node.vl)
         while not node.terminal:
             if node.player == CHANCE:
                 outcomes = node.state.chance_outcomes()
@@ -194,11 +198,13 @@ class MCTSAgent:
                 action = untried.pop()
                 child = node.children[action] = Node(node.state.apply_unchecked(action))
                 child.vl += 1
+                child.root_visits = 1.0
                 path.append(child)
                 return path
             else:
                 child = self._best_child(node)
             child.vl += 1
+            child.root_visits = math.sqrt(child.n + child.vl)
             path.append(child)
             node = child
         return path
@@ -210,8 +216,7 @@ class MCTSAgent:
         best, best_value = None, -math.inf
         for child in node.children.values():
             vl = child.vl
-            visits = child.n + vl
-            value = (child.w[seat] - vl + explore * visits**0.5) / visits
+            value = (child.w[seat] - vl + explore * child.root_visits) / (child.n + vl)
             if value > best_value:
                 best, best_value = child, value
         assert best is not None

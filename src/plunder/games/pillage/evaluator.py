@@ -33,37 +33,43 @@ class KernelEvaluator:
         self.margin = margin
 
     def evaluate(self, states: Sequence[State], rng: random.Random) -> list[Sequence[float]]:
-        """Mean win/loss (+1/-1, 0 for ties) of the playouts, per seat."""
+        """Mean value of the playouts per seat: win/loss (+1/-1, 0 for ties), blended with
+        the margin by ``margin``."""
         starts: list[PillageState] = []
-        done: dict[int, list[float]] = {}
+        out: list[Sequence[float]] = []
+        live: list[int] = []
         for i, state in enumerate(states):
+            assert isinstance(state, PillageState)
             s = state
-            while s.current_player == CHANCE or (isinstance(s, PillageState) and s.pending and not s.is_terminal()):
+            while s.pending or s.current_player == CHANCE:
                 if s.current_player == CHANCE:
                     outcomes = s.chance_outcomes()
                     s = s.apply(rng.choices([a for a, _ in outcomes], [p for _, p in outcomes])[0])
                 else:
                     s = s.apply(rng.choice(s.legal_actions()))
-            assert isinstance(s, PillageState)
-            if s.is_terminal():
-                done[i] = s.returns()
             starts.append(s)
-        live = [i for i in range(len(states)) if i not in done]
-        out: list[Sequence[float]] = [done.get(i, [0.0, 0.0]) for i in range(len(states))]
-        if live:
-            gen = np.random.default_rng(rng.getrandbits(64))
-            rows = [starts[i] for i in live for _ in range(self.rollouts)]
-            if self.policy == "random":
-                scores = self.kernel.random_scores_many(rows, gen)
+            if s.is_terminal():
+                out.append(s.returns())
             else:
-                scores = self.kernel.policy_scores_many(rows, gen)
-            diff = scores[:, 0] - scores[:, 1]
-            # win/loss, blended with the margin so that a gift of a box is seen even when the
-            # noisy playouts rarely turn it into a lost game
-            scale = np.array([_stake(starts[i]) for i in live for _ in range(self.rollouts)])
-            value = (1 - self.margin) * np.sign(diff) + self.margin * np.clip(diff / scale, -1, 1)
-            for i, m in zip(live, value.reshape(len(live), self.rollouts).mean(axis=1)):
-                out[i] = [float(m), float(-m)]
+                out.append([0.0, 0.0])
+                live.append(i)
+        if not live:
+            return out
+        gen = np.random.default_rng(rng.getrandbits(64))
+        rows = [starts[i] for i in live for _ in range(self.rollouts)]
+        if self.policy == "random":
+            scores = self.kernel.random_scores_many(rows, gen)
+        else:
+            scores = self.kernel.policy_scores_many(rows, gen)
+        diff = scores[:, 0] - scores[:, 1]
+        value = np.sign(diff)
+        if self.margin:
+            # blend in the margin, so that the gift of a box shows even when the noisy
+            # playouts rarely turn it into a lost game
+            scale = np.array([_stake(s) for s in rows])
+            value = (1 - self.margin) * value + self.margin * np.clip(diff / scale, -1, 1)
+        for i, m in zip(live, value.reshape(len(live), self.rollouts).mean(axis=1)):
+            out[i] = [float(m), float(-m)]
         return out
 
 

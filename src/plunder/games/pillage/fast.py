@@ -57,6 +57,7 @@ class PlayoutKernel:
         self._mod_index: dict[Modifier, int] = {}
         self._tables: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray] | None = None
         self._content_cache: dict[int, tuple[tuple, tuple[np.ndarray, np.ndarray, np.ndarray]]] = {}
+        self._mod_count: dict[int, tuple[tuple, int]] = {}
         # edge -> its (one or two) boxes, padded with a dummy box that never nears completion
         self.edge_boxes = np.full((board.num_edges, 2), board.num_boxes, dtype=np.int64)
         for e, bs in enumerate(board.edge_boxes):
@@ -118,7 +119,12 @@ class PlayoutKernel:
             drawn[:, : g.E] = (masks[:, None] >> np.arange(g.E)) & 1
         else:
             drawn[:, : g.E] = [[(s.drawn >> e) & 1 for e in range(g.E)] for s in states]
-        parts = [self._content_rows(s.contents) for s in states]
+        first = states[0].contents
+        if all(s.contents is first for s in states):  # the usual case: one deal, many leaves
+            pile, kind, mod = (row[None, :] for row in self._content_rows(first))
+        else:
+            parts = [self._content_rows(s.contents) for s in states]
+            pile, kind, mod = (np.array([p[i] for p in parts]) for i in range(3))
         # boxes captured before the playout are tallied in the state already
         open_ = np.array([s.owner for s in states], dtype=np.int64) < 0
         return Batch(
@@ -127,9 +133,9 @@ class PlayoutKernel:
             doubloons=np.array([s.doubloons for s in states], dtype=np.int64),
             held=np.array([s.held for s in states], dtype=np.int64).reshape(n, 2, g.K),
             values=np.array([s.values for s in states], dtype=np.int64).reshape(n, g.K),
-            pile=np.where(open_, np.array([p[0] for p in parts]), 0),
-            kind=np.where(open_, np.array([p[1] for p in parts]), -1),
-            mod=np.where(open_, np.array([p[2] for p in parts]), -1),
+            pile=np.where(open_, pile, 0),
+            kind=np.where(open_, kind, -1),
+            mod=np.where(open_, mod, -1),
         )
 
     def scores(self, batch: Batch, keys: np.ndarray, choice_u: np.ndarray) -> np.ndarray:
@@ -153,17 +159,15 @@ class PlayoutKernel:
         passes = np.cumsum(quiet, axis=1) - quiet
         mover_at = (batch.mover[:, None] + passes) & 1
         owner = np.where(fresh, np.take_along_axis(mover_at, np.maximum(close, 0), axis=1), -1)
-        doubloons = batch.doubloons.astype(float).copy()
-        for p in (0, 1):
-            doubloons[:, p] += (batch.pile * (owner == p)).sum(axis=1)
-        held = batch.held.copy()
-        for k in range(g.K):
-            is_k = batch.kind == k
-            for p in (0, 1):
-                held[:, p, k] += (is_k & (owner == p)).sum(axis=1)
+        owned = owner[:, :, None] == np.arange(2)  # B x NB x 2: captured in the playout, by whom
+        doubloons = batch.doubloons + np.einsum("bn,bnp->bp", batch.pile, owned)
+        held = batch.held
+        if (batch.kind >= 0).any():
+            kinds = batch.kind[:, :, None] == np.arange(g.K)  # B x NB x K
+            held = held + np.einsum("bnk,bnp->bpk", kinds.astype(np.int64), owned.astype(np.int64))
         values = batch.values.copy()
         self._apply_modifiers(batch, close, fresh, choice_u, values)
-        return doubloons + np.einsum("npk,nk->np", held, values).astype(float)
+        return (doubloons + np.einsum("npk,nk->np", held, values)).astype(float)
 
     def _apply_modifiers(self, batch: Batch, close: np.ndarray, fresh: np.ndarray, choice_u: np.ndarray,
                          values: np.ndarray) -> None:
@@ -226,9 +230,14 @@ class PlayoutKernel:
         return self.scores(batch, self.policy_keys(batch, rng), rng.random((len(states), self.modifier_slots(states))))
 
     def modifier_slots(self, states: Sequence[PillageState]) -> int:
-        """How many modifier draws a playout from any of ``states`` can need."""
-        return max(1, max(sum(1 for b, c in enumerate(s.contents) if isinstance(c, Modifier) and s.owner[b] < 0)
-                          for s in states))
+        """How many modifier draws a playout from any of ``states`` can need (at most)."""
+        most = 1
+        for s in states:
+            cached = self._mod_count.get(id(s.contents))
+            if cached is None or cached[0] is not s.contents:
+                cached = self._mod_count[id(s.contents)] = (s.contents, int((self._content_rows(s.contents)[2] >= 0).sum()))
+            most = max(most, cached[1])
+        return most
 
     def playout_scores(self, state: PillageState, orders: np.ndarray, choice_u: np.ndarray) -> np.ndarray:
         """Final scores (N x 2) of playouts from ``state`` drawing lines in ``orders[i]``."""

@@ -136,6 +136,8 @@ class PillageGame(Game):
         self.deal_base = self.E + len(OPS) * self.K
         self.deal_index = {c: i for i, (c, _) in enumerate(self.distribution)}
         self.all_drawn = (1 << self.E) - 1
+        #: per box, the bitmask of its edges: a box is closed when all its bits are drawn
+        self.box_masks = tuple(sum(1 << e for e in edges) for edges in self.board.box_edges)
 
     def _content(self, text: str) -> Content:
         try:
@@ -345,7 +347,7 @@ class PillageState(State):
             values[kind] = apply_op(values[kind], op, mod.amount, g.floor)
             return self._with(values=tuple(values), pending=self.pending[1:], ply=self.ply + 1)
         drawn = self.drawn | 1 << action
-        closed = [b for b in g.board.edge_boxes[action] if all(drawn >> e & 1 for e in g.board.box_edges[b])]
+        closed = [b for b in g.board.edge_boxes[action] if drawn & g.box_masks[b] == g.box_masks[b]]
         if not closed:
             return self._with(drawn=drawn, mover=1 - self.mover, ply=self.ply + 1, last_edge=action)
         # PP-4/PP-5: capture every closed box; tallies first, then modifiers in box order.
