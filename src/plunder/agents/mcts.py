@@ -18,6 +18,8 @@ import random
 import time
 from typing import Mapping, Protocol, Sequence
 
+import numpy as np
+
 from ..core.errors import ParameterError
 from ..core.game import CHANCE, TERMINAL, Action, Game, State
 from ..core.registry import GameEntry, entry, game_ids
@@ -97,27 +99,39 @@ def score_values(scores: Sequence[float], scale: float) -> list[float]:
 
 
 class Node:
-    """A tree node: its state, visit count, per-seat value sums and children."""
+    """A tree node: its state, visit count, per-seat value sums and children.
 
-    __slots__ = ("state", "player", "terminal", "children", "untried", "n", "w", "vl", "root_visits")
+    A decision node also keeps its children's statistics for its own mover in arrays, so
+    that UCT is a few vector operations: ``tot[i]`` is child ``i``'s visits plus virtual
+    losses, ``adj[i]`` its summed return for the mover minus its virtual losses.
+    """
+
+    __slots__ = ("state", "player", "terminal", "children", "kids", "untried", "n", "w", "vl", "tot", "adj")
 
     def __init__(self, state: State) -> None:
         self.state = state
         self.player = state.current_player
         self.terminal = self.player == TERMINAL
         self.children: dict[Action, Node] = {}
+        #: children in the order they were expanded (the order of ``tot``/``adj``)
+        self.kids: list[Node] = []
         self.untried: list[Action] = []
         if self.player >= 0:
             self.untried = list(state.legal_actions())  # a copy: games may share their lists
+            self.tot = np.zeros(len(self.untried))
+            self.adj = np.zeros(len(self.untried))
         self.n = 0
         self.w = [0.0] * state.game.num_players
         self.vl = 0
-        #: sqrt(n + vl), kept up to date so that UCT need not take a root per child
-        self.root_visits = 0.0
 
     def mean(self, seat: int) -> float:
         """Average return of ``seat`` through this node."""
         return self.w[seat] / self.n if self.n else 0.0
+
+
+#: one step of a selected path: (parent, index of the child in ``parent.kids``, child);
+#: the index is -1 below a chance node, whose children keep no arrays
+Step = tuple[Node, int, Node]
 
 
 class MCTSAgent:
@@ -161,7 +175,7 @@ class MCTSAgent:
             if deadline is not None and done and time.perf_counter() > deadline:
                 break
             paths = [self._select(root, rng) for _ in range(min(batch, budget - done))]
-            leaves = [p[-1] for p in paths]
+            leaves = [path[-1][2] if path else root for path in paths]
             pending = [i for i, leaf in enumerate(leaves) if not leaf.terminal]
             values: list[Sequence[float]] = [leaf.state.returns() if leaf.terminal else () for leaf in leaves]
             if pending:
@@ -169,20 +183,27 @@ class MCTSAgent:
                 for i, estimate in zip(pending, estimates):
                     values[i] = estimate
             for path, value in zip(paths, values):
-                for node in path:
-                    node.vl -= 1
-                    node.n += 1
-                    node.root_visits = math.sqrt(node.n + node.vl)
-                    for seat, v in enumerate(value):
-                        node.w[seat] += v
+                self._backup(root, path, value)
             done += len(paths)
         return root
 
-    def _select(self, root: Node, rng: random.Random) -> list[Node]:
+    @staticmethod
+    def _backup(root: Node, path: list[Step], value: Sequence[float]) -> None:
+        """Take back the path's virtual losses and add the leaf's value all the way up."""
+        for node in [root] + [child for _, _, child in path]:
+            node.vl -= 1
+            node.n += 1
+            for seat, v in enumerate(value):
+                node.w[seat] += v
+        for parent, i, _ in path:
+            if i >= 0:
+                parent.adj[i] += 1 + value[parent.player]
+
+    def _select(self, root: Node, rng: random.Random) -> list[Step]:
+        """Walk down by UCT (sampling chance) to a new or terminal node, adding virtual losses."""
         node = root
-        path = [node]
+        path: list[Step] = []
         node.vl += 1
-        node.root_visits = math.sqrt(node.n + node.vl)
         while not node.terminal:
             if node.player == CHANCE:
                 outcomes = node.state.chance_outcomes()
@@ -190,37 +211,41 @@ class MCTSAgent:
                 child = node.children.get(action)
                 if child is None:
                     child = node.children[action] = Node(node.state.apply_unchecked(action))
+                i = -1
             elif node.untried:
                 # expand untried actions in random order: swap a random one to the end
                 untried = node.untried
-                i = int(rng.random() * len(untried))
-                untried[i], untried[-1] = untried[-1], untried[i]
+                j = int(rng.random() * len(untried))
+                untried[j], untried[-1] = untried[-1], untried[j]
                 action = untried.pop()
                 child = node.children[action] = Node(node.state.apply_unchecked(action))
-                child.vl += 1
-                child.root_visits = 1.0
-                path.append(child)
+                i = len(node.kids)
+                node.kids.append(child)
+                self._visit(node, i, child)
+                path.append((node, i, child))
                 return path
             else:
-                child = self._best_child(node)
-            child.vl += 1
-            child.root_visits = math.sqrt(child.n + child.vl)
-            path.append(child)
+                i = self._best_child(node)
+                child = node.kids[i]
+            self._visit(node, i, child)
+            path.append((node, i, child))
             node = child
         return path
 
-    def _best_child(self, node: Node) -> Node:
+    @staticmethod
+    def _visit(parent: Node, i: int, child: Node) -> None:
+        """Count a virtual loss on ``child`` until its path's value comes back."""
+        child.vl += 1
+        if i >= 0:
+            parent.tot[i] += 1
+            parent.adj[i] -= 1
+
+    def _best_child(self, node: Node) -> int:
         """UCT: mean return for the mover (virtual losses count as losses) plus exploration."""
-        seat = node.player
+        k = len(node.kids)
+        tot = node.tot[:k]
         explore = self.c * math.sqrt(math.log(node.n + node.vl))
-        best, best_value = None, -math.inf
-        for child in node.children.values():
-            vl = child.vl
-            value = (child.w[seat] - vl + explore * child.root_visits) / (child.n + vl)
-            if value > best_value:
-                best, best_value = child, value
-        assert best is not None
-        return best
+        return int(((node.adj[:k] + explore * np.sqrt(tot)) / tot).argmax())
 
     def ranked(self, root: Node) -> list[tuple[Action, int, float]]:
         """Root actions as (action, visits, mean return for the mover), most visited first."""
