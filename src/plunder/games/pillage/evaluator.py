@@ -38,17 +38,18 @@ class KernelEvaluator:
         starts: list[PillageState] = []
         out: list[Sequence[float]] = []
         live: list[int] = []
+        all_drawn = self.kernel.game.all_drawn
         for i, state in enumerate(states):
             assert isinstance(state, PillageState)
             s = state
-            while s.pending or s.current_player == CHANCE:
+            while s.pending or s.contents[-1] is None:  # a modifier choice, or still dealing
                 if s.current_player == CHANCE:
                     outcomes = s.chance_outcomes()
                     s = s.apply(rng.choices([a for a, _ in outcomes], [p for _, p in outcomes])[0])
                 else:
                     s = s.apply(rng.choice(s.legal_actions()))
             starts.append(s)
-            if s.is_terminal():
+            if s.drawn == all_drawn:
                 out.append(s.returns())
             else:
                 out.append([0.0, 0.0])

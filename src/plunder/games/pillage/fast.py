@@ -153,8 +153,8 @@ class PlayoutKernel:
         time[:, : g.E] = np.where(batch.drawn[:, : g.E], -1, rank - already)
         close = time[:, self.box_edges].max(axis=2)  # B x NB; -1 for boxes closed before
         fresh = close >= 0
-        counts = np.zeros((n, g.E + 1), dtype=np.int64)
-        np.add.at(counts, (np.broadcast_to(rows, close.shape)[fresh], close[fresh]), 1)
+        width = g.E + 1
+        counts = np.bincount((rows * width + close)[fresh], minlength=n * width).reshape(n, width)
         quiet = (counts == 0).astype(np.int64)
         passes = np.cumsum(quiet, axis=1) - quiet
         mover_at = (batch.mover[:, None] + passes) & 1
