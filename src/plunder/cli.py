@@ -146,7 +146,8 @@ def simulate_cmd(game_id: str, params: Sequence[str], preset: str | None, agents
     if not console.is_terminal:
         console.width = max(console.width, 120)  # piped tables: room for every column
     defaults = {spec.name: spec.default for spec in entry(game_id).game_class.param_specs}
-    changed = " ".join(f"{k}={v}" for k, v in game.params.items() if defaults.get(k) != v)
+    changed = " ".join(f"{k}={v if len(v) <= 40 else v[:37] + '...'}"
+                       for k, v in game.params.items() if defaults.get(k) != v)
     title = f"{game_id} {changed or '(defaults)'}: {games} games, seed {seed}"
     table = Table(title=title, header_style="bold")
     for col in ("agent", "games", "wins", "ties", "losses", "win rate (95% CI)", "mean score", "median", "max"):

@@ -107,3 +107,18 @@ def test_bad_parameters_are_named(params, words) -> None:
 def test_unknown_game_lists_the_games() -> None:
     with pytest.raises(plunder.ParameterError, match="games are: pillage"):
         plunder.load_game("chess")
+
+
+def test_records_of_file_boards_carry_the_board(tmp_path) -> None:
+    """The record holds the board as json:..., so it replays after the file is gone."""
+    data = dict(SQUARE, legend={"gold": 3}, drawn=[["a1", "b1"]])
+    path = tmp_path / "b.json"
+    path.write_text(json.dumps(data))
+    game = plunder.load_game("pillage", board=f"file:{path}")
+    assert game.params["board"].startswith("json:")
+    record = plunder.play(game, ["random", "random"], seed=2)
+    path.unlink()
+    final = plunder.replay(plunder.Record.from_json(record.to_json()))
+    assert final.scores() == record.scores and final.game.board.predrawn == game.board.predrawn
+    again = plunder.load_game("pillage", board=game.params["board"])
+    assert again.params == game.params and again.legend == game.legend

@@ -35,6 +35,21 @@ class BoardFile:
     contents: tuple[str, ...] | None
     legend: Legend | None
 
+    def to_json(self) -> str:
+        """The board file as compact JSON text (what ``board=json:...`` reads back)."""
+        b = self.board
+        data: dict[str, Any] = {
+            "format": FORMAT,
+            "version": 1,
+            "dots": [{"x": _plain(x), "y": _plain(y), "label": lab} for (x, y), lab in zip(b.dots, b.labels)],
+            "boxes": [{"dots": list(cycle), **({"content": self.contents[i]} if self.contents else {})}
+                      for i, cycle in enumerate(b.boxes)],
+            "drawn": [list(b.edges[e]) for e in b.predrawn],
+        }
+        if self.legend is not None:
+            data["legend"] = dict(zip(self.legend.kinds, self.legend.values))
+        return json.dumps(data, separators=(",", ":"))
+
     def parsed_contents(self, legend: Legend) -> tuple[Content, ...] | None:
         """The contents read against ``legend`` (BoardError on a bad one)."""
         if self.contents is None:
@@ -46,6 +61,11 @@ class BoardFile:
             except ValueError as exc:
                 raise BoardError(f"box {b} content: {exc}") from None
         return tuple(out)
+
+
+def _plain(value: Fraction) -> int | float | str:
+    """A coordinate as JSON: an int when whole, else an exact fraction text like ``"1/3"``."""
+    return int(value) if value.denominator == 1 else str(value)
 
 
 def _number(value: Any, where: str) -> Fraction:

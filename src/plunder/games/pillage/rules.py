@@ -41,9 +41,9 @@ EXAMPLE_CONTENTS = ("food", "weapons", "-5 food/weapons/armor", "armor")
 
 
 def _parse_board(text: str) -> Any:
-    if text.startswith("file:"):
-        from .board_file import parse_board_json
+    from .board_file import parse_board_json
 
+    if text.startswith("file:"):
         path = text[len("file:") :]
         try:
             with open(path, encoding="utf-8") as fh:
@@ -52,6 +52,11 @@ def _parse_board(text: str) -> Any:
             raise ValueError(f"cannot read board file {path!r}: {exc.strerror}") from None
         except BoardError as exc:
             raise ValueError(f"board file {path!r}: {exc}") from None
+    if text.startswith("json:"):
+        try:
+            return parse_board_json(text[len("json:") :], name="json")
+        except BoardError as exc:
+            raise ValueError(f"board json: {exc}") from None
     try:
         return generated(text)
     except BoardError as exc:
@@ -79,7 +84,7 @@ class PillageGame(Game):
     title: ClassVar[str] = "Pillage and Profit"
     param_specs: ClassVar[list[Param]] = [
         Param("board", "square:4x4", _parse_board, "board shape (PP-1)",
-              ("square:RxC", "triangle:RxC", "hex:RxC", "octagon:RxC", "file:PATH")),
+              ("square:RxC", "triangle:RxC", "hex:RxC", "octagon:RxC", "file:PATH", "json:TEXT")),
         Param("contents", "auto", _parse_contents,
               "box contents: random (dealt by chance), unit (1 doubloon each), example (PP-8), "
               "file (from the board file); auto = file contents if the board file has them, else random",
@@ -108,6 +113,9 @@ class PillageGame(Game):
         loaded = values["board"]
         file = None if isinstance(loaded, Board) else loaded
         self.board: Board = loaded if file is None else file.board
+        if file is not None:
+            # records carry the board itself, so they replay where the file is not
+            self.params["board"] = "json:" + file.to_json()
         legend = values["legend"] or (file.legend if file and file.legend else None)
         self.legend: Legend = legend or Legend(tuple(k for k, _ in DEFAULT_LEGEND), tuple(v for _, v in DEFAULT_LEGEND))
         self.floor: int | None = values["floor"]
