@@ -93,8 +93,6 @@ def play(game_id: str, params: Sequence[str], preset: str | None, vs: str, seat:
     else:
         if not 0 <= seat < n:
             raise click.UsageError(f"--seat must be 0..{n - 1} for {game_id}")
-        if vs != "human" and vs not in agent_names(game) and vs.split(":")[0] not in agent_names(game):
-            raise click.UsageError(f"unknown agent {vs!r}; agents are: {', '.join(agent_names(game))}, human")
         specs = ["human" if (i == seat or vs == "human") else vs for i in range(n)]
     try:
         seats = [None if s == "human" else make_agent(s, game) for s in specs]

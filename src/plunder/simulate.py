@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import math
 import statistics
+from collections import Counter
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
-from typing import Any, Callable, Iterable, Sequence
+from typing import Any, Callable, Sequence
 
 from .agents import make_agent
 from .core.record import play_out
@@ -64,7 +65,7 @@ class Simulation:
             out["median_scores"][name] = statistics.median(t.scores) if t.scores else None
             out["max_scores"][name] = max(t.scores, default=None)
             out["min_scores"][name] = min(t.scores, default=None)
-            out["score_histogram"][name] = {f"{k:g}": n for k, n in sorted(count_values(t.scores).items())}
+            out["score_histogram"][name] = {f"{k:g}": n for k, n in sorted(Counter(t.scores).items())}
             out["stats"][name] = {k: statistics.fmean(v) for k, v in t.stats.items()}
         out["game_stats"] = {k: statistics.fmean(v) for k, v in self.game_stats.items()}
         return out
@@ -79,14 +80,6 @@ def wilson(successes: int, n: int, z: float = 1.959963984540054) -> tuple[float,
     centre = (p + z * z / (2 * n)) / denom
     half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
     return (max(0.0, centre - half), min(1.0, centre + half))
-
-
-def count_values(values: Iterable[float]) -> dict[float, int]:
-    """How often each value occurs."""
-    out: dict[float, int] = {}
-    for v in values:
-        out[v] = out.get(v, 0) + 1
-    return out
 
 
 def seating(agents: Sequence[str], num_players: int, index: int) -> list[str]:
@@ -166,7 +159,7 @@ def histogram_rows(values: Sequence[float], bins: int = 12, width: int = 40) -> 
     """(label, count, bar) rows of a histogram; one row per value when there are few."""
     if not values:
         return []
-    counts = count_values(values)
+    counts = Counter(values)
     if len(counts) <= bins * 2:
         rows = [(f"{k:g}", n) for k, n in sorted(counts.items())]
     else:

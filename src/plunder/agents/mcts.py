@@ -22,6 +22,7 @@ import numpy as np
 
 from ..core.errors import ParameterError
 from ..core.game import CHANCE, TERMINAL, Action, Game, State
+from ..core.record import sample_chance
 from ..core.registry import GameEntry, entry, game_ids
 from .base import Agent
 
@@ -68,8 +69,7 @@ class RolloutEvaluator:
                 steps = 0
                 while not s.is_terminal() and (self.depth == 0 or steps < self.depth):
                     if s.current_player == CHANCE:
-                        outcomes = s.chance_outcomes()
-                        s = s.apply_unchecked(rng.choices([a for a, _ in outcomes], [p for _, p in outcomes])[0])
+                        s = s.apply_unchecked(sample_chance(s, rng))
                     elif self.policy is not None:
                         s = s.apply_unchecked(self.policy.choose(s, rng))
                     else:
@@ -206,8 +206,7 @@ class MCTSAgent:
         node.vl += 1
         while not node.terminal:
             if node.player == CHANCE:
-                outcomes = node.state.chance_outcomes()
-                action = rng.choices([a for a, _ in outcomes], [p for _, p in outcomes])[0]
+                action = sample_chance(node.state, rng)
                 child = node.children.get(action)
                 if child is None:
                     child = node.children[action] = Node(node.state.apply_unchecked(action))

@@ -8,6 +8,7 @@ from typing import Sequence
 import numpy as np
 
 from ...core.game import CHANCE, Game, State
+from ...core.record import sample_chance
 from .contents import Commodity, Doubloons, Modifier
 from .fast import PlayoutKernel
 from .rules import PillageGame, PillageState
@@ -44,8 +45,7 @@ class KernelEvaluator:
             s = state
             while s.pending or s.contents[-1] is None:  # a modifier choice, or still dealing
                 if s.current_player == CHANCE:
-                    outcomes = s.chance_outcomes()
-                    s = s.apply(rng.choices([a for a, _ in outcomes], [p for _, p in outcomes])[0])
+                    s = s.apply(sample_chance(s, rng))
                 else:
                     s = s.apply(rng.choice(s.legal_actions()))
             starts.append(s)

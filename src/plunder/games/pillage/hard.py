@@ -49,15 +49,13 @@ class HardAgent:
         """The solver's move near the end, the search's move before."""
         assert isinstance(state, PillageState)
         solved = self._solved(state)
-        if solved is not None and solved.best_action is not None:
-            return solved.best_action
-        return self.search.choose(state, rng)
+        return solved.best_action if solved is not None else self.search.choose(state, rng)
 
     def analyse(self, state: State, rng: random.Random) -> list[tuple[Action, str]]:
         """The proven best move with its exact margin near the end; the search's ranking before."""
         assert isinstance(state, PillageState)
         solved = self._solved(state)
-        if solved is not None and solved.best_action is not None:
+        if solved is not None:
             return [(solved.best_action, f"final margin {solved.value:+g} with best play on both sides (proven)")]
         return self.search.analyse(state, rng)
 

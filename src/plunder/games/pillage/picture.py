@@ -105,12 +105,19 @@ def status_lines(state: "PillageState") -> list[str]:
         goods = ", ".join(f"{n} {k}" for k, n in zip(g.legend.kinds, state.held[p]) if n)
         lines.append(f"{g.seat_name(p)}: {state.doubloons[p]} doubloon{'' if state.doubloons[p] == 1 else 's'}" + (f", {goods}" if goods else "")
                      + f"  -> score {scores[p]:g}")
-    modifiers = {content_short(c, g.legend): content_text(c, g.legend)
-                 for b, c in enumerate(state.contents) if isinstance(c, Modifier) and state.owner[b] < 0}
+    modifiers = modifier_key(state)
     if modifiers:
-        lines.append("Modifiers: " + "; ".join(f"{s} = {t}" for s, t in sorted(modifiers.items())))
+        lines.append(modifiers)
     lines.append(state.summary().split(", ", 1)[1].split(" [")[0])
     return lines
+
+
+def modifier_key(state: "PillageState") -> str:
+    """``Modifiers: -5FWA = -5 food/weapons/armor; ...`` for the uncaptured modifiers, or ``""``."""
+    g = state.game
+    codes = {content_short(c, g.legend): content_text(c, g.legend)
+             for b, c in enumerate(state.contents) if isinstance(c, Modifier) and state.owner[b] < 0}
+    return "Modifiers: " + "; ".join(f"{s} = {t}" for s, t in sorted(codes.items())) if codes else ""
 
 
 def state_text(state: "PillageState") -> str:

@@ -7,8 +7,8 @@ from rich.table import Table
 from rich.text import Text
 
 from ...core.game import State
-from .contents import Modifier, content_short, content_text
-from .picture import board_grid
+from .contents import content_text
+from .picture import board_grid, modifier_key
 from .rules import PillageState
 
 STYLES = {
@@ -44,10 +44,9 @@ def render(state: State) -> RenderableType:
         table.add_row(Text(g.seat_name(p), STYLES[f"p{p}"]), str(state.doubloons[p]),
                       *(str(n) for n in state.held[p]), f"{scores[p]:g}")
     parts: list[RenderableType] = [board, table]
-    mods = {content_short(c, g.legend): content_text(c, g.legend)
-            for b, c in enumerate(state.contents) if isinstance(c, Modifier) and state.owner[b] < 0}
-    if mods:
-        parts.append(Text("Modifiers: " + "; ".join(f"{s} = {t}" for s, t in sorted(mods.items())), "green"))
+    modifiers = modifier_key(state)
+    if modifiers:
+        parts.append(Text(modifiers, "green"))
     mod = state.pending_modifier()
     if mod is not None:
         parts.append(Text(f"{g.seat_name(state.mover)} captured the modifier {content_text(mod, g.legend)}: "
