@@ -103,26 +103,32 @@ class Node:
 
     A decision node also keeps its children's statistics for its own mover in arrays, so
     that UCT is a few vector operations: ``tot[i]`` is child ``i``'s visits plus virtual
-    losses, ``adj[i]`` its summed return for the mover minus its virtual losses.
+    losses, ``adj[i]`` its summed return for the mover minus its virtual losses. Those and
+    the untried actions are made the first time a search passes through the node: most
+    nodes stay leaves, visited once, and never need them.
     """
 
     __slots__ = ("state", "player", "terminal", "children", "kids", "untried", "n", "w", "vl", "tot", "adj")
 
-    def __init__(self, state: State) -> None:
+    def __init__(self, state: State, seats: int) -> None:
         self.state = state
         self.player = state.current_player
         self.terminal = self.player == TERMINAL
         self.children: dict[Action, Node] = {}
         #: children in the order they were expanded (the order of ``tot``/``adj``)
         self.kids: list[Node] = []
-        self.untried: list[Action] = []
-        if self.player >= 0:
-            self.untried = list(state.legal_actions())  # a copy: games may share their lists
+        self.untried: list[Action] | None = None
+        self.n = 0
+        self.w = [0.0] * seats
+        self.vl = 0
+
+    def open(self) -> list[Action]:
+        """The untried actions, listing them (and making the arrays) on the first pass."""
+        if self.untried is None:
+            self.untried = list(self.state.legal_actions())  # a copy: games may share their lists
             self.tot = np.zeros(len(self.untried))
             self.adj = np.zeros(len(self.untried))
-        self.n = 0
-        self.w = [0.0] * state.game.num_players
-        self.vl = 0
+        return self.untried
 
     def mean(self, seat: int) -> float:
         """Average return of ``seat`` through this node."""
@@ -142,6 +148,7 @@ class MCTSAgent:
     def __init__(self, game: Game, sims: int | None = 1000, ms: int | None = None, c: float = 1.0,
                  evaluator: Evaluator | None = None, reuse: bool = True, batch: int | None = None) -> None:
         self.game = game
+        self.seats = game.num_players
         self.sims = sims
         self.ms = ms
         self.c = c
@@ -150,7 +157,7 @@ class MCTSAgent:
         self.batch = batch or self.evaluator.batch
         self.root: Node | None = None
 
-    def _find(self, state: State, rng: random.Random) -> Node:
+    def _find(self, state: State) -> Node:
         """The subtree for ``state`` if the kept tree holds it within a few plies, else a new root."""
         if self.reuse and self.root is not None:
             frontier = [self.root]
@@ -161,46 +168,52 @@ class MCTSAgent:
                 frontier = [c for node in frontier for c in node.children.values()]
                 if len(frontier) > 5000:
                     break
-        return Node(state)
+        return Node(state, self.seats)
 
     def search(self, state: State, rng: random.Random) -> Node:
         """Run the search from ``state`` and return its root node."""
-        root = self._find(state, rng)
+        root = self._find(state)
         self.root = root
         deadline = None if self.ms is None else time.perf_counter() + self.ms / 1000
         budget = self.sims if self.sims is not None else (1 << 62)
         done = 0
         batch = max(1, self.batch)
+        evaluate = self.evaluator.evaluate
         while done < budget:
             if deadline is not None and done and time.perf_counter() > deadline:
                 break
             paths = [self._select(root, rng) for _ in range(min(batch, budget - done))]
             leaves = [path[-1][2] if path else root for path in paths]
-            pending = [i for i, leaf in enumerate(leaves) if not leaf.terminal]
-            values: list[Sequence[float]] = [leaf.state.returns() if leaf.terminal else () for leaf in leaves]
-            if pending:
-                estimates = self.evaluator.evaluate([leaves[i].state for i in pending], rng)
-                for i, estimate in zip(pending, estimates):
-                    values[i] = estimate
-            for path, value in zip(paths, values):
-                self._backup(root, path, value)
+            pending = [leaf.state for leaf in leaves if not leaf.terminal]
+            estimates = iter(evaluate(pending, rng) if pending else ())
+            for path, leaf in zip(paths, leaves):
+                self._backup(root, path, leaf.state.returns() if leaf.terminal else next(estimates))
             done += len(paths)
         return root
 
     @staticmethod
     def _backup(root: Node, path: list[Step], value: Sequence[float]) -> None:
         """Take back the path's virtual losses and add the leaf's value all the way up."""
-        for node in [root] + [child for _, _, child in path]:
+        root.vl -= 1
+        root.n += 1
+        w = root.w
+        for seat, v in enumerate(value):
+            w[seat] += v
+        for parent, i, node in path:
             node.vl -= 1
             node.n += 1
+            w = node.w
             for seat, v in enumerate(value):
-                node.w[seat] += v
-        for parent, i, _ in path:
+                w[seat] += v
             if i >= 0:
                 parent.adj[i] += 1 + value[parent.player]
 
     def _select(self, root: Node, rng: random.Random) -> list[Step]:
-        """Walk down by UCT (sampling chance) to a new or terminal node, adding virtual losses."""
+        """Walk down by UCT (sampling chance) to a new or terminal node, adding virtual losses.
+
+        A virtual loss counts a visit worth -1 for the mover until the path's value comes
+        back, so the other paths of a batch spread out.
+        """
         node = root
         path: list[Step] = []
         node.vl += 1
@@ -209,42 +222,38 @@ class MCTSAgent:
                 action = sample_chance(node.state, rng)
                 child = node.children.get(action)
                 if child is None:
-                    child = node.children[action] = Node(node.state.apply_unchecked(action))
-                i = -1
-            elif node.untried:
+                    child = node.children[action] = Node(node.state.apply_unchecked(action), self.seats)
+                child.vl += 1
+                path.append((node, -1, child))
+                node = child
+                continue
+            untried = node.untried if node.untried is not None else node.open()
+            fresh = bool(untried)
+            if fresh:
                 # expand untried actions in random order: swap a random one to the end
-                untried = node.untried
                 j = int(rng.random() * len(untried))
                 untried[j], untried[-1] = untried[-1], untried[j]
                 action = untried.pop()
-                child = node.children[action] = Node(node.state.apply_unchecked(action))
+                child = node.children[action] = Node(node.state.apply_unchecked(action), self.seats)
                 i = len(node.kids)
                 node.kids.append(child)
-                self._visit(node, i, child)
-                path.append((node, i, child))
-                return path
             else:
                 i = self._best_child(node)
                 child = node.kids[i]
-            self._visit(node, i, child)
+            child.vl += 1
+            node.tot[i] += 1
+            node.adj[i] -= 1
             path.append((node, i, child))
+            if fresh:
+                return path
             node = child
         return path
 
-    @staticmethod
-    def _visit(parent: Node, i: int, child: Node) -> None:
-        """Count a virtual loss on ``child`` until its path's value comes back."""
-        child.vl += 1
-        if i >= 0:
-            parent.tot[i] += 1
-            parent.adj[i] -= 1
-
     def _best_child(self, node: Node) -> int:
         """UCT: mean return for the mover (virtual losses count as losses) plus exploration."""
-        k = len(node.kids)
-        tot = node.tot[:k]
+        tot = node.tot
         explore = self.c * math.sqrt(math.log(node.n + node.vl))
-        return int(((node.adj[:k] + explore * np.sqrt(tot)) / tot).argmax())
+        return int(((node.adj + explore * np.sqrt(tot)) / tot).argmax())
 
     def ranked(self, root: Node) -> list[tuple[Action, int, float]]:
         """Root actions as (action, visits, mean return for the mover), most visited first."""

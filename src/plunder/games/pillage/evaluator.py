@@ -32,32 +32,42 @@ class KernelEvaluator:
         self.rollouts = rollouts
         self.policy = policy
         self.margin = margin
+        self._source: random.Random | None = None
+        self._gen = np.random.default_rng(0)
+
+    def _numpy_rng(self, rng: random.Random) -> np.random.Generator:
+        """A numpy generator drawn from ``rng`` once and kept while calls bring the same ``rng``:
+        making one costs more than a batch of playouts."""
+        if rng is not self._source:
+            self._source = rng
+            self._gen = np.random.default_rng(rng.getrandbits(64))
+        return self._gen
 
     def evaluate(self, states: Sequence[State], rng: random.Random) -> list[Sequence[float]]:
         """Mean value of the playouts per seat: win/loss (+1/-1, 0 for ties), blended with
         the margin by ``margin``."""
-        starts: list[PillageState] = []
-        out: list[Sequence[float]] = []
-        live: list[int] = []
         all_drawn = self.kernel.game.all_drawn
-        for i, state in enumerate(states):
-            assert isinstance(state, PillageState)
-            s = state
+        out: list[Sequence[float]] = []
+        rows: list[PillageState] = []
+        live: list[int] = []
+        for s in states:
+            assert isinstance(s, PillageState)
             while s.pending or s.contents[-1] is None:  # a modifier choice, or still dealing
                 if s.current_player == CHANCE:
                     s = s.apply(sample_chance(s, rng))
                 else:
                     s = s.apply(rng.choice(s.legal_actions()))
-            starts.append(s)
             if s.drawn == all_drawn:
                 out.append(s.returns())
             else:
-                out.append([0.0, 0.0])
-                live.append(i)
+                live.append(len(out))
+                out.append(())
+                rows.append(s)
         if not live:
             return out
-        gen = np.random.default_rng(rng.getrandbits(64))
-        rows = [starts[i] for i in live for _ in range(self.rollouts)]
+        gen = self._numpy_rng(rng)
+        if self.rollouts > 1:
+            rows = [s for s in rows for _ in range(self.rollouts)]
         if self.policy == "random":
             scores = self.kernel.random_scores_many(rows, gen)
         else:
@@ -69,8 +79,10 @@ class KernelEvaluator:
             # playouts rarely turn it into a lost game
             scale = np.array([_stake(s) for s in rows])
             value = (1 - self.margin) * value + self.margin * np.clip(diff / scale, -1, 1)
-        for i, m in zip(live, value.reshape(len(live), self.rollouts).mean(axis=1)):
-            out[i] = [float(m), float(-m)]
+        if self.rollouts > 1:
+            value = value.reshape(len(live), self.rollouts).mean(axis=1)
+        for i, m in zip(live, value.tolist()):
+            out[i] = (m, -m)
         return out
 
 

@@ -15,6 +15,7 @@ so tests can check it against :meth:`PillageState.apply` line for line.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from itertools import chain
 from typing import Sequence
 
 import numpy as np
@@ -63,6 +64,7 @@ class PlayoutKernel:
         for e, bs in enumerate(board.edge_boxes):
             self.edge_boxes[e, : len(bs)] = bs
         self.box_size = np.array([len(b) for b in board.box_edges] + [1 << 20], dtype=np.int64)
+        self._edges = np.arange(game.E, dtype=np.int64)
 
     def _modifier_id(self, mod: Modifier) -> int:
         if mod not in self._mod_index:
@@ -111,58 +113,70 @@ class PlayoutKernel:
         g = self.game
         n = len(states)
         for s in states:
-            if s.current_player not in (0, 1) or s.pending:
+            if s.pending or s.contents[-1] is None:
                 raise ValueError("playouts start where a player is to draw a line")
         drawn = np.ones((n, g.E + 1), dtype=bool)
         if g.E <= 62:
-            masks = np.array([s.drawn for s in states], dtype=np.int64)
-            drawn[:, : g.E] = (masks[:, None] >> np.arange(g.E)) & 1
+            masks = np.fromiter((s.drawn for s in states), dtype=np.int64, count=n)
+            drawn[:, : g.E] = (masks[:, None] >> self._edges) & 1
         else:
             drawn[:, : g.E] = [[(s.drawn >> e) & 1 for e in range(g.E)] for s in states]
-        first = states[0].contents
-        if all(s.contents is first for s in states):  # the usual case: one deal, many leaves
-            pile, kind, mod = (row[None, :] for row in self._content_rows(first))
+        if self._one_deal(states):  # the usual case: one deal, many leaves
+            pile, kind, mod = (row[None, :] for row in self._content_rows(states[0].contents))
         else:
             parts = [self._content_rows(s.contents) for s in states]
             pile, kind, mod = (np.array([p[i] for p in parts]) for i in range(3))
-        # boxes captured before the playout are tallied in the state already
-        open_ = np.array([s.owner for s in states], dtype=np.int64) < 0
+        # a box with all its lines drawn was captured before the playout and is tallied
+        # in the state already (the padding column counts as drawn)
+        open_ = ~drawn[:, self.box_edges].all(axis=2)
+        k = g.K
+        # one flat fromiter over each state's tallies: far cheaper than np.array on nested tuples
+        tallies = np.fromiter(chain.from_iterable(s.doubloons + s.held[0] + s.held[1] + s.values for s in states),
+                              dtype=np.int64, count=n * (2 + 3 * k)).reshape(n, 2 + 3 * k)
         return Batch(
             drawn=drawn,
-            mover=np.array([s.mover for s in states], dtype=np.int64),
-            doubloons=np.array([s.doubloons for s in states], dtype=np.int64),
-            held=np.array([s.held for s in states], dtype=np.int64).reshape(n, 2, g.K),
-            values=np.array([s.values for s in states], dtype=np.int64).reshape(n, g.K),
+            mover=np.fromiter((s.mover for s in states), dtype=np.int64, count=n),
+            doubloons=tallies[:, :2],
+            held=tallies[:, 2 : 2 + 2 * k].reshape(n, 2, k),
+            values=tallies[:, 2 + 2 * k :],
             pile=np.where(open_, pile, 0),
             kind=np.where(open_, kind, -1),
             mod=np.where(open_, mod, -1),
         )
 
+    @staticmethod
+    def _one_deal(states: Sequence[PillageState]) -> bool:
+        """True when every state shares the first one's contents tuple (one deal, many leaves)."""
+        first = states[0].contents
+        return all(s.contents is first for s in states)
+
     def scores(self, batch: Batch, keys: np.ndarray, choice_u: np.ndarray) -> np.ndarray:
         """Final scores (B x 2) when row ``r`` draws its undrawn lines in increasing ``keys[r]``
         and its ``m``-th captured modifier takes option ``floor(choice_u[r, m] * options)``."""
         g = self.game
-        n = len(keys)
+        n, e = len(keys), g.E
         rows = np.arange(n)[:, None]
-        keys = np.where(batch.drawn[:, : g.E], -1.0, keys)
-        order = np.argsort(keys, axis=1, kind="stable")
-        rank = np.empty_like(order)
-        rank[rows, order] = np.arange(g.E)
-        already = batch.drawn[:, : g.E].sum(axis=1, keepdims=True)
-        time = np.full((n, g.E + 1), -1, dtype=np.int64)
-        time[:, : g.E] = np.where(batch.drawn[:, : g.E], -1, rank - already)
-        close = time[:, self.box_edges].max(axis=2)  # B x NB; -1 for boxes closed before
+        drawn = batch.drawn[:, :e]
+        # drawn lines sort first, so a line's time in the playout is its rank minus the
+        # number already drawn: negative for lines drawn before it starts
+        order = np.argsort(np.where(drawn, -1.0, keys), axis=1, kind="stable")
+        time = np.empty((n, e + 1), dtype=np.int64)
+        time[rows, order] = self._edges - drawn.sum(axis=1, keepdims=True)
+        time[:, e] = -1  # the padding column of short boxes
+        close = time[:, self.box_edges].max(axis=2)  # B x NB; negative for boxes closed before
         fresh = close >= 0
-        width = g.E + 1
-        counts = np.bincount((rows * width + close)[fresh], minlength=n * width).reshape(n, width)
-        quiet = (counts == 0).astype(np.int64)
-        passes = np.cumsum(quiet, axis=1) - quiet
-        mover_at = (batch.mover[:, None] + passes) & 1
-        owner = np.where(fresh, np.take_along_axis(mover_at, np.maximum(close, 0), axis=1), -1)
-        owned = owner[:, :, None] == np.arange(2)  # B x NB x 2: captured in the playout, by whom
-        doubloons = batch.doubloons + np.einsum("bn,bnp->bp", batch.pile, owned)
+        # a line passes the turn exactly when it closes nothing (PP-4)
+        closes = np.zeros((n, e + 1), dtype=bool)
+        closes[rows, np.where(fresh, close, e)] = True
+        quiet = ~closes[:, :e]
+        mover_at = (batch.mover[:, None] + np.cumsum(quiet, axis=1) - quiet) & 1
+        by_second = fresh & (mover_at[rows, np.maximum(close, 0)] == 1)
+        by_first = fresh & ~by_second
+        doubloons = batch.doubloons + np.stack(
+            [(batch.pile * by_first).sum(axis=1), (batch.pile * by_second).sum(axis=1)], axis=1)
         held = batch.held
         if (batch.kind >= 0).any():
+            owned = np.stack([by_first, by_second], axis=2)  # B x NB x 2: captured in the playout, by whom
             kinds = batch.kind[:, :, None] == np.arange(g.K)  # B x NB x K
             held = held + np.einsum("bnk,bnp->bpk", kinds.astype(np.int64), owned.astype(np.int64))
         values = batch.values.copy()
@@ -232,7 +246,7 @@ class PlayoutKernel:
     def modifier_slots(self, states: Sequence[PillageState]) -> int:
         """How many modifier draws a playout from any of ``states`` can need (at most)."""
         most = 1
-        for s in states:
+        for s in states[:1] if self._one_deal(states) else states:
             cached = self._mod_count.get(id(s.contents))
             if cached is None or cached[0] is not s.contents:
                 cached = self._mod_count[id(s.contents)] = (s.contents, int((self._content_rows(s.contents)[2] >= 0).sum()))
