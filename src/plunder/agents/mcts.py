@@ -9,6 +9,10 @@
   evaluator plays random rollouts through ``apply``.
 * Deterministic for a given ``rng`` and simulation count; the tree is kept between moves
   and reused when the new position is found in it.
+* ``root=AGENT`` trades the tree for a search at the root only (:mod:`.improve`): paired
+  rollouts per candidate move, keeping ``AGENT``'s move unless another is clearly better.
+  In long games of chance (Profiteer, Pirates, Crossroads) that is what beats the
+  heuristics; a tree with few simulations there only adds noise.
 """
 
 from __future__ import annotations
@@ -25,6 +29,7 @@ from ..core.game import CHANCE, TERMINAL, Action, Game, State
 from ..core.record import sample_chance
 from ..core.registry import GameEntry, entry, game_ids
 from .base import Agent
+from .improve import RootSearch
 
 
 class Evaluator(Protocol):
@@ -283,21 +288,29 @@ def _float_option(options: Mapping[str, str], key: str, default: float) -> float
         raise ParameterError(f"agent option {key}={text!r} is not a number") from None
 
 
-def make_mcts(game: Game, options: Mapping[str, str]) -> MCTSAgent:
+def make_mcts(game: Game, options: Mapping[str, str]) -> "MCTSAgent | RootSearch":
     """``mcts`` with options ``sims=N`` (default 1000) or ``ms=T``, ``c=UCT constant``,
     ``rollouts=K``, ``eval=random|fast|greedy`` (``fast``: the game's own evaluator),
     ``batch=B`` (leaves per evaluator call), ``playout=policy|random`` (for the game's fast
     evaluator: its own rollout policy, or uniform random lines), ``depth=D`` and ``scale=S``
     (rollouts cut after D actions and valued by scores, see :func:`score_values`),
-    ``value=score`` (finished rollouts valued by scores too) and ``reuse=false``."""
+    ``value=score`` (finished rollouts valued by scores too) and ``reuse=false``.
+
+    ``root=AGENT`` searches at the root only (:class:`plunder.agents.improve.RootSearch`):
+    each candidate move gets paired rollouts (``sims`` in all, default 200, or ``ms``) and
+    ``AGENT``'s own move is kept unless another gains more than ``z=Z`` standard errors
+    (default 2). Its rollouts use ``eval`` (default: the game's fast evaluator if it has
+    one, else rollouts of ``AGENT`` itself, cut by ``depth``/``scale``/``value`` as above)."""
     from .base import option_int
 
-    known = {"sims", "ms", "c", "rollouts", "eval", "reuse", "batch", "playout", "depth", "scale", "value"}
+    known = {"sims", "ms", "c", "rollouts", "eval", "reuse", "batch", "playout", "depth", "scale", "value",
+             "root", "z"}
     unknown = set(options) - known
     if unknown:
         raise ParameterError(f"mcts has no option {', '.join(sorted(unknown))}; options are {', '.join(sorted(known))}")
+    root = options.get("root")
     ms = option_int(options, "ms", 0) if "ms" in options else None
-    sims = option_int(options, "sims", 1000) if ("sims" in options or ms is None) else None
+    sims = option_int(options, "sims", 1000 if root is None else 200) if ("sims" in options or ms is None) else None
     rollouts = option_int(options, "rollouts", 1)
     depth = option_int(options, "depth", 0, low=0)
     scale = _float_option(options, "scale", 10.0)
@@ -308,7 +321,15 @@ def make_mcts(game: Game, options: Mapping[str, str]) -> MCTSAgent:
         raise ParameterError(f"mcts value={value!r} is not returns or score")
     by_score = value == "score"
     game_entry = entry(game.id) if game.id in game_ids() else GameEntry(type(game))
-    kind = options.get("eval", "fast" if game_entry.evaluator is not None else "random")
+    base: Agent | None = None
+    if root is not None:
+        from . import make_agent
+
+        if root in ("mcts", "hard") or root.startswith(("mcts:", "hard:")):
+            raise ParameterError(f"mcts root={root!r}: the base policy must be a fast agent such as greedy or random")
+        base = make_agent(root, game)
+    default_eval = "fast" if game_entry.evaluator is not None else ("random" if root is None else "base")
+    kind = options.get("eval", default_eval)
     evaluator: Evaluator
     if kind == "fast":
         if game_entry.evaluator is None:
@@ -319,11 +340,20 @@ def make_mcts(game: Game, options: Mapping[str, str]) -> MCTSAgent:
         evaluator = game_entry.evaluator(game, rollouts, playout)
     elif kind == "random":
         evaluator = RolloutEvaluator(rollouts, depth=depth, scale=scale, by_score=by_score)
+    elif kind == "base" and base is not None:
+        evaluator = RolloutEvaluator(rollouts, base, depth=depth, scale=scale, by_score=by_score)
     elif kind in game_entry.agents:
         evaluator = RolloutEvaluator(rollouts, game_entry.agents[kind](game, {}), depth=depth, scale=scale,
                                      by_score=by_score)
     else:
         raise ParameterError(f"mcts eval={kind!r} is not one of fast, random, {', '.join(game_entry.agents)}")
+    if base is not None:
+        z = _float_option(options, "z", 2.0)
+        if z < 0:
+            raise ParameterError(f"mcts z={z} must be 0 or more")
+        return RootSearch(base, evaluator, sims=sims, ms=ms, z=z, candidates=game_entry.candidates)
+    if "z" in options:
+        raise ParameterError("mcts z= applies only with root=AGENT")
     reuse = options.get("reuse", "true").lower() not in ("false", "0", "no")
     batch = option_int(options, "batch", evaluator.batch)
     return MCTSAgent(game, sims=sims, ms=ms, c=_float_option(options, "c", 1.0), evaluator=evaluator, reuse=reuse,

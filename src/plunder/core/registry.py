@@ -43,7 +43,8 @@ class GameEntry:
     ``easy``/``medium``/``hard`` to agent specs where the defaults of
     :mod:`plunder.agents.levels` do not suit the game. ``svg(state)`` draws a position as
     an SVG document (``plunder render --svg``). ``solve(state, time_limit)`` solves a
-    position exactly (``plunder solve``).
+    position exactly (``plunder solve``). ``candidates(state)`` optionally narrows a
+    decision's legal actions to the distinct ones, for searches (Profiteer: one card per rank).
     """
 
     game_class: type[Game]
@@ -55,6 +56,7 @@ class GameEntry:
     levels: Mapping[str, str] = field(default_factory=dict)
     svg: Callable[[State], str] | None = None
     solve: Callable[[State, float | None], "Solution"] | None = None
+    candidates: Callable[[State], Sequence[Action]] | None = None
 
 
 class Solution(Protocol):

@@ -5,7 +5,7 @@ and the move descriptions.
 """
 
 from ...core.registry import GameEntry
-from .agents import AGENTS
+from .agents import AGENTS, candidates
 from .render import describe_action, rich_render
 from .rules import CrossroadsGame, CrossroadsState
 
@@ -15,6 +15,7 @@ ENTRY = GameEntry(
     agents=AGENTS,
     render=rich_render,
     describe=describe_action,
+    candidates=candidates,
     # MCTS with short rollouts lost every game to greedy here; the best trader is the hard level
     levels={"hard": "always-fair"},
 )

@@ -220,3 +220,33 @@ AGENTS: dict[str, Callable[[Game, Mapping[str, str]], TraderAgent]] = {
     "tit-for-tat": _factory("tft", "tit-for-tat"),
     "grudger": _factory("grudger", "grudger"),
 }
+
+
+def candidates(state: State) -> list[Action]:
+    """The building moves worth a search's rollouts, else every legal action.
+
+    A building turn may list two dozen sites; the ones the greedy builder's own measures
+    rank best (city sites by :func:`city_value`, roads toward a rival or opening a city
+    site) and ``done`` cover what it could sensibly do, so a search spends its rollouts
+    on those rather than on every road of the board.
+    """
+    assert isinstance(state, CrossroadsState)
+    legal = state.legal_actions()
+    if state.phase != BUILD or len(legal) <= 6:
+        return legal
+    me, board = state.seat, state.board
+    moves: list[tuple[Any, ...]] = [a for a in legal if isinstance(a, tuple)]
+    cities = [a for a in moves if a[0] == "city"]
+    roads = [a for a in moves if a[0] == "road"]
+    out: list[Action] = [a for a in moves if a[0] == "done"]
+    out += sorted(cities, key=lambda a: -city_value(state, a[1]))[:3]
+
+    def opens(r: int) -> float:
+        return max((city_value(state, s) for s in orthogonal(r) if board[s] == EMPTY and not touches_city(board, s)),
+                   default=0.0)
+
+    out += [a for a in sorted(roads, key=lambda a: -opens(a[1]))[:2] if a not in out]
+    if not _connected(state, me):
+        dist = _foreign_distance(state, me)
+        out += [a for a in sorted(roads, key=lambda a: dist(a[1]))[:2] if a not in out]
+    return out

@@ -153,3 +153,23 @@ def greedy_agent(game: Game, options: Mapping[str, str]) -> Agent:
 def profit_agent(game: Game, options: Mapping[str, str]) -> Agent:
     """``profit``: greedy with tuned weights (``PROFIT_WEIGHTS``); options as for ``greedy``."""
     return GreedyAgent(_weights(options, PROFIT_WEIGHTS))
+
+
+def candidates(state: State) -> list[Action]:
+    """The distinct choices of a decision: suits never matter (PF-1), so one card per rank.
+
+    A search need not try both ``switch A 9C`` and ``switch A 9H``; it tries each rank
+    once, with the lowest suit, as :func:`switch_options` and the greedy agent do.
+    """
+    assert isinstance(state, ProfiteerState)
+    if state.phase == SWITCH:
+        return [PASS, *(a for a, _ in switch_options(state))]
+    if state.phase == BALANCE:
+        seen: set[int] = set()
+        out: list[Action] = [] if state.gifting else [END]
+        for c in cards_of(state.res):
+            if rank(c) not in seen:
+                seen.add(rank(c))
+                out.append(GIVE + c)
+        return out
+    return state.legal_actions()

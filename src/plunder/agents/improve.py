@@ -1,0 +1,147 @@
+"""Root search: one-ply Monte Carlo policy improvement over a base policy.
+
+At a decision, every candidate action is followed by rollouts of a base policy (an agent
+such as ``greedy``) to the end, or by a game's fast evaluator. The rollouts are *paired*:
+round ``i`` gives every candidate the same chance seed, so the candidates are compared on
+the same luck as far as their games stay alike (common random numbers), which cuts the
+noise of a comparison far below the noise of either mean.
+
+The base policy's own move is kept unless another candidate beats it, on the paired
+differences, by more than ``z`` standard errors. So a small budget cannot make the search
+play worse than its base policy by chasing noise -- the failure of plain UCT with few
+simulations in long games of chance (Profiteer, Pirates) -- and a larger one makes it
+better wherever the base policy's rule of thumb is measurably wrong.
+
+Chance is only ever sampled from ``chance_outcomes()`` of the positions reached, so the
+search never sees an unseen card or tile.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Callable, Sequence
+
+from ..core.game import Action, State
+from .base import Agent
+
+if TYPE_CHECKING:
+    from .mcts import Evaluator
+
+
+@dataclass
+class Arm:
+    """One candidate action: its rollout values and the paired differences with the base move."""
+
+    action: Action
+    values: list[float]
+    diffs: list[float]
+
+    def mean(self) -> float:
+        """Mean rollout value for the mover."""
+        return sum(self.values) / len(self.values) if self.values else 0.0
+
+    def gain(self) -> tuple[float, float]:
+        """Mean paired difference with the base move, and its standard error."""
+        n = len(self.diffs)
+        if n < 2:
+            return 0.0, math.inf
+        m = sum(self.diffs) / n
+        var = sum((d - m) ** 2 for d in self.diffs) / (n - 1)
+        return m, math.sqrt(var / n)
+
+
+class RootSearch:
+    """Paired rollouts from each candidate move; the base policy's move unless one is clearly better.
+
+    ``sims`` caps the rollouts of one decision (over all candidates) and ``ms`` its time;
+    ``z`` is how many standard errors a move must gain over the base move to replace it;
+    ``candidates(state)`` may narrow the legal actions to the distinct ones (a game's
+    knowledge that, say, equal-rank cards are the same move); ``min_rounds`` rounds are
+    played before a candidate that is clearly worse than the base move is dropped.
+    """
+
+    name = "mcts"
+
+    def __init__(self, policy: Agent, evaluator: "Evaluator", sims: int | None = 400, ms: int | None = None,
+                 z: float = 2.0, candidates: Callable[[State], Sequence[Action]] | None = None,
+                 min_rounds: int = 8) -> None:
+        self.policy = policy
+        self.evaluator = evaluator
+        self.sims = sims
+        self.ms = ms
+        self.z = z
+        self.candidates = candidates
+        self.min_rounds = min_rounds
+
+    def _value(self, state: State, seat: int, seed: int) -> float:
+        if state.is_terminal():
+            return state.returns()[seat]
+        return float(self.evaluator.evaluate([state], random.Random(seed))[0][seat])
+
+    def search(self, state: State, rng: random.Random) -> tuple[Action, list[Arm]]:
+        """The base move and the arms after spending the budget on ``state``."""
+        seat = state.current_player
+        base = self.policy.choose(state, rng)
+        actions = list(self.candidates(state)) if self.candidates is not None else list(state.legal_actions())
+        if base not in actions:
+            actions.append(base)
+        # the base move first, so its value of each round is there to pair with
+        actions.remove(base)
+        arms = [Arm(a, [], []) for a in [base, *actions]]
+        if len(arms) == 1:
+            return base, arms
+        children = {arm.action: state.apply(arm.action) for arm in arms}
+        live = arms[1:]
+        deadline = None if self.ms is None else time.perf_counter() + self.ms / 1000
+        budget = self.sims if self.sims is not None else (1 << 62)
+        spent = 0
+        rounds = 0
+        while live and spent + 1 + len(live) <= max(budget, 2 * len(arms)):
+            if deadline is not None and rounds >= 2 and time.perf_counter() > deadline:
+                break
+            seed = rng.getrandbits(63)
+            v0 = self._value(children[base], seat, seed)
+            arms[0].values.append(v0)
+            for arm in live:
+                v = self._value(children[arm.action], seat, seed)
+                arm.values.append(v)
+                arm.diffs.append(v - v0)
+            spent += 1 + len(live)
+            rounds += 1
+            if rounds >= self.min_rounds:
+                # a move clearly worse than the base move needs no more rollouts
+                live = [arm for arm in live if (lambda g: g[0] + self.z * g[1] >= 0)(arm.gain())]
+        return base, arms
+
+    def pick(self, base: Action, arms: Sequence[Arm]) -> Action:
+        """The arm with the largest gain over the base move among those clear by ``z`` errors, else the base."""
+        best, best_gain = base, 0.0
+        for arm in arms[1:]:
+            m, se = arm.gain()
+            if m > self.z * se and m > best_gain:
+                best, best_gain = arm.action, m
+        return best
+
+    def choose(self, state: State, rng: random.Random) -> Action:
+        """The base policy's move, or a candidate that beat it clearly in paired rollouts."""
+        legal = state.legal_actions()
+        if len(legal) == 1:
+            return legal[0]
+        base, arms = self.search(state, rng)
+        return self.pick(base, arms)
+
+    def analyse(self, state: State, rng: random.Random) -> list[tuple[Action, str]]:
+        """Candidates, the chosen one first, each with its mean rollout value and gain over the base move."""
+        base, arms = self.search(state, rng)
+        chosen = self.pick(base, arms)
+        rows = []
+        for arm in arms:
+            m, se = arm.gain()
+            gain = "base move" if arm.action == base else f"{m:+.3f} ± {se:.3f} over the base move"
+            rows.append((arm.action, f"{arm.mean():+.2f} expected result (-1 loss .. +1 win), "
+                                     f"{len(arm.values)} rollouts, {gain}"))
+        rows.sort(key=lambda r: (r[0] != chosen, -next(a.mean() for a in arms if a.action == r[0])))
+        return rows
