@@ -59,8 +59,9 @@ class RootSearch:
     ``sims`` caps the rollouts of one decision (over all candidates) and ``ms`` its time;
     ``z`` is how many standard errors a move must gain over the base move to replace it;
     ``candidates(state)`` may narrow the legal actions to the distinct ones (a game's
-    knowledge that, say, equal-rank cards are the same move); ``min_rounds`` rounds are
-    played before a candidate that is clearly worse than the base move is dropped.
+    knowledge that, say, equal-rank cards are the same move); a move needs ``min_rounds``
+    pairs before it may replace the base move, and a candidate clearly worse than the base
+    move is dropped only after that many.
     """
 
     name = "mcts"
@@ -117,11 +118,13 @@ class RootSearch:
         return base, arms
 
     def pick(self, base: Action, arms: Sequence[Arm]) -> Action:
-        """The arm with the largest gain over the base move among those clear by ``z`` errors, else the base."""
+        """The arm with the largest gain over the base move among those clear by ``z`` errors
+        after at least ``min_rounds`` pairs, else the base move."""
         best, best_gain = base, 0.0
         for arm in arms[1:]:
             m, se = arm.gain()
-            if m > self.z * se and m > best_gain:
+            # a few equal differences have no spread at all, which proves nothing yet
+            if len(arm.diffs) >= self.min_rounds and m > self.z * se and m > best_gain:
                 best, best_gain = arm.action, m
         return best
 

@@ -1,0 +1,102 @@
+"""The root search (``mcts:root=AGENT``): paired rollouts, base move kept unless clearly beaten."""
+
+import random
+
+import pytest
+
+import plunder
+from plunder.agents import make_agent
+from plunder.agents.improve import Arm, RootSearch
+from plunder.agents.mcts import RolloutEvaluator
+from plunder.core.game import Action, State
+
+from tests.agents.toy_games import race
+
+
+class Always:
+    """A base policy that always adds ``step``."""
+
+    name = "always"
+
+    def __init__(self, step: int) -> None:
+        self.step = step
+
+    def choose(self, state: State, rng: random.Random) -> Action:
+        return self.step
+
+
+def at_five_of_six() -> State:
+    game = race(1, target=6)
+    state = game.new_initial_state().apply(2).apply(1).apply(2).apply(0)
+    assert state.totals == (5,)
+    return state
+
+
+def test_clearly_better_move_replaces_the_base_move() -> None:
+    """Alone at 5 of 6, +2 overshoots and loses for sure; +1 wins: every paired rollout says so."""
+    state = at_five_of_six()
+    search = RootSearch(Always(2), RolloutEvaluator(1, Always(1)), sims=40)
+    assert search.choose(state, random.Random(0)) == 1
+
+
+def test_base_move_kept_on_too_few_pairs() -> None:
+    """Three pairs that agree have no spread, but are too few to leave the base policy on."""
+    state = at_five_of_six()
+    search = RootSearch(Always(2), RolloutEvaluator(1, Always(1)), sims=6)
+    assert search.choose(state, random.Random(0)) == 2
+
+
+def test_base_move_kept_when_nothing_is_clear() -> None:
+    """From the start of a race both moves do about as well: the base move stays."""
+    game = race(1, target=6)
+    search = RootSearch(Always(2), RolloutEvaluator(1), sims=60, z=3.0)
+    assert search.choose(game.new_initial_state(), random.Random(0)) == 2
+
+
+def test_gain_is_the_mean_paired_difference() -> None:
+    arm = Arm(1, [1.0, 1.0, -1.0], [2.0, 0.0, 0.0])
+    mean, se = arm.gain()
+    assert mean == pytest.approx(2 / 3)
+    assert se == pytest.approx((4 / 3 / 3) ** 0.5)
+    assert Arm(1, [1.0], [2.0]).gain()[1] == float("inf")
+
+
+def test_same_seed_same_game() -> None:
+    game = plunder.load_game("profiteer")
+    spec = "mcts:root=profit,sims=12"
+    assert plunder.play(game, [spec], seed=4) == plunder.play(game, [spec], seed=4)
+
+
+def test_analyse_lists_the_chosen_move_first() -> None:
+    state = at_five_of_six()
+    search = RootSearch(Always(2), RolloutEvaluator(1, Always(1)), sims=40)
+    rows = search.analyse(state, random.Random(0))
+    assert rows[0][0] == 1 and "rollouts" in rows[0][1]
+
+
+@pytest.mark.parametrize("game_id", ["pillage", "pirates", "hubs", "profiteer", "crossroads"])
+def test_root_search_plays_every_game(game_id: str) -> None:
+    game = plunder.load_game(game_id)
+    agent = make_agent("mcts:root=greedy,sims=6,depth=6", game)
+    state = game.new_initial_state()
+    rng = random.Random(0)
+    decisions = 0
+    while not state.is_terminal() and decisions < 3:
+        if state.current_player < 0:
+            state = state.apply(state.legal_actions()[0])
+            continue
+        state = state.apply(agent.choose(state, rng))
+        decisions += 1
+
+
+def test_root_options_are_checked() -> None:
+    game = plunder.load_game("profiteer")
+    assert isinstance(make_agent("mcts:root=profit,z=1.5", game), RootSearch)
+    with pytest.raises(plunder.ParameterError, match="base policy must be a fast agent"):
+        make_agent("mcts:root=mcts", game)
+    with pytest.raises(plunder.ParameterError, match="unknown agent"):
+        make_agent("mcts:root=nobody", game)
+    with pytest.raises(plunder.ParameterError, match="only with root"):
+        make_agent("mcts:z=1", game)
+    with pytest.raises(plunder.ParameterError, match="z=-1.0 must be 0 or more"):
+        make_agent("mcts:root=profit,z=-1", game)
