@@ -291,8 +291,8 @@ def _float_option(options: Mapping[str, str], key: str, default: float) -> float
 def make_mcts(game: Game, options: Mapping[str, str]) -> "MCTSAgent | RootSearch":
     """``mcts`` with options ``sims=N`` (default 1000) or ``ms=T``, ``c=UCT constant``,
     ``rollouts=K``, ``eval=random|fast|greedy`` (``fast``: the game's own evaluator),
-    ``batch=B`` (leaves per evaluator call), ``playout=policy|random`` (for the game's fast
-    evaluator: its own rollout policy, or uniform random lines), ``depth=D`` and ``scale=S``
+    ``batch=B`` (leaves per evaluator call), ``playout=NAME`` (for the game's fast
+    evaluator: which playouts it plays; Pillage has ``random``, ``greedy`` and ``safe``), ``depth=D`` and ``scale=S``
     (rollouts cut after D actions and valued by scores, see :func:`score_values`),
     ``value=score`` (finished rollouts valued by scores too) and ``reuse=false``.
 
@@ -334,10 +334,8 @@ def make_mcts(game: Game, options: Mapping[str, str]) -> "MCTSAgent | RootSearch
     if kind == "fast":
         if game_entry.evaluator is None:
             raise ParameterError(f"{game.id} has no fast evaluator; use eval=random or eval=greedy")
-        playout = options.get("playout", "policy")
-        if playout not in ("policy", "random"):
-            raise ParameterError(f"mcts playout={playout!r} is not policy or random")
-        evaluator = game_entry.evaluator(game, rollouts, playout)
+        # the game knows its playouts: it checks the name and picks the default for ""
+        evaluator = game_entry.evaluator(game, rollouts, options.get("playout", ""))
     elif kind == "random":
         evaluator = RolloutEvaluator(rollouts, depth=depth, scale=scale, by_score=by_score)
     elif kind == "base" and base is not None:

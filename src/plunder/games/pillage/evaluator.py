@@ -1,4 +1,4 @@
-"""The fast leaf evaluator for MCTS on Pillage: batched numpy random playouts."""
+"""The fast leaf evaluator for MCTS on Pillage: batched numpy playouts."""
 
 from __future__ import annotations
 
@@ -7,9 +7,9 @@ from typing import Sequence
 
 import numpy as np
 
+from ...core.errors import ParameterError
 from ...core.game import CHANCE, Game, State
 from ...core.record import sample_chance
-from .contents import Commodity, Doubloons, Modifier
 from .fast import PlayoutKernel
 from .rules import PillageGame, PillageState
 
@@ -17,9 +17,10 @@ from .rules import PillageGame, PillageState
 class KernelEvaluator:
     """Scores each leaf by ``rollouts`` playouts in one numpy batch per call.
 
-    ``policy="greedy"`` (the default) plays the classic rollout policy of
-    :meth:`PlayoutKernel.policy_keys` (take a box, else a safe line, else any);
-    ``policy="random"`` draws lines uniformly at random, as OpenSpiel's rollouts do.
+    ``policy`` is a playout of :meth:`PlayoutKernel.playouts`: ``random`` draws lines
+    uniformly at random, as OpenSpiel's rollouts do; ``greedy`` plays the classic rollout
+    policy (take a box, else a safe line, else any); ``safe`` a safe line, else any.
+    Each playout is worth win/loss blended with its margin (``margin`` of the way).
 
     Leaves still dealing contents or waiting for a modifier choice are first moved on at
     random through ``apply`` (as a random rollout would), then handed to the kernel.
@@ -27,7 +28,7 @@ class KernelEvaluator:
 
     batch = 32
 
-    def __init__(self, game: PillageGame, rollouts: int = 1, policy: str = "greedy", margin: float = 0.5) -> None:
+    def __init__(self, game: PillageGame, rollouts: int = 1, policy: str = "random", margin: float = 0.5) -> None:
         self.kernel = PlayoutKernel(game)
         self.rollouts = rollouts
         self.policy = policy
@@ -65,20 +66,15 @@ class KernelEvaluator:
                 rows.append(s)
         if not live:
             return out
-        gen = self._numpy_rng(rng)
         if self.rollouts > 1:
             rows = [s for s in rows for _ in range(self.rollouts)]
-        if self.policy == "random":
-            scores = self.kernel.random_scores_many(rows, gen)
-        else:
-            scores = self.kernel.policy_scores_many(rows, gen)
+        scores, stake = self.kernel.playouts(rows, self._numpy_rng(rng), self.policy)
         diff = scores[:, 0] - scores[:, 1]
         value = np.sign(diff)
         if self.margin:
             # blend in the margin, so that the gift of a box shows even when the noisy
             # playouts rarely turn it into a lost game
-            scale = np.array([_stake(s) for s in rows])
-            value = (1 - self.margin) * value + self.margin * np.clip(diff / scale, -1, 1)
+            value = (1 - self.margin) * value + self.margin * np.clip(diff / stake, -1, 1)
         if self.rollouts > 1:
             value = value.reshape(len(live), self.rollouts).mean(axis=1)
         for i, m in zip(live, value.tolist()):
@@ -86,23 +82,15 @@ class KernelEvaluator:
         return out
 
 
-def _stake(state: PillageState) -> float:
-    """Roughly how much the boxes still open are worth: the margin's natural scale."""
-    total = 0.0
-    for b, c in enumerate(state.contents):
-        if state.owner[b] < 0:
-            if isinstance(c, Doubloons):
-                total += c.n
-            elif isinstance(c, Commodity):
-                total += abs(state.values[c.kind])
-            elif isinstance(c, Modifier):
-                total += c.amount
-    return max(total, 1.0)
+#: the playouts ``mcts:playout=NAME`` offers on Pillage, first the default
+PLAYOUTS = ("random", "greedy", "safe")
 
 
-def make_evaluator(game: Game, rollouts: int, playout: str = "policy") -> KernelEvaluator:
-    """``ENTRY.evaluator`` for Pillage: ``playout`` is ``policy`` (the default) or ``random``."""
+def make_evaluator(game: Game, rollouts: int, playout: str = "") -> KernelEvaluator:
+    """``ENTRY.evaluator`` for Pillage: ``playout`` names one of :data:`PLAYOUTS` (empty for the
+    default, ``random``); every playout's value blends win/loss with the margin."""
     assert isinstance(game, PillageGame)
-    if playout == "random":
-        return KernelEvaluator(game, rollouts, policy="random", margin=0.0)
-    return KernelEvaluator(game, rollouts)
+    playout = playout or PLAYOUTS[0]
+    if playout not in PLAYOUTS:
+        raise ParameterError(f"pillage has no playout {playout!r}; playouts are {', '.join(PLAYOUTS)}")
+    return KernelEvaluator(game, rollouts, policy=playout)

@@ -208,7 +208,7 @@ class PlayoutKernel:
                 new = np.maximum(new, g.floor)
             values[rows, kind] = np.where(live, new, v)
 
-    def policy_keys(self, batch: Batch, rng: np.random.Generator) -> np.ndarray:
+    def policy_keys(self, batch: Batch, rng: np.random.Generator, capture_first: bool = True) -> np.ndarray:
         """Line orders (as keys for :meth:`scores`) of the classic rollout policy.
 
         At every step: close a box if some line does, else draw a line that leaves no box
@@ -229,7 +229,10 @@ class PlayoutKernel:
             capture = undrawn & (around == 1).any(axis=2)
             safe = undrawn & (around > 2).all(axis=2)
             noise = rng.random((n, g.E))
-            score = np.where(capture, 2.0 + noise, np.where(safe, 1.0 + noise, np.where(undrawn, noise, -1.0)))
+            if capture_first:
+                score = np.where(capture, 2.0 + noise, np.where(safe, 1.0 + noise, np.where(undrawn, noise, -1.0)))
+            else:
+                score = np.where(safe, 1.0 + noise, np.where(undrawn, noise, -1.0))
             pick = score.argmax(axis=1)
             live = score[rows, pick] >= 0
             keys[rows[live], pick[live]] = t
@@ -238,10 +241,34 @@ class PlayoutKernel:
                 missing[rows[live], self.edge_boxes[pick[live], side]] -= 1
         return keys
 
-    def policy_scores_many(self, states: Sequence[PillageState], rng: np.random.Generator) -> np.ndarray:
-        """One policy playout (see :meth:`policy_keys`) from each of ``states``: scores (len x 2)."""
+    def playouts(self, states: Sequence[PillageState], rng: np.random.Generator,
+                 policy: str = "random") -> tuple[np.ndarray, np.ndarray]:
+        """One playout from each of ``states``: final scores (len x 2), and the stake still
+        open at the start (len; at least 1), the natural scale of a margin.
+
+        ``policy`` is ``random`` (uniform lines), ``greedy`` (:meth:`policy_keys`: take a box,
+        else a safe line, else any) or ``safe`` (a safe line, else any)."""
         batch = self.batch(states)
-        return self.scores(batch, self.policy_keys(batch, rng), rng.random((len(states), self.modifier_slots(states))))
+        n = len(states)
+        if policy == "random":
+            keys = rng.random((n, self.game.E))
+        else:
+            keys = self.policy_keys(batch, rng, capture_first=policy == "greedy")
+        scores = self.scores(batch, keys, rng.random((n, self.modifier_slots(states))))
+        return scores, self.stake(batch)
+
+    def stake(self, batch: Batch) -> np.ndarray:
+        """Per row, roughly what the open boxes are worth: doubloons, commodities at their
+        current values (in magnitude) and modifier amounts; at least 1."""
+        total = batch.pile.sum(axis=1)
+        has_kind = batch.kind >= 0
+        if has_kind.any():
+            worth = np.take_along_axis(np.abs(batch.values), np.maximum(batch.kind, 0), axis=1)
+            total = total + (worth * has_kind).sum(axis=1)
+        if (batch.mod >= 0).any():
+            amounts = self._modifier_tables()[3]
+            total = total + np.where(batch.mod >= 0, amounts[np.maximum(batch.mod, 0)], 0).sum(axis=1)
+        return np.maximum(total, 1).astype(float)
 
     def modifier_slots(self, states: Sequence[PillageState]) -> int:
         """How many modifier draws a playout from any of ``states`` can need (at most)."""
@@ -270,11 +297,6 @@ class PlayoutKernel:
         """Final scores (N x 2) of ``n`` uniformly random playouts from ``state``."""
         batch = self.batch([state]).rows(np.zeros(n, dtype=np.int64))
         return self.scores(batch, rng.random((n, self.game.E)), rng.random((n, self.modifier_slots([state]))))
-
-    def random_scores_many(self, states: Sequence[PillageState], rng: np.random.Generator) -> np.ndarray:
-        """One uniformly random playout from each of ``states``: scores (len x 2)."""
-        n = len(states)
-        return self.scores(self.batch(states), rng.random((n, self.game.E)), rng.random((n, self.modifier_slots(states))))
 
 
 def replay_order(state: PillageState, order: Sequence[int], choice_u: Sequence[float]) -> PillageState:

@@ -25,7 +25,7 @@ class HardAgent:
     name = "hard"
 
     def __init__(self, game: PillageGame, sims: int = 3000, endgame: int = 22, seconds: float = 5.0) -> None:
-        self.search = MCTSAgent(game, sims=sims, evaluator=make_evaluator(game, 4))
+        self.search = MCTSAgent(game, sims=sims, evaluator=make_evaluator(game, 4, "greedy"))
         self.endgame = endgame
         self.seconds = seconds
         self._solver: Solver | None = None

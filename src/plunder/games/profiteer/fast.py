@@ -18,6 +18,7 @@ from typing import Sequence
 from ...agents import make_agent
 from ...agents.base import Agent
 from ...agents.random_agent import RandomAgent
+from ...core.errors import ParameterError
 from ...core.game import Game, State
 from ...core.record import agent_rng, chance_rng
 from ...core.registry import FastResult
@@ -130,5 +131,9 @@ class RolloutEvaluator:
 
 
 def evaluator(game: Game, rollouts: int, playout: str) -> RolloutEvaluator:
-    """The ``mcts`` fast evaluator (``GameEntry.evaluator``)."""
+    """The ``mcts`` fast evaluator (``GameEntry.evaluator``); ``playout`` is ``policy`` (the
+    default, also for "") or ``random``."""
+    playout = playout or "policy"
+    if playout not in ("policy", "random"):
+        raise ParameterError(f"profiteer has no playout {playout!r}; playouts are policy, random")
     return RolloutEvaluator(game, rollouts, playout)
