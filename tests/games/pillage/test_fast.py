@@ -107,3 +107,60 @@ def test_policy_playouts_take_boxes_then_safe_lines_and_score_like_apply() -> No
                 assert e in safe
             s = replay_order(s, [e], [0.0])
         assert replay_order(state, order, list(draws[i])).scores() == list(scores[i])
+
+
+def test_safe_playouts_draw_safe_lines_while_any_remain() -> None:
+    """``safe`` playouts: a line that hands over nothing whenever one exists, captures or not."""
+    from plunder.games.pillage.heuristics import closes, sweep
+
+    game, state = dealt("small", 3, lines=4)
+    kernel = PlayoutKernel(game)
+    batch = kernel.batch([state] * 20)
+    keys = kernel.policy_keys(batch, np.random.default_rng(8), capture_first=False)
+    for i in range(20):
+        s = state
+        for e in (int(e) for e in np.argsort(keys[i], kind="stable") if not state.drawn >> int(e) & 1):
+            if s.pending:
+                break
+            safe = [x for x in s.undrawn() if sweep(s, s.drawn | 1 << x, 0)[1] == 0 and not closes(s, s.drawn, x)]
+            if safe:
+                assert e in safe
+            s = replay_order(s, [e], [0.0])
+
+
+@pytest.mark.parametrize("preset", ["small", "floor", "hex", "example"])
+def test_stake_is_what_the_open_boxes_are_worth(preset: str) -> None:
+    """Doubloons, commodities at their current values (in magnitude) and modifier amounts of
+    the boxes still open, at least 1: the margin's scale in the MCTS evaluator."""
+    from plunder.games.pillage.contents import Commodity, Doubloons, Modifier
+
+    states = [dealt(preset, seed, lines)[1] for seed in range(4) for lines in (0, 6, 11)]
+    states = [s for s in states if not s.is_terminal()]
+    game = states[0].game
+    kernel = PlayoutKernel(game)
+    stake = kernel.stake(kernel.batch(states))
+    for s, got in zip(states, stake):
+        worth = 0
+        for b, c in enumerate(s.contents):
+            if s.owner[b] < 0:
+                if isinstance(c, Doubloons):
+                    worth += c.n
+                elif isinstance(c, Commodity):
+                    worth += abs(s.values[c.kind])
+                elif isinstance(c, Modifier):
+                    worth += c.amount
+        assert got == max(worth, 1)
+
+
+def test_mcts_playouts_are_named_by_the_game() -> None:
+    from plunder.agents import make_agent
+    from plunder.agents.mcts import MCTSAgent
+    from plunder.games.pillage.evaluator import KernelEvaluator
+
+    game = plunder.load_game("pillage", preset="small")
+    with pytest.raises(plunder.ParameterError, match="no playout 'policy'; playouts are random, greedy, safe"):
+        make_agent("mcts:playout=policy", game)
+    for spec, policy in [("mcts", "random"), ("mcts:playout=greedy", "greedy"), ("mcts:playout=safe", "safe")]:
+        agent = make_agent(spec, game)
+        assert isinstance(agent, MCTSAgent) and isinstance(agent.evaluator, KernelEvaluator)
+        assert agent.evaluator.policy == policy
