@@ -82,10 +82,12 @@ def test_many_start_positions_in_one_batch_match_one_at_a_time() -> None:
         assert final.scores() == list(together[i])
 
 
-def test_policy_playouts_take_boxes_then_safe_lines_and_score_like_apply() -> None:
+@pytest.mark.parametrize("preset", ["small", "octagon", "hex", "triangle"])
+def test_policy_playouts_take_boxes_then_safe_lines_and_score_like_apply(preset: str) -> None:
+    """Octagon boards mix box sizes: a square's padding must not count as drawn lines."""
     from plunder.games.pillage.heuristics import closes, sweep
 
-    game, state = dealt("small", 6, lines=5)
+    game, state = dealt(preset, 6, lines=5)
     kernel = PlayoutKernel(game)
     gen = np.random.default_rng(5)
     batch = kernel.batch([state] * 20)
@@ -164,3 +166,63 @@ def test_mcts_playouts_are_named_by_the_game() -> None:
         agent = make_agent(spec, game)
         assert isinstance(agent, MCTSAgent) and isinstance(agent.evaluator, KernelEvaluator)
         assert agent.evaluator.policy == policy
+
+
+def handed_over(state, edge):  # type: ignore[no-untyped-def]
+    """Boxes the opponent takes in a row after ``edge``, found by playing the captures through
+    ``apply`` (modifier choices at random: they change no lines)."""
+    from plunder.games.pillage.heuristics import closes
+
+    s = state.apply(edge)
+    taken: list[int] = []
+    while not s.is_terminal():
+        while s.pending:
+            s = s.apply(s.legal_actions()[0])
+        if s.is_terminal():
+            break
+        closing = [e for e in s.undrawn() if closes(s, s.drawn, e)]
+        if not closing:
+            break
+        taken += closes(s, s.drawn, closing[0])
+        s = s.apply(closing[0])
+    return taken
+
+
+@pytest.mark.parametrize("preset", ["classic", "default", "triangle", "hex", "octagon"])
+def test_gifts_count_the_chains_a_forced_line_hands_over(preset: str) -> None:
+    """Once no line is safe and none closes a box, the kernel's gift of a line is the size of
+    the chains of boxes two lines from closing that it opens: exactly what the opponent takes
+    when the captures run only through such boxes, and never more than that otherwise (a
+    box three lines from closing that a chain runs into twice is taken too: the gift counts
+    only chains, a cheap estimate for playouts)."""
+    from plunder.games.pillage.heuristics import closes, sweep
+
+    exact = 0
+    for seed in range(12):
+        game, s = dealt(preset, seed)
+        rng = random.Random(seed)
+        kernel = PlayoutKernel(game)
+        while not s.is_terminal():
+            undrawn = s.undrawn()
+            if any(closes(s, s.drawn, e) for e in undrawn):
+                s = s.apply(next(e for e in undrawn if closes(s, s.drawn, e)))
+            else:
+                safe = [e for e in undrawn if sweep(s, s.drawn | 1 << e, 0)[1] == 0]
+                if not safe:
+                    break
+                s = s.apply(rng.choice(safe))
+            while s.pending:
+                s = s.apply(s.legal_actions()[0])
+        if s.is_terminal():
+            continue
+        batch = kernel.batch([s])
+        missing = kernel.missing(batch)[0]
+        assert list(missing[:-1]) == [sum(not s.drawn >> e & 1 for e in edges) for edges in game.board.box_edges]
+        gifts = kernel.gifts(missing[None, :], ~batch.drawn[:, : game.E])[0]
+        for e in s.undrawn():
+            taken = handed_over(s, e)
+            assert 1 <= gifts[e] <= len(taken), (preset, seed, e)
+            if all(missing[b] == 2 for b in taken):
+                assert gifts[e] == len(taken), (preset, seed, e)
+                exact += 1
+    assert exact >= 20

@@ -63,8 +63,12 @@ class PlayoutKernel:
         self.edge_boxes = np.full((board.num_edges, 2), board.num_boxes, dtype=np.int64)
         for e, bs in enumerate(board.edge_boxes):
             self.edge_boxes[e, : len(bs)] = bs
-        self.box_size = np.array([len(b) for b in board.box_edges] + [1 << 20], dtype=np.int64)
         self._edges = np.arange(game.E, dtype=np.int64)
+        # box -> the box across each of its edges (the dummy box past the border and for padding)
+        other = np.where(self.edge_boxes[:, 0:1] == np.arange(board.num_boxes)[None, :],
+                         self.edge_boxes[:, 1:2], self.edge_boxes[:, 0:1])  # E x NB
+        padded = np.concatenate([other, np.full((1, board.num_boxes), board.num_boxes)], axis=0)
+        self.box_nbr = padded[self.box_edges, np.arange(board.num_boxes)[:, None]]  # NB x W
 
     def _modifier_id(self, mod: Modifier) -> int:
         if mod not in self._mod_index:
@@ -209,20 +213,20 @@ class PlayoutKernel:
             values[rows, kind] = np.where(live, new, v)
 
     def policy_keys(self, batch: Batch, rng: np.random.Generator, capture_first: bool = True) -> np.ndarray:
-        """Line orders (as keys for :meth:`scores`) of the classic rollout policy.
+        """Line orders (as keys for :meth:`scores`) of the rollout policies.
 
-        At every step: close a box if some line does, else draw a line that leaves no box
-        one line from closing, else any line -- each choice uniform among its kind. The
-        policy looks only at how many sides each box has, not at who moves, so the whole
-        batch steps in lockstep.
+        ``capture_first`` (the ``greedy`` playout) at every step: close a box if some line
+        does, else draw a line that leaves no box one line from closing, else the line that
+        hands over the fewest boxes (:meth:`gifts`), as the greedy agent does. Otherwise (the
+        ``safe`` playout): a safe line, else any. Ties are broken at random. The policies
+        look only at how many sides each box has, not at who moves, so the whole batch steps
+        in lockstep.
         """
         g = self.game
         n = len(batch.drawn)
         rows = np.arange(n)
         undrawn = ~batch.drawn[:, : g.E]
-        sides = batch.drawn[:, self.box_edges].sum(axis=2)  # B x NB
-        sides = np.concatenate([sides, np.zeros((n, 1), dtype=np.int64)], axis=1)
-        missing = self.box_size[None, :] - sides  # lines each box still lacks
+        missing = self.missing(batch)
         keys = np.full((n, g.E), -1.0)
         for t in range(int(undrawn.sum(axis=1).max(initial=0))):
             around = missing[:, self.edge_boxes]  # B x E x 2
@@ -230,7 +234,14 @@ class PlayoutKernel:
             safe = undrawn & (around > 2).all(axis=2)
             noise = rng.random((n, g.E))
             if capture_first:
-                score = np.where(capture, 2.0 + noise, np.where(safe, 1.0 + noise, np.where(undrawn, noise, -1.0)))
+                rest = noise
+                forced = np.flatnonzero(undrawn.any(axis=1) & ~capture.any(axis=1) & ~safe.any(axis=1))
+                if len(forced):
+                    # fewer boxes handed over first; within (0, 1) so the bands stay apart
+                    rest = noise.copy()
+                    gifts = self.gifts(missing[forced], undrawn[forced])
+                    rest[forced] = 1 - (gifts + noise[forced]) / (g.board.num_boxes + 2)
+                score = np.where(capture, 2.0 + noise, np.where(safe, 1.0 + noise, np.where(undrawn, rest, -1.0)))
             else:
                 score = np.where(safe, 1.0 + noise, np.where(undrawn, noise, -1.0))
             pick = score.argmax(axis=1)
@@ -241,13 +252,42 @@ class PlayoutKernel:
                 missing[rows[live], self.edge_boxes[pick[live], side]] -= 1
         return keys
 
+    def missing(self, batch: Batch) -> np.ndarray:
+        """Lines each box still lacks (B x NB+1); the last column, the dummy box past the
+        border, lacks too many ever to close. The padding of short boxes counts as drawn."""
+        lacking = (~batch.drawn)[:, self.box_edges].sum(axis=2)
+        return np.concatenate([lacking, np.full((len(lacking), 1), 1 << 20, dtype=np.int64)], axis=1)
+
+    def gifts(self, missing: np.ndarray, undrawn: np.ndarray) -> np.ndarray:
+        """Per row and line (B x E): how many boxes drawing the line hands over when no box is
+        one line from closing -- the sizes of the chains (boxes two lines from closing, joined
+        by undrawn lines) that its boxes belong to."""
+        nb = self.game.board.num_boxes
+        n = len(missing)
+        two = missing == 2  # B x (NB+1); the dummy box never is
+        open_line = np.concatenate([undrawn, np.zeros((n, 1), dtype=bool)], axis=1)
+        link = two[:, :nb, None] & open_line[:, self.box_edges] & two[:, self.box_nbr]  # B x NB x W
+        label = np.where(two, np.arange(nb + 1), nb)
+        rows = np.arange(n)[:, None]
+        while True:  # each box takes the least label in its chain
+            across = np.where(link, label[:, self.box_nbr], nb).min(axis=2)
+            new = np.minimum(label[:, :nb], across)
+            new = label[rows, new]  # a label is a box of the same chain: jump to its label
+            if (new == label[:, :nb]).all():
+                break
+            label[:, :nb] = new
+        size = (label[:, :, None] == np.arange(nb + 1)).sum(axis=1)  # B x (NB+1) boxes per label
+        size[:, nb] = 0
+        a, b = label[:, self.edge_boxes[:, 0]], label[:, self.edge_boxes[:, 1]]  # B x E
+        return size[rows, a] + np.where(a == b, 0, size[rows, b])
+
     def playouts(self, states: Sequence[PillageState], rng: np.random.Generator,
                  policy: str = "random") -> tuple[np.ndarray, np.ndarray]:
         """One playout from each of ``states``: final scores (len x 2), and the stake still
         open at the start (len; at least 1), the natural scale of a margin.
 
         ``policy`` is ``random`` (uniform lines), ``greedy`` (:meth:`policy_keys`: take a box,
-        else a safe line, else any) or ``safe`` (a safe line, else any)."""
+        else a safe line, else the smallest gift) or ``safe`` (a safe line, else any)."""
         batch = self.batch(states)
         n = len(states)
         if policy == "random":
