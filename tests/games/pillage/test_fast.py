@@ -160,9 +160,9 @@ def test_mcts_playouts_are_named_by_the_game() -> None:
     from plunder.games.pillage.evaluator import KernelEvaluator
 
     game = plunder.load_game("pillage", preset="small")
-    with pytest.raises(plunder.ParameterError, match="no playout 'policy'; playouts are random, greedy, safe"):
+    with pytest.raises(plunder.ParameterError, match="no playout 'policy'; playouts are greedy, random, safe"):
         make_agent("mcts:playout=policy", game)
-    for spec, policy in [("mcts", "random"), ("mcts:playout=greedy", "greedy"), ("mcts:playout=safe", "safe")]:
+    for spec, policy in [("mcts", "greedy"), ("mcts:playout=random", "random"), ("mcts:playout=safe", "safe")]:
         agent = make_agent(spec, game)
         assert isinstance(agent, MCTSAgent) and isinstance(agent.evaluator, KernelEvaluator)
         assert agent.evaluator.policy == policy

@@ -28,7 +28,7 @@ class KernelEvaluator:
 
     batch = 32
 
-    def __init__(self, game: PillageGame, rollouts: int = 1, policy: str = "random", margin: float = 0.5) -> None:
+    def __init__(self, game: PillageGame, rollouts: int = 1, policy: str = "greedy", margin: float = 0.5) -> None:
         self.kernel = PlayoutKernel(game)
         self.rollouts = rollouts
         self.policy = policy
@@ -83,12 +83,12 @@ class KernelEvaluator:
 
 
 #: the playouts ``mcts:playout=NAME`` offers on Pillage, first the default
-PLAYOUTS = ("random", "greedy", "safe")
+PLAYOUTS = ("greedy", "random", "safe")
 
 
 def make_evaluator(game: Game, rollouts: int, playout: str = "") -> KernelEvaluator:
     """``ENTRY.evaluator`` for Pillage: ``playout`` names one of :data:`PLAYOUTS` (empty for the
-    default, ``random``); every playout's value blends win/loss with the margin."""
+    default, ``greedy``); every playout's value blends win/loss with the margin."""
     assert isinstance(game, PillageGame)
     playout = playout or PLAYOUTS[0]
     if playout not in PLAYOUTS:
