@@ -114,7 +114,7 @@ class RootSearch:
             rounds += 1
             if rounds >= self.min_rounds:
                 # a move clearly worse than the base move needs no more rollouts
-                live = [arm for arm in live if (lambda g: g[0] + self.z * g[1] >= 0)(arm.gain())]
+                live = [arm for arm in live if _mean_plus(arm.gain(), self.z) >= 0]
         return base, arms
 
     def pick(self, base: Action, arms: Sequence[Arm]) -> Action:
@@ -148,3 +148,9 @@ class RootSearch:
                                      f"{len(arm.values)} rollouts, {gain}"))
         rows.sort(key=lambda r: (r[0] != chosen, -next(a.mean() for a in arms if a.action == r[0])))
         return rows
+
+
+def _mean_plus(gain: tuple[float, float], z: float) -> float:
+    """The upper end of a gain's interval: its mean plus ``z`` standard errors."""
+    mean, se = gain
+    return mean + z * se

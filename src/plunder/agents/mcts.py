@@ -11,8 +11,8 @@
   and reused when the new position is found in it.
 * ``root=AGENT`` trades the tree for a search at the root only (:mod:`.improve`): paired
   rollouts per candidate move, keeping ``AGENT``'s move unless another is clearly better.
-  In long games of chance (Profiteer, Pirates, Crossroads) that is what beats the
-  heuristics; a tree with few simulations there only adds noise.
+  In long games of chance a tree with few simulations only adds noise; on Profiteer this
+  is what beats the tuned heuristic (docs/ai.md).
 """
 
 from __future__ import annotations
