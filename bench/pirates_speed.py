@@ -7,7 +7,7 @@ import sys
 import time
 
 import plunder
-from plunder.core.record import play
+from plunder.match import play
 
 
 def timed(agent: str, games: int) -> tuple[float, int]:

@@ -14,7 +14,7 @@ import sys
 import time
 
 import plunder
-from plunder.core.record import play_out
+from plunder.match import play_out
 from plunder.simulate import wilson
 
 

@@ -13,7 +13,8 @@ from .core.errors import (
     RecordError,
 )
 from .core.game import CHANCE, TERMINAL, Action, Game, State
-from .core.record import Move, Record, play, replay
+from .core.record import Move, Record, replay
+from .match import play
 from .core.registry import game_ids, load_game
 
 __all__ = [

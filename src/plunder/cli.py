@@ -17,7 +17,8 @@ from .agents import agent_names, make_agent
 from .agents.base import split_specs
 from .core.errors import PlunderError
 from .core.game import Game
-from .core.record import Record, chance_rng, replay, sample_chance
+from .core import chance
+from .core.record import Record, replay
 from .core.registry import entry, game_ids, load_game
 from .simulate import histogram_rows, simulate, wilson
 from .terminal import PlaySession, default_record_path, result_line
@@ -208,15 +209,15 @@ def solve_cmd(game_id: str, params: Sequence[str], preset: str | None, moves: st
     solver = entry(game_id).solve
     if solver is None:
         raise click.UsageError(f"{game_id} has no exact solver")
-    chance = chance_rng(seed)
+    draws = chance.stream(seed)
     state = game.new_initial_state()
     try:
         for text in filter(None, (m.strip() for m in moves.split(","))):
             while state.is_chance_node():
-                state = state.apply(sample_chance(state, chance))
+                state = state.apply(chance.pick(state.chance_outcomes(), draws()))
             state = state.apply_text(text)
         while state.is_chance_node():
-            state = state.apply(sample_chance(state, chance))
+            state = state.apply(chance.pick(state.chance_outcomes(), draws()))
         result = solver(state, time_limit)
     except PlunderError as exc:
         raise click.UsageError(str(exc)) from None

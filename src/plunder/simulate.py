@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Sequence
 
 from .agents import make_agent
-from .core.record import play_out
+from .match import play_out
 from .core.registry import entry, load_game
 
 

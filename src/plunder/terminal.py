@@ -20,8 +20,10 @@ from rich.text import Text
 from .agents import Agent, make_agent
 from .core.errors import PlunderError
 from .core.game import CHANCE, Game, State
-from .core.record import Move, Record, agent_rng, chance_rng, sample_chance
+from .core import chance
+from .core.record import Move, Record
 from .core.registry import entry
+from .match import agent_rng, new_seed
 
 #: how many legal moves ``moves`` lists before it stops (``moves all`` lists every one)
 MOVE_LIST_CAP = 60
@@ -54,16 +56,15 @@ class PlaySession:
     ) -> None:
         self.game = game
         self.seats = list(seats)
-        self.seed = seed
+        self.seed = new_seed() if seed is None else seed
         self.console = console
         self.read = read
         self.entry = entry(game.id)
-        self.chance = chance_rng(seed)
-        self.rngs = [agent_rng(seed, i) for i in range(len(seats))]
+        self.rngs = [agent_rng(self.seed, i) for i in range(len(seats))]
         self.states: list[State] = [game.new_initial_state()]
         self.moves: list[Move] = []
         names = [a.name if a is not None else "human" for a in seats]
-        self.record = Record(game.id, dict(game.params), seed, names)
+        self.record = Record(game.id, dict(game.params), self.seed, names)
         self.hinter = make_agent(hint_agent, game)
 
     @property
@@ -99,7 +100,9 @@ class PlaySession:
         while not self.state.is_terminal() and not self.is_human_turn(self.state):
             state = self.state
             if state.current_player == CHANCE:
-                action = sample_chance(state, self.chance)
+                # keyed on the event's index, so undo and play again meets the same draw
+                index = sum(1 for m in self.moves if m.by is None)
+                action = chance.draw(state, self.seed, index)
                 dealt.append(self.game.action_to_text(state, action))
                 self.push(action)
                 continue

@@ -102,7 +102,7 @@ def test_cut_rollouts_value_positions_by_scores() -> None:
 @pytest.mark.parametrize("game_id", plunder.game_ids())
 def test_mcts_plays_every_game(game_id: str) -> None:
     """One search on each game's first decision: a legal action comes back, twice the same."""
-    from plunder.core.record import sample_chance
+    from plunder.core.chance import sample_chance
 
     game = plunder.load_game(game_id)
     state = game.new_initial_state()

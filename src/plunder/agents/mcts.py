@@ -26,7 +26,7 @@ import numpy as np
 
 from ..core.errors import ParameterError
 from ..core.game import CHANCE, TERMINAL, Action, Game, State
-from ..core.record import sample_chance
+from ..core.chance import sample_chance
 from ..core.registry import GameEntry, entry, game_ids
 from .base import Agent
 from .improve import RootSearch

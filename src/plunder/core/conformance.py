@@ -16,7 +16,9 @@ from dataclasses import dataclass
 
 from .errors import IllegalActionError, InvalidActionError, RecordError
 from .game import CHANCE, TERMINAL, Game, State
-from .record import Move, Record, play, replay, sample_chance
+from . import chance
+from .chance import sample_chance
+from .record import Move, Record, replay
 
 
 @dataclass
@@ -134,9 +136,29 @@ def check_game(game: Game, playthroughs: int = 200, seed: int = 0, full_checks: 
     return report
 
 
+def random_record(game: Game, seed: int) -> Record:
+    """A whole game of uniformly random choices, chance drawn from ``seed`` as in real play."""
+    rng = random.Random(f"conformance:{seed}")
+    record = Record(game.id, dict(game.params), seed, ["random"] * game.num_players)
+    draws = chance.stream(seed)
+    state = game.new_initial_state()
+    while not state.is_terminal():
+        if len(record.moves) > game.max_game_length:
+            raise _fail(game, state, f"game did not end within max_game_length={game.max_game_length}")
+        if state.current_player == CHANCE:
+            action, by = chance.pick(state.chance_outcomes(), draws()), None
+        else:
+            action, by = rng.choice(state.legal_actions()), state.current_player
+        record.moves.append(Move(by, game.action_to_text(state, action)))
+        state = state.apply(action)
+    record.returns = list(state.returns())
+    record.scores = list(state.scores())
+    return record
+
+
 def _check_records(game: Game, seed: int, count: int) -> None:
     for i in range(count):
-        record = play(game, ["random"] * game.num_players, seed=seed + i)
+        record = random_record(game, seed + i)
         again = Record.from_json(record.to_json())
         if again != record:
             raise ConformanceError(f"{game.id}: record does not survive JSON: {record.to_json()}")

@@ -49,3 +49,14 @@ class RecordError(PlunderError, ValueError):
         self.index = index
         self.detail = detail
         super().__init__(message)
+
+
+class SearchLimitError(PlunderError):
+    """A search or solver stopped at its budget (time, nodes or memory) before it had an answer.
+
+    ``limit`` names the budget that ran out (``"time"``, ``"nodes"``, ``"memory"``).
+    """
+
+    def __init__(self, message: str, limit: str) -> None:
+        self.limit = limit
+        super().__init__(message)

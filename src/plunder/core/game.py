@@ -10,8 +10,9 @@ action has one canonical text, given by :meth:`Game.action_to_text` and read bac
 
 from __future__ import annotations
 
+import dataclasses
 from abc import ABC, abstractmethod
-from typing import Any, ClassVar, Hashable, Self, Sequence, cast
+from typing import Any, ClassVar, Generic, Hashable, Self, Sequence, TypeVar, cast
 
 from .errors import IllegalActionError, InvalidActionError
 from .params import Param
@@ -22,9 +23,11 @@ CHANCE = -1
 TERMINAL = -4
 
 Action = Hashable
+#: a game's action type: each game's actions are small typed values (see its ``actions`` module)
+A = TypeVar("A", bound=Hashable)
 
 
-class Game(ABC):
+class Game(ABC, Generic[A]):
     """A game with its parameters fixed. Subclasses set the class attributes."""
 
     #: registry id, e.g. ``"pillage"``
@@ -52,15 +55,15 @@ class Game(ABC):
         """An upper bound on the number of actions (chance included) in any game."""
 
     @abstractmethod
-    def new_initial_state(self) -> "State":
+    def new_initial_state(self) -> "State[A]":
         """The starting position (possibly a chance node)."""
 
     @abstractmethod
-    def action_to_text(self, state: "State", action: Action) -> str:
+    def action_to_text(self, state: "State[A]", action: A) -> str:
         """The canonical text of ``action`` in ``state``."""
 
     @abstractmethod
-    def parse_action(self, state: "State", text: str) -> Action:
+    def parse_action(self, state: "State[A]", text: str) -> A:
         """Read ``text`` as an action of ``state``; raise :class:`InvalidActionError` if unreadable.
 
         Parsing does not check legality: a readable but illegal action is returned and
@@ -76,37 +79,54 @@ class Game(ABC):
         return f"<{type(self).__name__} {self.id}({args})>"
 
 
-class State(ABC):
-    """An immutable position. Never mutate one: :meth:`apply` returns a new state."""
+class State(ABC, Generic[A]):
+    """An immutable position. Never mutate one: :meth:`apply` returns a new state.
 
-    game: Game
+    States are frozen dataclasses; :meth:`evolve` builds the next one.
+    """
+
+    game: Game[A]
 
     @property
     @abstractmethod
     def current_player(self) -> int:
         """Seat to act (0..n-1), :data:`CHANCE` or :data:`TERMINAL`."""
 
+    def evolve(self, **changes: Any) -> Self:
+        """A copy of this state with ``changes`` to its fields (the way every transition builds its result).
+
+        Derived data cached with ``functools.cached_property`` is not carried over: it is
+        recomputed on the new state when asked for.
+        """
+        if "__slots__" in type(self).__dict__:
+            return cast(Self, dataclasses.replace(cast(Any, self), **changes))
+        names = _field_names(type(self))
+        new = object.__new__(type(self))
+        new.__dict__.update({k: v for k, v in self.__dict__.items() if k in names})
+        new.__dict__.update(changes)
+        return new
+
     @abstractmethod
-    def legal_actions(self) -> list[Action]:
+    def legal_actions(self) -> list[A]:
         """Legal actions; at a chance node, the outcomes; empty when terminal."""
 
-    def chance_outcomes(self) -> list[tuple[Action, float]]:
+    def chance_outcomes(self) -> list[tuple[A, float]]:
         """``[(outcome, probability), ...]`` at a chance node; probabilities sum to 1."""
         raise ValueError(f"{self.summary()} is not a chance node")
 
     @abstractmethod
-    def illegal_reason(self, action: Action) -> tuple[str, str] | None:
+    def illegal_reason(self, action: A) -> tuple[str, str] | None:
         """``None`` if ``action`` is legal here, else ``(reason, ruling id)``."""
 
     @abstractmethod
-    def _apply(self, action: Action) -> "State":
+    def _apply(self, action: A) -> "State[A]":
         """Apply a legal action (already checked) and return the new state."""
 
-    def apply(self, action: Action) -> Self:
+    def apply(self, action: A) -> Self:
         """Return the state after ``action``; raise :class:`IllegalActionError` if illegal."""
         return self._checked_apply(action, None)
 
-    def apply_unchecked(self, action: Action) -> Self:
+    def apply_unchecked(self, action: A) -> Self:
         """Apply an action taken from :meth:`legal_actions` without re-checking it (for search)."""
         return cast(Self, self._apply(action))
 
@@ -114,14 +134,14 @@ class State(ABC):
         """Parse ``text`` and apply it; errors quote ``text`` as typed."""
         return self._checked_apply(self.game.parse_action(self, text), text.strip())
 
-    def _checked_apply(self, action: Action, label: str | None) -> Self:
+    def _checked_apply(self, action: A, label: str | None) -> Self:
         why = self.illegal_reason(action)
         if why is not None:
             reason, rule = why
             raise IllegalActionError(label or self._action_label(action), self.summary(), reason, rule)
         return cast(Self, self._apply(action))
 
-    def _action_label(self, action: Action) -> str:
+    def _action_label(self, action: A) -> str:
         try:
             return self.game.action_to_text(self, action)
         except (ValueError, KeyError, IndexError, TypeError):
@@ -154,3 +174,14 @@ class State(ABC):
     def invalid(self, text: str, reason: str) -> InvalidActionError:
         """An :class:`InvalidActionError` for ``text`` at this position."""
         return InvalidActionError(text, reason, self.summary())
+
+
+_FIELDS: dict[type, frozenset[str]] = {}
+
+
+def _field_names(cls: type) -> frozenset[str]:
+    """The dataclass field names of a state class, cached per class."""
+    names = _FIELDS.get(cls)
+    if names is None:
+        names = _FIELDS[cls] = frozenset(f.name for f in dataclasses.fields(cls))
+    return names

@@ -6,6 +6,10 @@ from dataclasses import dataclass
 from typing import Any, Callable, Mapping, Sequence
 
 from .errors import ParameterError
+from .files import MAX_FILE_BYTES, read_text_file
+
+#: longest parameter text accepted (a board carried inline in a record included)
+MAX_PARAM_CHARS = 2 * MAX_FILE_BYTES
 
 
 @dataclass(frozen=True)
@@ -15,6 +19,15 @@ class Param:
     ``default`` is canonical text; ``parse`` turns text into the value the rules use
     and raises ``ValueError`` saying what is wrong; ``choices`` lists the allowed texts
     where the set is closed (or the allowed forms, for help output).
+
+    ``canonical`` gives the one canonical text of a parsed value (what records store);
+    without it, whole numbers, booleans and choices are written back by :func:`to_text`
+    and any other text is kept with its surrounding blanks removed.
+
+    ``inline`` makes the parameter accept ``file:PATH``: :func:`resolve` reads the file
+    once, within :data:`plunder.core.files.MAX_FILE_BYTES`, and ``inline(content)`` turns
+    its content into the parameter's own inline text, which is what the game parses and
+    what records store, so a record replays after the file is gone.
     """
 
     name: str
@@ -22,6 +35,8 @@ class Param:
     parse: Callable[[str], Any]
     help: str
     choices: Sequence[str] = ()
+    canonical: Callable[[Any], str] | None = None
+    inline: Callable[[str], str] | None = None
 
 
 def to_text(value: Any) -> str:
@@ -84,10 +99,26 @@ def resolve(game_id: str, specs: Sequence[Param], given: Mapping[str, Any]) -> t
     texts: dict[str, str] = {}
     for spec in specs:
         text = to_text(given[spec.name]) if spec.name in given else spec.default
+        if len(text) > MAX_PARAM_CHARS:
+            raise ParameterError(
+                f"{game_id} parameter {spec.name} has {len(text)} characters; the limit is {MAX_PARAM_CHARS}"
+            )
         try:
-            values[spec.name] = spec.parse(text)
+            if spec.inline is not None and text.startswith("file:"):
+                text = spec.inline(read_text_file(text[len("file:") :], f"{spec.name} file"))
+            values[spec.name] = value = spec.parse(text)
         except ValueError as exc:
+            shown = text if len(text) <= 80 else text[:77] + "..."
             allowed = f"; allowed: {', '.join(spec.choices)}" if spec.choices else ""
-            raise ParameterError(f"{game_id} parameter {spec.name}={text!r} is not allowed: {exc}{allowed}") from None
-        texts[spec.name] = text
+            raise ParameterError(f"{game_id} parameter {spec.name}={shown!r} is not allowed: {exc}{allowed}") from None
+        texts[spec.name] = _canonical(spec, value, text)
     return values, texts
+
+
+def _canonical(spec: Param, value: Any, text: str) -> str:
+    """The canonical text of a parsed parameter value."""
+    if spec.canonical is not None:
+        return spec.canonical(value)
+    if isinstance(value, (bool, int, str)):
+        return to_text(value)
+    return text.strip()

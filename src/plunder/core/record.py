@@ -9,16 +9,12 @@ the rules, so a tampered record is refused at its first bad action.
 from __future__ import annotations
 
 import json
-import random
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Sequence
+from typing import Any
 
 from .errors import PlunderError, RecordError
 from .game import CHANCE, Game, State
 from .registry import load_game
-
-if TYPE_CHECKING:
-    from ..agents.base import Agent
 
 FORMAT = "plunder-record"
 VERSION = 1
@@ -131,55 +127,3 @@ def replay(record: Record, game: Game | None = None) -> State:
         if record.scores is not None and [float(x) for x in record.scores] != [float(x) for x in state.scores()]:
             raise RecordError(f"record scores {record.scores} do not match the replayed {state.scores()}")
     return state
-
-
-def chance_rng(seed: int | None) -> random.Random:
-    """The RNG that resolves chance nodes for a game seed."""
-    return random.Random(f"chance:{seed}")
-
-
-def agent_rng(seed: int | None, seat: int) -> random.Random:
-    """The RNG handed to the agent in ``seat`` for a game seed."""
-    return random.Random(f"agent:{seed}:{seat}")
-
-
-def sample_chance(state: State, rng: random.Random) -> Any:
-    """Draw a chance outcome of ``state`` by its probabilities."""
-    outcomes = state.chance_outcomes()
-    actions = [a for a, _ in outcomes]
-    weights = [p for _, p in outcomes]
-    return rng.choices(actions, weights)[0]
-
-
-def play(game: Game, agents: Sequence["Agent | str"], seed: int | None = None) -> Record:
-    """Play one game with ``agents`` in seat order (specs or agents) and return its record."""
-    return play_out(game, agents, seed)[0]
-
-
-def play_out(game: Game, agents: Sequence["Agent | str"], seed: int | None = None) -> tuple[Record, State]:
-    """Like :func:`play`, also returning the final state."""
-    from ..agents import make_agent
-
-    seats = [make_agent(a, game) if isinstance(a, str) else a for a in agents]
-    if len(seats) != game.num_players:
-        raise ValueError(f"{game.id} needs {game.num_players} agents, got {len(seats)}")
-    record = Record(game.id, dict(game.params), seed, [a.name for a in seats])
-    chance = chance_rng(seed)
-    rngs = [agent_rng(seed, i) for i in range(len(seats))]
-    state = game.new_initial_state()
-    for _ in range(game.max_game_length + 1):
-        if state.is_terminal():
-            break
-        player = state.current_player
-        if player == CHANCE:
-            action = sample_chance(state, chance)
-            record.moves.append(Move(None, game.action_to_text(state, action)))
-        else:
-            action = seats[player].choose(state, rngs[player])
-            record.moves.append(Move(player, game.action_to_text(state, action)))
-        state = state.apply(action)
-    else:
-        raise RuntimeError(f"{game.id} did not end within {game.max_game_length} actions")
-    record.returns = list(state.returns())
-    record.scores = list(state.scores())
-    return record, state

@@ -12,7 +12,9 @@ import plunder
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from plunder.agents import make_agent
-from plunder.core.record import agent_rng, chance_rng, sample_chance
+from plunder.core import chance
+from plunder.core.chance import sample_chance
+from plunder.match import agent_rng
 from plunder.games.crossroads.rules import CrossroadsState
 
 AGENTS = ["random", "greedy", "always-fair", "greedy-splitter", "tit-for-tat", "grudger"]
@@ -64,7 +66,7 @@ def test_invariants_over_whole_games(seed: int, players: int, data: st.DataObjec
     names = [data.draw(st.sampled_from(AGENTS)) for _ in range(players)]
     game = plunder.load_game("crossroads", players=players, target=60)
     agents = [make_agent(n, game) for n in names]
-    chance, rngs = chance_rng(seed), [agent_rng(seed, i) for i in range(players)]
+    draws, rngs = chance.stream(seed), [agent_rng(seed, i) for i in range(players)]
     state = game.new_initial_state()
     traded: set[tuple[int, int]] = set()
     for _ in range(game.max_game_length + 1):
@@ -75,7 +77,7 @@ def test_invariants_over_whole_games(seed: int, players: int, data: st.DataObjec
         if state.is_terminal():
             break
         player = state.current_player
-        action = sample_chance(state, chance) if player == plunder.CHANCE else agents[player].choose(state, rngs[player])
+        action = chance.pick(state.chance_outcomes(), draws()) if player == plunder.CHANCE else agents[player].choose(state, rngs[player])
         assert action in state.legal_actions()
         if action[0] in ("city", "road"):
             check_build(state, action)

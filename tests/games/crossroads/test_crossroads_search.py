@@ -7,7 +7,7 @@ import random
 import plunder
 from plunder.agents import make_agent
 from plunder.core.game import CHANCE
-from plunder.core.record import sample_chance
+from plunder.core.chance import sample_chance
 from plunder.games.crossroads.agents import candidates
 from plunder.games.crossroads.rules import BUILD
 

@@ -9,7 +9,8 @@ from rich.console import Console
 import plunder
 from plunder.agents import make_agent
 from plunder.core.errors import ParameterError
-from plunder.core.record import play, replay
+from plunder.core.record import replay
+from plunder.match import play
 from plunder.games.hubs import ENTRY
 from plunder.games.hubs.picture import sheet_grid
 from plunder.games.hubs.rules import HubsState

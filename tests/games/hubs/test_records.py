@@ -7,7 +7,8 @@ import pytest
 
 import plunder
 from plunder.core.errors import RecordError
-from plunder.core.record import Record, play, replay
+from plunder.core.record import Record, replay
+from plunder.match import play
 
 RECORDS = sorted((Path(__file__).parent / "records").glob("*.json"))
 

@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 import plunder
-from plunder.core.record import sample_chance
+from plunder.core.chance import sample_chance
 from plunder.games.pillage.fast import PlayoutKernel, replay_order
 
 

@@ -9,7 +9,7 @@ import pytest
 
 import plunder
 from plunder.agents import make_agent
-from plunder.core.record import play
+from plunder.match import play
 from plunder.games.pirates.agents import GreedyCaptain
 
 from tests.games.pirates.pirates_helpers import coin, position, sea_game

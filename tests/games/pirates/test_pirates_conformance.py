@@ -8,7 +8,7 @@ import pytest
 
 import plunder
 from plunder.core.conformance import ConformanceReport, check_game, check_state
-from plunder.core.record import sample_chance
+from plunder.core.chance import sample_chance
 from plunder.games.pirates.agents import GreedyCaptain
 from plunder.games.pirates.rules import PiratesGame
 

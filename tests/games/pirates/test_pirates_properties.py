@@ -8,7 +8,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import plunder
-from plunder.core.record import sample_chance
+from plunder.core.chance import sample_chance
 from plunder.games.pirates import tables as T
 from plunder.games.pirates.moves import reachable
 from plunder.games.pirates.rules import PiratesState

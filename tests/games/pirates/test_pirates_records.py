@@ -7,7 +7,8 @@ from pathlib import Path
 import pytest
 
 import plunder
-from plunder.core.record import Record, play
+from plunder.core.record import Record
+from plunder.match import play
 from plunder.games.pirates.rules import PiratesState
 
 RECORDS = Path(__file__).parent / "records"

@@ -8,7 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import plunder
-from plunder.core.record import sample_chance
+from plunder.core.chance import sample_chance
 from plunder.games.profiteer.cards import FULL_DECK
 from plunder.games.profiteer.rules import (
     BALANCE, DOWN_A, DOWN_B, GIVE, PASS, SETUP, SWITCH, ProfiteerState,

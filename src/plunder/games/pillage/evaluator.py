@@ -9,7 +9,7 @@ import numpy as np
 
 from ...core.errors import ParameterError
 from ...core.game import CHANCE, Game, State
-from ...core.record import sample_chance
+from ...core.chance import sample_chance
 from .fast import PlayoutKernel
 from .rules import PillageGame, PillageState
 

@@ -20,7 +20,7 @@ from ...agents.base import Agent
 from ...agents.random_agent import RandomAgent
 from ...core.errors import ParameterError
 from ...core.game import Game, State
-from ...core.record import agent_rng, chance_rng
+from ...core import chance
 from ...core.registry import FastResult
 from .cards import nth_card
 from .rules import BALANCE, DOWN_A, OVER, REDRAW, SETUP, SWITCH, UP_A, ProfiteerGame, ProfiteerState, Work, deck_weights
@@ -54,7 +54,7 @@ def fast_play(game: Game, agent_specs: Sequence[str], seed: int) -> FastResult |
     if len(agent_specs) != 1:
         return None
     agent = make_agent(agent_specs[0], game)
-    final = _finish(Work(game.new_initial_state()), agent, agent_rng(seed, 0), chance_rng(seed).random)
+    final = _finish(Work(game.new_initial_state()), agent, random.Random(f"agent:{seed}:0"), chance.stream(seed))
     return FastResult(returns=final.returns(), scores=final.scores(), stats=final.stats())
 
 
