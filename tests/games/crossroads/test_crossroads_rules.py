@@ -212,7 +212,7 @@ def test_offer_must_join_my_city_to_another_players() -> None:
         assert err.value.rule == "CR-7"
 
 
-def test_two_relay_route_uses_the_fewest_relays() -> None:
+def test_a_two_relay_route() -> None:
     # CR-10: P1 (A1) reaches P2 (I1) only through P3's D1 and P4's G1.
     #    A B C D E F G H I
     # 1 |1|R|R|3|R|R|4|R|2|
@@ -225,6 +225,51 @@ def test_two_relay_route_uses_the_fewest_relays() -> None:
     for _ in range(3):
         state = cs(state.apply_text("accept"))
     assert state.gold == (1, 1, 1, 0)
+
+
+# CR-7 amended: P1 (A1) reaches P2 (I1) through P3's D1, or the long way round through
+# P4's C4 and P5's H4 (road networks: B1-C3 top left, E1-H3 top right, C5-H5 bottom).
+#    A B C D E F G H I
+# 1 |1|R|R|3|R|R|R|R|2|
+# 2 |_|_|R|_|_|_|_|R|_|
+# 3 |_|_|R|_|_|_|_|R|_|
+# 4 |_|_|4|_|_|_|_|5|_|
+# 5 |_|_|R|R|R|R|R|R|_|
+DETOUR_BOARD = from_rows(["|1|R|R|3|R|R|R|R|2|", "|_|_|R|_|_|_|_|R|_|", "|_|_|R|_|_|_|_|R|_|",
+                          "|_|_|4|_|_|_|_|5|_|", "|_|_|R|R|R|R|R|R|_|"])
+
+
+def test_a_refused_relay_leaves_a_longer_route_through_others() -> None:
+    state = cs(game(5).position(DETOUR_BOARD, phase=TRADE))
+    a1, i1, d1, c4, h4 = cell(0, 0), cell(0, 8), cell(0, 3), cell(3, 2), cell(3, 7)
+    # Every route within the limit, fewest relays first; none carries a relay it does not need.
+    assert state.routes(a1, i1) == [(d1,), (c4, h4)]
+    assert cs(game(5, relays=1).position(DETOUR_BOARD, phase=TRADE)).routes(a1, i1) == [(d1,)]
+    state = cs(state.apply_text("offer A1-I1 via D1=0 gold 2/1").apply_text("accept"))
+    assert state.current_player == 2
+    state = cs(state.apply_text("reject"))  # P3 will not let the trade through
+    assert (0, 2) in state.refusals and state.gold == (0,) * 5
+    for _ in range(4):
+        state = cs(state.apply_text("pass"))
+    assert state.current_player == 0 and state.phase == TRADE
+    # P1 goes round P3: the partner answers first, then the relays in board order.
+    state = cs(state.apply_text("offer A1-I1 via C4=1,H4=0 gold 1/1"))
+    assert [state.current_player] == [1]
+    for answering in (3, 4):
+        state = cs(state.apply_text("accept"))
+        assert state.current_player == answering
+    state = cs(state.apply_text("accept"))
+    assert state.gold == (1, 1, 0, 1, 0) and state.used == frozenset({a1, i1})
+
+
+def test_a_relay_the_route_does_not_need_is_refused() -> None:
+    # CR-10: D1 alone carries A1-I1, so D1 with C4 names a relay the trade does not use;
+    # a detour that skips a needed link (C4 alone) is no route at all.
+    state = game(5).position(DETOUR_BOARD, phase=TRADE)
+    for text in ("offer A1-I1 via D1=0,C4=0 gold 2/1", "offer A1-I1 via C4=0 gold 2/1", "offer A1-I1 gold 2/1"):
+        with pytest.raises(plunder.IllegalActionError) as err:
+            state.apply_text(text)
+        assert err.value.rule == "CR-10" and "via D1" in err.value.reason
 
 
 # ---------------------------------------------------------------- CR-1 / CR-9 dice

@@ -165,11 +165,16 @@ class Network:
         return list(self.cities[self.comp[c]])
 
     def routes(self, a: int, b: int, max_relays: int = 2) -> list[tuple[int, ...]]:
-        """The fewest-relay routes between cities ``a`` and ``b`` (CR-3, CR-7, CR-10).
+        """Every route between cities ``a`` and ``b`` through at most ``max_relays`` relays (CR-3, CR-7, CR-10).
 
-        Returns ``[()]`` when they trade directly; otherwise every relay set of the
-        smallest size (1, then 2) whose cities, owned by third players, link them through
-        roads; sets are sorted tuples of cells. Empty when no route exists.
+        A route is the set of relay cities, third players' cities that chain ``a`` to
+        ``b`` through roads, as a tuple of cells in board order; ``()`` is the direct
+        link. Any route within the limit may be offered, not only the shortest (CR-7
+        amended), but every relay on it must be needed (CR-10): a set that still links
+        the two cities with one of its relays left out is that smaller route. So a
+        directly linked pair has the single route ``()``, and each further route is a
+        genuine detour, which keeps the list short. Listed fewest relays first; empty
+        when no route exists.
         """
         board, touch = self.board, self.city_touch
         ta, tb = touch[a], touch[b]
@@ -179,17 +184,13 @@ class Network:
             return []
         pa, pb = board[a], board[b]
         thirds = [c for c in self.city_cells if touch[c] and board[c] != pa and board[c] != pb]
-        ones: list[tuple[int, ...]] = [(c,) for c in thirds if touch[c] & ta and touch[c] & tb]
-        if ones or max_relays < 2:
-            return ones
-        twos: set[tuple[int, ...]] = set()
-        for r1 in thirds:
-            if not touch[r1] & ta:
-                continue
-            for r2 in thirds:
-                if r2 != r1 and touch[r2] & tb and touch[r1] & touch[r2]:
-                    twos.add(tuple(sorted((r1, r2))))
-        return sorted(twos)
+        # A relay beside both ends makes a route alone, so it never sits on a two-relay route.
+        near_a = [c for c in thirds if touch[c] & ta and not touch[c] & tb]
+        near_b = [c for c in thirds if touch[c] & tb and not touch[c] & ta]
+        out: list[tuple[int, ...]] = [(c,) for c in thirds if touch[c] & ta and touch[c] & tb]
+        if max_relays >= 2:
+            out += sorted(tuple(sorted((r1, r2))) for r1 in near_a for r2 in near_b if touch[r1] & touch[r2])
+        return out
 
 
 def city_sites(board: Board, net: Network, seat: int) -> list[int]:

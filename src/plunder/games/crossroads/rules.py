@@ -389,7 +389,7 @@ class CrossroadsState(State):
         return acts
 
     def routes(self, a: int, b: int) -> list[tuple[int, ...]]:
-        """Fewest-relay routes between cities ``a`` and ``b`` allowed by the ``relays`` parameter (CR-10)."""
+        """The routes between cities ``a`` and ``b`` within the ``relays`` limit (CR-7 amended, CR-10)."""
         return self.net.routes(a, b, self.game.values["relays"])
 
     def trade_pairs(self, seat: int) -> list[tuple[int, int, tuple[int, ...]]]:
@@ -523,7 +523,8 @@ class CrossroadsState(State):
             return (f"{cell_name(a)} and {cell_name(b)} are not linked by roads", "CR-3")
         if tuple(relays) not in routes:
             shown = " or ".join("direct" if not r else "via " + ",".join(cell_name(x) for x in r) for r in routes)
-            return (f"the route must name the fewest relays: {shown}", "CR-10")
+            return (f"that is no route of {cell_name(a)} to {cell_name(b)} (each relay needed, at most "
+                    f"{self.game.values['relays']}); the routes are: {shown}", "CR-10")
         return None
 
     # ----------------------------------------------------------------- apply
