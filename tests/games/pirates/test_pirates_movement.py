@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import pytest
 
+import plunder
+
 from plunder import IllegalActionError
 from plunder.games.pirates.moves import ship_destinations
 from plunder.games.pirates.rules import PiratesState
@@ -220,3 +222,54 @@ def test_only_ships_on_the_pirates_tile_and_edge_neighbours_sail() -> None:
     state = run(state, "stop")
     assert state.coin_at(coin("arms-galleon")) == (2, 1)
     assert state.coin_at(coin("suns-galleon")) == (5, 1)
+
+
+# --- PR-15: a ship that sails onto the pirate's space at any step stops there and fights ---
+#
+# The block sea, face-up, every wind NE except where a scenario says. The pirate P is a
+# ketch at (3,3); tile (3,1) covers x 3-4, y 1-2, tile (5,1) covers x 5-6, y 1-2.
+#
+#      0 1 2 3 4 5 6 7
+#   0  # # # # # # # #
+#   1  # . . . G . . #     G at (4,1)
+#   2  # . . . g . . #     g at (4,2): diagonally next to P
+#   3  # . . P . . . #
+#   4  # . . . . . . #
+#   5  # # # # # # # #
+def _chase(where: tuple[int, int], winds: dict[tuple[int, int], str], ship: int = 1, crew: int = 3,
+           name: str = "arms-galleon") -> PiratesState:
+    game = sea_game(BLOCK)
+    all_winds = {o: "NE" for o in BLOCK} | winds
+    return position(game, (3, 3), ship=ship, crew=crew, faces=FACE_UP, winds=all_winds, coins={name: where})
+
+
+def test_pr15_diagonal_chaser_reaches_the_pirate_with_its_wind_step() -> None:
+    # g's tile blows SW: its wind step lands on P. Before PR-15 the step on to P and then
+    # away, or one orthogonal step, both ended beside P (distance 1): a tie, no fight.
+    state = run(_chase((4, 2), {(3, 1): "SW"}), "stop")
+    assert state.coin_at(coin("arms-galleon")) == (3, 3)
+    assert state.combat == coin("arms-galleon") and state.current_player == plunder.CHANCE
+
+
+def test_pr15_chaser_reaches_the_pirate_with_its_orthogonal_step() -> None:
+    # G's tile blows SW: the wind step to (3,2), then south onto P.
+    state = run(_chase((4, 1), {(3, 1): "SW"}), "stop")
+    assert state.coin_at(coin("arms-galleon")) == (3, 3)
+    assert state.combat == coin("arms-galleon")
+    # beside P, the orthogonal step lands on P and the ship stops: its tile's wind (NW
+    # on P's tile) never carries it on past the pirate
+    state = run(_chase((4, 3), {(3, 3): "NW"}), "stop")
+    assert state.coin_at(coin("arms-galleon")) == (3, 3) and state.combat == coin("arms-galleon")
+
+
+def test_pr15_a_fleeing_ship_never_takes_the_route_onto_the_pirate() -> None:
+    # P is a galleon; the sloop g diagonally next to it flees although its wind (SW)
+    # blows straight onto P: north-east to (5,2), then the NE wind of tile (5,1) to (6,1).
+    state = run(_chase((4, 2), {(3, 1): "SW"}, ship=4, crew=7, name="suns-sloop"), "stop")
+    assert state.coin_at(coin("suns-sloop")) == (6, 1)
+    assert state.combat == -1
+    # a route onto P counts as distance 0, for a fleeing ship as for a chaser
+    game = sea_game(BLOCK)
+    winds = (2,) * len(BLOCK)  # SW everywhere
+    assert (3, 3) not in ship_destinations(game.sea, winds, (4, 2), (3, 3), flee=True)
+    assert ship_destinations(game.sea, winds, (4, 2), (3, 3), flee=False) == [(3, 3)]

@@ -69,19 +69,24 @@ def reachable(sea: Sea, winds: Sequence[int], pos: Cell, orth: int = 0, last: st
     return ends
 
 
-def ship_routes(sea: Sea, winds: Sequence[int], cell: Cell) -> tuple[list[Cell], list[Cell]]:
+def ship_routes(sea: Sea, winds: Sequence[int], cell: Cell, pirate: Cell) -> tuple[list[Cell], list[Cell]]:
     """Where another ship may go in one sail (PR-7): (orthogonal-only ends, ends using the
     wind). The wind step is taken before or after the orthogonal step, each time in
-    the wind of the tile the ship is on then, and never from a face-down tile."""
+    the wind of the tile the ship is on then, and never from a face-down tile. A route
+    that sails onto the pirate's space at any step ends there: the ship stops and fights
+    (PR-15), so a wind step onto the pirate is a whole route and nothing sails on from it."""
     plain: list[Cell] = []
     windy: list[Cell] = []
     w0 = wind_at(sea, winds, cell)
     first = sea.step(cell, w0) if w0 else None
+    if first == pirate:
+        windy.append(first)
+        first = None
     for d in ORTH:
         one = sea.step(cell, d)
         if one is not None:
             plain.append(one)
-            w1 = wind_at(sea, winds, one)
+            w1 = wind_at(sea, winds, one) if one != pirate else None
             two = sea.step(one, w1) if w1 else None
             if two is not None:
                 windy.append(two)
@@ -97,11 +102,13 @@ def ship_destinations(sea: Sea, winds: Sequence[int], cell: Cell, pirate: Cell, 
 
     The ship uses the wind only when that reaches a strictly better distance than
     sailing orthogonally alone (PR-11); it stays (``[cell]``) when no route improves
-    on its present distance. Several ends mean a tie for the player to break.
+    on its present distance. A route onto the pirate's space ends there at distance 0
+    (PR-15): a chaser that can reach the pirate always does, a fleeing ship never will.
+    Several ends mean a tie for the player to break.
     """
     sign = 1 if flee else -1
     here = sign * distance(cell, pirate)
-    plain, windy = ship_routes(sea, winds, cell)
+    plain, windy = ship_routes(sea, winds, cell, pirate)
     best_plain = max((sign * distance(c, pirate) for c in plain), default=None)
     best_windy = max((sign * distance(c, pirate) for c in windy), default=None)
     if best_windy is not None and (best_plain is None or best_windy > best_plain):
