@@ -192,6 +192,51 @@ def test_pf5_one_card_plays_face_up_and_a_short_side_reshuffles_its_discard() ->
     assert s.is_terminal() and s.end == END_UNEQUAL and s.pile_b() == 1 and s.pile_a() == 4
 
 
+def test_pf5_after_a_war_that_needed_a_reshuffle_the_pass_ends_though_the_decks_hold_cards() -> None:
+    # side A deck: 9S 7S   discard: 3D
+    # side B deck: 2C 7H   discard: 3H 4H 5H 6H JH QH KH        resources: none
+    #   A 9S v B 2C         A takes both: A discard 3D 9S 2C
+    #   A 7S v B 7H         war; both decks are empty: both sides shuffle their discard in
+    #                         side A deck: 3D 9S 2C     side B deck: 3H 4H 5H 6H JH QH KH
+    #   round 1: A 9S (down 2C) v B 4H (down 3H)   A takes 7S 7H 9S 4H
+    #                         side A deck: 3D  discard: 7S 7H 9S 4H    pile 5
+    #                         side B deck: 5H 6H JH QH KH               pile 5
+    # The war is resolved: the pass ends and the count follows at once (text steps 6-7),
+    # 5 v 5, so each pile becomes its deck for pass 2. Flipping on would have played 3D v B.
+    s = stacked(game(), a="9S 7S", b="2C 7H", da="3D", db="3H 4H 5H 6H JH QH KH")
+    s = deal(s, "9S 2C", "7S 7H")
+    assert s.war == 1 and s.reshuffles == 1 and s.da == s.db == 0
+    assert s.ka == cs("3D 9S 2C") and s.kb == cs("3H 4H 5H 6H JH QH KH")
+    s = deal(s, "9S 4H 2C 3H")
+    assert s.round == 2 and s.phase == UP_A
+    assert s.ka == cs("3D 7S 7H 9S 4H") and s.kb == cs("5H 6H JH QH KH") and s.da == s.db == 0
+    assert "pass 1 counted: side A 5, side B 5" in s.last
+
+
+def test_pf5_the_count_after_a_reshuffled_war_can_end_the_game() -> None:
+    # as above with two cards fewer in B's discard:
+    #   count A 5 (deck 3D, discard 7S 7H 9S 4H) v B 3 (deck 5H JH QH): unequal, no resources
+    s = stacked(game(), a="9S 7S", b="2C 7H", da="3D", db="3H 4H 5H JH QH")
+    s = deal(s, "9S 2C", "7S 7H", "9S 4H 2C 3H")
+    assert s.is_terminal() and s.end == END_UNEQUAL
+    assert (s.deck_a(), s.pile_a(), s.deck_b(), s.pile_b()) == (1, 5, 3, 3)
+
+
+def test_pf5_when_a_war_needs_more_cards_both_sides_shuffle_their_discard_in() -> None:
+    # side A deck: 7S 8D   discard: 2S 3S
+    # side B deck: 7H 5C 6C 4C   discard: KD
+    #   A 7S v B 7H   war; A has one card left, short of the two a war round needs:
+    #                 both sides shuffle in   side A deck: 8D 2S 3S   side B deck: 5C 6C 4C KD
+    #   round 1: A 8D (down 2S) v B KD (down 5C)   B takes 7S 7H 8D KD
+    #   then the count: A 1 (3S) v B 6 (6C 4C and the four won)
+    s = stacked(game(), a="7S 8D", b="7H 5C 6C 4C", da="2S 3S", db="KD")
+    s = deal(s, "7S 7H")
+    assert s.ka == cs("8D 2S 3S") and s.kb == cs("5C 6C 4C KD") and s.da == s.db == 0
+    s = deal(s, "8D KD 2S 5C")
+    assert s.db == cs("7S 7H 8D KD") and s.pdisc == cs("2S 5C")
+    assert s.is_terminal() and s.end == END_UNEQUAL and (s.pile_a(), s.pile_b()) == (1, 6)
+
+
 def test_pf5_a_side_with_no_card_loses_the_war() -> None:
     # side A deck: 7S  (discard none)   side B deck: 7H 5C 6C
     s = stacked(game(), a="7S", b="7H 5C 6C")

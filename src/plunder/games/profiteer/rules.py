@@ -212,6 +212,9 @@ class ProfiteerState(State):
     down_b: bool = False
     #: pass number, from 1 (PF-8 max_rounds)
     round: int = 0
+    #: a war of this flip needed more cards and both sides shuffled their discards in: the pass
+    #: ends once it is resolved (PF-5)
+    reshuffled: bool = False
     #: a gift has been given at this count (PF-14)
     gifting: bool = False
     end: int = END_NONE
@@ -465,6 +468,7 @@ class Work:
     down_a: bool
     down_b: bool
     round: int
+    reshuffled: bool
     gifting: bool
     end: int
     flips: int
@@ -633,15 +637,16 @@ class Work:
         """Begin a war round, dealing with short sides (PF-5, PF-12)."""
         self.war += 1
         self.war_rounds += 1
-        # PF-5: a side short of the two cards a war round needs shuffles its discard in.
-        if self.ua + self.ka.bit_count() < 2 and self.da:
+        # PF-5 (text step 6): a war round needs two cards from each side; when a side is short,
+        # both sides shuffle their own discard into their deck, and the pass ends once this
+        # war is resolved (amended 2026-11-23, superseding the old PF-10 reading).
+        if self.ua + self.ka.bit_count() < 2 or self.ub + self.kb.bit_count() < 2:
+            self.reshuffled = True
+            if self.da or self.db:
+                self.reshuffles += 1
             self.ka |= self.da
-            self.da = 0
-            self.reshuffles += 1
-        if self.ub + self.kb.bit_count() < 2 and self.db:
             self.kb |= self.db
-            self.db = 0
-            self.reshuffles += 1
+            self.da = self.db = 0
         na, nb = self.ua + self.ka.bit_count(), self.ub + self.kb.bit_count()
         tie = f"{rank_text(rank(self.up_a))}s tie"
         if na == 0 and nb == 0:
@@ -667,13 +672,15 @@ class Work:
         self.phase = UP_A
 
     def next_flip(self) -> None:
-        """Clear the table and flip again, or count if a deck is empty (PF-10)."""
+        """Clear the table and flip again, or count (PF-5, PF-10)."""
         self.up_a = self.up_b = -1
         self.pot_a = self.pot_b = 0
         self.war = 0
         self.down_a = self.down_b = False
-        # PF-10: the pass ends at a plain flip once a side's deck is empty.
-        if self.ua + self.ka.bit_count() == 0 or self.ub + self.kb.bit_count() == 0:
+        # PF-5: a war that needed a reshuffle ends the pass even though the decks hold cards;
+        # PF-10: otherwise the pass ends once a deck is empty (both run out together).
+        if self.reshuffled or self.ua + self.ka.bit_count() == 0 or self.ub + self.kb.bit_count() == 0:
+            self.reshuffled = False
             self.count()
         else:
             self.phase = UP_A
