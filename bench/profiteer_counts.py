@@ -12,7 +12,9 @@ import sys
 from collections import Counter
 
 import plunder
+from plunder.agents import make_agent
 from plunder.core.registry import entry
+from plunder.match import agent_rng
 
 
 def main() -> None:
@@ -23,8 +25,9 @@ def main() -> None:
     assert fast_play is not None
     for agent in agents:
         counts: Counter[int] = Counter()
+        built = make_agent(agent, game)
         for seed in range(games):
-            result = fast_play(game, [agent], seed)
+            result = fast_play(game, [built], [agent_rng(seed, 0)], seed)
             assert result is not None
             counts[int(result.scores[0])] += 1
         at_least = "  ".join(

@@ -11,7 +11,9 @@ import sys
 import time
 
 import plunder
+from plunder.agents import make_agent
 from plunder.core.registry import entry
+from plunder.match import agent_rng
 
 
 def main() -> None:
@@ -26,7 +28,8 @@ def main() -> None:
         public = [plunder.play(game, [agent], seed=seed) for seed in range(games)]
         t_public = time.perf_counter() - start
         start = time.perf_counter()
-        fast = [fast_play(game, [agent], seed) for seed in range(games)]
+        built = make_agent(agent, game)
+        fast = [fast_play(game, [built], [agent_rng(seed, 0)], seed) for seed in range(games)]
         t_fast = time.perf_counter() - start
         same = all(f is not None and f.returns == r.returns and f.scores == r.scores for f, r in zip(fast, public))
         print(f"{agent:8} {games / t_public:15.0f} {games / t_fast:13.0f} {t_public / t_fast:6.1f}x  {same}")

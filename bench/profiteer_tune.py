@@ -14,16 +14,16 @@ from typing import Iterable
 
 import plunder
 import plunder.games.profiteer.fast as fast
+from plunder.match import agent_rng
 from plunder.games.profiteer.agents import GreedyAgent, Weights
 
 
 def measure(game: plunder.Game, weights: Weights, seeds: Iterable[int]) -> tuple[float, float]:
     """Win rate and mean final count of a greedy profiteer with ``weights``."""
     agent = GreedyAgent(weights)
-    fast.make_agent = lambda spec, g: agent  # type: ignore[assignment]  # play this very agent
     scores = []
     for seed in seeds:
-        result = fast.fast_play(game, ["tuned"], seed)
+        result = fast.fast_play(game, [agent], [agent_rng(seed, 0)], seed)
         assert result is not None
         scores.append(result.scores[0])
     return sum(s >= 26 for s in scores) / len(scores), statistics.mean(scores)

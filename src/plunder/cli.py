@@ -1,4 +1,4 @@
-"""The ``plunder`` command: list, play, simulate, replay."""
+"""The ``plunder`` command: list, play, simulate, replay, render, solve."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 from rich.text import Text
 
-from .agents import agent_names, make_agent
+from .agents import agent_factories, make_agent
 from .agents.base import split_specs
 from .core.errors import PlunderError
 from .core.game import Game
@@ -69,7 +69,18 @@ def list_games() -> None:
         if cls.presets:
             console.print("  presets: " + "; ".join(
                 f"{name} ({', '.join(f'{k}={v}' for k, v in p.items()) or 'defaults'})" for name, p in cls.presets.items()))
-        console.print("  agents: " + ", ".join(agent_names(game)) + "\n")
+        agents = Table(show_header=True, header_style="bold", box=None, padding=(0, 2))
+        agents.add_column("agent")
+        agents.add_column("option")
+        agents.add_column("default")
+        agents.add_column("meaning")
+        for name, factory in agent_factories(game).items():
+            agents.add_row(name, "", "", factory.help)
+            for spec in factory.params:
+                choices = f" [{', '.join(spec.choices)}]" if spec.choices else ""
+                agents.add_row("", spec.name, spec.default, spec.help + choices)
+        console.print(agents)
+        console.print()
 
 
 @main.command()

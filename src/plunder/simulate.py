@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Sequence
 
 from .agents import make_agent
-from .match import play_out
+from .match import agent_rng, play_out
 from .core.registry import entry, load_game
 
 
@@ -94,19 +94,16 @@ def _play_chunk(args: tuple[str, dict[str, str], list[str], list[int], int]) -> 
     game_id, params, agents, indices, seed = args
     game = load_game(game_id, **params)
     fast = entry(game_id).fast_play
-    cache: dict[str, Any] = {}
+    built = {spec: make_agent(spec, game) for spec in dict.fromkeys(agents)}
     results: list[GameResult] = []
     for i in indices:
         seats = seating(agents, game.num_players, i)
-        result = fast(game, seats, seed + i) if fast is not None else None
+        players = [built[spec] for spec in seats]
+        rngs = [agent_rng(seed + i, s) for s in range(len(players))]
+        result = fast(game, players, rngs, seed + i) if fast is not None else None
         if result is not None:
             results.append((seats, result.returns, result.scores, dict(result.stats)))
             continue
-        players = []
-        for spec in seats:
-            if spec not in cache:
-                cache[spec] = make_agent(spec, game)
-            players.append(cache[spec])
         _, final = play_out(game, players, seed=seed + i)
         results.append((seats, list(final.returns()), list(final.scores()), final.stats()))
     return results

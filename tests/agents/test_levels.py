@@ -5,11 +5,13 @@ import random
 import pytest
 
 import plunder
-from plunder.agents import agent_names, make_agent
+from plunder.agents import agent_factories, agent_names, make_agent
 from plunder.agents.levels import NoisyAgent
 from plunder.agents.mcts import MCTSAgent
 from plunder.games.pillage.hard import HardAgent
 from plunder.simulate import simulate
+
+from tests.agents.toy_games import race
 
 
 @pytest.mark.parametrize("game_id", plunder.game_ids())
@@ -43,3 +45,30 @@ def test_noisy_agent_mixes_random_moves() -> None:
 def test_medium_beats_easy_on_pillage() -> None:
     result = simulate("pillage", {"board": "square:3x3", "contents": "random"}, ["medium", "easy"], 10)
     assert result.tallies["medium"].wins >= 7
+
+
+def test_a_level_takes_its_agents_options_with_its_own_defaults() -> None:
+    """``hard:seconds=0.5`` reaches Pillage's hard agent; ``hard:sims=N`` the generic search."""
+    pillage = plunder.load_game("pillage", preset="classic")
+    hard = make_agent("hard:seconds=0.5,sims=40", pillage)
+    assert isinstance(hard, HardAgent) and hard.seconds == 0.5 and hard.name == "hard:seconds=0.5,sims=40"
+    assert isinstance(hard.search, MCTSAgent) and hard.search.sims == 40
+    with pytest.raises(plunder.ParameterError, match="agent hard option seconds='0' is not allowed"):
+        make_agent("hard:seconds=0", pillage)
+    toy = race(2)
+    searcher = make_agent("hard", toy)
+    assert isinstance(searcher, MCTSAgent) and searcher.sims == 2000 and searcher.ms is None
+    assert isinstance(make_agent("hard:sims=7", toy), MCTSAgent)
+    with pytest.raises(plunder.ParameterError, match="agent easy has no option 'sims'; its options are: none"):
+        make_agent("easy:sims=3", pillage)
+
+
+@pytest.mark.parametrize("game_id", plunder.game_ids())
+def test_every_level_decides_by_counts_not_seconds(game_id: str) -> None:
+    """A level's moves must replay from the seed on any machine: no level sets a time budget."""
+    game = plunder.load_game(game_id)
+    for level in ("easy", "medium", "hard"):
+        factory = agent_factories(game)[level]
+        timed = {p.name: p.default for p in factory.params if p.name in ("seconds", "time")}
+        # Pillage's hard keeps a solver time cap as a fallback; its owner moves it to nodes
+        assert all(v == "none" for v in timed.values()) or (game_id, level) == ("pillage", "hard"), timed

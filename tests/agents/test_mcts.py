@@ -70,15 +70,15 @@ def test_mcts_beats_random_on_pillage() -> None:
 
 def test_bad_options_are_named() -> None:
     game = plunder.load_game("pillage")
-    with pytest.raises(plunder.ParameterError, match="no option width"):
+    with pytest.raises(plunder.ParameterError, match="agent mcts has no option 'width'"):
         make_agent("mcts:width=3", game)
-    with pytest.raises(plunder.ParameterError, match="scale=0.0 must be above 0"):
+    with pytest.raises(plunder.ParameterError, match="agent mcts option scale='0' is not allowed: 0 must be above 0"):
         make_agent("mcts:scale=0", game)
     with pytest.raises(plunder.ParameterError, match="sims='abc'"):
         make_agent("mcts:sims=abc", game)
     with pytest.raises(plunder.ParameterError, match="eval='magic'"):
         make_agent("mcts:eval=magic", game)
-    agent = make_agent("mcts:ms=50,eval=greedy,rollouts=1", game)
+    agent = make_agent("mcts:seconds=0.05,eval=greedy,rollouts=1", game)
     assert isinstance(agent, MCTSAgent) and agent.ms == 50 and agent.sims is None
 
 

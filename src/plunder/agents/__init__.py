@@ -1,66 +1,56 @@
-"""Agents: ``random`` for every game, plus each game's own (``greedy`` ...)."""
+"""Agents: ``random``, ``mcts`` and the levels for every game, plus each game's own (``greedy`` ...).
+
+A spec names an agent and may give options, ``name:key=value,...``; each agent declares its
+options as :class:`plunder.core.params.Param` specs (:class:`plunder.core.agent.AgentFactory`)
+and :func:`make_agent` checks them with the same :func:`plunder.core.params.resolve` as game
+parameters.
+"""
 
 from __future__ import annotations
 
-from typing import Callable, Mapping
+from typing import Mapping
 
+from ..core.agent import Agent, AgentFactory, AgentOptions
 from ..core.errors import ParameterError
 from ..core.game import Game
+from ..core.params import resolve
 from ..core.registry import entry, game_ids
-from .base import Agent, parse_spec
-from .random_agent import RandomAgent
+from .base import parse_spec
+from .levels import LEVELS, level_factory
+from .mcts import MCTS
+from .random_agent import RANDOM, RandomAgent
+
+#: agents every game has besides the levels
+GENERIC: dict[str, AgentFactory] = {"random": RANDOM, "mcts": MCTS}
 
 
-def _random(game: Game, options: Mapping[str, str]) -> Agent:
-    if options:
-        raise ParameterError(f"agent random takes no options, got {', '.join(options)}")
-    return RandomAgent()
-
-
-def _mcts(game: Game, options: Mapping[str, str]) -> Agent:
-    from .mcts import make_mcts
-
-    return make_mcts(game, options)
-
-
-def _level(level: str) -> Callable[[Game, Mapping[str, str]], Agent]:
-    def factory(game: Game, options: Mapping[str, str]) -> Agent:
-        from .levels import make_level
-
-        return make_level(level, game, options)
-
-    return factory
-
-
-#: agents every game has
-GENERIC: dict[str, Callable[[Game, Mapping[str, str]], Agent]] = {
-    "random": _random,
-    "mcts": _mcts,
-    "easy": _level("easy"),
-    "medium": _level("medium"),
-    "hard": _level("hard"),
-}
-
-
-def _game_agents(game: Game) -> Mapping[str, Callable[[Game, Mapping[str, str]], Agent]]:
-    """The game's own agents; none for a game outside the registry (tests' toy games)."""
-    return entry(game.id).agents if game.id in game_ids() else {}
+def agent_factories(game: Game) -> dict[str, AgentFactory]:
+    """Every agent of ``game`` by name: the generic ones, the game's own, then the levels."""
+    registered = game.id in game_ids()
+    own: Mapping[str, AgentFactory] = entry(game.id).agents if registered else {}
+    overrides: Mapping[str, str] = entry(game.id).levels if registered else {}
+    factories = {**GENERIC, **{n: f for n, f in own.items() if n not in GENERIC}}
+    for level in LEVELS:
+        factories[level] = level_factory(level, factories, overrides)
+    return factories
 
 
 def agent_names(game: Game) -> list[str]:
     """Every agent name available for ``game``."""
-    return list(GENERIC) + [n for n in _game_agents(game) if n not in GENERIC]
+    return list(agent_factories(game))
 
 
 def make_agent(spec: str, game: Game) -> Agent:
     """Build the agent named by ``spec`` (``name`` or ``name:key=value,...``) for ``game``."""
-    name, options = parse_spec(spec)
-    factories = {**GENERIC, **_game_agents(game)}
+    name, given = parse_spec(spec)
+    factories = agent_factories(game)
     if name not in factories:
-        raise ParameterError(f"unknown agent {name!r} for {game.id}; agents are: {', '.join(agent_names(game))}")
-    agent = factories[name](game, options)
+        raise ParameterError(f"unknown agent {name!r} for {game.id}; agents are: {', '.join(factories)}")
+    factory = factories[name]
+    values, _ = resolve(f"agent {name}", factory.params, given, noun="option")
+    agent = factory.build(game, AgentOptions(values, lambda other: make_agent(other, game)))
     agent.name = spec
     return agent
 
 
-__all__ = ["Agent", "RandomAgent", "agent_names", "make_agent"]
+__all__ = ["Agent", "RandomAgent", "agent_factories", "agent_names", "make_agent"]

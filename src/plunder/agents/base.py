@@ -1,23 +1,8 @@
-"""The agent protocol and agent specs such as ``greedy`` or ``mcts:sims=500``."""
+"""Agent specs such as ``greedy`` or ``mcts:sims=500``: a name and its options as text."""
 
 from __future__ import annotations
 
-import random
-from typing import Mapping, Protocol, runtime_checkable
-
 from ..core.errors import ParameterError
-from ..core.game import Action, State
-
-
-@runtime_checkable
-class Agent(Protocol):
-    """Anything that picks an action for the player to move."""
-
-    name: str
-
-    def choose(self, state: State, rng: random.Random) -> Action:
-        """Return a legal action of ``state`` (a decision node of this agent's seat)."""
-        ...
 
 
 def parse_spec(spec: str) -> tuple[str, dict[str, str]]:
@@ -47,17 +32,3 @@ def split_specs(text: str) -> list[str]:
         else:
             specs.append(part)
     return specs
-
-
-def option_int(options: Mapping[str, str], key: str, default: int, low: int = 1) -> int:
-    """Read a whole-number agent option, with a clear error."""
-    text = options.get(key)
-    if text is None:
-        return default
-    try:
-        value = int(text)
-    except ValueError:
-        raise ParameterError(f"agent option {key}={text!r} is not a whole number") from None
-    if value < low:
-        raise ParameterError(f"agent option {key}={value} is below the minimum {low}")
-    return value

@@ -22,13 +22,10 @@ import math
 import random
 import time
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Callable, Sequence
+from typing import Callable, Sequence
 
+from ..core.agent import Agent, Evaluator
 from ..core.game import Action, State
-from .base import Agent
-
-if TYPE_CHECKING:
-    from .mcts import Evaluator
 
 
 @dataclass
@@ -66,7 +63,7 @@ class RootSearch:
 
     name = "mcts"
 
-    def __init__(self, policy: Agent, evaluator: "Evaluator", sims: int | None = 400, ms: int | None = None,
+    def __init__(self, policy: Agent, evaluator: Evaluator, sims: int | None = 400, ms: int | None = None,
                  z: float = 2.0, candidates: Callable[[State], Sequence[Action]] | None = None,
                  min_rounds: int = 8) -> None:
         self.policy = policy

@@ -1,20 +1,25 @@
 """Levels for people: ``easy``, ``medium`` and ``hard`` for every game.
 
 * easy -- the game's greedy agent, but half its moves are random (random if no greedy)
-* medium -- the game's greedy agent
-* hard -- search: the game's ``levels["hard"]`` spec if it gives one, else ``mcts:ms=1500``
+* medium -- the game's greedy agent (``mcts:sims=200`` if none)
+* hard -- the game's ``levels["hard"]`` spec if it gives one, else ``mcts:sims=2000``
 
-A game may override any level with an agent spec in ``GameEntry.levels``.
+A game may override any level with an agent spec in ``GameEntry.levels``. A level takes the
+options of the agent it stands for, with the level's own settings as their defaults
+(``hard:sims=5000``). Every level's strength is counted in moves, simulations or nodes, never
+in seconds, so a game played by a level replays from its seed on any machine.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import random
 from typing import Mapping
 
+from ..core.agent import Agent, AgentFactory, AgentOptions
 from ..core.errors import ParameterError
 from ..core.game import Action, Game, State
-from .base import Agent
+from .base import parse_spec
 
 LEVELS = ("easy", "medium", "hard")
 
@@ -44,20 +49,30 @@ def level_spec(level: str, game_agents: Mapping[str, object], overrides: Mapping
     if level == "medium":
         return "greedy" if has_greedy else "mcts:sims=200"
     if level == "hard":
-        return "mcts:ms=1500"
+        return "mcts:sims=2000"
     raise ParameterError(f"unknown level {level!r}; levels are {', '.join(LEVELS)}")
 
 
-def make_level(level: str, game: Game, options: Mapping[str, str]) -> Agent:
-    """Build the agent for ``level`` in ``game`` (no options)."""
-    from . import _game_agents, make_agent
-    from ..core.registry import entry, game_ids
+def level_factory(level: str, factories: Mapping[str, AgentFactory], overrides: Mapping[str, str]) -> AgentFactory:
+    """The factory of ``level`` in a game whose other agents are ``factories``.
 
-    if options:
-        raise ParameterError(f"level {level} takes no options, got {', '.join(options)}")
-    overrides = entry(game.id).levels if game.id in game_ids() else {}
-    spec = level_spec(level, _game_agents(game), overrides)
-    agent = make_agent(spec, game)
-    if level == "easy" and level not in overrides and spec != "random":
-        agent = NoisyAgent(agent, 0.5, "easy")
-    return agent
+    It builds the agent the level's spec names, with that agent's options; the spec's own
+    option values become their defaults.
+    """
+    spec = level_spec(level, factories, overrides)
+    name, fixed = parse_spec(spec)
+    if name not in factories or name in LEVELS:
+        raise ParameterError(f"level {level} stands for {spec!r}, which is not an agent of the game")
+    base = factories[name]
+    unknown = set(fixed) - {p.name for p in base.params}
+    if unknown:
+        raise ParameterError(f"level {level} stands for {spec!r}: agent {name} has no option {', '.join(sorted(unknown))}")
+    params = tuple(dataclasses.replace(p, default=fixed[p.name]) if p.name in fixed else p for p in base.params)
+    noisy = level == "easy" and level not in overrides and name != "random"
+
+    def build(game: Game, options: AgentOptions) -> Agent:
+        agent = base.build(game, options)
+        return NoisyAgent(agent, 0.5, level) if noisy else agent
+
+    what = f"{name}, half its moves random" if noisy else spec
+    return AgentFactory(build, f"level {level}: {what}", params)

@@ -20,27 +20,17 @@ from __future__ import annotations
 import math
 import random
 import time
-from typing import Mapping, Protocol, Sequence
+from typing import Sequence
 
 import numpy as np
 
+from ..core.agent import Agent, AgentFactory, AgentOptions, Evaluator
+from ..core.chance import sample_chance
 from ..core.errors import ParameterError
 from ..core.game import CHANCE, TERMINAL, Action, Game, State
-from ..core.chance import sample_chance
+from ..core.params import Param, parse_bool, parse_choice, parse_int, parse_or, parse_real
 from ..core.registry import GameEntry, entry, game_ids
-from .base import Agent
 from .improve import RootSearch
-
-
-class Evaluator(Protocol):
-    """Estimates per-seat returns of leaf positions."""
-
-    #: how many leaves it likes to get per call
-    batch: int
-
-    def evaluate(self, states: Sequence[State], rng: random.Random) -> list[Sequence[float]]:
-        """Per-seat return estimates (in [-1, 1]) of each non-terminal state."""
-        ...
 
 
 class RolloutEvaluator:
@@ -56,7 +46,7 @@ class RolloutEvaluator:
 
     batch = 1
 
-    def __init__(self, rollouts: int = 1, policy: "Agent | None" = None, depth: int = 0, scale: float = 10.0,
+    def __init__(self, rollouts: int = 1, policy: Agent | None = None, depth: int = 0, scale: float = 10.0,
                  by_score: bool = False) -> None:
         self.rollouts = rollouts
         self.policy = policy
@@ -278,81 +268,76 @@ class MCTSAgent:
         return self.ranked(self.search(state, rng))[0][0]
 
 
-def _float_option(options: Mapping[str, str], key: str, default: float) -> float:
-    text = options.get(key)
-    if text is None:
-        return default
-    try:
-        return float(text)
-    except ValueError:
-        raise ParameterError(f"agent option {key}={text!r} is not a number") from None
+#: the options of ``mcts`` (``plunder list`` shows them)
+MCTS_PARAMS = (
+    Param("sims", "auto", parse_or("auto", parse_int(1)),
+          "simulations per move: the budget that decides moves (auto: 1000, 200 with root=, no cap with seconds=)"),
+    Param("seconds", "none", parse_or("none", parse_real(0, above=True)),
+          "also stop after this many seconds a move (moves then depend on the machine: not reproducible)"),
+    Param("c", "1", parse_real(0), "UCT exploration constant"),
+    Param("rollouts", "1", parse_int(1), "rollouts per leaf"),
+    Param("eval", "auto", str, "leaf values: fast (the game's own evaluator), random, or one of the game's agents "
+                               "playing the rollouts (auto: fast if the game has one, else random; with root=, the base)"),
+    Param("playout", "auto", str, "which playouts the game's fast evaluator plays (Pillage: random, greedy, safe)"),
+    Param("depth", "0", parse_int(0), "cut rollouts after this many actions and value them by scores (0: play out)"),
+    Param("scale", "10", parse_real(0, above=True), "score difference worth about 0.76 once scores value a position"),
+    Param("value", "returns", parse_choice(("returns", "score")), "value finished rollouts by returns or by scores",
+          choices=("returns", "score")),
+    Param("reuse", "true", parse_bool, "keep the tree between moves"),
+    Param("batch", "auto", parse_or("auto", parse_int(1)), "leaves per evaluator call (auto: the evaluator's)"),
+    Param("root", "none", parse_or("none", str), "search at the root only, over this agent's rollouts (a fast agent)"),
+    Param("z", "2", parse_real(0), "with root=: standard errors a move must gain over the base move to replace it"),
+)
 
 
-def make_mcts(game: Game, options: Mapping[str, str]) -> "MCTSAgent | RootSearch":
-    """``mcts`` with options ``sims=N`` (default 1000) or ``ms=T``, ``c=UCT constant``,
-    ``rollouts=K``, ``eval=random|fast|greedy`` (``fast``: the game's own evaluator),
-    ``batch=B`` (leaves per evaluator call), ``playout=NAME`` (for the game's fast
-    evaluator: which playouts it plays; Pillage has ``random``, ``greedy`` and ``safe``), ``depth=D`` and ``scale=S``
-    (rollouts cut after D actions and valued by scores, see :func:`score_values`),
-    ``value=score`` (finished rollouts valued by scores too) and ``reuse=false``.
+def _make_mcts(game: Game, options: AgentOptions) -> "MCTSAgent | RootSearch":
+    """``mcts`` from its checked options (:data:`MCTS_PARAMS`).
 
     ``root=AGENT`` searches at the root only (:class:`plunder.agents.improve.RootSearch`):
-    each candidate move gets paired rollouts (``sims`` in all, default 200, or ``ms``) and
-    ``AGENT``'s own move is kept unless another gains more than ``z=Z`` standard errors
-    (default 2). Its rollouts use ``eval`` (default: the game's fast evaluator if it has
-    one, else rollouts of ``AGENT`` itself, cut by ``depth``/``scale``/``value`` as above)."""
-    from .base import option_int
-
-    known = {"sims", "ms", "c", "rollouts", "eval", "reuse", "batch", "playout", "depth", "scale", "value",
-             "root", "z"}
-    unknown = set(options) - known
-    if unknown:
-        raise ParameterError(f"mcts has no option {', '.join(sorted(unknown))}; options are {', '.join(sorted(known))}")
-    root = options.get("root")
-    ms = option_int(options, "ms", 0) if "ms" in options else None
-    sims = option_int(options, "sims", 1000 if root is None else 200) if ("sims" in options or ms is None) else None
-    rollouts = option_int(options, "rollouts", 1)
-    depth = option_int(options, "depth", 0, low=0)
-    scale = _float_option(options, "scale", 10.0)
-    if scale <= 0:
-        raise ParameterError(f"mcts scale={scale} must be above 0")
-    value = options.get("value", "returns")
-    if value not in ("returns", "score"):
-        raise ParameterError(f"mcts value={value!r} is not returns or score")
-    by_score = value == "score"
+    each candidate move gets paired rollouts and ``AGENT``'s own move is kept unless another
+    gains more than ``z`` standard errors. Its rollouts use ``eval`` (default: the game's fast
+    evaluator if it has one, else rollouts of ``AGENT`` itself, cut by ``depth``/``scale``/``value``).
+    """
+    root: str | None = options["root"]
+    seconds: float | None = options["seconds"]
+    sims: int | None = options["sims"]
+    if sims is None and seconds is None:
+        sims = 1000 if root is None else 200
+    ms = None if seconds is None else round(seconds * 1000)
+    rollouts: int = options["rollouts"]
+    depth: int = options["depth"]
+    scale: float = options["scale"]
+    by_score = options["value"] == "score"
     game_entry = entry(game.id) if game.id in game_ids() else GameEntry(type(game))
     base: Agent | None = None
     if root is not None:
-        from . import make_agent
-
         if root in ("mcts", "hard") or root.startswith(("mcts:", "hard:")):
             raise ParameterError(f"mcts root={root!r}: the base policy must be a fast agent such as greedy or random")
-        base = make_agent(root, game)
+        base = options.agent(root)
     default_eval = "fast" if game_entry.evaluator is not None else ("random" if root is None else "base")
-    kind = options.get("eval", default_eval)
+    kind = default_eval if options["eval"] == "auto" else options["eval"]
     evaluator: Evaluator
     if kind == "fast":
         if game_entry.evaluator is None:
             raise ParameterError(f"{game.id} has no fast evaluator; use eval=random or eval=greedy")
         # the game knows its playouts: it checks the name and picks the default for ""
-        evaluator = game_entry.evaluator(game, rollouts, options.get("playout", ""))
+        playout = options["playout"]
+        evaluator = game_entry.evaluator(game, rollouts, "" if playout == "auto" else playout)
     elif kind == "random":
         evaluator = RolloutEvaluator(rollouts, depth=depth, scale=scale, by_score=by_score)
     elif kind == "base" and base is not None:
         evaluator = RolloutEvaluator(rollouts, base, depth=depth, scale=scale, by_score=by_score)
     elif kind in game_entry.agents:
-        evaluator = RolloutEvaluator(rollouts, game_entry.agents[kind](game, {}), depth=depth, scale=scale,
+        evaluator = RolloutEvaluator(rollouts, options.agent(kind), depth=depth, scale=scale,
                                      by_score=by_score)
     else:
         raise ParameterError(f"mcts eval={kind!r} is not one of fast, random, {', '.join(game_entry.agents)}")
     if base is not None:
-        z = _float_option(options, "z", 2.0)
-        if z < 0:
-            raise ParameterError(f"mcts z={z} must be 0 or more")
-        return RootSearch(base, evaluator, sims=sims, ms=ms, z=z, candidates=game_entry.candidates)
-    if "z" in options:
-        raise ParameterError("mcts z= applies only with root=AGENT")
-    reuse = options.get("reuse", "true").lower() not in ("false", "0", "no")
-    batch = option_int(options, "batch", evaluator.batch)
-    return MCTSAgent(game, sims=sims, ms=ms, c=_float_option(options, "c", 1.0), evaluator=evaluator, reuse=reuse,
-                     batch=batch)
+        return RootSearch(base, evaluator, sims=sims, ms=ms, z=options["z"], candidates=game_entry.candidates)
+    return MCTSAgent(game, sims=sims, ms=ms, c=options["c"], evaluator=evaluator, reuse=options["reuse"],
+                     batch=options["batch"])
+
+
+#: ``mcts``: every game has it
+MCTS = AgentFactory(_make_mcts, "Monte Carlo tree search (UCT) with chance sampling; root= searches "
+                                "at the root over a base agent's paired rollouts", MCTS_PARAMS)

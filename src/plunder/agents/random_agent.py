@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import random
 
-from ..core.game import Action, State
+from ..core.agent import AgentFactory, AgentOptions
+from ..core.game import Action, Game, State
 
 
 class RandomAgent:
@@ -15,3 +16,11 @@ class RandomAgent:
     def choose(self, state: State, rng: random.Random) -> Action:
         """A uniformly random legal action."""
         return rng.choice(state.legal_actions())
+
+
+def _make_random(game: Game, options: AgentOptions) -> RandomAgent:
+    return RandomAgent()
+
+
+#: ``random``: every game has it
+RANDOM = AgentFactory(_make_random, "a uniformly random legal move")

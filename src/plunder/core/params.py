@@ -1,7 +1,9 @@
-"""Game parameters: each has a name, a canonical text default, a parser and a help line."""
+"""Parameters of games and options of agents: each has a name, a canonical text default, a parser
+and a help line, and :func:`resolve` checks them all the same way."""
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from typing import Any, Callable, Mapping, Sequence
 
@@ -63,6 +65,34 @@ def parse_int(low: int | None = None, high: int | None = None) -> Callable[[str]
     return parse
 
 
+def parse_real(low: float | None = None, high: float | None = None, above: bool = False) -> Callable[[str], float]:
+    """A parser for finite real numbers in ``[low, high]`` (``(low, high]`` when ``above``)."""
+
+    def parse(text: str) -> float:
+        try:
+            value = float(text)
+        except ValueError:
+            raise ValueError(f"{text!r} is not a number") from None
+        if not math.isfinite(value):
+            raise ValueError(f"{text!r} is not a finite number")
+        if low is not None and (value <= low if above else value < low):
+            raise ValueError(f"{text} must be {'above' if above else 'at least'} {low:g}")
+        if high is not None and value > high:
+            raise ValueError(f"{text} is above the maximum {high:g}")
+        return value
+
+    return parse
+
+
+def parse_or(word: str, parse: Callable[[str], Any]) -> Callable[[str], Any]:
+    """A parser that reads ``word`` (``auto``, ``none`` ...) as ``None`` and any other text with ``parse``."""
+
+    def parse_or_word(text: str) -> Any:
+        return None if text.strip().lower() == word else parse(text)
+
+    return parse_or_word
+
+
 def parse_bool(text: str) -> bool:
     """``true``/``false`` (also yes/no, on/off, 1/0)."""
     lowered = text.strip().lower()
@@ -84,24 +114,26 @@ def parse_choice(choices: Sequence[str]) -> Callable[[str], str]:
     return parse
 
 
-def resolve(game_id: str, specs: Sequence[Param], given: Mapping[str, Any]) -> tuple[dict[str, Any], dict[str, str]]:
+def resolve(owner: str, specs: Sequence[Param], given: Mapping[str, Any],
+            noun: str = "parameter") -> tuple[dict[str, Any], dict[str, str]]:
     """Check ``given`` against ``specs``; return (parsed values, canonical texts).
 
-    Unknown names and bad values raise :class:`ParameterError` naming the parameter
-    and what is allowed.
+    ``owner`` names whose they are in errors (a game id, or ``agent mcts``) and ``noun`` what
+    they are called (``parameter`` for games, ``option`` for agents). Unknown names and bad
+    values raise :class:`ParameterError` naming the offender and what is allowed.
     """
     known = {p.name: p for p in specs}
     for name in given:
         if name not in known:
             allowed = ", ".join(sorted(known)) or "none"
-            raise ParameterError(f"{game_id} has no parameter {name!r}; its parameters are: {allowed}")
+            raise ParameterError(f"{owner} has no {noun} {name!r}; its {noun}s are: {allowed}")
     values: dict[str, Any] = {}
     texts: dict[str, str] = {}
     for spec in specs:
         text = to_text(given[spec.name]) if spec.name in given else spec.default
         if len(text) > MAX_PARAM_CHARS:
             raise ParameterError(
-                f"{game_id} parameter {spec.name} has {len(text)} characters; the limit is {MAX_PARAM_CHARS}"
+                f"{owner} {noun} {spec.name} has {len(text)} characters; the limit is {MAX_PARAM_CHARS}"
             )
         try:
             if spec.inline is not None and text.startswith("file:"):
@@ -110,7 +142,7 @@ def resolve(game_id: str, specs: Sequence[Param], given: Mapping[str, Any]) -> t
         except ValueError as exc:
             shown = text if len(text) <= 80 else text[:77] + "..."
             allowed = f"; allowed: {', '.join(spec.choices)}" if spec.choices else ""
-            raise ParameterError(f"{game_id} parameter {spec.name}={shown!r} is not allowed: {exc}{allowed}") from None
+            raise ParameterError(f"{owner} {noun} {spec.name}={shown!r} is not allowed: {exc}{allowed}") from None
         texts[spec.name] = _canonical(spec, value, text)
     return values, texts
 

@@ -8,16 +8,14 @@ from __future__ import annotations
 
 import importlib
 import importlib.util
+import random
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Callable, Mapping, Protocol, Sequence
+from typing import Any, Callable, Mapping, Protocol, Sequence
 
+from .agent import Agent, AgentFactory, Evaluator
 from .errors import ParameterError
 from .game import Action, Game, State
 from .params import resolve
-
-if TYPE_CHECKING:
-    from ..agents.base import Agent
-    from ..agents.mcts import Evaluator
 
 #: game id -> module holding its ``ENTRY``
 GAME_MODULES: dict[str, str] = {
@@ -31,31 +29,37 @@ GAME_MODULES: dict[str, str] = {
 
 @dataclass(frozen=True)
 class GameEntry:
-    """What a game package offers: its rules class and its adapters.
+    """What a game package offers: its rules class and its hooks for the adapters.
 
-    ``agents`` maps names (``greedy`` ...) to factories taking the game and an option
-    mapping; ``render`` draws a state for the terminal (a rich renderable); ``describe``
-    says in a few words what an action would do, for move lists and hints.
-    ``fast_play(game, agent_specs, seed)`` optionally plays one whole game on an
-    internal fast path (``None`` when it does not support those agents); ``plunder
-    simulate`` uses it when present. ``evaluator(game, rollouts, playout)`` optionally gives a fast
-    leaf evaluator for the ``mcts`` agent (see :mod:`plunder.agents.mcts`). ``levels`` maps
-    ``easy``/``medium``/``hard`` to agent specs where the defaults of
-    :mod:`plunder.agents.levels` do not suit the game. ``svg(state)`` draws a position as
-    an SVG document (``plunder render --svg``). ``solve(state, time_limit)`` solves a
-    position exactly (``plunder solve``). ``candidates(state)`` optionally narrows a
-    decision's legal actions to the distinct ones, for searches (Profiteer: one card per rank).
+    Every hook but ``game_class`` is optional; each game module names its function after the
+    hook it fills (``render``, ``describe``, ``svg`` ...).
     """
 
+    #: the rules (:class:`plunder.core.game.Game` subclass)
     game_class: type[Game]
-    agents: Mapping[str, Callable[[Game, Mapping[str, str]], "Agent"]] = field(default_factory=dict)
+    #: the game's own agents by name (``greedy`` ...), each declaring its options; ``random``,
+    #: ``mcts`` and the levels come with every game (:mod:`plunder.agents`)
+    agents: Mapping[str, AgentFactory] = field(default_factory=dict)
+    #: ``render(state)``: the position drawn for the terminal, as a rich renderable
     render: Callable[[State], Any] | None = None
+    #: ``describe(state, action)``: what an action would do, in a few words (move lists, hints)
     describe: Callable[[State, Action], str] | None = None
-    fast_play: Callable[[Game, Sequence[str], int], "FastResult | None"] | None = None
-    evaluator: Callable[[Game, int, str], "Evaluator"] | None = None
+    #: ``fast_play(game, agents, rngs, seed)``: one whole game on an internal fast path, with the
+    #: built ``agents`` in seat order, each deciding with its rng of ``rngs``, chance drawn from
+    #: ``seed`` as :mod:`plunder.core.chance` does; ``None`` when it cannot play those agents.
+    #: ``plunder simulate`` uses it; the result must equal :func:`plunder.play`'s.
+    fast_play: Callable[[Game, Sequence[Agent], Sequence[random.Random], int], "FastResult | None"] | None = None
+    #: ``evaluator(game, rollouts, playout)``: a fast leaf evaluator for ``mcts`` (``eval=fast``);
+    #: ``playout`` names the playouts it plays ("" for its default) and a bad name is a ParameterError
+    evaluator: Callable[[Game, int, str], Evaluator] | None = None
+    #: ``easy``/``medium``/``hard`` -> agent spec, where :mod:`plunder.agents.levels`' defaults do not suit
     levels: Mapping[str, str] = field(default_factory=dict)
+    #: ``svg(state)``: the position as an SVG document (``plunder render --svg``)
     svg: Callable[[State], str] | None = None
+    #: ``solve(state, time_limit)``: the position solved exactly (``plunder solve``)
     solve: Callable[[State, float | None], "Solution"] | None = None
+    #: ``candidates(state)``: a decision's legal actions narrowed to the distinct ones, for
+    #: searches (Profiteer: one card per rank)
     candidates: Callable[[State], Sequence[Action]] | None = None
 
 

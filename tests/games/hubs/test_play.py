@@ -14,7 +14,7 @@ from plunder.match import play
 from plunder.games.hubs import ENTRY
 from plunder.games.hubs.picture import sheet_grid
 from plunder.games.hubs.rules import HubsState
-from plunder.games.hubs.svg import svg_picture
+from plunder.games.hubs.svg import svg
 
 
 def square(rounds_done: int = 0) -> HubsState:
@@ -116,10 +116,10 @@ def test_render_shows_counts_score_and_roles() -> None:
 
 def test_svg_has_every_dot_and_segment() -> None:
     state = square().apply_text("seg a-b").apply_text("seg a-c")
-    svg = svg_picture(state)
-    assert svg.startswith("<svg") and svg.rstrip().endswith("</svg>")
-    assert svg.count("<circle") == 4 and svg.count("<line") == 2
-    assert ">a:2</text>" in svg and ">d:0</text>" in svg
+    picture = svg(state)
+    assert picture.startswith("<svg") and picture.rstrip().endswith("</svg>")
+    assert picture.count("<circle") == 4 and picture.count("<line") == 2
+    assert ">a:2</text>" in picture and ">d:0</text>" in picture
 
 
 def test_render_between_rounds_shows_the_finished_sheet_and_stats_add_up() -> None:

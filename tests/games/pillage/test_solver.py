@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 import plunder
+from plunder.agents import make_agent
 from plunder.core.errors import ParameterError
 from plunder.games.pillage.board import generated
 from plunder.games.pillage.contents import (
@@ -16,7 +17,7 @@ from plunder.games.pillage.contents import (
 )
 from plunder.games.pillage.heuristics import GreedyAgent
 from plunder.games.pillage.rules import PillageGame, PillageState
-from plunder.games.pillage.solver import SolveTimeout, Solver, SolverAgent, make_solver, solve, value_of
+from plunder.games.pillage.solver import SolveTimeout, Solver, SolverAgent, solve, value_of
 
 LEGEND = Legend(("food", "armor"), (3, 2))
 
@@ -322,13 +323,18 @@ def test_time_limit_raises_and_the_agent_falls_back() -> None:
 
 def test_make_solver_options() -> None:
     game = plunder.load_game("pillage", preset="example")
-    assert make_solver(game, {}).time_limit == 10.0
-    assert make_solver(game, {"time": "none"}).time_limit is None
-    assert make_solver(game, {"time": "2.5"}).time_limit == 2.5
-    assert make_solver(game, {}).name == "solver"
-    for bad in ({"time": "soon"}, {"time": "0"}, {"time": "nan"}, {"depth": "3"}):
+    def solver(spec: str) -> SolverAgent:
+        agent = make_agent(spec, game)
+        assert isinstance(agent, SolverAgent)
+        return agent
+
+    assert solver("solver").time_limit == 10.0
+    assert solver("solver:time=none").time_limit is None
+    assert solver("solver:time=2.5").time_limit == 2.5
+    assert solver("solver").name == "solver"
+    for bad in ("time=soon", "time=0", "time=nan", "depth=3"):
         with pytest.raises(ParameterError):
-            make_solver(game, bad)
+            make_agent(f"solver:{bad}", game)
 
 
 @pytest.mark.parametrize("solver_seat", [0, 1])
@@ -338,7 +344,7 @@ def test_solver_agent_beats_or_ties_greedy_on_the_example(solver_seat: int) -> N
     state = game.new_initial_state()
     start_value = solve(state).value
     seat_value = start_value if solver_seat == 0 else -start_value
-    agents = {solver_seat: make_solver(game, {"time": "none"}), 1 - solver_seat: GreedyAgent()}
+    agents = {solver_seat: SolverAgent(None), 1 - solver_seat: GreedyAgent()}
     rng = random.Random(3)
     while not state.is_terminal():
         state = state.apply(agents[state.current_player].choose(state, rng))

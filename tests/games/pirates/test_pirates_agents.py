@@ -90,7 +90,7 @@ def test_agent_options_are_checked() -> None:
     assert isinstance(make_agent("greedy:caution=2", game), GreedyCaptain)
     with pytest.raises(plunder.ParameterError, match="not a number"):
         make_agent("greedy:caution=lots", game)
-    with pytest.raises(plunder.ParameterError, match="only caution=X and explore=X"):
+    with pytest.raises(plunder.ParameterError, match="agent greedy has no option 'speed'; its options are: caution, explore"):
         make_agent("greedy:speed=3", game)
 
 

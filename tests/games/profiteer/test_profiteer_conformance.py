@@ -5,7 +5,9 @@ from __future__ import annotations
 import pytest
 
 import plunder
+from plunder.match import agent_rng
 from plunder.core.conformance import check_game
+from plunder.agents import make_agent
 from plunder.core.registry import entry
 from plunder.games.profiteer.rules import ProfiteerGame
 
@@ -25,7 +27,7 @@ def test_fast_play_plays_the_same_games_as_the_public_api(agent: str, preset: st
     for seed in range(12):
         record = plunder.play(game, [agent], seed=seed)
         final = plunder.replay(record)
-        fast = fast_play(game, [agent], seed)
+        fast = fast_play(game, [make_agent(agent, game)], [agent_rng(seed, 0)], seed)
         assert fast is not None
         assert (fast.returns, fast.scores, fast.stats) == (record.returns, record.scores, final.stats()), seed
 
@@ -33,4 +35,6 @@ def test_fast_play_plays_the_same_games_as_the_public_api(agent: str, preset: st
 def test_fast_play_declines_the_wrong_number_of_agents() -> None:
     fast_play = entry("profiteer").fast_play
     assert fast_play is not None
-    assert fast_play(plunder.load_game("profiteer"), ["random", "random"], 0) is None
+    game = plunder.load_game("profiteer")
+    two = [make_agent("random", game)] * 2
+    assert fast_play(game, two, [agent_rng(0, 0), agent_rng(0, 1)], 0) is None

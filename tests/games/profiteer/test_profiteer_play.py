@@ -11,6 +11,7 @@ import plunder
 from plunder import ParameterError
 from plunder.agents import make_agent
 from plunder.core.registry import entry
+from plunder.match import agent_rng
 from plunder.games.profiteer.agents import GreedyAgent, balance_choice
 from plunder.games.profiteer.cards import parse_card, parse_cards
 from plunder.games.profiteer.rules import END, GIVE, PASS, SWITCH_A, SWITCH_B, ProfiteerState
@@ -71,7 +72,8 @@ def test_agents_beat_random(agent: str) -> None:
     assert fast_play is not None
 
     def mean(name: str) -> float:
-        results = [fast_play(g, [name], seed) for seed in range(150)]
+        agent = make_agent(name, g)
+        results = [fast_play(g, [agent], [agent_rng(seed, 0)], seed) for seed in range(150)]
         return sum(r.scores[0] for r in results if r is not None) / 150
 
     assert mean(agent) > mean("random") + 5

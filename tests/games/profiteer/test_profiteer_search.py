@@ -8,7 +8,7 @@ import plunder
 from plunder.agents import make_agent
 from plunder.agents.improve import RootSearch
 from plunder.core.registry import entry
-from plunder.games.profiteer.agents import candidates, profit_agent
+from plunder.games.profiteer.agents import PROFIT_WEIGHTS, GreedyAgent, candidates
 from plunder.games.profiteer.fast import play_out
 from plunder.games.profiteer.rules import END, GIVE, PASS, SWITCH_A, SWITCH_B, ProfiteerState
 from tests.games.profiteer.profiteer_helpers import deal, game, stacked
@@ -34,7 +34,7 @@ def test_balance_candidates_give_one_card_per_rank() -> None:
 
 def test_play_out_ends_the_game_and_repeats_for_a_seed() -> None:
     g = game()
-    agent = profit_agent(g, {})
+    agent = GreedyAgent(PROFIT_WEIGHTS)
     start = g.new_initial_state()
     a = play_out(start, agent, random.Random(5))
     b = play_out(start, agent, random.Random(5))

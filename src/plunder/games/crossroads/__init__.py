@@ -6,15 +6,15 @@ and the move descriptions.
 
 from ...core.registry import GameEntry
 from .agents import AGENTS, candidates
-from .render import describe_action, rich_render
+from .render import describe, render
 from .rules import CrossroadsGame, CrossroadsState
 
 #: what the registry loads for ``crossroads``
 ENTRY = GameEntry(
     game_class=CrossroadsGame,
     agents=AGENTS,
-    render=rich_render,
-    describe=describe_action,
+    render=render,
+    describe=describe,
     candidates=candidates,
     # Root search over paired greedy rollouts (mcts:root=greedy,sims=48,depth=60,scale=20) won
     # 38 of 60 two-player games against greedy and always-fair, but 1 of 12 four-player games

@@ -20,9 +20,9 @@ only in trading, which is where the prisoner's dilemma lives:
 from __future__ import annotations
 
 import random
-from typing import Any, Callable, Mapping
+from typing import Any, Callable
 
-from ...core.errors import ParameterError
+from ...core.agent import AgentFactory, AgentOptions
 from ...core.game import Action, Game, State
 from .board import (
     EMPTY,
@@ -202,23 +202,20 @@ class TraderAgent:
         return ("accept",)
 
 
-def _factory(style: str, name: str) -> Callable[[Game, Mapping[str, str]], TraderAgent]:
-    def make(game: Game, options: Mapping[str, str]) -> TraderAgent:
-        if options:
-            raise ParameterError(f"agent {name} takes no options, got {', '.join(options)}")
+def _factory(style: str, name: str, help: str) -> AgentFactory:
+    def make(game: Game, options: AgentOptions) -> TraderAgent:
         return TraderAgent(style, name)
 
-    make.__doc__ = f"Build the {name} agent."
-    return make
+    return AgentFactory(make, help)
 
 
 #: agent name -> factory, for ENTRY
-AGENTS: dict[str, Callable[[Game, Mapping[str, str]], TraderAgent]] = {
-    "greedy": _factory("fair", "greedy"),
-    "always-fair": _factory("fair", "always-fair"),
-    "greedy-splitter": _factory("splitter", "greedy-splitter"),
-    "tit-for-tat": _factory("tft", "tit-for-tat"),
-    "grudger": _factory("grudger", "grudger"),
+AGENTS: dict[str, AgentFactory] = {
+    "greedy": _factory("fair", "greedy", "greedy builder; offers 2/1, accepts 1+, relays for any fee"),
+    "always-fair": _factory("fair", "always-fair", "trades as greedy does: always fair"),
+    "greedy-splitter": _factory("splitter", "greedy-splitter", "offers 3/0, accepts 1+, demands a relay fee of 1"),
+    "tit-for-tat": _factory("tft", "tit-for-tat", "opens fair, then mirrors each player's last treatment of it"),
+    "grudger": _factory("grudger", "grudger", "fair until treated unfairly once, then never trades with that player"),
 }
 
 

@@ -132,7 +132,7 @@ def build_summary(state: CrossroadsState) -> str:
     return f"Cities: {' '.join(cities) or 'none'}. Roads: {' '.join(roads) or 'none'}."
 
 
-def rich_render(state: State) -> RenderableType:
+def render(state: State) -> RenderableType:
     """The whole picture for ``plunder play``."""
     assert isinstance(state, CrossroadsState)
     parts: list[RenderableType] = [board_text(state), gold_table(state)]
@@ -142,7 +142,7 @@ def rich_render(state: State) -> RenderableType:
     return Group(*parts)
 
 
-def describe_action(state: State, action: Action) -> str:
+def describe(state: State, action: Action) -> str:
     """A few words on what ``action`` does."""
     assert isinstance(state, CrossroadsState) and isinstance(action, tuple)
     kind = action[0]
@@ -177,4 +177,4 @@ def describe_action(state: State, action: Action) -> str:
     return kind if isinstance(kind, str) else repr(action)
 
 
-__all__ = ["rich_render", "describe_action", "offer_text", "board_text", "gold_table"]
+__all__ = ["render", "describe", "offer_text", "board_text", "gold_table"]

@@ -1,13 +1,13 @@
 """Hubs (seed 002): place dots, join them with segments; the offense scores busy dots."""
 
 from ...core.registry import GameEntry
-from .agents import make_greedy
+from .agents import AGENTS
 from .render import describe, render
 from .rules import HubsGame, HubsState
-from .svg import svg_picture
+from .svg import svg
 
 ENTRY = GameEntry(
-    game_class=HubsGame, agents={"greedy": make_greedy}, render=render, describe=describe, svg=svg_picture,
+    game_class=HubsGame, agents=AGENTS, render=render, describe=describe, svg=svg,
     # greedy rollouts cut after 8 actions and valued by the score margin: full rollouts are too slow
     levels={"hard": "mcts:sims=100,eval=greedy,depth=8,scale=20"},
 )

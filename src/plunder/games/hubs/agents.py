@@ -15,13 +15,11 @@ which keeps a move cheap on a large sheet.
 from __future__ import annotations
 
 import random
-from typing import Mapping
-
 import numpy as np
 
-from ...agents.base import Agent, option_int
-from ...core.errors import ParameterError
+from ...core.agent import AgentFactory, AgentOptions
 from ...core.game import Action, Game, State
+from ...core.params import Param, parse_int
 from .rules import HubsState
 
 
@@ -81,9 +79,13 @@ class GreedyAgent:
         return g.pair_action(*paper.pairs[best])
 
 
-def make_greedy(game: Game, options: Mapping[str, str]) -> Agent:
-    """``greedy`` or ``greedy:sample=N`` (free points looked at per placement, default 64)."""
-    unknown = set(options) - {"sample"}
-    if unknown:
-        raise ParameterError(f"agent greedy takes only sample=N, got {', '.join(sorted(unknown))}")
-    return GreedyAgent(option_int(options, "sample", 64))
+def make_greedy(game: Game, options: AgentOptions) -> GreedyAgent:
+    """``greedy`` or ``greedy:sample=N`` (free points looked at per placement)."""
+    return GreedyAgent(options["sample"])
+
+
+#: the agents of Hubs
+AGENTS = {
+    "greedy": AgentFactory(make_greedy, "offense takes the segment scoring most, defense the one scoring least",
+                           (Param("sample", "64", parse_int(1), "free points looked at per placement"),)),
+}

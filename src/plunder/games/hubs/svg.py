@@ -1,6 +1,6 @@
 """An SVG picture of a Hubs sheet, exact where the terminal plot is coarse.
 
-:func:`svg_picture` is pure (returns text); ``plunder render RECORD --svg OUT [--at N]``
+:func:`svg` is pure (returns text); ``plunder render RECORD --svg OUT [--at N]``
 draws a saved game's position with it.
 """
 
@@ -17,7 +17,7 @@ SCALE = 16
 MARGIN = 24
 
 
-def svg_picture(state: State) -> str:
+def svg(state: State) -> str:
     """The sheet (lattice frame, segments, labelled dots with their segment counts) as SVG."""
     assert isinstance(state, HubsState)
     g = state.game

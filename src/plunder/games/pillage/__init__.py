@@ -2,16 +2,16 @@
 
 from ...core.registry import GameEntry
 from .evaluator import make_evaluator
-from .hard import make_hard, solve_state
-from .heuristics import describe, make_greedy
-from .solver import make_solver
+from .hard import HARD, solve_state
+from .heuristics import GREEDY, describe
+from .solver import SOLVER
 from .render import render
 from .rules import PillageGame, PillageState
 from .svg import svg
 
 ENTRY = GameEntry(
     game_class=PillageGame,
-    agents={"greedy": make_greedy, "solver": make_solver, "pillage-hard": make_hard},
+    agents={"greedy": GREEDY, "solver": SOLVER, "pillage-hard": HARD},
     render=render,
     describe=describe,
     evaluator=make_evaluator,

@@ -8,13 +8,9 @@ solver runs out of time it falls back to the search.
 from __future__ import annotations
 
 import random
-from typing import Mapping
-
-from ...agents.base import option_int
-from ...agents.mcts import MCTSAgent
-from ...core.errors import ParameterError
+from ...core.agent import Agent, AgentFactory, AgentOptions, Analyst
 from ...core.game import Action, Game, State
-from .evaluator import make_evaluator
+from ...core.params import Param, parse_int, parse_real
 from .rules import PillageGame, PillageState
 from .solver import SolveResult, SolveTimeout, Solver, solve
 
@@ -24,8 +20,8 @@ class HardAgent:
 
     name = "hard"
 
-    def __init__(self, game: PillageGame, sims: int = 3000, endgame: int = 22, seconds: float = 5.0) -> None:
-        self.search = MCTSAgent(game, sims=sims, evaluator=make_evaluator(game, 4, "greedy"))
+    def __init__(self, search: Agent, endgame: int = 22, seconds: float = 5.0) -> None:
+        self.search = search
         self.endgame = endgame
         self.seconds = seconds
         self._solver: Solver | None = None
@@ -57,17 +53,25 @@ class HardAgent:
         solved = self._solved(state)
         if solved is not None:
             return [(solved.best_action, f"final margin {solved.value:+g} with best play on both sides (proven)")]
-        return self.search.analyse(state, rng)
+        if isinstance(self.search, Analyst):
+            return self.search.analyse(state, rng)
+        return [(self.search.choose(state, rng), "the search's move")]
 
 
-def make_hard(game: Game, options: Mapping[str, str]) -> HardAgent:
-    """``hard`` for Pillage; options ``sims`` (MCTS), ``endgame`` (lines left), ``seconds``."""
+def make_hard(game: Game, options: AgentOptions) -> HardAgent:
+    """``hard`` for Pillage: MCTS with ``sims`` simulations (greedy playouts, four a leaf), the
+    solver from ``endgame`` lines left, within ``seconds``."""
     assert isinstance(game, PillageGame)
-    unknown = set(options) - {"sims", "endgame", "seconds"}
-    if unknown:
-        raise ParameterError(f"hard has no option {', '.join(sorted(unknown))}; options are sims, endgame, seconds")
-    return HardAgent(game, sims=option_int(options, "sims", 3000), endgame=option_int(options, "endgame", 22, low=0),
-                     seconds=float(option_int(options, "seconds", 5)))
+    search = options.agent(f"mcts:sims={options['sims']},eval=fast,playout=greedy,rollouts=4")
+    return HardAgent(search, endgame=options["endgame"], seconds=options["seconds"])
+
+
+#: ``pillage-hard``: the ``hard`` level of Pillage
+HARD = AgentFactory(make_hard, "MCTS in the opening, the exact solver near the end", (
+    Param("sims", "3000", parse_int(1), "MCTS simulations per move"),
+    Param("endgame", "22", parse_int(0), "lines left from which the solver plays"),
+    Param("seconds", "5", parse_real(0, above=True), "solver time per move before the search plays instead"),
+))
 
 
 def solve_state(state: State, time_limit: float | None) -> SolveResult:

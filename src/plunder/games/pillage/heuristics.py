@@ -8,11 +8,10 @@ opponent could then sweep up (every box that keeps becoming three-sided).
 from __future__ import annotations
 
 import random
-from typing import Mapping
-
+from ...core.agent import AgentFactory, AgentOptions
 from ...core.game import Action, Game, State
 from .contents import Commodity, Doubloons, Modifier, apply_op
-from .rules import PillageGame, PillageState
+from .rules import PillageState
 
 
 def sides_drawn(state: PillageState, drawn: int, box: int) -> int:
@@ -120,11 +119,10 @@ class GreedyAgent:
         return rng.choice([e for s, e in scored if s == best])
 
 
-def make_greedy(game: Game, options: Mapping[str, str]) -> GreedyAgent:
+def make_greedy(game: Game, options: AgentOptions) -> GreedyAgent:
     """Factory for ``greedy`` (no options)."""
-    assert isinstance(game, PillageGame)
-    if options:
-        from ...core.errors import ParameterError
-
-        raise ParameterError(f"agent greedy takes no options, got {', '.join(options)}")
     return GreedyAgent()
+
+
+#: ``greedy`` for Pillage
+GREEDY = AgentFactory(make_greedy, "takes the best box on offer, else a safe line, else the smallest gift")

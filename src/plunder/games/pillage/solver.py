@@ -49,10 +49,12 @@ from __future__ import annotations
 import random
 import time
 from dataclasses import dataclass
-from typing import Callable, Mapping
+from typing import Callable
 
+from ...core.agent import AgentFactory, AgentOptions
 from ...core.errors import ParameterError
 from ...core.game import CHANCE, TERMINAL, Action, Game, State
+from ...core.params import Param, parse_or, parse_real
 from .contents import OPS, Commodity, Doubloons, Modifier, apply_op
 from .rules import PillageGame, PillageState
 from .solver_symmetry import edge_symmetries, make_canon
@@ -645,26 +647,19 @@ class SolverAgent:
 DEFAULT_TIME = 10.0
 
 
-def make_solver(game: Game, options: Mapping[str, str]) -> SolverAgent:
-    """Factory for ``solver``: option ``time=SECONDS`` per move (default 10; ``none`` for no
-    limit, which may never finish on a big board)."""
+def make_solver(game: Game, options: AgentOptions) -> SolverAgent:
+    """Factory for ``solver``: option ``time=SECONDS`` per move (``none`` for no limit, which
+    may never finish on a big board)."""
     if not isinstance(game, PillageGame):
         raise ParameterError("agent solver plays Pillage and Profit only")
-    unknown = set(options) - {"time"}
-    if unknown:
-        raise ParameterError(f"agent solver takes only the option time=SECONDS, got {', '.join(sorted(unknown))}")
-    text = options.get("time")
-    if text is None:
-        return SolverAgent(DEFAULT_TIME)
-    if text.strip().lower() == "none":
-        return SolverAgent(None)
-    try:
-        limit = float(text)
-    except ValueError:
-        raise ParameterError(f"agent option time={text!r} is not a number of seconds (or none)") from None
-    if not limit > 0:
-        raise ParameterError(f"agent option time={text} must be positive")
-    return SolverAgent(limit)
+    return SolverAgent(options["time"])
 
 
-__all__ = ["SolveResult", "SolveTimeout", "Solver", "SolverAgent", "make_solver", "solve", "value_of"]
+#: ``solver`` for Pillage
+SOLVER = AgentFactory(make_solver, "plays the exact solver's best move; greedy's when the time runs out", (
+    Param("time", f"{DEFAULT_TIME:g}", parse_or("none", parse_real(0, above=True)),
+          "seconds per move before falling back to greedy, or none (moves then depend on the machine)"),
+))
+
+
+__all__ = ["SolveResult", "SolveTimeout", "Solver", "SOLVER", "SolverAgent", "make_solver", "solve", "value_of"]

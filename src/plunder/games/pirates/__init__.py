@@ -1,14 +1,14 @@
 """Piece Packing Pirates (seed 001): the piecepack solitaire sea adventure."""
 
 from ...core.registry import GameEntry
-from .agents import greedy_factory
-from .render import describe, rich_render
+from .agents import AGENTS
+from .render import describe, render
 from .rules import PiratesGame
 
 ENTRY = GameEntry(
     game_class=PiratesGame,
-    agents={"greedy": greedy_factory},
-    render=rich_render,
+    agents=AGENTS,
+    render=render,
     describe=describe,
     # MCTS with cut greedy rollouts reached 100 points in 38% of games against greedy's 47%;
     # the root search over greedy (mcts:root=greedy,sims=32) won 22 of 40 against greedy's 20

@@ -10,10 +10,11 @@ booty on). Other decisions are short rules of thumb.
 from __future__ import annotations
 
 import random
-from typing import Mapping, Sequence
+from typing import Sequence
 
-from ...core.errors import ParameterError
+from ...core.agent import AgentFactory, AgentOptions
 from ...core.game import Action, Game, State
+from ...core.params import Param, parse_real
 from . import tables as T
 from .moves import distance, sail_steps, ship_destinations
 from .rules import Move, PiratesState, as_move
@@ -251,18 +252,15 @@ class GreedyCaptain:
         return ("done",)
 
 
-def greedy_factory(game: Game, options: Mapping[str, str]) -> GreedyCaptain:
-    """Build the greedy captain. Options (numbers): ``caution`` (default 1) weighs the
-    losses of a fight, ``explore`` (default 1.5) the worth of an unexplored tile."""
-    unknown = set(options) - {"caution", "explore"}
-    if unknown:
-        raise ParameterError(f"agent greedy takes only caution=X and explore=X, got {', '.join(sorted(unknown))}")
-    values = {"caution": 1.0, "explore": 1.5}
-    for key, text in options.items():
-        try:
-            values[key] = float(text)
-        except ValueError:
-            raise ParameterError(f"agent option {key}={text!r} is not a number") from None
-        if not 0 <= values[key] <= 10:
-            raise ParameterError(f"agent option {key}={values[key]} must be between 0 and 10")
-    return GreedyCaptain(caution=values["caution"], explore=values["explore"])
+def greedy_factory(game: Game, options: AgentOptions) -> GreedyCaptain:
+    """Build the greedy captain with its weights from ``options``."""
+    return GreedyCaptain(caution=options["caution"], explore=options["explore"])
+
+
+#: the agents of Pirates
+AGENTS = {
+    "greedy": AgentFactory(greedy_factory, "hunts smaller ships, flees bigger ones, buries booty, retires when cornered", (
+        Param("caution", "1", parse_real(0, 10), "how much the losses of a fight weigh"),
+        Param("explore", "1.5", parse_real(0, 10), "the worth of an unexplored tile"),
+    )),
+}

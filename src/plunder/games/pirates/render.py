@@ -140,7 +140,7 @@ def reference_table() -> Table:
     return table
 
 
-def rich_render(state: State) -> Any:
+def render(state: State) -> Any:
     """The sea, the status panel and the reference table, for ``plunder play``."""
     assert isinstance(state, PiratesState)
     legend = Text("☠ you  a/c/s N other ships (red bigger, green smaller)  ░ unexplored  ↗ wind  $ chest  "

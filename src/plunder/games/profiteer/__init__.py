@@ -1,16 +1,16 @@
 """Profiteer (game 003): a one-player War variant about profiting from both sides."""
 
 from ...core.registry import GameEntry
-from .agents import candidates, greedy_agent, profit_agent
+from .agents import AGENTS, candidates
 from .fast import evaluator, fast_play
-from .render import describe_action, rich_render
+from .render import describe, render
 from .rules import ProfiteerGame, ProfiteerState
 
 ENTRY = GameEntry(
     game_class=ProfiteerGame,
-    agents={"greedy": greedy_agent, "profit": profit_agent},
-    render=rich_render,
-    describe=describe_action,
+    agents=AGENTS,
+    render=render,
+    describe=describe,
     fast_play=fast_play,
     evaluator=evaluator,
     candidates=candidates,

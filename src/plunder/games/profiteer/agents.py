@@ -10,11 +10,9 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass
-from typing import Mapping
-
-from ...agents.base import Agent
-from ...core.errors import ParameterError
+from ...core.agent import AgentFactory, AgentOptions
 from ...core.game import Action, Game, State
+from ...core.params import Param, parse_real
 from .cards import cards_of, rank
 from .rules import BALANCE, END, GIVE, PASS, SWITCH, SWITCH_A, SWITCH_B, ProfiteerState
 
@@ -128,31 +126,34 @@ class GreedyAgent:
         return best
 
 
-def _weights(options: Mapping[str, str], base: Weights) -> Weights:
-    values = {"war": base.war, "level": base.level, "spend": base.spend, "late": base.late}
-    for key, text in options.items():
-        if key not in values:
-            raise ParameterError(f"profiteer greedy agent has no option {key!r}; options: {', '.join(values)}")
-        try:
-            values[key] = float(text)
-        except ValueError:
-            raise ParameterError(f"agent option {key}={text!r} is not a number") from None
-    return Weights(**values)
-
-
 #: weights found by searching (bench/profiteer_tune.py) and checked on fresh seeds: resources
 #: are dear, so it switches mostly to make wars and to mend the balance late in a pass
 PROFIT_WEIGHTS = Weights(war=2.0, level=0.3, spend=1.5, late=2.0)
 
 
-def greedy_agent(game: Game, options: Mapping[str, str]) -> Agent:
-    """``greedy`` or ``greedy:war=2.2,level=0.5,spend=0.3,late=0``."""
-    return GreedyAgent(_weights(options, Weights()))
+def _weight_params(base: Weights) -> tuple[Param, ...]:
+    """The options of a greedy profiteer: its weights (:class:`Weights`), ``base``'s by default."""
+    return (
+        Param("war", f"{base.war:g}", parse_real(), "what a war is worth, in cards"),
+        Param("level", f"{base.level:g}", parse_real(), "cost of each card of imbalance between the sides"),
+        Param("spend", f"{base.spend:g}", parse_real(), "cost of using up a resource"),
+        Param("late", f"{base.late:g}", parse_real(), "how much the imbalance cost grows as the pass runs out"),
+    )
 
 
-def profit_agent(game: Game, options: Mapping[str, str]) -> Agent:
-    """``profit``: greedy with tuned weights (``PROFIT_WEIGHTS``); options as for ``greedy``."""
-    return GreedyAgent(_weights(options, PROFIT_WEIGHTS))
+def greedy_agent(game: Game, options: AgentOptions) -> GreedyAgent:
+    """A greedy profiteer with the weights ``options`` give (``greedy:war=2.2,level=0.5``)."""
+    return GreedyAgent(Weights(war=options["war"], level=options["level"], spend=options["spend"],
+                               late=options["late"]))
+
+
+#: the agents of Profiteer
+AGENTS = {
+    "greedy": AgentFactory(greedy_agent, "keeps the sides level and makes wars when affordable",
+                           _weight_params(Weights())),
+    "profit": AgentFactory(greedy_agent, "greedy with weights tuned for profit (PROFIT_WEIGHTS)",
+                           _weight_params(PROFIT_WEIGHTS)),
+}
 
 
 def candidates(state: State) -> list[Action]:

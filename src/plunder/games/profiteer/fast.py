@@ -15,13 +15,12 @@ from bisect import bisect
 from itertools import accumulate
 from typing import Callable, Sequence
 
-from ...agents import make_agent
-from ...agents.base import Agent
-from ...agents.random_agent import RandomAgent
+from ...core.agent import Agent
 from ...core.errors import ParameterError
-from ...core.game import Game, State
+from ...core.game import Action, Game, State
 from ...core import chance
 from ...core.registry import FastResult
+from .agents import PROFIT_WEIGHTS, GreedyAgent
 from .cards import nth_card
 from .rules import BALANCE, DOWN_A, OVER, REDRAW, SETUP, SWITCH, UP_A, ProfiteerGame, ProfiteerState, Work, deck_weights
 
@@ -48,13 +47,13 @@ def _draw(known: int, unseen: int, pool: int, random: "object") -> int:
     return nth_card(known, i) if i < k else nth_card(pool, i - k)
 
 
-def fast_play(game: Game, agent_specs: Sequence[str], seed: int) -> FastResult | None:
-    """Play one game of ``game`` with the agent in ``agent_specs``; same result as ``plunder.play``."""
+def fast_play(game: Game, agents: Sequence[Agent], rngs: Sequence[random.Random], seed: int) -> FastResult | None:
+    """Play one game of ``game`` with the agent of ``agents`` deciding with its rng of ``rngs``,
+    chance drawn from ``seed``: the same result as ``plunder.play``."""
     assert isinstance(game, ProfiteerGame)
-    if len(agent_specs) != 1:
+    if len(agents) != 1 or len(rngs) != 1:
         return None
-    agent = make_agent(agent_specs[0], game)
-    final = _finish(Work(game.new_initial_state()), agent, random.Random(f"agent:{seed}:0"), chance.stream(seed))
+    final = _finish(Work(game.new_initial_state()), agents[0], rngs[0], chance.stream(seed))
     return FastResult(returns=final.returns(), scores=final.scores(), stats=final.stats())
 
 
@@ -88,6 +87,16 @@ def _finish(w: Work, agent: Agent, rng: random.Random, draw: Callable[[], float]
     raise RuntimeError(f"profiteer did not end within {limit} actions")
 
 
+class UniformPolicy:
+    """Uniformly random choices: the ``playout=random`` rollouts."""
+
+    name = "random"
+
+    def choose(self, state: State, rng: random.Random) -> Action:
+        """A uniformly random legal action."""
+        return rng.choice(state.legal_actions())
+
+
 class RolloutEvaluator:
     """Leaf values for ``mcts`` from whole games played on the fast path.
 
@@ -98,10 +107,8 @@ class RolloutEvaluator:
     batch = 1
 
     def __init__(self, game: Game, rollouts: int = 1, playout: str = "policy") -> None:
-        from .agents import profit_agent
-
         self.rollouts = rollouts
-        self.agent: Agent = profit_agent(game, {}) if playout == "policy" else RandomAgent()
+        self.agent: Agent = GreedyAgent(PROFIT_WEIGHTS) if playout == "policy" else UniformPolicy()
 
     def evaluate(self, states: Sequence[State], rng: random.Random) -> list[Sequence[float]]:
         """Mean result of the rollouts from each state."""

@@ -34,7 +34,7 @@ def _cards(mask: int) -> Text:
     return out if mask else Text("none", style="dim")
 
 
-def rich_render(state: State) -> RenderableType:
+def render(state: State) -> RenderableType:
     """The table: both sides' decks, discards and face-up cards; the profiteer's resources,
     pile count and target; what just happened."""
     assert isinstance(state, ProfiteerState)
@@ -83,7 +83,7 @@ def _winner(ra: int, rb: int) -> str:
     return f"side {'A' if ra > rb else 'B'} wins the flip"
 
 
-def describe_action(state: State, action: Action) -> str:
+def describe(state: State, action: Action) -> str:
     """What a choice does: who then wins the flip, whether it makes a war, where a gift goes."""
     assert isinstance(state, ProfiteerState)
     if not isinstance(action, int):

@@ -1,0 +1,88 @@
+"""The agent interfaces a game implements and the adapters call, like :class:`.game.Game` for rules.
+
+The core knows no agent: it defines what an agent is (:class:`Agent`), what a leaf evaluator
+for search is (:class:`Evaluator`) and how a game declares the agents it offers
+(:class:`AgentFactory`, whose options are :class:`.params.Param` specs checked by the same
+:func:`.params.resolve` as game parameters). Building an agent from a spec such as
+``mcts:sims=500`` is :func:`plunder.agents.make_agent`'s job.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+from typing import Any, Callable, Iterator, Mapping, Protocol, Sequence, runtime_checkable
+
+from .game import Action, Game, State
+from .params import Param
+
+
+@runtime_checkable
+class Agent(Protocol):
+    """Anything that picks an action for the player to move."""
+
+    #: the spec it was built from (``greedy``, ``mcts:sims=500``), as records store it
+    name: str
+
+    def choose(self, state: State, rng: random.Random) -> Action:
+        """Return a legal action of ``state`` (a decision node of this agent's seat)."""
+        ...
+
+
+@runtime_checkable
+class Analyst(Protocol):
+    """An agent that can explain its choice: what the terminal's ``hint`` shows."""
+
+    def analyse(self, state: State, rng: random.Random) -> list[tuple[Action, str]]:
+        """Actions worth playing, best first, each with its estimated value in words."""
+        ...
+
+
+class Evaluator(Protocol):
+    """Estimates per-seat returns of leaf positions for a search (``GameEntry.evaluator``)."""
+
+    #: how many leaves it likes to get per call
+    batch: int
+
+    def evaluate(self, states: Sequence[State], rng: random.Random) -> list[Sequence[float]]:
+        """Per-seat return estimates (in [-1, 1]) of each non-terminal state."""
+        ...
+
+
+class AgentOptions(Mapping[str, Any]):
+    """An agent's options once checked: every declared option by name, given or default, parsed.
+
+    An agent that stands on others (a level, a search over a base policy) builds them with
+    :meth:`agent`, so a game's agent module needs nothing from :mod:`plunder.agents`.
+    """
+
+    def __init__(self, values: Mapping[str, Any], build: Callable[[str], Agent]) -> None:
+        self._values = dict(values)
+        self._build = build
+
+    def __getitem__(self, key: str) -> Any:
+        return self._values[key]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._values)
+
+    def __len__(self) -> int:
+        return len(self._values)
+
+    def agent(self, spec: str) -> Agent:
+        """Build another agent of the same game from its spec (``mcts:sims=300``)."""
+        return self._build(spec)
+
+
+@dataclass(frozen=True)
+class AgentFactory:
+    """One named agent a game offers: how to build it, what it is, and its options.
+
+    ``build(game, options)`` makes the agent from checked options (:class:`AgentOptions`);
+    ``help`` says in a line how it plays (``plunder list`` shows it); ``params`` declares its
+    options, so ``greedy:caution=2`` is checked and its errors read like a game parameter's.
+    """
+
+    build: Callable[[Game, AgentOptions], Agent]
+    help: str
+    params: Sequence[Param] = ()

@@ -1,0 +1,38 @@
+"""Agent options are Params: checked by the same resolve as game parameters, listed by ``plunder list``."""
+
+import pytest
+from click.testing import CliRunner
+
+import plunder
+from plunder.agents import agent_factories, make_agent
+from plunder.cli import main
+
+
+def test_option_errors_read_like_parameter_errors() -> None:
+    game = plunder.load_game("pirates")
+    with pytest.raises(plunder.ParameterError) as param:
+        plunder.load_game("pirates", ties="sometimes")
+    with pytest.raises(plunder.ParameterError) as option:
+        make_agent("greedy:caution=lots", game)
+    assert str(param.value).startswith("pirates parameter ties='sometimes' is not allowed: ")
+    assert str(option.value) == "agent greedy option caution='lots' is not allowed: 'lots' is not a number"
+    with pytest.raises(plunder.ParameterError, match="agent greedy option caution='11' is not allowed: 11 is above"):
+        make_agent("greedy:caution=11", game)
+
+
+@pytest.mark.parametrize("game_id", plunder.game_ids())
+def test_every_option_default_is_accepted(game_id: str) -> None:
+    """Each agent builds from its declared defaults, and from each default given explicitly."""
+    game = plunder.load_game(game_id)
+    for name, factory in agent_factories(game).items():
+        assert factory.help
+        spec = name + (":" + ",".join(f"{p.name}={p.default}" for p in factory.params) if factory.params else "")
+        assert make_agent(spec, game).name == spec
+
+
+def test_list_shows_every_agents_options_with_defaults_and_help() -> None:
+    out = CliRunner().invoke(main, ["list"], terminal_width=200).output
+    profiteer = out[out.index("profiteer —"):]
+    for row in ("war", "2.2", "what a war is worth, in cards", "profit", "PROFIT_WEIGHTS"):
+        assert row in profiteer
+    assert "sims" in out and "simulations per move" in out and "not reproducible" in out
