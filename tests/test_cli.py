@@ -1,6 +1,7 @@
-"""The plunder command, driven as a user would: list, play, simulate, replay."""
+"""The plunder command, driven as a user would: list, play, simulate, replay, render, solve."""
 
 import json
+from dataclasses import replace
 from pathlib import Path
 
 from click.testing import CliRunner
@@ -109,3 +110,74 @@ def test_solve_prints_the_value_and_a_best_move() -> None:
     assert bad.exit_code != 0 and "no dot z9" in bad.output
     none = CliRunner().invoke(main, ["solve", "crossroads"])
     assert none.exit_code != 0 and "no exact solver" in none.output
+
+
+# --- bad input: one line on stderr, exit status 1, never a traceback (issue 11 items 5, 8) -----------
+
+def refused(*args: str):  # type: ignore[no-untyped-def]
+    """Run a command that must refuse its input; return its one-line message."""
+    result = CliRunner().invoke(main, list(args), catch_exceptions=False)
+    assert result.exit_code == 1, result.output
+    assert result.stdout == "" and "Traceback" not in result.stderr
+    lines = result.stderr.splitlines()
+    assert len(lines) == 1, result.stderr
+    return lines[0]
+
+
+def _record_file(tmp_path: Path, name: str, text: str | bytes) -> str:
+    path = tmp_path / name
+    path.write_bytes(text if isinstance(text, bytes) else text.encode())
+    return str(path)
+
+
+def test_replay_and_render_refuse_bad_records_in_one_line(tmp_path: Path) -> None:
+    record = plunder.play(plunder.load_game("pillage", preset="classic"), ["greedy", "random"], seed=4)
+    text = record.to_json()
+    latin = _record_file(tmp_path, "latin.json", text.replace('"random"', '"caf\u00e9"').encode("latin-1"))
+    deep = _record_file(tmp_path, "deep.json", "[" * 5000 + "]" * 5000)
+    data = json.loads(text)
+    data["result"]["returns"] = 5
+    returns = _record_file(tmp_path, "returns.json", json.dumps(data))
+    for command in ("replay", "render"):
+        assert "not UTF-8 text (byte" in refused(command, latin)
+        assert "nests 5000 levels deep; the limit is 32" in refused(command, deep)
+        assert "result.returns must be a list of finite numbers" in refused(command, returns)
+        assert "is not a regular file" in refused(command, "/dev/zero")
+
+
+def test_bad_parameters_and_agents_are_one_line(tmp_path: Path) -> None:
+    assert "unknown board kind" in refused("play", "pillage", "-p", "board=circle:2x2")
+    assert "unknown agent 'wizard'" in refused("simulate", "pillage", "--agents", "wizard")
+    assert "unknown game 'chess'" in refused("solve", "chess")
+    board = _record_file(tmp_path, "board.json", '{"dots": ' + "[" * 100 + "]" * 100 + "}")
+    assert "board" in refused("solve", "pillage", "-p", f"board=file:{board}")
+    assert "no dot z9" in refused("solve", "pillage", "--preset", "example", "--moves", "a1-z9")
+
+
+def test_an_unwritable_record_path_is_one_line(tmp_path: Path) -> None:
+    blocker = tmp_path / "file"
+    blocker.write_text("")
+    message = refused("play", "profiteer", "--seed", "1", "--record", str(blocker / "game.json"))
+    assert str(blocker) in message
+
+
+def test_solve_time_limit_must_be_finite_and_positive() -> None:
+    for bad in ("nan", "inf", "-1", "0", "soon"):
+        result = CliRunner().invoke(main, ["solve", "pillage", "--time-limit", bad])
+        assert result.exit_code == 2 and "number of seconds" in result.output, bad
+
+
+def test_solve_has_a_default_time_limit_and_reports_the_limit_it_hit(monkeypatch) -> None:
+    import plunder.cli as cli
+    from plunder.core.errors import SearchLimitError
+
+    asked: list[float] = []
+
+    def give_up(state, time_limit):  # type: ignore[no-untyped-def]
+        asked.append(time_limit)
+        raise SearchLimitError("stopped after 60 s", "time")
+
+    real = cli.entry("pillage")
+    monkeypatch.setattr(cli, "entry", lambda game_id: replace(real, solve=give_up))
+    message = refused("solve", "pillage")
+    assert asked == [60.0] and "no result within the solver's time limit: stopped after 60 s" in message

@@ -1,11 +1,18 @@
-"""The ``plunder`` command: list, play, simulate, replay, render, solve."""
+"""The ``plunder`` command: list, play, simulate, replay, render, solve.
+
+Every command reads untrusted input (parameters, moves, record and board files): a
+refusal — a :class:`PlunderError`, a ``ValueError`` or an ``OSError`` — is printed as one
+line on stderr and the command exits with status 1, never with a traceback. Limits are
+in ``docs/limits.md``.
+"""
 
 from __future__ import annotations
 
 import json
+import math
 import sys
 from pathlib import Path
-from typing import Sequence
+from typing import Any, Sequence
 
 import click
 from rich.console import Console
@@ -15,10 +22,10 @@ from rich.text import Text
 
 from .agents import agent_factories, make_agent
 from .agents.base import split_specs
-from .core.errors import PlunderError
+from .core.errors import PlunderError, SearchLimitError
 from .core.game import Game
 from .core import chance
-from .core.record import Record, replay
+from .core.record import MAX_SEED, read_record, replay, truncated
 from .core.registry import entry, game_ids, load_game
 from .simulate import histogram_rows, simulate, wilson
 from .terminal import PlaySession, default_record_path, result_line
@@ -35,17 +42,49 @@ def _params(pairs: Sequence[str]) -> dict[str, str]:
 
 
 def _load(game_id: str, preset: str | None, pairs: Sequence[str]) -> Game:
-    try:
-        return load_game(game_id, preset=preset, **_params(pairs))
-    except PlunderError as exc:
-        raise click.UsageError(str(exc)) from None
+    return load_game(game_id, preset=preset, **_params(pairs))
+
+
+#: what ``plunder solve`` allows the solver when no ``--time-limit`` is given, in seconds
+DEFAULT_SOLVE_SECONDS = 60.0
+
+
+class Seconds(click.ParamType):
+    """A finite, positive number of seconds (``nan``, ``inf``, zero and negatives are refused)."""
+
+    name = "seconds"
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> float:
+        """``value`` as seconds, or a usage error saying why not."""
+        try:
+            seconds = float(value)
+        except (TypeError, ValueError):
+            self.fail(f"{value!r} is not a number of seconds", param, ctx)
+        if not (math.isfinite(seconds) and seconds > 0):
+            self.fail(f"{value!r} is not a finite positive number of seconds", param, ctx)
+        return seconds
+
+
+class Commands(click.Group):
+    """The command group: turns every refusal of bad input into one line on stderr and exit status 1."""
+
+    def invoke(self, ctx: click.Context) -> Any:
+        """Run the command; a refused input ends it with its message, not a traceback."""
+        try:
+            return super().invoke(ctx)
+        except (PlunderError, ValueError, OSError) as exc:
+            command = " ".join(filter(None, ("plunder", ctx.invoked_subcommand)))
+            message = " ".join(str(exc).split()) or type(exc).__name__
+            click.echo(f"{command}: {message}", err=True)
+            sys.exit(1)
 
 
 PARAM = click.option("-p", "--param", "params", multiple=True, metavar="KEY=VALUE", help="game parameter (repeatable)")
 PRESET = click.option("--preset", default=None, help="named parameter set (see plunder list)")
+SEED = click.IntRange(0, MAX_SEED)
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.group(cls=Commands, context_settings={"help_option_names": ["-h", "--help"]})
 def main() -> None:
     """Plunder: five tabletop games of profit."""
 
@@ -91,7 +130,7 @@ def list_games() -> None:
               help="agent for the other seats, or 'human' for hotseat play")
 @click.option("--seat", default=0, show_default=True, help="your seat, 0-based")
 @click.option("--players", default=None, help="every seat explicitly, e.g. human,greedy,human,random")
-@click.option("--seed", default=None, type=int, help="seed for chance and agents (random if omitted)")
+@click.option("--seed", default=None, type=SEED, help="seed for chance and agents (random if omitted)")
 @click.option("--record", "record_path", default=None, type=click.Path(dir_okay=False), help="save the game here")
 def play(game_id: str, params: Sequence[str], preset: str | None, vs: str, seat: int, players: str | None,
          seed: int | None, record_path: str | None) -> None:
@@ -106,21 +145,15 @@ def play(game_id: str, params: Sequence[str], preset: str | None, vs: str, seat:
         if not 0 <= seat < n:
             raise click.UsageError(f"--seat must be 0..{n - 1} for {game_id}")
         specs = ["human" if (i == seat or vs == "human") else vs for i in range(n)]
-    try:
-        seats = [None if s == "human" else make_agent(s, game) for s in specs]
-    except PlunderError as exc:
-        raise click.UsageError(str(exc)) from None
-    if seed is None:
-        import random
-
-        seed = random.SystemRandom().randrange(2**31)
+    seats = [None if s == "human" else make_agent(s, game) for s in specs]
+    path = Path(record_path) if record_path else default_record_path(game_id)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.open("a").close()  # a path that cannot be written is refused before the game, not after
     console = Console()
     session = PlaySession(game, seats, seed, console, console.input)
     record = session.run()
-    path = Path(record_path) if record_path else default_record_path(game_id)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(record.to_json())
-    console.print(f"Game saved to {path} (replay with: plunder replay {path})")
+    path.write_text(record.to_json(), encoding="utf-8")
+    console.print(Text(f"Game saved to {path} (replay with: plunder replay {path})"))
 
 
 @main.command("simulate")
@@ -129,7 +162,7 @@ def play(game_id: str, params: Sequence[str], preset: str | None, vs: str, seat:
 @PRESET
 @click.option("--agents", required=True, help="comma-separated agents, rotated over the seats")
 @click.option("--games", default=100, show_default=True, type=click.IntRange(min=1))
-@click.option("--seed", default=0, show_default=True, type=int)
+@click.option("--seed", default=0, show_default=True, type=SEED)
 @click.option("--workers", default=1, show_default=True, type=click.IntRange(min=1))
 @click.option("--json", "as_json", is_flag=True, help="print one JSON object instead of tables")
 def simulate_cmd(game_id: str, params: Sequence[str], preset: str | None, agents: str, games: int, seed: int,
@@ -137,11 +170,8 @@ def simulate_cmd(game_id: str, params: Sequence[str], preset: str | None, agents
     """Run many games and print per-agent results."""
     game = _load(game_id, preset, params)
     specs = split_specs(agents)
-    try:
-        for spec in specs:
-            make_agent(spec, game)
-    except PlunderError as exc:
-        raise click.UsageError(str(exc)) from None
+    for spec in specs:
+        make_agent(spec, game)
     err = Console(stderr=True)
     with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
                   console=err, transient=True, disable=as_json or not err.is_terminal) as bar:
@@ -189,17 +219,14 @@ def simulate_cmd(game_id: str, params: Sequence[str], preset: str | None, agents
 def replay_cmd(path: str) -> None:
     """Verify a saved game and print its final position and result."""
     console = Console()
-    try:
-        record = Record.from_json(Path(path).read_text(encoding="utf-8"))
-        final = replay(record)
-    except PlunderError as exc:
-        console.print(Text(f"{path}: {exc}", "red"))
-        sys.exit(1)
+    record = read_record(path)
+    final = replay(record)
     game = final.game
     render = entry(record.game).render
     console.print(render(final) if render else Text(str(final)))
     seats = ", ".join(f"{game.seat_name(i)}: {name}" for i, name in enumerate(record.players))
-    console.print(f"{record.game}, {len(record.moves)} moves, seed {record.seed}; {seats}")
+    drawn = "chance drawn from the seed" if record.chance == "seed" else "chance not drawn from the seed"
+    console.print(Text(f"{record.game}, {len(record.moves)} moves, seed {record.seed} ({drawn}); {seats}"))
     if final.is_terminal():
         console.print(Text(result_line(game, final), "bold green"))
     else:
@@ -211,10 +238,11 @@ def replay_cmd(path: str) -> None:
 @PARAM
 @PRESET
 @click.option("--moves", default="", help="actions to play first, separated by commas (e.g. 'a1-b1, b1-c1')")
-@click.option("--seed", default=0, show_default=True, type=int, help="seed for chance before the position")
-@click.option("--time-limit", default=None, type=float, help="give up after this many seconds")
+@click.option("--seed", default=0, show_default=True, type=SEED, help="seed for chance before the position")
+@click.option("--time-limit", default=DEFAULT_SOLVE_SECONDS, show_default=True, type=Seconds(),
+              help="give up after this many seconds")
 def solve_cmd(game_id: str, params: Sequence[str], preset: str | None, moves: str, seed: int,
-              time_limit: float | None) -> None:
+              time_limit: float) -> None:
     """Solve a position exactly: its value for the player to move, and a best move."""
     game = _load(game_id, preset, params)
     solver = entry(game_id).solve
@@ -222,18 +250,16 @@ def solve_cmd(game_id: str, params: Sequence[str], preset: str | None, moves: st
         raise click.UsageError(f"{game_id} has no exact solver")
     draws = chance.stream(seed)
     state = game.new_initial_state()
-    try:
-        for text in filter(None, (m.strip() for m in moves.split(","))):
-            while state.is_chance_node():
-                state = state.apply(chance.pick(state.chance_outcomes(), draws()))
-            state = state.apply_text(text)
+    for text in filter(None, (m.strip() for m in moves.split(","))):
         while state.is_chance_node():
             state = state.apply(chance.pick(state.chance_outcomes(), draws()))
+        state = state.apply_text(text)
+    while state.is_chance_node():
+        state = state.apply(chance.pick(state.chance_outcomes(), draws()))
+    try:
         result = solver(state, time_limit)
-    except PlunderError as exc:
-        raise click.UsageError(str(exc)) from None
-    except RuntimeError as exc:  # the solver's time-out
-        raise click.ClickException(f"no result: {exc}") from None
+    except SearchLimitError as exc:
+        raise click.ClickException(f"no result within the solver's {exc.limit} limit: {exc}") from None
     console = Console()
     render = entry(game_id).render
     console.print(render(state) if render else Text(str(state)))
@@ -253,22 +279,18 @@ def solve_cmd(game_id: str, params: Sequence[str], preset: str | None, moves: st
 def render_cmd(path: str, at: int | None, svg_path: str | None) -> None:
     """Draw a position of a saved game: in the terminal, or as an SVG picture."""
     console = Console()
-    try:
-        record = Record.from_json(Path(path).read_text(encoding="utf-8"))
-        if at is not None:
-            if not 0 <= at <= len(record.moves):
-                raise click.UsageError(f"--at must be 0..{len(record.moves)} for this record")
-            record = Record(record.game, record.params, record.seed, record.players, record.moves[:at])
-        state = replay(record)
-    except PlunderError as exc:
-        console.print(Text(f"{path}: {exc}", "red"))
-        sys.exit(1)
+    record = read_record(path)
+    if at is not None:
+        if not 0 <= at <= len(record.moves):
+            raise click.UsageError(f"--at must be 0..{len(record.moves)} for this record")
+        record = truncated(record, at)
+    state = replay(record)
     game_entry = entry(record.game)
     if svg_path:
         if game_entry.svg is None:
             raise click.UsageError(f"{record.game} has no SVG picture yet")
         Path(svg_path).write_text(game_entry.svg(state), encoding="utf-8")
-        console.print(f"Wrote {svg_path}")
+        console.print(Text(f"Wrote {svg_path}"))
         return
     console.print(game_entry.render(state) if game_entry.render else Text(str(state)))
 

@@ -199,8 +199,8 @@ class PlaySession:
                     self.console.print(Text("Nothing to undo yet.", "yellow"))
             else:
                 try:
+                    after = self.state.apply_text(line)  # refuses over-long text before the game reads it
                     action = self.game.parse_action(self.state, line)
-                    after = self.state.apply_text(line)
                 except PlunderError as exc:
                     self.console.print(Text(str(exc), "red"))
                     continue

@@ -159,14 +159,14 @@ def random_record(game: Game, seed: int) -> Record:
 def _check_records(game: Game, seed: int, count: int) -> None:
     for i in range(count):
         record = random_record(game, seed + i)
-        again = Record.from_json(record.to_json())
+        again = Record.from_json(record.to_json(), game)
         if again != record:
             raise ConformanceError(f"{game.id}: record does not survive JSON: {record.to_json()}")
         final = replay(again, game)
         if list(final.returns()) != list(record.returns or []):
             raise ConformanceError(f"{game.id}: replayed returns differ from the record")
         if record.moves:
-            again_final = replay(Record.from_json(record.to_json()), game)
+            again_final = replay(Record.from_json(record.to_json(), game), game)
             if again_final != final:
                 raise ConformanceError(f"{game.id}: two replays of one record differ")
             _check_tamper(game, record)

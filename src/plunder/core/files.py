@@ -10,6 +10,7 @@ Each refusal is a ``ValueError`` that names the limit and the value found.
 from __future__ import annotations
 
 import json
+import math
 import os
 import stat
 from typing import Any
@@ -55,7 +56,12 @@ def _number(text: str) -> Any:
     digits = sum(c.isdigit() for c in text)
     if digits > MAX_NUMBER_DIGITS:
         raise ValueError(f"a number of {digits} digits; the limit is {MAX_NUMBER_DIGITS}")
-    return float(text) if any(c in text for c in ".eE") else int(text)
+    if not any(c in text for c in ".eE"):
+        return int(text)
+    value = float(text)
+    if not math.isfinite(value):
+        raise ValueError(f"the number {text} is out of range")
+    return value
 
 
 def _constant(name: str) -> Any:

@@ -23,6 +23,8 @@ CHANCE = -1
 TERMINAL = -4
 
 Action = Hashable
+#: longest action text any game reads (the longest canonical text is a few dozen characters)
+MAX_ACTION_CHARS = 200
 #: a game's action type: each game's actions are small typed values (see its ``actions`` module)
 A = TypeVar("A", bound=Hashable)
 
@@ -131,7 +133,12 @@ class State(ABC, Generic[A]):
         return cast(Self, self._apply(action))
 
     def apply_text(self, text: str) -> Self:
-        """Parse ``text`` and apply it; errors quote ``text`` as typed."""
+        """Parse ``text`` and apply it; errors quote ``text`` as typed.
+
+        Text longer than :data:`MAX_ACTION_CHARS` is refused before the game reads it.
+        """
+        if len(text) > MAX_ACTION_CHARS:
+            raise self.invalid(text[:40] + "...", f"{len(text)} characters; the limit is {MAX_ACTION_CHARS}")
         return self._checked_apply(self.game.parse_action(self, text), text.strip())
 
     def _checked_apply(self, action: A, label: str | None) -> Self:

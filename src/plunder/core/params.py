@@ -24,7 +24,8 @@ class Param:
 
     ``canonical`` gives the one canonical text of a parsed value (what records store);
     without it, whole numbers, booleans and choices are written back by :func:`to_text`
-    and any other text is kept with its surrounding blanks removed.
+    and any other text is kept as given, its surrounding blanks removed (a parameter whose
+    values have several spellings needs ``canonical``).
 
     ``inline`` makes the parameter accept ``file:PATH``: :func:`resolve` reads the file
     once, within :data:`plunder.core.files.MAX_FILE_BYTES`, and ``inline(content)`` turns
@@ -130,7 +131,8 @@ def resolve(owner: str, specs: Sequence[Param], given: Mapping[str, Any],
     values: dict[str, Any] = {}
     texts: dict[str, str] = {}
     for spec in specs:
-        text = to_text(given[spec.name]) if spec.name in given else spec.default
+        # blanks around a value never matter: " 200 " is 200, stored as "200"
+        text = (to_text(given[spec.name]) if spec.name in given else spec.default).strip()
         if len(text) > MAX_PARAM_CHARS:
             raise ParameterError(
                 f"{owner} {noun} {spec.name} has {len(text)} characters; the limit is {MAX_PARAM_CHARS}"
@@ -153,4 +155,4 @@ def _canonical(spec: Param, value: Any, text: str) -> str:
         return spec.canonical(value)
     if isinstance(value, (bool, int, str)):
         return to_text(value)
-    return text.strip()
+    return text
