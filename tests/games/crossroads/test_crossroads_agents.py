@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import random
+from typing import Any
 
 import plunder
 import pytest
 from plunder.agents import agent_names, make_agent
+from plunder.games.crossroads.actions import Accept, Axis, City, Demand, Done, Offer, Pass, Place, Reject
 from plunder.games.crossroads.board import activated, activation_pay, cell, from_rows
-from plunder.games.crossroads.rules import ROLL, TRADE, CrossroadsState
+from plunder.games.crossroads.rules import CrossroadsGame, CrossroadsState, Phase
 
 PERSONALITIES = ["tit-for-tat", "greedy-splitter", "always-fair", "grudger"]
 
@@ -20,8 +22,10 @@ PERSONALITIES = ["tit-for-tat", "greedy-splitter", "always-fair", "grudger"]
 LINKED = from_rows(["|_|_|_|_|", "|_|R|R|2|", "|1|R|_|_|"])
 
 
-def game(players: int = 2, **params: object) -> plunder.Game:
-    return plunder.load_game("crossroads", players=players, **params)
+def game(players: int = 2, **params: Any) -> CrossroadsGame:
+    loaded = plunder.load_game("crossroads", players=players, **params)
+    assert isinstance(loaded, CrossroadsGame)
+    return loaded
 
 
 def choose(name: str, state: plunder.State) -> object:
@@ -51,13 +55,13 @@ def test_a_full_game_of_agents_is_legal_and_ends(players: int) -> None:
 def test_greedy_builds_a_city_when_it_can() -> None:
     state = game().position(LINKED, gold=(10, 0))
     action = choose("greedy", state)
-    assert isinstance(action, tuple) and action[0] == "city"
+    assert isinstance(action, City)
     assert action in state.legal_actions()
 
 
 def test_greedy_keeps_its_gold_when_nothing_pays() -> None:
     # Two gold buys nothing; the builder says done.
-    assert choose("greedy", game().position(LINKED, gold=(2, 0))) == ("done",)
+    assert choose("greedy", game().position(LINKED, gold=(2, 0))) == Done()
 
 
 def test_greedy_picks_the_axis_that_pays_it_most() -> None:
@@ -68,14 +72,14 @@ def test_greedy_picks_the_axis_that_pays_it_most() -> None:
     # 2 |_|_|*|
     # 3 |_|1|_|
     board = from_rows(["|_|_|_|", "|_|_|_|", "|_|1|_|"])
-    state = game().position(board, phase=ROLL).apply_text("roll 2-3")
-    assert choose("greedy", state) == ("axis", 2, 3)
+    state = game().position(board, phase=Phase.ROLL).apply_text("roll 2-3")
+    assert choose("greedy", state) == Axis(2, 3)
     assert activation_pay(board, state.net, activated(2, 3), 2)[0] == 5
     assert activation_pay(board, state.net, activated(3, 2), 2)[0] == 3
 
 
-def trade_state(**params: object) -> CrossroadsState:
-    state = game(**params).position(LINKED, phase=TRADE)
+def trade_state(**params: Any) -> CrossroadsState:
+    state = game(**params).position(LINKED, phase=Phase.TRADE)
     assert isinstance(state, CrossroadsState)
     return state
 
@@ -83,16 +87,16 @@ def trade_state(**params: object) -> CrossroadsState:
 def test_fair_players_offer_two_one_and_the_splitter_three_nothing() -> None:
     state = trade_state()
     for name in ("always-fair", "greedy", "tit-for-tat", "grudger"):
-        assert choose(name, state) == ("offer", cell(2, 0), cell(1, 3), (), (), 2, 1)
-    assert choose("greedy-splitter", state) == ("offer", cell(2, 0), cell(1, 3), (), (), 3, 0)
+        assert choose(name, state) == Offer(cell(2, 0), cell(1, 3), (), (), 2, 1)
+    assert choose("greedy-splitter", state) == Offer(cell(2, 0), cell(1, 3), (), (), 3, 0)
 
 
 def test_everyone_but_random_refuses_nothing_and_accepts_one() -> None:
     greedy_offer = trade_state().apply_text("offer A3-D2 gold 3/0")
     fair_offer = trade_state().apply_text("offer A3-D2 gold 2/1")
     for name in PERSONALITIES + ["greedy"]:
-        assert choose(name, greedy_offer) == ("reject",)
-        assert choose(name, fair_offer) == ("accept",)
+        assert choose(name, greedy_offer) == Reject()
+        assert choose(name, fair_offer) == Accept()
 
 
 def test_tit_for_tat_mirrors_the_last_treatment() -> None:
@@ -100,42 +104,42 @@ def test_tit_for_tat_mirrors_the_last_treatment() -> None:
     state = trade_state()
     hurt = state.apply_text("pass").apply_text("offer D2-A3 gold 3/0").apply_text("reject")
     assert isinstance(hurt, CrossroadsState) and hurt.current_player == 0
-    assert choose("tit-for-tat", hurt) == ("offer", cell(2, 0), cell(1, 3), (), (), 3, 0)
+    assert choose("tit-for-tat", hurt) == Offer(cell(2, 0), cell(1, 3), (), (), 3, 0)
     # ... and forgives once P2 is fair again.
     healed = state.apply_text("pass").apply_text("offer D2-A3 gold 2/1").apply_text("reject")
-    assert choose("tit-for-tat", healed) == ("offer", cell(2, 0), cell(1, 3), (), (), 2, 1)
+    assert choose("tit-for-tat", healed) == Offer(cell(2, 0), cell(1, 3), (), (), 2, 1)
 
 
 def test_grudger_never_trades_again_with_a_cheat() -> None:
     state = trade_state()
     cheated = state.apply_text("pass").apply_text("offer D2-A3 gold 3/0").apply_text("reject")
-    assert choose("grudger", cheated) == ("pass",)
+    assert choose("grudger", cheated) == Pass()
     # Even a fair offer from the cheat is refused; the grudge does not fade.
     later = cheated.apply_text("pass").apply_text("offer D2-A3 gold 1/2")
-    assert later.current_player == 0 and choose("grudger", later) == ("reject",)
+    assert later.current_player == 0 and choose("grudger", later) == Reject()
 
 
 def test_agents_do_not_repeat_an_offer_that_was_refused() -> None:
     state = trade_state().apply_text("offer A3-D2 gold 2/1").apply_text("reject").apply_text("pass")
     assert state.current_player == 0
-    assert choose("always-fair", state) == ("pass",)
+    assert choose("always-fair", state) == Pass()
 
 
 def test_splitter_as_relay_demands_a_fee_and_fair_relay_lets_it_through() -> None:
     # The text's relay picture: P1 and P2 trade through P3's city C2.
     board = from_rows(["|R|R|R|_|R|2|", "|R|_|3|_|R|_|", "|1|_|R|R|R|_|"])
-    state = game(3).position(board, phase=TRADE).apply_text("offer A3-F1 via C2=0 gold 2/1").apply_text("accept")
+    state = game(3).position(board, phase=Phase.TRADE).apply_text("offer A3-F1 via C2=0 gold 2/1").apply_text("accept")
     assert state.current_player == 2
-    assert choose("greedy-splitter", state) == ("demand", 1)
-    assert choose("always-fair", state) == ("accept",)
+    assert choose("greedy-splitter", state) == Demand(1)
+    assert choose("always-fair", state) == Accept()
     # The proposer (a fair player) still accepts, keeping 1.
     demanded = state.apply_text("demand 1")
-    assert choose("always-fair", demanded) == ("accept",)
+    assert choose("always-fair", demanded) == Accept()
 
 
 def test_setup_placement_prefers_open_ground() -> None:
     state = game().new_initial_state().apply_text("roll 1-1")
     action = choose("greedy", state)
-    assert isinstance(action, tuple) and action[0] == "place"
+    assert isinstance(action, Place)
     # A1 (corner) has 3 neighbours; F6 and the others inside have 8.
-    assert action[1] != cell(0, 0)
+    assert action.cell != cell(0, 0)

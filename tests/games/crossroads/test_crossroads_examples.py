@@ -7,8 +7,11 @@ cell at ``origin`` (row, column, 0-based); the rest of the board is empty.
 
 from __future__ import annotations
 
+from typing import Any
+
 import plunder
 import pytest
+from plunder.games.crossroads.actions import Axis, City, Offer, Road
 from plunder.games.crossroads.board import (
     CITY0,
     EMPTY,
@@ -18,11 +21,13 @@ from plunder.games.crossroads.board import (
     from_rows,
     touches_city,
 )
-from plunder.games.crossroads.rules import AXIS, BUILD, ROLL, TRADE, CrossroadsState
+from plunder.games.crossroads.rules import CrossroadsGame, CrossroadsState, Phase
 
 
-def game(players: int = 4, **params: object) -> plunder.Game:
-    return plunder.load_game("crossroads", players=players, **params)
+def game(players: int = 4, **params: Any) -> CrossroadsGame:
+    loaded = plunder.load_game("crossroads", players=players, **params)
+    assert isinstance(loaded, CrossroadsGame)
+    return loaded
 
 
 def picture_cells(rows: int, cols: int, origin: tuple[int, int] = (0, 0)) -> set[int]:
@@ -47,10 +52,10 @@ def test_roll_2_and_3_with_2_on_top_activates_four_cells() -> None:
     #  ...
     # [3]|_|X|_|_|_|_|X|_|_|_|   (row 8 of 10)
     assert set(activated(2, 3)) == {cell(2, 1), cell(2, 6), cell(7, 1), cell(7, 6)}
-    state = game().position((EMPTY,) * 100, phase=ROLL)
+    state = game().position((EMPTY,) * 100, phase=Phase.ROLL)
     state = rolled(state, "roll 2-3")
-    assert state.phase == AXIS
-    assert sorted(map(str, state.legal_actions())) == sorted(map(str, [("axis", 2, 3), ("axis", 3, 2)]))
+    assert state.phase == Phase.AXIS
+    assert set(state.legal_actions()) == {Axis(2, 3), Axis(3, 2)}
     state = rolled(state, "col 2 row 3")
     assert set(state.lit) == {cell(2, 1), cell(2, 6), cell(7, 1), cell(7, 6)}
     # The other assignment lights the mirror-image cells.
@@ -62,9 +67,9 @@ def test_double_fours_activate_four_cells_with_no_choice() -> None:
     #     1 2 3[4]5 1 2 3[4]5
     # [4]|_|_|_|X|_|_|_|_|X|_|   (row 4)
     # [4]|_|_|_|X|_|_|_|_|X|_|   (row 9)
-    state = game().position((EMPTY,) * 100, phase=ROLL)
+    state = game().position((EMPTY,) * 100, phase=Phase.ROLL)
     state = rolled(state, "roll 4-4")
-    assert state.phase == BUILD  # doubles need no axis choice
+    assert state.phase == Phase.BUILD  # doubles need no axis choice
     assert set(state.lit) == {cell(3, 3), cell(3, 8), cell(8, 3), cell(8, 8)}
 
 
@@ -81,7 +86,7 @@ def test_activation_pays_city_empty_neighbour_and_road() -> None:
     board = list(from_rows(rows, origin=(1, 0)))
     board[cell(2, 5)] = 1  # road F3
     board[cell(6, 1)] = CITY0 + 2  # P3 city on B7 (activated)
-    state = game().position(tuple(board), phase=ROLL)
+    state = game().position(tuple(board), phase=Phase.ROLL)
     state = rolled(state, "roll 2-2")
     assert state.gold == (3, 3, 5, 1)
     assert state.income == (3, 3, 5, 1)
@@ -93,7 +98,7 @@ def test_empty_cell_next_to_two_cities_of_one_player_pays_twice() -> None:
     # 1 |1|_|1|
     # 2 |_|*|_|
     board = from_rows(["|1|_|1|", "|_|_|_|"])
-    state = rolled(rolled(game(2).position(board, phase=ROLL), "roll 2-2"), "done")
+    state = rolled(rolled(game(2).position(board, phase=Phase.ROLL), "roll 2-2"), "done")
     assert state.gold[0] == 6
 
 
@@ -106,7 +111,7 @@ def test_road_pays_every_city_that_could_trade_with_it() -> None:
     # 3 |_|_|3|_|_|
     # 4 |1|_|_|_|_|
     board = from_rows(["|_|_|_|_|_|", "|1|R|R|R|2|", "|_|_|3|_|_|", "|1|_|_|_|_|"])
-    state = rolled(game(3).position(board, phase=ROLL), "roll 2-2")
+    state = rolled(game(3).position(board, phase=Phase.ROLL), "roll 2-2")
     assert state.gold == (1, 1, 1)
 
 
@@ -155,13 +160,13 @@ def test_the_two_buildable_city_cells_are_exactly_those_marked() -> None:
     # (The picture sits on the top rows; cells below row 3 lie outside the diagram.)
     rows = ["|R|R|R|_|R|_|_|R|_|", "|R|_|R|R|R|2|R|R|_|", "|1|_|R|_|_|_|_|R|_|"]
     state = game().position(from_rows(rows), gold=(10, 0, 0, 0))
-    cities = {a[1] for a in state.legal_actions() if a[0] == "city"}
+    cities = {a.cell for a in state.legal_actions() if isinstance(a, City)}
     assert cities & picture_cells(3, 9) == {cell(0, 3), cell(2, 3)}
     # The left network touches P2's city too, so P2 could use the same two sites, and its
     # right-hand network adds the column I beside it (I1, I2, I3 touch no city).
     p2 = game().position(from_rows(rows), gold=(0, 10, 0, 0), seat=1)
     column_i = {cell(0, 8), cell(1, 8), cell(2, 8)}
-    assert {a[1] for a in p2.legal_actions() if a[0] == "city"} & picture_cells(3, 9) == {cell(0, 3), cell(2, 3)} | column_i
+    assert {a.cell for a in p2.legal_actions() if isinstance(a, City)} & picture_cells(3, 9) == {cell(0, 3), cell(2, 3)} | column_i
 
 
 def test_road_cells_per_player() -> None:
@@ -188,8 +193,8 @@ def test_road_cells_per_player() -> None:
     # while no roads exist yet. That leaves '.' for P1 and three 'o's for P3.
     p1 = game().position(board, gold=(3, 0, 3, 0), seat=0)
     p3 = game().position(board, gold=(3, 0, 3, 0), seat=2)
-    assert {a[1] for a in p1.legal_actions() if a[0] == "road"} & area == dot
-    assert {a[1] for a in p3.legal_actions() if a[0] == "road"} & area == {cell(0, 2), cell(1, 3), cell(2, 2)}
+    assert {a.cell for a in p1.legal_actions() if isinstance(a, Road)} & area == dot
+    assert {a.cell for a in p3.legal_actions() if isinstance(a, Road)} & area == {cell(0, 2), cell(1, 3), cell(2, 2)}
     with pytest.raises(plunder.IllegalActionError) as err:
         p1.apply_text("road B2")
     assert err.value.rule == "CR-4"
@@ -224,12 +229,12 @@ def test_trade_and_no_trade_diagrams(rows: list[str], can: bool) -> None:
     p1 = next(c for c in range(100) if board[c] == CITY0)
     p2 = next(c for c in range(100) if board[c] == CITY0 + 1)
     assert (Network(board).routes(p1, p2) == [()]) == can
-    state = game(2).position(board, phase=TRADE)
-    offers = [a for a in state.legal_actions() if a[0] == "offer"]
+    state = game(2).position(board, phase=Phase.TRADE)
+    offers = [a for a in state.legal_actions() if isinstance(a, Offer)]
     assert bool(offers) == can
     if not can:
         with pytest.raises(plunder.IllegalActionError) as err:
-            state.apply(("offer", p1, p2, (), (), 2, 1))
+            state.apply(Offer(p1, p2, (), (), 2, 1))
         assert err.value.rule == "CR-3"
 
 
@@ -242,7 +247,7 @@ def test_trading_through_player_3() -> None:
     board = from_rows(["|R|R|R|_|R|2|", "|R|_|3|_|R|_|", "|1|_|R|R|R|_|"])
     a, b, relay = cell(2, 0), cell(0, 5), cell(1, 2)
     assert Network(board).routes(a, b) == [(relay,)]
-    state = game(3).position(board, phase=TRADE)
+    state = game(3).position(board, phase=Phase.TRADE)
     offer = state.apply_text("offer A3-F1 via C2=1 gold 1/1")
     assert offer.current_player == 1  # the partner answers first
     offer = offer.apply_text("accept")
@@ -270,7 +275,7 @@ def test_each_city_trades_once_per_round() -> None:
     # 2 |R|_|R|_|R|1|
     # 3 |1|_|R|2|_|_|
     board = from_rows(["|R|R|2|_|R|_|", "|R|_|R|_|R|1|", "|1|_|R|2|_|_|"])
-    state = game(2).position(board, phase=TRADE)
+    state = game(2).position(board, phase=Phase.TRADE)
     assert isinstance(state, CrossroadsState)
     assert {(a, b) for a, b, _ in state.trade_pairs(0)} == {(cell(2, 0), cell(0, 2))}
     assert {(a, b) for a, b, _ in state.trade_pairs(1)} == {(cell(0, 2), cell(2, 0))}

@@ -15,6 +15,7 @@ from plunder.agents import make_agent
 from plunder.core import chance
 from plunder.core.chance import sample_chance
 from plunder.match import agent_rng
+from plunder.games.crossroads.actions import City, Offer, Road
 from plunder.games.crossroads.rules import CrossroadsState
 
 AGENTS = ["random", "greedy", "always-fair", "greedy-splitter", "tit-for-tat", "grudger"]
@@ -47,12 +48,11 @@ def reaches_own_city(board: tuple[int, ...], start: int, seat: int) -> bool:
     return False
 
 
-def check_build(state: CrossroadsState, action: tuple[object, ...]) -> None:
-    kind, where = action
-    assert isinstance(where, int)
+def check_build(state: CrossroadsState, action: City | Road) -> None:
+    where = action.cell
     seat, board = state.seat, state.board
     assert board[where] == 0
-    if kind == "road":
+    if isinstance(action, Road):
         assert not any(board[n] >= CITY0 and board[n] != CITY0 + seat for n in neighbours8(where))
     else:
         assert not any(board[n] >= CITY0 for n in neighbours8(where))
@@ -79,14 +79,14 @@ def test_invariants_over_whole_games(seed: int, players: int, data: st.DataObjec
         player = state.current_player
         action = chance.pick(state.chance_outcomes(), draws()) if player == plunder.CHANCE else agents[player].choose(state, rngs[player])
         assert action in state.legal_actions()
-        if action[0] in ("city", "road"):
+        if isinstance(action, (City, Road)):
             check_build(state, action)
         after = state.apply(action)
         assert isinstance(after, CrossroadsState)
         if sum(after.trades) > sum(state.trades):
             assert sum(after.gold) - sum(state.gold) == 3
             assert state.offer is not None
-            for c in (state.offer[1], state.offer[2]):
+            for c in (state.offer.a, state.offer.b):
                 assert (state.round, c) not in traded
                 traded.add((state.round, c))
         state = after
@@ -104,6 +104,6 @@ def test_random_offers_always_share_exactly_three(seed: int) -> None:
     while not state.is_terminal():
         legal = state.legal_actions()
         action = sample_chance(state, rng) if state.is_chance_node() else rng.choice(legal)
-        if isinstance(action, tuple) and action[0] == "offer":
-            assert action[5] + action[6] + sum(action[4]) == 3 and min(action[4] + (action[5], action[6])) >= 0
+        if isinstance(action, Offer):
+            assert action.mine + action.theirs + sum(action.fees) == 3 and min((*action.fees, action.mine, action.theirs)) >= 0
         state = state.apply(action)

@@ -4,11 +4,18 @@ from __future__ import annotations
 
 import plunder
 from plunder.core.registry import entry
+from plunder.games.crossroads.actions import Demand
 from plunder.games.crossroads.board import from_rows
-from plunder.games.crossroads.rules import ROLL, TRADE
+from plunder.games.crossroads.rules import CrossroadsGame, Phase
 from rich.console import Console
 
 ENTRY = entry("crossroads")
+
+
+def crossroads(players: int) -> CrossroadsGame:
+    game = plunder.load_game("crossroads", players=players)
+    assert isinstance(game, CrossroadsGame)
+    return game
 
 
 def text_of(state: plunder.State) -> str:
@@ -21,7 +28,7 @@ def text_of(state: plunder.State) -> str:
 def test_board_shows_both_label_kinds_and_the_lit_cells_roll() -> None:
     # P1 on A3, P2 on D2, a road between (see the text's "Can Trade" picture).
     board = from_rows(["|_|_|_|_|", "|_|R|R|2|", "|1|R|_|_|"])
-    state = plunder.load_game("crossroads", players=2).position(board, phase=ROLL, gold=(12, 4))
+    state = crossroads(2).position(board, phase=Phase.ROLL, gold=(12, 4))
     state = state.apply_text("roll 2-3").apply_text("col 2 row 3")
     out = text_of(state)
     assert "1 2 3 4 5 1 2 3 4 5" in out
@@ -33,7 +40,7 @@ def test_board_shows_both_label_kinds_and_the_lit_cells_roll() -> None:
 
 def test_offers_read_as_sentences_for_the_answering_player() -> None:
     board = from_rows(["|R|R|R|_|R|2|", "|R|_|3|_|R|_|", "|1|_|R|R|R|_|"])
-    state = plunder.load_game("crossroads", players=3).position(board, phase=TRADE)
+    state = crossroads(3).position(board, phase=Phase.TRADE)
     offer = state.apply_text("offer A3-F1 via C2=1 gold 1/1")
     out = text_of(offer)
     assert "P1's A3 trades with P2's F1 through P3's C2 (fee 1): P1 gets 1, P2 gets 1" in out
@@ -41,7 +48,7 @@ def test_offers_read_as_sentences_for_the_answering_player() -> None:
     assert ENTRY.describe is not None
     for action in offer.legal_actions():
         assert ENTRY.describe(offer, action)
-    assert "fee of 2" in ENTRY.describe(offer.apply_text("accept"), ("demand", 2))
+    assert "fee of 2" in ENTRY.describe(offer.apply_text("accept"), Demand(2))
 
 
 def test_every_phase_of_a_game_renders_and_describes() -> None:
@@ -61,6 +68,6 @@ def test_every_phase_of_a_game_renders_and_describes() -> None:
 
 def test_a_trading_turn_lists_the_pairs_that_can_trade() -> None:
     board = from_rows(["|R|R|R|_|R|2|", "|R|_|3|_|R|_|", "|1|_|R|R|R|_|"])
-    out = text_of(plunder.load_game("crossroads", players=3).position(board, phase=TRADE))
+    out = text_of(crossroads(3).position(board, phase=Phase.TRADE))
     assert "your A3 can trade with P2's F1: offer A3-F1 via C2=FEE gold MINE/THEIRS" in out
     assert "your A3 can trade with P3's C2: offer A3-C2 gold MINE/THEIRS" in out

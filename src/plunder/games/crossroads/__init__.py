@@ -5,9 +5,10 @@ and the move descriptions.
 """
 
 from ...core.registry import GameEntry
+from .actions import CrossroadsAction
 from .agents import AGENTS, candidates
 from .render import describe, render
-from .rules import CrossroadsGame, CrossroadsState
+from .rules import CrossroadsGame, CrossroadsState, Phase
 
 #: what the registry loads for ``crossroads``
 ENTRY = GameEntry(
@@ -22,4 +23,4 @@ ENTRY = GameEntry(
     levels={"hard": "always-fair"},
 )
 
-__all__ = ["ENTRY", "CrossroadsGame", "CrossroadsState"]
+__all__ = ["ENTRY", "CrossroadsAction", "CrossroadsGame", "CrossroadsState", "Phase"]

@@ -20,10 +20,11 @@ only in trading, which is where the prisoner's dilemma lives:
 from __future__ import annotations
 
 import random
-from typing import Any, Callable
+from typing import Callable
 
 from ...core.agent import AgentFactory, AgentOptions
-from ...core.game import Action, Game, State
+from ...core.game import Game, State
+from .actions import Accept, Axis, City, CrossroadsAction, Demand, Done, Offer, Pass, Place, Reject, Road
 from .board import (
     EMPTY,
     activated,
@@ -35,7 +36,7 @@ from .board import (
     road_sites,
     touches_city,
 )
-from .rules import AXIS, BUILD, PARTNER, PROPOSER, RESPOND, SETUP_PLACE, TRADE, CrossroadsState
+from .rules import PARTNER, PROPOSER, CrossroadsState, Phase
 
 STYLES = ("fair", "splitter", "tft", "grudger")
 
@@ -45,22 +46,21 @@ def city_value(state: CrossroadsState, c: int) -> float:
     return 5 + 3 * sum(1 for n in around(c) if state.board[n] == EMPTY)
 
 
-def place_move(state: CrossroadsState, rng: random.Random) -> Action:
+def place_move(state: CrossroadsState, rng: random.Random) -> CrossroadsAction:
     """Setup: the activated site with the most free room around it (CR-5)."""
-    sites = [a[1] for a in state.legal_actions() if isinstance(a, tuple)]
-    return ("place", max(sites, key=lambda c: (city_value(state, c), rng.random())))
+    sites = [a.cell for a in state.legal_actions() if isinstance(a, Place)]
+    return Place(max(sites, key=lambda c: (city_value(state, c), rng.random())))
 
 
-def axis_move(state: CrossroadsState) -> Action:
+def axis_move(state: CrossroadsState) -> CrossroadsAction:
     """Pick the die-to-axis assignment that pays me most, then the rivals least (CR-1, CR-2)."""
     me = state.seat
 
-    def score(action: Any) -> tuple[int, int]:
-        pay = activation_pay(state.board, state.net, activated(action[1], action[2]), state.n)
+    def score(action: Axis) -> tuple[int, int]:
+        pay = activation_pay(state.board, state.net, activated(action.col, action.row), state.n)
         return (pay[me], -sum(pay))
 
-    acts = state.legal_actions()
-    return max(acts, key=score)
+    return max((a for a in state.legal_actions() if isinstance(a, Axis)), key=score)
 
 
 def _foreign_distance(state: CrossroadsState, me: int) -> Callable[[int], int]:
@@ -86,7 +86,7 @@ def _connected(state: CrossroadsState, me: int) -> bool:
     return any(state.routes(a, b) for a in mine for b in theirs)
 
 
-def build_move(state: CrossroadsState, rng: random.Random) -> Action:
+def build_move(state: CrossroadsState, rng: random.Random) -> CrossroadsAction:
     """The greedy builder: invest in income first, connect for trade second (CR-4)."""
     me, board, net = state.seat, state.board, state.net
     gold = state.gold[me]
@@ -101,11 +101,11 @@ def build_move(state: CrossroadsState, rng: random.Random) -> Action:
         now = min(dist(c) for c in reach)
         closer = [r for r in roads if dist(r) < now]
         if closer:
-            return ("road", min(closer, key=lambda c: (dist(c), rng.random())))
+            return Road(min(closer, key=lambda c: (dist(c), rng.random())))
     if gold >= 10:
         sites = city_sites(board, net, me)
         if sites:
-            return ("city", max(sites, key=lambda c: (city_value(state, c), rng.random())))
+            return City(max(sites, key=lambda c: (city_value(state, c), rng.random())))
     if gold >= 13:
         # A road beside an empty, city-free cell opens that cell as a city site.
         best: tuple[float, int] | None = None
@@ -116,8 +116,8 @@ def build_move(state: CrossroadsState, rng: random.Random) -> Action:
                     if best is None or value > best[0]:
                         best = (value, r)
         if best is not None:
-            return ("road", best[1])
-    return ("done",)
+            return Road(best[1])
+    return Done()
 
 
 class TraderAgent:
@@ -148,25 +148,28 @@ class TraderAgent:
         mine = 3 - 1 - sum(fees)
         return (mine, 1, *fees)
 
-    def choose(self, state: State, rng: random.Random) -> Action:
+    def choose(self, state: State[CrossroadsAction], rng: random.Random) -> CrossroadsAction:
         """Pick a move for the seat to act."""
         assert isinstance(state, CrossroadsState)
-        phase = state.phase
-        if phase == SETUP_PLACE:
-            return place_move(state, rng)
-        if phase == AXIS:
-            return axis_move(state)
-        if phase == BUILD:
-            return build_move(state, rng)
-        if phase == TRADE:
-            return self._propose(state, rng)
-        if phase == RESPOND:
-            return self._answer(state)
+        match state.phase:
+            case Phase.SETUP_PLACE:
+                return place_move(state, rng)
+            case Phase.AXIS:
+                return axis_move(state)
+            case Phase.BUILD:
+                return build_move(state, rng)
+            case Phase.TRADE:
+                return self._propose(state, rng)
+            case Phase.RESPOND:
+                return self._answer(state)
         return rng.choice(state.legal_actions())
 
-    def _propose(self, state: CrossroadsState, rng: random.Random) -> Action:
+    def _propose(self, state: CrossroadsState, rng: random.Random) -> CrossroadsAction:
+        """The best offer by this style, or pass: fewest relays first (a refused relay's
+        routes are skipped, so a longer route through others is tried next: CR-7 amended),
+        then the partner that last treated me best."""
         me = state.seat
-        best: tuple[tuple[float, ...], Action] | None = None
+        best: tuple[tuple[float, ...], Offer] | None = None
         for a, b, relays in state.trade_pairs(me):
             partner = owner(state.board[b])
             parties = [partner] + [owner(state.board[r]) for r in relays]
@@ -178,28 +181,28 @@ class TraderAgent:
             if split is None:
                 continue
             key = (-len(relays), float(state.last[me * state.n + partner]), rng.random())
-            offer = ("offer", a, b, relays, split[2:], split[0], split[1])
+            offer = Offer(a, b, relays, split[2:], split[0], split[1])
             if best is None or key > best[0]:
                 best = (key, offer)
-        return ("pass",) if best is None else best[1]
+        return Pass() if best is None else best[1]
 
-    def _answer(self, state: CrossroadsState) -> Action:
-        assert state.offer is not None
-        _, a, b, relays, fees, ga, gb = state.offer
+    def _answer(self, state: CrossroadsState) -> CrossroadsAction:
+        offer = state.offer
+        assert offer is not None
         slot = state.waiting[0]
-        proposer, partner = owner(state.board[a]), owner(state.board[b])
+        proposer, partner = state.slot_owner(PROPOSER), state.slot_owner(PARTNER)
         if slot == PARTNER:
-            if gb >= 1 and not (self.style == "grudger" and self._hostile(state, proposer)):
-                return ("accept",)
-            return ("reject",)
+            if offer.theirs >= 1 and not (self.style == "grudger" and self._hostile(state, proposer)):
+                return Accept()
+            return Reject()
         if slot == PROPOSER:
             need = 2 if self.style == "splitter" else 1
-            return ("accept",) if ga >= need else ("reject",)
+            return Accept() if offer.mine >= need else Reject()
         if self.style in ("grudger", "tft") and (self._hostile(state, proposer) or self._hostile(state, partner)):
-            return ("reject",)
-        if self.style == "splitter" and fees[slot] == 0 and ga + gb >= 1:
-            return ("demand", 1)
-        return ("accept",)
+            return Reject()
+        if self.style == "splitter" and offer.fees[slot] == 0 and offer.mine + offer.theirs >= 1:
+            return Demand(1)
+        return Accept()
 
 
 def _factory(style: str, name: str, help: str) -> AgentFactory:
@@ -219,7 +222,7 @@ AGENTS: dict[str, AgentFactory] = {
 }
 
 
-def candidates(state: State) -> list[Action]:
+def candidates(state: State[CrossroadsAction]) -> list[CrossroadsAction]:
     """The building moves worth a search's rollouts, else every legal action.
 
     A building turn may list two dozen sites; the ones the greedy builder's own measures
@@ -229,21 +232,20 @@ def candidates(state: State) -> list[Action]:
     """
     assert isinstance(state, CrossroadsState)
     legal = state.legal_actions()
-    if state.phase != BUILD or len(legal) <= 6:
+    if state.phase is not Phase.BUILD or len(legal) <= 6:
         return legal
     me, board = state.seat, state.board
-    moves: list[tuple[Any, ...]] = [a for a in legal if isinstance(a, tuple)]
-    cities = [a for a in moves if a[0] == "city"]
-    roads = [a for a in moves if a[0] == "road"]
-    out: list[Action] = [a for a in moves if a[0] == "done"]
-    out += sorted(cities, key=lambda a: -city_value(state, a[1]))[:3]
+    cities = [a for a in legal if isinstance(a, City)]
+    roads = [a for a in legal if isinstance(a, Road)]
+    out: list[CrossroadsAction] = [Done()]
+    out += sorted(cities, key=lambda a: -city_value(state, a.cell))[:3]
 
     def opens(r: int) -> float:
         return max((city_value(state, s) for s in orthogonal(r) if board[s] == EMPTY and not touches_city(board, s)),
                    default=0.0)
 
-    out += [a for a in sorted(roads, key=lambda a: -opens(a[1]))[:2] if a not in out]
+    out += [a for a in sorted(roads, key=lambda a: -opens(a.cell))[:2] if a not in out]
     if not _connected(state, me):
         dist = _foreign_distance(state, me)
-        out += [a for a in sorted(roads, key=lambda a: dist(a[1]))[:2] if a not in out]
+        out += [a for a in sorted(roads, key=lambda a: dist(a.cell))[:2] if a not in out]
     return out

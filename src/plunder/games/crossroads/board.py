@@ -9,6 +9,7 @@ city. Cells are named for people like a chess board: column letter A-J, row numb
 
 from __future__ import annotations
 
+import re
 from functools import lru_cache
 from typing import Iterable, Sequence
 
@@ -49,13 +50,14 @@ def cell_name(c: int) -> str:
 
 def parse_cell(text: str) -> int | None:
     """The cell named ``text`` (``D3``, case-insensitive), or ``None`` if it names none."""
-    text = text.strip().upper()
-    if len(text) < 2 or text[0] not in COLUMNS or not text[1:].isdigit():
+    m = _CELL_NAME.fullmatch(text.strip().upper())
+    if m is None:
         return None
-    row = int(text[1:]) - 1
-    if not 0 <= row < SIZE:
-        return None
-    return cell(row, COLUMNS.index(text[0]))
+    return cell(int(m[2]) - 1, COLUMNS.index(m[1]))
+
+
+#: a column letter and a row 1-10, in ASCII digits only (``"A²"`` names no cell)
+_CELL_NAME = re.compile(r"([A-J])(10|[1-9])")
 
 
 def owner(value: int) -> int:

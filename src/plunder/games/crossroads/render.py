@@ -13,19 +13,23 @@ from rich.table import Table
 from rich.text import Text
 
 from ...core.game import Action, State
-from .board import CITY0, COLUMNS, EMPTY, ROAD, cell_name, owner
-from .rules import (
-    AXIS,
-    BUILD,
-    OVER,
-    PARTNER,
-    PHASE_NAMES,
-    PROPOSER,
-    RESPOND,
-    SETUP_PLACE,
-    TRADE,
-    CrossroadsState,
+from .actions import (
+    Accept,
+    Axis,
+    City,
+    CrossroadsAction,
+    Demand,
+    Done,
+    Offer,
+    Pass,
+    Place,
+    Reject,
+    Reroll,
+    Road,
+    Roll,
 )
+from .board import CITY0, COLUMNS, EMPTY, ROAD, activated, activation_pay, cell_name, owner
+from .rules import PARTNER, PROPOSER, CrossroadsState, Phase
 
 COLOURS = ("red", "blue", "green", "magenta", "cyan", "yellow")
 
@@ -33,9 +37,9 @@ COLOURS = ("red", "blue", "green", "magenta", "cyan", "yellow")
 def board_text(state: CrossroadsState) -> Text:
     """The 10x10 grid with both kinds of axis labels."""
     lit = set(state.lit)
-    if state.phase == SETUP_PLACE:
+    if state.phase is Phase.SETUP_PLACE:
         # In setup the player picks among the activated cells that qualify (CR-5).
-        lit = {a[1] for a in state.legal_actions() if isinstance(a, tuple)}
+        lit = {a.cell for a in state.legal_actions() if isinstance(a, Place)}
     out = Text()
     out.append("      " + " ".join(COLUMNS) + "\n", style="dim")
     out.append("      " + " ".join("12345" * 2) + "\n", style="bold")
@@ -60,7 +64,7 @@ def board_text(state: CrossroadsState) -> Text:
 
 def gold_table(state: CrossroadsState) -> Table:
     """Gold, cities, roads and trades per player; the player to act is marked."""
-    table = Table(title=f"Round {state.round} - {PHASE_NAMES[state.phase]}", show_edge=False)
+    table = Table(title=f"Round {state.round} - {state.phase.value}", show_edge=False)
     for head in ("player", "gold", "cities", "roads", "trades", "fees"):
         table.add_column(head, justify="right" if head != "player" else "left")
     cities = [0] * state.n
@@ -75,33 +79,31 @@ def gold_table(state: CrossroadsState) -> Table:
     return table
 
 
-def offer_text(state: CrossroadsState, offer: tuple[object, ...]) -> str:
+def offer_text(state: CrossroadsState, offer: Offer) -> str:
     """An offer in words: who trades with whom, through whom, and who gets what."""
-    _, a, b, relays, fees, ga, gb = offer
-    assert isinstance(a, int) and isinstance(b, int) and isinstance(relays, tuple) and isinstance(fees, tuple)
-    pa, pb = owner(state.board[a]) + 1, owner(state.board[b]) + 1
-    words = f"P{pa}'s {cell_name(a)} trades with P{pb}'s {cell_name(b)}"
-    if relays:
+    pa, pb = owner(state.board[offer.a]) + 1, owner(state.board[offer.b]) + 1
+    words = f"P{pa}'s {cell_name(offer.a)} trades with P{pb}'s {cell_name(offer.b)}"
+    if offer.relays:
         words += " through " + ", ".join(
-            f"P{owner(state.board[r]) + 1}'s {cell_name(r)} (fee {f})" for r, f in zip(relays, fees))
-    return f"{words}: P{pa} gets {ga}, P{pb} gets {gb}"
+            f"P{owner(state.board[r]) + 1}'s {cell_name(r)} (fee {f})" for r, f in zip(offer.relays, offer.fees))
+    return f"{words}: P{pa} gets {offer.mine}, P{pb} gets {offer.theirs}"
 
 
 def status(state: CrossroadsState) -> Text:
     """What is happening now, in a sentence or two."""
-    if state.phase == OVER:
+    if state.phase is Phase.OVER:
         if len(state.winners) == 1:
             return Text(f"Game over: P{state.winners[0] + 1} wins with {state.gold[state.winners[0]]} gold.", style="bold")
         return Text("Game over at the round cap: a tie between " + ", ".join(f"P{w + 1}" for w in state.winners), style="bold")
     who = state.current_player + 1
-    if state.phase == SETUP_PLACE:
-        sites = " ".join(cell_name(a[1]) for a in state.legal_actions() if isinstance(a, tuple))
+    if state.phase is Phase.SETUP_PLACE:
+        sites = " ".join(cell_name(a.cell) for a in state.legal_actions() if isinstance(a, Place))
         return Text(f"Setup: P{who} rolled {state.dice[0]} and {state.dice[1]}; place the first city on one of: {sites}.")
-    if state.phase == AXIS:
+    if state.phase is Phase.AXIS:
         return Text(f"P{who} rolled {state.dice[0]} and {state.dice[1]}: choose which die is the column.")
-    if state.phase == BUILD:
+    if state.phase is Phase.BUILD:
         return Text(f"P{who} builds (city 10, road 3) or says done. {build_summary(state)}")
-    if state.phase == TRADE:
+    if state.phase is Phase.TRADE:
         left = state.game.values["offers"] - state.offers[state.seat]
         lines = [f"Trading: P{who} may make an offer ({left} left) or pass."]
         pairs = state.trade_pairs(state.seat)
@@ -116,7 +118,7 @@ def status(state: CrossroadsState) -> Text:
         if pairs:
             lines.append("  The split and fees are whole gold summing to 3.")
         return Text("\n".join(lines))
-    if state.phase == RESPOND and state.offer is not None:
+    if state.phase is Phase.RESPOND and state.offer is not None:
         slot = state.waiting[0]
         role = "proposer (terms changed)" if slot == PROPOSER else "partner" if slot == PARTNER else "relay"
         return Text(f"Offer: {offer_text(state, state.offer)}\nP{who} answers as {role}: accept, reject"
@@ -127,8 +129,8 @@ def status(state: CrossroadsState) -> Text:
 def build_summary(state: CrossroadsState) -> str:
     """The legal builds, by cell name."""
     acts = state.legal_actions()
-    cities = [cell_name(a[1]) for a in acts if isinstance(a, tuple) and a[0] == "city"]
-    roads = [cell_name(a[1]) for a in acts if isinstance(a, tuple) and a[0] == "road"]
+    cities = [cell_name(a.cell) for a in acts if isinstance(a, City)]
+    roads = [cell_name(a.cell) for a in acts if isinstance(a, Road)]
     return f"Cities: {' '.join(cities) or 'none'}. Roads: {' '.join(roads) or 'none'}."
 
 
@@ -136,45 +138,43 @@ def render(state: State) -> RenderableType:
     """The whole picture for ``plunder play``."""
     assert isinstance(state, CrossroadsState)
     parts: list[RenderableType] = [board_text(state), gold_table(state)]
-    if state.dice and state.phase != SETUP_PLACE:
+    if state.dice and state.phase is not Phase.SETUP_PLACE:
         parts.append(Text(f"Last roll: {state.dice[0]} and {state.dice[1]}", style="dim"))
     parts.append(status(state))
     return Group(*parts)
 
 
-def describe(state: State, action: Action) -> str:
+def describe(state: State[CrossroadsAction], action: Action) -> str:
     """A few words on what ``action`` does."""
-    assert isinstance(state, CrossroadsState) and isinstance(action, tuple)
-    kind = action[0]
-    if kind == "roll":
-        return f"the dice show {action[1]} and {action[2]}"
-    if kind == "reroll":
-        return "a six: roll again"
-    if kind == "axis":
-        from .board import activated, activation_pay
-
-        pay = activation_pay(state.board, state.net, activated(action[1], action[2]), state.n)
-        gains = ", ".join(f"P{i + 1} +{p}" for i, p in enumerate(pay) if p) or "nobody gains"
-        return f"column {action[1]}, row {action[2]}: {gains}"
-    if kind == "place":
-        return f"first city on {cell_name(action[1])}"
-    if kind == "city":
-        return f"build a city on {cell_name(action[1])} for 10 gold"
-    if kind == "road":
-        return f"build a road on {cell_name(action[1])} for 3 gold"
-    if kind == "done":
-        return "end building; next player rolls" if state.seat + 1 < state.n else "end building; trading begins"
-    if kind == "offer":
-        return "offer: " + offer_text(state, action)
-    if kind == "accept":
-        return "agree to the offer as it stands"
-    if kind == "reject":
-        return "turn the offer down; it lapses"
-    if kind == "demand":
-        return f"let the trade through only for a fee of {action[1]}"
-    if kind == "pass":
-        return "make no offer now"
-    return kind if isinstance(kind, str) else repr(action)
+    assert isinstance(state, CrossroadsState)
+    match action:
+        case Roll(lo, hi):
+            return f"the dice show {lo} and {hi}"
+        case Reroll():
+            return "a six: roll again"
+        case Axis(col, row):
+            pay = activation_pay(state.board, state.net, activated(col, row), state.n)
+            gains = ", ".join(f"P{i + 1} +{p}" for i, p in enumerate(pay) if p) or "nobody gains"
+            return f"column {col}, row {row}: {gains}"
+        case Place(cell):
+            return f"first city on {cell_name(cell)}"
+        case City(cell):
+            return f"build a city on {cell_name(cell)} for 10 gold"
+        case Road(cell):
+            return f"build a road on {cell_name(cell)} for 3 gold"
+        case Done():
+            return "end building; next player rolls" if state.seat + 1 < state.n else "end building; trading begins"
+        case Offer():
+            return "offer: " + offer_text(state, action)
+        case Accept():
+            return "agree to the offer as it stands"
+        case Reject():
+            return "turn the offer down; it lapses"
+        case Demand(fee):
+            return f"let the trade through only for a fee of {fee}"
+        case Pass():
+            return "make no offer now"
+    return repr(action)
 
 
 __all__ = ["render", "describe", "offer_text", "board_text", "gold_table"]

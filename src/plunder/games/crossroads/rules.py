@@ -1,35 +1,43 @@
 """Crossroads rules: the dice-grid game of cities, roads and negotiated trades (rulings CR-1..CR-15).
 
-The source text stops inside its trading section (CR-8), so the negotiation protocol
-here (CR-11, CR-12) is this project's ruling, built from what the text does say.
+The state's methods follow the rule text (seed 004) section by section: Set Up (CR-5),
+A Round (CR-6, CR-13), Rolling (CR-1, CR-9), activation (CR-2), Building (CR-4) and
+Trading (CR-3, CR-7, CR-10..CR-12). The text stops inside its trading section (CR-8), so
+the negotiation protocol (CR-11, CR-12) is this project's ruling, built from what it says.
 
 Pure rules: no I/O, no rich, no agents. A :class:`CrossroadsState` is an immutable value;
-``apply`` returns a new one. Dice are chance nodes; nothing hidden is ever stored.
-
-Actions are small tuples, each with one canonical text:
-
-====================================  =========================================
-``("roll", lo, hi)``                  ``roll 2-3`` (chance; ``lo <= hi``)
-``("reroll",)``                       ``reroll 6`` (chance, ``dice=d6`` only, CR-9)
-``("axis", col, row)``                ``col 2 row 3`` (which die is the column, CR-1)
-``("place", cell)``                   ``place D3`` (setup city, CR-5)
-``("city", cell)`` / ``("road", cell)``  ``city D3`` / ``road E4`` (CR-4)
-``("done",)``                         ``done`` (end of building)
-``("offer", a, b, relays, fees, ga, gb)``  ``offer D3-H8 via F5=1 gold 1/1`` (CR-7)
-``("accept",)`` ``("reject",)``       ``accept`` / ``reject``
-``("demand", fee)``                   ``demand 2`` (a relay's fee, CR-12)
-``("pass",)``                         ``pass`` (no proposal this trading turn)
-====================================  =========================================
+``apply`` returns a new one. Dice are chance nodes; nothing hidden is ever stored. The
+actions and their texts are in :mod:`.actions`; the grid, its road networks and trade
+routes in :mod:`.board`.
 """
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field, replace
-from typing import Any, ClassVar, Sequence
+from enum import Enum
+from functools import cached_property
+from typing import Any, ClassVar, Self, Sequence, assert_never
 
-from ...core.game import CHANCE, TERMINAL, Action, Game, State
+from ...core.errors import InvalidActionError
+from ...core.game import CHANCE, TERMINAL, Game, State
 from ...core.params import Param, parse_choice, parse_int
+from .actions import (
+    Accept,
+    Axis,
+    City,
+    CrossroadsAction,
+    Demand,
+    Done,
+    Offer,
+    Pass,
+    Place,
+    Reject,
+    Reroll,
+    Road,
+    Roll,
+    malformed,
+    parse,
+)
 from .board import (
     CELLS,
     CITY0,
@@ -43,14 +51,34 @@ from .board import (
     city_sites,
     orthogonal,
     owner,
-    parse_cell,
     road_sites,
     touches_city,
 )
 
-# Phases of play.
-SETUP_ROLL, SETUP_PLACE, ROLL, AXIS, BUILD, TRADE, RESPOND, OVER = range(8)
-PHASE_NAMES = ("setup roll", "setup placement", "roll", "axis choice", "building", "trading", "answering", "over")
+
+class Phase(Enum):
+    """Where a game stands; the value is how messages and the terminal name it."""
+
+    SETUP_ROLL = "setup roll"
+    SETUP_PLACE = "setup placement"
+    ROLL = "roll"
+    AXIS = "axis choice"
+    BUILD = "building"
+    TRADE = "trading"
+    RESPOND = "answering"
+    OVER = "over"
+
+
+#: the phases where chance rolls the dice
+DICE_PHASES = (Phase.SETUP_ROLL, Phase.ROLL)
+#: the players' moves in each phase, and how a message names them
+MOVES: dict[Phase, tuple[tuple[type, ...], str]] = {
+    Phase.SETUP_PLACE: ((Place,), "place"),
+    Phase.AXIS: ((Axis,), "col/row"),
+    Phase.BUILD: ((City, Road, Done), "city, road or done"),
+    Phase.TRADE: ((Offer, Pass), "offer or pass"),
+    Phase.RESPOND: ((Accept, Reject, Demand), "accept, reject or demand"),
+}
 
 CITY_COST = 10
 ROAD_COST = 3
@@ -65,7 +93,7 @@ def _players(text: str) -> int:
     return parse_int(2, 6)(text)
 
 
-class CrossroadsGame(Game):
+class CrossroadsGame(Game[CrossroadsAction]):
     """Crossroads with its parameters fixed (players, dice, target, max_rounds, offers, relays)."""
 
     id = "crossroads"
@@ -76,7 +104,7 @@ class CrossroadsGame(Game):
         Param("target", "100", parse_int(1, 100000), "gold that wins at the end of a round (CR-6)"),
         Param("max_rounds", "200", parse_int(1, 10000), "rounds before the richest wins or ties (CR-13)"),
         Param("offers", "3", parse_int(0, 50), "proposals each player may make per trading phase (CR-11)"),
-        Param("relays", "2", parse_int(0, 2), "most relay cities a trade route may pass through (CR-10)"),
+        Param("relays", "2", parse_int(0, 2), "most relay cities a trade route may pass through (CR-7, CR-10)"),
     )
     presets: ClassVar[dict[str, dict[str, str]]] = {
         "2p": {"players": "2"},
@@ -109,7 +137,7 @@ class CrossroadsGame(Game):
             game=self,
             board=(EMPTY,) * CELLS,
             gold=zeros,
-            phase=SETUP_ROLL,
+            phase=Phase.SETUP_ROLL,
             seat=0,
             round=0,
             offers=zeros,
@@ -125,117 +153,38 @@ class CrossroadsGame(Game):
         )
 
     def position(
-        self, board: Board, gold: Sequence[int] | None = None, phase: int = BUILD, seat: int = 0, round: int = 1
+        self, board: Board, gold: Sequence[int] | None = None, phase: Phase = Phase.BUILD, seat: int = 0, round: int = 1
     ) -> "CrossroadsState":
         """A mid-game position on ``board`` (for scenarios and tests): ``phase`` of ``seat``'s turn.
 
         ``phase`` may be ``ROLL``, ``BUILD`` or ``TRADE`` (a fresh trading phase).
         """
-        if phase not in (ROLL, BUILD, TRADE):
+        if phase not in (Phase.ROLL, Phase.BUILD, Phase.TRADE):
             raise ValueError("a position starts at a roll, a build or a trading phase")
         if len(board) != CELLS or any(v > CITY0 + self.num_players - 1 for v in board):
             raise ValueError("the board must have 100 cells and cities only of seats in play")
         state = self.new_initial_state()
-        return replace(state, board=tuple(board), gold=tuple(gold) if gold is not None else state.gold,
-                       phase=phase, seat=seat, round=round, _net=[])
+        return state.evolve(board=tuple(board), gold=tuple(gold) if gold is not None else state.gold,
+                            phase=phase, seat=seat, round=round)
 
-    def action_to_text(self, state: State, action: Action) -> str:
-        """The canonical text of ``action``."""
-        return action_text(action)
+    def action_to_text(self, state: State[CrossroadsAction], action: CrossroadsAction) -> str:
+        """The canonical text of ``action``; ``ValueError`` for a value that is no Crossroads action."""
+        why = malformed(action)
+        if why is not None:
+            raise ValueError(why)
+        return action.text()
 
-    def parse_action(self, state: State, text: str) -> Action:
+    def parse_action(self, state: State[CrossroadsAction], text: str) -> CrossroadsAction:
         """Read an action text; unreadable text raises ``InvalidActionError``."""
-        action = parse_text(text)
-        if isinstance(action, str):
-            raise state.invalid(text, action)
-        return action
-
-
-def action_text(action: Action) -> str:
-    """Canonical text of an action tuple (see the module table)."""
-    if not isinstance(action, tuple) or not action:
-        raise ValueError(f"{action!r} is not a crossroads action")
-    kind = action[0]
-    if kind == "roll":
-        return f"roll {action[1]}-{action[2]}"
-    if kind == "reroll":
-        return "reroll 6"
-    if kind == "axis":
-        return f"col {action[1]} row {action[2]}"
-    if kind in ("place", "city", "road"):
-        return f"{kind} {cell_name(action[1])}"
-    if kind in ("done", "accept", "reject", "pass"):
-        return str(kind)
-    if kind == "demand":
-        return f"demand {action[1]}"
-    if kind == "offer":
-        _, a, b, relays, fees, ga, gb = action
-        via = ""
-        if relays:
-            via = " via " + ",".join(f"{cell_name(r)}={f}" for r, f in zip(relays, fees))
-        return f"offer {cell_name(a)}-{cell_name(b)}{via} gold {ga}/{gb}"
-    raise ValueError(f"{action!r} is not a crossroads action")
-
-
-_OFFER = re.compile(r"offer\s+(\w+)\s*-\s*(\w+)(?:\s+via\s+([\w=,\s]+?))?\s+gold\s+(\d+)\s*/\s*(\d+)")
-
-
-def parse_text(text: str) -> Action | str:
-    """The action a text names, or a string saying why it cannot be read."""
-    t = " ".join(text.strip().lower().split())
-    if t in ("done", "accept", "reject", "pass"):
-        return (t,)
-    if t == "reroll 6":
-        return ("reroll",)
-    m = re.fullmatch(r"roll (\d)\s*-\s*(\d)", t)
-    if m:
-        lo, hi = int(m.group(1)), int(m.group(2))
-        if not (1 <= lo <= hi <= 5):
-            return "a roll is two faces 1-5, lower first, like 'roll 2-3'"
-        return ("roll", lo, hi)
-    m = re.fullmatch(r"col (\d) row (\d)", t)
-    if m:
-        col, row = int(m.group(1)), int(m.group(2))
-        if not (1 <= col <= 5 and 1 <= row <= 5):
-            return "axis labels are 1-5"
-        return ("axis", col, row)
-    m = re.fullmatch(r"(place|city|road) (\w+)", t)
-    if m:
-        where = parse_cell(m.group(2))
-        if where is None:
-            return f"{m.group(2)!r} is not a cell (columns A-J, rows 1-10, like D3)"
-        return (m.group(1), where)
-    m = re.fullmatch(r"demand (\d+)", t)
-    if m:
-        return ("demand", int(m.group(1)))
-    m = _OFFER.fullmatch(t)
-    if m:
-        a, b = parse_cell(m.group(1)), parse_cell(m.group(2))
-        if a is None or b is None:
-            return "an offer names two cells like 'offer D3-H8 gold 2/1'"
-        relays: list[int] = []
-        fees: list[int] = []
-        if m.group(3):
-            for part in m.group(3).replace(" ", "").split(","):
-                name, eq, fee = part.partition("=")
-                where = parse_cell(name)
-                if where is None or not eq or not fee.isdigit():
-                    return f"relay {part!r} should read like F5=1 (cell=fee)"
-                relays.append(where)
-                fees.append(int(fee))
-        return ("offer", a, b, tuple(relays), tuple(fees), int(m.group(4)), int(m.group(5)))
-    return "expected roll, col/row, place, city, road, done, offer, accept, reject, demand or pass"
+        try:
+            return parse(text)
+        except InvalidActionError as exc:
+            raise state.invalid(exc.text, exc.reason) from None
 
 
 def splits(parts: int) -> list[tuple[int, ...]]:
     """Every way to share the 3 new gold of a trade among ``parts`` parties (CR-7, CR-12)."""
-    if parts == 1:
-        return [(TRADE_GOLD,)]
-    out = []
-    for first in range(TRADE_GOLD, -1, -1):
-        for rest in _splits_of(TRADE_GOLD - first, parts - 1):
-            out.append((first,) + rest)
-    return out
+    return _splits_of(TRADE_GOLD, parts)
 
 
 def _splits_of(total: int, parts: int) -> list[tuple[int, ...]]:
@@ -245,7 +194,7 @@ def _splits_of(total: int, parts: int) -> list[tuple[int, ...]]:
 
 
 @dataclass(frozen=True)
-class CrossroadsState(State):
+class CrossroadsState(State[CrossroadsAction]):
     """An immutable Crossroads position.
 
     ``seat`` is whose turn it is (rolling, building, or trading); during ``RESPOND`` the
@@ -253,35 +202,35 @@ class CrossroadsState(State):
     seat ``j`` last treated seat ``i`` in trading (+1 fair, -1 unfair, 0 never) and
     ``grudge[i*n+j]`` whether ``j`` ever treated ``i`` unfairly; with ``refusals`` (pairs
     (proposer, refuser) this trading phase) they are public history for the agents.
-    The remaining tuples count figures for ``stats()``.
+    ``trades`` .. ``roads`` count figures for ``stats()`` only, so they take no part in
+    equality: two positions that differ only there play alike.
     """
 
     game: CrossroadsGame = field(compare=False, repr=False)
     board: Board
     gold: tuple[int, ...]
-    phase: int
+    phase: Phase
     seat: int
     round: int
     offers: tuple[int, ...]
     last: tuple[int, ...]
     grudge: tuple[int, ...]
-    trades: tuple[int, ...]
-    proposed: tuple[int, ...]
-    refused: tuple[int, ...]
-    trade_gold: tuple[int, ...]
-    fees: tuple[int, ...]
-    income: tuple[int, ...]
-    roads: tuple[int, ...]
+    trades: tuple[int, ...] = field(compare=False)
+    proposed: tuple[int, ...] = field(compare=False)
+    refused: tuple[int, ...] = field(compare=False)
+    trade_gold: tuple[int, ...] = field(compare=False)
+    fees: tuple[int, ...] = field(compare=False)
+    income: tuple[int, ...] = field(compare=False)
+    roads: tuple[int, ...] = field(compare=False)
     dice: tuple[int, ...] = ()
     lit: tuple[int, ...] = ()
     rerolls: int = 0
     used: frozenset[int] = frozenset()
     passes: int = 0
-    offer: tuple[Any, ...] | None = None
+    offer: Offer | None = None
     waiting: tuple[int, ...] = ()
     refusals: frozenset[tuple[int, int]] = frozenset()
     winners: tuple[int, ...] = ()
-    _net: list[Network] = field(default_factory=list, compare=False, repr=False)
 
     # ----------------------------------------------------------------- basics
     @property
@@ -289,21 +238,26 @@ class CrossroadsState(State):
         """Number of seats."""
         return len(self.gold)
 
-    @property
+    @cached_property
     def net(self) -> Network:
-        """The road networks of the board, computed once per state."""
-        if not self._net:
-            self._net.append(Network(self.board))
-        return self._net[0]
+        """The road networks of the board (CR-3), computed once per board."""
+        return Network(self.board)
+
+    def evolve(self, **changes: Any) -> Self:
+        """The next state; the road networks carry over while the board stays the same."""
+        new = super().evolve(**changes)
+        if "board" not in changes and "net" in self.__dict__:
+            new.__dict__["net"] = self.__dict__["net"]
+        return new
 
     @property
     def current_player(self) -> int:
         """Seat to act, CHANCE while dice roll, TERMINAL when over."""
-        if self.phase in (SETUP_ROLL, ROLL):
+        if self.phase in DICE_PHASES:
             return CHANCE
-        if self.phase == OVER:
+        if self.phase is Phase.OVER:
             return TERMINAL
-        if self.phase == RESPOND:
+        if self.phase is Phase.RESPOND:
             return self.responder()
         return self.seat
 
@@ -316,386 +270,135 @@ class CrossroadsState(State):
         """The seat behind a response slot of the pending offer."""
         assert self.offer is not None
         if slot == PROPOSER:
-            return owner(self.board[self.offer[1]])
+            return owner(self.board[self.offer.a])
         if slot == PARTNER:
-            return owner(self.board[self.offer[2]])
-        return owner(self.board[self.offer[3][slot]])
+            return owner(self.board[self.offer.b])
+        return owner(self.board[self.offer.relays[slot]])
 
     def city_cells(self, seat: int) -> list[int]:
         """The cells of ``seat``'s cities."""
         return [c for c in self.net.city_cells if owner(self.board[c]) == seat]
 
-    # ----------------------------------------------------------------- chance
+    # ----------------------------------------------------------------- what may be played
+    def legal_actions(self) -> list[CrossroadsAction]:
+        """Legal actions (at chance nodes, the dice outcomes)."""
+        match self.phase:
+            case Phase.SETUP_ROLL | Phase.ROLL:
+                return [a for a, _ in self.chance_outcomes()]
+            case Phase.SETUP_PLACE:
+                return [Place(c) for c in self._setup_sites(*self.dice)]
+            case Phase.AXIS:
+                lo, hi = self.dice
+                return [Axis(lo, hi), Axis(hi, lo)]
+            case Phase.BUILD:
+                return self._build_actions()
+            case Phase.TRADE:
+                return [Pass(), *self.proposals(self.seat)]
+            case Phase.RESPOND:
+                return self._response_actions()
+        return []
+
+    def illegal_reason(self, action: CrossroadsAction) -> tuple[str, str] | None:
+        """``None`` if legal, else (reason, ruling id)."""
+        why = malformed(action)
+        if why is not None:
+            return (why, "CR-6")
+        phase = self.phase
+        if phase is Phase.OVER:
+            return ("the game is over", "CR-6")
+        if isinstance(action, (Roll, Reroll)):
+            return self._roll_reason(action)
+        if phase in DICE_PHASES:
+            return ("the dice must be rolled first", "CR-6")
+        kinds, words = MOVES[phase]
+        if not isinstance(action, kinds):
+            return (f"during {phase.value} the moves are {words}", "CR-6")
+        match action:
+            case Place():
+                if action not in self.legal_actions():
+                    return ("a first city goes on an activated empty cell with no city among its eight neighbours", "CR-5")
+            case Axis():
+                if action not in self.legal_actions():
+                    return (f"the dice show {self.dice[0]} and {self.dice[1]}", "CR-1")
+            case City(cell):
+                return self._build_reason("city", cell)
+            case Road(cell):
+                return self._build_reason("road", cell)
+            case Demand(fee):
+                return self._demand_reason(fee)
+            case Offer():
+                return self._offer_reason(action)
+        return None
+
+    def _apply(self, action: CrossroadsAction) -> "CrossroadsState":
+        match action:
+            case Roll(lo, hi):
+                return self._after_roll(lo, hi)
+            case Reroll():
+                return self.evolve(rerolls=self.rerolls + 1)
+            case Place(cell):
+                return self._place(cell)
+            case Axis(col, row):
+                return self._activate(col, row)
+            case City(cell):
+                return self._build(cell, CITY0 + self.seat, CITY_COST)
+            case Road(cell):
+                return self._build(cell, ROAD, ROAD_COST)
+            case Done():
+                return self._done()
+            case Pass():
+                return self._pass()
+            case Offer():
+                return self._propose(action)
+            case Accept():
+                return self._accept()
+            case Reject():
+                return self._reject()
+            case Demand(fee):
+                return self._demand(fee)
+            case _:
+                assert_never(action)
+
+    # ----------------------------------------------------------------- Set Up (CR-5)
     def _setup_rolls(self) -> list[tuple[int, int]]:
         """Rolls that offer at least one legal setup site (CR-5)."""
-        out = []
-        for lo in range(1, 6):
-            for hi in range(lo, 6):
-                if self._setup_sites(lo, hi):
-                    out.append((lo, hi))
-        return out
+        return [(lo, hi) for lo in range(1, 6) for hi in range(lo, 6) if self._setup_sites(lo, hi)]
 
     def _setup_sites(self, lo: int, hi: int) -> list[int]:
         cells = set(activated(lo, hi)) | set(activated(hi, lo))
         return sorted(c for c in cells if self.board[c] == EMPTY and not touches_city(self.board, c))
 
-    def chance_outcomes(self) -> list[tuple[Action, float]]:
-        """Dice outcomes: unordered pairs of faces 1-5; with d6, a 6 is a reroll outcome (CR-9)."""
-        if self.phase == SETUP_ROLL:
-            # Rerolling until some cell qualifies (CR-5) draws from the rolls that qualify,
-            # in proportion (CR-9), so no reroll loop is needed.
-            rolls = self._setup_rolls()
-            weights = [1 if lo == hi else 2 for lo, hi in rolls]
-            total = sum(weights)
-            return [(("roll", lo, hi), w / total) for (lo, hi), w in zip(rolls, weights)]
-        if self.phase != ROLL:
-            raise ValueError(f"{self.summary()} is not a chance node")
-        six = self.game.values["dice"] == "d6" and self.rerolls < MAX_REROLLS
-        denom = 36 if six else 25
-        out: list[tuple[Action, float]] = []
-        for lo in range(1, 6):
-            for hi in range(lo, 6):
-                out.append((("roll", lo, hi), (1 if lo == hi else 2) / denom))
-        if six:
-            out.append((("reroll",), 11 / 36))
-        return out
+    def _place(self, where: int) -> "CrossroadsState":
+        board = _put(self.board, where, CITY0 + self.seat)
+        if self.seat + 1 == self.n:
+            return self.evolve(board=board, phase=Phase.ROLL, seat=0, round=1)
+        return self.evolve(board=board, phase=Phase.SETUP_ROLL, seat=self.seat + 1)
 
-    # ----------------------------------------------------------------- moves
-    def legal_actions(self) -> list[Action]:
-        """Legal actions (at chance nodes, the dice outcomes)."""
-        phase = self.phase
-        if phase in (SETUP_ROLL, ROLL):
-            return [a for a, _ in self.chance_outcomes()]
-        if phase == SETUP_PLACE:
-            return [("place", c) for c in self._setup_sites(self.dice[0], self.dice[1])]
-        if phase == AXIS:
-            lo, hi = self.dice
-            return [("axis", lo, hi), ("axis", hi, lo)]
-        if phase == BUILD:
-            return self._build_actions()
-        if phase == TRADE:
-            return [("pass",)] + self.proposals(self.seat)
-        if phase == RESPOND:
-            return self._response_actions()
-        return []
+    # ----------------------------------------------------------------- A Round (CR-6, CR-13)
+    def _done(self) -> "CrossroadsState":
+        # Building ends only when the builder says so (CR-14); after the last seat, trading.
+        if self.seat + 1 < self.n:
+            return self.evolve(phase=Phase.ROLL, seat=self.seat + 1)
+        return self.evolve(phase=Phase.TRADE, seat=0, passes=0, offers=(0,) * self.n, used=frozenset(),
+                           refusals=frozenset())
 
-    def _build_actions(self) -> list[Action]:
-        acts: list[Action] = [("done",)]
-        gold = self.gold[self.seat]
-        if gold >= CITY_COST:
-            acts += [("city", c) for c in city_sites(self.board, self.net, self.seat)]
-        if gold >= ROAD_COST:
-            acts += [("road", c) for c in road_sites(self.board, self.net, self.seat)]
-        return acts
-
-    def routes(self, a: int, b: int) -> list[tuple[int, ...]]:
-        """The routes between cities ``a`` and ``b`` within the ``relays`` limit (CR-7 amended, CR-10)."""
-        return self.net.routes(a, b, self.game.values["relays"])
-
-    def trade_pairs(self, seat: int) -> list[tuple[int, int, tuple[int, ...]]]:
-        """(my city, their city, relays) for every unused pair ``seat`` could trade (CR-3, CR-7).
-
-        Empty once ``seat`` has made its ``offers`` proposals this trading phase (CR-11).
-        """
-        if self.offers[seat] >= self.game.values["offers"]:
-            return []
-        mine = [c for c in self.city_cells(seat) if c not in self.used]
-        if not mine:
-            return []
-        theirs = [c for c in self.net.city_cells if owner(self.board[c]) != seat and c not in self.used]
-        out = []
-        for a in mine:
-            for b in theirs:
-                for relays in self.routes(a, b):
-                    out.append((a, b, relays))
-        return out
-
-    def proposals(self, seat: int) -> list[Action]:
-        """Every offer ``seat`` may make now: each trade pair with each split of the 3 gold."""
-        acts: list[Action] = []
-        for a, b, relays in self.trade_pairs(seat):
-            for share in splits(2 + len(relays)):
-                acts.append(("offer", a, b, relays, share[2:], share[0], share[1]))
-        return acts
-
-    def _response_actions(self) -> list[Action]:
-        acts: list[Action] = [("accept",), ("reject",)]
-        slot = self.waiting[0]
-        if slot >= 0:
-            assert self.offer is not None
-            fee = self.offer[4][slot]
-            spare = self.offer[5] + self.offer[6]
-            acts += [("demand", f) for f in range(fee + 1, fee + spare + 1)]
-        return acts
-
-    def illegal_reason(self, action: Action) -> tuple[str, str] | None:
-        """``None`` if legal, else (reason, ruling id)."""
-        if not isinstance(action, tuple) or not action or not isinstance(action[0], str):
-            return (f"{action!r} is not a crossroads action", "CR-6")
-        kind = action[0]
-        phase = self.phase
-        if phase == OVER:
-            return ("the game is over", "CR-6")
-        if kind in ("roll", "reroll"):
-            if phase not in (SETUP_ROLL, ROLL):
-                return (f"dice are not rolled during {PHASE_NAMES[phase]}", "CR-6")
-            if action not in self.legal_actions():
-                if kind == "reroll":
-                    return ("no six can be rolled here (dice=d5, or the reroll limit)", "CR-9")
-                if phase == ROLL:
-                    return ("the dice show two faces 1-5, lower first", "CR-1")
-                return ("no site qualifies on that roll, so it is rerolled", "CR-5")
-            return None
-        if phase in (SETUP_ROLL, ROLL):
-            return ("the dice must be rolled first", "CR-6")
-        expected = {SETUP_PLACE: ("place",), AXIS: ("axis",), BUILD: ("city", "road", "done"),
-                    TRADE: ("offer", "pass"), RESPOND: ("accept", "reject", "demand")}[phase]
-        if kind not in expected:
-            return (f"during {PHASE_NAMES[phase]} the moves are {', '.join(expected)}", "CR-6")
-        if kind == "place":
-            if action not in self.legal_actions():
-                return ("a first city goes on an activated empty cell with no city among its eight neighbours", "CR-5")
-            return None
-        if kind == "axis":
-            if action not in self.legal_actions():
-                return (f"the dice show {self.dice[0]} and {self.dice[1]}", "CR-1")
-            return None
-        if kind in ("city", "road"):
-            return self._build_reason(kind, action[1])
-        if kind == "done" or kind == "pass" or kind == "accept" or kind == "reject":
-            return None
-        if kind == "demand":
-            return self._demand_reason(action)
-        return self._offer_reason(action)
-
-    def _build_reason(self, kind: str, where: int) -> tuple[str, str] | None:
-        cost = CITY_COST if kind == "city" else ROAD_COST
-        if self.gold[self.seat] < cost:
-            return (f"a {kind} costs {cost} gold; you have {self.gold[self.seat]}", "CR-4")
-        if self.board[where] != EMPTY:
-            return (f"{cell_name(where)} is not empty", "CR-4")
-        mine = set(self.city_cells(self.seat))
-        if kind == "city":
-            if touches_city(self.board, where):
-                return ("a city may not touch another city, diagonals included", "CR-4")
-            if not any(self.board[n] == ROAD for n in orthogonal(where)):
-                return ("a city must be orthogonally next to a road", "CR-4")
-        elif touches_city(self.board, where, except_seat=self.seat):
-            return ("a road may not touch another player's city", "CR-4")
-        # Orthogonal neighbours count as linked by an empty path (CR-15).
-        if not self.net.direct(where) & mine:
-            return (f"{cell_name(where)} could not trade directly with one of your cities", "CR-4")
-        return None
-
-    def _demand_reason(self, action: tuple[Any, ...]) -> tuple[str, str] | None:
-        if len(action) != 2 or not isinstance(action[1], int):
-            return ("a demand names a fee", "CR-12")
-        slot = self.waiting[0]
-        if slot < 0:
-            return ("only a relay whose city carries the trade may demand a fee", "CR-12")
-        assert self.offer is not None
-        fee = self.offer[4][slot]
-        if action[1] <= fee:
-            return (f"a demand must raise the fee above {fee}", "CR-12")
-        if action[1] - fee > self.offer[5] + self.offer[6]:
-            return ("the traders' shares cannot cover that fee; the trade makes only 3 gold", "CR-12")
-        return None
-
-    def _offer_reason(self, action: tuple[Any, ...]) -> tuple[str, str] | None:
-        if len(action) != 7:
-            return ("an offer names two cities, relays, fees and the split", "CR-7")
-        _, a, b, relays, fees, ga, gb = action
-        seat = self.seat
-        if self.offers[seat] >= self.game.values["offers"]:
-            return (f"each player may make {self.game.values['offers']} offers per trading phase", "CR-11")
-        if owner(self.board[a]) != seat:
-            return (f"{cell_name(a)} is not one of your cities", "CR-7")
-        pb = owner(self.board[b])
-        if pb < 0 or pb == seat:
-            return (f"{cell_name(b)} is not another player's city", "CR-7")
-        if a in self.used or b in self.used:
-            used = a if a in self.used else b
-            return (f"city {cell_name(used)} has already traded this round", "CR-7")
-        if len(fees) != len(relays) or min((ga, gb) + tuple(fees)) < 0 or ga + gb + sum(fees) != TRADE_GOLD:
-            return ("the split and fees must be whole gold summing to 3", "CR-12")
-        routes = self.routes(a, b)
-        if not routes:
-            return (f"{cell_name(a)} and {cell_name(b)} are not linked by roads", "CR-3")
-        if tuple(relays) not in routes:
-            shown = " or ".join("direct" if not r else "via " + ",".join(cell_name(x) for x in r) for r in routes)
-            return (f"that is no route of {cell_name(a)} to {cell_name(b)} (each relay needed, at most "
-                    f"{self.game.values['relays']}); the routes are: {shown}", "CR-10")
-        return None
-
-    # ----------------------------------------------------------------- apply
-    def _apply(self, action: Action) -> "CrossroadsState":
-        assert isinstance(action, tuple)
-        kind = action[0]
-        if kind == "roll":
-            return self._after_roll(action[1], action[2])
-        if kind == "reroll":
-            return replace(self, rerolls=self.rerolls + 1, _net=self._net)
-        if kind == "place":
-            board = list(self.board)
-            board[action[1]] = CITY0 + self.seat
-            nxt = self.seat + 1
-            if nxt == self.n:
-                return replace(self, board=tuple(board), phase=ROLL, seat=0, round=1, _net=[])
-            return replace(self, board=tuple(board), phase=SETUP_ROLL, seat=nxt, _net=[])
-        if kind == "axis":
-            return self._activate(action[1], action[2])
-        if kind in ("city", "road"):
-            board = list(self.board)
-            board[action[1]] = CITY0 + self.seat if kind == "city" else ROAD
-            cost = CITY_COST if kind == "city" else ROAD_COST
-            built = replace(self, board=tuple(board), gold=_add(self.gold, self.seat, -cost), _net=[])
-            if kind == "city":
-                return built
-            return replace(built, roads=_add(self.roads, self.seat, 1), _net=built._net)
-        if kind == "done":
-            # Building ends only when the builder says so (CR-14); after the last seat, trading.
-            if self.seat + 1 < self.n:
-                return replace(self, phase=ROLL, seat=self.seat + 1, _net=self._net)
-            n = self.n
-            return replace(self, phase=TRADE, seat=0, passes=0, offers=(0,) * n, used=frozenset(),
-                           refusals=frozenset(), _net=self._net)
-        if kind == "pass":
-            if self.passes + 1 >= self.n:
-                return self._end_round()
-            return replace(self, passes=self.passes + 1, seat=(self.seat + 1) % self.n, _net=self._net)
-        if kind == "offer":
-            return self._propose(action)
-        if kind == "accept":
-            return self._accept()
-        if kind == "reject":
-            return self._reject()
-        return self._demand(action[1])
-
-    def _after_roll(self, lo: int, hi: int) -> "CrossroadsState":
-        if self.phase == SETUP_ROLL:
-            return replace(self, phase=SETUP_PLACE, dice=(lo, hi), lit=(), _net=self._net)
-        if lo == hi:
-            # Doubles: the axes cannot be told apart, so activation happens at once (CR-1, CR-14).
-            return replace(self, dice=(lo, hi), rerolls=0, _net=self._net)._activate(lo, lo)
-        return replace(self, phase=AXIS, dice=(lo, hi), rerolls=0, lit=(), _net=self._net)
-
-    def _activate(self, col: int, row: int) -> "CrossroadsState":
-        """Pay the four activated cells (CR-2) and open the roller's building (CR-14)."""
-        cells = activated(col, row)
-        pay = activation_pay(self.board, self.net, cells, self.n)
-        gold = tuple(g + p for g, p in zip(self.gold, pay))
-        income = tuple(g + p for g, p in zip(self.income, pay))
-        return replace(self, phase=BUILD, gold=gold, income=income, lit=cells, _net=self._net)
-
-    def _propose(self, action: tuple[Any, ...]) -> "CrossroadsState":
-        _, a, b, relays, fees, ga, gb = action
-        me, pb, n = self.seat, owner(self.board[b]), self.n
-        fair = 1 if gb >= 1 else -1
-        last = _put(self.last, pb * n + me, fair)
-        grudge = _put(self.grudge, pb * n + me, 1) if fair < 0 else self.grudge
-        return replace(
-            self,
-            phase=RESPOND,
-            offer=("offer", a, b, tuple(relays), tuple(fees), ga, gb),
-            waiting=(PARTNER,) + tuple(range(len(relays))),
-            offers=_add(self.offers, me, 1),
-            proposed=_add(self.proposed, me, 1),
-            last=last,
-            grudge=grudge,
-            _net=self._net,
-        )
-
-    def _accept(self) -> "CrossroadsState":
-        assert self.offer is not None
-        slot, rest = self.waiting[0], self.waiting[1:]
-        state = self
-        if slot == PARTNER:
-            proposer, partner = owner(self.board[self.offer[1]]), owner(self.board[self.offer[2]])
-            state = replace(self, last=_put(self.last, proposer * self.n + partner, 1), _net=self._net)
-        if rest:
-            return replace(state, waiting=rest, _net=self._net)
-        return state._execute()
-
-    def _execute(self) -> "CrossroadsState":
-        """Every named party accepted: the offer binds (CR-7)."""
-        assert self.offer is not None
-        _, a, b, relays, fees, ga, gb = self.offer
-        pa, pb = owner(self.board[a]), owner(self.board[b])
-        gold, trade_gold, trades, fee_tally = list(self.gold), list(self.trade_gold), list(self.trades), list(self.fees)
-        gold[pa] += ga
-        gold[pb] += gb
-        trade_gold[pa] += ga
-        trade_gold[pb] += gb
-        trades[pa] += 1
-        trades[pb] += 1
-        for r, f in zip(relays, fees):
-            gold[owner(self.board[r])] += f
-            fee_tally[owner(self.board[r])] += f
-        return replace(
-            self,
-            phase=TRADE,
-            seat=(pa + 1) % self.n,
-            passes=0,
-            offer=None,
-            waiting=(),
-            used=self.used | {a, b},
-            gold=tuple(gold),
-            trade_gold=tuple(trade_gold),
-            trades=tuple(trades),
-            fees=tuple(fee_tally),
-            _net=self._net,
-        )
-
-    def _reject(self) -> "CrossroadsState":
-        assert self.offer is not None
-        slot = self.waiting[0]
-        rejecter = self.slot_owner(slot)
-        proposer = owner(self.board[self.offer[1]])
-        last = self.last
-        if slot == PARTNER and self.offer[6] >= 1:
-            # Turning down a fair offer is the partner's defection; refusing nothing is not.
-            last = _put(last, proposer * self.n + rejecter, -1)
-        return replace(
-            self,
-            phase=TRADE,
-            seat=(proposer + 1) % self.n,
-            passes=0,
-            offer=None,
-            waiting=(),
-            last=last,
-            # A proposer withdrawing changed terms is no refusal by another player.
-            refusals=self.refusals | {(proposer, rejecter)} if rejecter != proposer else self.refusals,
-            refused=_add(self.refused, proposer, 1) if rejecter != proposer else self.refused,
-            _net=self._net,
-        )
-
-    def _demand(self, fee: int) -> "CrossroadsState":
-        assert self.offer is not None
-        _, a, b, relays, fees, ga, gb = self.offer
-        slot = self.waiting[0]
-        extra = fee - fees[slot]
-        # The raise comes out of the proposer's share first, then the partner's (CR-12).
-        take = min(extra, ga)
-        ga, gb = ga - take, gb - (extra - take)
-        new_fees = tuple(fee if i == slot else f for i, f in enumerate(fees))
-        again = (PROPOSER, PARTNER) + tuple(i for i in range(len(relays)) if i != slot)
-        return replace(self, offer=("offer", a, b, relays, new_fees, ga, gb), waiting=again, _net=self._net)
+    def _pass(self) -> "CrossroadsState":
+        if self.passes + 1 >= self.n:
+            return self._end_round()
+        return self.evolve(passes=self.passes + 1, seat=(self.seat + 1) % self.n)
 
     def _end_round(self) -> "CrossroadsState":
         """The win check after trading (CR-6), and the round cap (CR-13)."""
-        base = replace(self, phase=TRADE, passes=0, offer=None, waiting=(), _net=self._net)
         top = max(self.gold)
         leaders = tuple(i for i, g in enumerate(self.gold) if g == top)
-        if top >= self.game.values["target"] and len(leaders) == 1:
-            return replace(base, phase=OVER, winners=leaders)
-        if self.round >= self.game.values["max_rounds"]:
-            return replace(base, phase=OVER, winners=leaders)
-        return replace(base, phase=ROLL, seat=0, round=self.round + 1, used=frozenset(), lit=(), dice=())
+        over = (top >= self.game.values["target"] and len(leaders) == 1) or self.round >= self.game.values["max_rounds"]
+        if over:
+            return self.evolve(phase=Phase.OVER, passes=0, winners=leaders)
+        return self.evolve(phase=Phase.ROLL, passes=0, seat=0, round=self.round + 1, used=frozenset(), lit=(), dice=())
 
-    # ----------------------------------------------------------------- results
     def returns(self) -> list[float]:
         """+1 for a lone winner, 0 for players tied at the top at the round cap, -1 for the rest."""
-        if self.phase != OVER:
+        if self.phase is not Phase.OVER:
             return [0.0] * self.n
         if len(self.winners) == 1:
             return [1.0 if i in self.winners else -1.0 for i in range(self.n)]
@@ -705,12 +408,247 @@ class CrossroadsState(State):
         """Gold per seat."""
         return [float(g) for g in self.gold]
 
+    # ----------------------------------------------------------------- Rolling (CR-1, CR-9)
+    def chance_outcomes(self) -> list[tuple[CrossroadsAction, float]]:
+        """Dice outcomes: unordered pairs of faces 1-5; with d6, a 6 is a reroll outcome (CR-9)."""
+        if self.phase is Phase.SETUP_ROLL:
+            # Rerolling until some cell qualifies (CR-5) draws from the rolls that qualify,
+            # in proportion (CR-9), so no reroll loop is needed.
+            rolls = self._setup_rolls()
+            weights = [1 if lo == hi else 2 for lo, hi in rolls]
+            total = sum(weights)
+            return [(Roll(lo, hi), w / total) for (lo, hi), w in zip(rolls, weights)]
+        if self.phase is not Phase.ROLL:
+            raise ValueError(f"{self.summary()} is not a chance node")
+        six = self.game.values["dice"] == "d6" and self.rerolls < MAX_REROLLS
+        denom = 36 if six else 25
+        out: list[tuple[CrossroadsAction, float]] = [
+            (Roll(lo, hi), (1 if lo == hi else 2) / denom) for lo in range(1, 6) for hi in range(lo, 6)
+        ]
+        if six:
+            out.append((Reroll(), 11 / 36))
+        return out
+
+    def _roll_reason(self, action: Roll | Reroll) -> tuple[str, str] | None:
+        if self.phase not in DICE_PHASES:
+            return (f"dice are not rolled during {self.phase.value}", "CR-6")
+        if action in self.legal_actions():
+            return None
+        if isinstance(action, Reroll):
+            return ("no six can be rolled here (dice=d5, or the reroll limit)", "CR-9")
+        if self.phase is Phase.ROLL:
+            return ("the dice show two faces 1-5, lower first", "CR-1")
+        return ("no site qualifies on that roll, so it is rerolled", "CR-5")
+
+    def _after_roll(self, lo: int, hi: int) -> "CrossroadsState":
+        if self.phase is Phase.SETUP_ROLL:
+            return self.evolve(phase=Phase.SETUP_PLACE, dice=(lo, hi), lit=())
+        if lo == hi:
+            # Doubles: the axes cannot be told apart, so activation happens at once (CR-1, CR-14).
+            return self.evolve(dice=(lo, hi), rerolls=0)._activate(lo, lo)
+        return self.evolve(phase=Phase.AXIS, dice=(lo, hi), rerolls=0, lit=())
+
+    # ----------------------------------------------------------------- activation (CR-2)
+    def _activate(self, col: int, row: int) -> "CrossroadsState":
+        """Pay the four activated cells (CR-2) and open the roller's building (CR-14)."""
+        cells = activated(col, row)
+        pay = activation_pay(self.board, self.net, cells, self.n)
+        return self.evolve(phase=Phase.BUILD, gold=_plus(self.gold, pay), income=_plus(self.income, pay), lit=cells)
+
+    # ----------------------------------------------------------------- Building (CR-4)
+    def _build_actions(self) -> list[CrossroadsAction]:
+        acts: list[CrossroadsAction] = [Done()]
+        gold = self.gold[self.seat]
+        if gold >= CITY_COST:
+            acts += [City(c) for c in city_sites(self.board, self.net, self.seat)]
+        if gold >= ROAD_COST:
+            acts += [Road(c) for c in road_sites(self.board, self.net, self.seat)]
+        return acts
+
+    def _build_reason(self, kind: str, where: int) -> tuple[str, str] | None:
+        cost = CITY_COST if kind == "city" else ROAD_COST
+        if self.gold[self.seat] < cost:
+            return (f"a {kind} costs {cost} gold; you have {self.gold[self.seat]}", "CR-4")
+        if self.board[where] != EMPTY:
+            return (f"{cell_name(where)} is not empty", "CR-4")
+        if kind == "city":
+            if touches_city(self.board, where):
+                return ("a city may not touch another city, diagonals included", "CR-4")
+            if not any(self.board[n] == ROAD for n in orthogonal(where)):
+                return ("a city must be orthogonally next to a road", "CR-4")
+        elif touches_city(self.board, where, except_seat=self.seat):
+            return ("a road may not touch another player's city", "CR-4")
+        # Orthogonal neighbours count as linked by an empty path (CR-15).
+        if not self.net.direct(where) & set(self.city_cells(self.seat)):
+            return (f"{cell_name(where)} could not trade directly with one of your cities", "CR-4")
+        return None
+
+    def _build(self, where: int, value: int, cost: int) -> "CrossroadsState":
+        built = self.evolve(board=_put(self.board, where, value), gold=_add(self.gold, self.seat, -cost))
+        if value == ROAD:
+            return built.evolve(roads=_add(self.roads, self.seat, 1))
+        return built
+
+    # ----------------------------------------------------------------- Trading (CR-3, CR-7, CR-10..CR-12)
+    def routes(self, a: int, b: int) -> list[tuple[int, ...]]:
+        """The routes between cities ``a`` and ``b`` within the ``relays`` limit (CR-7 amended, CR-10)."""
+        return self.net.routes(a, b, self.game.values["relays"])
+
+    def trade_pairs(self, seat: int) -> list[tuple[int, int, tuple[int, ...]]]:
+        """(my city, their city, relays) for every unused pair and route ``seat`` could offer (CR-3, CR-7).
+
+        Empty once ``seat`` has made its ``offers`` proposals this trading phase (CR-11).
+        """
+        if self.offers[seat] >= self.game.values["offers"]:
+            return []
+        mine = [c for c in self.city_cells(seat) if c not in self.used]
+        if not mine:
+            return []
+        theirs = [c for c in self.net.city_cells if owner(self.board[c]) != seat and c not in self.used]
+        return [(a, b, relays) for a in mine for b in theirs for relays in self.routes(a, b)]
+
+    def proposals(self, seat: int) -> list[CrossroadsAction]:
+        """Every offer ``seat`` may make now: each trade pair and route with each split of the 3 gold."""
+        return [
+            Offer(a, b, relays, share[2:], share[0], share[1])
+            for a, b, relays in self.trade_pairs(seat)
+            for share in splits(2 + len(relays))
+        ]
+
+    def _offer_reason(self, offer: Offer) -> tuple[str, str] | None:
+        a, b, relays, fees = offer.a, offer.b, offer.relays, offer.fees
+        seat = self.seat
+        if self.offers[seat] >= self.game.values["offers"]:
+            return (f"each player may make {self.game.values['offers']} offers per trading phase", "CR-11")
+        if owner(self.board[a]) != seat:
+            return (f"{cell_name(a)} is not one of your cities", "CR-7")
+        pb = owner(self.board[b])
+        if pb < 0 or pb == seat:
+            return (f"{cell_name(b)} is not another player's city", "CR-7")
+        if a in self.used or b in self.used:
+            return (f"city {cell_name(a if a in self.used else b)} has already traded this round", "CR-7")
+        if min((offer.mine, offer.theirs, *fees)) < 0 or offer.mine + offer.theirs + sum(fees) != TRADE_GOLD:
+            return ("the split and fees must be whole gold summing to 3", "CR-12")
+        routes = self.routes(a, b)
+        if not routes:
+            return (f"{cell_name(a)} and {cell_name(b)} are not linked by roads", "CR-3")
+        if relays not in routes:
+            shown = " or ".join("direct" if not r else "via " + ",".join(cell_name(x) for x in r) for r in routes)
+            return (f"that is no route of {cell_name(a)} to {cell_name(b)} (each relay needed, at most "
+                    f"{self.game.values['relays']}); the routes are: {shown}", "CR-10")
+        return None
+
+    def _propose(self, offer: Offer) -> "CrossroadsState":
+        me, pb, n = self.seat, owner(self.board[offer.b]), self.n
+        fair = 1 if offer.theirs >= 1 else -1
+        return self.evolve(
+            phase=Phase.RESPOND,
+            offer=offer,
+            waiting=(PARTNER, *range(len(offer.relays))),
+            offers=_add(self.offers, me, 1),
+            proposed=_add(self.proposed, me, 1),
+            last=_put(self.last, pb * n + me, fair),
+            grudge=_put(self.grudge, pb * n + me, 1) if fair < 0 else self.grudge,
+        )
+
+    def _response_actions(self) -> list[CrossroadsAction]:
+        acts: list[CrossroadsAction] = [Accept(), Reject()]
+        slot = self.waiting[0]
+        if slot >= 0:
+            assert self.offer is not None
+            fee = self.offer.fees[slot]
+            spare = self.offer.mine + self.offer.theirs
+            acts += [Demand(f) for f in range(fee + 1, fee + spare + 1)]
+        return acts
+
+    def _demand_reason(self, fee: int) -> tuple[str, str] | None:
+        slot = self.waiting[0]
+        if slot < 0:
+            return ("only a relay whose city carries the trade may demand a fee", "CR-12")
+        assert self.offer is not None
+        now = self.offer.fees[slot]
+        if fee <= now:
+            return (f"a demand must raise the fee above {now}", "CR-12")
+        if fee - now > self.offer.mine + self.offer.theirs:
+            return ("the traders' shares cannot cover that fee; the trade makes only 3 gold", "CR-12")
+        return None
+
+    def _accept(self) -> "CrossroadsState":
+        assert self.offer is not None
+        slot, rest = self.waiting[0], self.waiting[1:]
+        state = self
+        if slot == PARTNER:
+            proposer, partner = self.slot_owner(PROPOSER), self.slot_owner(PARTNER)
+            state = self.evolve(last=_put(self.last, proposer * self.n + partner, 1))
+        if rest:
+            return state.evolve(waiting=rest)
+        return state._execute()
+
+    def _execute(self) -> "CrossroadsState":
+        """Every named party accepted: the offer binds (CR-7)."""
+        offer = self.offer
+        assert offer is not None
+        pa, pb = owner(self.board[offer.a]), owner(self.board[offer.b])
+        shares = [0] * self.n
+        shares[pa] += offer.mine
+        shares[pb] += offer.theirs
+        fees = [0] * self.n
+        for r, f in zip(offer.relays, offer.fees):
+            fees[owner(self.board[r])] += f
+        both = [1 if i in (pa, pb) else 0 for i in range(self.n)]
+        return self.evolve(
+            phase=Phase.TRADE,
+            seat=(pa + 1) % self.n,
+            passes=0,
+            offer=None,
+            waiting=(),
+            used=self.used | {offer.a, offer.b},
+            gold=_plus(_plus(self.gold, shares), fees),
+            trade_gold=_plus(self.trade_gold, shares),
+            trades=_plus(self.trades, both),
+            fees=_plus(self.fees, fees),
+        )
+
+    def _reject(self) -> "CrossroadsState":
+        assert self.offer is not None
+        slot = self.waiting[0]
+        rejecter, proposer = self.slot_owner(slot), self.slot_owner(PROPOSER)
+        last = self.last
+        if slot == PARTNER and self.offer.theirs >= 1:
+            # Turning down a fair offer is the partner's defection; refusing nothing is not.
+            last = _put(last, proposer * self.n + rejecter, -1)
+        # A proposer withdrawing changed terms is no refusal by another player.
+        by_other = rejecter != proposer
+        return self.evolve(
+            phase=Phase.TRADE,
+            seat=(proposer + 1) % self.n,
+            passes=0,
+            offer=None,
+            waiting=(),
+            last=last,
+            refusals=self.refusals | {(proposer, rejecter)} if by_other else self.refusals,
+            refused=_add(self.refused, proposer, 1) if by_other else self.refused,
+        )
+
+    def _demand(self, fee: int) -> "CrossroadsState":
+        offer = self.offer
+        assert offer is not None
+        slot = self.waiting[0]
+        extra = fee - offer.fees[slot]
+        # The raise comes out of the proposer's share first, then the partner's (CR-12).
+        take = min(extra, offer.mine)
+        raised = replace(offer, fees=_put(offer.fees, slot, fee), mine=offer.mine - take,
+                         theirs=offer.theirs - (extra - take))
+        again = (PROPOSER, PARTNER, *(i for i in range(len(offer.relays)) if i != slot))
+        return self.evolve(offer=raised, waiting=again)
+
+    # ----------------------------------------------------------------- reports
     def summary(self) -> str:
         """One line: round, phase, whose move, gold."""
-        who = "chance" if self.current_player == CHANCE else (
-            "over" if self.phase == OVER else f"P{self.current_player + 1}")
+        player = self.current_player
+        who = "chance" if player == CHANCE else "over" if player == TERMINAL else f"P{player + 1}"
         gold = "/".join(str(g) for g in self.gold)
-        return f"crossroads round {self.round} {PHASE_NAMES[self.phase]} ({who}) gold {gold}"
+        return f"crossroads round {self.round} {self.phase.value} ({who}) gold {gold}"
 
     def stats(self) -> dict[str, float | list[float]]:
         """Per-game figures: rounds, trades, offers, refusals, fees, trade gold, income, builds."""
@@ -748,10 +686,13 @@ def _put(values: tuple[int, ...], index: int, value: int) -> tuple[int, ...]:
     return values[:index] + (value,) + values[index + 1:]
 
 
+def _plus(values: tuple[int, ...], more: Sequence[int]) -> tuple[int, ...]:
+    return tuple(v + m for v, m in zip(values, more))
+
+
 __all__: Sequence[str] = (
     "CrossroadsGame",
     "CrossroadsState",
-    "action_text",
-    "parse_text",
+    "Phase",
     "splits",
 )
