@@ -1,9 +1,11 @@
 """The conformance check itself must catch broken games."""
 
+from dataclasses import replace
+
 import pytest
 
 import plunder
-from plunder.core.conformance import ConformanceError, check_game
+from plunder.core.conformance import ConformanceError, check_game, check_tamper, random_record, tamper_positions
 from plunder.games.pillage.rules import PillageGame
 
 
@@ -36,3 +38,37 @@ def test_game_longer_than_its_bound_is_caught() -> None:
 def test_a_sound_game_passes() -> None:
     report = check_game(build(PillageGame), playthroughs=5)
     assert report.games == 5 and report.actions_applied > 0
+
+
+class Lenient(PillageGame):
+    """Reads any text it does not know as its first legal action: a record tampered with still replays."""
+
+    def parse_action(self, state, text):  # type: ignore[no-untyped-def]
+        try:
+            return super().parse_action(state, text)
+        except plunder.InvalidActionError:
+            return state.legal_actions()[0]
+
+
+def test_tampering_is_tried_at_the_first_middle_last_and_chance_moves() -> None:
+    game = plunder.load_game("pillage", board="square:2x2", contents="random")
+    record = random_record(game, 3)
+    chances = [i for i, m in enumerate(record.moves) if m.by is None]
+    last = len(record.moves) - 1
+    assert tamper_positions(record) == sorted({0, last // 2, last, chances[0], chances[len(chances) // 2], chances[-1]})
+    check_tamper(game, record)  # a sound game refuses each at its index
+
+
+def test_a_game_that_reads_tampered_text_is_caught() -> None:
+    game = build(Lenient)
+    with pytest.raises(ConformanceError, match="move 0 tampered with .unreadable text."):
+        check_tamper(game, random_record(game, 1))
+
+
+def test_a_chance_move_not_drawn_from_the_seed_must_be_refused() -> None:
+    game = plunder.load_game("pillage", board="square:2x2", contents="random")
+    record = random_record(game, 5)
+    check_tamper(game, record)
+    # a record whose chance is free is only checked for legality: no other outcome is tried
+    free = replace(record, chance="free", seed=None)
+    check_tamper(game, free)

@@ -5,20 +5,21 @@ they end within ``max_game_length``; that every listed action applies; that chan
 outcomes are a distribution; that every action's text round-trips; that illegal
 actions and unreadable texts are refused with the state unchanged; and that the
 records of those games survive JSON and replay to an equal final state, while a
-tampered record is refused.
+record tampered with at its first, middle and last moves and at its chance moves (unreadable
+text, the wrong mover, another chance outcome than the seed draws) is refused at that move.
 """
 
 from __future__ import annotations
 
 import math
 import random
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from .errors import IllegalActionError, InvalidActionError, RecordError
 from .game import CHANCE, TERMINAL, Game, State
 from . import chance
 from .chance import sample_chance
-from .record import Move, Record, replay
+from .record import SEEDED, Move, Record, replay
 
 
 @dataclass
@@ -169,18 +170,52 @@ def _check_records(game: Game, seed: int, count: int) -> None:
             again_final = replay(Record.from_json(record.to_json(), game), game)
             if again_final != final:
                 raise ConformanceError(f"{game.id}: two replays of one record differ")
-            _check_tamper(game, record)
+            if i < TAMPERED_RECORDS:
+                check_tamper(game, record)
 
 
-def _check_tamper(game: Game, record: Record) -> None:
-    """Swap in an action that cannot be legal at some point; replay must name that move."""
-    for index in range(len(record.moves) - 1, -1, -1):
-        bad = Record(record.game, record.params, record.seed, record.players, list(record.moves))
-        bad.moves[index] = Move(record.moves[index].by, "\x00tampered\x00")
-        try:
-            replay(bad, game)
-        except RecordError as exc:
-            if exc.index != index:
-                raise ConformanceError(f"{game.id}: tampered move {index} reported as move {exc.index}") from None
-            return
-        raise ConformanceError(f"{game.id}: a tampered record replayed without error")
+#: how many of the checked records are also tampered with (each at several positions)
+TAMPERED_RECORDS = 3
+#: text no game reads as an action
+TAMPERED = "\x00tampered\x00"
+
+
+def tamper_positions(record: Record) -> list[int]:
+    """Where :func:`check_tamper` tampers: the first, middle and last moves, and the first, middle and last chance moves."""
+    last = len(record.moves) - 1
+    chances = [i for i, m in enumerate(record.moves) if m.by is None]
+    picks = {0, last // 2, last}
+    if chances:
+        picks |= {chances[0], chances[len(chances) // 2], chances[-1]}
+    return sorted(picks)
+
+
+def check_tamper(game: Game, record: Record) -> None:
+    """Tamper ``record`` at each of :func:`tamper_positions`; replay must refuse each at that move.
+
+    Each position gets unreadable text and the wrong mover; a chance move also gets another
+    of its outcomes, which a record whose chance was drawn from its seed must refuse.
+    """
+    states = [game.new_initial_state()]
+    for move in record.moves[:-1]:
+        states.append(states[-1].apply_text(move.action))
+    for index in tamper_positions(record):
+        move, state = record.moves[index], states[index]
+        forgeries = {"unreadable text": Move(move.by, TAMPERED),
+                     "the wrong mover": Move(0 if move.by is None else None, move.action)}
+        if move.by is None and record.chance == SEEDED:
+            others = [t for t in (game.action_to_text(state, a) for a in state.legal_actions()) if t != move.action]
+            if others:
+                forgeries["another chance outcome"] = Move(None, others[0])
+        for what, forged in forgeries.items():
+            moves = list(record.moves)
+            moves[index] = forged
+            try:
+                replay(replace(record, moves=moves), game)
+            except RecordError as exc:
+                if exc.index != index:
+                    raise ConformanceError(
+                        f"{game.id}: move {index} tampered with ({what}) was reported as move {exc.index}: {exc}"
+                    ) from None
+                continue
+            raise ConformanceError(f"{game.id}: a record with move {index} tampered with ({what}) replayed")
