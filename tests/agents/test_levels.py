@@ -57,7 +57,7 @@ def test_a_level_takes_its_agents_options_with_its_own_defaults() -> None:
         make_agent("hard:seconds=0", pillage)
     toy = race(2)
     searcher = make_agent("hard", toy)
-    assert isinstance(searcher, MCTSAgent) and searcher.sims == 2000 and searcher.ms is None
+    assert isinstance(searcher, MCTSAgent) and searcher.sims == 2000 and searcher.seconds is None
     assert isinstance(make_agent("hard:sims=7", toy), MCTSAgent)
     with pytest.raises(plunder.ParameterError, match="agent easy has no option 'sims'; its options are: none"):
         make_agent("easy:sims=3", pillage)

@@ -6,7 +6,8 @@ import pytest
 
 import plunder
 from plunder.agents import make_agent
-from plunder.agents.mcts import MCTSAgent, RolloutEvaluator
+from plunder.agents.improve import RootSearch
+from plunder.agents.mcts import MCTSAgent, Node, RolloutEvaluator
 from plunder.core.conformance import check_game
 from plunder.simulate import simulate
 
@@ -53,14 +54,15 @@ def test_tree_is_reused_between_moves() -> None:
     state = game.new_initial_state()
     rng = random.Random(1)
     action = agent.choose(state, rng)
+    assert agent.root is not None
     after = state.apply(action)
-    reply = after.legal_actions()[0]
-    nxt = after.apply(reply)
-    kept = agent.root.children[action].children.get(reply) if agent.root else None
-    visits = kept.n if kept is not None else 0
-    root = agent.search(nxt, rng)
-    if kept is not None and not after.current_player == 0:
-        assert root is kept and root.n >= visits + 300
+    assert after.current_player == 1  # a first line closes no box: the opponent replies
+    # the reply the search expected most: its subtree is there to be found two plies down
+    reply, kept = max(agent.root.children[action].children.items(), key=lambda item: item[1].visits)
+    visits = kept.visits
+    assert visits > 0
+    root = agent.search(after.apply(reply), rng)
+    assert root is kept and root.visits == visits + 300
 
 
 def test_mcts_beats_random_on_pillage() -> None:
@@ -79,7 +81,7 @@ def test_bad_options_are_named() -> None:
     with pytest.raises(plunder.ParameterError, match="eval='magic'"):
         make_agent("mcts:eval=magic", game)
     agent = make_agent("mcts:seconds=0.05,eval=greedy,rollouts=1", game)
-    assert isinstance(agent, MCTSAgent) and agent.ms == 50 and agent.sims is None
+    assert isinstance(agent, MCTSAgent) and agent.seconds == 0.05 and agent.sims is None
 
 
 def test_agent_lists_keep_each_specs_options() -> None:
@@ -111,3 +113,22 @@ def test_mcts_plays_every_game(game_id: str) -> None:
         state = state.apply(sample_chance(state, rng))
     picks = [make_agent("mcts:sims=8,depth=6", game).choose(state, random.Random(1)) for _ in range(2)]
     assert picks[0] == picks[1] and picks[0] in state.legal_actions()
+
+
+def test_best_child_is_uct_over_the_child_arrays() -> None:
+    """Child 0: 8 of 10 visits' worth; child 1: nothing in 2. Exploitation picks 0, exploration 1."""
+    node = Node(race(2).new_initial_state(), 2)
+    assert len(node.open()) == 2
+    node.child_visits[:] = [10, 2]
+    node.child_return[:] = [8, 0]
+    node.visits = 12
+    assert node.best_child(0.0) == 0
+    assert node.best_child(10.0) == 1
+    node.virtual_losses = 3  # batch paths in flight count towards the parent's visits too
+    assert node.best_child(0.0) == 0
+
+
+def test_root_search_names_itself() -> None:
+    game = plunder.load_game("profiteer")
+    assert RootSearch.name == "root-search" and MCTSAgent.name == "mcts"
+    assert make_agent("mcts:root=profit,sims=8", game).name == "mcts:root=profit,sims=8"

@@ -53,7 +53,8 @@ class Arm:
 class RootSearch:
     """Paired rollouts from each candidate move; the base policy's move unless one is clearly better.
 
-    ``sims`` caps the rollouts of one decision (over all candidates) and ``ms`` its time;
+    ``sims`` caps the rollouts of one decision (over all candidates) and ``seconds`` its time
+    (a time cap makes the moves depend on the machine's speed: not reproducible from a seed);
     ``z`` is how many standard errors a move must gain over the base move to replace it;
     ``candidates(state)`` may narrow the legal actions to the distinct ones (a game's
     knowledge that, say, equal-rank cards are the same move); a move needs ``min_rounds``
@@ -61,15 +62,16 @@ class RootSearch:
     move is dropped only after that many.
     """
 
-    name = "mcts"
+    #: its own name: a root search is no tree search (``make_agent`` names it by its spec, ``mcts:root=...``)
+    name = "root-search"
 
-    def __init__(self, policy: Agent, evaluator: Evaluator, sims: int | None = 400, ms: int | None = None,
+    def __init__(self, policy: Agent, evaluator: Evaluator, sims: int | None = 400, seconds: float | None = None,
                  z: float = 2.0, candidates: Callable[[State], Sequence[Action]] | None = None,
                  min_rounds: int = 8) -> None:
         self.policy = policy
         self.evaluator = evaluator
         self.sims = sims
-        self.ms = ms
+        self.seconds = seconds
         self.z = z
         self.candidates = candidates
         self.min_rounds = min_rounds
@@ -93,7 +95,7 @@ class RootSearch:
             return base, arms
         children = {arm.action: state.apply(arm.action) for arm in arms}
         live = arms[1:]
-        deadline = None if self.ms is None else time.perf_counter() + self.ms / 1000
+        deadline = None if self.seconds is None else time.perf_counter() + self.seconds
         budget = self.sims if self.sims is not None else (1 << 62)
         spent = 0
         rounds = 0

@@ -94,58 +94,92 @@ def score_values(scores: Sequence[float], scale: float) -> list[float]:
 
 
 class Node:
-    """A tree node: its state, visit count, per-seat value sums and children.
+    """A tree node: the position it stands for, how often searches passed through it, what they
+    brought back for each seat, and its children.
 
-    A decision node also keeps its children's statistics for its own mover in arrays, so
-    that UCT is a few vector operations: ``tot[i]`` is child ``i``'s visits plus virtual
-    losses, ``adj[i]`` its summed return for the mover minus its virtual losses. Those and
-    the untried actions are made the first time a search passes through the node: most
-    nodes stay leaves, visited once, and never need them.
+    A decision node also keeps its expanded children's statistics for its own mover in two
+    arrays, so that choosing a child by UCT is a few vector operations. Those arrays and the
+    untried actions are made the first time a search passes through the node (:meth:`open`):
+    most nodes stay leaves, visited once, and never need them.
     """
 
-    __slots__ = ("state", "player", "terminal", "children", "kids", "untried", "n", "w", "vl", "tot", "adj")
+    __slots__ = ("state", "player", "terminal", "children", "expanded", "untried", "visits", "total_return",
+                 "virtual_losses", "child_visits", "child_return")
+
+    #: the position
+    state: State
+    #: the seat to move there, :data:`CHANCE` or :data:`TERMINAL`
+    player: int
+    #: the game is over here (the node's value is the state's returns)
+    terminal: bool
+    #: the children made so far, by the action (or chance outcome) that leads to each
+    children: dict[Action, "Node"]
+    #: a decision node's children in the order they were expanded: child ``i`` of the arrays
+    expanded: list["Node"]
+    #: a decision node's actions not expanded yet (``None`` until :meth:`open`)
+    untried: list[Action] | None
+    #: completed simulations through this node
+    visits: int
+    #: per seat, the sum of the values those simulations brought back
+    total_return: list[float]
+    #: simulations of the current batch that passed through and have not come back yet
+    virtual_losses: int
+    #: per expanded child: its visits plus its virtual losses (how often selection has taken it)
+    child_visits: np.ndarray
+    #: per expanded child: the mover's summed return through it, each virtual loss counting -1
+    child_return: np.ndarray
 
     def __init__(self, state: State, seats: int) -> None:
         self.state = state
         self.player = state.current_player
         self.terminal = self.player == TERMINAL
-        self.children: dict[Action, Node] = {}
-        #: children in the order they were expanded (the order of ``tot``/``adj``)
-        self.kids: list[Node] = []
-        self.untried: list[Action] | None = None
-        self.n = 0
-        self.w = [0.0] * seats
-        self.vl = 0
+        self.children = {}
+        self.expanded = []
+        self.untried = None
+        self.visits = 0
+        self.total_return = [0.0] * seats
+        self.virtual_losses = 0
 
     def open(self) -> list[Action]:
         """The untried actions, listing them (and making the arrays) on the first pass."""
         if self.untried is None:
             self.untried = list(self.state.legal_actions())  # a copy: games may share their lists
-            self.tot = np.zeros(len(self.untried))
-            self.adj = np.zeros(len(self.untried))
+            self.child_visits = np.zeros(len(self.untried))
+            self.child_return = np.zeros(len(self.untried))
         return self.untried
+
+    def best_child(self, c: float) -> int:
+        """UCT over the expanded children: the index maximising the mover's mean return (virtual
+        losses counting as losses) plus ``c`` times the exploration bonus."""
+        tried = self.child_visits
+        explore = c * math.sqrt(math.log(self.visits + self.virtual_losses))
+        return int(((self.child_return + explore * np.sqrt(tried)) / tried).argmax())
 
     def mean(self, seat: int) -> float:
         """Average return of ``seat`` through this node."""
-        return self.w[seat] / self.n if self.n else 0.0
+        return self.total_return[seat] / self.visits if self.visits else 0.0
 
 
-#: one step of a selected path: (parent, index of the child in ``parent.kids``, child);
+#: one step of a selected path: (parent, index of the child in ``parent.expanded``, child);
 #: the index is -1 below a chance node, whose children keep no arrays
 Step = tuple[Node, int, Node]
 
 
 class MCTSAgent:
-    """UCT search with chance sampling, batched leaf evaluation and tree reuse."""
+    """UCT search with chance sampling, batched leaf evaluation and tree reuse.
+
+    ``sims`` simulations a move decide its strength, so a game replays from its seed;
+    ``seconds`` may also cap a move's time, at the price of moves that depend on the machine.
+    """
 
     name = "mcts"
 
-    def __init__(self, game: Game, sims: int | None = 1000, ms: int | None = None, c: float = 1.0,
+    def __init__(self, game: Game, sims: int | None = 1000, seconds: float | None = None, c: float = 1.0,
                  evaluator: Evaluator | None = None, reuse: bool = True, batch: int | None = None) -> None:
         self.game = game
         self.seats = game.num_players
         self.sims = sims
-        self.ms = ms
+        self.seconds = seconds
         self.c = c
         self.evaluator: Evaluator = evaluator or RolloutEvaluator()
         self.reuse = reuse
@@ -169,7 +203,7 @@ class MCTSAgent:
         """Run the search from ``state`` and return its root node."""
         root = self._find(state)
         self.root = root
-        deadline = None if self.ms is None else time.perf_counter() + self.ms / 1000
+        deadline = None if self.seconds is None else time.perf_counter() + self.seconds
         budget = self.sims if self.sims is not None else (1 << 62)
         done = 0
         batch = max(1, self.batch)
@@ -189,19 +223,20 @@ class MCTSAgent:
     @staticmethod
     def _backup(root: Node, path: list[Step], value: Sequence[float]) -> None:
         """Take back the path's virtual losses and add the leaf's value all the way up."""
-        root.vl -= 1
-        root.n += 1
-        w = root.w
+        root.virtual_losses -= 1
+        root.visits += 1
+        total = root.total_return
         for seat, v in enumerate(value):
-            w[seat] += v
+            total[seat] += v
         for parent, i, node in path:
-            node.vl -= 1
-            node.n += 1
-            w = node.w
+            node.virtual_losses -= 1
+            node.visits += 1
+            total = node.total_return
             for seat, v in enumerate(value):
-                w[seat] += v
+                total[seat] += v
             if i >= 0:
-                parent.adj[i] += 1 + value[parent.player]
+                # the virtual loss counted -1: give it back with the value
+                parent.child_return[i] += 1 + value[parent.player]
 
     def _select(self, root: Node, rng: random.Random) -> list[Step]:
         """Walk down by UCT (sampling chance) to a new or terminal node, adding virtual losses.
@@ -211,14 +246,14 @@ class MCTSAgent:
         """
         node = root
         path: list[Step] = []
-        node.vl += 1
+        node.virtual_losses += 1
         while not node.terminal:
             if node.player == CHANCE:
                 action = sample_chance(node.state, rng)
                 child = node.children.get(action)
                 if child is None:
                     child = node.children[action] = Node(node.state.apply_unchecked(action), self.seats)
-                child.vl += 1
+                child.virtual_losses += 1
                 path.append((node, -1, child))
                 node = child
                 continue
@@ -230,30 +265,24 @@ class MCTSAgent:
                 untried[j], untried[-1] = untried[-1], untried[j]
                 action = untried.pop()
                 child = node.children[action] = Node(node.state.apply_unchecked(action), self.seats)
-                i = len(node.kids)
-                node.kids.append(child)
+                i = len(node.expanded)
+                node.expanded.append(child)
             else:
-                i = self._best_child(node)
-                child = node.kids[i]
-            child.vl += 1
-            node.tot[i] += 1
-            node.adj[i] -= 1
+                i = node.best_child(self.c)
+                child = node.expanded[i]
+            child.virtual_losses += 1
+            node.child_visits[i] += 1
+            node.child_return[i] -= 1
             path.append((node, i, child))
             if fresh:
                 return path
             node = child
         return path
 
-    def _best_child(self, node: Node) -> int:
-        """UCT: mean return for the mover (virtual losses count as losses) plus exploration."""
-        tot = node.tot
-        explore = self.c * math.sqrt(math.log(node.n + node.vl))
-        return int(((node.adj + explore * np.sqrt(tot)) / tot).argmax())
-
     def ranked(self, root: Node) -> list[tuple[Action, int, float]]:
         """Root actions as (action, visits, mean return for the mover), most visited first."""
         seat = root.player
-        rows = [(a, c.n, c.mean(seat)) for a, c in root.children.items()]
+        rows = [(a, c.visits, c.mean(seat)) for a, c in root.children.items()]
         return sorted(rows, key=lambda r: (-r[1], -r[2]))
 
     def analyse(self, state: State, rng: random.Random) -> list[tuple[Action, str]]:
@@ -303,7 +332,6 @@ def _make_mcts(game: Game, options: AgentOptions) -> "MCTSAgent | RootSearch":
     sims: int | None = options["sims"]
     if sims is None and seconds is None:
         sims = 1000 if root is None else 200
-    ms = None if seconds is None else round(seconds * 1000)
     rollouts: int = options["rollouts"]
     depth: int = options["depth"]
     scale: float = options["scale"]
@@ -333,8 +361,8 @@ def _make_mcts(game: Game, options: AgentOptions) -> "MCTSAgent | RootSearch":
     else:
         raise ParameterError(f"mcts eval={kind!r} is not one of fast, random, {', '.join(game_entry.agents)}")
     if base is not None:
-        return RootSearch(base, evaluator, sims=sims, ms=ms, z=options["z"], candidates=game_entry.candidates)
-    return MCTSAgent(game, sims=sims, ms=ms, c=options["c"], evaluator=evaluator, reuse=options["reuse"],
+        return RootSearch(base, evaluator, sims=sims, seconds=seconds, z=options["z"], candidates=game_entry.candidates)
+    return MCTSAgent(game, sims=sims, seconds=seconds, c=options["c"], evaluator=evaluator, reuse=options["reuse"],
                      batch=options["batch"])
 
 
