@@ -2,27 +2,18 @@
 
 from __future__ import annotations
 
-import os
-import tempfile
-from dataclasses import replace
 from typing import Any, Iterable
 
 import plunder
 from plunder.games.pirates import tables as T
-from plunder.games.pirates.rules import PiratesGame, PiratesState
-from plunder.games.pirates.sea import WINDS, Cell
-
-_DIR = tempfile.mkdtemp(prefix="pirates-seas-")
+from plunder.games.pirates.rules import Phase, PiratesGame, PiratesState
+from plunder.games.pirates.sea import WINDS, Cell, tiles_text
 
 
 def sea_game(origins: Iterable[Cell], **params: Any) -> PiratesGame:
-    """A game on a layout file holding ``origins`` (give the smallest as 1,1 so the
-    coordinates stay as written: the loader adds a one-cell land border)."""
-    tiles = list(origins)
-    path = os.path.join(_DIR, "sea_" + "_".join(f"{x}-{y}" for x, y in tiles) + ".txt")
-    with open(path, "w", encoding="utf-8") as handle:
-        handle.write("\n".join(f"{x},{y}" for x, y in tiles) + "\n")
-    game = plunder.load_game("pirates", layout=f"file:{path}", **params)
+    """A game on a sea of the tiles at ``origins``, given inline (give the smallest as 1,1
+    so the coordinates stay as written: the sea keeps a one-cell land border)."""
+    game = plunder.load_game("pirates", layout=tiles_text(origins), **params)
     assert isinstance(game, PiratesGame)
     return game
 
@@ -58,7 +49,7 @@ def position(game: PiratesGame, pos: Cell, *, ship: int = 1, crew: int = 3, noto
         wind_list[sea.origins.index(origin)] = WINDS.index(w)
     placed = tuple(sorted((T.coin_from_name(k), v) for k, v in (coins or {}).items()))
     state = PiratesState(game, faces=tuple(face_list), winds=tuple(wind_list))
-    return replace(state, phase=phase, pos=pos, ship=ship, crew=crew, notoriety=notoriety, booty=booty,
+    return state.evolve(phase=Phase(phase), pos=pos, ship=ship, crew=crew, notoriety=notoriety, booty=booty,
                    buried=buried, chest=chest, turn=turn, coins=placed)
 
 

@@ -10,7 +10,9 @@ import pytest
 import plunder
 from plunder.agents import make_agent
 from plunder.match import play
+from plunder.games.pirates.actions import CONTINUE, RETIRE, STOP, Bury
 from plunder.games.pirates.agents import GreedyCaptain
+from plunder.games.pirates.rules import Phase
 
 from tests.games.pirates.pirates_helpers import coin, position, sea_game
 
@@ -35,7 +37,7 @@ def test_hunts_a_smaller_ship_in_reach() -> None:
     state = position(game, (3, 3), ship=4, crew=7, faces=UP, winds=NE, coins={"suns-frigate": (5, 3)})
     captain = GreedyCaptain()
     rng = random.Random(0)
-    while state.current_player == 0 and state.phase == "sail":
+    while state.current_player == 0 and state.phase is Phase.SAIL:
         state = state.apply(captain.choose(state, rng))
     assert state.combat == coin("suns-frigate")  # it sailed onto the sloop within this sail
 
@@ -46,9 +48,9 @@ def test_flees_a_bigger_ship() -> None:
     state = position(game, (5, 3), ship=0, crew=1, faces=UP, winds=NE, coins={"arms-line": (6, 3)})
     captain = GreedyCaptain()
     rng = random.Random(0)
-    while state.phase == "sail" and state.current_player == 0:
+    while state.phase is Phase.SAIL and state.current_player == 0:
         action = captain.choose(state, rng)
-        if action == ("stop",):
+        if action == STOP:
             break
         state = state.apply(action)
     assert state.pos is not None
@@ -62,7 +64,7 @@ def test_balances_buried_and_aboard_on_the_last_turn() -> None:
     state = position(game, (1, 1), ship=1, crew=3, notoriety=2, booty=30, buried=0, faces=UP, winds=NE,
                      turn=5, phase="bury")
     action = GreedyCaptain().choose(state, random.Random(0))
-    assert action[0] == "bury" and action[1] == 15  # type: ignore[index]
+    assert isinstance(action, Bury) and action.amount == 15
 
 
 def test_retires_when_cornered() -> None:
@@ -78,11 +80,11 @@ def test_retires_when_cornered() -> None:
                      phase="end", turn=3)
     captain = GreedyCaptain()
     assert captain.cornered(state)
-    assert captain.choose(state, random.Random(0)) == ("retire",)
+    assert captain.choose(state, random.Random(0)) == RETIRE
     # with the lines gone it sails on
     free = position(game, (1, 1), ship=0, crew=1, booty=5, buried=5, notoriety=1, faces=up,
                     winds={(1, 1): "SE", (3, 1): "SE"}, phase="end", turn=3)
-    assert captain.choose(free, random.Random(0)) == ("continue",)
+    assert captain.choose(free, random.Random(0)) == CONTINUE
 
 
 def test_agent_options_are_checked() -> None:

@@ -10,7 +10,7 @@ import plunder
 from plunder.core.conformance import ConformanceReport, check_game, check_state
 from plunder.core.chance import sample_chance
 from plunder.games.pirates.agents import GreedyCaptain
-from plunder.games.pirates.rules import PiratesGame
+from plunder.games.pirates.rules import Phase, PiratesGame, PiratesState
 
 
 @pytest.mark.parametrize("preset", sorted(PiratesGame.presets))
@@ -30,10 +30,11 @@ def test_conformance_of_states_a_greedy_captain_reaches(seed: int) -> None:
     phases = set()
     while not state.is_terminal():
         check_state(game, state, rng, report, full=False)
-        phases.add(state.phase)  # type: ignore[attr-defined]
+        assert isinstance(state, PiratesState)
+        phases.add(state.phase)
         action = sample_chance(state, rng) if state.is_chance_node() else captain.choose(state, rng)
         state = state.apply(action)
-    assert {"sail", "bury"} <= phases
+    assert {Phase.SAIL, Phase.BURY} <= phases
 
 
 def test_parameters_have_clear_errors() -> None:

@@ -6,7 +6,7 @@ import pytest
 
 import plunder
 from plunder.games.pirates import tables as T
-from plunder.games.pirates.rules import PiratesState
+from plunder.games.pirates.rules import Phase, PiratesState
 
 from tests.games.pirates.pirates_helpers import coin, face, position, run, sea_game, texts
 
@@ -24,7 +24,7 @@ def test_double_null_gives_five_booty_and_only_a_minimal_sloop() -> None:
     assert state.booty == 5
     assert texts(state) == ["buy sloop 1"]
     state = run(state, "buy sloop 1")
-    assert (state.ship, state.crew, state.booty, state.phase) == (0, 1, 0, "place")
+    assert (state.ship, state.crew, state.booty, state.phase) == (0, 1, 0, Phase.PLACE)
 
 
 def test_minimal_ketch_costs_fourteen() -> None:
@@ -67,8 +67,8 @@ def test_ketch_sights_and_beats_the_suns_brig_then_upgrades_for_three() -> None:
     assert state.coin_at(coin("suns-brig")) == (4, 1)  # it chased north
     state = run(state, "dice suns=1 arms=5")
     assert (state.notoriety, state.booty, state.wins) == (5, 10, 1)
-    assert coin("suns-brig") in state.bag() and state.coins == ()
-    assert state.phase == "bury"
+    assert coin("suns-brig") in state.bag and state.coins == ()
+    assert state.phase is Phase.BURY
     state = run(state, "done")
     assert "buy brig 5" in texts(state) and "buy frigate 5" in texts(state)
     assert T.refit_cost(1, 5, 3, 5) == 8  # the frigate: 13 - 5

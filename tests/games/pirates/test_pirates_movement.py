@@ -11,7 +11,7 @@ import plunder
 
 from plunder import IllegalActionError
 from plunder.games.pirates.moves import ship_destinations
-from plunder.games.pirates.rules import PiratesState
+from plunder.games.pirates.rules import Phase, PiratesState
 
 from tests.games.pirates.pirates_helpers import coin, position, run, sea_game, texts
 
@@ -91,7 +91,7 @@ def test_stop_is_always_possible_and_ends_the_sail() -> None:
     state = position(game, (3, 3), faces=FACE_UP, winds={o: "NE" for o in BLOCK})
     assert "stop" in texts(state)
     state = run(state, "stop")
-    assert state.phase in ("bury", "upgrade", "end")
+    assert state.phase in (Phase.BURY, Phase.UPGRADE, Phase.END)
 
 
 # Fleeing into a corner. Block sea, pirate brig (2) at (3,3); a suns sloop (0) at
@@ -126,7 +126,7 @@ def test_fleeing_tie_is_the_players_choice() -> None:
     state = position(game, (3, 2), ship=2, crew=4, faces=FACE_UP, winds={o: "NW" for o in BLOCK},
                      coins={"suns-sloop": (2, 2)})
     state = run(state, "stop")
-    assert state.phase == "others"
+    assert state.phase is Phase.OTHERS
     assert texts(state) == ["steer suns-sloop 2,1", "steer suns-sloop 1,2", "steer suns-sloop 2,3"]
     with pytest.raises(IllegalActionError, match="PR-7"):
         run(state, "steer suns-sloop 3,2")

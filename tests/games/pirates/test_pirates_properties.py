@@ -11,7 +11,8 @@ import plunder
 from plunder.core.chance import sample_chance
 from plunder.games.pirates import tables as T
 from plunder.games.pirates.moves import reachable
-from plunder.games.pirates.rules import PiratesState
+from plunder.games.pirates.actions import RETIRE
+from plunder.games.pirates.rules import Phase, PiratesState
 from plunder.games.pirates.sea import WINDS
 
 STEP = {"N": (0, -1), "E": (1, 0), "S": (0, 1), "W": (-1, 0)}
@@ -59,7 +60,7 @@ def check_invariants(state: PiratesState) -> None:
     ids = [c for c, _ in state.coins]
     assert len(ids) == len(set(ids))
     # coins are conserved: bag + sea = 18 (beaten ships go back into the bag, PR-6)
-    assert len(state.bag()) + len(state.coins) == T.NUM_COINS
+    assert len(state.bag) + len(state.coins) == T.NUM_COINS
     assert all(sea.is_sea(at) for _, at in state.coins)  # ships never on land
     assert state.pos is None or sea.is_sea(state.pos)
     for track in (state.turn, state.crew, state.notoriety, state.booty, state.buried):
@@ -68,11 +69,11 @@ def check_invariants(state: PiratesState) -> None:
         assert T.MIN_CREW[state.ship] <= state.crew <= T.MAX_CREW[state.ship]
     else:
         assert state.crew == 0
-    if state.phase in ("upgrade", "end", "over") and state.turn >= 1 and state.pos is not None:
+    if state.phase in (Phase.UPGRADE, Phase.END, Phase.OVER) and state.turn >= 1 and state.pos is not None:
         assert state.booty <= T.HOLD  # after the bury step (PR-8)
     assert state.chest is None or not sea.is_sea(state.chest)
     assert state.buried == 0 or state.chest is not None
-    if state.current_player == 0 and state.phase == "sail" and state.wind_tile < 0 and not state.fights:
+    if state.current_player == 0 and state.phase is Phase.SAIL and state.wind_tile < 0 and not state.fights:
         assert state.pos is not None
         assert reachable(sea, state.winds, state.pos, state.orth, state.last, state.diag) == brute_reachable(state)
 
@@ -88,7 +89,7 @@ def play_checked(preset: str, seed: int, retire_rate: float) -> PiratesState:
             action = sample_chance(state, rng)
         else:
             legal = state.legal_actions()
-            keep_going = [a for a in legal if a != ("retire",)]
+            keep_going = [a for a in legal if a != RETIRE]
             action = rng.choice(legal if rng.random() < retire_rate else keep_going)
         again = state.apply(action)
         assert again == state.apply(action) and hash(again) == hash(state.apply(action))

@@ -6,6 +6,7 @@ from rich.console import Console
 
 import plunder
 from plunder.games.pirates import ENTRY
+from plunder.games.pirates.actions import RETIRE, Sail
 from plunder.games.pirates.picture import picture
 
 from tests.games.pirates.pirates_helpers import position, sea_game
@@ -44,9 +45,9 @@ def test_describe_lists_what_moves_do() -> None:
     state = position(game, (2, 1), ship=1, crew=4, faces={(1, 1): "arms-4"}, winds={(1, 1): "NE"},
                      coins={"suns-brig": (3, 1)})
     assert ENTRY.describe is not None
-    text = ENTRY.describe(state, ("sail", "E"))
+    text = ENTRY.describe(state, Sail("E"))
     assert "to 3,1" in text and "explores a face-down tile" in text and "attacks suns-brig" in text
-    assert "retire now" in ENTRY.describe(state, ("retire",))
+    assert "retire now" in ENTRY.describe(state, RETIRE)
     assert plunder.load_game("pirates").title == "Piece Packing Pirates"
 
 

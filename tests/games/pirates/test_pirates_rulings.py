@@ -7,10 +7,12 @@ import pytest
 import plunder
 from plunder import IllegalActionError, InvalidActionError, ParameterError
 from plunder.games.pirates import tables as T
+from plunder.games.pirates.actions import DONE, KEEP, Bury, Flip, Place, Sail, Wind
 from plunder.games.pirates.render import describe
+from plunder.games.pirates.rules import Phase
 from plunder.games.pirates.sea import SHAPES, Sea, random_origins, shares_edge, tile_cells
 
-from tests.games.pirates.pirates_helpers import _DIR, coin, face, position, run, sea_game, texts
+from tests.games.pirates.pirates_helpers import coin, face, position, run, sea_game, texts
 
 # Two tiles side by side, used by most scenarios:
 #
@@ -42,15 +44,16 @@ def test_random_layout_is_seeded_and_follows_the_generator() -> None:
     assert not sea.is_sea((0, 0)) and not sea.is_sea((sea.width - 1, sea.height - 1))
 
 
-def test_layout_file_and_its_errors(tmp_path: object) -> None:
-    game = sea_game(PAIR)
-    assert game.sea.origins == ((1, 1), (3, 1))
+def test_layout_errors_name_the_problem() -> None:
+    assert sea_game(PAIR).sea.origins == ((1, 1), (3, 1))
     with pytest.raises(ParameterError, match="overlap"):
         sea_game([(1, 1), (2, 1)])
     with pytest.raises(ParameterError, match="not connected"):
         sea_game([(1, 1), (5, 1)])
-    with pytest.raises(ParameterError, match="cannot read layout file"):
-        plunder.load_game("pirates", layout=f"file:{_DIR}/missing.txt")
+    with pytest.raises(ParameterError, match="at most 24"):
+        sea_game([(2 * i, 0) for i in range(25)])
+    with pytest.raises(ParameterError, match="at most 4 digits"):
+        plunder.load_game("pirates", layout="tiles:1,1;10001,1")
     with pytest.raises(ParameterError, match="allowed: random"):
         plunder.load_game("pirates", layout="donut")
     with pytest.raises(ParameterError, match="not a whole number"):
@@ -71,7 +74,7 @@ def test_flip_draws_from_unrevealed_identities_and_asks_the_wind() -> None:
     assert state.faces[1] == -1  # nothing is decided about the hidden tile
     state = run(state, "sail E")
     outcomes = dict(state.chance_outcomes())
-    assert ("flip", face("arms-4")) not in outcomes and len(outcomes) == 23
+    assert Flip(face("arms-4")) not in outcomes and len(outcomes) == 23
     assert abs(sum(outcomes.values()) - 1) < 1e-12
     state = run(state, "flip suns-5")
     assert state.current_player == 0 and texts(state)[0] == "wind NE"
@@ -90,7 +93,7 @@ def test_setup_buy_place_flip_wind_without_sighting() -> None:
     assert texts(state) == [f"place {x},{y}" for x, y in game.sea.coast]
     state = run(state, "place 3,2", "flip crowns-5", "wind SW")
     # a five tile would always sight a ship, but placing rolls no lookout
-    assert state.phase == "sail" and state.current_player == 0 and state.coins == ()
+    assert state.phase is Phase.SAIL and state.current_player == 0 and state.coins == ()
 
 
 # --- PR-4 is in test_pirates_movement.py; PR-5 sightings --------------------------------------
@@ -125,7 +128,7 @@ def test_losing_costs_crew_notoriety_booty_and_downgrades_the_ship() -> None:
     assert (state.crew, state.ship, state.notoriety, state.booty, state.losses) == (3, 1, 2, 0, 1)
     assert state.coin_at(coin("arms-galleon")) == (3, 1)  # the winner stays
     # sailing continues after combat while steps remain
-    assert state.phase == "sail" and "sail E" in texts(state)
+    assert state.phase is Phase.SAIL and "sail E" in texts(state)
 
 
 def test_win_with_negative_net_booty_never_goes_below_zero() -> None:
@@ -174,18 +177,18 @@ def test_bury_retrieve_and_the_chest_rules() -> None:
     sites = {t.split(" at ")[1] for t in texts(state) if t.startswith("bury")}
     assert sites == {"1,0", "0,1"}
     assert "done" in texts(state) and not any(t.startswith("retrieve") for t in texts(state))
-    assert "WARNING: 10 booty over 50" in describe(state, ("done",))
+    assert "WARNING: 10 booty over 50" in describe(state, DONE)
     state = run(state, "bury 20 at 1,0")
     assert (state.booty, state.buried, state.chest) == (40, 20, (1, 0))
     assert "retrieve 20" in texts(state) and not any(t.startswith("bury") for t in texts(state))
     with pytest.raises(IllegalActionError, match="PR-13"):
         run(state, "bury 5 at 1,0")  # once a step
     state = run(state, "retrieve 5")
-    assert (state.booty, state.buried, state.phase) == (45, 15, "upgrade")
+    assert (state.booty, state.buried, state.phase) == (45, 15, Phase.UPGRADE)
     # burying elsewhere loses the old chest, with a warning first
     later = position(game, (2, 2), ship=1, crew=3, booty=10, buried=15, chest=(1, 0), faces=UP, winds=WIND,
                      phase="bury")
-    assert "WARNING: the 15 booty buried at 1,0 is lost" in describe(later, ("bury", 4, (2, 3)))
+    assert "WARNING: the 15 booty buried at 1,0 is lost" in describe(later, Bury(4, (2, 3)))
     later = run(later, "bury 4 at 2,3")
     assert (later.buried, later.chest, later.booty_lost) == (4, (2, 3), 15)
 
@@ -215,9 +218,9 @@ def test_shipless_pirate_who_can_pay_buys_a_new_ship() -> None:
     game = sea_game(PAIR)
     state = position(game, (2, 1), ship=T.NO_SHIP, crew=0, booty=6, faces=UP, winds=WIND, phase="upgrade")
     assert "buy sloop 1" in texts(state)
-    assert "WARNING: shipless" in describe(state, ("keep",))
+    assert "WARNING: shipless" in describe(state, KEEP)
     state = run(state, "buy sloop 1")
-    assert (state.ship, state.crew, state.booty, state.phase) == (0, 1, 1, "end")
+    assert (state.ship, state.crew, state.booty, state.phase) == (0, 1, 1, Phase.END)
 
 
 # --- PR-10 the end -----------------------------------------------------------------------------------
@@ -227,7 +230,7 @@ def test_must_retire_after_the_last_turn_and_turns_count() -> None:
                      turn=2, phase="end")
     assert texts(state) == ["continue", "retire"]
     state = run(state, "continue")
-    assert state.turn == 3 and state.phase == "sail"
+    assert state.turn == 3 and state.phase is Phase.SAIL
     state = run(state, "stop", "done", "keep")
     assert state.is_terminal() and not state.drowned
     assert state.scores() == [1 * 4 + 5 * 4 * 2 + 3]
@@ -248,10 +251,9 @@ def test_pr12_no_lookout_when_the_bag_is_empty() -> None:
     game = sea_game(PAIR)
     everyone = {T.coin_name(c): (4, 2) for c in range(T.NUM_COINS)}
     state = position(game, (1, 2), ship=1, crew=3, faces={(1, 1): "suns-null"}, winds={(1, 1): "NE"})
-    from dataclasses import replace
-    state = replace(state, coins=tuple(sorted((coin(k), v) for k, v in everyone.items())))
+    state = state.evolve(coins=tuple(sorted((coin(k), v) for k, v in everyone.items())))
     state = run(state, "sail N", "sail E")
-    assert state.bag() == () and state.sight == -1
+    assert state.bag == () and state.sight == -1
 
 
 def test_pr13_one_bury_and_one_retrieve_per_step() -> None:
@@ -263,7 +265,7 @@ def test_pr13_one_bury_and_one_retrieve_per_step() -> None:
     with pytest.raises(IllegalActionError, match="PR-13"):
         run(state, "retrieve 1")
     state = run(state, "bury 3 at 0,1")
-    assert state.phase == "upgrade"  # nothing more to do in this step: it ends by itself
+    assert state.phase is Phase.UPGRADE  # nothing more to do in this step: it ends by itself
     # burying more than is aboard breaks PR-8
     with pytest.raises(IllegalActionError, match="PR-8"):
         run(position(game, (1, 1), booty=2, faces=UP, winds=WIND, phase="bury"), "bury 3 at 0,1")
@@ -291,11 +293,11 @@ def test_unreadable_texts_name_the_problem() -> None:
 def test_short_keys_for_the_player() -> None:
     game = sea_game(PAIR)
     state = position(game, (2, 1), faces=UP, winds=WIND)
-    assert game.parse_action(state, "e") == ("sail", "E")
-    assert game.parse_action(state, "NE") == ("sail", "NE")
+    assert game.parse_action(state, "e") == Sail("E")
+    assert game.parse_action(state, "NE") == Sail("NE")
     flipped = run(position(game, (2, 1), faces={(1, 1): "suns-null"}, winds={(1, 1): "NE"}), "sail E", "flip arms-2")
-    assert game.parse_action(flipped, "sw") == ("wind", "SW")
+    assert game.parse_action(flipped, "sw") == Wind("SW")
     setup = run(game.new_initial_state(), "dice suns=0 arms=0", "buy sloop 1")
-    assert game.parse_action(setup, "1,2") == ("place", (1, 2))
+    assert game.parse_action(setup, "1,2") == Place((1, 2))
     with pytest.raises(InvalidActionError):
         game.parse_action(state, "1,2")  # no space key while sailing

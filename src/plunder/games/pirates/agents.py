@@ -13,11 +13,12 @@ import random
 from typing import Sequence
 
 from ...core.agent import AgentFactory, AgentOptions
-from ...core.game import Action, Game, State
+from ...core.game import Game, State
 from ...core.params import Param, parse_real
 from . import tables as T
+from .actions import CONTINUE, DONE, KEEP, RETIRE, STOP, Bury, Buy, Fight, PiratesAction, Place, Retrieve, Sail, Steer, Wind
 from .moves import distance, sail_steps, ship_destinations
-from .rules import Move, PiratesState, as_move
+from .rules import Phase, PiratesState
 from .sea import ORTH, WINDS, Cell
 
 #: booty the captain keeps aboard between burials, to pay for refits
@@ -77,13 +78,13 @@ class GreedyCaptain:
 
     def sighting_value(self, s: PiratesState) -> float:
         """Expected value of a ship appearing beside the pirate."""
-        key = (s.ship, s.crew, s.notoriety, min(s.booty, 3), s.buried * s.booty, s.bag())
+        key = (s.ship, s.crew, s.notoriety, min(s.booty, 3), s.buried * s.booty, s.bag)
         if self._sighting[0] != key:
             self._sighting = (key, self._sighting_value(s))
         return self._sighting[1]
 
     def _sighting_value(self, s: PiratesState) -> float:
-        bag = s.bag()
+        bag = s.bag
         if not bag:
             return 0.0
         total = 0.0
@@ -173,35 +174,41 @@ class GreedyCaptain:
         return value < -3.0
 
     # -- decisions -------------------------------------------------------------------
-    def choose(self, state: State, rng: random.Random) -> Action:
+    def choose(self, state: State[PiratesAction], rng: random.Random) -> PiratesAction:
         """Pick an action for the pirate."""
         assert isinstance(state, PiratesState)
         s = state
-        legal = [as_move(a) for a in s.legal_actions()]
+        legal = s.legal_actions()
         if s.wind_tile >= 0:
             return self.choose_wind(s)
         if s.fights:
-            return max(legal, key=lambda a: (T.combat_odds(s.ship + s.crew, T.coin_value(a[1]), s.notoriety)[0], -a[1]))
-        if s.phase in ("buy", "upgrade"):
-            return self.choose_refit(s, legal)
-        if s.phase == "place":
-            sea = s.sea
-            return max(legal, key=lambda a: (len(sea.neighbours[sea.tile_at[a[1]]]), -a[1][1], -a[1][0]))
-        if s.phase == "sail":
-            assert s.pos is not None
-            _, step = self.plan(s, s.winds, s.pos, s.orth, s.last, s.diag, self.near_end(s))
-            return ("stop",) if step is None else ("sail", step)
-        if s.phase == "others":
-            # a tie is ours to break: leave the ship where it has the fewest ways to go
-            sea = s.sea
-            return min(legal, key=lambda a: (sum(sea.step(a[2], d) is not None for d in ORTH), a[2][1], a[2][0]))
-        if s.phase == "bury":
-            return self.choose_bury(s, legal)
+            fights = [a for a in legal if isinstance(a, Fight)]
+            return max(fights, key=lambda a: (T.combat_odds(s.ship + s.crew, T.coin_value(a.coin), s.notoriety)[0],
+                                              -a.coin))
+        match s.phase:
+            case Phase.BUY | Phase.UPGRADE:
+                return self.choose_refit(s, legal)
+            case Phase.PLACE:
+                sea = s.sea
+                places = [a for a in legal if isinstance(a, Place)]
+                return max(places, key=lambda a: (len(sea.neighbours[sea.tile_at[a.cell]]), -a.cell[1], -a.cell[0]))
+            case Phase.SAIL:
+                assert s.pos is not None
+                _, step = self.plan(s, s.winds, s.pos, s.orth, s.last, s.diag, self.near_end(s))
+                return STOP if step is None else Sail(step)
+            case Phase.OTHERS:
+                # a tie is ours to break: leave the ship where it has the fewest ways to go
+                sea = s.sea
+                steers = [a for a in legal if isinstance(a, Steer)]
+                return min(steers, key=lambda a: (sum(sea.step(a.cell, d) is not None for d in ORTH),
+                                                  a.cell[1], a.cell[0]))
+            case Phase.BURY:
+                return self.choose_bury(s, legal)
         # retiring only pays when there is a career worth keeping
         worth = s.buried * s.booty * s.notoriety + max(s.ship, 0) * s.crew
-        return ("retire",) if worth >= self.keep_worth and self.cornered(s) else ("continue",)
+        return RETIRE if worth >= self.keep_worth and self.cornered(s) else CONTINUE
 
-    def choose_wind(self, s: PiratesState) -> Action:
+    def choose_wind(self, s: PiratesState) -> Wind:
         """Orient a flipped tile for the best sail from here (or next turn's, after setup)."""
         assert s.pos is not None
         best: tuple[float, int] = (float("-inf"), 0)
@@ -212,44 +219,45 @@ class GreedyCaptain:
             opens = 0.01 if s.sea.step(s.sea.origins[s.wind_tile], WINDS[w]) is not None else 0.0
             if value + opens > best[0] + 1e-9:
                 best = (value + opens, w)
-        return ("wind", WINDS[best[1]])
+        return Wind(WINDS[best[1]])
 
-    def choose_refit(self, s: PiratesState, legal: list[Move]) -> Action:
+    def choose_refit(self, s: PiratesState, legal: list[PiratesAction]) -> PiratesAction:
         """Setup: the strongest ship and crew affordable. Later: grow while turns remain."""
-        refits = [a for a in legal if a[0] == "buy"]
-        if s.phase == "upgrade":
+        buys = [a for a in legal if isinstance(a, Buy)]
+        refits = buys
+        if s.phase is Phase.UPGRADE:
             if s.ship >= 0 and s.turn > s.game.turns * self.refit_until:
-                return ("keep",)
+                return KEEP
             strength = s.ship + s.crew
             # a crew at the ship's minimum is one lost fight from a downgrade: buy crew at once
             reserve = 0 if s.ship >= 0 and s.crew == T.MIN_CREW[s.ship] else self.reserve
-            refits = [a for a in refits if a[1] + a[2] > strength and a[1] >= s.ship
-                      and (T.refit_cost(s.ship, s.crew, a[1], a[2]) or 0) <= s.booty - reserve]
+            refits = [a for a in buys if a.ship + a.crew > strength and a.ship >= s.ship
+                      and (T.refit_cost(s.ship, s.crew, a.ship, a.crew) or 0) <= s.booty - reserve]
             if not refits:
                 # a shipless pirate buys what it can rather than drown (PR-9)
-                cheap = [a for a in legal if a[0] == "buy"]
-                return cheap[0] if s.ship < 0 and cheap else ("keep",)
-        return max(refits, key=lambda a: (a[1] + a[2], -(T.refit_cost(s.ship, s.crew, a[1], a[2]) or 0), a[2]))
+                return buys[0] if s.ship < 0 and buys else KEEP
+        return max(refits, key=lambda a: (a.ship + a.crew, -(T.refit_cost(s.ship, s.crew, a.ship, a.crew) or 0), a.crew))
 
-    def choose_bury(self, s: PiratesState, legal: list[Move]) -> Action:
+    def choose_bury(self, s: PiratesState, legal: list[PiratesAction]) -> PiratesAction:
         """Balance buried and aboard on the last turn; otherwise stash what is spare."""
         if self.is_final(s):
-            def product(a: Move) -> tuple[int, int]:
+            def product(a: PiratesAction) -> tuple[int, int]:
                 buried, aboard = s.buried, s.booty
-                if a[0] == "bury":
-                    buried = (buried if a[2] == s.chest else 0) + a[1]
-                    aboard -= a[1]
-                elif a[0] == "retrieve":
-                    buried, aboard = buried - a[1], aboard + a[1]
+                match a:
+                    case Bury(amount, site):
+                        buried = (buried if site == s.chest else 0) + amount
+                        aboard -= amount
+                    case Retrieve(amount):
+                        buried, aboard = buried - amount, aboard + amount
                 return buried * min(aboard, T.HOLD), -abs(buried - aboard)
             best = max(legal, key=product)
-            return best if product(best) > product(("done",)) else ("done",)
+            return best if product(best) > product(DONE) else DONE
         spare = s.booty - KEEP_ABOARD
         if spare > 0:
             for a in legal:
-                if a[0] == "bury" and a[1] == spare and (a[2] == s.chest or spare > s.buried):
+                if isinstance(a, Bury) and a.amount == spare and (a.site == s.chest or spare > s.buried):
                     return a
-        return ("done",)
+        return DONE
 
 
 def greedy_factory(game: Game, options: AgentOptions) -> GreedyCaptain:

@@ -11,8 +11,10 @@ from rich.text import Text
 
 from ...core.game import Action, State
 from . import tables as T
+from .actions import (Bury, Buy, Continue, Done, Fight, Keep, PiratesAction, Place, Retire, Retrieve, Sail, Steer,
+                      Stop, Wind, action_text)
 from .moves import reachable
-from .rules import PiratesState, action_text, as_move
+from .rules import Phase, PiratesState
 from .sea import WINDS, Cell, cell_text
 
 ARROWS = {"NE": "↗", "SE": "↘", "SW": "↙", "NW": "↖"}
@@ -53,7 +55,7 @@ def _cell(state: PiratesState, cell: Cell) -> tuple[str, str]:
 
 def _reach(state: PiratesState) -> set[Cell]:
     """Spaces the pirate can still end this sail on (highlighted while it sails)."""
-    if state.phase != "sail" or state.current_player != 0 or state.wind_tile >= 0 or state.fights:
+    if state.phase is not Phase.SAIL or state.current_player != 0 or state.wind_tile >= 0 or state.fights:
         return set()
     assert state.pos is not None
     return reachable(state.sea, state.winds, state.pos, state.orth, state.last, state.diag) - {state.pos}
@@ -82,12 +84,13 @@ def status_table(state: PiratesState) -> Table:
     table.add_column(style="bold")
     table.add_column()
     game = state.game
-    table.add_row("Turn", f"{state.turn} / {game.turns}  ({state.phase})")
+    table.add_row("Turn", f"{state.turn} / {game.turns}  ({state.phase.value})")
     ship = T.ship_name(state.ship)
     if state.ship >= 0:
         table.add_row("Ship", f"{ship} (size {state.ship})")
     else:
-        table.add_row("Ship", "none" if state.phase in ("over", "start", "buy") else "none — buy one or drown")
+        shipless = "none" if state.phase in (Phase.OVER, Phase.START, Phase.BUY) else "none — buy one or drown"
+        table.add_row("Ship", shipless)
     table.add_row("Crew", str(state.crew))
     table.add_row("Notoriety", str(state.notoriety))
     aboard = Text(str(state.booty))
@@ -96,9 +99,9 @@ def status_table(state: PiratesState) -> Table:
     table.add_row("Booty aboard", aboard)
     chest = f" at {cell_text(state.chest)}" if state.chest else ""
     table.add_row("Buried", f"{state.buried}{chest}")
-    table.add_row("Ships in bag", str(len(state.bag())))
+    table.add_row("Ships in bag", str(len(state.bag)))
     table.add_row("Score now", str(state.score()))
-    if state.phase != "over":
+    if state.phase is not Phase.OVER:
         table.add_row("Waiting on", waiting(state))
     elif state.drowned:
         table.add_row("Result", Text("drowned at sea", style="bold red"))
@@ -107,7 +110,7 @@ def status_table(state: PiratesState) -> Table:
 
 def waiting(state: PiratesState) -> str:
     """What the position waits for, in words."""
-    if state.phase == "start":
+    if state.phase is Phase.START:
         return "the starting-booty roll"
     if state.flip >= 0:
         return "the flip of the tile entered"
@@ -122,9 +125,9 @@ def waiting(state: PiratesState) -> str:
     if state.fights:
         return "your choice of which ship to fight first"
     return {
-        "buy": "your ship and crew", "place": "where to weigh anchor", "sail": "your next sail step",
-        "others": "your tie-break for a ship's route", "bury": "bury or retrieve booty",
-        "upgrade": "upgrades", "end": "continue or retire",
+        Phase.BUY: "your ship and crew", Phase.PLACE: "where to weigh anchor", Phase.SAIL: "your next sail step",
+        Phase.OTHERS: "your tie-break for a ship's route", Phase.BURY: "bury or retrieve booty",
+        Phase.UPGRADE: "upgrades", Phase.END: "continue or retire",
     }.get(state.phase, "")
 
 
@@ -150,55 +153,52 @@ def render(state: State) -> Any:
     return Group(sea_text(state), legend, side)
 
 
-def describe(state: State, move: Action) -> str:
+def describe(state: State[PiratesAction], action: Action) -> str:
     """A few words on what ``action`` does, with warnings before losing booty (PR-8)."""
     assert isinstance(state, PiratesState)
-    action = as_move(move)
     s = state
-    verb = action[0]
-    if verb == "sail":
-        target = dict(s.sail_options()).get(action[1])
-        if target is None:
-            return "not possible"
-        notes = [f"to {cell_text(target)}"]
-        tile = s.sea.tile_at[target]
-        if s.faces[tile] < 0:
-            notes.append("explores a face-down tile")
-        for coin in s.ships_on(target):
+    match action:
+        case Sail(d):
+            target = dict(s.sail_options).get(d)
+            if target is None:
+                return "not possible"
+            notes = [f"to {cell_text(target)}"]
+            if s.faces[s.sea.tile_at[target]] < 0:
+                notes.append("explores a face-down tile")
+            for coin in s.ships_on(target):
+                win, lose, _ = T.combat_odds(s.ship + s.crew, T.coin_value(coin), s.notoriety)
+                notes.append(f"attacks {T.coin_name(coin)} (win {win:.0%}, lose {lose:.0%})")
+            return ", ".join(notes)
+        case Stop():
+            return "end the sail here; nearby ships then sail"
+        case Wind(wind):
+            return f"the wind blows {wind} on this tile"
+        case Fight(coin):
             win, lose, _ = T.combat_odds(s.ship + s.crew, T.coin_value(coin), s.notoriety)
-            notes.append(f"attacks {T.coin_name(coin)} (win {win:.0%}, lose {lose:.0%})")
-        return ", ".join(notes)
-    if verb == "stop":
-        return "end the sail here; nearby ships then sail"
-    if verb == "wind":
-        return f"the wind blows {action[1]} on this tile"
-    if verb == "fight":
-        win, lose, _ = T.combat_odds(s.ship + s.crew, T.coin_value(action[1]), s.notoriety)
-        return f"fight {T.coin_name(action[1])} first (win {win:.0%}, lose {lose:.0%})"
-    if verb == "steer":
-        return f"{T.coin_name(action[1])} sails to {cell_text(action[2])}"
-    if verb == "place":
-        return f"weigh anchor at {cell_text(action[1])}"
-    if verb == "buy":
-        cost = T.refit_cost(s.ship, s.crew, action[1], action[2])
-        return f"{T.SHIP_NAMES[action[1]]} with {action[2]} crew for {cost} booty"
-    if verb == "keep":
-        return "no refit — WARNING: shipless, you drown" if s.ship < 0 else "no refit"
-    if verb == "bury":
-        n, site = action[1], action[2]
-        text = f"bury {n} booty at {cell_text(site)}"
-        if s.chest is not None and site != s.chest and s.buried > 0:
-            text += f" — WARNING: the {s.buried} booty buried at {cell_text(s.chest)} is lost"
-        return text
-    if verb == "retrieve":
-        return f"dig up {action[1]} of the {s.buried} buried booty"
-    if verb == "done":
-        if s.booty > T.HOLD:
-            return f"end the bury step — WARNING: {s.booty - T.HOLD} booty over {T.HOLD} is lost"
-        return "end the bury step"
-    if verb == "continue":
-        return f"sail on into turn {s.turn + 1}"
-    if verb == "retire":
-        final = s.score() + 1  # the turn being ended counts as completed
-        return f"retire now with {final} points"
+            return f"fight {T.coin_name(coin)} first (win {win:.0%}, lose {lose:.0%})"
+        case Steer(coin, cell):
+            return f"{T.coin_name(coin)} sails to {cell_text(cell)}"
+        case Place(cell):
+            return f"weigh anchor at {cell_text(cell)}"
+        case Buy(ship, crew):
+            cost = T.refit_cost(s.ship, s.crew, ship, crew)
+            return f"{T.SHIP_NAMES[ship]} with {crew} crew for {cost} booty"
+        case Keep():
+            return "no refit — WARNING: shipless, you drown" if s.ship < 0 else "no refit"
+        case Bury(amount, site):
+            text = f"bury {amount} booty at {cell_text(site)}"
+            if s.chest is not None and site != s.chest and s.buried > 0:
+                text += f" — WARNING: the {s.buried} booty buried at {cell_text(s.chest)} is lost"
+            return text
+        case Retrieve(amount):
+            return f"dig up {amount} of the {s.buried} buried booty"
+        case Done():
+            if s.booty > T.HOLD:
+                return f"end the bury step — WARNING: {s.booty - T.HOLD} booty over {T.HOLD} is lost"
+            return "end the bury step"
+        case Continue():
+            return f"sail on into turn {s.turn + 1}"
+        case Retire():
+            final = s.score() + 1  # the turn being ended counts as completed
+            return f"retire now with {final} points"
     return action_text(action)

@@ -37,6 +37,8 @@ SHAPES: dict[str, tuple[Cell, ...]] = {
 
 #: the most tiles a piecepack has
 MAX_TILES = 24
+#: digits of a coordinate in a layout or an action text
+MAX_COORD_DIGITS = 4
 
 
 def tile_cells(origin: Cell) -> tuple[Cell, Cell, Cell, Cell]:
@@ -97,51 +99,77 @@ def check_origins(origins: Iterable[Cell]) -> tuple[Cell, ...]:
 
 
 def read_layout_text(text: str) -> tuple[Cell, ...]:
-    """Parse a layout file: one tile origin ``x,y`` (or ``x y``) per line; ``#`` starts a comment."""
+    """Parse a layout file: one tile origin ``x,y`` (or ``x y``) per line; ``#`` starts a comment.
+
+    Reading stops at the first tile past :data:`MAX_TILES`, so a large file costs no more
+    than a small one."""
     origins: list[Cell] = []
     for number, raw in enumerate(text.splitlines(), 1):
         line = raw.split("#", 1)[0].strip()
         if not line:
             continue
-        parts = line.replace(",", " ").split()
+        if len(origins) == MAX_TILES:
+            raise ValueError(f"line {number}: more than {MAX_TILES} tiles; a sea has at most {MAX_TILES}")
         try:
-            x, y = (int(p) for p in parts)
+            origins.append(parse_cell(",".join(line.replace(",", " ").split())))
         except ValueError:
-            raise ValueError(f"line {number}: {raw.strip()!r} is not a tile origin 'x,y'") from None
-        origins.append((x, y))
+            raise ValueError(f"line {number}: {raw.strip()[:40]!r} is not a tile origin 'x,y' "
+                             f"(whole numbers of at most {MAX_COORD_DIGITS} digits)") from None
     return check_origins(origins)
+
+
+def normalized(origins: Iterable[Cell]) -> tuple[Cell, ...]:
+    """Tile origins moved so the westmost is at x = 1 and the northmost at y = 1 (where the
+    sea's picture shows them, inside its border of land), listed row by row."""
+    tiles = tuple(origins)
+    mx = min(x for x, _ in tiles)
+    my = min(y for _, y in tiles)
+    return tuple(sorted(((x - mx + 1, y - my + 1) for x, y in tiles), key=lambda c: (c[1], c[0])))
 
 
 @dataclass(frozen=True)
 class LayoutSpec:
-    """A parsed ``layout`` parameter: ``random``, a shape name, or the origins read from a file."""
+    """A parsed ``layout`` parameter: ``random``, a shape name, or ``tiles`` with their origins."""
 
     kind: str
     origins: tuple[Cell, ...] = ()
 
 
 #: texts the ``layout`` parameter accepts
-LAYOUT_CHOICES: tuple[str, ...] = ("random", *SHAPES, "file:PATH")
+LAYOUT_CHOICES: tuple[str, ...] = ("random", *SHAPES, "tiles:X,Y;X,Y;...", "file:PATH")
+#: how a layout given inline (or read from a file) is written in the parameter text
+TILES_PREFIX = "tiles:"
+
+
+def tiles_text(origins: Iterable[Cell]) -> str:
+    """The inline layout text of some tile origins: ``tiles:1,1;3,1;...``."""
+    return TILES_PREFIX + ";".join(cell_text(c) for c in origins)
+
+
+def layout_inline(content: str) -> str:
+    """A layout file's content as the inline text the ``layout`` parameter stores (PR-1)."""
+    return tiles_text(normalized(read_layout_text(content)))
 
 
 def parse_layout(text: str) -> LayoutSpec:
-    """The ``layout`` parameter parser; a file is read (and checked) here, once."""
+    """The ``layout`` parameter parser; it never reads a file (``file:PATH`` is read once
+    by the parameter machinery and arrives here as ``tiles:...``)."""
+    text = text.strip()
     if text == "random":
         return LayoutSpec("random")
     if text in SHAPES:
         return LayoutSpec(text, SHAPES[text])
-    if text.startswith("file:"):
-        path = text[len("file:"):]
-        try:
-            with open(path, encoding="utf-8") as handle:
-                content = handle.read()
-        except OSError as exc:
-            raise ValueError(f"cannot read layout file {path!r}: {exc.strerror}") from None
-        try:
-            return LayoutSpec("file", read_layout_text(content))
-        except ValueError as exc:
-            raise ValueError(f"layout file {path!r}: {exc}") from None
-    raise ValueError(f"{text!r} is not a layout")
+    if text.startswith(TILES_PREFIX):
+        parts = text[len(TILES_PREFIX):].split(";", MAX_TILES)
+        if len(parts) > MAX_TILES:
+            raise ValueError(f"more than {MAX_TILES} tiles; a sea has at most {MAX_TILES}")
+        return LayoutSpec("tiles", normalized(check_origins(parse_cell(p.strip()) for p in parts)))
+    raise ValueError(f"{text[:40]!r} is not a layout")
+
+
+def layout_text(spec: LayoutSpec) -> str:
+    """The canonical text of a parsed layout (what records store)."""
+    return tiles_text(spec.origins) if spec.kind == "tiles" else spec.kind
 
 
 class Sea:
@@ -211,11 +239,14 @@ def cell_text(cell: Cell) -> str:
 
 
 def parse_cell(text: str) -> Cell:
-    """Read ``x,y``; ``ValueError`` if it is not two whole numbers."""
+    """Read ``x,y`` (whole numbers of at most :data:`MAX_COORD_DIGITS` digits, ``-`` allowed);
+    ``ValueError`` if it is anything else."""
     parts = text.split(",")
-    if len(parts) != 2:
-        raise ValueError(f"{text!r} is not a space 'x,y'")
-    try:
-        return (int(parts[0]), int(parts[1]))
-    except ValueError:
-        raise ValueError(f"{text!r} is not a space 'x,y'") from None
+    if len(parts) != 2 or not all(_is_coordinate(p) for p in parts):
+        raise ValueError(f"{text[:40]!r} is not a space 'x,y' (whole numbers of at most {MAX_COORD_DIGITS} digits)")
+    return (int(parts[0]), int(parts[1]))
+
+
+def _is_coordinate(text: str) -> bool:
+    digits = text[1:] if text.startswith("-") else text
+    return digits.isascii() and digits.isdigit() and len(digits) <= MAX_COORD_DIGITS
