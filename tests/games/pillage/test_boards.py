@@ -82,7 +82,7 @@ def test_bad_board_files_are_refused_with_the_rule(tmp_path, data, words) -> Non
 
 
 def test_missing_board_file_says_so() -> None:
-    with pytest.raises(plunder.ParameterError, match="cannot read board file"):
+    with pytest.raises(plunder.ParameterError, match="cannot open board file"):
         plunder.load_game("pillage", board="file:/nonexistent/board.json")
 
 

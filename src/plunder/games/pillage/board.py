@@ -7,10 +7,13 @@ coordinates (``a1`` is the top-left-most dot), so a person can type a line as ``
 
 from __future__ import annotations
 
+import math
 import re
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Sequence
+
+from .planar import IntPoint, component_count, cross, crossing, face_fault
 
 Point = tuple[Fraction, Fraction]
 
@@ -96,21 +99,77 @@ def auto_labels(dots: Sequence[Point]) -> tuple[str, ...]:
     return tuple(f"{column_name(xs[p[0]])}{ys[p[1]] + 1}" for p in dots)
 
 
-def _cross(o: Point, a: Point, b: Point) -> Fraction:
-    return (a[0] - o[0]) * (b[1] - o[1]) - (a[1] - o[1]) * (b[0] - o[0])
+#: most dots, lines and boxes on a board (a file's board included)
+MAX_DOTS = 4000
+MAX_EDGES = 6000
+MAX_BOXES = 2000
+#: largest coordinate magnitude
+MAX_COORDINATE = 1_000_000
+#: precision: every coordinate is a multiple of 1/D for one D no larger than this
+MAX_DENOMINATOR = 1_000_000
+#: longest dot label
+MAX_LABEL_CHARS = 8
+
+# What a player types back (PP-12): ASCII letters, then ASCII digits.
+_LABEL = re.compile(r"[a-zA-Z]+[0-9]+")
 
 
-def _segments_cross(p1: Point, p2: Point, q1: Point, q2: Point) -> bool:
-    """Proper crossing of two segments that share no endpoint (exact)."""
-    d1, d2 = _cross(q1, q2, p1), _cross(q1, q2, p2)
-    d3, d4 = _cross(p1, p2, q1), _cross(p1, p2, q2)
-    if ((d1 > 0 > d2) or (d1 < 0 < d2)) and ((d3 > 0 > d4) or (d3 < 0 < d4)):
-        return True
+def integer_points(dots: Sequence[Point]) -> list[IntPoint]:
+    """The dots times their common denominator, after the coordinate limits are checked."""
+    common = 1
+    for i, (x, y) in enumerate(dots):
+        for v in (x, y):
+            if abs(v) > MAX_COORDINATE:
+                raise BoardError(f"dot {i} has coordinate {float(v):g}; the limit MAX_COORDINATE is {MAX_COORDINATE} (PP-1)")
+            common = math.lcm(common, v.denominator)
+            if common > MAX_DENOMINATOR:
+                raise BoardError(f"dot {i}: the coordinates need a common denominator above {MAX_DENOMINATOR} "
+                                 f"(the precision limit MAX_DENOMINATOR) (PP-1)")
+    return [(int(x * common), int(y * common)) for x, y in dots]
 
-    def on(a: Point, b: Point, c: Point) -> bool:
-        return _cross(a, b, c) == 0 and min(a[0], b[0]) <= c[0] <= max(a[0], b[0]) and min(a[1], b[1]) <= c[1] <= max(a[1], b[1])
 
-    return on(q1, q2, p1) or on(q1, q2, p2) or on(p1, p2, q1) or on(p1, p2, q2)
+def check_labels(labels: Sequence[str], n: int) -> None:
+    """One label per dot, distinct ignoring case, each ASCII letters then digits (so it can be typed back)."""
+    if len(labels) != n or len(set(x.lower() for x in labels)) != n:
+        raise BoardError("dot labels must be one per dot and distinct (PP-1)")
+    for lab in labels:
+        if len(lab) > MAX_LABEL_CHARS or not _LABEL.fullmatch(lab):
+            raise BoardError(f"dot label {lab[:20]!r} must be up to {MAX_LABEL_CHARS} ASCII letters then digits, "
+                             "like a1, so a line can be typed as a1-b1 (PP-1, PP-12)")
+
+
+def check_faces(dots: Sequence[Point], labels: Sequence[str], edges: Sequence[tuple[int, int]],
+                boxes: Sequence[Sequence[int]]) -> None:
+    """PP-1: the lines form one plane piece and the boxes are its faces (see :mod:`.planar`)."""
+    points = integer_points(dots)
+    for b, cycle in enumerate(boxes):
+        first, second = points[cycle[0]], points[cycle[1]]
+        if all(cross(first, second, points[d]) == 0 for d in cycle[2:]):
+            raise BoardError(f"box {b} has no area: its dots lie on one line; a box is a face (PP-1)")
+    if component_count(len(dots), edges) != 1:
+        raise BoardError("the board's lines form more than one piece (or a dot is in no box); "
+                         "a board is one connected plane graph (PP-1)")
+    fault = crossing(points, edges)
+    if fault is not None:
+        kind, i, j = fault
+        if kind == "dot":
+            raise BoardError(f"dot {labels[i]} lies on line {_line(labels, edges[j])}; lines meet only at their ends (PP-1)")
+        raise BoardError(f"lines {_line(labels, edges[i])} and {_line(labels, edges[j])} cross or overlap; "
+                         "a board is planar (PP-1)")
+    fault = face_fault(points, edges, boxes)
+    if fault is not None:
+        kind, i, j = fault
+        if kind == "zero":  # a plane box has area; kept so every fault has its message
+            raise BoardError(f"box {i} has no area; a box is a face (PP-1)")
+        if kind == "side":
+            raise BoardError(f"boxes {i} and {j} lie on the same side of a shared line, so they overlap; "
+                             "boxes are faces (PP-1)")
+        raise BoardError(f"box {i} has a line from its dot {labels[j]} inside it: it encloses or overlaps "
+                         "other lines or boxes; boxes are faces (PP-1)")
+
+
+def _line(labels: Sequence[str], edge: tuple[int, int]) -> str:
+    return f"{labels[edge[0]]}-{labels[edge[1]]}"
 
 
 def build_board(
@@ -124,18 +183,24 @@ def build_board(
 ) -> Board:
     """Derive edges from box cycles and check the board is a proper PP-1/PP-2 board.
 
+    Limits (:data:`MAX_DOTS`, :data:`MAX_EDGES`, :data:`MAX_BOXES`, coordinates) are
+    checked before any geometry. ``check_geometry=False`` skips the face checks, for
+    generators whose boards are faces by construction (a test checks them all).
     Raises :class:`BoardError` naming the broken rule.
     """
     n = len(dots)
+    if n > MAX_DOTS:
+        raise BoardError(f"the board has {n} dots; the limit MAX_DOTS is {MAX_DOTS} (PP-1)")
+    if len(boxes) > MAX_BOXES:
+        raise BoardError(f"the board has {len(boxes)} boxes; the limit MAX_BOXES is {MAX_BOXES} (PP-1)")
+    corners = sum(len(c) for c in boxes)
+    if corners > 2 * MAX_EDGES:
+        raise BoardError(f"the boxes list {corners} corners in all; the limit is 2 * MAX_EDGES = {2 * MAX_EDGES} (PP-1)")
     if len(set(dots)) != n:
         raise BoardError("two dots share one position (PP-1)")
     if labels is None:
         labels = auto_labels(dots)
-    if len(labels) != n or len(set(x.lower() for x in labels)) != n:
-        raise BoardError("dot labels must be one per dot and distinct (PP-1)")
-    for lab in labels:
-        if not re.fullmatch(r"[a-z]+[0-9]+", lab, re.IGNORECASE):
-            raise BoardError(f"dot label {lab!r} must be letters then digits, like a1 (PP-1)")
+    check_labels(labels, n)
     if not boxes:
         raise BoardError("a board needs at least one box (PP-1)")
     edge_ids: dict[tuple[int, int], int] = {}
@@ -149,6 +214,8 @@ def build_board(
         box_edges.append(tuple(
             edge_ids.setdefault((min(d, cycle[i - 1]), max(d, cycle[i - 1])), len(edge_ids)) for i, d in enumerate(cycle)
         ))
+    if len(edge_ids) > MAX_EDGES:
+        raise BoardError(f"the board has {len(edge_ids)} lines; the limit MAX_EDGES is {MAX_EDGES} (PP-1)")
     edges = sorted(edge_ids, key=lambda pair: edge_ids[pair])
     edge_boxes: list[list[int]] = [[] for _ in edges]
     for b, edge_list in enumerate(box_edges):
@@ -159,14 +226,7 @@ def build_board(
             a, c = edges[e]
             raise BoardError(f"line {labels[a]}-{labels[c]} borders {len(bs)} boxes; an edge borders one or two (PP-1)")
     if check_geometry:
-        for i, (p, q) in enumerate(edges):
-            for r, t in edges[i + 1 :]:
-                if {p, q} & {r, t}:
-                    continue
-                if _segments_cross(dots[p], dots[q], dots[r], dots[t]):
-                    raise BoardError(
-                        f"lines {labels[p]}-{labels[q]} and {labels[r]}-{labels[t]} cross; a board is planar (PP-1)"
-                    )
+        check_faces(dots, labels, edges, boxes)
     drawn: list[int] = []
     for p, q in predrawn:
         key = (min(p, q), max(p, q))

@@ -16,15 +16,25 @@ Contents are given for every box or for none. Every problem raises
 
 from __future__ import annotations
 
-import json
+import math
+import re
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
-from .board import Board, BoardError, build_board
-from .contents import Content, Legend, parse_content, parse_legend
+from ...core.files import canonical_json, load_json
+from .board import MAX_BOXES, MAX_COORDINATE, MAX_DENOMINATOR, MAX_DOTS, Board, BoardError, auto_labels, build_board
+from .contents import Content, Legend, make_legend, parse_content
 
 FORMAT = "plunder-pillage-board"
+FIELDS = ("format", "version", "dots", "boxes", "drawn", "legend")
+
+# A coordinate written as text: a decimal (exponent allowed) or a fraction. The digit counts
+# are capped by the pattern itself, so no text can make the arithmetic below large.
+_DECIMAL = re.compile(r"([+-]?)([0-9]{1,20})(?:\.([0-9]{0,20}))?(?:[eE]([+-]?[0-9]{1,20}))?", re.ASCII)
+_FRACTION = re.compile(r"([+-]?[0-9]{1,20})/([0-9]{1,20})", re.ASCII)
+#: an exponent past this cannot give a coordinate within the range and precision limits
+_MAX_EXPONENT = 60
 
 
 @dataclass(frozen=True)
@@ -36,7 +46,7 @@ class BoardFile:
     legend: Legend | None
 
     def to_json(self) -> str:
-        """The board file as compact JSON text (what ``board=json:...`` reads back)."""
+        """The board file as canonical compact JSON (what ``board=json:...`` stores and reads back)."""
         b = self.board
         data: dict[str, Any] = {
             "format": FORMAT,
@@ -48,7 +58,7 @@ class BoardFile:
         }
         if self.legend is not None:
             data["legend"] = dict(zip(self.legend.kinds, self.legend.values))
-        return json.dumps(data, separators=(",", ":"))
+        return canonical_json(data)
 
     def parsed_contents(self, legend: Legend) -> tuple[Content, ...] | None:
         """The contents read against ``legend`` (BoardError on a bad one)."""
@@ -63,59 +73,113 @@ class BoardFile:
         return tuple(out)
 
 
-def _plain(value: Fraction) -> int | float | str:
+def _plain(value: Fraction) -> int | str:
     """A coordinate as JSON: an int when whole, else an exact fraction text like ``"1/3"``."""
     return int(value) if value.denominator == 1 else str(value)
 
 
-def _number(value: Any, where: str) -> Fraction:
+def coordinate(value: Any, where: str) -> Fraction:
+    """A coordinate from JSON (int, finite float, or text like ``"2.5"``, ``"1/3"``), checked
+    against :data:`MAX_COORDINATE` and :data:`MAX_DENOMINATOR` before any exact arithmetic."""
     if isinstance(value, bool) or not isinstance(value, (int, float, str)):
-        raise BoardError(f"{where} must be a number (PP-1)")
-    try:
+        raise BoardError(f"{where} must be a number, not {type(value).__name__} (PP-1)")
+    if isinstance(value, int):
+        if abs(value) > MAX_COORDINATE:
+            raise BoardError(f"{where} is outside -{MAX_COORDINATE}..{MAX_COORDINATE} (the limit MAX_COORDINATE) (PP-1)")
         return Fraction(value)
-    except (ValueError, ZeroDivisionError):
-        raise BoardError(f"{where} must be a number, got {value!r} (PP-1)") from None
+    if isinstance(value, float):
+        if not math.isfinite(value):
+            raise BoardError(f"{where} is {value}; coordinates are finite numbers (PP-1)")
+        value = repr(value)  # the shortest decimal that reads back as this float: 0.1, not 2**-55 multiples
+    text = value.strip()
+    m = _FRACTION.fullmatch(text)
+    if m:
+        if int(m.group(2)) == 0:
+            raise BoardError(f"{where} {text!r} divides by zero (PP-1)")
+        number = Fraction(int(m.group(1)), int(m.group(2)))
+    else:
+        m = _DECIMAL.fullmatch(text)
+        if not m:
+            raise BoardError(f"{where} {text[:30]!r} must be a number like 3, 2.5, 1e-3 or 1/3, within "
+                             f"{MAX_COORDINATE} and 1/{MAX_DENOMINATOR} (PP-1)")
+        sign, whole, part, exp = m.group(1), m.group(2), m.group(3) or "", int(m.group(4) or 0)
+        if abs(exp) > _MAX_EXPONENT:
+            raise BoardError(f"{where} {text!r} is beyond the limits MAX_COORDINATE = {MAX_COORDINATE} "
+                             f"and MAX_DENOMINATOR = {MAX_DENOMINATOR} (PP-1)")
+        number = Fraction(int(whole + part), 10 ** len(part)) * Fraction(10) ** exp
+        number = -number if sign == "-" else number
+    if abs(number) > MAX_COORDINATE:
+        raise BoardError(f"{where} is outside -{MAX_COORDINATE}..{MAX_COORDINATE} (the limit MAX_COORDINATE) (PP-1)")
+    if number.denominator > MAX_DENOMINATOR:
+        raise BoardError(f"{where} {text!r} is finer than 1/{MAX_DENOMINATOR} (the precision limit MAX_DENOMINATOR) (PP-1)")
+    return number
+
+
+def _index(value: Any, where: str) -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise BoardError(f"{where} must be a dot index, not {type(value).__name__} (PP-1)")
+    return value
+
+
+def _fields(value: Any, where: str, allowed: tuple[str, ...]) -> dict[str, Any]:
+    if not isinstance(value, dict):
+        raise BoardError(f"{where} must be a JSON object")
+    unknown = sorted(k for k in value if k not in allowed)
+    if unknown:
+        raise BoardError(f"{where} has unknown field {unknown[0][:30]!r}; its fields are {', '.join(allowed)}")
+    return value
+
+
+def _list(data: dict[str, Any], key: str, ruling: str, required: bool = True) -> list[Any]:
+    value = data.get(key, None if required else [])
+    if not isinstance(value, list) or (required and not value):
+        raise BoardError(f"board file needs {'a non-empty' if required else 'a'} {key!r} list ({ruling})")
+    return value
 
 
 def parse_board_json(text: str, name: str = "file") -> BoardFile:
-    """Read a board file's text into a :class:`BoardFile`."""
+    """Read a board file's text into a :class:`BoardFile` (every field's type checked)."""
     try:
-        data = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise BoardError(f"board file is not valid JSON: {exc}") from None
-    if not isinstance(data, dict):
-        raise BoardError("board file must be a JSON object")
-    if data.get("format", FORMAT) != FORMAT or data.get("version", 1) != 1:
+        data = _fields(load_json(text, "board file"), "board file", FIELDS)
+    except ValueError as exc:
+        raise BoardError(str(exc)) from None
+    fmt, version = data.get("format", FORMAT), data.get("version", 1)
+    if fmt != FORMAT or isinstance(version, bool) or version != 1:
         raise BoardError(f"board file format must be {FORMAT!r} version 1")
-    raw_dots = data.get("dots")
-    if not isinstance(raw_dots, list) or not raw_dots:
-        raise BoardError("board file needs a non-empty 'dots' list (PP-1)")
+    raw_dots = _list(data, "dots", "PP-1")
+    if len(raw_dots) > MAX_DOTS:
+        raise BoardError(f"the board has {len(raw_dots)} dots; the limit MAX_DOTS is {MAX_DOTS} (PP-1)")
     dots = []
-    labels: list[str] | None = []
+    given: list[str] = []
     for i, d in enumerate(raw_dots):
         if isinstance(d, dict):
-            dots.append((_number(d.get("x"), f"dots[{i}].x"), _number(d.get("y"), f"dots[{i}].y")))
-            if labels is not None and isinstance(d.get("label"), str):
-                labels.append(d["label"])
-            else:
-                labels = None
+            d = _fields(d, f"dots[{i}]", ("x", "y", "label"))
+            dots.append((coordinate(d.get("x"), f"dots[{i}].x"), coordinate(d.get("y"), f"dots[{i}].y")))
+            if "label" in d:
+                if not isinstance(d["label"], str):
+                    raise BoardError(f"dots[{i}].label must be text like a1 (PP-1)")
+                given.append(d["label"])
         elif isinstance(d, list) and len(d) == 2:
-            dots.append((_number(d[0], f"dots[{i}][0]"), _number(d[1], f"dots[{i}][1]")))
-            labels = None
+            dots.append((coordinate(d[0], f"dots[{i}][0]"), coordinate(d[1], f"dots[{i}][1]")))
         else:
             raise BoardError(f"dots[{i}] must be [x, y] or {{\"x\", \"y\", \"label\"}} (PP-1)")
-    raw_boxes = data.get("boxes")
-    if not isinstance(raw_boxes, list) or not raw_boxes:
-        raise BoardError("board file needs a non-empty 'boxes' list (PP-1)")
+    if given and len(given) != len(dots):
+        raise BoardError("give a label for every dot or for none (PP-1)")
+    raw_boxes = _list(data, "boxes", "PP-1")
+    if len(raw_boxes) > MAX_BOXES:
+        raise BoardError(f"the board has {len(raw_boxes)} boxes; the limit MAX_BOXES is {MAX_BOXES} (PP-1)")
     cycles: list[list[int]] = []
     contents: list[str] = []
     for b, box in enumerate(raw_boxes):
-        cycle = box.get("dots") if isinstance(box, dict) else box
-        if not isinstance(cycle, list) or not all(isinstance(d, int) and not isinstance(d, bool) for d in cycle):
+        cycle = _fields(box, f"boxes[{b}]", ("dots", "content")).get("dots") if isinstance(box, dict) else box
+        if not isinstance(cycle, list):
             raise BoardError(f"boxes[{b}] must list dot indices (PP-1)")
-        cycles.append(cycle)
+        cycles.append([_index(d, f"boxes[{b}] dot") for d in cycle])
         if isinstance(box, dict) and "content" in box:
-            contents.append(str(box["content"]))
+            content = box["content"]
+            if isinstance(content, bool) or not isinstance(content, (str, int)):
+                raise BoardError(f"boxes[{b}].content must be text like \"food\" or a doubloon count (PP-1)")
+            contents.append(str(content))
     if contents and len(contents) != len(cycles):
         raise BoardError("give a content for every box or for none (PP-1)")
     legend = None
@@ -124,12 +188,13 @@ def parse_board_json(text: str, name: str = "file") -> BoardFile:
         if not isinstance(raw, dict):
             raise BoardError("'legend' must map kinds to whole-number values (PP-3)")
         try:
-            legend = parse_legend(",".join(f"{k}:{v}" for k, v in raw.items()))
+            legend = make_legend(list(raw.items()))
         except ValueError as exc:
             raise BoardError(str(exc)) from None
-    label_of = {lab.lower(): i for i, lab in enumerate(labels)} if labels else {}
+    labels = given or list(auto_labels(dots))
+    label_of = {lab.lower(): i for i, lab in enumerate(labels)}
     drawn = []
-    for j, pair in enumerate(data.get("drawn", [])):
+    for j, pair in enumerate(_list(data, "drawn", "PP-2", required=False)):
         if not isinstance(pair, list) or len(pair) != 2:
             raise BoardError(f"drawn[{j}] must be a pair of dots (PP-2)")
         ends = []
@@ -139,18 +204,9 @@ def parse_board_json(text: str, name: str = "file") -> BoardFile:
             elif isinstance(d, str) and d.lower() in label_of:
                 ends.append(label_of[d.lower()])
             else:
-                ends.append(-1)
-        if -1 in ends:
-            if not labels:
-                from .board import auto_labels
-
-                auto = {lab: i for i, lab in enumerate(auto_labels(dots))}
-                ends = [auto.get(str(d).lower(), -1) if e == -1 else e for d, e in zip(pair, ends)]
-            if -1 in ends:
-                raise BoardError(f"drawn[{j}] names a dot that does not exist: {pair} (PP-2)")
+                raise BoardError(f"drawn[{j}] names a dot that does not exist: {str(d)[:20]!r} (PP-2)")
         drawn.append((ends[0], ends[1]))
-    scale = _fit_scale(dots)
-    board = build_board(name, dots, cycles, drawn, labels or None, scale=scale)
+    board = build_board(name, dots, cycles, drawn, labels, scale=_fit_scale(dots))
     return BoardFile(board, tuple(contents) if contents else None, legend)
 
 

@@ -13,12 +13,23 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Union
+from typing import Iterable, Sequence, Union
 
 #: operations a modifier may offer: the text's + and -, and x as a designer extension (PP-5)
 OPS = ("+", "-", "x")
 
 DEFAULT_LEGEND = (("food", 5), ("weapons", 5), ("armor", 5))
+
+#: largest magnitude of a legend value, a floor, a doubloon pile or a modifier amount
+MAX_VALUE = 1_000_000
+#: most commodity kinds in a legend
+MAX_KINDS = 16
+#: longest commodity kind name
+MAX_KIND_CHARS = 20
+#: longest content text
+MAX_CONTENT_CHARS = 200
+#: largest score any play of a board could reach: every score is then an exact float (PP-7)
+MAX_SCORE = 2**53
 
 _KIND = r"[a-z][a-z_]*"
 
@@ -94,21 +105,48 @@ class Legend:
         return name.capitalize()
 
 
-def parse_legend(text: str) -> Legend:
-    """``food:5,weapons:5,armor:5`` -> :class:`Legend`; raises ValueError citing PP-3."""
+def bounded_int(text: str, what: str, low: int = -MAX_VALUE, high: int = MAX_VALUE) -> int:
+    """``text`` (ASCII digits, optional minus) as an int in ``[low, high]``, its length checked first."""
+    if not re.fullmatch(r"-?[0-9]+", text, re.ASCII):
+        raise ValueError(f"{what} {text!r} is not a whole number")
+    if len(text.lstrip("-").lstrip("0")) > len(str(MAX_VALUE)) or not low <= int(text) <= high:
+        shown = text if len(text) <= 20 else text[:17] + "..."
+        raise ValueError(f"{what} {shown} is outside {low}..{high} (the limit MAX_VALUE is {MAX_VALUE})")
+    return int(text)
+
+
+def make_legend(entries: Sequence[tuple[str, int]]) -> Legend:
+    """A legend from (kind, value) pairs, each checked against the limits; ValueError citing PP-3."""
     kinds: list[str] = []
     values: list[int] = []
-    for part in filter(None, (p.strip() for p in text.split(","))):
-        m = re.fullmatch(rf"({_KIND})\s*[:=]\s*(-?\d+)", part.lower())
-        if not m:
-            raise ValueError(f"legend entry {part!r} must be KIND:VALUE with a whole-number value (PP-3)")
-        if m.group(1) in kinds:
-            raise ValueError(f"legend names {m.group(1)!r} twice (PP-3)")
-        kinds.append(m.group(1))
-        values.append(int(m.group(2)))
+    if len(entries) > MAX_KINDS:
+        raise ValueError(f"the legend has {len(entries)} kinds; the limit is {MAX_KINDS} (PP-3)")
+    for kind, value in entries:
+        name = kind.lower()
+        if not re.fullmatch(_KIND, name, re.ASCII) or len(name) > MAX_KIND_CHARS:
+            raise ValueError(f"legend kind {kind[:40]!r} must be up to {MAX_KIND_CHARS} letters a-z or _ (PP-3)")
+        if name in kinds:
+            raise ValueError(f"legend names {name!r} twice (PP-3)")
+        if not isinstance(value, int) or isinstance(value, bool):
+            raise ValueError(f"legend value of {name} must be a whole number, not {type(value).__name__} (PP-3)")
+        if abs(value) > MAX_VALUE:
+            raise ValueError(f"legend value of {name} is outside -{MAX_VALUE}..{MAX_VALUE} (the limit MAX_VALUE) (PP-3)")
+        kinds.append(name)
+        values.append(value)
     if not kinds:
         raise ValueError("the legend needs at least one commodity kind (PP-3)")
     return Legend(tuple(kinds), tuple(values))
+
+
+def parse_legend(text: str) -> Legend:
+    """``food:5,weapons:5,armor:5`` -> :class:`Legend`; raises ValueError citing PP-3."""
+    entries: list[tuple[str, int]] = []
+    for part in filter(None, (p.strip() for p in text.split(","))):
+        m = re.fullmatch(r"([a-z_]+)\s*[:=]\s*(-?[0-9]+)", part.lower(), re.ASCII)
+        if not m:
+            raise ValueError(f"legend entry {part[:40]!r} must be KIND:VALUE with a whole-number value (PP-3)")
+        entries.append((m.group(1), bounded_int(m.group(2), f"legend value of {m.group(1)}")))
+    return make_legend(entries)
 
 
 def content_text(content: Content, legend: Legend) -> str:
@@ -132,13 +170,14 @@ def content_short(content: Content, legend: Legend) -> str:
 
 def parse_content(text: str, legend: Legend) -> Content:
     """Read a content text; raises ValueError saying what is wrong and citing PP-1/PP-5."""
+    if len(text) > MAX_CONTENT_CHARS:
+        raise ValueError(f"a content text has {len(text)} characters; the limit is {MAX_CONTENT_CHARS} (PP-1)")
     t = text.strip().lower()
-    if re.fullmatch(r"-?\d+", t):
-        n = int(t)
-        if n < 1:
-            raise ValueError(f"a doubloon pile holds 1 or more doubloons, not {n} (PP-1)")
-        return Doubloons(n)
-    m = re.fullmatch(rf"([+\-x]+)\s*(\d+)\s+({_KIND}(?:\s*[/|]\s*{_KIND})*)", t)
+    if re.fullmatch(r"-?[0-9]+", t, re.ASCII):
+        if t.startswith("-") or not t.strip("0"):
+            raise ValueError(f"a doubloon pile holds 1 or more doubloons, not {t} (PP-1)")
+        return Doubloons(bounded_int(t, "a doubloon pile of", 1))
+    m = re.fullmatch(rf"([+\-x]+)\s*([0-9]+)\s+({_KIND}(?:\s*[/|]\s*{_KIND})*)", t, re.ASCII)
     if m:
         ops = tuple(dict.fromkeys(m.group(1)))
         if len(ops) != len(m.group(1)):
@@ -151,8 +190,9 @@ def parse_content(text: str, legend: Legend) -> Content:
             if k in kinds:
                 raise ValueError(f"modifier {text!r} names {name!r} twice (PP-5)")
             kinds.append(k)
-        return Modifier(tuple(o for o in OPS if o in ops), int(m.group(2)), tuple(kinds))
-    if re.fullmatch(_KIND, t):
+        amount = bounded_int(m.group(2), "a modifier amount of", 0)
+        return Modifier(tuple(o for o in OPS if o in ops), amount, tuple(kinds))
+    if re.fullmatch(_KIND, t, re.ASCII):
         k = legend.kind_index(t)
         if k is None:
             raise ValueError(f"commodity {t!r} is not in the legend {legend} (PP-3)")
@@ -160,14 +200,46 @@ def parse_content(text: str, legend: Legend) -> Content:
     raise ValueError(f"{text!r} is not a box content: use a doubloon count like 3, a kind like food, or a modifier like -5 food/armor (PP-1)")
 
 
+def check_scores_fit(legend: Legend, floor: int | None, boxes: Iterable[Iterable[Content]]) -> None:
+    """Refuse a game in which some play could score beyond :data:`MAX_SCORE` (a ValueError).
+
+    ``boxes`` gives, per box, every content it may hold. The bound takes every pile, every
+    commodity at the largest value reachable when each modifier adds its amount (``+``/``-``)
+    or multiplies by it (``x``), whichever order and choice is worst (PP-5, PP-7).
+    """
+    value = max([abs(v) for v in legend.values] + [abs(floor or 0)])
+    piles = commodity_boxes = added = 0
+    factor = 1
+    for options in boxes:
+        pile, add, times, commodity = 0, 0, 1, False
+        for c in options:
+            if isinstance(c, Doubloons):
+                pile = max(pile, c.n)
+            elif isinstance(c, Commodity):
+                commodity = True
+            else:
+                if "+" in c.ops or "-" in c.ops:
+                    add = max(add, c.amount)
+                if "x" in c.ops:
+                    times = max(times, c.amount)
+        piles += pile
+        commodity_boxes += commodity
+        added += add
+        factor = min(factor * times, MAX_SCORE + 1)  # capped: past the limit the size no longer matters
+    bound = piles + commodity_boxes * (value + added) * factor
+    if bound > MAX_SCORE:
+        raise ValueError(f"some play of this board could score more than {MAX_SCORE} (the limit MAX_SCORE = 2**53): "
+                         "lower the legend values, piles or modifier amounts, or use fewer x modifiers (PP-7)")
+
+
 def parse_mix(text: str) -> tuple[Fraction, Fraction, Fraction]:
     """``doubloons:35,commodity:45,modifier:20`` -> shares summing to 1."""
     shares = {"doubloons": 0, "commodity": 0, "modifier": 0}
     for part in filter(None, (p.strip() for p in text.split(","))):
-        m = re.fullmatch(r"(doubloons|commodity|modifier)\s*[:=]\s*(\d+)", part.lower())
+        m = re.fullmatch(r"(doubloons|commodity|modifier)\s*[:=]\s*([0-9]+)", part.lower(), re.ASCII)
         if not m:
-            raise ValueError(f"mix entry {part!r} must be doubloons|commodity|modifier:WEIGHT")
-        shares[m.group(1)] = int(m.group(2))
+            raise ValueError(f"mix entry {part[:40]!r} must be doubloons|commodity|modifier:WEIGHT")
+        shares[m.group(1)] = bounded_int(m.group(2), f"mix weight of {m.group(1)}", 0)
     total = sum(shares.values())
     if total <= 0:
         raise ValueError("mix weights must not all be zero")

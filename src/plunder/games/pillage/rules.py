@@ -18,8 +18,10 @@ from ...core.errors import ParameterError
 from ...core.game import CHANCE, TERMINAL, Action, Game, State
 from ...core.params import Param, parse_int
 from .board import Board, BoardError, generated
+from .board_file import BoardFile, parse_board_json
 from .contents import (
     DEFAULT_LEGEND,
+    MAX_VALUE,
     OPS,
     Commodity,
     Content,
@@ -27,6 +29,7 @@ from .contents import (
     Legend,
     Modifier,
     apply_op,
+    check_scores_fit,
     content_text,
     parse_content,
     parse_legend,
@@ -40,31 +43,28 @@ CONTENT_MODES = ("auto", "random", "unit", "example", "file")
 EXAMPLE_CONTENTS = ("food", "weapons", "-5 food/weapons/armor", "armor")
 
 
-def _parse_board(text: str) -> Any:
-    from .board_file import parse_board_json
+def _parse_board(text: str) -> Board | BoardFile:
+    """A generated board (``square:3x3``) or a board file's inline text (``json:{...}``).
 
-    if text.startswith("file:"):
-        path = text[len("file:") :]
-        try:
-            with open(path, encoding="utf-8") as fh:
-                return parse_board_json(fh.read(), name=text)
-        except OSError as exc:
-            raise ValueError(f"cannot read board file {path!r}: {exc.strerror}") from None
-        except BoardError as exc:
-            raise ValueError(f"board file {path!r}: {exc}") from None
-    if text.startswith("json:"):
-        try:
-            return parse_board_json(text[len("json:") :], name="json")
-        except BoardError as exc:
-            raise ValueError(f"board json: {exc}") from None
+    ``file:PATH`` never reaches here: the parameter's ``inline`` hook has the core read the
+    file once and hand over ``json:`` + its text (so this module never reads from disk).
+    """
+    text = text.strip()
     try:
+        if text.startswith("json:"):
+            return parse_board_json(text[len("json:") :], name="file")
         return generated(text)
     except BoardError as exc:
         raise ValueError(str(exc)) from None
 
 
+def _board_text(value: Board | BoardFile) -> str:
+    """One canonical text per board: the generator spec, or ``json:`` and the canonical board file."""
+    return value.name if isinstance(value, Board) else "json:" + value.to_json()
+
+
 def _parse_floor(text: str) -> int | None:
-    return None if text.lower() == "none" else parse_int()(text)
+    return None if text.strip().lower() == "none" else parse_int(-MAX_VALUE, MAX_VALUE)(text)
 
 
 def _parse_legend_param(text: str) -> Legend | None:
@@ -84,7 +84,8 @@ class PillageGame(Game):
     title: ClassVar[str] = "Pillage and Profit"
     param_specs: ClassVar[list[Param]] = [
         Param("board", "square:4x4", _parse_board, "board shape (PP-1)",
-              ("square:RxC", "triangle:RxC", "hex:RxC", "octagon:RxC", "file:PATH", "json:TEXT")),
+              ("square:RxC", "triangle:RxC", "hex:RxC", "octagon:RxC", "file:PATH", "json:TEXT"),
+              canonical=_board_text, inline=lambda content: "json:" + content),
         Param("contents", "auto", _parse_contents,
               "box contents: random (dealt by chance), unit (1 doubloon each), example (PP-8), "
               "file (from the board file); auto = file contents if the board file has them, else random",
@@ -113,9 +114,6 @@ class PillageGame(Game):
         loaded = values["board"]
         file = None if isinstance(loaded, Board) else loaded
         self.board: Board = loaded if file is None else file.board
-        if file is not None:
-            # records carry the board itself, so they replay where the file is not
-            self.params["board"] = "json:" + file.to_json()
         legend = values["legend"] or (file.legend if file and file.legend else None)
         self.legend: Legend = legend or Legend(tuple(k for k, _ in DEFAULT_LEGEND), tuple(v for _, v in DEFAULT_LEGEND))
         self.floor: int | None = values["floor"]
@@ -138,6 +136,12 @@ class PillageGame(Game):
             except BoardError as exc:
                 raise ParameterError(f"pillage board file: {exc}") from None
         self.distribution = random_distribution(self.legend, values["mix"])
+        try:
+            dealt = [c for c, _ in self.distribution]
+            check_scores_fit(self.legend, self.floor, ([c] for c in self.fixed) if self.fixed else
+                             (dealt for _ in self.board.boxes))
+        except ValueError as exc:
+            raise ParameterError(f"pillage: {exc}") from None
         self.E = self.board.num_edges
         self.K = len(self.legend.kinds)
         self.choice_base = self.E
