@@ -4,6 +4,7 @@ import json
 from dataclasses import replace
 from pathlib import Path
 
+import pytest
 from click.testing import CliRunner
 
 import plunder
@@ -167,7 +168,7 @@ def test_solve_time_limit_must_be_finite_and_positive() -> None:
         assert result.exit_code == 2 and "number of seconds" in result.output, bad
 
 
-def test_solve_has_a_default_time_limit_and_reports_the_limit_it_hit(monkeypatch) -> None:
+def test_solve_has_a_default_time_limit_and_reports_the_limit_it_hit(monkeypatch: pytest.MonkeyPatch) -> None:
     import plunder.cli as cli
     from plunder.core.errors import SearchLimitError
 

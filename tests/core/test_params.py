@@ -24,7 +24,7 @@ def spellings(text: str) -> list[str]:
 
 
 @pytest.mark.parametrize("game_id, preset", PRESETS)
-def test_canonical_texts_are_a_fixed_point(game_id, preset) -> None:
+def test_canonical_texts_are_a_fixed_point(game_id: str, preset: str) -> None:
     game = plunder.load_game(game_id, preset=preset)
     again = plunder.load_game(game_id, **game.params)
     assert again.params == game.params
@@ -43,7 +43,7 @@ KNOWN = {("pillage", "legend"), ("pillage", "mix"), ("pillage", "floor")}
         for spec in entry(gid).game_class.param_specs
     ],
 )
-def test_every_spelling_of_a_value_is_stored_alike(game_id, name) -> None:
+def test_every_spelling_of_a_value_is_stored_alike(game_id: str, name: str) -> None:
     cls = entry(game_id).game_class
     for preset in [{}, *cls.presets.values()]:
         base = plunder.load_game(game_id, **preset)

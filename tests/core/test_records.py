@@ -1,6 +1,8 @@
 """Records: JSON round trip, exact replay, refusal of tampered or malformed records."""
 
 import json
+from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -14,7 +16,7 @@ def record() -> plunder.Record:
     return plunder.play(game, ["greedy", "random"], seed=7)
 
 
-def test_record_holds_everything_a_replay_needs(record) -> None:
+def test_record_holds_everything_a_replay_needs(record: plunder.Record) -> None:
     data = json.loads(record.to_json())
     assert data["format"] == "plunder-record" and data["version"] == 2 and data["chance"] == "seed"
     assert data["game"] == "pillage" and data["params"]["board"] == "square:2x2"
@@ -23,7 +25,7 @@ def test_record_holds_everything_a_replay_needs(record) -> None:
     assert data["result"]["returns"] == record.returns
 
 
-def test_same_seed_same_game(record) -> None:
+def test_same_seed_same_game(record: plunder.Record) -> None:
     game = plunder.load_game("pillage", board="square:2x2", contents="random")
     again = plunder.play(game, ["greedy", "random"], seed=7)
     assert again == record
@@ -31,12 +33,12 @@ def test_same_seed_same_game(record) -> None:
     assert other.moves != record.moves
 
 
-def test_replay_reaches_the_recorded_result(record) -> None:
+def test_replay_reaches_the_recorded_result(record: plunder.Record) -> None:
     final = plunder.replay(plunder.Record.from_json(record.to_json()))
     assert final.is_terminal() and final.returns() == record.returns and final.scores() == record.scores
 
 
-def test_tampered_action_is_named(record) -> None:
+def test_tampered_action_is_named(record: plunder.Record) -> None:
     data = json.loads(record.to_json())
     index = next(i for i, m in enumerate(data["moves"]) if m["by"] != "chance")
     first_line = data["moves"][index]["action"]
@@ -46,16 +48,16 @@ def test_tampered_action_is_named(record) -> None:
     assert err.value.index == index + 1
 
 
-def test_wrong_mover_is_refused(record) -> None:
+def test_wrong_mover_is_refused(record: plunder.Record) -> None:
     moves = list(record.moves)
-    i = next(i for i, m in enumerate(moves) if m.by is not None)
-    moves[i] = Move(1 - moves[i].by, moves[i].action)
+    i, mover = next((i, m.by) for i, m in enumerate(moves) if m.by is not None)
+    moves[i] = Move(1 - mover, moves[i].action)
     bad = plunder.Record(record.game, record.params, record.seed, record.players, moves, record.returns, record.scores)
     with pytest.raises(plunder.RecordError, match=f"move {i}.*to act"):
         plunder.replay(bad)
 
 
-def test_forged_result_is_refused(record) -> None:
+def test_forged_result_is_refused(record: plunder.Record) -> None:
     forged = plunder.Record(record.game, record.params, record.seed, record.players, record.moves,
                             [-x for x in record.returns or []] or [1.0, -1.0], record.scores)
     if forged.returns == record.returns:
@@ -77,7 +79,7 @@ def test_forged_result_is_refused(record) -> None:
          ', "seed": "x", "result": null}', "seed"),
     ],
 )
-def test_malformed_records_say_what_is_wrong(text, words) -> None:
+def test_malformed_records_say_what_is_wrong(text: str, words: str) -> None:
     with pytest.raises(plunder.RecordError, match=words):
         plunder.Record.from_json(text)
 
@@ -90,7 +92,7 @@ def test_record_of_unknown_game_is_refused() -> None:
 
 # --- strict fields (issue 11 items 6, 7, 15) ------------------------------------------------------
 
-def _edited(record: plunder.Record, **changes) -> str:
+def _edited(record: plunder.Record, **changes: Any) -> str:
     """The record's JSON with top-level fields replaced (``None`` values delete the field)."""
     data = json.loads(record.to_json())
     for key, value in changes.items():
@@ -133,7 +135,7 @@ def _edited(record: plunder.Record, **changes) -> str:
         ({"game": "chess"}, "unknown game 'chess'"),
     ],
 )
-def test_every_field_is_checked_strictly(record, changes, words) -> None:
+def test_every_field_is_checked_strictly(record: plunder.Record, changes: dict[str, Any], words: str) -> None:
     with pytest.raises(plunder.RecordError, match=words):
         plunder.Record.from_json(_edited(record, **changes))
 
@@ -148,19 +150,19 @@ def test_every_field_is_checked_strictly(record, changes, words) -> None:
         (" " * 4_000_001, "4000001 characters; the limit is 4000000"),
     ],
 )
-def test_json_limits_are_enforced_before_parsing(text, words) -> None:
+def test_json_limits_are_enforced_before_parsing(text: str, words: str) -> None:
     with pytest.raises(plunder.RecordError, match=words):
         plunder.Record.from_json(text)
 
 
-def test_replay_checks_a_result_built_in_code(record) -> None:
+def test_replay_checks_a_result_built_in_code(record: plunder.Record) -> None:
     # item 7: "returns": 5 used to escape as a TypeError
     bad = plunder.Record(record.game, record.params, record.seed, record.players, record.moves, 5, None)  # type: ignore[arg-type]
     with pytest.raises(plunder.RecordError, match="result.returns must be a list"):
         plunder.replay(bad)
 
 
-def test_parameters_are_stored_as_their_canonical_texts(record) -> None:
+def test_parameters_are_stored_as_their_canonical_texts(record: plunder.Record) -> None:
     # item 15: " 3 " is 3, stored "3"; parameters left out are filled with the defaults
     read = plunder.Record.from_json(_edited(record, params={"board": " square:2x2 ", "contents": "random",
                                                             "floor": " +3 "}))
@@ -168,7 +170,7 @@ def test_parameters_are_stored_as_their_canonical_texts(record) -> None:
     assert read.params == game.params and read.params["floor"] == "3" and read.params["legend"] == "auto"
 
 
-def test_record_files_are_read_within_limits(tmp_path, record) -> None:
+def test_record_files_are_read_within_limits(tmp_path: Path, record: plunder.Record) -> None:
     from plunder.core.record import read_record
 
     good = tmp_path / "good.json"
@@ -202,7 +204,7 @@ def _other_outcome(record: plunder.Record) -> tuple[int, str]:
     raise AssertionError("no chance move with a choice")
 
 
-def test_a_chance_move_the_seed_does_not_draw_is_named(record) -> None:
+def test_a_chance_move_the_seed_does_not_draw_is_named(record: plunder.Record) -> None:
     i, other = _other_outcome(record)
     moves = list(record.moves)
     moves[i] = Move(None, other)
@@ -216,7 +218,7 @@ def test_a_chance_move_the_seed_does_not_draw_is_named(record) -> None:
         plunder.replay(plunder.Record(record.game, record.params, 8, record.players, record.moves))
 
 
-def test_free_chance_is_checked_for_legality_only(record) -> None:
+def test_free_chance_is_checked_for_legality_only(record: plunder.Record) -> None:
     i, other = _other_outcome(record)
     moves = list(record.moves[: i + 1])
     moves[i] = Move(None, other)
@@ -227,7 +229,7 @@ def test_free_chance_is_checked_for_legality_only(record) -> None:
         plunder.replay(plunder.Record(record.game, record.params, None, record.players, moves))
 
 
-def test_version_1_records_are_read_as_free_chance(record) -> None:
+def test_version_1_records_are_read_as_free_chance(record: plunder.Record) -> None:
     data = json.loads(record.to_json())
     data["version"] = 1
     del data["chance"]

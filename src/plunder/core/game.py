@@ -14,8 +14,8 @@ import dataclasses
 from abc import ABC, abstractmethod
 from typing import Any, ClassVar, Generic, Hashable, Self, Sequence, TypeVar, cast
 
-from .errors import IllegalActionError, InvalidActionError
-from .params import Param
+from .errors import IllegalActionError, InvalidActionError, ParameterError
+from .params import Param, resolve
 
 #: ``current_player`` of a state where chance acts next.
 CHANCE = -1
@@ -71,6 +71,25 @@ class Game(ABC, Generic[A]):
         Parsing does not check legality: a readable but illegal action is returned and
         refused by :meth:`State.apply` with :class:`IllegalActionError`.
         """
+
+    @classmethod
+    def load(cls, preset: str | None = None, **params: Any) -> Self:
+        """This game with ``params`` given as keywords (text or Python values), typed as its class.
+
+        ``preset`` names a parameter set from :attr:`presets`; explicit keywords override it.
+        Unknown presets, parameters or bad values raise :class:`ParameterError` naming the
+        offender and the allowed choices (:func:`plunder.load_game` is this, by game id).
+        """
+        given: dict[str, Any] = {}
+        if preset is not None:
+            if preset not in cls.presets:
+                raise ParameterError(
+                    f"{cls.id} has no preset {preset!r}; presets are: {', '.join(cls.presets) or 'none'}"
+                )
+            given.update(cls.presets[preset])
+        given.update(params)
+        values, texts = resolve(cls.id, cls.param_specs, given)
+        return cls(values, texts)
 
     def seat_name(self, seat: int) -> str:
         """How the rules text calls a seat (``Player 1`` ...)."""

@@ -15,7 +15,6 @@ from typing import Any, Callable, Mapping, Protocol, Sequence
 from .agent import Agent, AgentFactory, Evaluator
 from .errors import ParameterError
 from .game import Action, Game, State
-from .params import resolve
 
 #: game id -> module holding its ``ENTRY``
 GAME_MODULES: dict[str, str] = {
@@ -117,14 +116,4 @@ def load_game(game_id: str, preset: str | None = None, **params: Any) -> Game:
     override it. Unknown games, presets, parameters or bad values raise
     :class:`ParameterError` naming the offender and the allowed choices.
     """
-    cls = entry(game_id).game_class
-    given: dict[str, Any] = {}
-    if preset is not None:
-        if preset not in cls.presets:
-            raise ParameterError(
-                f"{game_id} has no preset {preset!r}; presets are: {', '.join(cls.presets) or 'none'}"
-            )
-        given.update(cls.presets[preset])
-    given.update(params)
-    values, texts = resolve(game_id, cls.param_specs, given)
-    return cls(values, texts)
+    return entry(game_id).game_class.load(preset, **params)
