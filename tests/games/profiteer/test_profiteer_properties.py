@@ -10,9 +10,10 @@ from hypothesis import strategies as st
 import plunder
 from plunder.core.chance import sample_chance
 from plunder.games.profiteer.cards import FULL_DECK
-from plunder.games.profiteer.rules import (
-    BALANCE, DOWN_A, DOWN_B, GIVE, PASS, SETUP, SWITCH, ProfiteerState,
-)
+from plunder.agents import make_agent
+from plunder.games.profiteer.actions import KEEP, Give, ProfiteerAction
+from plunder.games.profiteer.flow import DOWN_A, DOWN_B, SETUP, SWITCH
+from plunder.games.profiteer.rules import ProfiteerState
 from tests.games.profiteer.profiteer_helpers import all_cards
 
 
@@ -25,7 +26,7 @@ def _check_conserved(s: ProfiteerState) -> None:
     assert union == FULL_DECK and sum(m.bit_count() for m in sets) == 52
     if s.phase != SETUP:
         # the unseen pool is exactly the sides' unseen deck cards
-        assert s.ua + s.ub == s.pool.bit_count() and s.ua >= 0 and s.ub >= 0
+        assert s.unseen_a + s.unseen_b == s.pool.bit_count() and s.unseen_a >= 0 and s.unseen_b >= 0
 
 
 @settings(max_examples=40, deadline=None)
@@ -33,29 +34,24 @@ def _check_conserved(s: ProfiteerState) -> None:
        agent=st.sampled_from(["random", "greedy"]))
 def test_cards_conserved_and_profit_moves_only_by_wars_and_gifts(seed: int, preset: str, agent: str) -> None:
     game = plunder.load_game("profiteer", preset=preset)
-    from plunder.agents import make_agent
-
     player = make_agent(agent, game)
     rng = random.Random(seed)
     s = game.new_initial_state()
     assert isinstance(s, ProfiteerState)
     while not s.is_terminal():
         _check_conserved(s)
-        if s.current_player == 0:
-            action = player.choose(s, rng)
-        else:
-            action = sample_chance(s, rng)
+        action: ProfiteerAction = player.choose(s, rng) if s.current_player == 0 else sample_chance(s, rng)  # type: ignore[assignment]
         t = s.apply(action)
         assert isinstance(t, ProfiteerState)
         if s.phase != SETUP and t.phase != SETUP:
             gained = t.total() - s.total()
             if s.phase == SWITCH:
                 assert gained == 0, "a switch never changes the profiteer's total"
-                if action != PASS:
+                if action != KEEP:
                     assert t.switches == s.switches + 1
             elif s.phase in (DOWN_A, DOWN_B):
                 assert gained == 1, "each face-down war card goes to the profiteer"
-            elif s.phase == BALANCE and isinstance(action, int) and action >= GIVE and action < GIVE + 52:
+            elif isinstance(action, Give):
                 assert gained == -1, "a gift costs the profiteer one card"
             else:
                 assert gained == 0, f"the profiteer's count moved by {gained} at {s.summary()}"

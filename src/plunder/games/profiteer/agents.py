@@ -11,10 +11,12 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 from ...core.agent import AgentFactory, AgentOptions
-from ...core.game import Action, Game, State
+from ...core.game import Game, State
 from ...core.params import Param, parse_real
-from .cards import cards_of, rank
-from .rules import BALANCE, END, GIVE, PASS, SWITCH, SWITCH_A, SWITCH_B, ProfiteerState
+from .actions import END, GIVES, KEEP, ProfiteerAction, Side, Switch
+from .cards import rank, ranks_of
+from .flow import Phase
+from .rules import ProfiteerState
 
 
 @dataclass(frozen=True)
@@ -32,32 +34,15 @@ class Weights:
     late: float = 0.0
 
 
-def switch_options(state: ProfiteerState) -> list[tuple[int, int]]:
-    """One switch per (side, rank) the profiteer can make, using the lowest suit, with its rank.
-
-    Suits never matter (PF-1), so equal-rank switches are the same move. Cards of one rank
-    are 4 adjacent bits of the resource set, so this walks ranks, not cards.
-    """
-    out: list[tuple[int, int]] = []
-    res = state.res
-    for base, up in ((SWITCH_A, state.up_a), (SWITCH_B, state.up_b)):
-        for r in range(rank(up) + 1, 13):
-            nib = res >> (4 * r) & 15
-            if nib:
-                out.append((base + 4 * r + (nib & -nib).bit_length() - 1, r))
-    return out
-
-
-def after_switch(state: ProfiteerState, action: Action) -> tuple[int, int]:
-    """The ranks facing each other after ``action`` (``PASS`` or a switch)."""
-    ra, rb = rank(state.up_a), rank(state.up_b)
-    if action != PASS:
-        assert isinstance(action, int)
-        if action < SWITCH_B:
-            ra = rank(action - SWITCH_A)
-        else:
-            rb = rank(action - SWITCH_B)
-    return ra, rb
+def after_switch(state: ProfiteerState, action: ProfiteerAction) -> tuple[int, int]:
+    """The ranks facing each other after ``action`` (``Keep`` or a switch)."""
+    rank_a, rank_b = rank(state.face_up_a), rank(state.face_up_b)
+    match action:
+        case Switch(side=Side.A, rank=r):
+            rank_a = r
+        case Switch(rank=r):
+            rank_b = r
+    return rank_a, rank_b
 
 
 def imbalance(state: ProfiteerState) -> int:
@@ -65,7 +50,7 @@ def imbalance(state: ProfiteerState) -> int:
     return state.pile_a() - state.pile_b()
 
 
-def balance_choice(state: ProfiteerState) -> Action:
+def balance_choice(state: ProfiteerState) -> ProfiteerAction:
     """At the count: end while that locks in a win the gifts would lose, else give the lowest card.
 
     Gifts only cost cards and the total never falls otherwise, so balancing is worth it
@@ -73,9 +58,9 @@ def balance_choice(state: ProfiteerState) -> Action:
     """
     need = abs(imbalance(state))
     total, target = state.total(), state.game.target
-    if not state.gifting and total >= target > total - need:
+    if not state.balancing and total >= target > total - need:
         return END
-    return GIVE + next(cards_of(state.res))
+    return GIVES[next(ranks_of(state.resources))]
 
 
 class GreedyAgent:
@@ -86,43 +71,46 @@ class GreedyAgent:
     def __init__(self, weights: Weights = Weights()) -> None:
         self.weights = weights
 
-    def value(self, state: ProfiteerState, action: Action) -> float:
+    def value(self, state: ProfiteerState, action: ProfiteerAction) -> float:
         """What ``action`` is worth at a flip, in cards (higher is better)."""
-        ra, rb = after_switch(state, action)
-        return self._score(self._context(state), ra, rb, action != PASS)
+        rank_a, rank_b = after_switch(state, action)
+        return self._score(self._context(state), rank_a, rank_b, action != KEEP)
 
     def _context(self, state: ProfiteerState) -> tuple[int, int, float]:
         """What every choice at this flip shares: imbalance, cards at stake, cost of imbalance."""
         left = min(state.deck_a(), state.deck_b())
         level = self.weights.level * (1.0 + self.weights.late / (1.0 + left))
-        return imbalance(state), (state.pot_a | state.pot_b).bit_count(), level
+        return imbalance(state), (state.stake_a | state.stake_b).bit_count(), level
 
-    def _score(self, context: tuple[int, int, float], ra: int, rb: int, switched: bool) -> float:
-        d, pot, level = context
-        if ra == rb:
-            # a war round puts two more face-up cards in the pot, then one side takes it
-            swing = pot + 2
-            score = self.weights.war - level * 0.5 * (abs(d + swing) + abs(d - swing))
+    def _score(self, context: tuple[int, int, float], rank_a: int, rank_b: int, switched: bool) -> float:
+        lead, stake, level = context
+        if rank_a == rank_b:
+            # a war round puts two more face-up cards at stake, then one side takes them all
+            swing = stake + 2
+            score = self.weights.war - level * 0.5 * (abs(lead + swing) + abs(lead - swing))
         else:
-            score = -level * abs(d + (pot if ra > rb else -pot))
+            score = -level * abs(lead + (stake if rank_a > rank_b else -stake))
         return score - self.weights.spend if switched else score
 
-    def choose(self, state: State, rng: random.Random) -> Action:
+    def choose(self, state: State, rng: random.Random) -> ProfiteerAction:
         """The best flip choice by :meth:`value`; at the count, :func:`balance_choice`."""
         assert isinstance(state, ProfiteerState)
-        if state.phase == BALANCE:
+        if state.phase == Phase.BALANCE:
             return balance_choice(state)
-        if state.phase != SWITCH:
+        if state.phase != Phase.SWITCH:
             return rng.choice(state.legal_actions())
         context = self._context(state)
-        ra, rb = rank(state.up_a), rank(state.up_b)
-        best: Action = PASS
-        best_value = self._score(context, ra, rb, False)
-        # options are in increasing rank per side: on equal value the cheaper card wins
-        for action, r in switch_options(state):
-            v = self._score(context, r, rb, True) if action < SWITCH_B else self._score(context, ra, r, True)
+        rank_a, rank_b = rank(state.face_up_a), rank(state.face_up_b)
+        best: ProfiteerAction = KEEP
+        best_value = self._score(context, rank_a, rank_b, False)
+        # switches come in increasing rank per side: on equal value the cheaper card wins
+        for switch in state.switches_possible():
+            if switch.side == Side.A:
+                v = self._score(context, switch.rank, rank_b, True)
+            else:
+                v = self._score(context, rank_a, switch.rank, True)
             if v > best_value + 1e-12:
-                best, best_value = action, v
+                best, best_value = switch, v
         return best
 
 
@@ -154,23 +142,3 @@ AGENTS = {
     "profit": AgentFactory(greedy_agent, "greedy with weights tuned for profit (PROFIT_WEIGHTS)",
                            _weight_params(PROFIT_WEIGHTS)),
 }
-
-
-def candidates(state: State) -> list[Action]:
-    """The distinct choices of a decision: suits never matter (PF-1), so one card per rank.
-
-    A search need not try both ``switch A 9C`` and ``switch A 9H``; it tries each rank
-    once, with the lowest suit, as :func:`switch_options` and the greedy agent do.
-    """
-    assert isinstance(state, ProfiteerState)
-    if state.phase == SWITCH:
-        return [PASS, *(a for a, _ in switch_options(state))]
-    if state.phase == BALANCE:
-        seen: set[int] = set()
-        out: list[Action] = [] if state.gifting else [END]
-        for c in cards_of(state.res):
-            if rank(c) not in seen:
-                seen.add(rank(c))
-                out.append(GIVE + c)
-        return out
-    return state.legal_actions()

@@ -9,6 +9,7 @@ ints: a bit per card, so set operations are single int operations and states has
 
 from __future__ import annotations
 
+from enum import IntEnum
 from typing import Iterator
 
 RANKS = ("2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A")
@@ -23,9 +24,50 @@ _SUIT_INDEX = {name: i for i, name in enumerate(SUITS)}
 _SUIT_INDEX.update({"♣": 0, "♦": 1, "♥": 2, "♠": 3})
 
 
+class Rank(IntEnum):
+    """A card's rank, 0 (two) .. 12 (ace): the only thing about a card the rules look at (PF-1)."""
+
+    TWO = 0
+    THREE = 1
+    FOUR = 2
+    FIVE = 3
+    SIX = 4
+    SEVEN = 5
+    EIGHT = 6
+    NINE = 7
+    TEN = 8
+    JACK = 9
+    QUEEN = 10
+    KING = 11
+    ACE = 12
+
+    def text(self) -> str:
+        """``2`` .. ``10``, ``J``, ``Q``, ``K``, ``A``."""
+        return RANKS[self]
+
+
 def rank(card: int) -> int:
     """Rank 0 (two) .. 12 (ace) of ``card``."""
     return card >> 2
+
+
+def lowest_of_rank(mask: int, r: int) -> int:
+    """The card of rank ``r`` in a set with the lowest suit (C < D < H < S, as PF-11), or -1."""
+    nibble = mask >> (4 * r) & 15
+    return 4 * r + (nibble & -nibble).bit_length() - 1 if nibble else -1
+
+
+_RANKS = tuple(Rank)
+
+
+def ranks_of(mask: int) -> Iterator[Rank]:
+    """The ranks a set holds a card of, lowest first."""
+    r = 0
+    while mask:
+        if mask & 15:
+            yield _RANKS[r]
+        mask >>= 4
+        r += 1
 
 
 def card_text(card: int) -> str:
@@ -36,6 +78,14 @@ def card_text(card: int) -> str:
 def rank_text(r: int) -> str:
     """Name of a rank: ``2`` .. ``10``, ``J``, ``Q``, ``K``, ``A``."""
     return RANKS[r]
+
+
+def parse_rank(text: str) -> Rank:
+    """Read ``K``, ``10``, ``T`` or ``q``; raise ``ValueError`` saying what is wrong."""
+    r = text.strip().upper()
+    if r not in _RANK_INDEX:
+        raise ValueError(f"{text!r} is not a rank (2-10, J, Q, K, A)")
+    return Rank(_RANK_INDEX[r])
 
 
 def parse_card(text: str) -> int:
@@ -49,11 +99,6 @@ def parse_card(text: str) -> int:
     if s not in _SUIT_INDEX:
         raise ValueError(f"{s!r} is not a suit (C, D, H, S)")
     return _RANK_INDEX[r] * 4 + _SUIT_INDEX[s]
-
-
-def bit(card: int) -> int:
-    """The one-card set holding ``card``."""
-    return 1 << card
 
 
 def cards_of(mask: int) -> Iterator[int]:
@@ -85,11 +130,6 @@ def nth_card(mask: int, i: int) -> int:
         i -= n
         mask >>= 4
         base += 4
-
-
-def size(mask: int) -> int:
-    """How many cards a set holds."""
-    return mask.bit_count()
 
 
 def lowest(mask: int, n: int) -> int:

@@ -8,10 +8,10 @@ from rich.table import Table
 from rich.text import Text
 
 from ...core.game import Action, State
+from .actions import Draw, End, Give, Keep, Side, Switch
 from .cards import card_text, cards_of, rank, rank_text
-from .rules import (
-    BALANCE, END, END_NAMES, GIVE, OVER, PASS, PHASE_NAMES, SWITCH, SWITCH_A, SWITCH_B, ProfiteerState,
-)
+from .flow import Phase
+from .rules import ProfiteerState
 
 _SUIT_GLYPH = {"C": "♣", "D": "♦", "H": "♥", "S": "♠"}
 
@@ -45,65 +45,63 @@ def render(state: State) -> RenderableType:
     sides.add_column("discard", justify="right")
     sides.add_column("pile", justify="right")
     sides.add_column("face up", justify="center")
-    sides.add_row("Side A", str(state.deck_a()), str(state.da.bit_count()), str(state.pile_a()),
-                  card_markup(state.up_a))
-    sides.add_row("Side B", str(state.deck_b()), str(state.db.bit_count()), str(state.pile_b()),
-                  card_markup(state.up_b))
+    sides.add_row("Side A", str(state.deck_a()), str(state.discard_a.bit_count()), str(state.pile_a()),
+                  card_markup(state.face_up_a))
+    sides.add_row("Side B", str(state.deck_b()), str(state.discard_b.bit_count()), str(state.pile_b()),
+                  card_markup(state.face_up_b))
     parts: list[RenderableType] = [sides]
-    if state.war:
-        stake = (state.pot_a | state.pot_b).bit_count()
-        parts.append(Text(f"WAR, round {state.war}: {stake} face-up cards go to the winner", style="bold yellow"))
+    if state.war_round:
+        stake = (state.stake_a | state.stake_b).bit_count()
+        parts.append(Text(f"WAR, round {state.war_round}: {stake} face-up cards go to the winner", style="bold yellow"))
     total = state.total()
     colour = "green" if total >= g.target else "white"
     me = Text("Profiteer: ", style="bold")
     me.append(f"{total} cards", style=f"bold {colour}")
-    me.append(f", target {g.target}   (discard {state.pdisc.bit_count()}, resources {state.res.bit_count()})")
+    me.append(f", target {g.target}   (discard {state.profiteer_discard.bit_count()}, resources {state.resources.bit_count()})")
     parts.append(me)
     res = Text("Resources: ")
-    res.append_text(_cards(state.res))
+    res.append_text(_cards(state.resources))
     parts.append(res)
-    if state.phase == BALANCE:
+    if state.phase == Phase.BALANCE:
         need = abs(state.pile_a() - state.pile_b())
         small = "A" if state.pile_a() < state.pile_b() else "B"
         parts.append(Text(f"The count: side A {state.pile_a()}, side B {state.pile_b()}. Give {need} "
                           f"card(s) to side {small} to go on, or end the game now.", style="yellow"))
     if state.last:
         parts.append(Text(f"Last: {state.last}", style="dim"))
-    if state.phase == OVER:
+    if state.phase == Phase.OVER:
         won = total >= g.target
-        parts.append(Text(f"Game over: {END_NAMES[state.end]}. The profiteer "
+        parts.append(Text(f"Game over: {state.ending.describe()}. The profiteer "
                           f"{'WINS' if won else 'loses'} with {total} cards.", style="bold green" if won else "bold red"))
-    title = f"Profiteer -- pass {state.round} of at most {g.max_rounds} -- {PHASE_NAMES[state.phase]}"
+    title = f"Profiteer -- pass {state.round} of at most {g.max_rounds} -- {Phase(state.phase).describe()}"
     return Panel(Group(*parts), title=title, expand=False)
 
 
-def _winner(ra: int, rb: int) -> str:
-    if ra == rb:
-        return f"makes a WAR ({rank_text(ra)}s tie)"
-    return f"side {'A' if ra > rb else 'B'} wins the flip"
+def _winner(rank_a: int, rank_b: int) -> str:
+    if rank_a == rank_b:
+        return f"makes a WAR ({rank_text(rank_a)}s tie)"
+    return f"side {'A' if rank_a > rank_b else 'B'} wins the flip"
 
 
 def describe(state: State, action: Action) -> str:
     """What a choice does: who then wins the flip, whether it makes a war, where a gift goes."""
     assert isinstance(state, ProfiteerState)
-    if not isinstance(action, int):
+    if state.illegal_reason(action) is not None:  # type: ignore[arg-type]
         return ""
-    if state.phase == SWITCH:
-        ra, rb = rank(state.up_a), rank(state.up_b)
-        if action == PASS:
-            return "let it stand: " + _winner(ra, rb)
-        if SWITCH_A <= action < SWITCH_A + 52:
-            c = action - SWITCH_A
-            return f"take A's {card_text(state.up_a)}, give {card_text(c)}: " + _winner(rank(c), rb)
-        if SWITCH_B <= action < SWITCH_B + 52:
-            c = action - SWITCH_B
-            return f"take B's {card_text(state.up_b)}, give {card_text(c)}: " + _winner(ra, rank(c))
-    if state.phase == BALANCE:
-        if action == END:
-            return f"end the game with {state.total()} cards"
-        if GIVE <= action < GIVE + 52:
+    rank_a, rank_b = rank(state.face_up_a), rank(state.face_up_b)
+    match action:
+        case Keep():
+            return "let it stand: " + _winner(rank_a, rank_b)
+        case Switch(side=side, rank=r):
+            given = card_text(state.resource_of_rank(r))
+            taken = card_text(state.face_up(side))
+            after = _winner(r, rank_b) if side == Side.A else _winner(rank_a, r)
+            return f"take {Side(side).name}'s {taken}, give {given}: {after}"
+        case Give(rank=r):
             small = "A" if state.pile_a() < state.pile_b() else "B"
-            return f"give {card_text(action - GIVE)} to side {small}"
-    if 0 <= action < 52:
-        return f"draw {card_text(action)}"
+            return f"give {card_text(state.resource_of_rank(r))} to side {small}"
+        case End():
+            return f"end the game with {state.total()} cards"
+        case Draw(card=card):
+            return f"draw {card_text(card)}"
     return ""
