@@ -28,7 +28,7 @@ def game(players: int = 2, **params: Any) -> CrossroadsGame:
     return loaded
 
 
-def choose(name: str, state: plunder.State) -> object:
+def choose(name: str, state: plunder.State) -> Any:
     return make_agent(name, state.game).choose(state, random.Random(0))
 
 
@@ -135,6 +135,35 @@ def test_splitter_as_relay_demands_a_fee_and_fair_relay_lets_it_through() -> Non
     # The proposer (a fair player) still accepts, keeping 1.
     demanded = state.apply_text("demand 1")
     assert choose("always-fair", demanded) == Accept()
+
+
+def test_after_a_relay_refuses_the_agents_take_the_detour() -> None:
+    # CR-7 amended. P1 (A1) reaches P2 (I1) through P3's D1, or round it through P4's C4
+    # and P5's H4, which also trade with each other along the bottom road.
+    #    A B C D E F G H I
+    # 1 |1|R|R|3|R|R|R|R|2|
+    # 2 |_|_|R|_|_|_|_|R|_|
+    # 3 |_|_|R|_|_|_|_|R|_|
+    # 4 |_|_|4|_|_|_|_|5|_|
+    # 5 |_|_|R|R|R|R|R|R|_|
+    board = from_rows(["|1|R|R|3|R|R|R|R|2|", "|_|_|R|_|_|_|_|R|_|", "|_|_|R|_|_|_|_|R|_|",
+                       "|_|_|4|_|_|_|_|5|_|", "|_|_|R|R|R|R|R|R|_|"])
+    state = game(5).position(board, phase=Phase.TRADE)
+    # Left alone, the agent offers to a direct partner (D1 or C4): the fewest relays of all.
+    first = choose("always-fair", state)
+    assert isinstance(first, Offer) and first.relays == () and first.b in (cell(0, 3), cell(3, 2))
+    # P3 refuses to relay; P4 and P5 trade their cities with each other (relays stay free).
+    for text in ("offer A1-I1 via D1=0 gold 2/1", "accept", "reject", "pass", "pass", "offer C4-H4 gold 2/1",
+                 "accept", "pass"):
+        state = state.apply_text(text)
+    assert state.current_player == 0
+    detour = choose("always-fair", state)
+    assert detour == Offer(cell(0, 0), cell(0, 8), (cell(3, 2), cell(3, 7)), (1, 0), 1, 1)
+    state = state.apply(detour)
+    for seat in (1, 3, 4):
+        assert state.current_player == seat
+        state = state.apply(choose("always-fair", state))
+    assert state.gold == (1, 1, 0, 3, 1)
 
 
 def test_setup_placement_prefers_open_ground() -> None:

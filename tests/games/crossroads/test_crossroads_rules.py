@@ -412,3 +412,21 @@ def test_relays_zero_allows_direct_trades_only() -> None:
     with pytest.raises(plunder.IllegalActionError) as err:
         state.apply_text("offer A3-F1 via C2=1 gold 1/1")
     assert err.value.rule == "CR-3"
+
+
+def test_statistics_take_no_part_in_equality_and_the_networks_follow_the_board() -> None:
+    # P1 on A3, P2 on D2, linked by the road B3-B2-C2; P1 then lays A2 beside its city.
+    #    A B C D
+    # 1 |_|_|_|_|
+    # 2 |x|R|R|2|
+    # 3 |1|R|_|_|
+    board = from_rows(["|_|_|_|_|", "|_|R|R|2|", "|1|R|_|_|"])
+    state = game(2).position(board, gold=(3, 0))
+    counted = state.evolve(trades=(4, 4), proposed=(9, 9), income=(30, 0), roads=(2, 0))
+    assert counted == state and hash(counted) == hash(state)
+    assert state.evolve(gold=(4, 0)) != state
+    net = state.net
+    assert cs(state.apply_text("done")).net is net  # the board stands, so do its networks
+    built = cs(state.apply_text("road A2"))
+    assert built.net is not net and built.net.comp[cell(1, 0)] == built.net.comp[cell(1, 1)] >= 0
+    assert built.roads == (1, 0) and built.gold == (0, 0)
