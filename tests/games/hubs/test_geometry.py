@@ -9,7 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from plunder.games.hubs.geometry import (
-    conflict_row,
+    conflict_mask,
     conflicts,
     contact,
     on_segment,
@@ -151,12 +151,12 @@ def test_meeting_is_invariant_under_translation(a, b, c, d, dx, dy) -> None:  # 
 
 @settings(max_examples=60, deadline=None)
 @given(st.lists(st.tuples(st.integers(0, 6), st.integers(0, 6)), min_size=2, max_size=14, unique=True))
-def test_vectorised_row_matches_the_scalar_predicate(pts) -> None:  # type: ignore[no-untyped-def]
+def test_vectorised_mask_matches_the_scalar_predicate(pts) -> None:  # type: ignore[no-untyped-def]
     xy = np.array(pts, dtype=np.int64)
     pairs = [(i, j) for i in range(len(pts)) for j in range(i + 1, len(pts))]
     ends = np.array(pairs, dtype=np.int64)
     for i, j in pairs[:12]:
-        row = conflict_row(i, j, xy, ends)
+        row = conflict_mask(np.int64(i), np.int64(j), ends[:, 0], ends[:, 1], xy)
         expected = [conflicts(pts[i], pts[j], pts[c], pts[d]) for c, d in pairs]
         assert row.tolist() == expected
 

@@ -12,6 +12,7 @@ from plunder.core.errors import ParameterError
 from plunder.core.record import replay
 from plunder.match import play
 from plunder.games.hubs import ENTRY
+from plunder.games.hubs.actions import Dot, Segment
 from plunder.games.hubs.picture import sheet_grid
 from plunder.games.hubs.rules import HubsState
 from plunder.games.hubs.svg import svg
@@ -33,8 +34,7 @@ def test_greedy_offense_takes_the_biggest_score() -> None:
     assert isinstance(state, HubsState) and state.current_player == state.offense
     agent = make_agent("greedy", state.game)
     picks = {agent.choose(state, random.Random(s)) for s in range(20)}
-    g = state.game
-    assert picks <= {g.pair_action(0, 2), g.pair_action(1, 3)}
+    assert picks <= {Segment(0, 2), Segment(1, 3)}
 
 
 def test_greedy_defense_starves_busy_dots() -> None:
@@ -47,7 +47,7 @@ def test_greedy_defense_starves_busy_dots() -> None:
     assert state.current_player != state.offense
     agent = make_agent("greedy", state.game)
     picks = {agent.choose(state, random.Random(s)) for s in range(10)}
-    assert picks == {state.game.pair_action(2, 3)}
+    assert picks == {Segment(2, 3)}
 
 
 def test_greedy_placement_roles() -> None:
@@ -55,10 +55,14 @@ def test_greedy_placement_roles() -> None:
     state = plunder.load_game("hubs", width=21, height=21, dots=4).new_initial_state()
     state = state.apply_text("dot 0,0").apply_text("dot 20,20")
     agent = make_agent("greedy:sample=441", state.game)
-    _, x, y = state.game.decode(agent.choose(state, random.Random(0)))  # defense
+    place = agent.choose(state, random.Random(0))  # defense
+    assert isinstance(place, Dot)
+    x, y = place.x, place.y
     assert min(x**2 + y**2, (20 - x) ** 2 + (20 - y) ** 2) >= 180  # far from both (corner-ish)
     state = state.apply_text(f"dot {x},{y}")
-    _, x2, y2 = state.game.decode(agent.choose(state, random.Random(0)))  # offense
+    place = agent.choose(state, random.Random(0))  # offense
+    assert isinstance(place, Dot)
+    x2, y2 = place.x, place.y
     cx, cy = (0 + 20 + x) / 3, (0 + 20 + y) / 3
     assert (x2 - cx) ** 2 + (y2 - cy) ** 2 <= 1
 
@@ -84,16 +88,15 @@ def test_greedy_options_are_checked() -> None:
 
 def test_describe_says_what_a_move_scores() -> None:
     state = square().apply_text("seg a-b")
-    g = state.game
     assert ENTRY.describe is not None
-    assert ENTRY.describe(state, g.pair_action(1, 2)) == "scores 1 for Player 1 (b has 1, c has 0)"
+    assert ENTRY.describe(state, Segment(1, 2)) == "scores 1 for Player 1 (b has 1, c has 0)"
     first = plunder.load_game("hubs").new_initial_state()
-    assert ENTRY.describe(first, first.game.point_action(3, 4)) == "place dot a at 3,4"  # type: ignore[attr-defined]
+    assert ENTRY.describe(first, Dot(3, 4)) == "place dot a at 3,4"
 
 
 def test_picture_places_labels_and_strokes() -> None:
     # A 5x3 sheet on 5 columns x 3 rows: a(0,0) bottom-left, b(4,2) top-right, a-b rising.
-    grid = sheet_grid(5, 3, [(0, 0), (4, 2)], [(0, 1)], cols=5, rows=3)
+    grid = sheet_grid(5, 3, [(0, 0), (4, 2)], [Segment(0, 1)], cols=5, rows=3)
     rows = ["".join(ch for ch, _ in row) for row in grid]
     assert rows == ["+-----+",
                     "|   /b|",

@@ -7,6 +7,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import plunder
+from plunder.games.hubs.actions import Dot
 from plunder.games.hubs.geometry import conflicts, passes_through
 from plunder.games.hubs.paper import brute_force_legal
 from plunder.games.hubs.rules import HubsState
@@ -33,11 +34,12 @@ def test_no_crossing_overlap_or_dot_in_the_way(params) -> None:  # type: ignore[
     width, height, half, seed = params
     dots = min(2 * half, (width * height) // 2 * 2)
     for state in random_match(width, height, dots, seed):
-        pts, segs = state.dots, state.segs
-        for n, (i, j) in enumerate(segs):
-            assert not any(passes_through(pts[i], pts[j], p) for p in pts)
-            for s, t in segs[:n]:
-                assert not conflicts(pts[s], pts[t], pts[i], pts[j])
+        pts, segments = state.dots, state.segments
+        for n, new in enumerate(segments):
+            a, b = pts[new.first], pts[new.second]
+            assert not any(passes_through(a, b, p) for p in pts)
+            for old in segments[:n]:
+                assert not conflicts(pts[old.first], pts[old.second], a, b)
 
 
 @settings(max_examples=40, deadline=None)
@@ -53,13 +55,13 @@ def test_offense_points_are_the_endpoint_counts_before_each_segment(params) -> N
             continue
         # A round just ended: its sheet is kept in `previous`; recompute its points.
         assert after.previous is not None
-        dots_, segs = after.previous
+        dots_, segments = after.previous
         degree = [0] * len(dots_)
         points = 0
-        for i, j in segs:
-            points += degree[i] + degree[j]
-            degree[i] += 1
-            degree[j] += 1
+        for segment in segments:
+            points += degree[segment.first] + degree[segment.second]
+            degree[segment.first] += 1
+            degree[segment.second] += 1
         assert points == after.history[-1].points
         per_round.append(points)
     assert len(per_round) == final.game.rounds
@@ -92,10 +94,9 @@ def test_incremental_generator_equals_brute_force(points, seed) -> None:  # type
     game = plunder.load_game("hubs", width=10, height=7, dots=len(points))
     state = game.new_initial_state()
     for x, y in points:
-        state = state.apply(game.point_action(x, y))
+        state = state.apply(Dot(x, y))
     assert isinstance(state, HubsState)
     rng = random.Random(seed)
     while state.round == 0:
-        legal = {game.decode(a)[1:] for a in state.legal_actions()}
-        assert legal == brute_force_legal(state.dots, state.segs)
+        assert set(state.legal_actions()) == brute_force_legal(state.dots, state.segments)
         state = state.apply(rng.choice(state.legal_actions()))  # type: ignore[assignment]

@@ -8,6 +8,7 @@ import pytest
 import plunder
 from plunder.core.errors import IllegalActionError, InvalidActionError, ParameterError
 from plunder.core.game import TERMINAL
+from plunder.games.hubs.actions import Dot, Segment
 from plunder.games.hubs.rules import HubsState
 
 P1, P2 = 0, 1
@@ -111,7 +112,7 @@ def test_hb2_crossing_is_refused_naming_the_segment() -> None:
     err = refused(state, "seg b-d")
     assert err.rule == "HB-2"
     assert err.reason == "b-d crosses a-c"
-    assert state.segs == ((0, 2),)
+    assert state.segments == (Segment(0, 2),)
 
 
 def test_hb2_no_segment_through_a_dot() -> None:
@@ -122,7 +123,7 @@ def test_hb2_no_segment_through_a_dot() -> None:
     state = run(state, ["dot 0,0", "dot 1,1", "dot 2,2", "dot 0,2"])  # type: ignore[arg-type]
     err = refused(state, "seg a-c")
     assert err.rule == "HB-2" and err.reason == "a-c would pass through dot b"
-    assert state.game.pair_action(0, 2) not in state.legal_actions()
+    assert Segment(0, 2) not in state.legal_actions()
 
 
 def test_hb2_the_same_pair_only_once_in_either_order() -> None:
@@ -165,7 +166,7 @@ def test_hb5_round_ends_once_every_dot_has_two() -> None:
     state = run(square_game(), SQUARE + ["seg a-b", "seg b-c", "seg c-d", "seg a-c"])
     assert state.round == 0
     state = state.apply_text("seg a-d")  # type: ignore[assignment]
-    assert state.round == 1 and state.dots == () and state.segs == ()
+    assert state.round == 1 and state.dots == () and state.segments == ()
     assert state.totals == (8, 0)  # 0 + 1 + 1 + 3 + (1 + 2)
     assert state.history[0].points == 8 and state.history[0].segments == 5
     assert not state.history[0].stalled
@@ -175,7 +176,7 @@ def test_hb5_round_ends_when_no_segment_is_left() -> None:
     # a b c d  on one line: only a-b, b-c, c-d can ever be drawn; a and d end with one each.
     state = hubs(width=4, height=2, dots=4).new_initial_state()
     state = run(state, ["dot 0,0", "dot 1,0", "dot 2,0", "dot 3,0", "seg b-c", "seg a-b"])  # type: ignore[arg-type]
-    assert state.legal_actions() == [state.game.pair_action(2, 3)]
+    assert state.legal_actions() == [Segment(2, 3)]
     state = state.apply_text("seg c-d")  # type: ignore[assignment]
     assert state.round == 1
     assert state.history[0].stalled and state.history[0].segments == 3
@@ -239,11 +240,11 @@ def test_no_upper_limit_at_a_dot() -> None:
 def test_parse_forms_and_canonical_texts() -> None:
     state = run(square_game(), SQUARE)
     g = state.game
-    a = g.pair_action(1, 3)
+    a = Segment(1, 3)
     for text in ["seg b-d", "seg d-b", "b-d", "B - D", "seg b d"]:
         assert g.parse_action(state, text) == a
     assert g.action_to_text(state, a) == "seg b-d"
-    assert g.parse_action(state, "3,4") == g.parse_action(state, "dot 3,4") == g.point_action(3, 4)
+    assert g.parse_action(state, "3,4") == g.parse_action(state, "dot 3,4") == Dot(3, 4)
     for bad in ["seg a-a", "seg a-z", "seg a-", "draw", "dot 1", "seg a1-b"]:
         with pytest.raises(InvalidActionError):
             g.parse_action(state, bad)
@@ -251,16 +252,15 @@ def test_parse_forms_and_canonical_texts() -> None:
 
 def test_illegal_action_leaves_the_state_alone() -> None:
     state = run(square_game(), SQUARE + ["seg a-c"])
-    before = (state.segs, state.degree, state.totals, sorted(state.legal_actions()))
+    before = (state.segments, state.degree, state.totals, state.legal_actions())
     with pytest.raises(IllegalActionError, match=r"\(HB-2\)"):
         state.apply_text("seg b-d")
-    assert (state.segs, state.degree, state.totals, sorted(state.legal_actions())) == before
+    assert (state.segments, state.degree, state.totals, state.legal_actions()) == before
 
 
 def test_legal_segments_are_listed_best_scoring_first() -> None:
     state = run(square_game(), SQUARE + ["seg a-b", "seg b-c"])
-    g = state.game
-    gains = [state.degree[i] + state.degree[j] for _, i, j in map(g.decode, state.legal_actions())]
+    gains = [state.degree[s.first] + state.degree[s.second] for s in state.legal_actions()]  # type: ignore[union-attr]
     assert gains == sorted(gains, reverse=True)
     # Degrees a 1, b 2, c 1, d 0: a-c and b-d score 2, c-d and a-d score 1.
     assert gains == [2, 2, 1, 1]

@@ -6,6 +6,10 @@ defense takes the segment that scores least, then the one that gives the most do
 their second segment (bringing the round end of HB-5 closer), then the one that blocks
 the most valuable candidates (the sum of what they would score now).
 
+Blocking is only counted for the segments still tied on the first keys, and for at
+most :func:`breadth` of them (a random sample when more tie), so a move costs time and
+memory linear in the drawable segments, not quadratic.
+
 Dots: the offense builds a hub, placing near the middle of the dots already down so
 that many segments can reach the same dots; the defense spreads out, placing as far
 as it can from every dot already down. Both look at a random sample of free points,
@@ -15,12 +19,24 @@ which keeps a move cheap on a large sheet.
 from __future__ import annotations
 
 import random
+
 import numpy as np
 
 from ...core.agent import AgentFactory, AgentOptions
-from ...core.game import Action, Game, State
+from ...core.game import Game, State
 from ...core.params import Param, parse_int
+from .actions import Dot, HubsAction, Segment
 from .rules import HubsState
+
+#: segment pairs tested for blocking per move; past it the tied segments are sampled
+BLOCKING_TESTS = 1 << 20
+#: tied segments always examined, however many are drawable
+MIN_BREADTH = 16
+
+
+def breadth(drawable: int) -> int:
+    """How many tied segments the greedy agent examines when ``drawable`` segments can be drawn."""
+    return max(MIN_BREADTH, BLOCKING_TESTS // max(1, drawable))
 
 
 class GreedyAgent:
@@ -32,51 +48,58 @@ class GreedyAgent:
         #: free points looked at per placement
         self.sample = sample
 
-    def choose(self, state: State, rng: random.Random) -> Action:
+    def choose(self, state: State[HubsAction], rng: random.Random) -> HubsAction:
         """The heuristic's pick; ties broken by ``rng``."""
         assert isinstance(state, HubsState)
         if state.placing:
             return self._place(state, rng)
         return self._draw(state, rng)
 
-    def _place(self, state: HubsState, rng: random.Random) -> Action:
-        g = state.game
+    def _place(self, state: HubsState, rng: random.Random) -> Dot:
         legal = state.legal_actions()
         if not state.dots:
-            return rng.choice(legal)
+                return rng.choice(legal)  # type: ignore[return-value]
         pool = legal if len(legal) <= self.sample else rng.sample(legal, self.sample)
         offense = state.current_player == state.offense
         n = len(state.dots)
         sx = sum(x for x, _ in state.dots)
         sy = sum(y for _, y in state.dots)
 
-        def value(a: Action) -> tuple[int, float]:
-            _, x, y = g.decode(a)
+        def value(a: HubsAction) -> tuple[int, float]:
+            assert isinstance(a, Dot)
+            x, y = a.x, a.y
             if offense:
                 # Squared distance to the centroid, scaled by n^2 to stay in integers.
                 return (-((n * x - sx) ** 2 + (n * y - sy) ** 2), rng.random())
             return (min((x - px) ** 2 + (y - py) ** 2 for px, py in state.dots), rng.random())
 
-        return max(pool, key=value)
+        return max(pool, key=value)  # type: ignore[return-value]
 
-    def _draw(self, state: HubsState, rng: random.Random) -> Action:
-        g = state.game
+    def _draw(self, state: HubsState, rng: random.Random) -> Segment:
         paper = state.paper
         offense = state.current_player == state.offense
-        open_ids = np.array(sorted(state.open), dtype=np.int64)
-        ends = paper.ends[open_ids]
-        deg = np.array(state.degree, dtype=np.int64)
-        worth = deg[ends[:, 0]] + deg[ends[:, 1]]
-        # blocks[a, b]: drawing open candidate a would rule out open candidate b (a itself too).
-        blocks = paper.matrix()[np.ix_(open_ids, open_ids)]
-        ties = [rng.random() for _ in range(len(open_ids))]
+        ids = state.drawable_ids
+        ends = paper.ends[ids]
+        degree = np.array(state.degree, dtype=np.int64)
+        worth = degree[ends[:, 0]] + degree[ends[:, 1]]
+        ties = np.array([rng.random() for _ in range(len(ids))])
         if offense:
-            keys = zip(worth.tolist(), (-blocks.sum(axis=1)).tolist(), [0] * len(ties), ties)
+            tied = worth == worth.max()
         else:
-            seconds = (deg[ends[:, 0]] == 1).astype(np.int64) + (deg[ends[:, 1]] == 1)
-            keys = zip((-worth).tolist(), seconds.tolist(), (blocks @ worth).tolist(), ties)
-        best = max(zip(keys, open_ids.tolist()))[1]
-        return g.pair_action(*paper.pairs[best])
+            tied = worth == worth.min()
+            seconds = (degree[ends[:, 0]] == 1).astype(np.int64) + (degree[ends[:, 1]] == 1)
+            tied &= seconds == seconds[tied].max()
+        examined = np.flatnonzero(tied)
+        keep = breadth(len(ids))
+        if len(examined) > keep:
+            examined = examined[np.argpartition(-ties[examined], keep)[:keep]]
+        if offense:
+            keys = -paper.blocking(ids[examined], ids)
+        else:
+            valued = worth > 0
+            keys = paper.blocking(ids[examined], ids[valued], worth[valued])
+        best = max(zip(keys.tolist(), ties[examined].tolist(), ids[examined].tolist()))[2]
+        return paper.segments[best]
 
 
 def make_greedy(game: Game, options: AgentOptions) -> GreedyAgent:

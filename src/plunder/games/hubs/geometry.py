@@ -4,7 +4,7 @@ Every test here works on whole-number coordinates with exact integer arithmetic,
 two segments that merely graze are never mistaken for disjoint (or the reverse) the
 way floating point can. Points are ``(x, y)`` tuples; a segment is a pair of points.
 
-The scalar functions are the reference. :func:`conflict_row` is the same predicate
+The scalar functions are the reference. :func:`conflict_mask` is the same predicate
 vectorised with numpy (int64 is exact here: coordinates stay below 2**20, so every
 cross product fits), and :func:`visible_pairs` lists the pairs of dots whose joining
 segment passes through no third dot.
@@ -124,24 +124,14 @@ def _in_box_many(px: IntArray | int, py: IntArray | int, ax: IntArray | int, ay:
             & (np.minimum(ay, by) <= py) & (py <= np.maximum(ay, by)))
 
 
-def conflict_row(i: int, j: int, xy: IntArray, ends: IntArray) -> npt.NDArray[np.bool_]:
-    """For dot pair ``(i, j)``, which of the pairs in ``ends`` (shape P x 2) conflict with it.
+def conflict_mask(i: IntArray, j: IntArray, ci: IntArray, di: IntArray, xy: IntArray) -> npt.NDArray[np.bool_]:
+    """Elementwise :func:`conflicts`: does dot pair ``(ci, di)`` conflict with dot pair ``(i, j)``?
 
-    ``xy`` holds the dots' coordinates (shape N x 2). Same predicate as :func:`conflicts`,
-    one numpy pass over every pair.
+    The four index arrays broadcast against each other; ``xy`` holds the dots'
+    coordinates (shape N x 2). Ends are compared by index, which is the same as by
+    position because no two dots share a lattice point (HB-1).
     """
-    return conflict_rows(np.array([i], dtype=np.int64), np.array([j], dtype=np.int64), xy, ends)[0]
-
-
-def conflict_rows(i: IntArray, j: IntArray, xy: IntArray, ends: IntArray) -> npt.NDArray[np.bool_]:
-    """:func:`conflict_row` for K pairs ``(i[k], j[k])`` at once: a K x P boolean matrix.
-
-    Ends are compared by index, which is the same as by position because no two dots
-    share a lattice point (HB-1).
-    """
-    i, j = i[:, None], j[:, None]
     ax, ay, bx, by = xy[i, 0], xy[i, 1], xy[j, 0], xy[j, 1]
-    ci, di = ends[None, :, 0], ends[None, :, 1]
     cx, cy, dx, dy = xy[ci, 0], xy[ci, 1], xy[di, 0], xy[di, 1]
     o1 = _orient_many(ax, ay, bx, by, cx, cy)
     o2 = _orient_many(ax, ay, bx, by, dx, dy)
@@ -156,7 +146,7 @@ def conflict_rows(i: IntArray, j: IntArray, xy: IntArray, ends: IntArray) -> npt
     d_shared = (di == i) | (di == j)
     both = c_shared & d_shared
     one = c_shared ^ d_shared
-    # With one shared end s, u is this pair's other end and v the candidate's.
+    # With one shared end s, u is the first pair's other end and v the second's.
     sx = np.where(c_shared, cx, dx)
     sy = np.where(c_shared, cy, dy)
     vx = np.where(c_shared, dx, cx)

@@ -1,93 +1,135 @@
-"""One round's sheet once its dots are placed: candidate segments and what blocks what.
+"""One round's sheet once its dots are placed: candidate segments and what rules them out.
 
-A :class:`Paper` is derived from the dots alone, so states of one round share it (it
-is cached by the dots tuple) and it never takes part in a state's equality. The legal
-segments of a position are the candidate pairs (joining two dots through no third,
-HB-2) minus every pair that conflicts with a drawn segment; drawing one more segment
-only removes its own conflict row, which is what makes the generator incremental.
-:func:`brute_force_legal` is the plain O(n^2 * (n + m)) definition the tests and the
-benchmark compare it with.
+A :class:`Paper` is derived from the dots alone, so the states of one round share it
+(it is cached by the dots tuple) and it never takes part in a state's equality.
+A candidate is a pair of dots whose segment passes through no third dot (HB-2); its
+position in :attr:`Paper.segments` is its candidate id. A state keeps its drawable
+candidates as the bits of one int, and drawing a segment clears the bits of the
+candidates it rules out -- found among the still-drawable ones only, after a
+bounding-box test -- so a move costs time and memory linear in the candidates, never
+quadratic. :func:`brute_force_legal` is the plain O(n^2 * (n + m)) definition the tests
+and the benchmark compare it with.
 """
 
 from __future__ import annotations
 
 from functools import lru_cache
-from typing import Sequence
+from typing import Iterator, Sequence
 
 import numpy as np
 import numpy.typing as npt
 
-from .geometry import Point, conflict_row, conflict_rows, conflicts, passes_through, visible_pairs
+from .actions import Segment
+from .geometry import IntArray, Point, conflict_mask, conflicts, passes_through, visible_pairs
 
-#: rows per numpy pass when building a larger matrix (bounds the temporaries)
-CHUNK = 128
+#: candidate pairs tested in one numpy pass; bounds the temporaries (about 30 arrays of this length)
+PAIR_BLOCK = 1 << 16
 
 
 class Paper:
-    """The dots of a round, their candidate pairs and (computed lazily) conflict rows."""
+    """The dots of a round and their candidate segments, with the geometry to rule them out."""
 
     def __init__(self, dots: tuple[Point, ...]) -> None:
+        n = len(dots)
         self.dots = dots
-        self.xy = np.array(dots, dtype=np.int64).reshape(len(dots), 2)
-        #: candidate pairs (i < j) in sorted order; a pair's position is its pair id
-        self.pairs: list[tuple[int, int]] = visible_pairs(dots)
-        self.index: dict[tuple[int, int], int] = {p: k for k, p in enumerate(self.pairs)}
-        #: ``i * n + j`` of each pair: its segment action less the game's segment base
-        self.codes: list[int] = [i * len(dots) + j for i, j in self.pairs]
-        self.ends = np.array(self.pairs, dtype=np.int64).reshape(len(self.pairs), 2)
-        self._rows: dict[int, frozenset[int]] = {}
-        self._matrix: npt.NDArray[np.bool_] | None = None
+        self.xy: IntArray = np.array(dots, dtype=np.int64).reshape(n, 2)
+        pairs = visible_pairs(dots)
+        #: the candidates in (first, second) order; a candidate's position is its id
+        self.segments: tuple[Segment, ...] = tuple(Segment(i, j) for i, j in pairs)
+        #: dot indices of each candidate's ends, shape P x 2
+        self.ends: IntArray = np.array(pairs, dtype=np.int64).reshape(len(pairs), 2)
+        # first * n + second rises with the id, so an id is found by bisection.
+        self._codes: IntArray = self.ends[:, 0] * n + self.ends[:, 1]
+        ends_xy = self.xy[self.ends]
+        self._box_low: IntArray = ends_xy.min(axis=1)
+        self._box_high: IntArray = ends_xy.max(axis=1)
 
-    def conflicts(self, k: int) -> frozenset[int]:
-        """Pair ids that may no longer be drawn once pair ``k`` is drawn (``k`` included)."""
-        row = self._rows.get(k)
-        if row is None:
-            if self._matrix is not None:
-                hits = self._matrix[k]
-            else:
-                i, j = self.pairs[k]
-                hits = conflict_row(i, j, self.xy, self.ends)
-            row = frozenset(np.flatnonzero(hits).tolist())
-            self._rows[k] = row
-        return row
+    @property
+    def size(self) -> int:
+        """The number of candidates."""
+        return len(self.segments)
 
-    def matrix(self) -> npt.NDArray[np.bool_]:
-        """The whole P x P conflict matrix, for agents that look at every candidate.
+    def all_drawable(self) -> int:
+        """The bit set of every candidate: a fresh sheet's drawable segments."""
+        return (1 << self.size) - 1
 
-        A random round asks for a few dozen rows, far fewer than P, so the rules fetch
-        rows one at a time and only agents build the matrix.
+    def candidate_id(self, segment: Segment) -> int | None:
+        """The id of ``segment``, or ``None`` when it passes through a third dot (or names no dots)."""
+        n = len(self.dots)
+        if not 0 <= segment.first < segment.second < n:
+            return None
+        code = segment.first * n + segment.second
+        k = int(np.searchsorted(self._codes, code))
+        return k if k < self.size and self._codes[k] == code else None
+
+    def ids(self, bits: int) -> IntArray:
+        """The candidate ids whose bits are set in ``bits``, ascending."""
+        raw = np.frombuffer(bits.to_bytes((self.size + 7) // 8, "little"), dtype=np.uint8)
+        return np.flatnonzero(np.unpackbits(raw, bitorder="little")[: self.size])
+
+    def bits(self, ids: IntArray) -> int:
+        """The bit set of candidate ids ``ids``."""
+        flags = np.zeros(self.size, dtype=bool)
+        flags[ids] = True
+        return int.from_bytes(np.packbits(flags, bitorder="little").tobytes(), "little")
+
+    def ruled_out(self, k: int, among: IntArray) -> IntArray:
+        """The candidates in ``among`` that may not be drawn beside candidate ``k`` (``k`` included)."""
+        found = [among[hit] for hit, _ in self._contacts(np.array([k]), among)]
+        return np.concatenate(found) if found else np.zeros(0, dtype=np.int64)
+
+    def blocking(self, rows: IntArray, among: IntArray, weights: IntArray | None = None) -> IntArray:
+        """For each candidate in ``rows``: how many candidates of ``among`` it rules out.
+
+        With ``weights`` (one per member of ``among``), the sum of their weights instead.
         """
-        if self._matrix is None:
-            p = len(self.pairs)
-            out = np.zeros((p, p), dtype=bool)
-            for start in range(0, p, CHUNK):
-                part = self.ends[start:start + CHUNK]
-                out[start:start + CHUNK] = conflict_rows(part[:, 0], part[:, 1], self.xy, self.ends)
-            self._matrix = out
-        return self._matrix
+        total = np.zeros(len(rows), dtype=np.int64)
+        for hit, row in self._contacts(rows, among):
+            total += np.bincount(row, minlength=len(rows)) if weights is None else \
+                np.bincount(row, weights=weights[hit], minlength=len(rows)).astype(np.int64)
+        return total
+
+    def _contacts(self, rows: IntArray, among: IntArray) -> Iterator[tuple[IntArray, IntArray]]:
+        """Every conflicting (member of ``among``, row) pair, as positions into ``among`` and ``rows``.
+
+        Two segments that touch share a point, so their bounding boxes meet: that cheap
+        test picks the pairs worth the exact predicate. Work is done in blocks of at most
+        :data:`PAIR_BLOCK` pairs.
+        """
+        low, high = self._box_low, self._box_high
+        for start in range(0, len(among), PAIR_BLOCK):
+            part = among[start:start + PAIR_BLOCK]
+            step = max(1, PAIR_BLOCK // len(part))
+            for first in range(0, len(rows), step):
+                block = rows[first:first + step]
+                near = ((low[part, None, 0] <= high[None, block, 0]) & (high[part, None, 0] >= low[None, block, 0])
+                        & (low[part, None, 1] <= high[None, block, 1]) & (high[part, None, 1] >= low[None, block, 1]))
+                member, row = np.nonzero(near)
+                a, b = self.ends[part[member]], self.ends[block[row]]
+                hit = conflict_mask(b[:, 0], b[:, 1], a[:, 0], a[:, 1], self.xy)
+                yield start + member[hit], first + row[hit]
 
 
-# A round only ever needs its own sheet; a few spare entries serve searches that
-# look ahead into other placements. Matrices of 60-dot sheets take megabytes each.
-@lru_cache(maxsize=8)
+# A round only ever needs its own sheet; a few spare entries serve searches that look
+# ahead into other placements. A 700-dot sheet takes tens of megabytes.
+@lru_cache(maxsize=4)
 def paper_for(dots: tuple[Point, ...]) -> Paper:
     """The shared :class:`Paper` of a round's dots."""
     return Paper(dots)
 
 
-def brute_force_legal(dots: Sequence[Point], drawn: Sequence[tuple[int, int]]) -> set[tuple[int, int]]:
-    """Legal pairs by the definition (HB-2), checking every pair against every dot and segment."""
-    done = {(min(p), max(p)) for p in drawn}
+def brute_force_legal(dots: Sequence[Point], drawn: Sequence[Segment]) -> set[Segment]:
+    """Legal segments by the definition (HB-2), checking every pair against every dot and segment."""
     legal = set()
     n = len(dots)
     for i in range(n):
         for j in range(i + 1, n):
-            if (i, j) in done:
+            if Segment(i, j) in drawn:
                 continue
             a, b = dots[i], dots[j]
             if any(passes_through(a, b, dots[k]) for k in range(n) if k != i and k != j):
                 continue
-            if any(conflicts(dots[p], dots[q], a, b) for p, q in drawn):
+            if any(conflicts(dots[s.first], dots[s.second], a, b) for s in drawn):
                 continue
-            legal.add((i, j))
+            legal.add(Segment(i, j))
     return legal

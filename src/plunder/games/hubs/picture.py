@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Sequence
 
+from .actions import Segment, label
 from .geometry import Point
-from .notation import label
 
 if TYPE_CHECKING:
     from .rules import HubsState
@@ -37,7 +37,7 @@ def _stroke(dc: int, dr: int) -> str:
     return "\\" if (dc > 0) == (dr > 0) else "/"
 
 
-def sheet_grid(width: int, height: int, dots: Sequence[Point], segs: Sequence[tuple[int, int]],
+def sheet_grid(width: int, height: int, dots: Sequence[Point], segments: Sequence[Segment],
                cols: int | None = None, rows: int | None = None) -> list[list[Cell]]:
     """The framed plot of a sheet; y grows upward (HB-8); the last segment is styled ``last``."""
     # Small sheets get two columns per lattice step and a row per lattice row, so no two
@@ -49,12 +49,12 @@ def sheet_grid(width: int, height: int, dots: Sequence[Point], segs: Sequence[tu
     def cell(p: Point) -> tuple[int, int]:
         return _scale(p[0], width - 1, cols - 1), rows - 1 - _scale(p[1], height - 1, rows - 1)
 
-    for n, (i, j) in enumerate(segs):
-        (c0, r0), (c1, r1) = cell(dots[i]), cell(dots[j])
+    for n, segment in enumerate(segments):
+        (c0, r0), (c1, r1) = cell(dots[segment.first]), cell(dots[segment.second])
         dc, dr = c1 - c0, r1 - r0
         steps = max(abs(dc), abs(dr), 1) * 2
         ch = _stroke(dc, dr)
-        style = "last" if n == len(segs) - 1 else "seg"
+        style = "last" if n == len(segments) - 1 else "seg"
         for t in range(steps + 1):
             c = c0 + (2 * dc * t + steps) // (2 * steps) if dc >= 0 else c0 - (2 * -dc * t + steps) // (2 * steps)
             r = r0 + (2 * dr * t + steps) // (2 * steps) if dr >= 0 else r0 - (2 * -dr * t + steps) // (2 * steps)
@@ -71,18 +71,27 @@ def sheet_grid(width: int, height: int, dots: Sequence[Point], segs: Sequence[tu
     return framed
 
 
-def state_sheet(state: "HubsState") -> tuple[tuple[Point, ...], tuple[tuple[int, int], ...], bool]:
+def segment_counts(dots: Sequence[Point], segments: Sequence[Segment]) -> list[int]:
+    """How many segments end at each dot of a sheet."""
+    counts = [0] * len(dots)
+    for segment in segments:
+        counts[segment.first] += 1
+        counts[segment.second] += 1
+    return counts
+
+
+def state_sheet(state: "HubsState") -> tuple[tuple[Point, ...], tuple[Segment, ...], bool]:
     """The sheet worth showing: this round's, or the finished round's while a new one is empty."""
     if not state.dots and state.previous is not None:
         return state.previous[0], state.previous[1], True
-    return state.dots, state.segs, False
+    return state.dots, state.segments, False
 
 
 def text_picture(state: "HubsState") -> str:
     """The plot plus a line on the round, the score and who moves."""
     g = state.game
-    dots, segs, old = state_sheet(state)
-    lines = ["".join(ch for ch, _ in row) for row in sheet_grid(g.width, g.height, dots, segs)]
+    dots, segments, old = state_sheet(state)
+    lines = ["".join(ch for ch, _ in row) for row in sheet_grid(g.width, g.height, dots, segments)]
     if old:
         lines.append(f"(round {state.round} as it ended)")
     lines.append(state.summary())

@@ -7,8 +7,8 @@ from rich.table import Table
 from rich.text import Text
 
 from ...core.game import Action, State
-from .notation import label
-from .picture import sheet_grid, state_sheet
+from .actions import Dot, HubsAction, Segment, label
+from .picture import segment_counts, sheet_grid, state_sheet
 from .rules import HubsState
 
 STYLES = {"dot": "bold cyan", "seg": "white", "last": "bold yellow", "frame": "grey42", "": ""}
@@ -16,42 +16,44 @@ STYLES = {"dot": "bold cyan", "seg": "white", "last": "bold yellow", "frame": "g
 COUNT_COLUMNS = 4
 
 
-def gain(state: HubsState, i: int, j: int) -> int:
-    """What joining dots ``i`` and ``j`` would score for the offense now (HB-4)."""
-    return state.degree[i] + state.degree[j]
+def gain(state: HubsState, segment: Segment) -> int:
+    """What drawing ``segment`` would score for the offense now (HB-4)."""
+    return state.degree[segment.first] + state.degree[segment.second]
 
 
-def describe(state: State, action: Action) -> str:
+def describe(state: State[HubsAction], action: Action) -> str:
     """A few words on what ``action`` does: where a dot goes, or what a segment scores."""
     assert isinstance(state, HubsState)
-    kind, a, b = state.game.decode(action)
-    if kind == "dot":
-        return f"place dot {label(len(state.dots))} at {a},{b}"
-    offense = state.game.seat_name(state.offense)
-    return (f"scores {gain(state, a, b)} for {offense} "
-            f"({label(a)} has {state.degree[a]}, {label(b)} has {state.degree[b]})")
+    match action:
+        case Dot(x, y):
+            return f"place dot {label(len(state.dots))} at {x},{y}"
+        case Segment(first, second):
+            offense = state.game.seat_name(state.offense)
+            return (f"scores {gain(state, action)} for {offense} "
+                    f"({label(first)} has {state.degree[first]}, {label(second)} has {state.degree[second]})")
+    raise ValueError(f"{action!r} is not a hubs action")
 
 
-def render(state: State) -> RenderableType:
+def render(state: State[HubsAction]) -> RenderableType:
     """Round and roles, the plotted sheet, each dot's segment count, the score."""
     assert isinstance(state, HubsState)
     g = state.game
     parts: list[RenderableType] = [Text(state.summary(), "bold")]
-    dots, segs, old = state_sheet(state)
+    dots, segments, old = state_sheet(state)
     sheet = Text()
-    for row in sheet_grid(g.width, g.height, dots, segs):
+    for row in sheet_grid(g.width, g.height, dots, segments):
         for ch, style in row:
             sheet.append(ch, STYLES[style])
         sheet.append("\n")
     parts.append(sheet)
-    if old:
+    if old and state.is_terminal():
+        parts.append(Text(f"The match is over; this was the sheet of round {state.round}, the last (HB-6).",
+                          "italic"))
+    elif old:
         parts.append(Text(f"Round {state.round} is over; this was its sheet. "
                           f"Round {state.round + 1} starts on a fresh sheet (HB-7).", "italic"))
     if dots:
-        degree = [0] * len(dots)
-        for i, j in segs:
-            degree[i] += 1
-            degree[j] += 1
+        degree = segment_counts(dots, segments)
         table = Table(title="Segments at each dot", show_edge=False, pad_edge=False)
         for _ in range(min(COUNT_COLUMNS, len(dots))):
             table.add_column("dot")
@@ -80,7 +82,7 @@ def render(state: State) -> RenderableType:
     parts.append(score)
     if not state.is_terminal() and not state.placing:
         moves = state.legal_actions()
-        best = gain(state, *g.decode(moves[0])[1:]) if moves else 0
+        best = gain(state, moves[0]) if isinstance(moves[0], Segment) else 0
         parts.append(Text(f"{len(moves)} legal segments; the best would score {best} "
                           f"for {g.seat_name(state.offense)} (HB-4). A round ends when every dot "
                           "has two segments or none can be drawn (HB-5)."))

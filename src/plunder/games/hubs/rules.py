@@ -6,26 +6,29 @@ then alternately join pairs of dots with segments, defense first (HB-3). Every
 segment scores for the offensive player the segments already at its two dots (HB-4).
 The round ends when every dot has two segments or none can be drawn (HB-5).
 
-Actions are ints:
-
-* ``0 .. W*H-1`` -- place a dot at ``x = a % W, y = a // W``; text ``dot 12,30``
-* ``W*H + i*D + j`` (``i < j < D``) -- join dots ``i`` and ``j``; text ``seg c-k``
+Actions are :class:`~.actions.Dot` (place) and :class:`~.actions.Segment` (join).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any, Callable, ClassVar
 
+import numpy as np
+
 from ...core.errors import ParameterError
-from ...core.game import TERMINAL, Action, Game, State
+from ...core.game import TERMINAL, Game, State
 from ...core.params import Param
-from .geometry import Point, contact, passes_through
-from .notation import MAX_DOTS, dot_text, label, label_index, parse_dot, parse_seg, seg_text
+from .actions import LABELS, Dot, HubsAction, Segment, Unreadable, label, read_action
+from .geometry import IntArray, Point, contact, passes_through
 from .paper import Paper, paper_for
+from .picture import text_picture
 
 #: largest sheet side; keeps every cross product far inside int64 (geometry.py)
 MAX_SIDE = 1000
+#: most dots a round may have: the largest even count that has labels (docs/rules/hubs.md, "Limits")
+MAX_DOTS = LABELS // 2 * 2
 
 
 def _parse_side(text: str) -> int:
@@ -53,6 +56,10 @@ def _parse_even(name: str, low: int, high: int) -> Callable[[str], int]:
     return parse
 
 
+def _whole(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
 @dataclass(frozen=True)
 class RoundResult:
     """What a finished round left behind (for the picture and for ``stats``)."""
@@ -65,7 +72,7 @@ class RoundResult:
     busiest: int
 
 
-class HubsGame(Game):
+class HubsGame(Game[HubsAction]):
     """Hubs for two players on a W x H integer lattice."""
 
     id: ClassVar[str] = "hubs"
@@ -73,7 +80,7 @@ class HubsGame(Game):
     param_specs: ClassVar[list[Param]] = [
         Param("width", "60", _parse_side, "lattice points across; x runs 0..width-1 (HB-1, HB-8)"),
         Param("height", "40", _parse_side, "lattice points up; y runs 0..height-1 (HB-1, HB-8)"),
-        Param("dots", "24", _parse_even("dots", 2, MAX_DOTS - 1), "dots per round, even: half each (HB-1)"),
+        Param("dots", "24", _parse_even("dots", 2, MAX_DOTS), f"dots per round, even, at most {MAX_DOTS}: half each (HB-1)"),
         Param("rounds", "2", _parse_even("rounds", 2, 100), "rounds in the match, even (HB-6)"),
     ]
     presets: ClassVar[dict[str, dict[str, str]]] = {
@@ -94,7 +101,6 @@ class HubsGame(Game):
             raise ParameterError(
                 f"hubs dots={self.dots} do not fit on a {self.width}x{self.height} lattice "
                 f"of {self.width * self.height} points (HB-1)")
-        self.seg_base = self.width * self.height
 
     @property
     def num_players(self) -> int:
@@ -106,65 +112,47 @@ class HubsGame(Game):
         """Per round: every dot, plus at most 3n-6 segments (a planar straight-line graph)."""
         return self.rounds * (self.dots + max(1, 3 * self.dots - 6))
 
+    @cached_property
+    def lattice(self) -> tuple[Dot, ...]:
+        """A :class:`Dot` for every lattice point, row by row (``y * width + x``); placement lists slice it."""
+        return tuple(Dot(x, y) for y in range(self.height) for x in range(self.width))
+
     def new_initial_state(self) -> "HubsState":
         """Round 1, an empty sheet, the defense (Player 2, HB-6) to place the first dot."""
-        return HubsState(game=self, round=0, dots=(), segs=(), degree=(), totals=(0, 0), points=0,
-                         history=(), previous=None)
+        return HubsState(game=self, round=0, dots=(), segments=(), degree=(), totals=(0, 0))
 
     def offense(self, round_index: int) -> int:
         """The seat on offense in a round: Player 1 first, then alternating (HB-6)."""
         return round_index % 2
 
-    def point_action(self, x: int, y: int) -> int:
-        """The action placing a dot at ``(x, y)``."""
-        return y * self.width + x
+    def on_sheet(self, x: int, y: int) -> bool:
+        """True when ``(x, y)`` is a lattice point of the sheet (HB-1, HB-8)."""
+        return 0 <= x < self.width and 0 <= y < self.height
 
-    def pair_action(self, i: int, j: int) -> int:
-        """The action joining dots ``i`` and ``j``."""
-        lo, hi = min(i, j), max(i, j)
-        return self.seg_base + lo * self.dots + hi
-
-    def decode(self, action: Action) -> tuple[str, int, int]:
-        """``("dot", x, y)`` or ``("seg", i, j)``; ``ValueError`` for a non-action."""
-        if not isinstance(action, int) or isinstance(action, bool) or action < 0:
-            raise ValueError(f"{action!r} is not a hubs action")
-        if action < self.seg_base:
-            return "dot", action % self.width, action // self.width
-        i, j = divmod(action - self.seg_base, self.dots)
-        if i >= j or j >= self.dots:
-            raise ValueError(f"{action!r} is not a hubs action")
-        return "seg", i, j
-
-    def action_to_text(self, state: State, action: Action) -> str:
+    def action_to_text(self, state: State[HubsAction], action: HubsAction) -> str:
         """``dot 12,30`` or ``seg c-k``."""
-        kind, a, b = self.decode(action)
-        return dot_text(a, b) if kind == "dot" else seg_text(a, b)
+        match action:
+            case Dot() | Segment():
+                return action.text()
+        raise ValueError(f"{action!r} is not a hubs action")
 
-    def parse_action(self, state: State, text: str) -> int:
+    def parse_action(self, state: State[HubsAction], text: str) -> HubsAction:
         """Read ``dot X,Y`` (also ``X,Y``) or ``seg P-Q`` (also ``P-Q``, either order)."""
-        point = parse_dot(text)
-        if point is not None:
-            x, y = point
-            if not (0 <= x < self.width and 0 <= y < self.height):
+        try:
+            action = read_action(text)
+        except Unreadable as exc:
+            raise state.invalid(text, str(exc)) from None
+        match action:
+            case Dot(x, y) if not self.on_sheet(x, y):
                 raise state.invalid(text, f"({x},{y}) is off the {self.width}x{self.height} lattice: "
                                           f"x runs 0..{self.width - 1}, y 0..{self.height - 1}")
-            return self.point_action(x, y)
-        ends = parse_seg(text)
-        if ends is not None:
-            try:
-                i, j = (label_index(e) for e in ends)
-            except ValueError as exc:
-                raise state.invalid(text, str(exc)) from None
-            if i == j:
-                raise state.invalid(text, "a segment joins two different dots")
-            if max(i, j) >= self.dots:
+            case Segment(_, second) if second >= self.dots:
                 raise state.invalid(text, f"a round has {self.dots} dots, labelled a..{label(self.dots - 1)}")
-            return self.pair_action(i, j)
-        raise state.invalid(text, "expected 'dot X,Y' or 'seg P-Q' (dot labels like a, k, ab)")
+        return action
 
 
 @dataclass(frozen=True)
-class HubsState(State):
+class HubsState(State[HubsAction]):
     """A Hubs position: the round, its dots and segments, and the match so far."""
 
     game: HubsGame = field(compare=False, repr=False)
@@ -172,24 +160,30 @@ class HubsState(State):
     round: int
     #: this round's dots in placement order (their labels are a, b, c ...)
     dots: tuple[Point, ...]
-    #: this round's segments in drawing order, each ``(i, j)`` with ``i < j``
-    segs: tuple[tuple[int, int], ...]
+    #: this round's segments in drawing order
+    segments: tuple[Segment, ...]
     #: segments at each dot (empty during placement)
     degree: tuple[int, ...]
     #: match points per seat
     totals: tuple[int, int]
-    #: offense points so far this round
-    points: int
-    history: tuple[RoundResult, ...]
+    #: bit k set while ``paper.segments[k]`` may still be drawn; follows from dots and segments
+    drawable: int = field(default=0, compare=False, repr=False)
+    #: offense points so far this round (for ``stats``; the totals already hold them)
+    points: int = field(default=0, compare=False)
+    #: the finished rounds, for ``stats``
+    history: tuple[RoundResult, ...] = field(default=(), compare=False)
     #: the last finished round's sheet, kept for the picture
-    previous: tuple[tuple[Point, ...], tuple[tuple[int, int], ...]] | None
-    #: legal pair ids (into ``paper.pairs``); derived from dots and segs, so not compared
-    open: frozenset[int] = field(default=frozenset(), compare=False, repr=False)
+    previous: tuple[tuple[Point, ...], tuple[Segment, ...]] | None = field(default=None, compare=False, repr=False)
 
     @property
     def paper(self) -> Paper:
         """The round's shared :class:`Paper` (only once every dot is placed)."""
         return paper_for(self.dots)
+
+    @cached_property
+    def drawable_ids(self) -> IntArray:
+        """The ids (into ``paper.segments``) of the segments that may be drawn now, ascending."""
+        return self.paper.ids(self.drawable)
 
     @property
     def placing(self) -> bool:
@@ -206,101 +200,116 @@ class HubsState(State):
         """Defense moves first in each phase and the players alternate (HB-1, HB-3)."""
         if self.round >= self.game.rounds:
             return TERMINAL
-        made = len(self.dots) if self.placing else len(self.segs)
+        made = len(self.dots) if self.placing else len(self.segments)
         defense = 1 - self.offense
         return defense if made % 2 == 0 else 1 - defense
 
-    def legal_actions(self) -> list[Action]:
+    def legal_actions(self) -> list[HubsAction]:
         """Free lattice points while placing; else legal segments, best-scoring first (HB-4)."""
-        cached = self.__dict__.get("_legal")
-        if cached is None:
-            cached = self._legal_actions()
-            # A frozen dataclass: the memo goes in behind its back; it is derived data.
-            object.__setattr__(self, "_legal", cached)
-        return list(cached)
+        return list(self._legal)
 
-    def _legal_actions(self) -> list[Action]:
+    @cached_property
+    def _legal(self) -> tuple[HubsAction, ...]:
         if self.round >= self.game.rounds:
-            return []
-        g = self.game
+            return ()
         if self.placing:
-            free: list[Action] = list(range(g.seg_base))
-            for a in sorted((g.point_action(x, y) for x, y in self.dots), reverse=True):
-                del free[a]
-            return free
-        paper = self.paper
-        pairs, codes, deg, base = paper.pairs, paper.codes, self.degree, g.seg_base
-        ordered = sorted((-(deg[pairs[k][0]] + deg[pairs[k][1]]), codes[k]) for k in self.open)
-        return [base + code for _, code in ordered]
+            return self._free_points()
+        paper, ids = self.paper, self.drawable_ids
+        degree = np.array(self.degree, dtype=np.int64)
+        worth = degree[paper.ends[ids]].sum(axis=1)
+        ranked = ids[np.lexsort((ids, -worth))]
+        return tuple(paper.segments[k] for k in ranked.tolist())
 
-    def illegal_reason(self, action: Action) -> tuple[str, str] | None:
+    def _free_points(self) -> tuple[Dot, ...]:
+        lattice, width = self.game.lattice, self.game.width
+        free: list[Dot] = []
+        start = 0
+        for taken in sorted(y * width + x for x, y in self.dots):
+            free += lattice[start:taken]
+            start = taken + 1
+        free += lattice[start:]
+        return tuple(free)
+
+    def illegal_reason(self, action: HubsAction) -> tuple[str, str] | None:
         """Why ``action`` is not allowed here (with the ruling), or ``None``."""
         g = self.game
-        try:
-            kind, a, b = g.decode(action)
-        except ValueError as exc:
-            return str(exc), "HB-1"
         if self.round >= g.rounds:
             return "the match is over", "HB-6"
-        if kind == "dot":
-            if not self.placing:
-                return f"all {g.dots} dots are placed; the segment phase is on", "HB-3"
-            if (a, b) in self.dots:
-                return f"dot {label(self.dots.index((a, b)))} already sits on {a},{b}", "HB-1"
-            return None
-        if self.placing:
-            return (f"segments come after all {g.dots} dots are placed "
-                    f"({len(self.dots)} so far)"), "HB-3"
-        k = self.paper.index.get((a, b))
-        if k is not None and k in self.open:
-            return None
-        return self._blocked(a, b)
+        match action:
+            case Dot(x, y) if _whole(x) and _whole(y):
+                if not self.placing:
+                    return f"all {g.dots} dots are placed; the segment phase is on", "HB-3"
+                if not g.on_sheet(x, y):
+                    return f"({x},{y}) is off the {g.width}x{g.height} lattice", "HB-1"
+                if (x, y) in self.dots:
+                    return f"dot {label(self.dots.index((x, y)))} already sits on {x},{y}", "HB-1"
+                return None
+            case Segment(first, second) if _whole(first) and _whole(second):
+                if self.placing:
+                    return (f"segments come after all {g.dots} dots are placed "
+                            f"({len(self.dots)} so far)"), "HB-3"
+                if not 0 <= first < second < len(self.dots):
+                    return (f"a segment joins two of the round's dots a..{label(len(self.dots) - 1)}, "
+                            f"given as first < second; got {first}, {second}"), "HB-2"
+                k = self.paper.candidate_id(action)
+                if k is not None and self.drawable >> k & 1:
+                    return None
+                return self._blocked(action)
+        return (f"{action!r} is not a hubs action: a move places a Dot (HB-1) or draws a "
+                "Segment (HB-3)"), "HB-3"
 
-    def _blocked(self, i: int, j: int) -> tuple[str, str]:
-        p, q = self.dots[i], self.dots[j]
-        name = seg_text(i, j)[4:]
-        if (i, j) in self.segs:
+    def _blocked(self, segment: Segment) -> tuple[str, str]:
+        p, q = self.dots[segment.first], self.dots[segment.second]
+        name = segment.name()
+        if segment in self.segments:
             return f"{name} is already drawn; a pair of dots is joined only once", "HB-2"
         for m, r in enumerate(self.dots):
-            if m != i and m != j and passes_through(p, q, r):
+            if passes_through(p, q, r):
                 return f"{name} would pass through dot {label(m)}", "HB-2"
-        for s, t in self.segs:
-            how = contact(self.dots[s], self.dots[t], p, q)
+        for drawn in self.segments:
+            how = contact(self.dots[drawn.first], self.dots[drawn.second], p, q)
             if how is not None:
-                return f"{name} {how} {seg_text(s, t)[4:]}", "HB-2"
+                return f"{name} {how} {drawn.name()}", "HB-2"
         raise AssertionError(f"{name} is refused but nothing blocks it")  # pragma: no cover
 
-    def _apply(self, action: Action) -> "HubsState":
-        g = self.game
-        kind, a, b = g.decode(action)
-        if kind == "dot":
-            dots = self.dots + ((a, b),)
-            if len(dots) < g.dots:
-                return HubsState(g, self.round, dots, (), (), self.totals, 0, self.history, self.previous)
-            start = HubsState(g, self.round, dots, (), (0,) * len(dots), self.totals, 0, self.history,
-                              self.previous, frozenset(range(len(paper_for(dots).pairs))))
-            return start._end_round() if not start.open else start
+    def _apply(self, action: HubsAction) -> "HubsState":
+        match action:
+            case Dot(x, y):
+                return self._place((x, y))
+            case Segment():
+                return self._draw(action)
+        raise AssertionError(f"{action!r} passed illegal_reason")  # pragma: no cover
+
+    def _place(self, point: Point) -> "HubsState":
+        dots = self.dots + (point,)
+        if len(dots) < self.game.dots:
+            return self.evolve(dots=dots)
+        start = self.evolve(dots=dots, degree=(0,) * len(dots), drawable=paper_for(dots).all_drawable())
+        return start._end_round() if not start.drawable else start
+
+    def _draw(self, segment: Segment) -> "HubsState":
         paper = self.paper
-        k = paper.index[(a, b)]
-        gain = self.degree[a] + self.degree[b]
+        k = paper.candidate_id(segment)
+        assert k is not None
+        gain = self.degree[segment.first] + self.degree[segment.second]
         degree = list(self.degree)
-        degree[a] += 1
-        degree[b] += 1
+        degree[segment.first] += 1
+        degree[segment.second] += 1
         totals = list(self.totals)
         totals[self.offense] += gain
-        after = HubsState(g, self.round, self.dots, self.segs + ((a, b),), tuple(degree),
-                          (totals[0], totals[1]), self.points + gain, self.history, self.previous,
-                          self.open - paper.conflicts(k))
-        if not after.open or min(degree) >= 2:
+        drawable = self.drawable & ~paper.bits(paper.ruled_out(k, self.drawable_ids))
+        after = self.evolve(segments=self.segments + (segment,), degree=tuple(degree),
+                            totals=(totals[0], totals[1]), points=self.points + gain, drawable=drawable)
+        if not drawable or min(degree) >= 2:
             return after._end_round()
         return after
 
     def _end_round(self) -> "HubsState":
         """HB-5: close the round and start the next on a fresh sheet (HB-7)."""
-        result = RoundResult(self.offense, self.points, len(self.segs),
+        result = RoundResult(self.offense, self.points, len(self.segments),
                              min(self.degree) < 2, max(self.degree))
-        return HubsState(self.game, self.round + 1, (), (), (), self.totals, 0,
-                         self.history + (result,), (self.dots, self.segs))
+        return self.evolve(round=self.round + 1, dots=(), segments=(), degree=(), points=0, drawable=0,
+                           history=self.history + (result,), previous=(self.dots, self.segments))
 
     def returns(self) -> list[float]:
         """+1 / -1 for the higher / lower total at the end, 0 for equal totals (HB-6)."""
@@ -320,13 +329,11 @@ class HubsState(State):
         if self.round >= g.rounds:
             return f"hubs after {g.rounds} rounds, {score}"
         phase = (f"placing dot {len(self.dots) + 1}/{g.dots}" if self.placing
-                 else f"segment {len(self.segs) + 1}")
+                 else f"segment {len(self.segments) + 1}")
         return (f"hubs round {self.round + 1}/{g.rounds} ({g.seat_name(self.offense)} on offense), "
                 f"{phase}, {g.seat_name(self.current_player)} to move, {score}")
 
     def __str__(self) -> str:
-        from .picture import text_picture
-
         return text_picture(self)
 
     def stats(self) -> dict[str, float | list[float]]:

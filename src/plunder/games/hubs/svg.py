@@ -8,8 +8,8 @@ from __future__ import annotations
 
 
 from ...core.game import State
-from .notation import label
-from .picture import state_sheet
+from .actions import HubsAction, label
+from .picture import segment_counts, state_sheet
 from .rules import HubsState
 
 
@@ -17,15 +17,12 @@ SCALE = 16
 MARGIN = 24
 
 
-def svg(state: State) -> str:
+def svg(state: State[HubsAction]) -> str:
     """The sheet (lattice frame, segments, labelled dots with their segment counts) as SVG."""
     assert isinstance(state, HubsState)
     g = state.game
-    dots, segs, old = state_sheet(state)
-    degree = [0] * len(dots)
-    for i, j in segs:
-        degree[i] += 1
-        degree[j] += 1
+    dots, segments, old = state_sheet(state)
+    degree = segment_counts(dots, segments)
     w = (g.width - 1) * SCALE + 2 * MARGIN
     h = (g.height - 1) * SCALE + 2 * MARGIN + 20
 
@@ -37,9 +34,9 @@ def svg(state: State) -> str:
            '<rect width="100%" height="100%" fill="white"/>',
            f'<rect x="{MARGIN}" y="{MARGIN}" width="{(g.width - 1) * SCALE}" '
            f'height="{(g.height - 1) * SCALE}" fill="none" stroke="#ccc"/>']
-    for n, (i, j) in enumerate(segs):
-        (x1, y1), (x2, y2) = at(dots[i]), at(dots[j])
-        colour = "#d08000" if n == len(segs) - 1 else "#333"
+    for n, segment in enumerate(segments):
+        (x1, y1), (x2, y2) = at(dots[segment.first]), at(dots[segment.second])
+        colour = "#d08000" if n == len(segments) - 1 else "#333"
         out.append(f'<line x1="{x1}" y1="{y1}" x2="{x2}" y2="{y2}" stroke="{colour}" stroke-width="2"/>')
     for k, p in enumerate(dots):
         x, y = at(p)
