@@ -156,7 +156,7 @@ def test_vectorised_mask_matches_the_scalar_predicate(pts) -> None:  # type: ign
     pairs = [(i, j) for i in range(len(pts)) for j in range(i + 1, len(pts))]
     ends = np.array(pairs, dtype=np.int64)
     for i, j in pairs[:12]:
-        row = conflict_mask(np.int64(i), np.int64(j), ends[:, 0], ends[:, 1], xy)
+        row = conflict_mask(np.full(len(pairs), i), np.full(len(pairs), j), ends[:, 0], ends[:, 1], xy)
         expected = [conflicts(pts[i], pts[j], pts[c], pts[d]) for c, d in pairs]
         assert row.tolist() == expected
 

@@ -128,7 +128,7 @@ def test_svg_has_every_dot_and_segment() -> None:
 def test_render_between_rounds_shows_the_finished_sheet_and_stats_add_up() -> None:
     state = square()
     for text in ["seg a-b", "seg c-d", "seg b-c", "seg a-d"]:
-        state = state.apply_text(text)  # type: ignore[assignment]
+        state = state.apply_text(text)
     # Round 1 ended: a-b, c-d (0 each), b-c and a-d (2 each) -> 4 points for Player 1.
     console = Console(width=100, record=True, color_system=None)
     assert ENTRY.render is not None
@@ -160,3 +160,20 @@ def test_svg_command_draws_a_saved_game(tmp_path) -> None:  # type: ignore[no-un
     # After 8 placements and 3 segments of round 1.
     assert CliRunner().invoke(main, ["render", str(record), "--svg", str(early), "--at", "11"]).exit_code == 0
     assert early.read_text(encoding="utf-8").count("<line") == 3
+
+
+def test_render_after_the_last_round_announces_no_new_round() -> None:
+    state = square()
+    for _ in range(2):
+        for text in ["seg a-b", "seg c-d", "seg b-c", "seg a-d"]:
+            state = state.apply_text(text)
+        if not state.is_terminal():
+            for text in ["dot 0,0", "dot 4,0", "dot 4,4", "dot 0,4"]:
+                state = state.apply_text(text)
+    assert state.is_terminal()
+    console = Console(width=100, record=True, color_system=None)
+    assert ENTRY.render is not None
+    console.print(ENTRY.render(state))
+    out = console.export_text()
+    assert "Round 3" not in out and "starts" not in out
+    assert "The match is over" in out and "round 2, the last" in out

@@ -99,4 +99,4 @@ def test_incremental_generator_equals_brute_force(points, seed) -> None:  # type
     rng = random.Random(seed)
     while state.round == 0:
         assert set(state.legal_actions()) == brute_force_legal(state.dots, state.segments)
-        state = state.apply(rng.choice(state.legal_actions()))  # type: ignore[assignment]
+        state = state.apply(rng.choice(state.legal_actions()))

@@ -14,13 +14,13 @@ from plunder.games.hubs.rules import HubsState
 P1, P2 = 0, 1
 
 
-def hubs(**params: object) -> plunder.core.game.Game:
-    return plunder.load_game("hubs", **params)
+def hubs(**params: int | str) -> plunder.core.game.Game:
+    return plunder.load_game("hubs", preset=None, **params)
 
 
 def run(state: HubsState, texts: list[str]) -> HubsState:
     for text in texts:
-        state = state.apply_text(text)  # type: ignore[assignment]
+        state = state.apply_text(text)
     return state
 
 
@@ -50,7 +50,7 @@ def test_hb1_defense_places_first_and_players_alternate() -> None:
     movers = []
     for text in SQUARE:
         movers.append(state.current_player)
-        state = state.apply_text(text)  # type: ignore[assignment]
+        state = state.apply_text(text)
     assert movers == [P2, P1, P2, P1]
     assert state.dots == ((0, 0), (4, 0), (4, 4), (0, 4))
 
@@ -87,7 +87,7 @@ def test_hb3_segments_wait_for_every_dot_and_dots_for_nothing_after() -> None:
     state = run(square_game(), SQUARE[:3])
     err = refused(state, "seg a-b")
     assert err.rule == "HB-3"
-    state = state.apply_text(SQUARE[3])  # type: ignore[assignment]
+    state = state.apply_text(SQUARE[3])
     err = refused(state, "dot 1,1")
     assert err.rule == "HB-3"
 
@@ -97,7 +97,7 @@ def test_hb3_defense_draws_first_then_alternation() -> None:
     movers = []
     for text in ["seg a-b", "seg b-c", "seg c-d"]:
         movers.append(state.current_player)
-        state = state.apply_text(text)  # type: ignore[assignment]
+        state = state.apply_text(text)
     assert movers == [P2, P1, P2]
     assert state.current_player == P1
 
@@ -152,7 +152,7 @@ def test_hb4_text_example_n_plus_m_whoever_draws() -> None:
     total = 0
     for text, mover, gain in steps:
         assert state.current_player == mover
-        state = state.apply_text(text)  # type: ignore[assignment]
+        state = state.apply_text(text)
         total += gain
         assert state.totals == (total, 0)
     assert state.degree == (2, 2, 3, 1)
@@ -165,7 +165,7 @@ def test_hb5_round_ends_once_every_dot_has_two() -> None:
     # a-----b
     state = run(square_game(), SQUARE + ["seg a-b", "seg b-c", "seg c-d", "seg a-c"])
     assert state.round == 0
-    state = state.apply_text("seg a-d")  # type: ignore[assignment]
+    state = state.apply_text("seg a-d")
     assert state.round == 1 and state.dots == () and state.segments == ()
     assert state.totals == (8, 0)  # 0 + 1 + 1 + 3 + (1 + 2)
     assert state.history[0].points == 8 and state.history[0].segments == 5
@@ -177,7 +177,7 @@ def test_hb5_round_ends_when_no_segment_is_left() -> None:
     state = hubs(width=4, height=2, dots=4).new_initial_state()
     state = run(state, ["dot 0,0", "dot 1,0", "dot 2,0", "dot 3,0", "seg b-c", "seg a-b"])  # type: ignore[arg-type]
     assert state.legal_actions() == [Segment(2, 3)]
-    state = state.apply_text("seg c-d")  # type: ignore[assignment]
+    state = state.apply_text("seg c-d")
     assert state.round == 1
     assert state.history[0].stalled and state.history[0].segments == 3
     assert state.totals == (0 + 1 + 1, 0)
@@ -220,7 +220,7 @@ def test_hb6_four_rounds_alternate_offense() -> None:
 def test_hb7_each_round_a_fresh_sheet() -> None:
     state = run(square_game(), SQUARE + ["seg a-b", "seg c-d", "seg b-c", "seg a-d"])
     # Round 2 may use the very points of round 1: its sheet is new.
-    state = state.apply_text("dot 0,0")  # type: ignore[assignment]
+    state = state.apply_text("dot 0,0")
     assert state.dots == ((0, 0),)
     assert state.previous is not None and len(state.previous[1]) == 4
 
@@ -284,3 +284,11 @@ def test_two_dots_make_a_one_segment_round() -> None:
     state = hubs(width=3, height=2, dots=2).new_initial_state()
     state = run(state, ["dot 0,0", "dot 2,0", "seg a-b"])  # type: ignore[arg-type]
     assert state.round == 1 and state.history[0].stalled and state.history[0].points == 0
+
+
+def test_the_dot_limit_is_the_documented_one() -> None:
+    # docs/rules/hubs.md, "Limits": at most MAX_DOTS = 700 dots a round (every dot has a label).
+    assert hubs(dots=700).dots == 700  # type: ignore[attr-defined]
+    for too_many in (702, 704, 10**6):
+        with pytest.raises(ParameterError, match=r"outside 2\.\.700"):
+            hubs(width=1000, height=1000, dots=too_many)

@@ -22,6 +22,8 @@ import numpy.typing as npt
 from .actions import Segment
 from .geometry import IntArray, Point, conflict_mask, conflicts, passes_through, visible_pairs
 
+#: candidate ids (int32 halves what a kept position costs; a round has far fewer than 2**31 candidates)
+IdArray = npt.NDArray[np.int32]
 #: candidate pairs tested in one numpy pass; bounds the temporaries (about 30 arrays of this length)
 PAIR_BLOCK = 1 << 16
 
@@ -62,23 +64,23 @@ class Paper:
         k = int(np.searchsorted(self._codes, code))
         return k if k < self.size and self._codes[k] == code else None
 
-    def ids(self, bits: int) -> IntArray:
-        """The candidate ids whose bits are set in ``bits``, ascending."""
+    def ids(self, bits: int) -> IdArray:
+        """The candidate ids whose bits are set in ``bits``, ascending (int32: positions keep them)."""
         raw = np.frombuffer(bits.to_bytes((self.size + 7) // 8, "little"), dtype=np.uint8)
-        return np.flatnonzero(np.unpackbits(raw, bitorder="little")[: self.size])
+        return np.flatnonzero(np.unpackbits(raw, bitorder="little")[: self.size]).astype(np.int32)
 
-    def bits(self, ids: IntArray) -> int:
+    def bits(self, ids: IdArray) -> int:
         """The bit set of candidate ids ``ids``."""
         flags = np.zeros(self.size, dtype=bool)
         flags[ids] = True
         return int.from_bytes(np.packbits(flags, bitorder="little").tobytes(), "little")
 
-    def ruled_out(self, k: int, among: IntArray) -> IntArray:
+    def ruled_out(self, k: int, among: IdArray) -> IdArray:
         """The candidates in ``among`` that may not be drawn beside candidate ``k`` (``k`` included)."""
-        found = [among[hit] for hit, _ in self._contacts(np.array([k]), among)]
-        return np.concatenate(found) if found else np.zeros(0, dtype=np.int64)
+        found = [among[hit] for hit, _ in self._contacts(np.array([k], dtype=np.int32), among)]
+        return np.concatenate(found) if found else np.zeros(0, dtype=among.dtype)
 
-    def blocking(self, rows: IntArray, among: IntArray, weights: IntArray | None = None) -> IntArray:
+    def blocking(self, rows: IdArray, among: IdArray, weights: IntArray | None = None) -> IntArray:
         """For each candidate in ``rows``: how many candidates of ``among`` it rules out.
 
         With ``weights`` (one per member of ``among``), the sum of their weights instead.
@@ -89,7 +91,7 @@ class Paper:
                 np.bincount(row, weights=weights[hit], minlength=len(rows)).astype(np.int64)
         return total
 
-    def _contacts(self, rows: IntArray, among: IntArray) -> Iterator[tuple[IntArray, IntArray]]:
+    def _contacts(self, rows: IdArray, among: IdArray) -> Iterator[tuple[IntArray, IntArray]]:
         """Every conflicting (member of ``among``, row) pair, as positions into ``among`` and ``rows``.
 
         Two segments that touch share a point, so their bounding boxes meet: that cheap

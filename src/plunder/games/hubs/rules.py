@@ -21,14 +21,16 @@ from ...core.errors import ParameterError
 from ...core.game import TERMINAL, Game, State
 from ...core.params import Param
 from .actions import LABELS, Dot, HubsAction, Segment, Unreadable, label, read_action
-from .geometry import IntArray, Point, contact, passes_through
-from .paper import Paper, paper_for
+from .geometry import Point, contact, passes_through
+from .paper import IdArray, Paper, paper_for
 from .picture import text_picture
 
 #: largest sheet side; keeps every cross product far inside int64 (geometry.py)
 MAX_SIDE = 1000
-#: most dots a round may have: the largest even count that has labels (docs/rules/hubs.md, "Limits")
-MAX_DOTS = LABELS // 2 * 2
+#: most dots a round may have (docs/rules/hubs.md, "Limits"): every dot needs a label, and
+#: bench/hubs_speed.py measures a round of this many in bounded time and memory
+MAX_DOTS = 700
+assert MAX_DOTS <= LABELS
 
 
 def _parse_side(text: str) -> int:
@@ -181,7 +183,7 @@ class HubsState(State[HubsAction]):
         return paper_for(self.dots)
 
     @cached_property
-    def drawable_ids(self) -> IntArray:
+    def drawable_ids(self) -> IdArray:
         """The ids (into ``paper.segments``) of the segments that may be drawn now, ascending."""
         return self.paper.ids(self.drawable)
 
@@ -205,30 +207,31 @@ class HubsState(State[HubsAction]):
         return defense if made % 2 == 0 else 1 - defense
 
     def legal_actions(self) -> list[HubsAction]:
-        """Free lattice points while placing; else legal segments, best-scoring first (HB-4)."""
-        return list(self._legal)
+        """Free lattice points while placing; else legal segments, best-scoring first (HB-4).
 
-    @cached_property
-    def _legal(self) -> tuple[HubsAction, ...]:
+        Built afresh on each call (not kept on the state): a position of a large round
+        can list a hundred thousand segments, and searches keep many positions.
+        """
         if self.round >= self.game.rounds:
-            return ()
+            return []
         if self.placing:
             return self._free_points()
         paper, ids = self.paper, self.drawable_ids
         degree = np.array(self.degree, dtype=np.int64)
         worth = degree[paper.ends[ids]].sum(axis=1)
         ranked = ids[np.lexsort((ids, -worth))]
-        return tuple(paper.segments[k] for k in ranked.tolist())
+        segments = paper.segments
+        return [segments[k] for k in ranked.tolist()]
 
-    def _free_points(self) -> tuple[Dot, ...]:
+    def _free_points(self) -> list[HubsAction]:
         lattice, width = self.game.lattice, self.game.width
-        free: list[Dot] = []
+        free: list[HubsAction] = []
         start = 0
         for taken in sorted(y * width + x for x, y in self.dots):
             free += lattice[start:taken]
             start = taken + 1
         free += lattice[start:]
-        return tuple(free)
+        return free
 
     def illegal_reason(self, action: HubsAction) -> tuple[str, str] | None:
         """Why ``action`` is not allowed here (with the ruling), or ``None``."""
