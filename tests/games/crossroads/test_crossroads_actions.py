@@ -40,9 +40,7 @@ RELAY_BOARD = from_rows(["|R|R|R|_|R|2|", "|R|_|3|_|R|_|", "|1|_|R|R|R|_|"])
 
 
 def crossroads(players: int = 3) -> CrossroadsGame:
-    game = plunder.load_game("crossroads", players=players)
-    assert isinstance(game, CrossroadsGame)
-    return game
+    return CrossroadsGame.load(players=players)
 
 
 def positions() -> list[CrossroadsState]:

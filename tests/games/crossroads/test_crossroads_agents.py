@@ -23,9 +23,7 @@ LINKED = from_rows(["|_|_|_|_|", "|_|R|R|2|", "|1|R|_|_|"])
 
 
 def game(players: int = 2, **params: Any) -> CrossroadsGame:
-    loaded = plunder.load_game("crossroads", players=players, **params)
-    assert isinstance(loaded, CrossroadsGame)
-    return loaded
+    return CrossroadsGame.load(players=players, **params)
 
 
 def choose(name: str, state: plunder.State) -> Any:

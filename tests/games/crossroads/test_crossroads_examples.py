@@ -25,9 +25,7 @@ from plunder.games.crossroads.rules import CrossroadsGame, CrossroadsState, Phas
 
 
 def game(players: int = 4, **params: Any) -> CrossroadsGame:
-    loaded = plunder.load_game("crossroads", players=players, **params)
-    assert isinstance(loaded, CrossroadsGame)
-    return loaded
+    return CrossroadsGame.load(players=players, **params)
 
 
 def picture_cells(rows: int, cols: int, origin: tuple[int, int] = (0, 0)) -> set[int]:

@@ -13,9 +13,7 @@ ENTRY = entry("crossroads")
 
 
 def crossroads(players: int) -> CrossroadsGame:
-    game = plunder.load_game("crossroads", players=players)
-    assert isinstance(game, CrossroadsGame)
-    return game
+    return CrossroadsGame.load(players=players)
 
 
 def text_of(state: plunder.State) -> str:

@@ -26,9 +26,7 @@ from plunder.games.crossroads.rules import CrossroadsGame, CrossroadsState, MAX_
 
 
 def game(players: int = 4, **params: Any) -> CrossroadsGame:
-    loaded = plunder.load_game("crossroads", players=players, **params)
-    assert isinstance(loaded, CrossroadsGame)
-    return loaded
+    return CrossroadsGame.load(players=players, **params)
 
 
 def cs(state: plunder.State) -> CrossroadsState:
