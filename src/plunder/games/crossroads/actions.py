@@ -1,20 +1,19 @@
 """Crossroads actions: small typed values, each with one canonical text, and the parser that reads them.
 
-=======================================  ====================================  ====================
-value                                    text                                  when
-=======================================  ====================================  ====================
-``Roll(lo, hi)``                         ``roll 2-3`` (``lo <= hi``)           chance (CR-1)
-``Reroll()``                             ``reroll 6``                          chance, ``dice=d6`` (CR-9)
-``Axis(col, row)``                       ``col 2 row 3``                       which die is the column (CR-1)
-``Place(cell)``                          ``place D3``                          setup city (CR-5)
-``City(cell)`` / ``Road(cell)``          ``city D3`` / ``road E4``             building (CR-4)
-``Done()``                               ``done``                              end of building (CR-14)
-``Offer(a, b, relays, fees, mine,        ``offer D3-H8 via F5=1 gold 1/1``     a trading turn (CR-7, CR-11)
-theirs)``
-``Pass()``                               ``pass``                              no offer this trading turn
-``Accept()`` / ``Reject()``              ``accept`` / ``reject``               answering an offer (CR-11)
-``Demand(fee)``                          ``demand 2``                          a relay's higher fee (CR-12)
-=======================================  ====================================  ====================
+==============================================  ==================================  ==============================
+value                                           text                                when
+==============================================  ==================================  ==============================
+``Roll(lo, hi)``                                ``roll 2-3`` (``lo <= hi``)         chance (CR-1)
+``Reroll()``                                    ``reroll 6``                        chance, ``dice=d6`` (CR-9)
+``Axis(col, row)``                              ``col 2 row 3``                     which die is the column (CR-1)
+``Place(cell)``                                 ``place D3``                        setup city (CR-5)
+``City(cell)`` / ``Road(cell)``                 ``city D3`` / ``road E4``           building (CR-4)
+``Done()``                                      ``done``                            end of building (CR-14)
+``Offer(a, b, relays, fees, mine, theirs)``     ``offer D3-H8 via F5=1 gold 1/1``   a trading turn (CR-7, CR-11)
+``Pass()``                                      ``pass``                            no offer this trading turn
+``Accept()`` / ``Reject()``                     ``accept`` / ``reject``             answering an offer (CR-11)
+``Demand(fee)``                                 ``demand 2``                        a relay's higher fee (CR-12)
+==============================================  ==================================  ==============================
 
 Cells are ints 0..99 named like a chess board (see :mod:`.board`). Texts are read
 case-insensitively with free spacing; an offer's relays may be typed in any order and
