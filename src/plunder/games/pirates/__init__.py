@@ -10,8 +10,9 @@ ENTRY = GameEntry(
     agents=AGENTS,
     render=render,
     describe=describe,
-    # MCTS with cut greedy rollouts reached 100 points in 38% of games against greedy's 47%;
-    # the root search over greedy (mcts:root=greedy,sims=32) won 22 of 40 against greedy's 20
-    # on the same seeds, not measurably stronger (docs/ai.md): the greedy captain stays hard.
+    # Before PR-15, MCTS with cut greedy rollouts reached 100 points in 38% of games against
+    # greedy's 47%, and the root search over greedy (mcts:root=greedy,sims=32) won 22 of 40
+    # against greedy's 20 on the same seeds, not measurably stronger (docs/ai.md): the greedy
+    # captain stays hard.
     levels={"hard": "greedy"},
 )

@@ -1,0 +1,61 @@
+"""The Pirates tables of docs/ai.md and docs/rules/pirates.md: per agent, the median score,
+the share of games at or above the goal (PR-14) and the share of drownings, each with its 95%
+interval, over games ``SEED .. SEED + GAMES - 1`` played as ``plunder simulate`` plays them.
+
+Run: .venv/bin/python bench/pirates_tables.py [GAMES] [SEED] [AGENT ...]
+e.g. .venv/bin/python bench/pirates_tables.py 2000 1000000 greedy random hard
+
+The median's interval is the distribution-free one from order statistics (the ranks the
+binomial(n, 1/2) puts 2.5% either side of); shares use the Wilson interval.
+"""
+
+from __future__ import annotations
+
+import math
+import statistics
+import sys
+import time
+
+from plunder.simulate import simulate, wilson
+
+Z95 = 1.959963984540054
+
+
+def median_interval(values: list[float]) -> tuple[float, float]:
+    """A 95% interval for the median of the population ``values`` were drawn from."""
+    ordered = sorted(values)
+    n = len(ordered)
+    half = Z95 * math.sqrt(n) / 2
+    low = max(0, math.floor(n / 2 - half) - 1)
+    high = min(n - 1, math.ceil(n / 2 + half))
+    return ordered[low], ordered[high]
+
+
+def share(count: int, n: int) -> str:
+    """``count`` of ``n`` as a percentage with its Wilson interval."""
+    lo, hi = wilson(count, n)
+    return f"{count} = {count / n:.1%} ({lo:.1%}–{hi:.1%})"
+
+
+def main() -> None:
+    games = int(sys.argv[1]) if len(sys.argv) > 1 else 2000
+    seed = int(sys.argv[2]) if len(sys.argv) > 2 else 1_000_000
+    agents = sys.argv[3:] or ["greedy", "random"]
+    print(f"pirates (defaults), {games} games a row, seeds {seed}..{seed + games - 1}")
+    print("| agent | games | median score (95% CI) | mean score | score ≥ goal 100 (95% CI) | drowned (95% CI) "
+          "| mean turns | seconds |")
+    print("|---|---:|---|---:|---|---|---:|---:|")
+    for agent in agents:
+        start = time.perf_counter()
+        result = simulate("pirates", {}, [agent], games, seed=seed)
+        tally = result.tallies[agent]
+        drowned = int(sum(result.game_stats["drowned"]))
+        lo, hi = median_interval(tally.scores)
+        print(f"| `{agent}` | {tally.games} | {statistics.median(tally.scores):g} ({lo:g}–{hi:g}) "
+              f"| {statistics.fmean(tally.scores):.1f} | {share(tally.wins, tally.games)} "
+              f"| {share(drowned, tally.games)} | {statistics.fmean(result.game_stats['turns']):.2f} "
+              f"| {time.perf_counter() - start:.0f} |", flush=True)
+
+
+if __name__ == "__main__":
+    main()
