@@ -6,6 +6,7 @@ import pytest
 
 import plunder
 from plunder.agents import make_agent
+from plunder.agents.base import split_specs
 from plunder.agents.improve import RootSearch
 from plunder.agents.mcts import MCTSAgent, Node, RolloutEvaluator
 from plunder.core.conformance import check_game
@@ -85,8 +86,6 @@ def test_bad_options_are_named() -> None:
 
 
 def test_agent_lists_keep_each_specs_options() -> None:
-    from plunder.agents.base import split_specs
-
     assert split_specs("mcts:sims=40,c=0.7,greedy, random") == ["mcts:sims=40,c=0.7", "greedy", "random"]
     assert split_specs("greedy,mcts:eval=greedy,sims=5") == ["greedy", "mcts:eval=greedy,sims=5"]
 
