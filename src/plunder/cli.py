@@ -12,7 +12,7 @@ import json
 import math
 import sys
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Any, Mapping, Sequence
 
 import click
 from rich.console import Console
@@ -20,8 +20,10 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 from rich.text import Text
 
-from .agents import agent_factories, make_agent
+from .agents import GENERIC, agent_factories, make_agent
+from .agents.levels import LEVELS
 from .agents.base import split_specs
+from .core.agent import AgentFactory
 from .core.errors import PlunderError, SearchLimitError
 from .core.game import Game
 from .core import chance
@@ -91,8 +93,11 @@ def main() -> None:
 
 @main.command("list")
 def list_games() -> None:
-    """Games, their parameters, presets and agents."""
+    """Games, their parameters, presets and agents, with every agent's options."""
     console = Console()
+    console.print(Text("agents of every game (name:option=value,...)", "bold"))
+    console.print(_agent_table(GENERIC))
+    console.print()
     for gid in game_ids():
         cls = entry(gid).game_class
         game = load_game(gid)
@@ -108,18 +113,23 @@ def list_games() -> None:
         if cls.presets:
             console.print("  presets: " + "; ".join(
                 f"{name} ({', '.join(f'{k}={v}' for k, v in p.items()) or 'defaults'})" for name, p in cls.presets.items()))
-        agents = Table(show_header=True, header_style="bold", box=None, padding=(0, 2))
-        agents.add_column("agent")
-        agents.add_column("option")
-        agents.add_column("default")
-        agents.add_column("meaning")
-        for name, factory in agent_factories(game).items():
-            agents.add_row(name, "", "", factory.help)
-            for spec in factory.params:
-                choices = f" [{', '.join(spec.choices)}]" if spec.choices else ""
-                agents.add_row("", spec.name, spec.default, spec.help + choices)
-        console.print(agents)
+        own = {name: f for name, f in agent_factories(game).items() if name not in GENERIC}
+        console.print(_agent_table(own))
         console.print()
+
+
+def _agent_table(factories: Mapping[str, AgentFactory]) -> Table:
+    """Agents with what each does, and under each its options with their defaults and meanings
+    (a level's options are those of the agent it stands for, listed there)."""
+    table = Table(show_header=True, header_style="bold", box=None, padding=(0, 2))
+    for column in ("agent", "option", "default", "meaning"):
+        table.add_column(column)
+    for name, factory in factories.items():
+        table.add_row(name, "", "", factory.help)
+        for spec in factory.params if name not in LEVELS else ():
+            choices = f" [{', '.join(spec.choices)}]" if spec.choices else ""
+            table.add_row("", spec.name, spec.default, spec.help + choices)
+    return table
 
 
 @main.command()

@@ -1,5 +1,7 @@
 """Agent options are Params: checked by the same resolve as game parameters, listed by ``plunder list``."""
 
+import re
+
 import pytest
 from click.testing import CliRunner
 
@@ -31,8 +33,12 @@ def test_every_option_default_is_accepted(game_id: str) -> None:
 
 
 def test_list_shows_every_agents_options_with_defaults_and_help() -> None:
-    out = CliRunner().invoke(main, ["list"], terminal_width=200).output
-    profiteer = out[out.index("profiteer —"):]
-    for row in ("war", "2.2", "what a war is worth, in cards", "profit", "PROFIT_WEIGHTS"):
-        assert row in profiteer
-    assert "sims" in out and "simulations per move" in out and "not reproducible" in out
+    out = CliRunner().invoke(main, ["list"], env={"COLUMNS": "300"}).output
+    generic, games = out.split("pillage —")
+    assert "mcts" in generic and "mcts" not in games.replace("mcts:", "").replace("mcts's", "")
+    assert re.search(r"\n +seconds +none +also stop after this many seconds a move", generic)
+    assert "(moves then depend on the machine: not reproducible)" in generic
+    profiteer = games[games.index("profiteer —"):]
+    assert re.search(r"\n +war +2\.2 +what a war is worth, in cards", profiteer)  # greedy's
+    assert re.search(r"\n +war +2 +what a war is worth, in cards", profiteer)  # profit's
+    assert "level hard: mcts:root=profit,sims=200; takes mcts's options" in profiteer

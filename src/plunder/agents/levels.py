@@ -75,4 +75,5 @@ def level_factory(level: str, factories: Mapping[str, AgentFactory], overrides: 
         return NoisyAgent(agent, 0.5, level) if noisy else agent
 
     what = f"{name}, half its moves random" if noisy else spec
-    return AgentFactory(build, f"level {level}: {what}", params)
+    takes = f"; takes {name}'s options" if params else ""
+    return AgentFactory(build, f"level {level}: {what}{takes}", params)

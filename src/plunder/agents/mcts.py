@@ -309,7 +309,7 @@ MCTS_PARAMS = (
                                "playing the rollouts (auto: fast if the game has one, else random; with root=, the base)"),
     Param("playout", "auto", str, "which playouts the game's fast evaluator plays (Pillage: random, greedy, safe)"),
     Param("depth", "0", parse_int(0), "cut rollouts after this many actions and value them by scores (0: play out)"),
-    Param("scale", "10", parse_real(0, above=True), "score difference worth about 0.76 once scores value a position"),
+    Param("scale", "10", parse_real(0, above=True), "rollouts cut by depth= are valued tanh(score margin / scale)"),
     Param("value", "returns", parse_choice(("returns", "score")), "value finished rollouts by returns or by scores",
           choices=("returns", "score")),
     Param("reuse", "true", parse_bool, "keep the tree between moves"),
