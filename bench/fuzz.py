@@ -55,18 +55,19 @@ def fails(entry: str, case: Any, kind: str, case_seconds: float) -> bool:
     return False
 
 
-def shrink(entry: str, case: Any, kind: str, case_seconds: float, budget: int = 300) -> Any:
-    """A smaller case with the same failure: delete ever smaller runs of the case's text while it fails."""
+def shrink(entry: str, case: Any, kind: str, case_seconds: float, seconds: float = 30.0) -> Any:
+    """A smaller case with the same failure: delete ever smaller runs of the case's text while it
+    fails, for at most ``seconds`` (hangs and memory bombs are kept as found: each try costs a bound)."""
     text = getattr(case, "text", "")
-    if not text:
+    if not text or kind in ("TooSlow", "MemoryError"):
         return case
+    end = time.monotonic() + seconds
     size = len(text) // 2
-    while size >= 1 and budget > 0:
+    while size >= 1 and time.monotonic() < end:
         i = 0
-        while i < len(text) and budget > 0:
+        while i < len(text) and time.monotonic() < end:
             smaller = replace(case, text=text[:i] + text[i + size:])
-            budget -= 1
-            if fails(entry, smaller, kind, case_seconds):
+            if fails(entry, smaller, kind, min(case_seconds, 2.0)):
                 case, text = smaller, smaller.text
             else:
                 i += size
