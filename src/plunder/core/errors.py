@@ -9,6 +9,15 @@ class PlunderError(Exception):
     """Base of every error Plunder raises on purpose."""
 
 
+#: how much of an offending text an error message quotes
+QUOTE_CHARS = 80
+
+
+def quoted(text: str) -> str:
+    """``text`` as an error message quotes it: ``repr``, cut to :data:`QUOTE_CHARS` characters."""
+    return repr(text) if len(text) <= QUOTE_CHARS else repr(text[: QUOTE_CHARS - 3]) + f"... ({len(text)} characters)"
+
+
 class InvalidActionError(PlunderError, ValueError):
     """Action text that cannot be parsed into an action of this game.
 
@@ -20,7 +29,7 @@ class InvalidActionError(PlunderError, ValueError):
         self.reason = reason
         self.position = position
         where = f" at {position}" if position else ""
-        super().__init__(f"cannot read action {text!r}{where}: {reason}")
+        super().__init__(f"cannot read action {quoted(text)}{where}: {reason}")
 
 
 class IllegalActionError(PlunderError, ValueError):
@@ -35,7 +44,7 @@ class IllegalActionError(PlunderError, ValueError):
         self.position = position
         self.reason = reason
         self.rule = rule
-        super().__init__(f"illegal action {action!r} at {position}: {reason} ({rule})")
+        super().__init__(f"illegal action {quoted(action)} at {position}: {reason} ({rule})")
 
 
 class ParameterError(PlunderError, ValueError):

@@ -170,8 +170,11 @@ class State(ABC, Generic[A]):
     def _action_label(self, action: A) -> str:
         try:
             return self.game.action_to_text(self, action)
-        except (ValueError, KeyError, IndexError, TypeError):
-            return repr(action)
+        except (ValueError, KeyError, IndexError, TypeError, AttributeError):
+            try:
+                return repr(action)
+            except ValueError:  # an integer too long to print, say
+                return f"<a {type(action).__name__}>"
 
     def is_terminal(self) -> bool:
         """True when the game is over."""
