@@ -39,8 +39,8 @@ class Board:
     box_edges: tuple[tuple[int, ...], ...]
     edge_boxes: tuple[tuple[int, ...], ...]
     predrawn: tuple[int, ...] = ()
-    #: characters per coordinate unit when drawn as text (x, y)
-    scale: tuple[float, float] = (4.0, 2.0)
+    #: characters per coordinate unit when drawn as text (x, y); None fits the picture to the dots
+    scale: tuple[float, float] | None = None
 
     @property
     def num_edges(self) -> int:
@@ -178,7 +178,7 @@ def build_board(
     boxes: Sequence[Sequence[int]],
     predrawn: Sequence[tuple[int, int]] = (),
     labels: Sequence[str] | None = None,
-    scale: tuple[float, float] = (4.0, 2.0),
+    scale: tuple[float, float] | None = None,
     check_geometry: bool = True,
 ) -> Board:
     """Derive edges from box cycles and check the board is a proper PP-1/PP-2 board.

@@ -206,14 +206,6 @@ def parse_board_json(text: str, name: str = "file") -> BoardFile:
             else:
                 raise BoardError(f"drawn[{j}] names a dot that does not exist: {str(d)[:20]!r} (PP-2)")
         drawn.append((ends[0], ends[1]))
-    board = build_board(name, dots, cycles, drawn, labels, scale=_fit_scale(dots))
+    board = build_board(name, dots, cycles, drawn, labels)
     return BoardFile(board, tuple(contents) if contents else None, legend)
 
-
-def _fit_scale(dots: list[tuple[Fraction, Fraction]]) -> tuple[float, float]:
-    """Characters per unit so the closest two coordinates land 3 columns / 2 rows apart."""
-    xs = sorted({float(p[0]) for p in dots})
-    ys = sorted({float(p[1]) for p in dots})
-    dx = min((b - a for a, b in zip(xs, xs[1:])), default=1.0)
-    dy = min((b - a for a, b in zip(ys, ys[1:])), default=1.0)
-    return (3.0 / dx, 2.0 / dy)

@@ -6,6 +6,7 @@ from html import escape
 
 from ...core.game import State
 from .contents import content_text
+from .picture import FIT_STEP, board_layout
 from .rules import PillageState
 
 UNIT = 60.0
@@ -19,17 +20,18 @@ def svg(state: State) -> str:
     assert isinstance(state, PillageState)
     g = state.game
     board = g.board
-    sx, sy = board.scale
-    # keep the board's aspect as drawn in text, scaled so the smallest step is ~UNIT
-    fx, fy = UNIT * sx / max(sx, sy * 2), UNIT * sy * 2 / max(sx, sy * 2)
-    xs = [float(p[0]) for p in board.dots]
-    ys = [float(p[1]) for p in board.dots]
+    layout = board_layout(board)
+    sx, sy = board.scale if board.scale is not None else FIT_STEP
+    # the text picture's layout (bounded whatever the coordinates), its smallest step ~UNIT,
+    # a row counted as half a column as characters are about twice as tall as wide
+    fx, fy = UNIT / max(sx, sy * 2), UNIT * 2 / max(sx, sy * 2)
+    spots = [layout.at(p) for p in board.dots]
 
     def at(d: int) -> tuple[float, float]:
-        return MARGIN + (xs[d] - min(xs)) * fx, MARGIN + (ys[d] - min(ys)) * fy
+        return MARGIN + spots[d][0] * fx, MARGIN + spots[d][1] * fy
 
-    width = MARGIN * 2 + (max(xs) - min(xs)) * fx
-    height = MARGIN * 2 + (max(ys) - min(ys)) * fy + 60
+    width = MARGIN * 2 + max(x for x, _ in spots) * fx
+    height = MARGIN * 2 + max(y for _, y in spots) * fy + 60
     out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width:.0f}" height="{height:.0f}" '
            f'viewBox="0 0 {width:.0f} {height:.0f}" font-family="sans-serif">',
            '<rect width="100%" height="100%" fill="white"/>']
