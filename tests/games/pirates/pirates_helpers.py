@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from typing import Any, Iterable
 
-import plunder
 from plunder.games.pirates import tables as T
 from plunder.games.pirates.rules import Phase, PiratesGame, PiratesState
 from plunder.games.pirates.sea import WINDS, Cell, tiles_text
@@ -13,7 +12,7 @@ from plunder.games.pirates.sea import WINDS, Cell, tiles_text
 def sea_game(origins: Iterable[Cell], **params: Any) -> PiratesGame:
     """A game on a sea of the tiles at ``origins``, given inline (give the smallest as 1,1
     so the coordinates stay as written: the sea keeps a one-cell land border)."""
-    game = plunder.load_game("pirates", layout=tiles_text(origins), **params)
+    game = PiratesGame.load(layout=tiles_text(origins), **params)
     assert isinstance(game, PiratesGame)
     return game
 

@@ -8,12 +8,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-import plunder
 from plunder import IllegalActionError, InvalidActionError
 from plunder.core.chance import sample_chance
 from plunder.games.pirates.actions import (DONE, STOP, Buy, Dice, Fight, Place, Sail, Steer, parse_text,
                                            well_formed)
-from plunder.games.pirates.rules import PiratesState
+from plunder.games.pirates.rules import PiratesGame, PiratesState
 
 from tests.games.pirates.pirates_helpers import position, sea_game
 
@@ -29,7 +28,7 @@ MALFORMED: list[object] = [
 
 def visited_states() -> list[PiratesState]:
     """Positions of every kind a random game meets: chance, wind, sail, ties, bury, end."""
-    game = plunder.load_game("pirates", layout="block")
+    game = PiratesGame.load(layout="block")
     states = []
     rng = random.Random(5)
     for _ in range(4):

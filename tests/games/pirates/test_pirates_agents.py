@@ -12,7 +12,7 @@ from plunder.agents import make_agent
 from plunder.match import play
 from plunder.games.pirates.actions import CONTINUE, RETIRE, STOP, Bury
 from plunder.games.pirates.agents import GreedyCaptain
-from plunder.games.pirates.rules import Phase
+from plunder.games.pirates.rules import Phase, PiratesGame
 
 from tests.games.pirates.pirates_helpers import coin, position, sea_game
 
@@ -88,7 +88,7 @@ def test_retires_when_cornered() -> None:
 
 
 def test_agent_options_are_checked() -> None:
-    game = plunder.load_game("pirates")
+    game = PiratesGame.load()
     assert isinstance(make_agent("greedy:caution=2", game), GreedyCaptain)
     with pytest.raises(plunder.ParameterError, match="not a number"):
         make_agent("greedy:caution=lots", game)
@@ -97,7 +97,7 @@ def test_agent_options_are_checked() -> None:
 
 
 def test_greedy_outscores_random() -> None:
-    game = plunder.load_game("pirates", layout="block")
+    game = PiratesGame.load(layout="block")
     greedy = [play(game, ["greedy"], seed=s).scores[0] for s in range(12)]  # type: ignore[index]
     rand = [play(game, ["random"], seed=s).scores[0] for s in range(12)]  # type: ignore[index]
     assert statistics.mean(greedy) > 3 * statistics.mean(rand)

@@ -15,14 +15,14 @@ from plunder.games.pirates.rules import Phase, PiratesGame, PiratesState
 
 @pytest.mark.parametrize("preset", sorted(PiratesGame.presets))
 def test_conformance(preset: str) -> None:
-    report = check_game(plunder.load_game("pirates", preset=preset), playthroughs=40, full_checks=4)
+    report = check_game(PiratesGame.load(preset=preset), playthroughs=40, full_checks=4)
     assert report.games == 40 and report.illegal_refused > 0
 
 
 @pytest.mark.parametrize("seed", [1, 2])
 def test_conformance_of_states_a_greedy_captain_reaches(seed: int) -> None:
     # random play rarely lives long; the greedy captain reaches burials, refits, turn 20
-    game = plunder.load_game("pirates", layout="brick")
+    game = PiratesGame.load(layout="brick")
     rng = random.Random(seed)
     report = ConformanceReport()
     captain = GreedyCaptain()
@@ -39,8 +39,8 @@ def test_conformance_of_states_a_greedy_captain_reaches(seed: int) -> None:
 
 def test_parameters_have_clear_errors() -> None:
     with pytest.raises(plunder.ParameterError, match="ties='sometimes' is not allowed"):
-        plunder.load_game("pirates", ties="sometimes")
+        PiratesGame.load(ties="sometimes")
     with pytest.raises(plunder.ParameterError, match="above the maximum"):
-        plunder.load_game("pirates", turns=500)
+        PiratesGame.load(turns=500)
     with pytest.raises(plunder.ParameterError, match="no preset"):
-        plunder.load_game("pirates", preset="atlantis")
+        PiratesGame.load(preset="atlantis")

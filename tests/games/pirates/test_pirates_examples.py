@@ -6,13 +6,13 @@ import pytest
 
 import plunder
 from plunder.games.pirates import tables as T
-from plunder.games.pirates.rules import Phase, PiratesState
+from plunder.games.pirates.rules import Phase, PiratesGame, PiratesState
 
 from tests.games.pirates.pirates_helpers import coin, face, position, run, sea_game, texts
 
 
 def fresh() -> PiratesState:
-    state = plunder.load_game("pirates", layout="block").new_initial_state()
+    state = PiratesGame.load(layout="block").new_initial_state()
     assert isinstance(state, PiratesState)
     return state
 

@@ -7,12 +7,11 @@ import random
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-import plunder
 from plunder.core.chance import sample_chance
 from plunder.games.pirates import tables as T
 from plunder.games.pirates.moves import reachable
 from plunder.games.pirates.actions import RETIRE
-from plunder.games.pirates.rules import Phase, PiratesState
+from plunder.games.pirates.rules import Phase, PiratesGame, PiratesState
 from plunder.games.pirates.sea import WINDS
 
 STEP = {"N": (0, -1), "E": (1, 0), "S": (0, 1), "W": (-1, 0)}
@@ -79,7 +78,7 @@ def check_invariants(state: PiratesState) -> None:
 
 
 def play_checked(preset: str, seed: int, retire_rate: float) -> PiratesState:
-    game = plunder.load_game("pirates", preset=preset)
+    game = PiratesGame.load(preset=preset)
     rng = random.Random(seed)
     state = game.new_initial_state()
     assert isinstance(state, PiratesState)
@@ -109,6 +108,6 @@ def test_invariants_hold_through_long_random_games(seed: int, preset: str) -> No
 @settings(max_examples=40, deadline=None)
 @given(seed=st.integers(0, 10**6))
 def test_random_layouts_are_legal_seas(seed: int) -> None:
-    sea = plunder.load_game("pirates", seed=seed).sea  # type: ignore[attr-defined]
+    sea = PiratesGame.load(seed=seed).sea
     assert sea.num_tiles == 24 and len(sea.cells) == 96
     assert sea.coast and all(sea.land_next_to(c) for c in sea.coast)

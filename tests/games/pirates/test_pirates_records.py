@@ -9,7 +9,7 @@ import pytest
 import plunder
 from plunder.core.record import Record
 from plunder.match import play
-from plunder.games.pirates.rules import PiratesState
+from plunder.games.pirates.rules import PiratesGame, PiratesState
 
 RECORDS = Path(__file__).parent / "records"
 
@@ -30,7 +30,7 @@ def test_the_drowning_record_ends_in_a_drowning() -> None:
 
 def test_the_greedy_record_is_what_greedy_still_plays() -> None:
     record = Record.from_json((RECORDS / "greedy_brick_seed1.json").read_text(encoding="utf-8"))
-    again = play(plunder.load_game("pirates", **record.params), ["greedy"], seed=record.seed)
+    again = play(PiratesGame.load(**record.params), ["greedy"], seed=record.seed)
     assert again.moves == record.moves
 
 

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from rich.console import Console
 
-import plunder
 from plunder.games.pirates import ENTRY
 from plunder.games.pirates.actions import RETIRE, Sail
 from plunder.games.pirates.picture import picture
+from plunder.games.pirates.rules import PiratesGame
 
 from tests.games.pirates.pirates_helpers import position, sea_game
 
@@ -48,7 +48,7 @@ def test_describe_lists_what_moves_do() -> None:
     text = ENTRY.describe(state, Sail("E"))
     assert "to 3,1" in text and "explores a face-down tile" in text and "attacks suns-brig" in text
     assert "retire now" in ENTRY.describe(state, RETIRE)
-    assert plunder.load_game("pirates").title == "Piece Packing Pirates"
+    assert PiratesGame.load().title == "Piece Packing Pirates"
 
 
 def test_reachable_spaces_are_highlighted_while_sailing() -> None:

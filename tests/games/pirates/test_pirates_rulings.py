@@ -4,12 +4,11 @@ from __future__ import annotations
 
 import pytest
 
-import plunder
 from plunder import IllegalActionError, InvalidActionError, ParameterError
 from plunder.games.pirates import tables as T
 from plunder.games.pirates.actions import DONE, KEEP, Bury, Flip, Place, Sail, Wind
 from plunder.games.pirates.render import describe
-from plunder.games.pirates.rules import Phase
+from plunder.games.pirates.rules import Phase, PiratesGame
 from plunder.games.pirates.sea import SHAPES, Sea, random_origins, shares_edge, tile_cells
 
 from tests.games.pirates.pirates_helpers import coin, face, position, run, sea_game, texts
@@ -29,7 +28,7 @@ WIND = {(1, 1): "NE", (3, 1): "NE"}
 # --- PR-1 the sea -------------------------------------------------------------------------
 @pytest.mark.parametrize("shape", sorted(SHAPES))
 def test_named_shapes_are_24_edge_sharing_tiles(shape: str) -> None:
-    sea = plunder.load_game("pirates", layout=shape).sea  # type: ignore[attr-defined]
+    sea = PiratesGame.load(layout=shape).sea
     assert sea.num_tiles == 24 and len(sea.cells) == 96
     for i, a in enumerate(sea.origins):
         assert any(shares_edge(a, b) for j, b in enumerate(sea.origins) if j != i)
@@ -38,7 +37,7 @@ def test_named_shapes_are_24_edge_sharing_tiles(shape: str) -> None:
 def test_random_layout_is_seeded_and_follows_the_generator() -> None:
     assert random_origins(3) == random_origins(3)
     assert random_origins(3) != random_origins(4)
-    sea = plunder.load_game("pirates", seed=7).sea  # type: ignore[attr-defined]
+    sea = PiratesGame.load(seed=7).sea
     assert sea.num_tiles == 24 and len(set(sea.cells)) == 96
     # every cell outside the tiles is land, including the border
     assert not sea.is_sea((0, 0)) and not sea.is_sea((sea.width - 1, sea.height - 1))
@@ -53,11 +52,11 @@ def test_layout_errors_name_the_problem() -> None:
     with pytest.raises(ParameterError, match="at most 24"):
         sea_game([(2 * i, 0) for i in range(25)])
     with pytest.raises(ParameterError, match="at most 4 digits"):
-        plunder.load_game("pirates", layout="tiles:1,1;10001,1")
+        PiratesGame.load(layout="tiles:1,1;10001,1")
     with pytest.raises(ParameterError, match="allowed: random"):
-        plunder.load_game("pirates", layout="donut")
+        PiratesGame.load(layout="donut")
     with pytest.raises(ParameterError, match="not a whole number"):
-        plunder.load_game("pirates", turns="many")
+        PiratesGame.load(turns="many")
 
 
 def test_tile_cells_and_opposite_quadrant() -> None:
