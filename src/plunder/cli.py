@@ -29,6 +29,8 @@ from .core.game import Game
 from .core import chance
 from .core.record import MAX_SEED, read_record, replay, truncated
 from .core.registry import entry, game_ids, load_game
+from .core.svg import Shown
+from .pictures import png_of, positions, svg_of
 from .simulate import histogram_rows, simulate, wilson
 from .terminal import PlaySession, default_record_path, result_line
 
@@ -286,21 +288,50 @@ def solve_cmd(game_id: str, params: Sequence[str], preset: str | None, moves: st
 @click.argument("path", type=click.Path(exists=True, dir_okay=False))
 @click.option("--at", "at", default=None, type=int, help="show the position after this many moves (default: the end)")
 @click.option("--svg", "svg_path", default=None, type=click.Path(dir_okay=False), help="write an SVG picture here")
-def render_cmd(path: str, at: int | None, svg_path: str | None) -> None:
-    """Draw a position of a saved game: in the terminal, or as an SVG picture."""
+@click.option("--png", "png_path", default=None, type=click.Path(dir_okay=False), help="write a PNG picture here")
+@click.option("--all", "all_dir", default=None, type=click.Path(file_okay=False),
+              help="write one picture per position (move-0000 is the start) into this folder")
+@click.option("--format", "all_format", default="svg", show_default=True, type=click.Choice(["svg", "png"]),
+              help="the pictures --all writes")
+def render_cmd(path: str, at: int | None, svg_path: str | None, png_path: str | None, all_dir: str | None,
+               all_format: str) -> None:
+    """Draw a position of a saved game: in the terminal, or as an SVG or PNG picture; or every
+    position of it as numbered pictures (--all)."""
     console = Console()
     record = read_record(path)
+    if all_dir is not None:
+        if at is not None or svg_path or png_path:
+            raise click.UsageError("--all draws every position: it takes no --at, --svg or --png")
+        folder = Path(all_dir)
+        folder.mkdir(parents=True, exist_ok=True)
+        count = 0
+        for state, shown in positions(record):
+            picture = svg_of(state, shown)
+            target = folder / f"move-{count:04d}.{all_format}"
+            if all_format == "png":
+                target.write_bytes(png_of(picture))
+            else:
+                target.write_text(picture, encoding="utf-8")
+            count += 1
+        console.print(Text(f"Wrote {count} pictures to {folder} (move-0000.{all_format} is the start)"))
+        return
     if at is not None:
         if not 0 <= at <= len(record.moves):
             raise click.UsageError(f"--at must be 0..{len(record.moves)} for this record")
         record = truncated(record, at)
     state = replay(record)
     game_entry = entry(record.game)
-    if svg_path:
+    if svg_path or png_path:
         if game_entry.svg is None:
-            raise click.UsageError(f"{record.game} has no SVG picture yet")
-        Path(svg_path).write_text(game_entry.svg(state), encoding="utf-8")
-        console.print(Text(f"Wrote {svg_path}"))
+            raise click.UsageError(f"{record.game} has no SVG picture")
+        shown = Shown(len(record.moves), record.moves[-1].action) if record.moves else None
+        picture = svg_of(state, shown)
+        if svg_path:
+            Path(svg_path).write_text(picture, encoding="utf-8")
+            console.print(Text(f"Wrote {svg_path}"))
+        if png_path:
+            Path(png_path).write_bytes(png_of(picture))
+            console.print(Text(f"Wrote {png_path}"))
         return
     console.print(game_entry.render(state) if game_entry.render else Text(str(state)))
 

@@ -15,6 +15,7 @@ from typing import Any, Callable, Mapping, Protocol, Sequence
 from .agent import Agent, AgentFactory, Evaluator
 from .errors import ParameterError
 from .game import Action, Game, State
+from .svg import Shown
 
 #: game id -> module holding its ``ENTRY``
 GAME_MODULES: dict[str, str] = {
@@ -53,8 +54,10 @@ class GameEntry:
     evaluator: Callable[[Game, int, str], Evaluator] | None = None
     #: ``easy``/``medium``/``hard`` -> agent spec, where :mod:`plunder.agents.levels`' defaults do not suit
     levels: Mapping[str, str] = field(default_factory=dict)
-    #: ``svg(state)``: the position as an SVG document (``plunder render --svg``)
-    svg: Callable[[State], str] | None = None
+    #: ``svg(state, shown)``: the position as an SVG document (``plunder render --svg/--png/--all``),
+    #: captioned with ``shown``, the move that led to it (:mod:`plunder.core.svg` says what a
+    #: picture holds: legal targets carry ``data-action``, nothing hidden is drawn)
+    svg: Callable[[State, Shown | None], str] | None = None
     #: ``solve(state, time_limit)``: the position solved exactly (``plunder solve``)
     solve: Callable[[State, float | None], "Solution"] | None = None
     #: ``candidates(state)``: a decision's legal actions narrowed to the distinct ones, for

@@ -121,8 +121,10 @@ def test_svg_has_every_dot_and_segment() -> None:
     state = square().apply_text("seg a-b").apply_text("seg a-c")
     picture = svg(state)
     assert picture.startswith("<svg") and picture.rstrip().endswith("</svg>")
-    assert picture.count("<circle") == 4 and picture.count("<line") == 2
-    assert ">a:2</text>" in picture and ">d:0</text>" in picture
+    assert picture.count("data-dot=") == 4 and picture.count('class="segment"') == 2
+    # each dot's disc shows its segment count, its label sits beside it
+    assert re.search(r'data-dot="a">\n<circle [^>]*/>\n<text [^>]*>2</text>', picture)
+    assert re.search(r'data-dot="d">\n<circle [^>]*/>\n<text [^>]*>0</text>', picture)
 
 
 def test_render_between_rounds_shows_the_finished_sheet_and_stats_add_up() -> None:
@@ -155,11 +157,11 @@ def test_svg_command_draws_a_saved_game(tmp_path) -> None:  # type: ignore[no-un
     out = tmp_path / "end.svg"
     assert CliRunner().invoke(main, ["render", str(record), "--svg", str(out)]).exit_code == 0
     final = out.read_text(encoding="utf-8")
-    assert final.count("<circle") == 8 and "after 2 rounds" in final
+    assert final.count("data-dot=") == 8 and "after 2 rounds" in final
     early = tmp_path / "early.svg"
     # After 8 placements and 3 segments of round 1.
     assert CliRunner().invoke(main, ["render", str(record), "--svg", str(early), "--at", "11"]).exit_code == 0
-    assert early.read_text(encoding="utf-8").count("<line") == 3
+    assert early.read_text(encoding="utf-8").count('class="segment"') == 3
 
 
 def test_render_after_the_last_round_announces_no_new_round() -> None:

@@ -9,6 +9,7 @@ from .actions import CrossroadsAction
 from .agents import AGENTS, candidates
 from .render import describe, render
 from .rules import CrossroadsGame, CrossroadsState, Phase
+from .svg import svg
 
 #: what the registry loads for ``crossroads``
 ENTRY = GameEntry(
@@ -16,6 +17,7 @@ ENTRY = GameEntry(
     agents=AGENTS,
     render=render,
     describe=describe,
+    svg=svg,
     candidates=candidates,
     # Root search over paired greedy rollouts (mcts:root=greedy,sims=48,depth=60,scale=20) won
     # 38 of 60 two-player games against greedy and always-fair, but 1 of 12 four-player games

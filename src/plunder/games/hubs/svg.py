@@ -1,53 +1,129 @@
 """An SVG picture of a Hubs sheet, exact where the terminal plot is coarse.
 
-:func:`svg` is pure (returns text); ``plunder render RECORD --svg OUT [--at N]``
-draws a saved game's position with it.
+Every lattice point is a faint dot with ticks and coordinates on the frame (moves are
+typed as coordinates, HB-8: y grows upward). A placed dot is a disc showing how many
+segments end at it; its label sits beside it on a halo, on the side where it collides
+least with other dots and labels, and always inside the picture. The last segment is
+orange. While dots are placed, the sheet itself is clickable: it carries
+``data-action-pattern="dot {x},{y}"`` with the lattice's origin and step, so a front end
+turns a click into the nearest point's action; once segments are drawn, each dot carries
+``data-dot`` (its label) for two-click segments, and the best-scoring legal segments are
+buttons (``seg c-k``).
 """
 
 from __future__ import annotations
 
-
 from ...core.game import State
-from .actions import HubsAction, label
+from ...core.svg import ACCENT, INK, MUTED, PAPER, RULE, SEAT, TARGET, Picture, Shown, legal_texts, text_width
+from .actions import Dot, HubsAction, label
 from .picture import segment_counts, state_sheet
 from .rules import HubsState
 
+#: the widest the lattice is drawn; a step is at most MAX_STEP pixels
+SHEET_WIDTH = 800.0
+MAX_STEP = 40.0
+MARGIN = 36.0
+MIN_WIDTH = 600.0
+#: best segments offered as buttons
+SEGMENT_BUTTONS = 12
 
-SCALE = 16
-MARGIN = 24
 
-
-def svg(state: State[HubsAction]) -> str:
-    """The sheet (lattice frame, segments, labelled dots with their segment counts) as SVG."""
+def svg(state: State[HubsAction], shown: Shown | None = None) -> str:
+    """The sheet (lattice, segments, labelled dots with their segment counts) as SVG."""
     assert isinstance(state, HubsState)
     g = state.game
     dots, segments, old = state_sheet(state)
     degree = segment_counts(dots, segments)
-    w = (g.width - 1) * SCALE + 2 * MARGIN
-    h = (g.height - 1) * SCALE + 2 * MARGIN + 20
+    step = min(MAX_STEP, SHEET_WIDTH / max(g.width - 1, 1), 560.0 / max(g.height - 1, 1))
+    sheet_w, sheet_h = (g.width - 1) * step, (g.height - 1) * step
+    width = max(MIN_WIDTH, sheet_w + 2 * MARGIN)
+    left, top = (width - sheet_w) / 2, MARGIN
 
-    def at(p: tuple[int, int]) -> tuple[int, int]:
+    def at(p: tuple[int, int]) -> tuple[float, float]:
         # y grows upward on the sheet (HB-8) and downward in SVG.
-        return MARGIN + p[0] * SCALE, MARGIN + (g.height - 1 - p[1]) * SCALE
+        return left + p[0] * step, top + (g.height - 1 - p[1]) * step
 
-    out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{w}" height="{h}" viewBox="0 0 {w} {h}">',
-           '<rect width="100%" height="100%" fill="white"/>',
-           f'<rect x="{MARGIN}" y="{MARGIN}" width="{(g.width - 1) * SCALE}" '
-           f'height="{(g.height - 1) * SCALE}" fill="none" stroke="#ccc"/>']
+    pic = Picture(width)
+    legal = legal_texts(state)
+    placing = any(isinstance(a, Dot) for a in legal)
+    pic.rect(left, top, sheet_w, sheet_h, "#ffffff", stroke=RULE, class_="action sheet" if placing else "sheet",
+             data_action_pattern="dot {x},{y}" if placing else None, data_origin_x=left,
+             data_origin_y=top + sheet_h, data_step=step, data_width=g.width, data_height=g.height)
+    _ticks(pic, g.width, g.height, left, top, step)
+    if step >= 6:
+        for i in range(g.width):
+            for j in range(g.height):
+                px, py = at((i, j))
+                pic.circle(px, py, 1.2, RULE)
     for n, segment in enumerate(segments):
         (x1, y1), (x2, y2) = at(dots[segment.first]), at(dots[segment.second])
-        colour = "#d08000" if n == len(segments) - 1 else "#333"
-        out.append(f'<line x1="{x1}" y1="{y1}" x2="{x2}" y2="{y2}" stroke="{colour}" stroke-width="2"/>')
+        last = n == len(segments) - 1 and not old
+        pic.line(x1, y1, x2, y2, ACCENT if last else INK, 2.5, class_="segment")
+    radius = max(min(step * 0.32, 9.0), 6.0)
+    boxes: list[tuple[float, float, float, float]] = [(px - radius, py - radius, px + radius, py + radius)
+                                                      for px, py in (at(p) for p in dots)]
+    joining = not placing and bool(legal) and not old
     for k, p in enumerate(dots):
-        x, y = at(p)
-        out.append(f'<circle cx="{x}" cy="{y}" r="4" fill="#c00"/>')
-        out.append(f'<text x="{x + 5}" y="{y - 5}" font-family="monospace" font-size="12">'
-                   f'{label(k)}:{degree[k]}</text>')
-    caption = state.summary() + (" (the finished round's sheet)" if old else "")
-    out.append(f'<text x="{MARGIN}" y="{h - 8}" font-family="sans-serif" font-size="12">{_escape(caption)}</text>')
-    out.append("</svg>")
-    return "\n".join(out) + "\n"
+        px, py = at(p)
+        pic.open(class_="action dot" if joining else "dot", data_dot=label(k))
+        pic.circle(px, py, radius, SEAT[1] if degree[k] else "#7d8ea8", stroke="#ffffff", stroke_width=1.5)
+        pic.text(px, py + radius * 0.42, str(degree[k]), radius * 1.15, "#ffffff", anchor="middle", bold=True)
+        pic.close()
+    for k, p in enumerate(dots):
+        px, py = at(p)
+        name = label(k)
+        lx, ly, anchor = _label_spot(px, py, name, radius, boxes, width)
+        w = text_width(name, 13)
+        x0 = lx - w if anchor == "end" else lx
+        boxes.append((x0, ly - 11, x0 + w, ly + 2))
+        pic.text(lx, ly, name, 13, INK, anchor=anchor, bold=True, stroke=PAPER, stroke_width=3, paint_order="stroke",
+                 class_="label")
+    y = top + sheet_h + 30
+    inner = width - 2 * MARGIN
+    if old:
+        y = pic.paragraph(MARGIN, y, f"Round {state.round} as it ended; the next round starts on a fresh sheet.",
+                          inner, 13, MUTED)
+    y = pic.paragraph(MARGIN, y, f"Round {min(state.round + 1, g.rounds)} of {g.rounds}: "
+                      f"{g.seat_name(state.offense)} on offense, scoring each segment's dots' earlier segments.",
+                      inner, 13)
+    best = [a for a in legal if not isinstance(a, Dot)][:SEGMENT_BUTTONS]
+    y = pic.buttons(state, best, MARGIN, y + 4, inner, "Best segments:")
+    pic.height = pic.caption(state, shown, MARGIN, y + 4, inner) + MARGIN / 2
+    return pic.document(f"Hubs: {state.summary()}")
 
 
-def _escape(text: str) -> str:
-    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+def _ticks(pic: Picture, w: int, h: int, left: float, top: float, step: float) -> None:
+    """Coordinates on the frame every few points, so a dot's x,y can be read off."""
+    every = max(1, round(24 / step))
+    every = next(n for n in (1, 2, 5, 10, 20, 50, 100) if n >= every)
+    bottom = top + (h - 1) * step
+    for x in range(0, w, every):
+        px = left + x * step
+        pic.line(px, bottom, px, bottom + 4, MUTED)
+        pic.text(px, bottom + 16, str(x), 10, MUTED, anchor="middle")
+    for y in range(0, h, every):
+        py = top + (h - 1 - y) * step
+        pic.line(left - 4, py, left, py, MUTED)
+        pic.text(left - 7, py + 3.5, str(y), 10, MUTED, anchor="end")
+
+
+def _label_spot(px: float, py: float, name: str, radius: float, boxes: list[tuple[float, float, float, float]],
+                width: float) -> tuple[float, float, str]:
+    """Where a dot's label goes: of the four diagonal spots, the one overlapping fewest dots
+    and labels already placed, kept inside the picture."""
+    w = text_width(name, 13)
+    gap = radius + 2
+    best: tuple[float, float, float, str] | None = None
+    for dx, dy in ((1, -1), (-1, -1), (1, 1), (-1, 1)):
+        x = px + dx * gap
+        y = py - gap if dy < 0 else py + gap + 10
+        anchor = "start" if dx > 0 else "end"
+        x0 = x if dx > 0 else x - w
+        box = (x0, y - 11, x0 + w, y + 2)
+        hits = sum(1 for b in boxes if box[0] < b[2] and b[0] < box[2] and box[1] < b[3] and b[1] < box[3])
+        outside = box[0] < 2 or box[2] > width - 2
+        score = hits + (10 if outside else 0)
+        if best is None or score < best[0]:
+            best = (score, x, y, anchor)
+    assert best is not None
+    return best[1], best[2], best[3]

@@ -1,22 +1,27 @@
-"""An SVG picture of a Pillage position: boxes shaded by captor, lines, dots, labels."""
+"""An SVG picture of a Pillage position: boxes shaded by captor, lines, dots, labels.
+
+Each box shows its contents in short (``$3``, ``F``, ``-5FWA``); the modifiers' codes are
+spelled out under the board, so no text is cut to fit a box. Dot labels sit on a halo so
+that no line or dot hides them. The lines a player may draw carry their action text
+(``a1-b1``) and a pending modifier's choices are buttons; the last line drawn is orange.
+"""
 
 from __future__ import annotations
 
-from html import escape
-
 from ...core.game import State
-from .contents import content_text
-from .picture import FIT_STEP, board_layout
+from ...core.svg import ACCENT, INK, MUTED, PAPER, SEAT, SEAT_FILL, TARGET, Picture, Shown, legal_texts
+from .contents import content_short
+from .picture import FIT_STEP, board_layout, modifier_key
 from .rules import PillageState
 
 UNIT = 60.0
 MARGIN = 40.0
-PLAYER_FILL = ("#f4b6b6", "#b6c8f4")
-PLAYER_TEXT = ("#b02020", "#2040b0")
+MIN_WIDTH = 600.0
+BOX = "#f6eed9"
 
 
-def svg(state: State) -> str:
-    """The position as a standalone SVG document."""
+def svg(state: State, shown: Shown | None = None) -> str:
+    """The position as a standalone SVG document (see the module text)."""
     assert isinstance(state, PillageState)
     g = state.game
     board = g.board
@@ -26,47 +31,59 @@ def svg(state: State) -> str:
     # a row counted as half a column as characters are about twice as tall as wide
     fx, fy = UNIT / max(sx, sy * 2), UNIT * 2 / max(sx, sy * 2)
     spots = [layout.at(p) for p in board.dots]
+    board_w = max(x for x, _ in spots) * fx
+    board_h = max(y for _, y in spots) * fy
+    width = max(MIN_WIDTH, board_w + 2 * MARGIN)
+    left = (width - board_w) / 2
 
     def at(d: int) -> tuple[float, float]:
-        return MARGIN + spots[d][0] * fx, MARGIN + spots[d][1] * fy
+        return left + spots[d][0] * fx, MARGIN + spots[d][1] * fy
 
-    width = MARGIN * 2 + max(x for x, _ in spots) * fx
-    height = MARGIN * 2 + max(y for _, y in spots) * fy + 60
-    out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width:.0f}" height="{height:.0f}" '
-           f'viewBox="0 0 {width:.0f} {height:.0f}" font-family="sans-serif">',
-           '<rect width="100%" height="100%" fill="white"/>']
+    pic = Picture(width)
+    legal = legal_texts(state)
     for b, cycle in enumerate(board.boxes):
         owner = state.owner[b]
-        points = " ".join(f"{x:.1f},{y:.1f}" for x, y in (at(d) for d in cycle))
-        fill = PLAYER_FILL[owner] if owner >= 0 else "#fbf6e9"
-        out.append(f'<polygon points="{points}" fill="{fill}" stroke="none"/>')
+        pic.polygon([at(d) for d in cycle], SEAT_FILL[owner] if owner >= 0 else BOX, class_="box")
+    for b, cycle in enumerate(board.boxes):
+        owner = state.owner[b]
         cx = sum(at(d)[0] for d in cycle) / len(cycle)
         cy = sum(at(d)[1] for d in cycle) / len(cycle)
         content = state.contents[b]
-        text = "?" if content is None else content_text(content, g.legend)
-        size = 13 if len(text) < 8 else 9
-        colour = PLAYER_TEXT[owner] if owner >= 0 else "#333"
-        out.append(f'<text x="{cx:.1f}" y="{cy + 4:.1f}" font-size="{size}" text-anchor="middle" '
-                   f'fill="{colour}">{escape(text)}</text>')
+        text = "?" if content is None else content_short(content, g.legend)
+        pic.text(cx, cy + 5, text, 14 if len(text) <= 4 else 11, SEAT[owner] if owner >= 0 else INK,
+                 anchor="middle", bold=owner >= 0)
     for e, (a, b) in enumerate(board.edges):
         (x1, y1), (x2, y2) = at(a), at(b)
         if state.drawn >> e & 1:
-            colour = "#d08000" if e == state.last_edge else "#222"
-            out.append(f'<line x1="{x1:.1f}" y1="{y1:.1f}" x2="{x2:.1f}" y2="{y2:.1f}" stroke="{colour}" '
-                       'stroke-width="3" stroke-linecap="round"/>')
-        else:
-            out.append(f'<line x1="{x1:.1f}" y1="{y1:.1f}" x2="{x2:.1f}" y2="{y2:.1f}" stroke="#bbb" '
-                       'stroke-width="1" stroke-dasharray="3,4"/>')
+            pic.line(x1, y1, x2, y2, ACCENT if e == state.last_edge else INK, 3.5, class_="line drawn")
+            continue
+        action = legal.get(e)
+        pic.open(data_action=action, class_="action line" if action else "line")
+        if action:  # a wide clear stroke makes the line easy to hit
+            pic.line(x1, y1, x2, y2, TARGET, 12, stroke_opacity=0.0)
+        pic.line(x1, y1, x2, y2, "#a9a294", 1.5, stroke_dasharray="3,5")
+        pic.close()
     for d in range(len(board.dots)):
         x, y = at(d)
-        out.append(f'<circle cx="{x:.1f}" cy="{y:.1f}" r="4" fill="#111"/>')
-        out.append(f'<text x="{x + 5:.1f}" y="{y - 5:.1f}" font-size="9" fill="#777">{board.labels[d]}</text>')
-    scores = state.scores()
-    legend = ", ".join(f"{k} {v}" for k, v in zip(g.legend.kinds, state.values))
-    base = height - 36
-    out.append(f'<text x="{MARGIN}" y="{base:.0f}" font-size="12">Legend: {escape(legend)}</text>')
-    out.append(f'<text x="{MARGIN}" y="{base + 18:.0f}" font-size="12">'
-               f'<tspan fill="{PLAYER_TEXT[0]}">{g.seat_name(0)}: {scores[0]:g}</tspan>   '
-               f'<tspan fill="{PLAYER_TEXT[1]}">{g.seat_name(1)}: {scores[1]:g}</tspan></text>')
-    out.append("</svg>")
-    return "\n".join(out) + "\n"
+        pic.circle(x, y, 4.5, INK)
+    for d in range(len(board.dots)):
+        x, y = at(d)
+        # up and to the left of its dot, between the lines, on a halo
+        pic.text(x - 5, y - 6, board.labels[d], 11, MUTED, anchor="end", stroke=PAPER, stroke_width=3,
+                 paint_order="stroke", class_="label")
+    y = MARGIN + board_h + 18
+    inner = width - 2 * MARGIN
+    legend = ", ".join(f"{k} = {v}" for k, v in zip(g.legend.kinds, state.values))
+    y = pic.paragraph(MARGIN, y, f"Legend: {legend}" + (f" (floor {g.floor})" if g.floor is not None else ""),
+                      inner, 13)
+    key = modifier_key(state)
+    if key:
+        y = pic.paragraph(MARGIN, y, key, inner, 13, MUTED)
+    for p in (0, 1):
+        goods = ", ".join(f"{n} {k}" for k, n in zip(g.legend.kinds, state.held[p]) if n)
+        y = pic.paragraph(MARGIN, y, f"{g.seat_name(p)}: {state.doubloons[p]} doubloon{'' if state.doubloons[p] == 1 else 's'}"
+                          + (f", {goods}" if goods else "") + f": score {state.scores()[p]:g}", inner, 13, SEAT[p])
+    choices = [a for a in legal if a >= g.E]
+    y = pic.buttons(state, choices, MARGIN, y + 4, inner, "Modifier:")
+    pic.height = pic.caption(state, shown, MARGIN, y + 4, inner) + MARGIN / 2
+    return pic.document(f"Pillage: {state.summary()}")

@@ -4,12 +4,14 @@ from ...core.registry import GameEntry
 from .agents import AGENTS
 from .render import describe, render
 from .rules import PiratesGame
+from .svg import svg
 
 ENTRY = GameEntry(
     game_class=PiratesGame,
     agents=AGENTS,
     render=render,
     describe=describe,
+    svg=svg,
     # Before PR-15, MCTS with cut greedy rollouts reached 100 points in 38% of games against
     # greedy's 47%, and the root search over greedy (mcts:root=greedy,sims=32) won 22 of 40
     # against greedy's 20 on the same seeds, not measurably stronger (docs/ai.md): the greedy

@@ -5,12 +5,14 @@ from .agents import AGENTS
 from .fast import evaluator, fast_play
 from .render import describe, render
 from .rules import ProfiteerGame, ProfiteerState
+from .svg import svg
 
 ENTRY = GameEntry(
     game_class=ProfiteerGame,
     agents=AGENTS,
     render=render,
     describe=describe,
+    svg=svg,
     fast_play=fast_play,
     evaluator=evaluator,
     # Root search over paired profit rollouts: see docs/ai.md for its measured strength.

@@ -1,0 +1,235 @@
+"""What every game's SVG picture shares: one palette, an element builder, text measure,
+the caption (whose move, the score, the move shown) and clickable buttons.
+
+A picture is the web app's board: an element a player may click carries the canonical
+text of its action in ``data-action`` (``game.action_to_text``), and nothing drawn names
+what the position does not show (PF-9: unseen cards and face-down tiles are undecided).
+Everything here is pure text; the games draw their boards with it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from html import escape
+from typing import Any, Iterable, NamedTuple, Sequence
+
+from .game import CHANCE, A, Action, State
+
+#: the page and its ink
+PAPER = "#fbf7ee"
+INK = "#2b2b2b"
+MUTED = "#6f6a60"
+RULE = "#d8cfbd"
+#: the last move, wherever a game marks it
+ACCENT = "#e07b00"
+#: where the player may click (outline of a legal target)
+TARGET = "#2a9d8f"
+#: seat colours (strong, for lines and text) and their light fills, up to six seats
+SEAT = ("#c0392b", "#2e5fa8", "#2e8b57", "#8e44ad", "#d35400", "#16838a")
+SEAT_FILL = ("#f4c7c0", "#c5d5f0", "#c4e6cf", "#e0cdea", "#f7d3b5", "#bfe3e5")
+#: one family for every picture; the rasteriser falls back along the list
+FONT = "DejaVu Sans, Verdana, Arial, sans-serif"
+#: a generous average advance of a sans-serif character, in ems, so that measured text
+#: never overruns its box (DejaVu Sans averages about 0.55)
+EM_ADVANCE = 0.62
+#: most buttons a picture draws; a longer list is left to the front end's move list
+MAX_BUTTONS = 24
+
+
+class Shown(NamedTuple):
+    """The move that led to the pictured position: its number (1 = the first) and text."""
+
+    number: int
+    text: str
+
+    def words(self) -> str:
+        """``move 14: a1-b1``."""
+        return f"move {self.number}: {self.text}"
+
+
+def text_width(text: str, size: float) -> float:
+    """An upper estimate of the drawn width of ``text`` at font ``size``."""
+    return len(text) * size * EM_ADVANCE
+
+
+def wrap(text: str, size: float, width: float) -> list[str]:
+    """``text`` broken at spaces into lines that fit ``width`` at ``size`` (a word longer
+    than a line is cut, so nothing overruns)."""
+    per_line = max(int(width / (size * EM_ADVANCE)), 1)
+    lines: list[str] = []
+    current = ""
+    for word in text.split():
+        while len(word) > per_line:
+            if current:
+                lines.append(current)
+                current = ""
+            lines.append(word[:per_line])
+            word = word[per_line:]
+        if not current:
+            current = word
+        elif len(current) + 1 + len(word) <= per_line:
+            current += " " + word
+        else:
+            lines.append(current)
+            current = word
+    if current or not lines:
+        lines.append(current)
+    return lines
+
+
+def _attributes(attrs: dict[str, Any]) -> str:
+    """``key="value"`` pairs; ``data_action`` is written ``data-action``, ``class_`` ``class``;
+    ``None`` values are left out."""
+    out = []
+    for key, value in attrs.items():
+        if value is None:
+            continue
+        name = key.rstrip("_").replace("_", "-")
+        if isinstance(value, float):
+            value = f"{value:.1f}".removesuffix(".0")
+        out.append(f'{name}="{escape(str(value), quote=True)}"')
+    return " ".join(out)
+
+
+@dataclass
+class Picture:
+    """An SVG document being drawn: elements in painting order, then :meth:`document`."""
+
+    width: float
+    height: float = 0.0
+    parts: list[str] = field(default_factory=list)
+
+    def element(self, tag: str, content: str | None = None, **attrs: Any) -> None:
+        """Append ``<tag attrs/>``, or ``<tag attrs>content</tag>`` (``content`` is escaped)."""
+        head = f"<{tag} {_attributes(attrs)}".rstrip()
+        self.parts.append(f"{head}/>" if content is None else f"{head}>{escape(content, quote=False)}</{tag}>")
+
+    def rect(self, x: float, y: float, w: float, h: float, fill: str, **attrs: Any) -> None:
+        """A rectangle."""
+        self.element("rect", x=x, y=y, width=w, height=h, fill=fill, **attrs)
+
+    def line(self, x1: float, y1: float, x2: float, y2: float, stroke: str, width: float = 1.0, **attrs: Any) -> None:
+        """A straight line, with round ends unless ``stroke_linecap`` says otherwise."""
+        attrs.setdefault("stroke_linecap", "round")
+        self.element("line", x1=x1, y1=y1, x2=x2, y2=y2, stroke=stroke, stroke_width=width, **attrs)
+
+    def circle(self, x: float, y: float, r: float, fill: str, **attrs: Any) -> None:
+        """A circle."""
+        self.element("circle", cx=x, cy=y, r=r, fill=fill, **attrs)
+
+    def polygon(self, points: Iterable[tuple[float, float]], fill: str, **attrs: Any) -> None:
+        """A closed polygon."""
+        self.element("polygon", points=" ".join(f"{x:.1f},{y:.1f}" for x, y in points), fill=fill, **attrs)
+
+    def text(self, x: float, y: float, text: str, size: float = 13, fill: str = INK, anchor: str = "start",
+             bold: bool = False, **attrs: Any) -> None:
+        """One line of text with its baseline at ``y``."""
+        self.element("text", text, x=x, y=y, font_size=size, fill=fill,
+                     text_anchor=None if anchor == "start" else anchor,
+                     font_weight="bold" if bold else None, **attrs)
+
+    def open(self, **attrs: Any) -> None:
+        """Open a group (close it with :meth:`close`)."""
+        self.parts.append(f"<g {_attributes(attrs)}>" if attrs else "<g>")
+
+    def close(self) -> None:
+        """Close the last group opened."""
+        self.parts.append("</g>")
+
+    def button(self, x: float, y: float, label: str, action: str, size: float = 13) -> float:
+        """A clickable button saying ``label`` that sends ``action``; returns its width."""
+        w = text_width(label, size) + 16
+        self.open(data_action=action, class_="action button")
+        self.rect(x, y, w, size + 12, "#ffffff", rx=5, stroke=TARGET, stroke_width=1.5)
+        self.text(x + w / 2, y + size + 3, label, size, TARGET, anchor="middle")
+        self.close()
+        return w
+
+    def buttons(self, state: State, actions: Sequence[Action], x: float, y: float, width: float,
+                label: str = "Moves:") -> float:
+        """The ``actions`` as buttons in rows after ``label`` within ``width``; returns the y
+        below them. Past :data:`MAX_BUTTONS` a line says how many more there are."""
+        if not actions:
+            return y
+        size = 13
+        self.text(x, y + size + 3, label, size, MUTED)
+        left = x + text_width(label, size) + 8
+        cx = left
+        for action in actions[:MAX_BUTTONS]:
+            text = state.game.action_to_text(state, action)
+            w = text_width(text, size) + 16
+            if cx + w > x + width and cx > left:
+                cx, y = left, y + size + 18
+            cx += self.button(cx, y, text, text, size) + 6
+        y += size + 18
+        if len(actions) > MAX_BUTTONS:
+            self.text(left, y + size, f"... and {len(actions) - MAX_BUTTONS} more moves", size, MUTED)
+            y += size + 8
+        return y
+
+    def paragraph(self, x: float, y: float, text: str, width: float, size: float = 13, fill: str = INK,
+                  bold: bool = False) -> float:
+        """``text`` wrapped to ``width`` from top ``y``; returns the y below it."""
+        for line in wrap(text, size, width):
+            y += size * 1.35
+            self.text(x, y, line, size, fill, bold=bold)
+        return y + size * 0.35
+
+    def caption(self, state: State, shown: Shown | None, x: float, y: float, width: float,
+                waiting: str = "") -> float:
+        """The standard caption from top ``y``: who moves (``waiting`` says what chance
+        decides next) or who won, the score, and the move shown; returns the y below it."""
+        self.line(x, y + 4, x + width, y + 4, RULE)
+        y = self.paragraph(x, y + 6, status_text(state, waiting), width, 15, bold=True)
+        y = self.paragraph(x, y, score_text(state), width, 13)
+        shown_text = shown.words() if shown is not None else "the start of the game (no move yet)"
+        return self.paragraph(x, y, shown_text, width, 13, MUTED)
+
+    def document(self, title: str) -> str:
+        """The standalone SVG document, sized to fit everything drawn."""
+        w, h = round(self.width), round(self.height)
+        head = (f'<svg xmlns="http://www.w3.org/2000/svg" width="{w}" height="{h}" viewBox="0 0 {w} {h}" '
+                f'font-family="{FONT}">')
+        return "\n".join([head, f"<title>{escape(title)}</title>",
+                          f'<rect width="{w}" height="{h}" fill="{PAPER}"/>', *self.parts, "</svg>"]) + "\n"
+
+
+def status_text(state: State, waiting: str = "") -> str:
+    """``Player 1 to move`` / ``Chance: the lookout's roll`` / ``Player 2 wins 12-7``."""
+    game = state.game
+    if state.is_terminal():
+        return outcome_text(state)
+    if state.current_player == CHANCE:
+        return f"Chance: {waiting}" if waiting else "Chance to move"
+    who = game.seat_name(state.current_player)
+    return f"{who[:1].upper()}{who[1:]} to move" + (f": {waiting}" if waiting else "")
+
+
+def outcome_text(state: State) -> str:
+    """Who won a finished game, with the scores."""
+    game = state.game
+    scores = "-".join(f"{s:g}" for s in state.scores())
+    returns = state.returns()
+    if game.num_players == 1:
+        verdict = "won" if returns[0] > 0 else "lost" if returns[0] < 0 else "drawn"
+        return f"Game over: {verdict} with score {scores}"
+    best = max(returns)
+    winners = [game.seat_name(i) for i, r in enumerate(returns) if r == best and r > 0]
+    if not winners:
+        return f"Game over: a tie, {scores}"
+    return f"Game over: {' and '.join(winners)} win{'s' if len(winners) == 1 else ''} {scores}"
+
+
+def score_text(state: State) -> str:
+    """``Score: Player 1 12, Player 2 7`` (one seat: ``Score: 637``)."""
+    scores = state.scores()
+    if len(scores) == 1:
+        return f"Score: {scores[0]:g}"
+    return "Score: " + ", ".join(f"{state.game.seat_name(i)} {s:g}" for i, s in enumerate(scores))
+
+
+def legal_texts(state: State[A]) -> dict[A, str]:
+    """The player's legal actions and their canonical texts (none while chance moves)."""
+    if state.is_terminal() or state.current_player == CHANCE:
+        return {}
+    return {a: state.game.action_to_text(state, a) for a in state.legal_actions()}
