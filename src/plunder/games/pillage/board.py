@@ -76,11 +76,6 @@ class Board:
             object.__setattr__(self, "_label_cache", cache)
         return cache.get(label.lower())
 
-    def centroid(self, box: int) -> tuple[float, float]:
-        """Mean of a box's dot coordinates (where its contents are drawn)."""
-        pts = [self.dots[d] for d in self.boxes[box]]
-        return (float(sum(p[0] for p in pts)) / len(pts), float(sum(p[1] for p in pts)) / len(pts))
-
 
 def column_name(rank: int) -> str:
     """0 -> a, 25 -> z, 26 -> aa, ..."""
