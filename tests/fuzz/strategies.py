@@ -155,7 +155,8 @@ def action_texts(draw: st.DrawFn) -> ActionCase:
     case = ActionCase(game_id, preset, seed, step)
     state = case.state()
     legal = state.legal_actions()
-    if legal and draw(st.booleans()):
+    mutate: bool = draw(st.booleans()) if legal else False
+    if mutate:
         text = draw(mutated(state.game.action_to_text(state, draw(st.sampled_from(legal[:50])))))
     else:
         text = draw(random_text())
@@ -265,9 +266,10 @@ BOARD_KINDS = ["square:1x1", "square:2x2", "square:3x4", "triangle:2x2", "hex:2x
 @functools.cache
 def board_json(kind: str) -> str:
     """A generated Pillage board written as a board file."""
+    from plunder.games.pillage import PillageGame
     from plunder.games.pillage.board_file import BoardFile
 
-    return BoardFile(plunder.load_game("pillage", board=kind).board, None, None).to_json()
+    return BoardFile(PillageGame.load(board=kind).board, None, None).to_json()
 
 
 def _json_values() -> st.SearchStrategy[Any]:
