@@ -23,6 +23,7 @@ MALFORMED: list[object] = [
     ("sail",), ("sail", "E"), ("stop",), (), None, 3, "sail E", b"stop", [Sail("E")], object(),
     Sail(5), Sail("e"), Sail(["E"]), Buy("ketch", 3), Buy(9, 3), Buy(1, -3), Place([1, 1]),  # type: ignore[arg-type]
     Place((1, 1, 1)), Fight(99), Steer(0, "1,1"), Dice(6, 0), Dice(0.5, 1),  # type: ignore[arg-type]
+    10**5000, Buy(10**5000, 1), Place((10**5000, 1)), Sail("E" * 10**6),
 ]
 
 
@@ -43,7 +44,7 @@ def visited_states() -> list[PiratesState]:
     return states[:: max(1, len(states) // 60)]
 
 
-@pytest.mark.parametrize("bad", MALFORMED, ids=repr)
+@pytest.mark.parametrize("bad", MALFORMED, ids=lambda bad: type(bad).__name__)
 def test_apply_refuses_a_malformed_action_value_as_illegal(bad: object) -> None:
     assert not well_formed(bad)
     for state in visited_states()[:12] + [position(sea_game(PAIR), (2, 1), faces=UP)]:

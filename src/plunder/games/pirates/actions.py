@@ -215,11 +215,12 @@ def action_text(action: object) -> str:
     """The canonical text of ``action``; ``ValueError`` for a value that is not a
     well-formed pirates action (what a caller passing arbitrary values gets)."""
     if not isinstance(action, PiratesAction):
-        raise ValueError(f"{action!r:.60} is not a pirates action")
+        raise ValueError(f"a {type(action).__name__} is not a pirates action")
     try:
         return action.text()
     except (TypeError, IndexError, KeyError, AttributeError, ValueError):
-        raise ValueError(f"{action!r:.60} is not a well-formed pirates action") from None
+        # fields of the wrong kind, or an integer too long to print
+        raise ValueError(f"this {type(action).__name__} is not a well-formed pirates action") from None
 
 
 def well_formed(action: object) -> bool:

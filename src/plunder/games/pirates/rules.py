@@ -375,7 +375,7 @@ class PiratesState(State[PiratesAction]):
         kinds, rule = STEP_ACTIONS[self.phase]
         want = " or ".join(k.__name__.lower() for k in kinds)
         if not well_formed(action):
-            return f"{action!r:.60} is not a pirates action; now is the {self.phase.value} step: {want}", rule
+            return f"not a pirates action; now is the {self.phase.value} step: {want}", rule
         if isinstance(action, CHANCE_KINDS):
             return "that is a chance outcome, and the pirate is to choose", "PR-5"
         if not isinstance(action, kinds):
