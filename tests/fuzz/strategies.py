@@ -433,6 +433,22 @@ def check_record(case: RecordCase) -> None:
     str(final)
 
 
+def check_cli_record(case: RecordCase) -> None:
+    """``plunder replay`` and ``plunder render`` of a record file: exit 0, or 1 with one line on stderr."""
+    from click.testing import CliRunner
+
+    from plunder.cli import main
+
+    with _temporary(case.text) as path:
+        for command in ("replay", "render"):
+            result = CliRunner().invoke(main, [command, path])
+            if isinstance(result.exception, SystemExit) or result.exception is None:
+                if result.exit_code not in (0, 1) or (result.exit_code == 1 and len(result.stderr.splitlines()) != 1):
+                    raise AssertionError(f"plunder {command} exited {result.exit_code}: {result.output!r}")
+                continue
+            raise result.exception
+
+
 #: every entry point: (strategy, check)
 ENTRY_POINTS: dict[str, tuple[Callable[[], st.SearchStrategy[Any]], Callable[[Any], None]]] = {
     "parse_action/apply text": (action_texts, check_action),
@@ -440,6 +456,7 @@ ENTRY_POINTS: dict[str, tuple[Callable[[], st.SearchStrategy[Any]], Callable[[An
     "load_game params": (parameters, check_parameters),
     "load_game board file": (board_files, check_board_file),
     "Record.from_json/replay": (records, check_record),
+    "plunder replay/render": (records, check_cli_record),
 }
 
 
