@@ -124,8 +124,7 @@ def _build_targets(pic: Picture, legal: dict[CrossroadsAction, str], left: float
             pic.open(data_action=text, class_=f"action {kind}")
             pic.rect(x + 3, y + 3 + k * h, CELL - 6, h - 6, TARGET, fill_opacity=0.18, rx=4, stroke=TARGET,
                      stroke_width=1.5)
-            if len(options) > 1:
-                pic.text(x + CELL / 2, y + k * h + h / 2 + 4, kind, 10, TARGET, anchor="middle")
+            pic.text(x + CELL / 2, y + k * h + h / 2 + 4, kind, 10, TARGET, anchor="middle")
             pic.close()
 
 
@@ -160,8 +159,8 @@ def _panel(pic: Picture, state: CrossroadsState, x: float, y: float, width: floa
             cities[owner(v)] += 1
     acting = state.current_player
     pic.text(x + 40, y + 10, "gold", 11, MUTED, anchor="end")
-    pic.text(x + 120, y + 10, "cities", 11, MUTED, anchor="end")
-    pic.text(x + 180, y + 10, "roads", 11, MUTED, anchor="end")
+    pic.text(x + 108, y + 10, "cities", 11, MUTED, anchor="end")
+    pic.text(x + 152, y + 10, "roads", 11, MUTED, anchor="end")
     y += 14
     target = max(float(g.values["target"]), 1.0)
     for i in range(state.n):
@@ -173,14 +172,26 @@ def _panel(pic: Picture, state: CrossroadsState, x: float, y: float, width: floa
         pic.text(x + 40, y + 18, str(state.gold[i]), 16, INK, anchor="end", bold=True)
         pic.circle(x + 56, y + 13, 8, SEAT[i])
         pic.text(x + 56, y + 17, str(i + 1), 10, "#ffffff", anchor="middle", bold=True)
-        pic.text(x + 120, y + 18, str(cities[i]), 13, INK, anchor="end")
-        pic.text(x + 180, y + 18, str(state.roads[i]), 13, INK, anchor="end")
+        pic.text(x + 108, y + 18, str(cities[i]), 13, INK, anchor="end")
+        pic.text(x + 152, y + 18, str(state.roads[i]), 13, INK, anchor="end")
         mark = "wins" if won else "to act" if i == acting else ""
         if mark:
             pic.text(x + width - 12, y + 18, mark, 11, SEAT[i], anchor="end", bold=True)
         share = min(state.gold[i] / target, 1.0)
         pic.rect(x, y + row_h - 9, (width - 8) * share, 3, SEAT[i])
         y += row_h
+    y += 14
+    for k, (words, draw) in enumerate((("city (its owner's colour)", "city"), ("road", "road"),
+                                       ("activated by the roll", "lit"))):
+        ky = y + k * 20
+        if draw == "city":
+            pic.polygon([(x, ky + 14), (x + 7, ky + 4), (x + 14, ky + 14)], INK)
+        elif draw == "road":
+            pic.rect(x, ky + 7, 14, 5, ROAD_FILL)
+        else:
+            pic.rect(x, ky + 2, 14, 14, LIT, stroke=RULE)
+        pic.text(x + 22, ky + 14, words, 12, MUTED)
+    y += 60
     if state.phase is Phase.TRADE:
         left = g.values["offers"] - state.offers[state.seat]
         for line in wrap(f"Trading: P{state.seat + 1} may offer ({left} offers left) or pass. A trade makes "

@@ -49,7 +49,8 @@ def svg(state: State[HubsAction], shown: Shown | None = None) -> str:
     pic.rect(left, top, sheet_w, sheet_h, "#ffffff", stroke=RULE, class_="action sheet" if placing else "sheet",
              data_action_pattern="dot {x},{y}" if placing else None, data_origin_x=left,
              data_origin_y=top + sheet_h, data_step=step, data_width=g.width, data_height=g.height)
-    _ticks(pic, g.width, g.height, left, top, step)
+    radius = max(min(step * 0.32, 9.0), 6.0)
+    _ticks(pic, g.width, g.height, left, top, step, radius)
     if step >= 6:
         for i in range(g.width):
             for j in range(g.height):
@@ -59,7 +60,6 @@ def svg(state: State[HubsAction], shown: Shown | None = None) -> str:
         (x1, y1), (x2, y2) = at(dots[segment.first]), at(dots[segment.second])
         last = n == len(segments) - 1 and not old
         pic.line(x1, y1, x2, y2, ACCENT if last else INK, 2.5, class_="segment")
-    radius = max(min(step * 0.32, 9.0), 6.0)
     boxes: list[tuple[float, float, float, float]] = [(px - radius, py - radius, px + radius, py + radius)
                                                       for px, py in (at(p) for p in dots)]
     joining = not placing and bool(legal) and not old
@@ -78,7 +78,7 @@ def svg(state: State[HubsAction], shown: Shown | None = None) -> str:
         boxes.append((x0, ly - 11, x0 + w, ly + 2))
         pic.text(lx, ly, name, 13, INK, anchor=anchor, bold=True, stroke=PAPER, stroke_width=3, paint_order="stroke",
                  class_="label")
-    y = top + sheet_h + 30
+    y = top + sheet_h + radius + 24
     inner = width - 2 * MARGIN
     if old:
         y = pic.paragraph(MARGIN, y, f"Round {state.round} as it ended; the next round starts on a fresh sheet.",
@@ -92,19 +92,20 @@ def svg(state: State[HubsAction], shown: Shown | None = None) -> str:
     return pic.document(f"Hubs: {state.summary()}")
 
 
-def _ticks(pic: Picture, w: int, h: int, left: float, top: float, step: float) -> None:
-    """Coordinates on the frame every few points, so a dot's x,y can be read off."""
+def _ticks(pic: Picture, w: int, h: int, left: float, top: float, step: float, radius: float) -> None:
+    """Coordinates on the frame every few points, so a dot's x,y can be read off; set clear
+    of the dots' discs on the edge."""
     every = max(1, round(24 / step))
     every = next(n for n in (1, 2, 5, 10, 20, 50, 100) if n >= every)
     bottom = top + (h - 1) * step
     for x in range(0, w, every):
         px = left + x * step
-        pic.line(px, bottom, px, bottom + 4, MUTED)
-        pic.text(px, bottom + 16, str(x), 10, MUTED, anchor="middle")
+        pic.line(px, bottom, px, bottom + radius + 2, MUTED)
+        pic.text(px, bottom + radius + 13, str(x), 10, MUTED, anchor="middle")
     for y in range(0, h, every):
         py = top + (h - 1 - y) * step
-        pic.line(left - 4, py, left, py, MUTED)
-        pic.text(left - 7, py + 3.5, str(y), 10, MUTED, anchor="end")
+        pic.line(left - radius - 2, py, left, py, MUTED)
+        pic.text(left - radius - 4, py + 3.5, str(y), 10, MUTED, anchor="end")
 
 
 def _label_spot(px: float, py: float, name: str, radius: float, boxes: list[tuple[float, float, float, float]],

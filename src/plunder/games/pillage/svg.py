@@ -17,6 +17,9 @@ from .rules import PillageState
 UNIT = 60.0
 MARGIN = 40.0
 MIN_WIDTH = 600.0
+#: the width a small board is zoomed to, and the most a board takes (width, height)
+FILL_WIDTH = 440.0
+MAX_BOARD = (780.0, 560.0)
 BOX = "#f6eed9"
 
 
@@ -33,6 +36,10 @@ def svg(state: State, shown: Shown | None = None) -> str:
     spots = [layout.at(p) for p in board.dots]
     board_w = max(x for x, _ in spots) * fx
     board_h = max(y for _, y in spots) * fy
+    # a small board is drawn larger, a large one smaller, to fill a picture of 600-900 pixels
+    zoom = min(max(1.0, FILL_WIDTH / max(board_w, 1.0)), MAX_BOARD[0] / max(board_w, 1.0),
+               MAX_BOARD[1] / max(board_h, 1.0))
+    fx, fy, board_w, board_h = fx * zoom, fy * zoom, board_w * zoom, board_h * zoom
     width = max(MIN_WIDTH, board_w + 2 * MARGIN)
     left = (width - board_w) / 2
 
@@ -73,7 +80,7 @@ def svg(state: State, shown: Shown | None = None) -> str:
                  paint_order="stroke", class_="label")
     y = MARGIN + board_h + 18
     inner = width - 2 * MARGIN
-    legend = ", ".join(f"{k} = {v}" for k, v in zip(g.legend.kinds, state.values))
+    legend = ", ".join(f"{k} ({g.legend.short(i)}) = {v}" for i, (k, v) in enumerate(zip(g.legend.kinds, state.values)))
     y = pic.paragraph(MARGIN, y, f"Legend: {legend}" + (f" (floor {g.floor})" if g.floor is not None else ""),
                       inner, 13)
     key = modifier_key(state)

@@ -69,6 +69,8 @@ def svg(state: State[PiratesAction], shown: Shown | None = None) -> str:
         _chest(pic, x, y, cell, state.buried)
     _targets(pic, state, legal, at, cell)
     _ships(pic, state, legal, at, cell)
+    for tile, origin in enumerate(sea.origins):
+        _face(pic, state, tile, at(origin), cell)
     if state.wind_tile >= 0:
         _wind_choice(pic, state, legal, at(sea.origins[state.wind_tile]), cell)
     y = top + sea_h + 14
@@ -104,13 +106,19 @@ def _tile(pic: Picture, state: PiratesState, tile: int, origin: tuple[float, flo
     pic.line(x + 4, y + cell, x + 2 * cell - 4, y + cell, SEA_LINE)
     suit = T.TILE_SUITS[face // 6]
     value = T.face_value(face)
-    # in the NW corner, where a ship in that space leaves it readable
-    size = cell * 0.3
-    pic.text(x + 4, y + size + 2, f"{SUIT_GLYPH[suit]}{value}", size, "#ffffff", bold=True,
-             data_tile=T.face_name(face))
     wind = state.winds[tile]
     if wind >= 0:
         _arrow(pic, x + cell, y + cell, WINDS[wind], cell * 0.8, "#ffffff", 0.55)
+
+
+def _face(pic: Picture, state: PiratesState, tile: int, origin: tuple[float, float], cell: float) -> None:
+    """A face-up tile's suit and value in its NW corner, on a halo over any ship there."""
+    face = state.faces[tile]
+    if face < 0:
+        return
+    size = cell * 0.28
+    pic.text(origin[0] + 4, origin[1] + size + 2, f"{SUIT_GLYPH[T.TILE_SUITS[face // 6]]}{T.face_value(face)}", size,
+             "#ffffff", bold=True, stroke=SEA_UP, stroke_width=3, paint_order="stroke", data_tile=T.face_name(face))
 
 
 def _arrow(pic: Picture, cx: float, cy: float, wind: str, length: float, colour: str, opacity: float) -> None:

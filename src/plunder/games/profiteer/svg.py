@@ -65,7 +65,8 @@ def svg(state: State[ProfiteerAction], shown: Shown | None = None) -> str:
         y = pic.paragraph(MARGIN, y, f"The war is over: {state.ending.describe()}.", inner, 13, INK)
     rest = [a for a in legal if not isinstance(a, (Switch, Give))]
     y = pic.buttons(state, rest, MARGIN, y + 4, inner)
-    pic.height = pic.caption(state, shown, MARGIN, y + 4, inner) + MARGIN / 2
+    drawing = Phase(state.phase).describe() if state.is_chance_node() else ""
+    pic.height = pic.caption(state, shown, MARGIN, y + 4, inner, drawing) + MARGIN / 2
     return pic.document(f"Profiteer: {state.summary()}")
 
 
@@ -141,7 +142,7 @@ def _profiteer(pic: Picture, state: ProfiteerState, legal: dict[ProfiteerAction,
     share = min(total / g.target, 1.0) if g.target else 1.0
     pic.rect(bar_x, y + 7, bar_w, 10, RULE, rx=5)
     pic.rect(bar_x, y + 7, bar_w * share, 10, "#2e8b57" if total >= g.target else "#d4a017", rx=5)
-    y += 30
+    y += 42
     stack(pic, x, y, state.profiteer_discard.bit_count(), "discard", False)
     gives: dict[int, str] = {int(a.rank): t for a, t in legal.items() if isinstance(a, Give)}
     switches: dict[int, list[tuple[str, str]]] = {}
@@ -149,7 +150,8 @@ def _profiteer(pic: Picture, state: ProfiteerState, legal: dict[ProfiteerAction,
         if isinstance(a, Switch):
             switches.setdefault(int(a.rank), []).append((Side(a.side).name, t))
     cx = x + CARD_W + 24
-    pic.text(cx, y - 4, "Resources", 12, MUTED)
+    pic.text(cx, y - 4, "Resources" + ("  (→A, →B: switch the card for that side's face-up card)" if switches else ""),
+             12, MUTED)
     shown_cards = list(cards_of(state.resources))
     step = min(CARD_W + 6, (x + width - cx - CARD_W) / max(len(shown_cards) - 1, 1))
     tabs = False
