@@ -1,4 +1,4 @@
-"""One scenario (or more) for every ruling PR-1..PR-10 and the added PR-11..PR-14."""
+"""One scenario (or more) for every ruling PR-1..PR-10 and the added PR-11..PR-14 (PR-4, PR-7 and PR-15 are in test_pirates_movement.py)."""
 
 from __future__ import annotations
 
