@@ -137,12 +137,13 @@ def resolve(owner: str, specs: Sequence[Param], given: Mapping[str, Any],
             raise ParameterError(
                 f"{owner} {noun} {spec.name} has {len(text)} characters; the limit is {MAX_PARAM_CHARS}"
             )
+        typed = text  # errors quote what was given (file:PATH), not the file's content
         try:
             if spec.inline is not None and text.startswith("file:"):
                 text = spec.inline(read_text_file(text[len("file:") :], f"{spec.name} file"))
             values[spec.name] = value = spec.parse(text)
         except ValueError as exc:
-            shown = text if len(text) <= 80 else text[:77] + "..."
+            shown = typed if len(typed) <= 80 else typed[:77] + "..."
             allowed = f"; allowed: {', '.join(spec.choices)}" if spec.choices else ""
             raise ParameterError(f"{owner} {noun} {spec.name}={shown!r} is not allowed: {exc}{allowed}") from None
         texts[spec.name] = _canonical(spec, value, text)

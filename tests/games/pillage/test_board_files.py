@@ -209,3 +209,10 @@ def test_the_game_module_never_opens_a_file(tmp_path, monkeypatch) -> None:
     game = plunder.load_game("pillage", board=f"file:{path}")
     assert game.params["board"].startswith("json:")
     assert "open(" not in inspect.getsource(rules)
+
+
+def test_a_bad_board_file_is_named_by_its_path(tmp_path) -> None:
+    path = tmp_path / "bad.json"
+    path.write_text(json.dumps(square_file(1, 1, drawn=5)))
+    with pytest.raises(plunder.ParameterError, match=rf"board='file:{path}' is not allowed: .*'drawn' list"):
+        plunder.load_game("pillage", board=f"file:{path}")
