@@ -6,6 +6,8 @@ vertical ones; Pillage numbers edges as its board generator met them.
 
 from __future__ import annotations
 
+from weakref import WeakKeyDictionary
+
 from .rules import PillageGame
 
 
@@ -24,5 +26,12 @@ def to_openspiel(game: PillageGame, edge: int) -> int:
 
 def from_openspiel(game: PillageGame, action: int) -> int:
     """Pillage line for OpenSpiel's action id ``action``."""
-    table = game.__dict__.setdefault("_openspiel_table", {to_openspiel(game, e): e for e in range(game.E)})
-    return int(table[action])
+    table = _TABLES.get(game)
+    if table is None:
+        table = _TABLES[game] = {to_openspiel(game, e): e for e in range(game.num_edges)}
+    return table[action]
+
+
+#: per game, OpenSpiel's action id -> Pillage line; made once per game (the game object keys it,
+#: so the table goes when the game does)
+_TABLES: "WeakKeyDictionary[PillageGame, dict[int, int]]" = WeakKeyDictionary()
