@@ -35,11 +35,11 @@ def versus_openspiel(side: int, games: int, sims: int, ours: str) -> tuple[int, 
         s, t = game.new_initial_state(), osg.new_initial_state()
         while not s.is_terminal():
             if s.current_player == ours_seat:
-                e = agent.choose(s, rng)
+                line = agent.choose(s, rng)
             else:
-                e = from_openspiel(game, bot.step(t))
-            s = s.apply(e)
-            t.apply_action(to_openspiel(game, e))
+                line = game.lines[from_openspiel(game, bot.step(t))]
+            s = s.apply(line)
+            t.apply_action(to_openspiel(game, line.edge))
         r = s.returns()[ours_seat]
         tally[0 if r > 0 else 1 if r == 0 else 2] += 1
 

@@ -16,7 +16,8 @@ import time
 import plunder
 from plunder.games.pillage.contents import content_short
 from plunder.games.pillage.rules import PillageState
-from plunder.games.pillage.solver import SolveTimeout, solve
+from plunder.core.errors import SearchLimitError
+from plunder.games.pillage.solver import solve
 
 UNIT = ["square:2x2", "square:2x3", "square:2x4", "square:3x3"]
 NO_MODIFIERS = "doubloons:50,commodity:50,modifier:0"
@@ -62,7 +63,7 @@ def main() -> None:
             result = solve(state, time_limit=args.limit)
             # wall time including building the symmetry tables, not just the search
             value, nodes, seconds = f"{result.value:+g}", f"{result.nodes}", f"{time.perf_counter() - start:.2f}"
-        except SolveTimeout:
+        except SearchLimitError:
             value, nodes, seconds = "-", "-", f">{time.perf_counter() - start:.0f}"
         print(f"{board:<14} {value:>6} {nodes:>10} {seconds:>8}  {label}", flush=True)
 

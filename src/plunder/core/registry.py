@@ -58,11 +58,21 @@ class GameEntry:
     #: captioned with ``shown``, the move that led to it (:mod:`plunder.core.svg` says what a
     #: picture holds: legal targets carry ``data-action``, nothing hidden is drawn)
     svg: Callable[[State, Shown | None], str] | None = None
-    #: ``solve(state, time_limit)``: the position solved exactly (``plunder solve``)
-    solve: Callable[[State, float | None], "Solution"] | None = None
+    #: ``solve(state, time_limit, memory)``: the position solved exactly (``plunder solve``; :class:`SolveHook`)
+    solve: "SolveHook | None" = None
     #: ``candidates(state)``: a decision's legal actions narrowed to the distinct ones, for
     #: searches (Profiteer: one card per rank)
     candidates: Callable[[State], Sequence[Action]] | None = None
+
+
+class SolveHook(Protocol):
+    """``ENTRY.solve``: solve ``state`` exactly within ``time_limit`` seconds (``None``: no
+    limit) and ``memory`` MB of tables (``None``: the solver's default); raises
+    :class:`~plunder.core.errors.SearchLimitError` at a limit."""
+
+    def __call__(self, state: State, time_limit: float | None = None, memory: float | None = None) -> "Solution":
+        """The value and a best action of ``state``."""
+        ...
 
 
 class Solution(Protocol):

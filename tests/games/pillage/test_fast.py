@@ -44,9 +44,9 @@ def test_random_orders_are_uniform_permutations() -> None:
     game, state = dealt("classic", 0)
     kernel = PlayoutKernel(game)
     orders, _ = kernel.random_orders(state, 6000, np.random.default_rng(1))
-    assert all(sorted(o) == list(range(game.E)) for o in orders[:50])
-    first = np.bincount(orders[:, 0], minlength=game.E) / len(orders)
-    assert np.all(np.abs(first - 1 / game.E) < 0.02)
+    assert all(sorted(o) == list(range(game.num_edges)) for o in orders[:50])
+    first = np.bincount(orders[:, 0], minlength=game.num_edges) / len(orders)
+    assert np.all(np.abs(first - 1 / game.num_edges) < 0.02)
 
 
 def test_kernel_refuses_a_pending_choice() -> None:
@@ -65,7 +65,7 @@ def test_many_start_positions_in_one_batch_match_one_at_a_time() -> None:
     states = []
     for _ in range(30):
         s = root
-        for _ in range(rng.randrange(0, game.E - 1)):
+        for _ in range(rng.randrange(0, game.num_edges - 1)):
             s = s.apply(rng.choice(s.legal_actions()))
             while s.pending:
                 s = s.apply(rng.choice(s.legal_actions()))
@@ -73,7 +73,7 @@ def test_many_start_positions_in_one_batch_match_one_at_a_time() -> None:
             states.append(s)
     kernel = PlayoutKernel(game)
     gen = np.random.default_rng(2)
-    keys = gen.random((len(states), game.E))
+    keys = gen.random((len(states), game.num_edges))
     draws = gen.random((len(states), kernel.modifier_slots(states)))
     together = kernel.scores(kernel.batch(states), keys, draws)
     for i, s in enumerate(states):
@@ -173,7 +173,7 @@ def handed_over(state, edge):  # type: ignore[no-untyped-def]
     ``apply`` (modifier choices at random: they change no lines)."""
     from plunder.games.pillage.heuristics import closes
 
-    s = state.apply(edge)
+    s = state.apply(state.game.lines[edge])
     taken: list[int] = []
     while not s.is_terminal():
         while s.pending:
@@ -184,7 +184,7 @@ def handed_over(state, edge):  # type: ignore[no-untyped-def]
         if not closing:
             break
         taken += closes(s, s.drawn, closing[0])
-        s = s.apply(closing[0])
+        s = s.apply(s.game.lines[closing[0]])
     return taken
 
 
@@ -205,12 +205,12 @@ def test_gifts_count_the_chains_a_forced_line_hands_over(preset: str) -> None:
         while not s.is_terminal():
             undrawn = s.undrawn()
             if any(closes(s, s.drawn, e) for e in undrawn):
-                s = s.apply(next(e for e in undrawn if closes(s, s.drawn, e)))
+                s = s.apply(game.lines[next(e for e in undrawn if closes(s, s.drawn, e))])
             else:
                 safe = [e for e in undrawn if sweep(s, s.drawn | 1 << e, 0)[1] == 0]
                 if not safe:
                     break
-                s = s.apply(rng.choice(safe))
+                s = s.apply(game.lines[rng.choice(safe)])
             while s.pending:
                 s = s.apply(s.legal_actions()[0])
         if s.is_terminal():
@@ -218,7 +218,7 @@ def test_gifts_count_the_chains_a_forced_line_hands_over(preset: str) -> None:
         batch = kernel.batch([s])
         missing = kernel.missing(batch)[0]
         assert list(missing[:-1]) == [sum(not s.drawn >> e & 1 for e in edges) for edges in game.board.box_edges]
-        gifts = kernel.gifts(missing[None, :], ~batch.drawn[:, : game.E])[0]
+        gifts = kernel.gifts(missing[None, :], ~batch.drawn[:, : game.num_edges])[0]
         for e in s.undrawn():
             taken = handed_over(s, e)
             assert 1 <= gifts[e] <= len(taken), (preset, seed, e)

@@ -6,6 +6,7 @@ import random
 import pytest
 
 import plunder
+from plunder.games.pillage.actions import Choose, Deal, Line
 from plunder.games.pillage.contents import Commodity, Doubloons, Modifier
 
 
@@ -135,15 +136,44 @@ def test_random_contents_are_dealt_by_chance_box_by_box() -> None:
 
 @pytest.mark.parametrize(
     "text, rule",
-    [("a1-b1", "PP-4"), ("deal 3", "PP-1"), ("-5 food", "PP-5")],
+    [("a1-b1", "PP-4"), ("deal 3", "PP-10"), ("-5 food", "PP-5")],
 )
 def test_illegal_actions_name_their_ruling(text: str, rule: str) -> None:
-    game = plunder.load_game("pillage", board="square:2x2", contents="unit")
+    game = plunder.load_game("pillage", board="square:2x2", contents="example")
     s = game.new_initial_state().apply_text("a1-b1")
     with pytest.raises(plunder.IllegalActionError) as err:
         s.apply_text(text)
     assert rule in str(err.value) and repr(text) in str(err.value) and "square:2x2" in str(err.value)
     assert err.value.rule == rule
+
+
+@pytest.mark.parametrize("value", [0, "a1-b1", None, (0, "a1-b1"), Line(0, "b1-c1"), Line(99, "a1-b1"),
+                                   Line("0", "a1-b1"), Line([0], "x"), Deal(0, Doubloons(7), "deal 7"),
+                                   Choose(Modifier(("-",), 5, (0,)), "-", 0, "-5 food", "-5 food of -5 food"),
+                                   Choose([1], "-", 0, "", "")])  # type: ignore[arg-type]
+def test_malformed_action_values_are_illegal_actions(value: object) -> None:
+    """apply refuses a value that is not one of this game's actions with IllegalActionError (PP-12)."""
+    game = plunder.load_game("pillage", board="square:2x2", contents="unit")
+    s = game.new_initial_state()
+    with pytest.raises(plunder.IllegalActionError, match="PP-12"):
+        s.apply(value)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("text", ["-" + "9" * 5000 + " food", "9" * 5000 + " food", "x" * 5000,
+                                  "-5 food of " + "9" * 5000, "a" + "1" * 4400 + "-b1", "deal " + "9" * 5000,
+                                  "\x00", "food of -5 gold", "-5 food of food"])
+def test_any_text_is_read_or_refused_with_an_invalid_action_error(text: str) -> None:
+    """Issue 11: parse_action raises InvalidActionError and nothing else, choices pending or not."""
+    game = plunder.load_game("pillage", preset="example")
+    s = game.new_initial_state()
+    for t in ["a2-b2", "a2-a3", "a3-b3", "b2-b3"]:
+        s = s.apply_text(t)
+    assert s.pending
+    for state in (s, game.new_initial_state()):
+        with pytest.raises(plunder.InvalidActionError):
+            game.parse_action(state, text)
+    with pytest.raises(plunder.InvalidActionError):
+        game.parse_action(s, 5)  # type: ignore[arg-type]
 
 
 @pytest.mark.parametrize(
@@ -164,7 +194,7 @@ def test_the_game_is_over_when_every_line_is_drawn() -> None:
         s = s.apply_text(t)
     assert s.is_terminal() and s.legal_actions() == []
     with pytest.raises(plunder.IllegalActionError, match="PP-7"):
-        s.apply(0)
+        s.apply(game.lines[0])
 
 
 def test_line_text_reads_either_order_and_case() -> None:

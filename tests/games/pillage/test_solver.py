@@ -17,7 +17,9 @@ from plunder.games.pillage.contents import (
 )
 from plunder.games.pillage.heuristics import GreedyAgent
 from plunder.games.pillage.rules import PillageGame, PillageState
-from plunder.games.pillage.solver import SolveTimeout, Solver, SolverAgent, solve, value_of
+from plunder.core.errors import SearchLimitError
+from plunder.games.pillage.actions import Choose
+from plunder.games.pillage.solver import Solver, SolverAgent, solve, value_of
 
 LEGEND = Legend(("food", "armor"), (3, 2))
 
@@ -257,14 +259,15 @@ def test_internal_line_and_choice_steps_match_apply(tmp_path: Path) -> None:
             before = s.scores()[p] - s.scores()[1 - p]
             if s.pending:
                 outcomes = solver.choice_outcomes(s.pending[0], s.values, hd)
-                assert len(outcomes) == len(s.legal_actions())
+                first = [c for c in s.legal_actions() if isinstance(c, Choose) and c.modifier == s.contents[s.pending[0]]]
+                assert len(outcomes) == len(first)
                 j, values, gain = rng.choice(outcomes)
-                t = s.apply(s.legal_actions()[j])
+                t = s.apply(first[j])
                 assert t.values == values
             else:
                 e = rng.choice(s.undrawn())
                 drawn, gain, hd2, mods, keeps = solver.step_line(s.drawn, s.values, hd, e)
-                t = s.apply(e)
+                t = s.apply(game.lines[e])
                 assert t.drawn == drawn and list(t.pending) == mods and (t.mover == p) == keeps
                 assert hd2 == tuple(a - b for a, b in zip(t.held[p], t.held[1 - p]))
             assert t.scores()[p] - t.scores()[1 - p] - before == gain
@@ -286,11 +289,11 @@ def test_symmetries_preserve_geometry_and_contents(tmp_path: Path) -> None:
         s = plunder.load_game("pillage", board=board, contents="unit").new_initial_state()
         solver = Solver(s.game, s.contents)
         for _ in range(100):
-            mask = rng.getrandbits(solver.E)
+            mask = rng.getrandbits(solver.num_edges)
             key, sym = solver.canon_sym(mask)
             assert key == solver.canon(mask) <= mask
             for perm in solver.perms:
-                image = sum(1 << perm[e] for e in range(solver.E) if mask >> e & 1)
+                image = sum(1 << perm[e] for e in range(solver.num_edges) if mask >> e & 1)
                 assert solver.canon(image) == key
                 # a symmetry maps boxes onto boxes: the image closes as many boxes
                 closed = sum(1 for bm in solver.box_mask if mask & bm == bm)
@@ -313,12 +316,29 @@ def test_chance_and_terminal_states() -> None:
     assert result.best_action is None and result.value == 1.0 and s.mover == 1
 
 
-def test_time_limit_raises_and_the_agent_falls_back() -> None:
+def test_limits_raise_search_limit_errors_and_the_agent_falls_back() -> None:
     state = plunder.load_game("pillage", board="square:3x3", contents="unit").new_initial_state()
-    with pytest.raises(SolveTimeout):
+    with pytest.raises(SearchLimitError) as timed:
         solve(state, time_limit=0.05)
-    agent = SolverAgent(time_limit=0.05)
+    assert timed.value.limit == "time"
+    with pytest.raises(SearchLimitError) as counted:
+        solve(state, node_limit=5000)
+    assert counted.value.limit == "nodes"
+    agent = SolverAgent(nodes=5000)
     assert agent.choose(state, random.Random(0)) in state.legal_actions()
+
+
+def test_a_small_table_budget_keeps_the_tables_small_and_the_value_exact() -> None:
+    """0.02 MB holds 87 entries: the tables are trimmed to that again and again, and the
+    2x3 value is still exact (a dropped entry costs time, never exactness)."""
+    state = plunder.load_game("pillage", board="square:2x3", contents="unit").new_initial_state()
+    solver = Solver(state.game, state.contents, memory=0.02)
+    assert solver.timer.capacity == 87
+    assert solver.solve(state).value == solve(state).value
+    assert solver.timer.trims > 0
+    assert sum(len(t) for t in solver.timer.tables) <= 87 + 4096
+    with pytest.raises(ParameterError):
+        Solver(state.game, state.contents, memory=0)
 
 
 def test_make_solver_options() -> None:
@@ -328,11 +348,12 @@ def test_make_solver_options() -> None:
         assert isinstance(agent, SolverAgent)
         return agent
 
-    assert solver("solver").time_limit == 10.0
-    assert solver("solver:time=none").time_limit is None
-    assert solver("solver:time=2.5").time_limit == 2.5
-    assert solver("solver").name == "solver"
-    for bad in ("time=soon", "time=0", "time=nan", "depth=3"):
+    default = solver("solver")
+    assert default.nodes == 2_000_000 and default.seconds is None and default.name == "solver"
+    assert solver("solver:nodes=none").nodes is None
+    assert solver("solver:seconds=2.5").seconds == 2.5
+    assert solver("solver:memory=64").memory == 64
+    for bad in ("seconds=soon", "seconds=0", "seconds=nan", "nodes=0", "memory=-1", "depth=3"):
         with pytest.raises(ParameterError):
             make_agent(f"solver:{bad}", game)
 

@@ -5,7 +5,8 @@ A uniformly random playout draws the undrawn lines in a uniformly random order
 order everything follows without stepping through moves: a box closes at the time of
 its last edge; a line passes the turn exactly when it closes nothing (PP-4), so the
 mover at each time is a running count of quiet lines; modifiers are applied in the
-order they were captured (PP-9). Each row of a batch may start from a different
+order they were captured, two captured by one line in box order (one of the orders the
+capturer may choose, PP-5 amended), each with a uniformly random option. Each row of a batch may start from a different
 position, which lets a search evaluate many leaves in one call.
 
 :meth:`PlayoutKernel.playout_scores` takes the orders and modifier draws explicitly,
@@ -20,6 +21,7 @@ from typing import Sequence
 
 import numpy as np
 
+from .actions import Choose
 from .contents import OPS, Commodity, Doubloons, Modifier
 from .rules import PillageGame, PillageState
 
@@ -63,7 +65,7 @@ class PlayoutKernel:
         self.edge_boxes = np.full((board.num_edges, 2), board.num_boxes, dtype=np.int64)
         for e, bs in enumerate(board.edge_boxes):
             self.edge_boxes[e, : len(bs)] = bs
-        self._edges = np.arange(game.E, dtype=np.int64)
+        self._edges = np.arange(game.num_edges, dtype=np.int64)
         # box -> the box across each of its edges (the dummy box past the border and for padding)
         other = np.where(self.edge_boxes[:, 0:1] == np.arange(board.num_boxes)[None, :],
                          self.edge_boxes[:, 1:2], self.edge_boxes[:, 0:1])  # E x NB
@@ -119,12 +121,12 @@ class PlayoutKernel:
         for s in states:
             if s.pending or s.contents[-1] is None:
                 raise ValueError("playouts start where a player is to draw a line")
-        drawn = np.ones((n, g.E + 1), dtype=bool)
-        if g.E <= 62:
+        drawn = np.ones((n, g.num_edges + 1), dtype=bool)
+        if g.num_edges <= 62:
             masks = np.fromiter((s.drawn for s in states), dtype=np.int64, count=n)
-            drawn[:, : g.E] = (masks[:, None] >> self._edges) & 1
+            drawn[:, : g.num_edges] = (masks[:, None] >> self._edges) & 1
         else:
-            drawn[:, : g.E] = [[(s.drawn >> e) & 1 for e in range(g.E)] for s in states]
+            drawn[:, : g.num_edges] = [[(s.drawn >> e) & 1 for e in range(g.num_edges)] for s in states]
         if self._one_deal(states):  # the usual case: one deal, many leaves
             pile, kind, mod = (row[None, :] for row in self._content_rows(states[0].contents))
         else:
@@ -133,7 +135,7 @@ class PlayoutKernel:
         # a box with all its lines drawn was captured before the playout and is tallied
         # in the state already (the padding column counts as drawn)
         open_ = ~drawn[:, self.box_edges].all(axis=2)
-        k = g.K
+        k = g.num_kinds
         # one flat fromiter over each state's tallies: far cheaper than np.array on nested tuples
         tallies = np.fromiter(chain.from_iterable(s.doubloons + s.held[0] + s.held[1] + s.values for s in states),
                               dtype=np.int64, count=n * (2 + 3 * k)).reshape(n, 2 + 3 * k)
@@ -158,7 +160,7 @@ class PlayoutKernel:
         """Final scores (B x 2) when row ``r`` draws its undrawn lines in increasing ``keys[r]``
         and its ``m``-th captured modifier takes option ``floor(choice_u[r, m] * options)``."""
         g = self.game
-        n, e = len(keys), g.E
+        n, e = len(keys), g.num_edges
         rows = np.arange(n)[:, None]
         drawn = batch.drawn[:, :e]
         # drawn lines sort first, so a line's time in the playout is its rank minus the
@@ -181,7 +183,7 @@ class PlayoutKernel:
         held = batch.held
         if (batch.kind >= 0).any():
             owned = np.stack([by_first, by_second], axis=2)  # B x NB x 2: captured in the playout, by whom
-            kinds = batch.kind[:, :, None] == np.arange(g.K)  # B x NB x K
+            kinds = batch.kind[:, :, None] == np.arange(g.num_kinds)  # B x NB x K
             held = held + np.einsum("bnk,bnp->bpk", kinds.astype(np.int64), owned.astype(np.int64))
         values = batch.values.copy()
         self._apply_modifiers(batch, close, fresh, choice_u, values)
@@ -196,7 +198,7 @@ class PlayoutKernel:
         g = self.game
         count, ops, kinds, amounts = self._modifier_tables()
         nb = g.board.num_boxes
-        # capture order: by time, then box index (PP-9)
+        # capture order: by time, then box index (a legal order under PP-5 amended)
         key = np.where(is_mod, close * (nb + 1) + np.arange(nb)[None, :], NEVER)
         order = np.argsort(key, axis=1)
         rows = np.arange(len(close))
@@ -225,14 +227,14 @@ class PlayoutKernel:
         g = self.game
         n = len(batch.drawn)
         rows = np.arange(n)
-        undrawn = ~batch.drawn[:, : g.E]
+        undrawn = ~batch.drawn[:, : g.num_edges]
         missing = self.missing(batch)
-        keys = np.full((n, g.E), -1.0)
+        keys = np.full((n, g.num_edges), -1.0)
         for t in range(int(undrawn.sum(axis=1).max(initial=0))):
             around = missing[:, self.edge_boxes]  # B x E x 2
             capture = undrawn & (around == 1).any(axis=2)
             safe = undrawn & (around > 2).all(axis=2)
-            noise = rng.random((n, g.E))
+            noise = rng.random((n, g.num_edges))
             if capture_first:
                 rest = noise
                 forced = np.flatnonzero(undrawn.any(axis=1) & ~capture.any(axis=1) & ~safe.any(axis=1))
@@ -291,7 +293,7 @@ class PlayoutKernel:
         batch = self.batch(states)
         n = len(states)
         if policy == "random":
-            keys = rng.random((n, self.game.E))
+            keys = rng.random((n, self.game.num_edges))
         else:
             keys = self.policy_keys(batch, rng, capture_first=policy == "greedy")
         scores = self.scores(batch, keys, rng.random((n, self.modifier_slots(states))))
@@ -323,7 +325,7 @@ class PlayoutKernel:
     def playout_scores(self, state: PillageState, orders: np.ndarray, choice_u: np.ndarray) -> np.ndarray:
         """Final scores (N x 2) of playouts from ``state`` drawing lines in ``orders[i]``."""
         n = len(orders)
-        keys = np.zeros((n, self.game.E))
+        keys = np.zeros((n, self.game.num_edges))
         keys[np.arange(n)[:, None], orders] = np.arange(orders.shape[1])
         return self.scores(self.batch([state]).rows(np.zeros(n, dtype=np.int64)), keys, choice_u)
 
@@ -336,16 +338,19 @@ class PlayoutKernel:
     def random_scores(self, state: PillageState, n: int, rng: np.random.Generator) -> np.ndarray:
         """Final scores (N x 2) of ``n`` uniformly random playouts from ``state``."""
         batch = self.batch([state]).rows(np.zeros(n, dtype=np.int64))
-        return self.scores(batch, rng.random((n, self.game.E)), rng.random((n, self.modifier_slots([state]))))
+        return self.scores(batch, rng.random((n, self.game.num_edges)), rng.random((n, self.modifier_slots([state]))))
 
 
 def replay_order(state: PillageState, order: Sequence[int], choice_u: Sequence[float]) -> PillageState:
-    """Play ``order`` through the public API with the same modifier rule as the kernel."""
+    """Play ``order`` through the public API with the same modifier rule as the kernel: of
+    two pending modifiers the first box first, its option picked by the next draw."""
+    lines = state.game.lines
     r = 0
     for e in order:
-        state = state.apply(int(e))
+        state = state.apply(lines[int(e)])
         while state.pending:
-            options = state.legal_actions()
+            first = state.contents[state.pending[0]]
+            options = [c for c in state.legal_actions() if isinstance(c, Choose) and c.modifier == first]
             state = state.apply(options[min(int(choice_u[r] * len(options)), len(options) - 1)])
             r += 1
     return state

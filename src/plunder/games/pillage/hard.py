@@ -2,27 +2,42 @@
 
 Chain play at the end of Dots and Boxes decides games and is where sampling search is
 weakest, so once few lines remain the agent asks the solver for a proven best move; if the
-solver runs out of time it falls back to the search.
+solver runs out of its budget it falls back to the search.
+
+Both budgets count work, not time -- simulations for the search, positions for the solver
+-- so a game played by ``hard`` replays move for move from its seed on any machine. The
+``seconds`` option adds a clock limit to the solver for interactive use; games played with
+it are not reproducible.
 """
 
 from __future__ import annotations
 
 import random
+from typing import cast
+
 from ...core.agent import Agent, AgentFactory, AgentOptions, Analyst
-from ...core.game import Action, Game, State
-from ...core.params import Param, parse_int, parse_real
+from ...core.errors import SearchLimitError
+from ...core.game import Game, State
+from ...core.params import Param, parse_int, parse_or, parse_real
+from .actions import PillageAction
 from .rules import PillageGame, PillageState
-from .solver import SolveResult, SolveTimeout, Solver, solve
+from .solver import DEFAULT_MEMORY, SolveResult, Solver, solve
+
+#: positions the solver may search per move before ``hard`` falls back to MCTS
+DEFAULT_NODES = 400_000
 
 
 class HardAgent:
-    """Solver once at most ``endgame`` lines are undrawn (within ``seconds``), else MCTS."""
+    """Solver once at most ``endgame`` lines are undrawn (within ``nodes`` positions, and
+    ``seconds`` if set), else MCTS."""
 
     name = "hard"
 
-    def __init__(self, search: Agent, endgame: int = 22, seconds: float = 5.0) -> None:
+    def __init__(self, search: Agent, endgame: int = 22, nodes: int = DEFAULT_NODES,
+                 seconds: float | None = None) -> None:
         self.search = search
         self.endgame = endgame
+        self.nodes = nodes
         self.seconds = seconds
         self._solver: Solver | None = None
 
@@ -33,49 +48,54 @@ class HardAgent:
         return self._solver
 
     def _solved(self, state: PillageState) -> SolveResult | None:
-        if len(state.undrawn()) > self.endgame:
+        if len(state.open_lines) > self.endgame:
             return None
         try:
-            result = self.solver_for(state).solve(state, time_limit=self.seconds)
-        except SolveTimeout:
+            result = self.solver_for(state).solve(state, time_limit=self.seconds, node_limit=self.nodes)
+        except SearchLimitError:
             return None
         return result if result.best_action is not None else None
 
-    def choose(self, state: State, rng: random.Random) -> Action:
+    def choose(self, state: State[PillageAction], rng: random.Random) -> PillageAction:
         """The solver's move near the end, the search's move before."""
         assert isinstance(state, PillageState)
         solved = self._solved(state)
-        return solved.best_action if solved is not None else self.search.choose(state, rng)
+        if solved is not None and solved.best_action is not None:
+            return solved.best_action
+        return cast(PillageAction, self.search.choose(state, rng))
 
-    def analyse(self, state: State, rng: random.Random) -> list[tuple[Action, str]]:
+    def analyse(self, state: State[PillageAction], rng: random.Random) -> list[tuple[PillageAction, str]]:
         """The proven best move with its exact margin near the end; the search's ranking before."""
         assert isinstance(state, PillageState)
         solved = self._solved(state)
-        if solved is not None:
+        if solved is not None and solved.best_action is not None:
             return [(solved.best_action, f"final margin {solved.value:+g} with best play on both sides (proven)")]
         if isinstance(self.search, Analyst):
-            return self.search.analyse(state, rng)
-        return [(self.search.choose(state, rng), "the search's move")]
+            return [(cast(PillageAction, a), why) for a, why in self.search.analyse(state, rng)]
+        return [(cast(PillageAction, self.search.choose(state, rng)), "the search's move")]
 
 
 def make_hard(game: Game, options: AgentOptions) -> HardAgent:
     """``hard`` for Pillage: MCTS with ``sims`` simulations (greedy playouts, four a leaf), the
-    solver from ``endgame`` lines left, within ``seconds``."""
+    solver from ``endgame`` lines left, within ``nodes`` positions (and ``seconds``, if set)."""
     assert isinstance(game, PillageGame)
     search = options.agent(f"mcts:sims={options['sims']},eval=fast,playout=greedy,rollouts=4")
-    return HardAgent(search, endgame=options["endgame"], seconds=options["seconds"])
+    return HardAgent(search, endgame=options["endgame"], nodes=options["nodes"], seconds=options["seconds"])
 
 
 #: ``pillage-hard``: the ``hard`` level of Pillage
 HARD = AgentFactory(make_hard, "MCTS in the opening, the exact solver near the end", (
     Param("sims", "3000", parse_int(1), "MCTS simulations per move"),
     Param("endgame", "22", parse_int(0), "lines left from which the solver plays"),
-    Param("seconds", "5", parse_real(0, above=True), "solver time per move before the search plays instead"),
+    Param("nodes", str(DEFAULT_NODES), parse_int(1), "solver positions per move before the search plays instead"),
+    Param("seconds", "none", parse_or("none", parse_real(0, above=True)),
+          "also stop the solver after this many seconds (games then depend on the machine)"),
 ))
 
 
-def solve_state(state: State, time_limit: float | None) -> SolveResult:
-    """``ENTRY.solve``: the exact solver on any Pillage position (``plunder solve``)."""
+def solve_state(state: State, time_limit: float | None = None, memory: float | None = None) -> SolveResult:
+    """``ENTRY.solve``: the exact solver on any Pillage position (``plunder solve``), within
+    ``time_limit`` seconds and ``memory`` MB of tables (default :data:`DEFAULT_MEMORY`)."""
     if not isinstance(state, PillageState):
         raise ValueError(f"not a Pillage position: {state!r}")
-    return solve(state, time_limit)
+    return solve(state, time_limit, DEFAULT_MEMORY if memory is None else memory)

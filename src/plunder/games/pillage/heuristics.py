@@ -8,8 +8,10 @@ opponent could then sweep up (every box that keeps becoming three-sided).
 from __future__ import annotations
 
 import random
+
 from ...core.agent import AgentFactory, AgentOptions
-from ...core.game import Action, Game, State
+from ...core.game import Game, State
+from .actions import Choose, Deal, Line, PillageAction
 from .contents import Commodity, Doubloons, Modifier, apply_op
 from .rules import PillageState
 
@@ -28,15 +30,14 @@ def closes(state: PillageState, drawn: int, edge: int) -> list[int]:
 
 def modifier_gain(state: PillageState, mod: Modifier, player: int) -> tuple[float, tuple[str, int]]:
     """The best (score margin change, option) a modifier gives ``player`` on current holdings."""
-    g = state.game
-    best: tuple[float, tuple[str, int]] | None = None
-    for op, kind in mod.options():
-        new = apply_op(state.values[kind], op, mod.amount, g.floor)
-        delta = (new - state.values[kind]) * (state.held[player][kind] - state.held[1 - player][kind])
-        if best is None or delta > best[0]:
-            best = (float(delta), (op, kind))
-    assert best is not None
-    return best
+    return max(((option_gain(state, mod, op, kind, player), (op, kind)) for op, kind in mod.options()),
+               key=lambda gain_option: gain_option[0])
+
+
+def option_gain(state: PillageState, mod: Modifier, op: str, kind: int, player: int) -> float:
+    """The score margin change for ``player`` of applying ``op`` of ``mod`` to ``kind`` now."""
+    new = apply_op(state.values[kind], op, mod.amount, state.game.floor)
+    return float((new - state.values[kind]) * (state.held[player][kind] - state.held[1 - player][kind]))
 
 
 def box_value(state: PillageState, box: int, player: int) -> float:
@@ -85,20 +86,19 @@ def line_effect(state: PillageState, edge: int) -> tuple[float, str]:
     return -gift - 0.1 * count, f"hands over {count} box{'es' if count > 1 else ''} ({gift:+g} to {g.seat_name(1 - me)})"
 
 
-def describe(state: State, action: Action) -> str:
+def describe(state: State[PillageAction], action: object) -> str:
     """A few words on what ``action`` would do (for move lists)."""
-    assert isinstance(state, PillageState) and isinstance(action, int)
+    assert isinstance(state, PillageState)
     g = state.game
-    if action < g.E:
-        return line_effect(state, action)[1]
-    if action < g.deal_base:
-        op, kind = g.decode_choice(action)
-        mod = state.pending_modifier()
-        if mod is None:
-            return ""
-        new = apply_op(state.values[kind], op, mod.amount, g.floor)
-        return f"{g.legend.kinds[kind]} {state.values[kind]} -> {new}"
-    return "chance"
+    match action:
+        case Line(edge=edge):
+            return line_effect(state, edge)[1]
+        case Choose(modifier=mod, op=op, kind=kind):
+            new = apply_op(state.values[kind], op, mod.amount, g.floor)
+            return f"{g.legend.kinds[kind]} {state.values[kind]} -> {new}"
+        case Deal():
+            return "chance"
+    return ""
 
 
 class GreedyAgent:
@@ -106,17 +106,22 @@ class GreedyAgent:
 
     name = "greedy"
 
-    def choose(self, state: State, rng: random.Random) -> Action:
-        """Pick a line (or modifier option) by :func:`line_effect`, ties at random."""
+    def choose(self, state: State[PillageAction], rng: random.Random) -> PillageAction:
+        """Pick a line (or modifier option) by :func:`line_effect`, ties at random.
+
+        With two modifiers pending (PP-5 amended) it takes the option that gains most now,
+        whichever modifier offers it."""
         assert isinstance(state, PillageState)
-        g = state.game
-        mod = state.pending_modifier()
-        if mod is not None:
-            _, (op, kind) = modifier_gain(state, mod, state.mover)
-            return g.choice_action(op, kind)
-        scored = [(line_effect(state, e)[0], e) for e in state.undrawn()]
+        if state.pending:
+            return max(state.legal_actions(), key=lambda c: self._choice_gain(state, c))
+        scored = [(line_effect(state, line.edge)[0], line) for line in state.open_lines]
         best = max(s for s, _ in scored)
-        return rng.choice([e for s, e in scored if s == best])
+        return rng.choice([line for s, line in scored if s == best])
+
+    @staticmethod
+    def _choice_gain(state: PillageState, action: PillageAction) -> float:
+        assert isinstance(action, Choose)
+        return option_gain(state, action.modifier, action.op, action.kind, state.mover)
 
 
 def make_greedy(game: Game, options: AgentOptions) -> GreedyAgent:

@@ -47,10 +47,14 @@ def render(state: State) -> RenderableType:
     modifiers = modifier_key(state)
     if modifiers:
         parts.append(Text(modifiers, "green"))
-    mod = state.pending_modifier()
-    if mod is not None:
-        parts.append(Text(f"{g.seat_name(state.mover)} captured the modifier {content_text(mod, g.legend)}: "
+    mods = state.pending_modifiers()
+    if len(mods) == 1:
+        parts.append(Text(f"{g.seat_name(state.mover)} captured the modifier {content_text(mods[0], g.legend)}: "
                           "choose an operation and a commodity (PP-5)", "bold yellow"))
+    elif mods:
+        names = " and ".join(content_text(m, g.legend) for m in mods)
+        parts.append(Text(f"{g.seat_name(state.mover)} captured the modifiers {names}: choose an operation "
+                          "and a commodity for each, in the order you like (PP-5)", "bold yellow"))
     if g.floor is not None:
         parts.append(Text(f"Commodity values never fall below {g.floor} (PP-6)."))
     return Group(*parts)

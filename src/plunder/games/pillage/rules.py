@@ -1,28 +1,24 @@
-"""Pillage and Profit: Dots and Boxes with valued boxes (PP-1 .. PP-8). Pure rules.
+"""Pillage and Profit: Dots and Boxes with valued boxes (PP-1 .. PP-8, PP-10 .. PP-12). Pure rules.
 
-Actions are ints:
-
-* ``0 .. E-1`` -- draw line ``e`` (PP-4); text ``a1-b1``
-* ``E + op*K + kind`` -- the choice for a captured modifier (PP-5); text ``-5 food``
-* ``E + 3K + j`` -- chance deals outcome ``j`` of the random contents to the next box;
-  text ``deal 3`` / ``deal food`` / ``deal -5 food/armor``
+The actions are typed values (:mod:`.actions`): :class:`Line` draws a line (PP-4),
+:class:`Choose` resolves a captured modifier (PP-5), :class:`Deal` is chance dealing a
+box's content (PP-10). Each game makes its actions once; states hand out those values.
 """
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
 from ...core.errors import ParameterError
-from ...core.game import CHANCE, TERMINAL, Action, Game, State
+from ...core.game import CHANCE, TERMINAL, Game, State
 from ...core.params import Param, parse_int
+from .actions import ActionTable, Choose, Deal, Line, PillageAction
 from .board import Board, BoardError, generated
 from .board_file import BoardFile, parse_board_json
 from .contents import (
     DEFAULT_LEGEND,
     MAX_VALUE,
-    OPS,
     Commodity,
     Content,
     Doubloons,
@@ -77,7 +73,7 @@ def _parse_contents(text: str) -> str:
     return text
 
 
-class PillageGame(Game):
+class PillageGame(Game[PillageAction]):
     """Pillage and Profit for two players on any board."""
 
     id: ClassVar[str] = "pillage"
@@ -142,14 +138,15 @@ class PillageGame(Game):
                              (dealt for _ in self.board.boxes))
         except ValueError as exc:
             raise ParameterError(f"pillage: {exc}") from None
-        self.E = self.board.num_edges
-        self.K = len(self.legend.kinds)
-        self.choice_base = self.E
-        self.deal_base = self.E + len(OPS) * self.K
-        self.deal_index = {c: i for i, (c, _) in enumerate(self.distribution)}
-        self.all_drawn = (1 << self.E) - 1
+        self.num_edges = self.board.num_edges
+        self.num_kinds = len(self.legend.kinds)
+        self.all_drawn = (1 << self.num_edges) - 1
         #: per box, the bitmask of its edges: a box is closed when all its bits are drawn
         self.box_masks = tuple(sum(1 << e for e in edges) for edges in self.board.box_edges)
+        #: every action of this game, made once
+        deals = [c for c, _ in self.distribution]
+        self.actions = ActionTable(self.board, self.legend, deals if self.fixed is None else self.fixed, deals)
+        self.lines = self.actions.lines
 
     def _content(self, text: str) -> Content:
         try:
@@ -165,93 +162,50 @@ class PillageGame(Game):
     @property
     def max_game_length(self) -> int:
         """Deals + lines + modifier choices."""
-        return 2 * self.board.num_boxes + self.E
+        return 2 * self.board.num_boxes + self.num_edges
 
     def new_initial_state(self) -> "PillageState":
         """Pre-drawn lines in place (PP-2), tallies zero, legend at its starting values."""
         mask = 0
         for e in self.board.predrawn:
             mask |= 1 << e
-        zeros = (0,) * self.K
+        zeros = (0,) * self.num_kinds
         contents: tuple[Content | None, ...] = self.fixed if self.fixed is not None else (None,) * self.board.num_boxes
         return PillageState(
             game=self, drawn=mask, contents=contents, owner=(-1,) * self.board.num_boxes,
             doubloons=(0, 0), held=(zeros, zeros), values=self.legend.values, mover=0, pending=(),
+            open_lines=tuple(line for line in self.lines if not mask >> line.edge & 1),
         )
 
-    def choice_action(self, op: str, kind: int) -> int:
-        """The action id of a modifier choice."""
-        return self.choice_base + OPS.index(op) * self.K + kind
-
-    def decode_choice(self, action: int) -> tuple[str, int]:
-        """(operation, kind) of a modifier-choice action."""
-        i = action - self.choice_base
-        return OPS[i // self.K], i % self.K
-
-    def action_to_text(self, state: State, action: Action) -> str:
-        """``a1-b1``, ``-5 food`` or ``deal food``."""
+    def action_to_text(self, state: State[PillageAction], action: PillageAction) -> str:
+        """``a1-b1``, ``-5 food`` or ``deal food`` (PP-12); a choice names its modifier too,
+        ``-5 food of -5 food/armor``, when another pending modifier offers the same text (PP-5)."""
         assert isinstance(state, PillageState)
-        if not isinstance(action, int) or isinstance(action, bool) or action < 0:
-            raise ValueError(f"{action!r} is not a pillage action")
-        if action < self.E:
-            return self.board.edge_label(action)
-        if action < self.deal_base:
-            op, kind = self.decode_choice(action)
-            mod = state.pending_modifier()
-            amount = "" if mod is None else str(mod.amount)
-            return f"{op}{amount} {self.legend.kinds[kind]}"
-        j = action - self.deal_base
-        if j >= len(self.distribution):
-            raise ValueError(f"{action!r} is not a pillage action")
-        return "deal " + content_text(self.distribution[j][0], self.legend)
+        match action:
+            case Choose() if self.actions.is_choice(action):
+                return action.full if self.actions.needs_full_text(state, action) else action.short
+            case Line() if self.actions.is_line(action):
+                return action.label
+            case Deal() if self.actions.is_deal(action):
+                return action.label
+        raise ValueError(f"{action!r} is not a pillage action")
 
-    def parse_action(self, state: State, text: str) -> int:
-        """Read a line (``a1-b1``), a modifier choice (``-5 food``, or ``food`` when the
-        modifier offers one operation) or a deal (``deal 3``)."""
+    def parse_action(self, state: State[PillageAction], text: str) -> PillageAction:
+        """Read a line (``a1-b1``), a modifier choice (``-5 food``, ``food`` when the modifier
+        offers one operation, ``-5 food of -5 food/armor``) or a deal (``deal 3``) (PP-12).
+        Raises :class:`InvalidActionError` and nothing else."""
         assert isinstance(state, PillageState)
-        t = text.strip().lower()
-        m = re.fullmatch(r"([a-z]+\d+)\s*[-–]\s*([a-z]+\d+)", t)
-        if m:
-            a, b = (self.board.dot_index(g) for g in m.groups())
-            for label, idx in zip(m.groups(), (a, b)):
-                if idx is None:
-                    raise state.invalid(text, f"there is no dot {label} on this board (PP-1)")
-            assert a is not None and b is not None
-            e = self.board.find_edge(a, b)
-            if e is None:
-                raise state.invalid(text, f"dots {m.group(1)} and {m.group(2)} are not adjacent on this board (PP-1)")
-            return e
-        if t.startswith("deal "):
-            try:
-                content = parse_content(t[5:], self.legend)
-            except ValueError as exc:
-                raise state.invalid(text, str(exc)) from None
-            if content not in self.deal_index:
-                raise state.invalid(text, "random contents never deal that (PP-1)")
-            return self.deal_base + self.deal_index[content]
-        m = re.fullmatch(r"([+\-x])?\s*(\d+)?\s*([a-z][a-z_]*)", t)
-        if m:
-            kind = self.legend.kind_index(m.group(3))
-            if kind is None:
-                raise state.invalid(text, f"{m.group(3)!r} is not a commodity of the legend {self.legend} (PP-3)")
-            op = m.group(1)
-            mod = state.pending_modifier()
-            if op is None:
-                if mod is None or len(mod.ops) != 1:
-                    raise state.invalid(text, "say the operation too, like -5 food (PP-5)")
-                op = mod.ops[0]
-            if m.group(2) is not None and mod is not None and int(m.group(2)) != mod.amount:
-                raise state.invalid(text, f"the modifier's amount is {mod.amount}, not {m.group(2)} (PP-5)")
-            return self.choice_action(op, kind)
-        raise state.invalid(text, "write a line as two dots like a1-b1, or a modifier choice like -5 food")
+        return self.actions.parse(state, text)
 
 
 @dataclass(frozen=True, eq=True)
-class PillageState(State):
+class PillageState(State[PillageAction]):
     """A Pillage position: lines drawn (bitmask), contents, captures, tallies, legend values.
 
-    ``mover`` is the player whose turn it is; ``pending`` lists captured modifier boxes
-    still waiting for their choice (PP-5), first one first.
+    ``mover`` is the player whose turn it is; ``pending`` lists the captured modifier boxes
+    still waiting for their choice (PP-5), in box order; the capturer resolves them in any
+    order (PP-5 amended). ``open_lines`` are the undrawn lines as actions, kept up to date
+    move by move so that listing them costs no scan of the board.
     """
 
     game: PillageGame = field(compare=False, repr=False)
@@ -263,106 +217,114 @@ class PillageState(State):
     values: tuple[int, ...]
     mover: int
     pending: tuple[int, ...]
+    #: the undrawn lines in edge order: derived from ``drawn``
+    open_lines: tuple[Line, ...] = field(default=(), compare=False, repr=False)
     #: actions taken so far and the last line drawn: for display only
     ply: int = field(default=0, compare=False)
     last_edge: int = field(default=-1, compare=False)
 
     @property
     def current_player(self) -> int:
-        """Chance while contents are dealt; then the mover; TERMINAL once all is drawn and chosen."""
-        if self.contents and self.contents[-1] is None:
-            return CHANCE
-        if not self.pending and self.drawn == self.game.all_drawn:
-            return TERMINAL
-        return self.mover
+        """Chance while contents are dealt (PP-10); then the mover; TERMINAL once every line
+        is drawn and every captured modifier resolved (PP-7, PP-11)."""
+        if self.pending:
+            return self.mover
+        if self.open_lines:
+            return CHANCE if self.contents[-1] is None else self.mover
+        return TERMINAL
 
-    def _with(self, **changes: Any) -> "PillageState":
-        """A copy with ``changes``: ``dataclasses.replace`` without its per-call introspection."""
-        new = object.__new__(PillageState)
-        new.__dict__.update(self.__dict__)
-        new.__dict__.update(changes)
-        return new
+    def pending_modifiers(self) -> tuple[Modifier, ...]:
+        """The captured modifiers waiting for a choice, in box order."""
+        return tuple(self._modifier(b) for b in self.pending)
 
-    def pending_modifier(self) -> Modifier | None:
-        """The modifier waiting for a choice, if any."""
-        if not self.pending:
-            return None
-        mod = self.contents[self.pending[0]]
+    def _modifier(self, box: int) -> Modifier:
+        mod = self.contents[box]
         assert isinstance(mod, Modifier)
         return mod
 
     def undrawn(self) -> list[int]:
         """Edges not yet drawn."""
-        return [e for e in range(self.game.E) if not self.drawn >> e & 1]
+        return [line.edge for line in self.open_lines]
 
-    def legal_actions(self) -> list[Action]:
-        """Deals, modifier choices, or undrawn lines."""
-        player = self.current_player
-        if player == TERMINAL:
+    def legal_actions(self) -> list[PillageAction]:
+        """Deals (PP-10), the options of every pending modifier (PP-5), or the undrawn lines (PP-4)."""
+        if self.pending:
+            choices = self.game.actions.choices
+            return [c for mod in dict.fromkeys(self.pending_modifiers()) for c in choices[mod]]
+        if not self.open_lines:
             return []
-        if player == CHANCE:
-            return [self.game.deal_base + j for j in range(len(self.game.distribution))]
-        mod = self.pending_modifier()
-        if mod is not None:
-            return [self.game.choice_action(op, k) for op, k in mod.options()]
-        return list(self.undrawn())
+        if self.contents[-1] is None:
+            return list(self.game.actions.deals)
+        return list(self.open_lines)
 
-    def chance_outcomes(self) -> list[tuple[Action, float]]:
-        """The content distribution of the next box (``contents=random``)."""
+    def chance_outcomes(self) -> list[tuple[PillageAction, float]]:
+        """The content distribution of the next box (``contents=random``, PP-10)."""
         if self.current_player != CHANCE:
             return super().chance_outcomes()
-        return [(self.game.deal_base + j, p) for j, (_, p) in enumerate(self.game.distribution)]
+        return [(deal, p) for deal, (_, p) in zip(self.game.actions.deals, self.game.distribution)]
 
-    def illegal_reason(self, action: Action) -> tuple[str, str] | None:
+    def illegal_reason(self, action: PillageAction) -> tuple[str, str] | None:
         """Why ``action`` cannot be taken now, with the ruling it breaks."""
         g = self.game
-        if not isinstance(action, int) or isinstance(action, bool) or not 0 <= action < g.deal_base + len(g.distribution):
-            return (f"{action!r} is not a pillage action", "PP-4")
         player = self.current_player
-        if player == TERMINAL:
-            return ("the game is over: every line is drawn", "PP-7")
-        if player == CHANCE:
-            if action < g.deal_base:
-                return ("the box contents are still being dealt", "PP-1")
-            return None
-        if action >= g.deal_base:
-            return ("the box contents are already dealt", "PP-1")
-        mod = self.pending_modifier()
-        if action < g.E:
-            if mod is not None:
-                return (f"{g.seat_name(self.mover)} must first choose how to apply the modifier "
-                        f"{content_text(mod, g.legend)} just captured", "PP-5")
-            if self.drawn >> action & 1:
-                return (f"line {g.board.edge_label(action)} is already drawn", "PP-4")
-            return None
-        if mod is None:
-            return ("no captured modifier is waiting for a choice", "PP-5")
-        op, kind = g.decode_choice(action)
-        if (op, kind) not in mod.options():
-            return (f"the modifier {content_text(mod, g.legend)} offers "
-                    f"{' or '.join(mod.ops)} on {'/'.join(g.legend.kinds[k] for k in mod.kinds)}, "
-                    f"not {op} {g.legend.kinds[kind]}", "PP-5")
-        return None
+        match action:
+            case Line() if g.actions.is_line(action):
+                if player == TERMINAL:
+                    return ("the game is over: every line is drawn", "PP-7")
+                if player == CHANCE:
+                    return ("the box contents are still being dealt", "PP-10")
+                if self.pending:
+                    return (f"{g.seat_name(self.mover)} must first choose how to apply the captured modifier "
+                            + " and ".join(content_text(m, g.legend) for m in self.pending_modifiers()), "PP-5")
+                if self.drawn >> action.edge & 1:
+                    return (f"line {action.label} is already drawn", "PP-4")
+                return None
+            case Choose() if g.actions.is_choice(action):
+                if not self.pending:
+                    return ("no captured modifier is waiting for a choice", "PP-5")
+                mods = self.pending_modifiers()
+                if action.modifier not in mods:
+                    offered = " and ".join(content_text(m, g.legend) for m in dict.fromkeys(mods))
+                    return (f"the modifier waiting for a choice is {offered}, "
+                            f"not {content_text(action.modifier, g.legend)}", "PP-5")
+                return None
+            case Deal() if g.actions.is_deal(action):
+                if player == CHANCE:
+                    return None
+                return ("the box contents are already dealt", "PP-10")
+        return (f"{action!r} is not a pillage action", "PP-12")
 
-    def _apply(self, action: Action) -> "PillageState":
-        assert isinstance(action, int)
+    def _apply(self, action: PillageAction) -> "PillageState":
+        match action:
+            case Line(edge=edge):
+                return self._draw(edge)
+            case Choose(modifier=mod, op=op, kind=kind):
+                # PP-5 amended: any pending modifier may be resolved first; of two with the same
+                # content either may go, so the first such box does
+                box = next(b for b in self.pending if self.contents[b] == mod)
+                pending = tuple(b for b in self.pending if b != box)
+                values = list(self.values)
+                values[kind] = apply_op(values[kind], op, mod.amount, self.game.floor)
+                return self.evolve(values=tuple(values), pending=pending, ply=self.ply + 1)
+            case Deal(content=dealt):
+                i = self.contents.index(None)
+                return self.evolve(contents=self.contents[:i] + (dealt,) + self.contents[i + 1 :], ply=self.ply + 1)
+        raise AssertionError(f"unchecked action {action!r}")
+
+    def _draw(self, edge: int) -> "PillageState":
+        """Draw line ``edge``: pass the turn, or capture what it closes and keep it (PP-4)."""
         g = self.game
-        if action >= g.deal_base:
-            i = self.contents.index(None)
-            dealt = g.distribution[action - g.deal_base][0]
-            return self._with(contents=self.contents[:i] + (dealt,) + self.contents[i + 1 :], ply=self.ply + 1)
-        if action >= g.E:
-            op, kind = g.decode_choice(action)
-            mod = self.pending_modifier()
-            assert mod is not None
-            values = list(self.values)
-            values[kind] = apply_op(values[kind], op, mod.amount, g.floor)
-            return self._with(values=tuple(values), pending=self.pending[1:], ply=self.ply + 1)
-        drawn = self.drawn | 1 << action
-        closed = [b for b in g.board.edge_boxes[action] if drawn & g.box_masks[b] == g.box_masks[b]]
+        drawn = self.drawn | 1 << edge
+        masks = g.box_masks
+        closed = [b for b in g.board.edge_boxes[edge] if drawn & masks[b] == masks[b]]
+        lines = self.open_lines
+        i = lines.index(g.lines[edge])
+        open_lines = lines[:i] + lines[i + 1 :]
         if not closed:
-            return self._with(drawn=drawn, mover=1 - self.mover, ply=self.ply + 1, last_edge=action)
-        # PP-4/PP-5: capture every closed box; tallies first, then modifiers in box order.
+            return self.evolve(drawn=drawn, open_lines=open_lines, mover=1 - self.mover, ply=self.ply + 1,
+                               last_edge=edge)
+        # PP-4/PP-5: capture every closed box; doubloons and commodities are tallied now,
+        # modifiers wait for the capturer's choices (in any order, PP-5 amended)
         p = self.mover
         owner = list(self.owner)
         doubloons = list(self.doubloons)
@@ -377,9 +339,9 @@ class PillageState(State):
                 held[p][content.kind] += 1
             else:
                 pending.append(b)
-        return self._with(
-            drawn=drawn, owner=tuple(owner), doubloons=(doubloons[0], doubloons[1]),
-            held=(tuple(held[0]), tuple(held[1])), pending=tuple(pending), ply=self.ply + 1, last_edge=action,
+        return self.evolve(
+            drawn=drawn, open_lines=open_lines, owner=tuple(owner), doubloons=(doubloons[0], doubloons[1]),
+            held=(tuple(held[0]), tuple(held[1])), pending=tuple(pending), ply=self.ply + 1, last_edge=edge,
         )
 
     def scores(self) -> list[float]:
@@ -405,9 +367,9 @@ class PillageState(State):
             who = f"{g.seat_name(player)} to choose for a modifier"
         else:
             who = f"{g.seat_name(player)} to draw"
-        lines = [g.board.edge_label(e) for e in range(g.E) if self.drawn >> e & 1]
+        lines = [line.label for line in g.lines if self.drawn >> line.edge & 1]
         shown = " ".join(lines[:16]) + (" ..." if len(lines) > 16 else "")
-        return f"pillage {g.board.name} ply {self.ply}, {who}, {len(lines)}/{g.E} lines drawn [{shown}]"
+        return f"pillage {g.board.name} ply {self.ply}, {who}, {len(lines)}/{g.num_edges} lines drawn [{shown}]"
 
     def stats(self) -> dict[str, float | list[float]]:
         """Boxes captured per seat."""

@@ -19,7 +19,19 @@ What the transposition table keys on, and why it is exact:
 * Masks are canonicalised over the board symmetries that preserve every box's content.
 
 Modifier choices are made inline by the capturer right after the capturing line (the
-same player keeps the move, PP-5/PP-9), outcomes with equal resulting values merged.
+same player keeps the move, PP-5); two modifiers captured by one line are resolved in
+either order (PP-5 amended); outcomes with equal resulting values are merged.
+
+The transposition tables are bounded (``memory``, in MB): every 4096 nodes the solver
+counts their entries, and past the budget each table drops its oldest entries, leaving
+half the budget. Entries are
+stored when a position's search ends, so the older half is mostly deep positions, cheap
+to search again, while the positions near the root -- stored last -- stay. A dropped
+entry only costs time: every entry is a bound, and the search is exact without it.
+
+Budgets: ``node_limit`` (positions searched) gives the same answer on every machine;
+``time_limit`` (seconds) does not, and is for interactive use. Either raises
+:class:`SearchLimitError`.
 
 Two reductions are used, both proved for valued boxes. Call a capture line ``e``
 *fixed-worth* when the boxes it closes hold doubloons, or commodities of kinds no open
@@ -49,13 +61,16 @@ from __future__ import annotations
 import random
 import time
 from dataclasses import dataclass
+from itertools import islice, permutations
 from typing import Callable
 
 from ...core.agent import AgentFactory, AgentOptions
-from ...core.errors import ParameterError
-from ...core.game import CHANCE, TERMINAL, Action, Game, State
-from ...core.params import Param, parse_or, parse_real
+from ...core.errors import ParameterError, SearchLimitError
+from ...core.game import CHANCE, TERMINAL, Game, State
+from ...core.params import Param, parse_int, parse_or, parse_real
+from .actions import Choose, PillageAction
 from .contents import OPS, Commodity, Doubloons, Modifier, apply_op
+from .heuristics import GreedyAgent
 from .rules import PillageGame, PillageState
 from .solver_symmetry import edge_symmetries, make_canon
 
@@ -63,8 +78,12 @@ from .solver_symmetry import edge_symmetries, make_canon
 _DOUBLOONS, _COMMODITY, _MODIFIER = 0, 1, 2
 
 
-class SolveTimeout(RuntimeError):
-    """The search ran past its time limit; no result (the tables keep what was proved)."""
+#: default budget of the transposition tables, in MB (the machine may have far more; a
+#: bigger table helps only on boards too big to solve in minutes anyway)
+DEFAULT_MEMORY = 512
+#: bytes one table entry is reckoned to cost: tracemalloc measured 139 on the unit 3x3 solve
+#: (key, bounds, dict slot); the rest is room for a dict's table growing by doubling
+ENTRY_BYTES = 240
 
 
 @dataclass(frozen=True)
@@ -78,24 +97,42 @@ class SolveResult:
     """
 
     value: float
-    best_action: int | None
+    best_action: PillageAction | None
     nodes: int
     seconds: float
 
 
-class _Timer:
-    """Node counter shared by all search loops; checks the clock every 4096 nodes."""
+class _Budget:
+    """Node counter shared by all search loops; every 4096 nodes it checks the node and
+    time limits and keeps the tables within their memory budget."""
 
-    __slots__ = ("nodes", "deadline")
+    __slots__ = ("nodes", "deadline", "node_limit", "capacity", "tables", "trims")
 
-    def __init__(self) -> None:
+    def __init__(self, capacity: int) -> None:
         self.nodes = 0
         self.deadline: float | None = None
+        self.node_limit: int | None = None
+        #: entries all tables may hold together
+        self.capacity = capacity
+        self.tables: list[dict] = []
+        #: how often the tables were trimmed
+        self.trims = 0
 
-    def tick(self) -> None:
-        """Raise :class:`SolveTimeout` when past the deadline."""
+    def tick(self, pending: int = 0) -> None:
+        """Raise :class:`SearchLimitError` past a limit; trim the tables past the budget.
+        ``pending`` counts nodes searched but not yet added to :attr:`nodes`."""
+        if self.node_limit is not None and self.nodes + pending > self.node_limit:
+            raise SearchLimitError(f"pillage solver: node limit {self.node_limit} reached", "nodes")
         if self.deadline is not None and time.perf_counter() > self.deadline:
-            raise SolveTimeout("pillage solver: time limit reached")
+            raise SearchLimitError("pillage solver: time limit reached", "time")
+        total = sum(len(t) for t in self.tables)
+        if total > self.capacity:
+            # each table keeps its newest entries, all together half the budget
+            self.trims += 1
+            keep = self.capacity / 2 / total
+            for table in self.tables:
+                for key in list(islice(table, len(table) - int(len(table) * keep))):
+                    del table[key]
 
 
 class Solver:
@@ -105,17 +142,20 @@ class Solver:
     agent keeps one Solver for a whole game.
     """
 
-    def __init__(self, game: PillageGame, contents: tuple[Modifier | Doubloons | Commodity | None, ...]) -> None:
+    def __init__(self, game: PillageGame, contents: tuple[Modifier | Doubloons | Commodity | None, ...],
+                 memory: float = DEFAULT_MEMORY) -> None:
+        if not memory > 0:
+            raise ParameterError(f"pillage solver: memory must be a positive number of MB, not {memory}")
         if any(c is None for c in contents):
             raise ValueError("pillage solver: the box contents are not all dealt yet (chance node)")
         board = game.board
         self.game = game
         self.contents = contents
-        self.E = board.num_edges
-        self.NB = board.num_boxes
-        self.K = game.K
+        self.num_edges = board.num_edges
+        self.num_boxes = board.num_boxes
+        self.num_kinds = game.num_kinds
         self.floor = game.floor
-        self.full = (1 << self.E) - 1
+        self.full = (1 << self.num_edges) - 1
         self.box_mask = [sum(1 << e for e in edges) for edges in board.box_edges]
         self.box_len = [len(edges) for edges in board.box_edges]
         self.edge_boxes = [tuple(bs) for bs in board.edge_boxes]
@@ -138,20 +178,21 @@ class Solver:
                 self.options.append(tuple((OPS.index(op), c.amount, k) for op, k in c.options()))
         self.mod_kinds = [frozenset(k for _, _, k in opts) for opts in self.options]
         #: per edge: every edge of the boxes it borders
-        self.near = [0] * self.E
-        for e in range(self.E):
+        self.near = [0] * self.num_edges
+        for e in range(self.num_edges):
             for b in self.edge_boxes[e]:
                 self.near[e] |= self.box_mask[b]
         self.perms = edge_symmetries(board, contents)
         self.inverse: list[list[int]] = []
         for perm in self.perms:
-            inv = [0] * self.E
+            inv = [0] * self.num_edges
             for e, image in enumerate(perm):
                 inv[image] = e
             self.inverse.append(inv)
-        self.canon, self.canon_sym = make_canon(self.perms, self.E)
-        self.timer = _Timer()
+        self.canon, self.canon_sym = make_canon(self.perms, self.num_edges)
+        self.timer = _Budget(int(memory * (1 << 20)) // ENTRY_BYTES)
         self.general_tt: dict[tuple[int, tuple[int, ...], tuple[int, ...]], tuple[int, int, int]] = {}
+        self.timer.tables.append(self.general_tt)
         self.static: dict[tuple[int | None, ...], Callable[[int, int, int, int], int]] = {}
 
     # ----------------------------------------------------------------- positions
@@ -204,21 +245,22 @@ class Solver:
         future margin increment for the mover (fail-soft), where ``rest`` is the sum of
         |worth| of the open boxes.
         """
-        key = tuple(values[k] if k in live else None for k in range(self.K))
+        key = tuple(values[k] if k in live else None for k in range(self.num_kinds))
         found = self.static.get(key)
         if found is not None:
             return found
         # Boxes of other kinds are closed in every position this search meets: worth 0.
         worth = [self.amount[b] if self.kind_code[b] == _DOUBLOONS
                  else values[self.amount[b]] if self.kind_code[b] == _COMMODITY and self.amount[b] in live
-                 else 0 for b in range(self.NB)]
+                 else 0 for b in range(self.num_boxes)]
         # Move generation is per box, not per edge: a box missing one line offers a
         # capture, a box missing two makes both lines hand a box over; the rest are safe.
-        binfo = [(self.box_mask[b], worth[b], abs(worth[b]), self.box_len[b]) for b in range(self.NB)]
-        borders = {1 << e: len(self.edge_boxes[e]) for e in range(self.E)}
-        near = {1 << e: self.near[e] for e in range(self.E)}
+        binfo = [(self.box_mask[b], worth[b], abs(worth[b]), self.box_len[b]) for b in range(self.num_boxes)]
+        borders = {1 << e: len(self.edge_boxes[e]) for e in range(self.num_edges)}
+        near = {1 << e: self.near[e] for e in range(self.num_edges)}
         full = self.full
         tt: dict[int, tuple[int, int, int]] = {}
+        self.timer.tables.append(tt)
         canon_sym = self.canon_sym
         perms = self.perms
         inverse = self.inverse
@@ -236,7 +278,7 @@ class Solver:
                 return -rest
             count += 1
             if not count & 4095:
-                timer.tick()
+                timer.tick(count)
             key, sym = canon_sym(drawn)
             entry = tt.get(key)
             first = 0
@@ -359,7 +401,7 @@ class Solver:
         """Kinds whose value still matters in ``drawn``: an open commodity box or an open
         modifier that lists them."""
         live: set[int] = set()
-        for b in range(self.NB):
+        for b in range(self.num_boxes):
             bm = self.box_mask[b]
             if drawn & bm != bm:
                 if self.kind_code[b] == _COMMODITY:
@@ -371,7 +413,7 @@ class Solver:
     def rest_of(self, drawn: int, values: tuple[int, ...]) -> int:
         """Sum of |worth| of the open boxes (static positions only)."""
         total = 0
-        for b in range(self.NB):
+        for b in range(self.num_boxes):
             bm = self.box_mask[b]
             if drawn & bm != bm:
                 code = self.kind_code[b]
@@ -391,7 +433,7 @@ class Solver:
         unsafe = 0
         mod_kinds: set[int] = set()
         live: set[int] = set()
-        for b in range(self.NB):
+        for b in range(self.num_boxes):
             bm = bm_[b]
             x = drawn & bm
             if x == bm:
@@ -433,7 +475,6 @@ class Solver:
                 else:
                     mods.append(b)
                     fixed = False
-            mods.sort()  # PP-9: choices in box order
             if fixed and gain >= 0:
                 if len(boxes) == len(self.edge_boxes[m.bit_length() - 1]):
                     # Sound forced move: an independent capture of fixed worth (module docstring).
@@ -509,17 +550,22 @@ class Solver:
 
     def choose(self, drawn: int, values: tuple[int, ...], hd: tuple[int, ...], mods: list[int],
                alpha: int, beta: int) -> int:
-        """Future increment for the mover who must now make the choices for ``mods`` (in
-        order) and then draw again (fail-soft)."""
-        outcomes: dict[tuple[int, ...], int] = {values: 0}
-        for b in mods:
-            nxt: dict[tuple[int, ...], int] = {}
-            for vals, acc in outcomes.items():
-                for _, vals2, g in self.choice_outcomes(b, vals, hd):
-                    # Equal resulting values mean equal futures; the gain is fixed by them too.
-                    if vals2 not in nxt or nxt[vals2] < acc + g:
-                        nxt[vals2] = acc + g
-            outcomes = nxt
+        """Future increment for the mover who must now make the choices for ``mods`` (in any
+        order, PP-5 amended) and then draw again (fail-soft)."""
+        outcomes: dict[tuple[int, ...], int] = {}
+        for order in permutations(mods) if len(mods) > 1 else (mods,):
+            reached: dict[tuple[int, ...], int] = {values: 0}
+            for b in order:
+                nxt: dict[tuple[int, ...], int] = {}
+                for vals, acc in reached.items():
+                    for _, vals2, g in self.choice_outcomes(b, vals, hd):
+                        # Equal resulting values mean equal futures; the gain is fixed by them too.
+                        if vals2 not in nxt or nxt[vals2] < acc + g:
+                            nxt[vals2] = acc + g
+                reached = nxt
+            for vals, g in reached.items():
+                if vals not in outcomes or outcomes[vals] < g:
+                    outcomes[vals] = g
         # Values of kinds no open box can use any more only changed the margin (counted
         # in the gain): outcomes equal on the live kinds have the same future.
         live = self.live_kinds(drawn)
@@ -539,7 +585,7 @@ class Solver:
 
     # ------------------------------------------------------------------ root
 
-    def solve(self, state: PillageState, time_limit: float | None = None) -> SolveResult:
+    def solve(self, state: PillageState, time_limit: float | None = None, node_limit: int | None = None) -> SolveResult:
         """Exact value and a best action of ``state`` (see :func:`solve`)."""
         if state.contents != self.contents:
             raise ValueError("pillage solver: this Solver was built for other box contents")
@@ -555,28 +601,33 @@ class Solver:
         timer = self.timer
         timer.nodes = 0
         timer.deadline = None if time_limit is None else start + time_limit
+        timer.node_limit = node_limit
         try:
             value, action = self._root(state, hd)
         finally:
-            timer.deadline = None
+            timer.deadline = timer.node_limit = None
         return SolveResult(float(margin + value), action, timer.nodes, time.perf_counter() - start)
 
-    def _root(self, state: PillageState, hd: tuple[int, ...]) -> tuple[int, int]:
+    def _root(self, state: PillageState, hd: tuple[int, ...]) -> tuple[int, PillageAction]:
         """(future increment, action) over the legal actions of ``state``."""
-        g = self.game
-        best, best_a = -(1 << 60), -1
+        best: int = -(1 << 60)
+        best_a: PillageAction | None = None
         big = 1 << 60
         if state.pending:
-            box, rest = state.pending[0], list(state.pending[1:])
-            for i, vals, gain in self.choice_outcomes(box, state.values, hd):
-                op, amount, k = self.options[box][i]
-                action = g.choice_action(OPS[op], k)
+            # Any pending modifier may go first (PP-5 amended): every option of each.
+            for action in state.legal_actions():
+                assert isinstance(action, Choose)
+                box = next(b for b in state.pending if state.contents[b] == action.modifier)
+                rest = [b for b in state.pending if b != box]
+                i = state.game.actions.choices[action.modifier].index(action)
+                _, vals, gain = self.choice_outcomes(box, state.values, hd)[i]
                 if rest:
                     v = gain + self.choose(state.drawn, vals, hd, rest, best - gain, big)
                 else:
                     v = gain + self.search(state.drawn, vals, hd, best - gain, big)
                 if v > best:
                     best, best_a = v, action
+            assert best_a is not None
             return best, best_a
         # Root lines, the richest captures first: an early good value narrows the window
         # for the rest. Every line is searched (no decline pruning here), which is cheap.
@@ -590,24 +641,27 @@ class Solver:
             else:
                 v = gain + self.choose(after, state.values, hd2, mods, best - gain, big)
             if v > best:
-                best, best_a = v, e
+                best, best_a = v, state.game.lines[e]
+        assert best_a is not None
         return best, best_a
 
 
-def solve(state: PillageState, time_limit: float | None = None) -> SolveResult:
+def solve(state: PillageState, time_limit: float | None = None, memory: float = DEFAULT_MEMORY,
+          node_limit: int | None = None) -> SolveResult:
     """Solve ``state`` exactly: the zero-sum final margin game.
 
     ``value`` is the current player's final score minus the opponent's under play that
     maximises each side's own final margin; ``best_action`` is a legal action achieving it
-    (a modifier-choice action when a choice is pending). A terminal state gives its final
-    margin from ``state.mover``'s side and ``best_action=None``. Raises ``ValueError`` at a
-    chance node and :class:`SolveTimeout` past ``time_limit`` seconds.
+    (a :class:`Choose` when a modifier choice is pending). A terminal state gives its final
+    margin from ``state.mover``'s side and ``best_action=None``. ``memory`` bounds the
+    transposition tables (MB). Raises ``ValueError`` at a chance node and
+    :class:`SearchLimitError` past ``time_limit`` seconds or ``node_limit`` positions.
     """
     if not isinstance(state, PillageState):
         raise ValueError(f"pillage solver: not a Pillage state: {state!r}")
     if state.current_player == CHANCE:
         raise ValueError("pillage solver: the position is a chance node (contents not all dealt yet)")
-    return Solver(state.game, state.contents).solve(state, time_limit)
+    return Solver(state.game, state.contents, memory).solve(state, time_limit, node_limit)
 
 
 def value_of(state: PillageState) -> float:
@@ -616,50 +670,55 @@ def value_of(state: PillageState) -> float:
 
 
 class SolverAgent:
-    """Plays the solver's best action; falls back to greedy when the time runs out.
+    """Plays the solver's best action; falls back to greedy when the budget runs out.
 
-    Keeps one :class:`Solver` per board contents so that transposition entries carry over
-    from move to move.
+    ``nodes`` (positions per move) makes its games reproducible on any machine; ``seconds``
+    (if set) also stops it on the clock, which is not reproducible. Keeps one :class:`Solver`
+    per board contents so that transposition entries carry over from move to move.
     """
 
     name = "solver"
 
-    def __init__(self, time_limit: float | None = None) -> None:
-        self.time_limit = time_limit
+    def __init__(self, nodes: int | None = None, seconds: float | None = None, memory: float = DEFAULT_MEMORY) -> None:
+        self.nodes = nodes
+        self.seconds = seconds
+        self.memory = memory
         self._solver: Solver | None = None
 
-    def choose(self, state: State, rng: random.Random) -> Action:
-        """The best action of ``state``, or greedy's move if the search times out."""
+    def choose(self, state: State[PillageAction], rng: random.Random) -> PillageAction:
+        """The best action of ``state``, or greedy's move if the search runs out of budget."""
         assert isinstance(state, PillageState)
         if self._solver is None or self._solver.contents != state.contents or self._solver.game is not state.game:
-            self._solver = Solver(state.game, state.contents)
+            self._solver = Solver(state.game, state.contents, self.memory)
         try:
-            action = self._solver.solve(state, self.time_limit).best_action
-        except SolveTimeout:
-            from .heuristics import GreedyAgent
-
+            action = self._solver.solve(state, self.seconds, self.nodes).best_action
+        except SearchLimitError:
             return GreedyAgent().choose(state, rng)
         assert action is not None
         return action
 
 
-#: seconds per move the ``solver`` agent searches before falling back to greedy
-DEFAULT_TIME = 10.0
+#: positions per move the ``solver`` agent searches before falling back to greedy
+DEFAULT_NODES = 2_000_000
 
 
 def make_solver(game: Game, options: AgentOptions) -> SolverAgent:
-    """Factory for ``solver``: option ``time=SECONDS`` per move (``none`` for no limit, which
-    may never finish on a big board)."""
+    """Factory for ``solver``: ``nodes`` positions per move (``none`` for no limit, which may
+    never finish on a big board), ``seconds`` a clock limit as well (its games do not replay
+    from their seed on another machine), ``memory`` MB for the tables."""
     if not isinstance(game, PillageGame):
         raise ParameterError("agent solver plays Pillage and Profit only")
-    return SolverAgent(options["time"])
+    return SolverAgent(options["nodes"], options["seconds"], options["memory"])
 
 
 #: ``solver`` for Pillage
-SOLVER = AgentFactory(make_solver, "plays the exact solver's best move; greedy's when the time runs out", (
-    Param("time", f"{DEFAULT_TIME:g}", parse_or("none", parse_real(0, above=True)),
-          "seconds per move before falling back to greedy, or none (moves then depend on the machine)"),
+SOLVER = AgentFactory(make_solver, "plays the exact solver's best move; greedy's when its budget runs out", (
+    Param("nodes", str(DEFAULT_NODES), parse_or("none", parse_int(1)),
+          "positions searched per move before falling back to greedy, or none"),
+    Param("seconds", "none", parse_or("none", parse_real(0, above=True)),
+          "also stop after this many seconds per move (games then depend on the machine)"),
+    Param("memory", str(DEFAULT_MEMORY), parse_real(0, above=True), "MB for the solver's tables"),
 ))
 
 
-__all__ = ["SolveResult", "SolveTimeout", "Solver", "SOLVER", "SolverAgent", "make_solver", "solve", "value_of"]
+__all__ = ["DEFAULT_MEMORY", "SolveResult", "Solver", "SOLVER", "SolverAgent", "make_solver", "solve", "value_of"]

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from ...core.game import State
 from ...core.svg import ACCENT, INK, MUTED, PAPER, SEAT, SEAT_FILL, TARGET, Picture, Shown, legal_texts
+from .actions import Choose
 from .contents import content_short
 from .picture import FIT_STEP, board_layout, modifier_key
 from .rules import PillageState
@@ -64,7 +65,7 @@ def svg(state: State, shown: Shown | None = None) -> str:
         if state.drawn >> e & 1:
             pic.line(x1, y1, x2, y2, ACCENT if e == state.last_edge else INK, 3.5, class_="line drawn")
             continue
-        action = legal.get(e)
+        action = legal.get(g.lines[e])
         pic.open(data_action=action, class_="action line" if action else "line")
         if action:  # a wide clear stroke makes the line easy to hit
             pic.line(x1, y1, x2, y2, TARGET, 12, stroke_opacity=0.0)
@@ -90,7 +91,7 @@ def svg(state: State, shown: Shown | None = None) -> str:
         goods = ", ".join(f"{n} {k}" for k, n in zip(g.legend.kinds, state.held[p]) if n)
         y = pic.paragraph(MARGIN, y, f"{g.seat_name(p)}: {state.doubloons[p]} doubloon{'' if state.doubloons[p] == 1 else 's'}"
                           + (f", {goods}" if goods else "") + f": score {state.scores()[p]:g}", inner, 13, SEAT[p])
-    choices = [a for a in legal if a >= g.E]
+    choices = [a for a in legal if isinstance(a, Choose)]
     y = pic.buttons(state, choices, MARGIN, y + 4, inner, "Modifier:")
     pic.height = pic.caption(state, shown, MARGIN, y + 4, inner) + MARGIN / 2
     return pic.document(f"Pillage: {state.summary()}")
