@@ -31,6 +31,7 @@ LAND_EDGE = "#cbb77f"
 SEA_UP = "#6aa6d1"
 SEA_DOWN = "#23486b"
 SEA_LINE = "#4c86b2"
+SEA_BADGE = "#2f6b9a"
 FLAG = {"arms": "#b03a2e", "crowns": "#c9a227", "suns": "#d9731a"}
 SUIT_GLYPH = {"suns": "☼", "moons": "☾", "crowns": "♛", "arms": "⚔"}
 CHASER = "#d62828"
@@ -41,6 +42,10 @@ SEA_WIDTH = 820.0
 MAX_CELL = 46.0
 MIN_WIDTH = 640.0
 
+#: what the marks mean, under the tracks
+KEY = ("Black coin: your ship and its size. Other ships: their flag's colour and size, ringed red when "
+       "bigger (they chase), green when smaller (they flee). Badge: a tile's suit and value (the lookout "
+       "sights a ship on a roll up to it); arrow: its wind. Dark tiles are unexplored.")
 #: where a space's top left corner is drawn
 Point = Callable[[Cell], tuple[float, float]]
 
@@ -68,13 +73,15 @@ def svg(state: State[PiratesAction], shown: Shown | None = None) -> str:
         x, y = at(state.chest)
         _chest(pic, x, y, cell, state.buried)
     _targets(pic, state, legal, at, cell)
-    _ships(pic, state, legal, at, cell)
     for tile, origin in enumerate(sea.origins):
-        _face(pic, state, tile, at(origin), cell)
+        if state.faces[tile] >= 0:  # over the clickable spaces, which meet at a tile's centre
+            _face(pic, state.faces[tile], at(origin)[0] + cell, at(origin)[1] + cell, cell)
+    _ships(pic, state, legal, at, cell)
     if state.wind_tile >= 0:
         _wind_choice(pic, state, legal, at(sea.origins[state.wind_tile]), cell)
     y = top + sea_h + 14
     y = _tracks(pic, state, MARGIN, y, width - 2 * MARGIN)
+    y = pic.paragraph(MARGIN, y, KEY, width - 2 * MARGIN, 12, MUTED)
     spatial = (Sail, Place, Steer, Fight, Wind)
     rest = [a for a in legal if not isinstance(a, spatial)]
     rest.sort(key=lambda a: not isinstance(a, Bury))
@@ -104,21 +111,18 @@ def _tile(pic: Picture, state: PiratesState, tile: int, origin: tuple[float, flo
     pic.rect(x + 1, y + 1, 2 * cell - 2, 2 * cell - 2, SEA_UP, rx=3, class_="tile face-up")
     pic.line(x + cell, y + 4, x + cell, y + 2 * cell - 4, SEA_LINE)
     pic.line(x + 4, y + cell, x + 2 * cell - 4, y + cell, SEA_LINE)
-    suit = T.TILE_SUITS[face // 6]
-    value = T.face_value(face)
     wind = state.winds[tile]
-    if wind >= 0:
-        _arrow(pic, x + cell, y + cell, WINDS[wind], cell * 0.8, "#ffffff", 0.55)
+    if wind >= 0:  # from the badge out towards the corner the wind blows to
+        dx, dy = DIRS[WINDS[wind]]
+        _arrow(pic, x + cell + dx * cell * 0.36, y + cell + dy * cell * 0.36, WINDS[wind], cell * 0.62, "#ffffff", 0.7)
 
 
-def _face(pic: Picture, state: PiratesState, tile: int, origin: tuple[float, float], cell: float) -> None:
-    """A face-up tile's suit and value in its NW corner, on a halo over any ship there."""
-    face = state.faces[tile]
-    if face < 0:
-        return
+def _face(pic: Picture, face: int, cx: float, cy: float, cell: float) -> None:
+    """A face-up tile's suit and value on a badge at its centre, where no ship ever sits."""
     size = cell * 0.28
-    pic.text(origin[0] + 4, origin[1] + size + 2, f"{SUIT_GLYPH[T.TILE_SUITS[face // 6]]}{T.face_value(face)}", size,
-             "#ffffff", bold=True, stroke=SEA_UP, stroke_width=3, paint_order="stroke", data_tile=T.face_name(face))
+    pic.circle(cx, cy, cell * 0.33, SEA_BADGE, stroke="#ffffff", stroke_width=1)
+    pic.text(cx, cy + size * 0.36, f"{SUIT_GLYPH[T.TILE_SUITS[face // 6]]}{T.face_value(face)}", size, "#ffffff",
+             anchor="middle", bold=True, data_tile=T.face_name(face))
 
 
 def _arrow(pic: Picture, cx: float, cy: float, wind: str, length: float, colour: str, opacity: float) -> None:
@@ -178,20 +182,23 @@ def _ships(pic: Picture, state: PiratesState, legal: dict[PiratesAction, str], a
     for c, coins in cells.items():
         x, y = at(c)
         n = len(coins)
-        r = cell * (0.26 if n == 1 else 0.2)
+        # ships sharing the pirate's space sit in its lower right, the pirate in its upper left
+        shift = cell * 0.16 if c == state.pos else 0.0
+        r = cell * (0.26 if n == 1 and not shift else 0.2)
         for k, coin in enumerate(sorted(coins)):
-            ox = 0.0 if n == 1 else (k % 2 - 0.5) * cell * 0.44
-            oy = 0.0 if n == 1 else (k // 2 - 0.5 * ((n - 1) // 2)) * cell * 0.44
+            ox = 0.0 if n == 1 else (k % 2 - 0.5) * cell * 0.4
+            oy = 0.0 if n == 1 else (k // 2 - 0.5 * ((n - 1) // 2)) * cell * 0.4
             size = T.coin_value(coin)
             ring = CHASER if size > state.ship else FLEER if size < state.ship else "#f2f2f2"
-            _coin(pic, x + cell / 2 + ox, y + cell / 2 + oy, r, FLAG[T.coin_suit(coin)], ring, str(size),
-                  class_="ship" + (" action" if coin in fights else ""), data_action=fights.get(coin),
+            _coin(pic, x + cell / 2 + ox + shift, y + cell / 2 + oy + shift, r, FLAG[T.coin_suit(coin)], ring,
+                  str(size), class_="ship" + (" action" if coin in fights else ""), data_action=fights.get(coin),
                   data_ship=T.coin_name(coin))
     if state.pos is not None:
         x, y = at(state.pos)
         label = "–" if state.ship < 0 else str(state.ship)
-        r = cell * 0.3
-        _coin(pic, x + cell / 2, y + cell / 2, r, "#111111", ACCENT, label, class_="pirate")
+        shift = cell * 0.16 if state.pos in cells else 0.0
+        r = cell * (0.24 if shift else 0.3)
+        _coin(pic, x + cell / 2 - shift, y + cell / 2 - shift, r, "#111111", ACCENT, label, class_="pirate")
 
 
 def _wind_choice(pic: Picture, state: PiratesState, legal: dict[PiratesAction, str], origin: tuple[float, float],
