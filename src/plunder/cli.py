@@ -1,4 +1,4 @@
-"""The ``plunder`` command: list, play, simulate, replay, render, solve.
+"""The ``plunder`` command: list, rules, play, simulate, replay, render, solve.
 
 Every command reads untrusted input (parameters, moves, record and board files): a
 refusal — a :class:`PlunderError`, a ``ValueError`` or an ``OSError`` — is printed as one
@@ -166,6 +166,13 @@ def play(game_id: str, params: Sequence[str], preset: str | None, vs: str, seat:
     record = session.run()
     path.write_text(record.to_json(), encoding="utf-8")
     console.print(Text(f"Game saved to {path} (replay with: plunder replay {path})"))
+
+
+@main.command("rules")
+@click.argument("game_id", metavar="GAME", type=click.Choice(game_ids()))
+def rules_cmd(game_id: str) -> None:
+    """How to play GAME and how to win, on one screen (full rules: docs/rules/GAME.md)."""
+    click.echo(entry(game_id).how_to_play.rstrip("\n"))
 
 
 @main.command("simulate")

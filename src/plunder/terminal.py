@@ -184,6 +184,8 @@ class PlaySession:
                 self.console.print("Game stopped.")
                 break
             if command == "help":
+                if self.entry.how_to_play:
+                    self.console.print(Text(self.entry.how_to_play.rstrip("\n")))
                 self.console.print(HELP)
             elif command in ("moves", "?", "list"):
                 self.list_moves()

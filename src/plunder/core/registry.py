@@ -63,6 +63,17 @@ class GameEntry:
     #: ``candidates(state)``: a decision's legal actions narrowed to the distinct ones, for
     #: searches (Profiteer: one card per rank)
     candidates: Callable[[State], Sequence[Action]] | None = None
+    #: ``narrate(before, action, after)``: what ``action`` did, in a player's words, naming
+    #: seats with ``game.seat_name`` ("Player 2 took 3 boxes (+7 doubloons)"); chance's
+    #: actions are narrated too. The terminal prints it after every move; a game log shows it.
+    narrate: Callable[[State, Action, State], str] | None = None
+    #: ``how_to_play``: how to play and how to win, in plain words without ruling ids, fitting
+    #: one 80x24 screen (``plunder rules``, ``help`` in ``plunder play``); the full rules
+    #: with their rulings stay in ``docs/rules/``
+    how_to_play: str = ""
+    #: ``breakdown(state)``: the final score taken apart, one line per part with its numbers
+    #: (Pirates: ship x crew + buried x aboard x notoriety + turns = total)
+    breakdown: Callable[[State], list[str]] | None = None
 
 
 class SolveHook(Protocol):

@@ -10,6 +10,7 @@ from .agents import AGENTS, candidates
 from .render import describe, render
 from .rules import CrossroadsGame, CrossroadsState, Phase
 from .svg import svg
+from .guide import HOW_TO_PLAY
 
 #: what the registry loads for ``crossroads``
 ENTRY = GameEntry(
@@ -23,6 +24,7 @@ ENTRY = GameEntry(
     # 38 of 60 two-player games against greedy and always-fair, but 1 of 12 four-player games
     # (the default) (docs/ai.md); until it holds up with more players the best trader is hard
     levels={"hard": "always-fair"},
+    how_to_play=HOW_TO_PLAY,
 )
 
 __all__ = ["ENTRY", "CrossroadsAction", "CrossroadsGame", "CrossroadsState", "Phase"]

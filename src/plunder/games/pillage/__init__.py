@@ -8,6 +8,8 @@ from .solver import SOLVER
 from .render import render
 from .rules import PillageGame, PillageState
 from .svg import svg
+from .guide import HOW_TO_PLAY
+from .narrate import breakdown, narrate
 
 ENTRY = GameEntry(
     game_class=PillageGame,
@@ -18,6 +20,9 @@ ENTRY = GameEntry(
     svg=svg,
     levels={"hard": "pillage-hard"},
     solve=solve_state,
+    how_to_play=HOW_TO_PLAY,
+    narrate=narrate,
+    breakdown=breakdown,
 )
 
 __all__ = ["ENTRY", "PillageGame", "PillageState"]

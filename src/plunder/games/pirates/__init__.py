@@ -5,6 +5,7 @@ from .agents import AGENTS
 from .render import describe, render
 from .rules import PiratesGame
 from .svg import svg
+from .guide import HOW_TO_PLAY
 
 ENTRY = GameEntry(
     game_class=PiratesGame,
@@ -17,4 +18,5 @@ ENTRY = GameEntry(
     # against greedy's 20 on the same seeds, not measurably stronger (docs/ai.md): the greedy
     # captain stays hard.
     levels={"hard": "greedy"},
+    how_to_play=HOW_TO_PLAY,
 )

@@ -6,6 +6,7 @@ from .fast import evaluator, fast_play
 from .render import describe, render
 from .rules import ProfiteerGame, ProfiteerState
 from .svg import svg
+from .guide import HOW_TO_PLAY
 
 ENTRY = GameEntry(
     game_class=ProfiteerGame,
@@ -17,6 +18,7 @@ ENTRY = GameEntry(
     evaluator=evaluator,
     # Root search over paired profit rollouts: see docs/ai.md for its measured strength.
     levels={"hard": "mcts:root=profit,sims=200"},
+    how_to_play=HOW_TO_PLAY,
 )
 
 __all__ = ["ENTRY", "ProfiteerGame", "ProfiteerState"]

@@ -1,0 +1,102 @@
+"""Pillage and Profit in a player's words: what a move did, and the final score taken apart.
+
+Both read the positions before and after a move, not the action's encoding: a line that
+closed boxes shows as boxes changing owner, a modifier choice as a legend value changing.
+"""
+
+from __future__ import annotations
+
+from ...core.game import CHANCE, Action, State
+from .contents import Commodity, Content, Doubloons, Modifier, apply_op, content_text
+from .rules import PillageState
+
+
+def narrate(before: State, action: Action, after: State) -> str:
+    """``Player 2 drew b1-c1 and took 2 boxes (+7 doubloons, 1 food); Player 2 draws again``."""
+    assert isinstance(before, PillageState) and isinstance(after, PillageState)
+    g = before.game
+    if before.current_player == CHANCE:
+        box = before.contents.index(None)
+        dealt = after.contents[box]
+        assert dealt is not None
+        return f"Box {box + 1} of {len(before.contents)} holds {_content_words(dealt, before)}"
+    who = g.seat_name(before.current_player)
+    if before.pending:
+        return who + " " + _choice_words(before, after)
+    line = g.action_to_text(before, action)
+    taken = [b for b, (was, now) in enumerate(zip(before.owner, after.owner)) if was != now]
+    if not taken:
+        return f"{who} drew {line}"
+    said = f"{who} drew {line} and took {_count(len(taken), 'box', 'boxes')} ({_gains(before, after)})"
+    if after.pending:
+        mod = after.pending_modifier()
+        assert mod is not None
+        said += f"; {who} chooses what the modifier {content_text(mod, g.legend)} does"
+    elif not after.is_terminal():
+        said += f"; {who} draws again"
+    return said
+
+
+def _choice_words(before: PillageState, after: PillageState) -> str:
+    """``chose -5 food: food 5→0`` for the modifier just resolved."""
+    g = before.game
+    # the box whose modifier was resolved: the one no longer pending (the capturer may pick
+    # which of two goes first, PP-5)
+    box = next(b for b in before.pending if b not in after.pending)
+    mod = before.contents[box]
+    assert isinstance(mod, Modifier)
+    changed = [k for k, (was, now) in enumerate(zip(before.values, after.values)) if was != now]
+    if changed:
+        k = changed[0]
+        op = next(o for o in mod.ops if apply_op(before.values[k], o, mod.amount, g.floor) == after.values[k])
+        return (f"used the modifier {content_text(mod, g.legend)} as {op}{mod.amount} {g.legend.kinds[k]}: "
+                f"{g.legend.kinds[k]} {before.values[k]}→{after.values[k]}")
+    # the value did not move (a floor, or x1): say so rather than nothing
+    return f"used the modifier {content_text(mod, g.legend)}; no value changed"
+
+
+def _gains(before: PillageState, after: PillageState) -> str:
+    """``+7 doubloons, 1 food, a modifier`` for what the mover just took."""
+    p, g = before.mover, before.game
+    parts = []
+    coins = after.doubloons[p] - before.doubloons[p]
+    if coins:
+        parts.append(f"+{coins} doubloon{'' if coins == 1 else 's'}")
+    for k, (was, now) in enumerate(zip(before.held[p], after.held[p])):
+        if now > was:
+            parts.append(f"{now - was} {g.legend.kinds[k]}")
+    mods = len(after.pending) - len(before.pending)
+    if mods:
+        parts.append("a modifier" if mods == 1 else f"{mods} modifiers")
+    return ", ".join(parts)
+
+
+def _content_words(content: Content, state: PillageState) -> str:
+    legend = state.game.legend
+    match content:
+        case Doubloons(n):
+            return f"{n} doubloon{'' if n == 1 else 's'}"
+        case Commodity(kind):
+            return f"1 {legend.kinds[kind]}"
+        case Modifier():
+            return f"the modifier {content_text(content, legend)}"
+    raise AssertionError(content)  # pragma: no cover
+
+
+def _count(n: int, one: str, many: str) -> str:
+    return f"{n} {one if n == 1 else many}"
+
+
+def breakdown(state: State) -> list[str]:
+    """Each player's boxes, doubloons and commodities at their final values, summed (PP-7)."""
+    assert isinstance(state, PillageState)
+    g = state.game
+    kinds = g.legend.kinds
+    lines = ["Final values: " + ", ".join(f"{k} {v}" for k, v in zip(kinds, state.values))]
+    scores = state.scores()
+    for p in (0, 1):
+        terms = [f"{state.doubloons[p]} doubloons"]
+        terms += [f"{n} {kinds[k]} x {state.values[k]}" for k, n in enumerate(state.held[p]) if n]
+        boxes = state.owner.count(p)
+        lines.append(f"{g.seat_name(p)} ({_count(boxes, 'box', 'boxes')}): {' + '.join(terms)} = {scores[p]:g}")
+    return lines
