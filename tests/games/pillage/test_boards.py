@@ -1,11 +1,14 @@
 """Boards (PP-1, PP-2): generators, board files and their errors, parameters."""
 
 import json
+from pathlib import Path
+from typing import Any
 
 import pytest
 
 import plunder
 from plunder.games.pillage.board import generated
+from plunder.games.pillage.rules import PillageGame
 
 
 @pytest.mark.parametrize(
@@ -18,7 +21,7 @@ from plunder.games.pillage.board import generated
         ("octagon:2x2", 24, 28, 5),     # 4 octagons and the square between them
     ],
 )
-def test_generated_boards_have_euler_consistent_counts(spec, dots, edges, boxes) -> None:
+def test_generated_boards_have_euler_consistent_counts(spec: str, dots: int, edges: int, boxes: int) -> None:
     board = generated(spec)
     assert (len(board.dots), board.num_edges, board.num_boxes) == (dots, edges, boxes)
     # Euler for a connected plane graph: V - E + F = 2 (F counts the outer face).
@@ -36,7 +39,7 @@ def test_square_labels_read_like_the_picture() -> None:
     assert sorted(board.edge_label(e) for e in range(4)) == ["a1-a2", "a1-b1", "a2-b2", "b1-b2"]
 
 
-def write(tmp_path, data) -> str:
+def write(tmp_path: Path, data: str | dict[str, Any]) -> str:
     path = tmp_path / "b.json"
     path.write_text(data if isinstance(data, str) else json.dumps(data))
     return f"file:{path}"
@@ -45,9 +48,9 @@ def write(tmp_path, data) -> str:
 SQUARE = {"dots": [[0, 0], [1, 0], [0, 1], [1, 1]], "boxes": [{"dots": [0, 1, 3, 2], "content": "7"}]}
 
 
-def test_board_file_loads_contents_and_legend(tmp_path) -> None:
+def test_board_file_loads_contents_and_legend(tmp_path: Path) -> None:
     data = dict(SQUARE, legend={"gold": 3})
-    game = plunder.load_game("pillage", board=write(tmp_path, data))
+    game = PillageGame.load(board=write(tmp_path, data))
     assert game.contents_mode == "file" and game.legend.kinds == ("gold",)
     s = game.new_initial_state()
     for t in ["a1-b1", "b1-b2", "a2-b2", "a1-a2"]:
@@ -55,9 +58,9 @@ def test_board_file_loads_contents_and_legend(tmp_path) -> None:
     assert s.scores() == [0.0, 7.0]
 
 
-def test_board_file_without_contents_deals_random(tmp_path) -> None:
+def test_board_file_without_contents_deals_random(tmp_path: Path) -> None:
     data = {"dots": SQUARE["dots"], "boxes": [[0, 1, 3, 2]]}
-    game = plunder.load_game("pillage", board=write(tmp_path, data))
+    game = PillageGame.load(board=write(tmp_path, data))
     assert game.new_initial_state().current_player == plunder.CHANCE
 
 
@@ -76,14 +79,14 @@ def test_board_file_without_contents_deals_random(tmp_path) -> None:
         ({"dots": [[0, 0], [1, 0], [0, 1], [1, 1]], "boxes": [[0, 1, 3, 2]], "drawn": [[0, 3]]}, r"not an edge.*PP-2"),
     ],
 )
-def test_bad_board_files_are_refused_with_the_rule(tmp_path, data, words) -> None:
+def test_bad_board_files_are_refused_with_the_rule(tmp_path: Path, data: str | dict[str, Any], words: str) -> None:
     with pytest.raises(plunder.ParameterError, match=words):
-        plunder.load_game("pillage", board=write(tmp_path, data))
+        PillageGame.load(board=write(tmp_path, data))
 
 
 def test_missing_board_file_says_so() -> None:
     with pytest.raises(plunder.ParameterError, match="cannot open board file"):
-        plunder.load_game("pillage", board="file:/nonexistent/board.json")
+        PillageGame.load(board="file:/nonexistent/board.json")
 
 
 @pytest.mark.parametrize(
@@ -99,9 +102,9 @@ def test_missing_board_file_says_so() -> None:
         ({"colour": "red"}, "no parameter 'colour'"),
     ],
 )
-def test_bad_parameters_are_named(params, words) -> None:
+def test_bad_parameters_are_named(params: dict[str, str], words: str) -> None:
     with pytest.raises(plunder.ParameterError, match=words):
-        plunder.load_game("pillage", **params)
+        PillageGame.load(**params)
 
 
 def test_unknown_game_lists_the_games() -> None:
@@ -109,16 +112,17 @@ def test_unknown_game_lists_the_games() -> None:
         plunder.load_game("chess")
 
 
-def test_records_of_file_boards_carry_the_board(tmp_path) -> None:
+def test_records_of_file_boards_carry_the_board(tmp_path: Path) -> None:
     """The record holds the board as json:..., so it replays after the file is gone."""
     data = dict(SQUARE, legend={"gold": 3}, drawn=[["a1", "b1"]])
     path = tmp_path / "b.json"
     path.write_text(json.dumps(data))
-    game = plunder.load_game("pillage", board=f"file:{path}")
+    game = PillageGame.load(board=f"file:{path}")
     assert game.params["board"].startswith("json:")
     record = plunder.play(game, ["random", "random"], seed=2)
     path.unlink()
     final = plunder.replay(plunder.Record.from_json(record.to_json()))
+    assert isinstance(final.game, PillageGame)
     assert final.scores() == record.scores and final.game.board.predrawn == game.board.predrawn
-    again = plunder.load_game("pillage", board=game.params["board"])
+    again = PillageGame.load(board=game.params["board"])
     assert again.params == game.params and again.legend == game.legend

@@ -9,7 +9,7 @@ from plunder.games.pillage.rules import PillageGame
 
 @pytest.mark.parametrize("preset", sorted(PillageGame.presets))
 def test_preset_conforms(preset: str) -> None:
-    game = plunder.load_game("pillage", preset=preset)
+    game = PillageGame.load(preset=preset)
     report = check_game(game, playthroughs=200, seed=11, full_checks=3)
     assert report.games == 200
     assert report.illegal_refused > 0

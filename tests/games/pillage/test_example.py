@@ -1,6 +1,7 @@
 """PP-8: the worked example of the rule text (Illustrations 1-4) ends in a 5-5 tie."""
 
 import plunder
+from plunder.games.pillage.rules import PillageGame
 
 # The example board (contents=example), dots labelled as the picture shows them:
 #
@@ -33,7 +34,7 @@ EXAMPLE = [
 
 
 def test_worked_example_ends_in_a_five_all_tie() -> None:
-    game = plunder.load_game("pillage", preset="example")
+    game = PillageGame.load(preset="example")
     state = game.new_initial_state()
     for label, text in EXAMPLE:
         expected = 0 if label.startswith("P1") else 1
@@ -47,7 +48,7 @@ def test_worked_example_ends_in_a_five_all_tie() -> None:
 
 
 def test_example_captures_in_the_order_the_notes_give() -> None:
-    game = plunder.load_game("pillage", preset="example")
+    game = PillageGame.load(preset="example")
     state = game.new_initial_state()
     owners = []
     for _, text in EXAMPLE:
@@ -61,7 +62,7 @@ def test_example_captures_in_the_order_the_notes_give() -> None:
 
 def test_the_modifier_could_have_been_spent_otherwise() -> None:
     """The same game with -5 on armor instead: Player 2 wins 10-0 (PP-5)."""
-    game = plunder.load_game("pillage", preset="example")
+    game = PillageGame.load(preset="example")
     state = game.new_initial_state()
     for _, text in EXAMPLE[:-1]:
         state = state.apply_text(text)

@@ -1,18 +1,21 @@
 """PP-1: a board file's boxes must be the faces of one plane, connected drawing (issue 11.14)."""
 
 import json
+from typing import Any
 
 import pytest
 
 import plunder
+from plunder.games.pillage.planar import IntPoint
+from plunder.games.pillage.rules import PillageGame
 
 
-def load(dots, boxes, **extra):
+def load(dots: list[Any], boxes: list[Any], **extra: Any) -> PillageGame:
     data = {"dots": dots, "boxes": boxes, **extra}
-    return plunder.load_game("pillage", board="json:" + json.dumps(data), contents="unit")
+    return PillageGame.load(board="json:" + json.dumps(data), contents="unit")
 
 
-def refused(dots, boxes, words):
+def refused(dots: list[Any], boxes: list[Any], words: str) -> None:
     with pytest.raises(plunder.ParameterError, match=words):
         load(dots, boxes)
 
@@ -148,7 +151,7 @@ def test_the_sweep_agrees_with_testing_every_pair() -> None:
 
     from plunder.games.pillage import planar
 
-    def every_pair(points, edges) -> bool:
+    def every_pair(points: list[IntPoint], edges: list[tuple[int, int]]) -> bool:
         for i, s in enumerate(edges):
             for t in edges[i + 1 :]:
                 if planar._lines_conflict(points, s, t):
@@ -163,7 +166,7 @@ def test_the_sweep_agrees_with_testing_every_pair() -> None:
         points = sorted({(rng.randint(0, grid), rng.randint(0, grid)) for _ in range(rng.randint(2, 9))})
         if len(points) < 2:
             continue
-        edges = sorted({tuple(sorted(rng.sample(range(len(points)), 2))) for _ in range(rng.randint(1, 8))})
+        edges = sorted({(min(pair), max(pair)) for pair in (rng.sample(range(len(points)), 2) for _ in range(rng.randint(1, 8)))})
         found = planar.crossing(points, edges) is not None
         assert found == every_pair(points, edges), (points, edges)
         faults += found

@@ -3,20 +3,21 @@
 import json
 import tracemalloc
 from fractions import Fraction
+from typing import Any
 
 import pytest
 
 import plunder
-from plunder.games.pillage.board import build_board, generated
+from plunder.games.pillage.board import Board, build_board, generated
 from plunder.games.pillage.contents import parse_mix
 from plunder.games.pillage.picture import MAX_COLUMNS, MAX_ROWS, board_grid
 from plunder.games.pillage.rules import PillageGame
 from plunder.games.pillage.svg import svg
 
 
-def file_game(dots, boxes, **params):
+def file_game(dots: list[Any], boxes: list[Any], **params: str) -> PillageGame:
     data = {"dots": dots, "boxes": boxes}
-    return plunder.load_game("pillage", board="json:" + json.dumps(data), **params)
+    return PillageGame.load(board="json:" + json.dumps(data), **params)
 
 
 def test_file_boards_show_the_pile_of_every_box() -> None:
@@ -39,18 +40,18 @@ def test_generated_boards_draw_at_their_own_scale() -> None:
     #    · $1  ·
     #    ·     ·
     # 2  •· · ·•
-    state = plunder.load_game("pillage", board="square:1x1", contents="unit").new_initial_state()
+    state = PillageGame.load(board="square:1x1", contents="unit").new_initial_state()
     assert str(state).split("\n\nLegend")[0] == "   a     b\n\n1  •· · ·•\n   · $1  ·\n   ·     ·\n2  •· · ·•"
 
 
-def direct_game(board) -> PillageGame:
+def direct_game(board: Board) -> PillageGame:
     """A game on a board built without the face checks (pictures must cope with any board)."""
     values = {"board": board, "contents": "unit", "legend": None, "floor": None,
               "mix": parse_mix("doubloons:35,commodity:45,modifier:20")}
     return PillageGame(values, {"board": board.name})
 
 
-def triangles(*corners) -> list:
+def triangles(*corners: tuple[int | Fraction, int | Fraction]) -> list[tuple[Fraction, Fraction]]:
     return [(Fraction(x), Fraction(y)) for x, y in corners]
 
 
@@ -65,7 +66,7 @@ def triangles(*corners) -> list:
         triangles((0, 0), (Fraction(1, 10 ** 320), 0), (0, 1), (5, 5), (6, 5), (5, 6)),
     ],
 )
-def test_pictures_stay_small_whatever_the_coordinates(dots) -> None:
+def test_pictures_stay_small_whatever_the_coordinates(dots: list[tuple[Fraction, Fraction]]) -> None:
     """Issue 11.2: 873 bytes of record made the picture allocate 2.8 GB."""
     board = build_board("far", dots, [(0, 1, 2), (3, 4, 5)], check_geometry=False)
     state = direct_game(board).new_initial_state()
