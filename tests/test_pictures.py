@@ -20,6 +20,7 @@ from plunder.core.game import State
 from plunder.core.record import Record
 from plunder.core.registry import entry, game_ids, load_game
 from plunder.core.svg import Shown, text_width
+from plunder.games.pillage.picture import modifier_key
 from plunder.games.pirates.rules import PiratesState
 from plunder.games.profiteer.cards import card_text, cards_of
 from plunder.games.profiteer.rules import ProfiteerState
@@ -127,3 +128,28 @@ def test_png_of_a_picture_has_its_size() -> None:
     data = png_of(picture)
     width, height = int.from_bytes(data[16:20], "big"), int.from_bytes(data[20:24], "big")
     assert (width, height) == (int(root.get("width", 0)), int(root.get("height", 0)))
+
+
+def test_a_click_on_the_hubs_sheet_names_the_nearest_point() -> None:
+    game = load_game("hubs", "small")
+    state = game.new_initial_state()
+    root = ET.fromstring(svg_of(state))
+    sheet = next(e for e in root.iter() if e.get("data-action-pattern"))
+    x0, y0, step = (float(sheet.get(k, 0)) for k in ("data-origin-x", "data-origin-y", "data-step"))
+    # a click a little off the point 3,2 (y grows upward)
+    px, py = x0 + 3 * step + step * 0.3, y0 - 2 * step - step * 0.2
+    x, y = round((px - x0) / step), round((y0 - py) / step)
+    text = sheet.get("data-action-pattern", "").format(x=x, y=y)
+    assert text == "dot 3,2" and game.parse_action(state, text) in state.legal_actions()
+
+
+def test_pillage_spells_out_every_modifier_it_abbreviates() -> None:
+    """Issue 13: a box's modifier text was cut ("-3 food/weapons/a"); boxes now show the code
+    and the key under the board gives the whole text."""
+    game = load_game("pillage")  # the default contents include modifiers
+    state = game.new_initial_state()
+    while state.is_chance_node():
+        state = state.apply(state.legal_actions()[-1])
+    drawn = texts(ET.fromstring(svg_of(state)))
+    key = modifier_key(state)
+    assert key and key in drawn.replace("\n", " ")
