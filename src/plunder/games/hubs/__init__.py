@@ -6,12 +6,15 @@ from .render import describe, render
 from .rules import HubsGame, HubsState
 from .svg import svg
 from .guide import HOW_TO_PLAY
+from .narrate import breakdown, narrate
 
 ENTRY = GameEntry(
     game_class=HubsGame, agents=AGENTS, render=render, describe=describe, svg=svg,
     # greedy rollouts cut after 8 actions and valued by the score margin: full rollouts are too slow
     levels={"hard": "mcts:sims=100,eval=greedy,depth=8,scale=20"},
     how_to_play=HOW_TO_PLAY,
+    narrate=narrate,
+    breakdown=breakdown,
 )
 
 __all__ = ["ENTRY", "HubsGame", "HubsState"]

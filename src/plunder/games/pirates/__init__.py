@@ -6,6 +6,7 @@ from .render import describe, render
 from .rules import PiratesGame
 from .svg import svg
 from .guide import HOW_TO_PLAY
+from .narrate import breakdown, narrate
 
 ENTRY = GameEntry(
     game_class=PiratesGame,
@@ -19,4 +20,6 @@ ENTRY = GameEntry(
     # captain stays hard.
     levels={"hard": "greedy"},
     how_to_play=HOW_TO_PLAY,
+    narrate=narrate,
+    breakdown=breakdown,
 )

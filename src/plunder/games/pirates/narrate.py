@@ -1,0 +1,151 @@
+"""Piece Packing Pirates in a player's words: what a move or a roll did, and the final score
+taken apart. The one player is "you" (the text speaks to the pirate that way).
+
+A move can set off automatic steps (other ships sailing when ties are broken by rule, a
+lone ship on the pirate's space fought at once, the forced retirement after the last
+turn, drowning): :func:`narrate` tells those too, from the change between the positions.
+"""
+
+from __future__ import annotations
+
+from ...core.game import Action, State
+from . import tables as T
+from .actions import (Bury, Buy, Continue, Dice, Done, Draw, Fight, Flip, Keep, Lookout, Place, Retire, Retrieve, Sail,
+                      Steer, Stop, Wind)
+from .rules import Phase, PiratesState
+from .sea import cell_text
+
+
+def narrate(before: State, action: Action, after: State) -> str:
+    """``You lost the fight to the suns brig (7 v 11): crew 2→1, booty -3``."""
+    assert isinstance(before, PiratesState) and isinstance(after, PiratesState)
+    said = _what(before, action, after)
+    more = _aftermath(before, action, after)
+    return "; ".join([said, *more]) if said else "; ".join(more)
+
+
+def _kind(value: int) -> str:
+    """A ship type in words: ``brig``, ``ship of the line``."""
+    return "ship of the line" if value == len(T.SHIP_NAMES) - 1 else T.ship_name(value)
+
+
+def _ship(coin: int) -> str:
+    """``the suns brig``."""
+    return f"the {T.coin_suit(coin)} {_kind(T.coin_value(coin))}"
+
+
+def _what(s: PiratesState, action: Action, t: PiratesState) -> str:
+    match action:
+        case Dice(suns, arms) if s.phase is Phase.START:
+            return f"Starting booty: suns {suns} + arms {arms} + 5 = {t.booty}"
+        case Dice(suns, arms):
+            return _combat(s, suns, arms, t)
+        case Lookout(roll):
+            value = s.face_value(s.sight)
+            if t.draw >= 0:
+                return f"Lookout rolled {roll} (tile value {value}): a ship is sighted!"
+            return f"Lookout rolled {roll} (tile value {value}): nothing sighted"
+        case Flip(face):
+            return f"The tile flips: {T.face_name(face)} (a ship is sighted here on {T.face_value(face)} or less)"
+        case Draw(coin):
+            at = t.coin_at(coin)
+            size = T.coin_value(coin)
+            mood = ("bigger than you: it will chase" if size > t.ship else
+                    "smaller than you: it will flee" if size < t.ship else "your size: it stays put")
+            return f"It is {_ship(coin)}, at {cell_text(at) if at else '?'} ({mood})"
+        case Wind(wind):
+            return f"You set the tile's wind to {wind}"
+        case Buy(ship, crew) if s.phase is Phase.BUY:
+            return f"You bought a {_kind(ship)} with {crew} crew for {s.booty - t.booty} booty ({t.booty} left)"
+        case Buy(ship, crew):
+            return (f"You refitted to a {_kind(ship)} with {crew} crew for {s.booty - t.booty} booty "
+                    f"({t.booty} left)")
+        case Place(cell):
+            return f"You weighed anchor at {cell_text(cell)}"
+        case Sail(d):
+            return f"You sailed {d} to {cell_text(t.pos) if t.pos else '?'}"
+        case Stop():
+            return f"You stopped at {cell_text(s.pos) if s.pos else '?'}"
+        case Fight(coin):
+            return f"You fight {_ship(coin)} first"
+        case Steer(coin, cell):
+            return f"{_ship(coin).capitalize()} sails to {cell_text(cell)}"
+        case Bury(amount, site):
+            lost = "" if s.chest in (None, site) or not s.buried else f"; the old chest's {s.buried} booty is lost"
+            return f"You buried {amount} booty at {cell_text(site)} (aboard {t.booty}, buried {t.buried}){lost}"
+        case Retrieve(amount):
+            return f"You dug up {amount} booty (aboard {t.booty}, buried {t.buried})"
+        case Done():
+            return "You finished burying"
+        case Keep():
+            return "You kept your ship and crew"
+        case Continue():
+            return f"Turn {t.turn} begins"
+        case Retire():
+            return f"You retired after {t.turns_completed()} turns"
+    return f"You: {s.game.action_to_text(s, action)}"
+
+
+def _combat(s: PiratesState, suns: int, arms: int, t: PiratesState) -> str:
+    """The fight with ``s.combat`` on this roll, with the numbers the text's formulas use (PR-6)."""
+    coin = s.combat
+    enemy = T.coin_value(coin)
+    mine = s.ship + s.crew + arms
+    theirs = enemy + s.notoriety + suns
+    score = f"({mine} v {theirs})"
+    if mine > theirs:
+        gain = arms * (enemy + suns) - s.crew
+        return (f"You beat {_ship(coin)} {score}: notoriety {s.notoriety}→{t.notoriety}, "
+                f"booty {gain:+d} ({arms} x ({enemy} + {suns}) - {s.crew} crew), aboard {s.booty}→{t.booty}")
+    if mine < theirs:
+        loss = s.booty - t.booty
+        parts = [f"crew {s.crew}→{t.crew}", f"booty -{loss}" if loss else "no booty aboard to lose"]
+        if t.ship != s.ship:
+            parts.append(f"ship {_kind(s.ship)}→{_kind(t.ship)}")
+        if t.notoriety != s.notoriety:
+            parts.append(f"notoriety {s.notoriety}→{t.notoriety}")
+        return f"You lost the fight to {_ship(coin)} {score}: " + ", ".join(parts)
+    return f"Standoff with {_ship(coin)} {score}: nothing happens"
+
+
+def _aftermath(s: PiratesState, action: Action, t: PiratesState) -> list[str]:
+    """What the automatic steps after ``action`` did: ships sailing, fights due, the end."""
+    out: list[str] = []
+    if not isinstance(action, Steer):
+        before = dict(s.coins)
+        for coin, cell in t.coins:
+            if coin in before and before[coin] != cell:
+                out.append(f"{_ship(coin)} sails to {cell_text(cell)}")
+    if t.combat >= 0 and t.combat != s.combat and not isinstance(action, Fight):
+        out.append(f"a fight with {_ship(t.combat)}!")
+    if t.fights and set(t.fights) != set(s.fights):
+        out.append("ships to fight here: " + ", ".join(T.coin_name(c) for c in t.fights) + " (choose the order)")
+    lost = t.booty_lost - s.booty_lost
+    if isinstance(action, Done) and lost:
+        out.append(f"{lost} booty above the hold's {T.HOLD} is lost")
+    if t.phase is Phase.OVER and not isinstance(action, Retire):
+        if t.drowned:
+            out.append("with no ship and no crew, you drown at sea")
+        else:
+            out.append(f"after {t.turns_completed()} turns you must retire")
+    return out
+
+
+def breakdown(state: State) -> list[str]:
+    """The score formula with the numbers: ship x crew + buried x aboard x notoriety + turns (PR-10)."""
+    assert isinstance(state, PiratesState)
+    ship = max(state.ship, 0)
+    turns = state.turns_completed()
+    total = state.score()
+    goal = state.game.goal
+    name = _kind(state.ship)
+    return [
+        f"Ship x crew: {ship} ({name}) x {state.crew} = {ship * state.crew}",
+        f"Buried x aboard x notoriety: {state.buried} x {state.booty} x {state.notoriety} = "
+        f"{state.buried * state.booty * state.notoriety}",
+        f"Turns completed: {turns}" + (" (drowned)" if state.drowned else ""),
+        f"Score: {ship * state.crew} + {state.buried * state.booty * state.notoriety} + {turns} = {total}"
+        f" ({'reaches' if total >= goal else 'short of'} the goal of {goal})",
+        f"Fights: {state.wins} won, {state.losses} lost, {state.standoffs} standoffs; "
+        f"{state.sightings} ships sighted; {state.booty_lost} booty lost",
+    ]

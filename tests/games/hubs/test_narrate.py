@@ -1,0 +1,59 @@
+"""Hubs narration and the per-round breakdown, on a scripted match and on played games."""
+
+from __future__ import annotations
+
+import random
+
+from plunder import load_game
+from plunder.agents import make_agent
+from plunder.games.hubs import ENTRY
+from plunder.games.hubs.narrate import breakdown, narrate
+
+# Round 1 on the tiny 3x3 sheet (Player 1 on offense, Player 2 places and draws first):
+#
+#   y=2  c . e          c-e closes the round: every dot has two segments
+#   y=1  . d f
+#   y=0  . b a
+#       x=0 1 2
+ROUND_1 = ["2,0", "1,0", "0,2", "1,1", "2,2", "2,1",
+           "b-c", "b-d", "a-f", "a-b", "d-e", "b-f", "c-e"]
+
+
+def test_a_round_told_segment_by_segment() -> None:
+    game = load_game("hubs", preset="tiny")
+    state = game.new_initial_state()
+    said = []
+    for text in ROUND_1:
+        after = state.apply_text(text)
+        said.append(narrate(state, game.parse_action(state, text), after))
+        state = after
+    assert said[0] == "Player 2 placed dot a at 2,0"
+    assert said[5] == "Player 1 placed dot f at 2,1; all 6 dots are down: Player 2 (defense) draws the first segment"
+    assert said[6] == "Player 2 drew b-c: +0 for Player 1 (offense: 0 at b + 0 at c)"
+    # the text: a segment from a dot with n segments to one with m scores n + m for the offense
+    assert said[9] == "Player 1 drew a-b: +3 for Player 1 (offense: 1 at a + 2 at b)"
+    assert said[12] == ("Player 2 drew c-e: +2 for Player 1 (offense: 1 at c + 1 at e); round 1 over: "
+                        "Player 1 scored 11 on offense; round 2: Player 2 on offense, match 11-0")
+    assert breakdown(state) == [
+        "Round 1: Player 1 on offense scored 11 against Player 2's defense (7 segments, at most 4 at a dot)",
+        "Player 1: 11 = 11 on offense",
+        "Player 2: 0 = 0 on offense",
+    ]
+
+
+def test_every_move_of_played_games_is_told() -> None:
+    for preset, agent, seed in (("tiny", "random", 1), ("small", "greedy", 2), ("long", "random", 3)):
+        game = load_game("hubs", preset=preset)
+        player = make_agent(agent, game)
+        rng = random.Random(seed)
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            action = player.choose(state, rng)
+            after = state.apply(action)
+            said = narrate(state, action, after)
+            assert said.startswith(game.seat_name(state.current_player)) and "\n" not in said
+            state = after
+        lines = breakdown(state)
+        assert len(lines) == game.rounds + 2
+        assert lines[-2].endswith(f"= {state.totals[0]} on offense") and lines[-1].endswith(f"= {state.totals[1]} on offense")
+    assert ENTRY.narrate is narrate and ENTRY.breakdown is breakdown
