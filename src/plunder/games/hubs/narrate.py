@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
-from ...core.game import Action, State
+from typing import Any
+
+from ...core.game import State
 from .actions import Dot, Segment, label
 from .rules import HubsState
 
 
-def narrate(before: State, action: Action, after: State) -> str:
+def narrate(before: State, action: Any, after: State) -> str:
     """``Player 2 drew c-k: +3 for Player 1 (offense), 5-0``; a round's end is told too."""
     assert isinstance(before, HubsState) and isinstance(after, HubsState)
     g = before.game

@@ -6,12 +6,14 @@ closed boxes shows as boxes changing owner, a modifier choice as a legend value 
 
 from __future__ import annotations
 
-from ...core.game import CHANCE, Action, State
+from typing import Any
+
+from ...core.game import CHANCE, State
 from .contents import Commodity, Content, Doubloons, Modifier, apply_op, content_text
 from .rules import PillageState
 
 
-def narrate(before: State, action: Action, after: State) -> str:
+def narrate(before: State, action: Any, after: State) -> str:
     """``Player 2 drew b1-c1 and took 2 boxes (+7 doubloons, 1 food); Player 2 draws again``."""
     assert isinstance(before, PillageState) and isinstance(after, PillageState)
     g = before.game
@@ -29,9 +31,9 @@ def narrate(before: State, action: Action, after: State) -> str:
         return f"{who} drew {line}"
     said = f"{who} drew {line} and took {_count(len(taken), 'box', 'boxes')} ({_gains(before, after)})"
     if after.pending:
-        mod = after.pending_modifier()
-        assert mod is not None
-        said += f"; {who} chooses what the modifier {content_text(mod, g.legend)} does"
+        mods = " and ".join(content_text(m, g.legend) for m in after.pending_modifiers())
+        said += f"; {who} chooses what the modifier{'s' if len(after.pending) > 1 else ''} {mods} "
+        said += "do" if len(after.pending) > 1 else "does"
     elif not after.is_terminal():
         said += f"; {who} draws again"
     return said

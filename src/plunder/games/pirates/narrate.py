@@ -8,7 +8,9 @@ turn, drowning): :func:`narrate` tells those too, from the change between the po
 
 from __future__ import annotations
 
-from ...core.game import Action, State
+from typing import Any
+
+from ...core.game import State
 from . import tables as T
 from .actions import (Bury, Buy, Continue, Dice, Done, Draw, Fight, Flip, Keep, Lookout, Place, Retire, Retrieve, Sail,
                       Steer, Stop, Wind)
@@ -16,7 +18,7 @@ from .rules import Phase, PiratesState
 from .sea import cell_text
 
 
-def narrate(before: State, action: Action, after: State) -> str:
+def narrate(before: State, action: Any, after: State) -> str:
     """``You lost the fight to the suns brig (7 v 11): crew 2→1, booty -3``."""
     assert isinstance(before, PiratesState) and isinstance(after, PiratesState)
     said = _what(before, action, after)
@@ -34,7 +36,7 @@ def _ship(coin: int) -> str:
     return f"the {T.coin_suit(coin)} {_kind(T.coin_value(coin))}"
 
 
-def _what(s: PiratesState, action: Action, t: PiratesState) -> str:
+def _what(s: PiratesState, action: Any, t: PiratesState) -> str:
     match action:
         case Dice(suns, arms) if s.phase is Phase.START:
             return f"Starting booty: suns {suns} + arms {arms} + 5 = {t.booty}"
@@ -108,7 +110,7 @@ def _combat(s: PiratesState, suns: int, arms: int, t: PiratesState) -> str:
     return f"Standoff with {_ship(coin)} {score}: nothing happens"
 
 
-def _aftermath(s: PiratesState, action: Action, t: PiratesState) -> list[str]:
+def _aftermath(s: PiratesState, action: Any, t: PiratesState) -> list[str]:
     """What the automatic steps after ``action`` did: ships sailing, fights due, the end."""
     out: list[str] = []
     if not isinstance(action, Steer):
