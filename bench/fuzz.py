@@ -26,7 +26,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from hypothesis import HealthCheck, Phase, given, settings  # noqa: E402
 
-from tests.fuzz.strategies import ENTRY_POINTS, TooSlow, time_bound  # noqa: E402
+from tests.fuzz.strategies import ENTRY_POINTS, TooSlow, check_record, presets, records, time_bound  # noqa: E402
+
+#: the test suite's entry points, and records of every preset (longer games than the tests replay)
+ENTRIES = {**ENTRY_POINTS, "Record.from_json/replay, every preset": (lambda: records(presets()), check_record)}
 
 
 class Failures:
@@ -49,7 +52,7 @@ def fails(entry: str, case: Any, kind: str, case_seconds: float) -> bool:
     """True if ``case`` still makes ``entry`` raise an exception of type ``kind``."""
     try:
         with time_bound(case_seconds):
-            ENTRY_POINTS[entry][1](case)
+            ENTRIES[entry][1](case)
     except (Exception, RecursionError, MemoryError, TooSlow) as exc:
         return type(exc).__name__ == kind
     return False
@@ -77,7 +80,7 @@ def shrink(entry: str, case: Any, kind: str, case_seconds: float, seconds: float
 
 def run(entry: str, batch: int, case_seconds: float, tried: Counter[str], failures: Failures) -> None:
     """One batch of fresh random cases for ``entry``."""
-    strategy, check = ENTRY_POINTS[entry]
+    strategy, check = ENTRIES[entry]
 
     @settings(max_examples=batch, database=None, deadline=None, phases=[Phase.generate],
               suppress_health_check=list(HealthCheck))
@@ -96,7 +99,7 @@ def run(entry: str, batch: int, case_seconds: float, tried: Counter[str], failur
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--minutes", type=float, default=1.0)
-    parser.add_argument("--entry", action="append", choices=sorted(ENTRY_POINTS), help="only these entry points")
+    parser.add_argument("--entry", action="append", choices=sorted(ENTRIES), help="only these entry points")
     parser.add_argument("--batch", type=int, default=50, help="cases per batch")
     parser.add_argument("--case-seconds", type=float, default=10.0, help="wall-time bound of one case")
     parser.add_argument("--memory-mb", type=int, default=2048, help="address-space limit of the process")
@@ -105,7 +108,7 @@ def main() -> None:
     warnings.filterwarnings("ignore", "Do not use the `random` module")
     limit = args.memory_mb * 2**20
     resource.setrlimit(resource.RLIMIT_AS, (limit, resource.getrlimit(resource.RLIMIT_AS)[1]))
-    entries = args.entry or list(ENTRY_POINTS)
+    entries = args.entry or list(ENTRIES)
     tried: Counter[str] = Counter()
     failures = Failures()
     start = time.monotonic()
@@ -120,7 +123,7 @@ def main() -> None:
           f"{args.memory_mb} MB address space)")
     for entry in entries:
         found = sum(n for (e, _), n in failures.count.items() if e == entry)
-        print(f"  {entry:28} {tried[entry]:8} cases  {found:6} failures")
+        print(f"  {entry:40} {tried[entry]:8} cases  {found:6} failures")
     if not failures.count:
         print("no failures")
         return

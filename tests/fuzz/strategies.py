@@ -472,7 +472,8 @@ def time_bound(seconds: float) -> Iterator[None]:
         raise TooSlow(f"still running after {seconds} s")
 
     previous = signal.signal(signal.SIGALRM, alarm)
-    signal.setitimer(signal.ITIMER_REAL, seconds)
+    # repeat every half second: an alarm that lands in a garbage-collector callback is swallowed
+    signal.setitimer(signal.ITIMER_REAL, seconds, 0.5)
     try:
         yield
     finally:
