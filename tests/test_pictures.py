@@ -82,20 +82,23 @@ def test_every_preset_draws_well_formed_captioned_pictures(gid: str, preset: str
             assert len(root.findall(f".//{NS}rect[@class='tile face-down']")) == state.faces.count(-1)
 
 
-def test_no_text_runs_past_the_right_edge() -> None:
-    """Measured text stays inside every picture (a text's start plus its estimated width)."""
+def test_no_text_runs_past_an_edge() -> None:
+    """Measured text stays inside every picture (a text's start plus its estimated width,
+    its baseline less its size)."""
     for gid in game_ids():
         game = load_game(gid)
         record = play(game, ["greedy"] if gid == "pirates" else ["random"] * game.num_players, seed=5)
         for state, _ in sampled(record):
             root = ET.fromstring(svg_of(state))
-            width = float(root.get("width", 0))
+            width, height = float(root.get("width", 0)), float(root.get("height", 0))
             for e in root.iter(f"{NS}text"):
                 size = float(e.get("font-size", 13))
                 w = text_width("".join(e.itertext()), size)
                 x = float(e.get("x", 0))
                 start = {"middle": x - w / 2, "end": x - w}.get(e.get("text-anchor", "start"), x)
                 assert start >= 0 and start + w <= width + 0.5, (gid, "".join(e.itertext()))
+                y = float(e.get("y", 0))
+                assert y - size >= 0 and y <= height, (gid, "".join(e.itertext()))
 
 
 def test_render_writes_png_and_every_position(tmp_path: Path) -> None:

@@ -104,6 +104,11 @@ class Picture:
         head = f"<{tag} {_attributes(attrs)}".rstrip()
         self.parts.append(f"{head}/>" if content is None else f"{head}>{escape(content, quote=False)}</{tag}>")
 
+    def raw(self, markup: str) -> None:
+        """Append ``markup`` as it is: for what the builder has no method for (a pattern);
+        the caller builds it from numbers and constants only, never from outside text."""
+        self.parts.append(markup)
+
     def rect(self, x: float, y: float, w: float, h: float, fill: str, **attrs: Any) -> None:
         """A rectangle."""
         self.element("rect", x=x, y=y, width=w, height=h, fill=fill, **attrs)

@@ -15,9 +15,10 @@ first offers) are buttons.
 from __future__ import annotations
 
 from ...core.game import State
-from ...core.svg import INK, MUTED, RULE, SEAT, SEAT_FILL, TARGET, Picture, Shown, legal_texts, wrap
+from ...core.svg import ACCENT, INK, MUTED, RULE, SEAT, SEAT_FILL, TARGET, Picture, Shown, legal_texts, wrap
 from .actions import City, CrossroadsAction, Place, Road
-from .board import CELLS, COLUMNS, EMPTY, ROAD, SIZE, cell_name, col_of, label, orthogonal, owner, row_of
+from .board import (CELLS, COLUMNS, EMPTY, ROAD, SIZE, cell_name, col_of, label, orthogonal, owner, parse_cell,
+                    row_of)
 from .render import offer_text
 from .rules import CrossroadsState, Phase
 
@@ -55,6 +56,10 @@ def svg(state: State[CrossroadsAction], shown: Shown | None = None) -> str:
         v = state.board[c]
         if v not in (EMPTY, ROAD):
             _city(pic, left + col_of(c) * CELL, top + row_of(c) * CELL, owner(v))
+    built = _built(shown)
+    if built is not None:  # the move shown built here
+        pic.rect(left + col_of(built) * CELL + 1.5, top + row_of(built) * CELL + 1.5, CELL - 3, CELL - 3, "none",
+                 stroke=ACCENT, stroke_width=3, rx=3, class_="last")
     _build_targets(pic, legal, left, top)
     panel_x = left + grid + 24
     bottom = _panel(pic, state, panel_x, MARGIN, PANEL)
@@ -66,6 +71,14 @@ def svg(state: State[CrossroadsAction], shown: Shown | None = None) -> str:
     y = pic.buttons(state, rest, MARGIN, y + 4, inner)
     pic.height = pic.caption(state, shown, MARGIN, y + 4, inner) + MARGIN / 2
     return pic.document(f"Crossroads: {state.summary()}")
+
+
+def _built(shown: Shown | None) -> int | None:
+    """The cell the move shown placed a city or road on, if it did."""
+    if shown is None:
+        return None
+    kind, _, where = shown.text.partition(" ")
+    return parse_cell(where) if kind in ("place", "city", "road") else None
 
 
 def _axes(pic: Picture, state: CrossroadsState, left: float, top: float) -> None:

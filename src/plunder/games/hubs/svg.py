@@ -51,11 +51,11 @@ def svg(state: State[HubsAction], shown: Shown | None = None) -> str:
              data_origin_y=top + sheet_h, data_step=step, data_width=g.width, data_height=g.height)
     radius = max(min(step * 0.32, 9.0), 6.0)
     _ticks(pic, g.width, g.height, left, top, step, radius)
-    if step >= 6:
-        for i in range(g.width):
-            for j in range(g.height):
-                px, py = at((i, j))
-                pic.circle(px, py, 1.2, RULE)
+    if step >= 6:  # every lattice point, as one tiled pattern rather than thousands of circles
+        pic.raw(f'<defs><pattern id="lattice" patternUnits="userSpaceOnUse" x="{left - step / 2:.2f}" '
+                         f'y="{top - step / 2:.2f}" width="{step:.2f}" height="{step:.2f}">'
+                         f'<circle cx="{step / 2:.2f}" cy="{step / 2:.2f}" r="1.2" fill="{RULE}"/></pattern></defs>')
+        pic.rect(left - step / 2, top - step / 2, sheet_w + step, sheet_h + step, "url(#lattice)")
     for n, segment in enumerate(segments):
         (x1, y1), (x2, y2) = at(dots[segment.first]), at(dots[segment.second])
         last = n == len(segments) - 1 and not old
