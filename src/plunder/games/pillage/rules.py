@@ -143,6 +143,8 @@ class PillageGame(Game[PillageAction]):
         self.all_drawn = (1 << self.num_edges) - 1
         #: per box, the bitmask of its edges: a box is closed when all its bits are drawn
         self.box_masks = tuple(sum(1 << e for e in edges) for edges in self.board.box_edges)
+        #: per edge, (box, box mask) of the one or two boxes it borders
+        self.edge_box_masks = tuple(tuple((b, self.box_masks[b]) for b in boxes) for boxes in self.board.edge_boxes)
         #: every action of this game, made once
         deals = [c for c, _ in self.distribution]
         self.actions = ActionTable(self.board, self.legend, deals if self.fixed is None else self.fixed, deals)
@@ -233,6 +235,10 @@ class PillageState(State[PillageAction]):
             return CHANCE if self.contents[-1] is None else self.mover
         return TERMINAL
 
+    def is_terminal(self) -> bool:
+        """True once every line is drawn and every captured modifier resolved (PP-7, PP-11)."""
+        return not self.open_lines and not self.pending
+
     def pending_modifiers(self) -> tuple[Modifier, ...]:
         """The captured modifiers waiting for a choice, in box order."""
         return tuple(self._modifier(b) for b in self.pending)
@@ -311,38 +317,80 @@ class PillageState(State[PillageAction]):
                 return self.evolve(contents=self.contents[:i] + (dealt,) + self.contents[i + 1 :], ply=self.ply + 1)
         raise AssertionError(f"unchecked action {action!r}")
 
+    def apply(self, action: PillageAction) -> "PillageState":
+        """The state after ``action``; raises :class:`IllegalActionError` if it is illegal.
+
+        A line handed out by :meth:`legal_actions` is known by identity, so drawing it costs
+        no further validation; anything else goes through :meth:`illegal_reason`."""
+        if type(action) is Line and not self.pending:
+            edge = action.edge
+            lines = self.game.lines
+            if (type(edge) is int and 0 <= edge < len(lines) and lines[edge] is action
+                    and not self.drawn >> edge & 1 and self.contents[-1] is not None):
+                return self._draw(edge)
+        return self._checked_apply(action, None)
+
     def _draw(self, edge: int) -> "PillageState":
         """Draw line ``edge``: pass the turn, or capture what it closes and keep it (PP-4)."""
         g = self.game
         drawn = self.drawn | 1 << edge
-        masks = g.box_masks
-        closed = [b for b in g.board.edge_boxes[edge] if drawn & masks[b] == masks[b]]
         lines = self.open_lines
         i = lines.index(g.lines[edge])
         open_lines = lines[:i] + lines[i + 1 :]
-        if not closed:
-            return self.evolve(drawn=drawn, open_lines=open_lines, mover=1 - self.mover, ply=self.ply + 1,
-                               last_edge=edge)
-        # PP-4/PP-5: capture every closed box; doubloons and commodities are tallied now,
-        # modifiers wait for the capturer's choices (in any order, PP-5 amended)
+        for _, mask in g.edge_box_masks[edge]:
+            if drawn & mask == mask:
+                return self._capture(edge, drawn, open_lines)
+        new, attributes = self._successor()
+        attributes["drawn"] = drawn
+        attributes["open_lines"] = open_lines
+        attributes["mover"] = 1 - self.mover
+        attributes["last_edge"] = edge
+        return new
+
+    def _capture(self, edge: int, drawn: int, open_lines: tuple[Line, ...]) -> "PillageState":
+        """Draw line ``edge`` that closes one or two boxes: the mover captures them all and
+        keeps the turn (PP-4); doubloons and commodities are tallied now, modifiers wait for
+        the capturer's choices, in any order (PP-5 amended)."""
         p = self.mover
         owner = list(self.owner)
         doubloons = list(self.doubloons)
-        held = [list(h) for h in self.held]
-        pending = list(self.pending)
-        for b in closed:
+        held = self.held
+        pending = self.pending
+        for b, mask in self.game.edge_box_masks[edge]:
+            if drawn & mask != mask:
+                continue
             owner[b] = p
             content = self.contents[b]
-            if isinstance(content, Doubloons):
+            if type(content) is Doubloons:
                 doubloons[p] += content.n
-            elif isinstance(content, Commodity):
-                held[p][content.kind] += 1
+            elif type(content) is Commodity:
+                mine = list(held[p])
+                mine[content.kind] += 1
+                held = (tuple(mine), held[1]) if p == 0 else (held[0], tuple(mine))
             else:
-                pending.append(b)
-        return self.evolve(
-            drawn=drawn, open_lines=open_lines, owner=tuple(owner), doubloons=(doubloons[0], doubloons[1]),
-            held=(tuple(held[0]), tuple(held[1])), pending=tuple(pending), ply=self.ply + 1, last_edge=edge,
-        )
+                pending += (b,)
+        new, attributes = self._successor()
+        attributes["drawn"] = drawn
+        attributes["open_lines"] = open_lines
+        attributes["owner"] = tuple(owner)
+        attributes["doubloons"] = (doubloons[0], doubloons[1])
+        attributes["held"] = held
+        attributes["pending"] = pending
+        attributes["last_edge"] = edge
+        return new
+
+    def _successor(self) -> tuple["PillageState", dict[str, Any]]:
+        """A new state one ply on and its attributes, a copy of this one's, for the caller to
+        change before it hands the state out.
+
+        Lines are most of the moves of a game: building their states from a copy of the
+        parent's attributes is what evolve does, without its per-call field filtering
+        (this class caches no derived values that must be dropped)."""
+        new = object.__new__(PillageState)
+        attributes = self.__dict__.copy()
+        object.__setattr__(new, "__dict__", attributes)
+        attributes["ply"] = self.ply + 1
+        return new, attributes
 
     def scores(self) -> list[float]:
         """Doubloons plus captured commodities at current values (PP-7)."""

@@ -1,0 +1,109 @@
+"""Public API stepping: Pillage random playouts next to OpenSpiel's dots_and_boxes (``child``).
+
+Run: .venv/bin/python bench/api_speed.py [--runs 7] [--games 20] [--playouts 20]
+
+What an RL user feels: each move is ``state.legal_actions()``, a random pick and
+``state.apply(action)`` (a new immutable state), against pyspiel's ``legal_actions()``,
+the same pick and ``state.child(action)`` (a copy, as immutable as ours). Both sides play
+from the same start positions, sampled from real games (``greedy`` against ``random`` on
+unit boxes, every ply equally likely), and draw their lines with the same random numbers.
+Each run times both sides over all positions, interleaved; the ratio is our time per move
+over theirs, printed per run with the median and the spread. The target (issue 16) is a
+ratio of 2 or less on unit 3x3 and 5x5.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import statistics
+import time
+
+import plunder
+from plunder.games.pillage.openspiel_bridge import to_openspiel
+from plunder.games.pillage.rules import PillageGame, PillageState
+
+TARGET = 2.0
+
+
+def start_positions(game: PillageGame, games: int, seed: int) -> list[tuple[PillageState, list[int]]]:
+    """One position per game of ``greedy`` against ``random``, at a random ply, with the lines
+    that led there (to reach the same position in OpenSpiel)."""
+    rng = random.Random(seed)
+    out = []
+    for g in range(games):
+        record = plunder.play(game, ["greedy", "random"] if g % 2 else ["random", "greedy"], seed=seed + g)
+        state = game.new_initial_state()
+        lines: list[int] = []
+        stop = rng.randrange(len(record.moves))
+        for move in record.moves[:stop]:
+            action = game.parse_action(state, move.action)
+            lines.append(action.edge)  # type: ignore[union-attr]
+            state = state.apply(action)
+        out.append((state, lines))
+    return out
+
+
+def ours(starts: list[PillageState], playouts: int, seed: int) -> tuple[float, int]:
+    """(seconds, moves) of ``playouts`` random playouts from each start through the public API."""
+    rng = random.Random(seed)
+    moves = 0
+    begin = time.perf_counter()
+    for start in starts:
+        for _ in range(playouts):
+            s = start
+            while not s.is_terminal():
+                s = s.apply(rng.choice(s.legal_actions()))
+                moves += 1
+    return time.perf_counter() - begin, moves
+
+
+def theirs(starts: list, playouts: int, seed: int) -> tuple[float, int]:  # type: ignore[type-arg]
+    """The same with pyspiel states and ``child``."""
+    rng = random.Random(seed)
+    moves = 0
+    begin = time.perf_counter()
+    for start in starts:
+        for _ in range(playouts):
+            s = start
+            while not s.is_terminal():
+                s = s.child(rng.choice(s.legal_actions()))
+                moves += 1
+    return time.perf_counter() - begin, moves
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--runs", type=int, default=7)
+    parser.add_argument("--games", type=int, default=20, help="start positions (one per real game)")
+    parser.add_argument("--playouts", type=int, default=20, help="random playouts from each start position")
+    args = parser.parse_args()
+    import pyspiel
+
+    print(f"{'board':6} {'plunder us/move':>16} {'pyspiel us/move':>16} {'ratio':>6}  (runs: median, min-max)")
+    for side in (3, 5):
+        game = plunder.load_game("pillage", board=f"square:{side}x{side}", contents="unit")
+        assert isinstance(game, PillageGame)
+        spiel = pyspiel.load_game("dots_and_boxes", {"num_rows": side, "num_cols": side})
+        pairs = start_positions(game, args.games, seed=1000 * side)
+        mine = [s for s, _ in pairs]
+        other = []
+        for _, lines in pairs:
+            t = spiel.new_initial_state()
+            for e in lines:
+                t.apply_action(to_openspiel(game, e))
+            other.append(t)
+        ratios, us_mine, us_theirs = [], [], []
+        for run in range(args.runs):
+            a_sec, a_moves = ours(mine, args.playouts, run)
+            b_sec, b_moves = theirs(other, args.playouts, run)
+            us_mine.append(a_sec / a_moves * 1e6)
+            us_theirs.append(b_sec / b_moves * 1e6)
+            ratios.append(us_mine[-1] / us_theirs[-1])
+        print(f"{side}x{side:<4} {statistics.median(us_mine):16.2f} {statistics.median(us_theirs):16.2f} "
+              f"{statistics.median(ratios):6.2f}  ratios {min(ratios):.2f}-{max(ratios):.2f} "
+              f"over {args.runs} runs; target <= {TARGET:g}")
+
+
+if __name__ == "__main__":
+    main()
