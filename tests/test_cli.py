@@ -3,6 +3,7 @@
 import json
 from dataclasses import replace
 from pathlib import Path
+from typing import NoReturn
 
 import pytest
 from click.testing import CliRunner
@@ -174,7 +175,8 @@ def test_solve_has_a_default_time_limit_and_reports_the_limit_it_hit(monkeypatch
 
     asked: list[float] = []
 
-    def give_up(state, time_limit):  # type: ignore[no-untyped-def]
+    def give_up(state: plunder.State, time_limit: float | None = None, memory: float | None = None) -> NoReturn:
+        assert time_limit is not None
         asked.append(time_limit)
         raise SearchLimitError("stopped after 60 s", "time")
 

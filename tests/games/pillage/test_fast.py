@@ -8,10 +8,11 @@ import pytest
 import plunder
 from plunder.core.chance import sample_chance
 from plunder.games.pillage.fast import PlayoutKernel, replay_order
+from plunder.games.pillage.rules import PillageGame
 
 
 def dealt(preset: str, seed: int, lines: int = 0):  # type: ignore[no-untyped-def]
-    game = plunder.load_game("pillage", preset=preset)
+    game = PillageGame.load(preset=preset)
     s = game.new_initial_state()
     rng = random.Random(seed)
     while s.is_chance_node():
@@ -50,7 +51,7 @@ def test_random_orders_are_uniform_permutations() -> None:
 
 
 def test_kernel_refuses_a_pending_choice() -> None:
-    game = plunder.load_game("pillage", preset="example")
+    game = PillageGame.load(preset="example")
     s = game.new_initial_state()
     for t in ["a2-b2", "a2-a3", "a3-b3", "b2-b3"]:
         s = s.apply_text(t)
@@ -159,7 +160,7 @@ def test_mcts_playouts_are_named_by_the_game() -> None:
     from plunder.agents.mcts import MCTSAgent
     from plunder.games.pillage.evaluator import KernelEvaluator
 
-    game = plunder.load_game("pillage", preset="small")
+    game = PillageGame.load(preset="small")
     with pytest.raises(plunder.ParameterError, match="no playout 'policy'; playouts are greedy, random, safe"):
         make_agent("mcts:playout=policy", game)
     for spec, policy in [("mcts", "greedy"), ("mcts:playout=random", "random"), ("mcts:playout=safe", "safe")]:

@@ -6,13 +6,14 @@ import pytest
 
 import plunder
 from plunder.games.pillage.openspiel_bridge import from_openspiel, to_openspiel
+from plunder.games.pillage.rules import PillageGame
 
 pyspiel = pytest.importorskip("pyspiel")
 
 
 @pytest.mark.parametrize("rows, cols, games", [(1, 1, 200), (2, 2, 800), (2, 3, 800), (3, 3, 1000), (4, 4, 400)])
 def test_same_line_order_same_margin(rows: int, cols: int, games: int) -> None:
-    ours = plunder.load_game("pillage", board=f"square:{rows}x{cols}", contents="unit")
+    ours = PillageGame.load(board=f"square:{rows}x{cols}", contents="unit")
     theirs = pyspiel.load_game("dots_and_boxes", {"num_rows": rows, "num_cols": cols, "utility_margin": True})
     rng = random.Random(rows * 100 + cols)
     for _ in range(games):
@@ -33,7 +34,7 @@ def test_the_line_table_is_built_once_per_game(monkeypatch: pytest.MonkeyPatch) 
     """Issue 12: the table from OpenSpiel ids to lines was rebuilt on every call."""
     from plunder.games.pillage import openspiel_bridge
 
-    ours = plunder.load_game("pillage", board="square:2x2", contents="unit")
+    ours = PillageGame.load(board="square:2x2", contents="unit")
     calls = []
     real = openspiel_bridge.to_openspiel
 

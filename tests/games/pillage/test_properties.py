@@ -6,13 +6,14 @@ from hypothesis import strategies as st
 import plunder
 from plunder.games.pillage.actions import Line
 from plunder.games.pillage.contents import Commodity, Doubloons
+from plunder.games.pillage.rules import PillageGame
 
 BOARDS = ["square:1x1", "square:2x3", "square:3x3", "triangle:2x2", "hex:2x2", "octagon:2x2"]
 
 
-def play_out(board: str, floor: str, data) -> list:
+def play_out(board: str, floor: str, data: st.DataObject) -> list:
     """Random game; returns the list of (state, action, next state)."""
-    game = plunder.load_game("pillage", board=board, contents="random", floor=floor)
+    game = PillageGame.load(board=board, contents="random", floor=floor)
     s = game.new_initial_state()
     steps = []
     while not s.is_terminal():
@@ -25,7 +26,7 @@ def play_out(board: str, floor: str, data) -> list:
 
 @settings(max_examples=60, deadline=None)
 @given(board=st.sampled_from(BOARDS), floor=st.sampled_from(["none", "0"]), data=st.data())
-def test_every_box_is_captured_exactly_once(board, floor, data) -> None:
+def test_every_box_is_captured_exactly_once(board: str, floor: str, data: st.DataObject) -> None:
     steps = play_out(board, floor, data)
     final = steps[-1][2]
     assert all(o in (0, 1) for o in final.owner)
@@ -36,7 +37,7 @@ def test_every_box_is_captured_exactly_once(board, floor, data) -> None:
 
 @settings(max_examples=60, deadline=None)
 @given(board=st.sampled_from(BOARDS), data=st.data())
-def test_turn_passes_exactly_when_a_line_closes_no_box(board, data) -> None:
+def test_turn_passes_exactly_when_a_line_closes_no_box(board: str, data: st.DataObject) -> None:
     for before, action, after in play_out(board, "none", data):
         if before.current_player not in (0, 1) or before.pending or not isinstance(action, Line):
             continue
@@ -49,7 +50,7 @@ def test_turn_passes_exactly_when_a_line_closes_no_box(board, data) -> None:
 
 @settings(max_examples=60, deadline=None)
 @given(board=st.sampled_from(BOARDS), floor=st.sampled_from(["none", "0"]), data=st.data())
-def test_scores_equal_captured_contents_at_final_values(board, floor, data) -> None:
+def test_scores_equal_captured_contents_at_final_values(board: str, floor: str, data: st.DataObject) -> None:
     final = play_out(board, floor, data)[-1][2]
     for p in (0, 1):
         total = 0

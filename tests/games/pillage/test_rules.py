@@ -2,15 +2,18 @@
 
 import json
 import random
+from pathlib import Path
+from typing import Any
 
 import pytest
 
 import plunder
 from plunder.games.pillage.actions import Choose, Deal, Line
 from plunder.games.pillage.contents import Commodity, Doubloons, Modifier
+from plunder.games.pillage.rules import PillageGame
 
 
-def board_file(tmp_path, data) -> str:
+def board_file(tmp_path: Path, data: dict[str, Any]) -> str:
     path = tmp_path / "board.json"
     path.write_text(json.dumps(data))
     return f"file:{path}"
@@ -31,9 +34,9 @@ STRIP = {
 }
 
 
-def test_one_line_closing_two_boxes_captures_both_then_one_choice(tmp_path) -> None:
+def test_one_line_closing_two_boxes_captures_both_then_one_choice(tmp_path: Path) -> None:
     """PP-4: both boxes go to the mover; PP-5: tallies first, then the modifier choice."""
-    game = plunder.load_game("pillage", board=board_file(tmp_path, STRIP))
+    game = PillageGame.load(board=board_file(tmp_path, STRIP))
     state = game.new_initial_state()
     assert state.legal_actions() == [game.parse_action(state, "b1-b2")]
     state = state.apply_text("b1-b2")
@@ -48,7 +51,7 @@ def test_one_line_closing_two_boxes_captures_both_then_one_choice(tmp_path) -> N
 
 def test_closing_a_box_keeps_the_turn_and_a_quiet_line_passes_it() -> None:
     """PP-4 on a 1x1 board: three quiet lines alternate, the fourth captures."""
-    game = plunder.load_game("pillage", board="square:1x1", contents="unit")
+    game = PillageGame.load(board="square:1x1", contents="unit")
     s = game.new_initial_state()
     movers = []
     for text in ["a1-b1", "a1-a2", "b1-b2", "a2-b2"]:
@@ -60,7 +63,7 @@ def test_closing_a_box_keeps_the_turn_and_a_quiet_line_passes_it() -> None:
 
 def test_drawing_is_never_forced_to_capture() -> None:
     """PP-4: with a box on offer, any undrawn line is still legal."""
-    game = plunder.load_game("pillage", board="square:1x2", contents="unit")
+    game = PillageGame.load(board="square:1x2", contents="unit")
     s = game.new_initial_state()
     for text in ["a1-b1", "a1-a2", "a2-b2"]:
         s = s.apply_text(text)
@@ -72,7 +75,7 @@ def test_drawing_is_never_forced_to_capture() -> None:
 
 def test_modifier_choice_is_mandatory_even_when_it_hurts() -> None:
     """PP-5: a single-option modifier must be applied; no line may be drawn first."""
-    game = plunder.load_game("pillage", preset="example")
+    game = PillageGame.load(preset="example")
     s = game.new_initial_state()
     for t in ["a2-b2", "a2-a3", "a3-b3"]:
         s = s.apply_text(t)
@@ -84,24 +87,24 @@ def test_modifier_choice_is_mandatory_even_when_it_hurts() -> None:
     assert game.parse_action(s, "food") == game.parse_action(s, "-5 food")
 
 
-def test_values_go_negative_unless_floored(tmp_path) -> None:
+def test_values_go_negative_unless_floored(tmp_path: Path) -> None:
     """PP-6: -2 on a value of 1 gives -1, or 0 with floor=0."""
     data = dict(STRIP, legend={"food": 4, "armor": 1})
     spec = board_file(tmp_path, data)
     for floor, expected in (("none", -1), ("0", 0)):
-        game = plunder.load_game("pillage", board=spec, floor=floor)
+        game = PillageGame.load(board=spec, floor=floor)
         s = game.new_initial_state().apply_text("b1-b2").apply_text("-2 armor")
         assert s.values == (4, expected)
 
 
-def test_negative_value_commodities_count_against_their_holder(tmp_path) -> None:
+def test_negative_value_commodities_count_against_their_holder(tmp_path: Path) -> None:
     """PP-7: score = doubloons + count x final value, negative values included."""
     data = {
         "dots": [[0, 0], [1, 0], [2, 0], [0, 1], [1, 1], [2, 1]],
         "boxes": [{"dots": [0, 1, 4, 3], "content": "food"}, {"dots": [1, 2, 5, 4], "content": "-9 food"}],
         "legend": {"food": 2},
     }
-    game = plunder.load_game("pillage", board=board_file(tmp_path, data))
+    game = PillageGame.load(board=board_file(tmp_path, data))
     s = game.new_initial_state()
     # P1: a1-a2, P2: a1-b1, P1: a2-b2 (box 0 three-sided), P2: b1-b2 captures food,
     # then P2 draws on: b1-c1, P1: c1-c2, P2: b2-c2 captures the modifier: -9 food.
@@ -112,16 +115,16 @@ def test_negative_value_commodities_count_against_their_holder(tmp_path) -> None
     assert s.scores() == [0.0, -7.0] and s.returns() == [1.0, -1.0]
 
 
-def test_multiplication_is_a_designer_extension(tmp_path) -> None:
+def test_multiplication_is_a_designer_extension(tmp_path: Path) -> None:
     data = dict(STRIP)
     data["boxes"] = [{"dots": [0, 1, 4, 3], "content": "food"}, {"dots": [1, 2, 5, 4], "content": "x3 food"}]
-    game = plunder.load_game("pillage", board=board_file(tmp_path, data))
+    game = PillageGame.load(board=board_file(tmp_path, data))
     s = game.new_initial_state().apply_text("b1-b2").apply_text("x3 food")
     assert s.values == (12, 1) and s.scores() == [12.0, 0.0]
 
 
 def test_random_contents_are_dealt_by_chance_box_by_box() -> None:
-    game = plunder.load_game("pillage", board="square:2x2", contents="random")
+    game = PillageGame.load(board="square:2x2", contents="random")
     s = game.new_initial_state()
     assert s.current_player == plunder.CHANCE
     outcomes = s.chance_outcomes()
@@ -139,7 +142,7 @@ def test_random_contents_are_dealt_by_chance_box_by_box() -> None:
     [("a1-b1", "PP-4"), ("deal 3", "PP-10"), ("-5 food", "PP-5")],
 )
 def test_illegal_actions_name_their_ruling(text: str, rule: str) -> None:
-    game = plunder.load_game("pillage", board="square:2x2", contents="example")
+    game = PillageGame.load(board="square:2x2", contents="example")
     s = game.new_initial_state().apply_text("a1-b1")
     with pytest.raises(plunder.IllegalActionError) as err:
         s.apply_text(text)
@@ -148,12 +151,12 @@ def test_illegal_actions_name_their_ruling(text: str, rule: str) -> None:
 
 
 @pytest.mark.parametrize("value", [0, "a1-b1", None, (0, "a1-b1"), Line(0, "b1-c1"), Line(99, "a1-b1"),
-                                   Line("0", "a1-b1"), Line([0], "x"), Deal(0, Doubloons(7), "deal 7"),
+                                   Line("0", "a1-b1"), Line([0], "x"), Deal(0, Doubloons(7), "deal 7"),  # type: ignore[arg-type]
                                    Choose(Modifier(("-",), 5, (0,)), "-", 0, "-5 food", "-5 food of -5 food"),
                                    Choose([1], "-", 0, "", "")])  # type: ignore[arg-type]
 def test_malformed_action_values_are_illegal_actions(value: object) -> None:
     """apply refuses a value that is not one of this game's actions with IllegalActionError (PP-12)."""
-    game = plunder.load_game("pillage", board="square:2x2", contents="unit")
+    game = PillageGame.load(board="square:2x2", contents="unit")
     s = game.new_initial_state()
     with pytest.raises(plunder.IllegalActionError, match="PP-12"):
         s.apply(value)  # type: ignore[arg-type]
@@ -164,7 +167,7 @@ def test_malformed_action_values_are_illegal_actions(value: object) -> None:
                                   "\x00", "food of -5 gold", "-5 food of food"])
 def test_any_text_is_read_or_refused_with_an_invalid_action_error(text: str) -> None:
     """Issue 11: parse_action raises InvalidActionError and nothing else, choices pending or not."""
-    game = plunder.load_game("pillage", preset="example")
+    game = PillageGame.load(preset="example")
     s = game.new_initial_state()
     for t in ["a2-b2", "a2-a3", "a3-b3", "b2-b3"]:
         s = s.apply_text(t)
@@ -181,14 +184,14 @@ def test_any_text_is_read_or_refused_with_an_invalid_action_error(text: str) -> 
     [("a1-z9", "no dot z9"), ("a1-c3", "not adjacent"), ("hello world", "write a line"), ("-5 gold", "not a commodity")],
 )
 def test_unreadable_text_says_why(text: str, words: str) -> None:
-    game = plunder.load_game("pillage", board="square:2x2", contents="unit")
+    game = PillageGame.load(board="square:2x2", contents="unit")
     s = game.new_initial_state()
     with pytest.raises(plunder.InvalidActionError, match=words):
         game.parse_action(s, text)
 
 
 def test_the_game_is_over_when_every_line_is_drawn() -> None:
-    game = plunder.load_game("pillage", board="square:1x1", contents="unit")
+    game = PillageGame.load(board="square:1x1", contents="unit")
     s = game.new_initial_state()
     for t in ["a1-b1", "a1-a2", "b1-b2", "a2-b2"]:
         s = s.apply_text(t)
@@ -198,7 +201,7 @@ def test_the_game_is_over_when_every_line_is_drawn() -> None:
 
 
 def test_line_text_reads_either_order_and_case() -> None:
-    game = plunder.load_game("pillage", board="square:2x2", contents="unit")
+    game = PillageGame.load(board="square:2x2", contents="unit")
     s = game.new_initial_state()
     e = game.parse_action(s, "a1-b1")
     assert game.parse_action(s, " B1 - A1 ") == e and game.action_to_text(s, e) == "a1-b1"
@@ -209,11 +212,12 @@ def test_hard_level_uses_the_solver_near_the_end() -> None:
     from plunder.agents import make_agent
     from plunder.games.pillage.solver import solve
 
-    game = plunder.load_game("pillage", preset="example")
+    game = PillageGame.load(preset="example")
     s = game.new_initial_state()
     for t in ["b3-c3", "c2-c3", "a1-b1", "b1-c1", "c1-c2", "b2-b3"]:
         s = s.apply_text(t)
     action = make_agent("hard", game).choose(s, random.Random(0))
+    assert isinstance(action, (Line, Choose, Deal))
     after = s.apply(action)
     value = solve(after).value
     assert (value if after.current_player == s.current_player else -value) == solve(s).value

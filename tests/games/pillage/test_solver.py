@@ -10,6 +10,7 @@ import pytest
 
 import plunder
 from plunder.agents import make_agent
+from plunder.core.agent import Agent
 from plunder.core.errors import ParameterError
 from plunder.games.pillage.board import generated
 from plunder.games.pillage.contents import (
@@ -18,7 +19,7 @@ from plunder.games.pillage.contents import (
 from plunder.games.pillage.heuristics import GreedyAgent
 from plunder.games.pillage.rules import PillageGame, PillageState
 from plunder.core.errors import SearchLimitError
-from plunder.games.pillage.actions import Choose
+from plunder.games.pillage.actions import Choose, Deal, Line
 from plunder.games.pillage.solver import Solver, SolverAgent, solve, value_of
 
 LEGEND = Legend(("food", "armor"), (3, 2))
@@ -89,7 +90,7 @@ def test_oracle_agreement_on_random_valued_positions(tmp_path: Path) -> None:
         contents = [random_content(rng, 2) for _ in board.boxes]
         spec = board_spec(tmp_path, shape, contents, legend, name=f"b{i}")
         floor = rng.choice(["none", "none", "0", "1"])
-        game = plunder.load_game("pillage", board=spec, floor=floor)
+        game = PillageGame.load(board=spec, floor=floor)
         state = random_position(rng, game, rng.randint(2, most))
         if state.is_terminal():
             continue
@@ -112,7 +113,7 @@ def test_oracle_agreement_on_symmetric_boards(tmp_path: Path) -> None:
         [Commodity(0), Commodity(0), Doubloons(3), Doubloons(3)],
     ]
     for i, contents in enumerate(layouts):
-        game = plunder.load_game("pillage", board=board_spec(tmp_path, "square:2x2", contents, LEGEND, name=f"y{i}"))
+        game = PillageGame.load(board=board_spec(tmp_path, "square:2x2", contents, LEGEND, name=f"y{i}"))
         assert len(Solver(game, game.new_initial_state().contents).perms) >= 2
         for _ in range(8):
             state = random_position(rng, game, 6)
@@ -134,7 +135,7 @@ def test_best_action_achieves_the_value(tmp_path: Path) -> None:
         shape, most = SHAPES[i % len(SHAPES)]
         board = generated(shape)
         contents = [random_content(rng, 2) for _ in board.boxes]
-        game = plunder.load_game("pillage", board=board_spec(tmp_path, shape, contents, LEGEND, name=f"c{i}"))
+        game = PillageGame.load(board=board_spec(tmp_path, shape, contents, LEGEND, name=f"c{i}"))
         state = random_position(rng, game, most + 1)
         while not state.is_terminal():
             result = solve(state)
@@ -153,7 +154,7 @@ def test_every_action_is_no_better_than_the_value(tmp_path: Path) -> None:
         shape, most = SHAPES[i % len(SHAPES)]
         board = generated(shape)
         contents = [random_content(rng, 2) for _ in board.boxes]
-        game = plunder.load_game("pillage", board=board_spec(tmp_path, shape, contents, LEGEND, name=f"d{i}"))
+        game = PillageGame.load(board=board_spec(tmp_path, shape, contents, LEGEND, name=f"d{i}"))
         state = random_position(rng, game, most + 2)
         if state.is_terminal():
             continue
@@ -165,14 +166,14 @@ def test_every_action_is_no_better_than_the_value(tmp_path: Path) -> None:
                                                ("square:1x3", -1), ("triangle:1x1", 0)])
 def test_unit_values_from_the_start(board: str, value: int) -> None:
     """Plain Dots and Boxes: 1x1 is lost by one for the first player, 2x2 won 3-1."""
-    state = plunder.load_game("pillage", board=board, contents="unit").new_initial_state()
+    state = PillageGame.load(board=board, contents="unit").new_initial_state()
     assert solve(state).value == value
     assert value_of(state) == value
 
 
 def test_unit_2x2_agrees_with_the_oracle_mid_game() -> None:
     """The 2x2 start is too big for the plain oracle; five lines in it is not."""
-    game = plunder.load_game("pillage", board="square:2x2", contents="unit")
+    game = PillageGame.load(board="square:2x2", contents="unit")
     s = game.new_initial_state()
     for t in ["a1-b1", "b2-c2", "a2-a3", "c1-c2", "b1-b2"]:
         s = s.apply_text(t)
@@ -192,7 +193,7 @@ def test_free_commodity_is_not_forced_while_a_modifier_can_change_it(tmp_path: P
     """
     legend = Legend(("food",), (1,))
     contents: list[Content] = [Commodity(0), Commodity(0), Modifier(("-",), 3, (0,))]
-    game = plunder.load_game("pillage", board=board_spec(tmp_path, "square:1x3", contents, legend))
+    game = PillageGame.load(board=board_spec(tmp_path, "square:1x3", contents, legend))
     s = game.new_initial_state()
     for t in ["a1-a2", "a1-b1", "b1-b2", "b2-c2", "d1-d2"]:
         s = s.apply_text(t)
@@ -211,13 +212,13 @@ def test_declining_a_capture_can_be_best() -> None:
           │           │ $1
        3  •─────•     •─────•
     """
-    game = plunder.load_game("pillage", board="square:2x3", contents="unit")
+    game = PillageGame.load(board="square:2x3", contents="unit")
     s = game.new_initial_state()
     for t in "a1-a2 b1-c1 c1-c2 b2-c2 c1-d1 d1-d2 a2-a3 a3-b3 c2-c3 c3-d3".split():
         s = s.apply_text(t)
     result = solve(s)
     assert result.value == oracle(s) == 2
-    assert game.action_to_text(s, result.best_action) != "c2-d2"
+    assert result.best_action is not None and game.action_to_text(s, result.best_action) != "c2-d2"
     taking = s.apply_text("c2-d2")
     assert solve(taking).value + 1 < result.value
 
@@ -229,7 +230,7 @@ def test_transpositions_keep_values_no_modifier_can_change_any_more(tmp_path: Pa
     legend = Legend(("food", "armor"), (2, 3))
     texts = ["+-3 food/armor", "+4 armor", "food", "+-4 food/armor"]
     contents = [parse_content(t, legend) for t in texts]
-    game = plunder.load_game("pillage", board=board_spec(tmp_path, "triangle:1x2", contents, legend), floor="0")
+    game = PillageGame.load(board=board_spec(tmp_path, "triangle:1x2", contents, legend), floor="0")
     s = game.new_initial_state()
     for t in ["a1-b2", "c1-b2", "e1-d2", "d2-f2"]:
         s = s.apply_text(t)
@@ -238,7 +239,7 @@ def test_transpositions_keep_values_no_modifier_can_change_any_more(tmp_path: Pa
 
 def test_unit_3x3_is_minus_three() -> None:
     """The classic 3x3 board: the second player wins 6-3 (about 4 s on 2 shared cores)."""
-    state = plunder.load_game("pillage", board="square:3x3", contents="unit").new_initial_state()
+    state = PillageGame.load(board="square:3x3", contents="unit").new_initial_state()
     assert solve(state).value == -3
 
 
@@ -249,7 +250,7 @@ def test_internal_line_and_choice_steps_match_apply(tmp_path: Path) -> None:
         shape = ["square:2x2", "square:1x3", "triangle:1x1"][i % 3]
         board = generated(shape)
         contents = [random_content(rng, 2) for _ in board.boxes]
-        game = plunder.load_game("pillage", board=board_spec(tmp_path, shape, contents, LEGEND, name=f"s{i}"),
+        game = PillageGame.load(board=board_spec(tmp_path, shape, contents, LEGEND, name=f"s{i}"),
                                  floor=rng.choice(["none", "0"]))
         s = game.new_initial_state()
         solver = Solver(game, s.contents)
@@ -278,7 +279,7 @@ def test_symmetries_preserve_geometry_and_contents(tmp_path: Path) -> None:
     """8 symmetries of a square, 4 of a rectangle, fewer once contents differ; images of a
     mask share one canonical form."""
     def count(board: str, contents: str = "unit") -> int:
-        s = plunder.load_game("pillage", board=board, contents=contents).new_initial_state()
+        s = PillageGame.load(board=board, contents=contents).new_initial_state()
         return len(Solver(s.game, s.contents).perms)
 
     assert count("square:3x3") == 8 and count("square:2x3") == 4 and count("square:1x1") == 8
@@ -286,7 +287,7 @@ def test_symmetries_preserve_geometry_and_contents(tmp_path: Path) -> None:
     assert count("square:2x2", "example") == 1  # four different contents: no symmetry survives
     rng = random.Random(1)
     for board in ("square:3x3", "triangle:2x2", "hex:2x2", "octagon:2x2"):
-        s = plunder.load_game("pillage", board=board, contents="unit").new_initial_state()
+        s = PillageGame.load(board=board, contents="unit").new_initial_state()
         solver = Solver(s.game, s.contents)
         for _ in range(100):
             mask = rng.getrandbits(solver.num_edges)
@@ -299,17 +300,17 @@ def test_symmetries_preserve_geometry_and_contents(tmp_path: Path) -> None:
                 closed = sum(1 for bm in solver.box_mask if mask & bm == bm)
                 assert sum(1 for bm in solver.box_mask if image & bm == bm) == closed
     # A lopsided valued board: only content-preserving maps survive.
-    contents = [Doubloons(1), Doubloons(1), Doubloons(5), Doubloons(1)]
-    game = plunder.load_game("pillage", board=board_spec(tmp_path, "square:2x2", contents, LEGEND))
+    contents: list[Content] = [Doubloons(1), Doubloons(1), Doubloons(5), Doubloons(1)]
+    game = PillageGame.load(board=board_spec(tmp_path, "square:2x2", contents, LEGEND))
     assert len(Solver(game, game.new_initial_state().contents).perms) == 2
 
 
 def test_chance_and_terminal_states() -> None:
     """A chance node is refused; a terminal state gives its final margin and no action."""
-    game = plunder.load_game("pillage", board="square:1x1", contents="random")
+    game = PillageGame.load(board="square:1x1", contents="random")
     with pytest.raises(ValueError, match="chance"):
         solve(game.new_initial_state())
-    s = plunder.load_game("pillage", board="square:1x1", contents="unit").new_initial_state()
+    s = PillageGame.load(board="square:1x1", contents="unit").new_initial_state()
     for t in ["a1-b1", "a1-a2", "b1-b2", "a2-b2"]:
         s = s.apply_text(t)
     result = solve(s)
@@ -317,7 +318,7 @@ def test_chance_and_terminal_states() -> None:
 
 
 def test_limits_raise_search_limit_errors_and_the_agent_falls_back() -> None:
-    state = plunder.load_game("pillage", board="square:3x3", contents="unit").new_initial_state()
+    state = PillageGame.load(board="square:3x3", contents="unit").new_initial_state()
     with pytest.raises(SearchLimitError) as timed:
         solve(state, time_limit=0.05)
     assert timed.value.limit == "time"
@@ -331,7 +332,7 @@ def test_limits_raise_search_limit_errors_and_the_agent_falls_back() -> None:
 def test_a_small_table_budget_keeps_the_tables_small_and_the_value_exact() -> None:
     """0.02 MB holds 87 entries: the tables are trimmed to that again and again, and the
     2x3 value is still exact (a dropped entry costs time, never exactness)."""
-    state = plunder.load_game("pillage", board="square:2x3", contents="unit").new_initial_state()
+    state = PillageGame.load(board="square:2x3", contents="unit").new_initial_state()
     solver = Solver(state.game, state.contents, memory=0.02)
     assert solver.timer.capacity == 87
     assert solver.solve(state).value == solve(state).value
@@ -342,7 +343,7 @@ def test_a_small_table_budget_keeps_the_tables_small_and_the_value_exact() -> No
 
 
 def test_make_solver_options() -> None:
-    game = plunder.load_game("pillage", preset="example")
+    game = PillageGame.load(preset="example")
     def solver(spec: str) -> SolverAgent:
         agent = make_agent(spec, game)
         assert isinstance(agent, SolverAgent)
@@ -361,14 +362,16 @@ def test_make_solver_options() -> None:
 @pytest.mark.parametrize("solver_seat", [0, 1])
 def test_solver_agent_beats_or_ties_greedy_on_the_example(solver_seat: int) -> None:
     """From the PP-8 start the solver gets at least the game value against greedy."""
-    game = plunder.load_game("pillage", preset="example")
+    game = PillageGame.load(preset="example")
     state = game.new_initial_state()
     start_value = solve(state).value
     seat_value = start_value if solver_seat == 0 else -start_value
-    agents = {solver_seat: SolverAgent(None), 1 - solver_seat: GreedyAgent()}
+    agents: dict[int, Agent] = {solver_seat: SolverAgent(None), 1 - solver_seat: GreedyAgent()}
     rng = random.Random(3)
     while not state.is_terminal():
-        state = state.apply(agents[state.current_player].choose(state, rng))
+        action = agents[state.current_player].choose(state, rng)
+        assert isinstance(action, (Line, Choose, Deal))
+        state = state.apply(action)
     a, b = state.scores()
     margin = a - b if solver_seat == 0 else b - a
     assert margin >= seat_value

@@ -2,6 +2,7 @@
 boxes, the capturer chooses which modifier to resolve first, and the order can decide the game."""
 
 import json
+from pathlib import Path
 
 import pytest
 
@@ -9,6 +10,7 @@ import plunder
 from plunder.games.pillage.actions import Choose
 from plunder.games.pillage.fast import replay_order
 from plunder.games.pillage.solver import solve
+from plunder.games.pillage.rules import PillageGame
 
 # A 1x3 strip, every line drawn but two:
 #
@@ -20,7 +22,7 @@ from plunder.games.pillage.solver import solve
 # a1-a2 closes the food box; c1-c2 then closes both modifier boxes at once.
 
 
-def strip(tmp_path, first: str, second: str, legend: dict[str, int]) -> str:
+def strip(tmp_path: Path, first: str, second: str, legend: dict[str, int]) -> str:
     data = {
         "dots": [[0, 0], [1, 0], [2, 0], [3, 0], [0, 1], [1, 1], [2, 1], [3, 1]],
         "boxes": [{"dots": [0, 1, 5, 4], "content": "food"},
@@ -36,14 +38,15 @@ def strip(tmp_path, first: str, second: str, legend: dict[str, int]) -> str:
 
 
 def both_captured(tmp_path, first: str, second: str, floor: str = "none"):  # type: ignore[no-untyped-def]
-    game = plunder.load_game("pillage", board=strip(tmp_path, first, second, {"food": 3}), floor=floor)
+    game = PillageGame.load(board=strip(tmp_path, first, second, {"food": 3}), floor=floor)
     state = game.new_initial_state().apply_text("a1-a2").apply_text("c1-c2")
     assert state.owner == (0, 0, 0) and state.held[0] == (1,) and state.current_player == 0
     return game, state
 
 
 @pytest.mark.parametrize("floor, subtract_first, multiply_first", [("none", -4, 1), ("0", 0, 1)])
-def test_the_capturer_picks_the_order_and_it_changes_the_result(tmp_path, floor, subtract_first, multiply_first) -> None:
+def test_the_capturer_picks_the_order_and_it_changes_the_result(tmp_path: Path, floor: str, subtract_first: int,
+                                                              multiply_first: int) -> None:
     """Food is worth 3 and Player 1 holds one. ``-5`` then ``x2``: (3-5)x2 = -4, or with
     floor 0: max(0, 3-5)x2 = 0. ``x2`` then ``-5``: 3x2-5 = 1. Both orders are on offer."""
     game, state = both_captured(tmp_path, "-5 food", "x2 food", floor)
@@ -64,10 +67,10 @@ def test_the_capturer_picks_the_order_and_it_changes_the_result(tmp_path, floor,
     assert solve(before).value == 1
 
 
-def test_a_choice_both_modifiers_offer_names_its_modifier(tmp_path) -> None:
+def test_a_choice_both_modifiers_offer_names_its_modifier(tmp_path: Path) -> None:
     """``-2 food`` and ``-2 food/armor`` both offer -2 on food: the texts name the modifier,
     the short text is refused as ambiguous, and the other modifier is still to resolve."""
-    game = plunder.load_game("pillage", board=strip(tmp_path, "-2 food", "-2 food/armor", {"food": 3, "armor": 4}))
+    game = PillageGame.load(board=strip(tmp_path, "-2 food", "-2 food/armor", {"food": 3, "armor": 4}))
     state = game.new_initial_state().apply_text("a1-a2").apply_text("c1-c2")
     texts = [game.action_to_text(state, a) for a in state.legal_actions()]
     assert texts == ["-2 food of -2 food", "-2 food of -2 food/armor", "-2 armor"]
@@ -82,7 +85,7 @@ def test_a_choice_both_modifiers_offer_names_its_modifier(tmp_path) -> None:
     assert isinstance(choice, Choose) and game.action_to_text(state, choice) == "-2 armor"
 
 
-def test_the_playout_kernel_rule_is_one_legal_order(tmp_path) -> None:
+def test_the_playout_kernel_rule_is_one_legal_order(tmp_path: Path) -> None:
     """The batched playouts resolve two modifiers in box order, a choice the capturer may make."""
     game, state = both_captured(tmp_path, "-5 food", "x2 food")
     start = game.new_initial_state()
