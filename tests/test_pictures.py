@@ -21,6 +21,7 @@ from plunder.core.record import Record
 from plunder.core.registry import entry, game_ids, load_game
 from plunder.core.svg import Shown, text_width
 from plunder.games.pillage.picture import modifier_key
+from plunder.games.pillage.rules import PillageGame
 from plunder.games.pirates.rules import PiratesState
 from plunder.games.profiteer.cards import card_text, cards_of
 from plunder.games.profiteer.rules import ProfiteerState
@@ -149,7 +150,7 @@ def test_a_click_on_the_hubs_sheet_names_the_nearest_point() -> None:
 def test_pillage_spells_out_every_modifier_it_abbreviates() -> None:
     """Issue 13: a box's modifier text was cut ("-3 food/weapons/a"); boxes now show the code
     and the key under the board gives the whole text."""
-    game = load_game("pillage")  # the default contents include modifiers
+    game = PillageGame.load()  # the default contents include modifiers
     state = game.new_initial_state()
     while state.is_chance_node():
         state = state.apply(state.legal_actions()[-1])
