@@ -63,3 +63,15 @@ def test_scores_equal_captured_contents_at_final_values(board: str, floor: str, 
         assert final.scores()[p] == total
     if floor == "0":
         assert min(final.values) >= 0
+
+
+@settings(max_examples=40, deadline=None)
+@given(board=st.sampled_from(BOARDS), data=st.data())
+def test_the_undrawn_lines_kept_move_by_move_are_the_undrawn_lines(board, data) -> None:
+    """``open_lines``, updated move by move for speed, always equals a scan of the drawn mask;
+    ``legal_actions()`` hands out the game's own line objects, never new ones."""
+    for _, _, after in play_out(board, "none", data):
+        lines = after.game.lines
+        assert after.open_lines == tuple(line for line in lines if not after.drawn >> line.edge & 1)
+        if after.current_player in (0, 1) and not after.pending:
+            assert all(a is lines[a.edge] for a in after.legal_actions())
