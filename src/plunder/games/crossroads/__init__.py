@@ -11,6 +11,7 @@ from .render import describe, render
 from .rules import CrossroadsGame, CrossroadsState, Phase
 from .svg import svg
 from .guide import HOW_TO_PLAY
+from .narrate import breakdown, narrate
 
 #: what the registry loads for ``crossroads``
 ENTRY = GameEntry(
@@ -25,6 +26,8 @@ ENTRY = GameEntry(
     # (the default) (docs/ai.md); until it holds up with more players the best trader is hard
     levels={"hard": "always-fair"},
     how_to_play=HOW_TO_PLAY,
+    narrate=narrate,
+    breakdown=breakdown,
 )
 
 __all__ = ["ENTRY", "CrossroadsAction", "CrossroadsGame", "CrossroadsState", "Phase"]

@@ -7,6 +7,7 @@ from .render import describe, render
 from .rules import ProfiteerGame, ProfiteerState
 from .svg import svg
 from .guide import HOW_TO_PLAY
+from .narrate import breakdown, narrate
 
 ENTRY = GameEntry(
     game_class=ProfiteerGame,
@@ -19,6 +20,8 @@ ENTRY = GameEntry(
     # Root search over paired profit rollouts: see docs/ai.md for its measured strength.
     levels={"hard": "mcts:root=profit,sims=200"},
     how_to_play=HOW_TO_PLAY,
+    narrate=narrate,
+    breakdown=breakdown,
 )
 
 __all__ = ["ENTRY", "ProfiteerGame", "ProfiteerState"]

@@ -1,0 +1,99 @@
+"""Profiteer in a player's words: every card turned up, every switch, war and count, and the
+profiteer's cards at the end against the target. The one player is "you".
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from ...core.game import State
+from .actions import Draw, End, Give, Keep, Side, Switch
+from .cards import card_text, mask_text
+from .flow import Phase
+from .rules import ProfiteerState
+
+#: a ruling id in parentheses, as the rules' own messages carry them
+_RULING = re.compile(r"\s*\([A-Z]{2}-\d+[^)]*\)")
+
+
+def narrate(before: State, action: Any, after: State) -> str:
+    """``Side A turns up QS``, ``You switched side B's 7H for your KS``, ``War! Both sides flip again``."""
+    assert isinstance(before, ProfiteerState) and isinstance(after, ProfiteerState)
+    said = _what(before, action, after)
+    # what the flip or the count came to, as the position's own log line says it
+    if after.last and after.last != before.last:
+        said += "; " + _RULING.sub("", after.last.removeprefix(before.last).lstrip("; "))
+    if after.war_round > before.war_round:
+        said += f"; War! Both sides flip again (war round {after.war_round})"
+    if after.phase == Phase.SWITCH and before.phase != Phase.SWITCH:
+        said += "; your move: keep, or switch a card for a higher resource"
+    if after.phase == Phase.BALANCE and before.phase != Phase.BALANCE:
+        said += (f"; the piles are unequal (A {after.pile_a()}, B {after.pile_b()}): "
+                 "give resources to the smaller side, or end")
+    if after.is_terminal() and not before.is_terminal():
+        won = "you win" if after.total() >= after.game.target else "you lose"
+        said += (f"; the game is over: {_RULING.sub('', after.ending.describe())}; "
+                 f"you hold {after.total()} cards of the {after.game.target} needed: {won}")
+    return said
+
+
+def _what(s: ProfiteerState, action: Any, t: ProfiteerState) -> str:
+    match action:
+        case Draw(card=card):
+            return _drawn(s, card)
+        case Keep():
+            return "You let the flip stand"
+        case Switch(side=side, rank=_):
+            old = s.face_up(side)
+            given = (s.resources & ~t.resources).bit_length() - 1
+            return (f"You switched side {Side(side).name}'s {card_text(old)} for your {card_text(given)} "
+                    f"({card_text(old)} goes to your pile)")
+        case Give(rank=_):
+            given = (s.resources & ~t.resources).bit_length() - 1
+            gave_to = "A" if t.discard_a != s.discard_a else "B"
+            return f"You gave {card_text(given)} to side {gave_to}"
+        case End():
+            return "You ended the war rather than balance the piles"
+    return f"You: {s.game.action_to_text(s, action)}"
+
+
+def _drawn(s: ProfiteerState, card: int) -> str:
+    name = card_text(card)
+    match s.phase:
+        case Phase.SETUP:
+            return f"You draw {name} for your first hand"
+        case Phase.REDRAW:
+            return f"You draw {name} for your new hand"
+        case Phase.UP_A:
+            return f"Side A turns up {name}"
+        case Phase.UP_B:
+            return f"Side B turns up {name}"
+        case Phase.DOWN_A:
+            return f"Side A's face-down war card {name} goes to you"
+        case Phase.DOWN_B:
+            return f"Side B's face-down war card {name} goes to you"
+    return f"Chance: {name}"
+
+
+def breakdown(state: State) -> list[str]:
+    """The profiteer's cards against the target, and how the war went."""
+    assert isinstance(state, ProfiteerState)
+    target = state.game.target
+    pile, resources = state.profiteer_discard.bit_count(), state.resources.bit_count()
+    total = state.total()
+    verdict = "won" if total >= target else f"short by {target - total}"
+    lines = [f"Your cards: {pile} in your pile + {resources} resources = {total} of {target} needed: {verdict}"]
+    if state.resources:
+        lines.append(f"Resources left: {mask_text(state.resources)}")
+    lines.append(f"Sides: A {state.pile_a()} cards, B {state.pile_b()} cards")
+    lines.append(f"{_count(state.round, 'pass', 'passes')}, {_count(state.flips, 'flip', 'flips')}, "
+                 f"{_count(state.wars, 'war', 'wars')} ({_count(state.war_cards, 'face-down card', 'face-down cards')} "
+                 f"to you), {_count(state.switches, 'switch', 'switches')}, {_count(state.gifts, 'card', 'cards')} given")
+    if state.ending.describe():
+        lines.append("The game ended because " + _RULING.sub("", state.ending.describe()))
+    return lines
+
+
+def _count(n: int, one: str, many: str) -> str:
+    return f"{n} {one if n == 1 else many}"
