@@ -75,18 +75,17 @@ def _what(s: CrossroadsState, action: Any, t: CrossroadsState) -> str:
         case Accept() if t.offer is None:
             offer = s.offer
             assert offer is not None
-            proposer = _seat(s, s.slot_owner(PROPOSER))
-            return (f"{who} accepts: {proposer}'s offer {cell_name(offer.a)}-{cell_name(offer.b)} "
+            return (f"{who} accepts: {_seat(s, s.slot_owner(PROPOSER))}'s offer {cell_name(offer.a)}-{cell_name(offer.b)} "
                     f"was accepted: {_paid(s, t)}")
         case Accept():
             return f"{who} accepts; {_seat(t, t.responder())} to answer"
         case Reject():
             offer = s.offer
             assert offer is not None
-            proposer = s.slot_owner(PROPOSER)
-            if s.current_player == proposer:
+            by = s.slot_owner(PROPOSER)
+            if s.current_player == by:
                 return f"{who} withdraws the offer {cell_name(offer.a)}-{cell_name(offer.b)}"
-            return f"{who} rejects {_seat(s, proposer)}'s offer {cell_name(offer.a)}-{cell_name(offer.b)}"
+            return f"{who} rejects {_seat(s, by)}'s offer {cell_name(offer.a)}-{cell_name(offer.b)}"
         case Demand(fee):
             assert t.offer is not None
             return (f"{who} demands a fee of {fee} to let the trade through: now {_offer(t, t.offer)}; "
