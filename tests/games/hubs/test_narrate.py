@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import random
 
-from plunder import load_game
 from plunder.agents import make_agent
 from plunder.games.hubs import ENTRY
+from plunder.games.hubs.actions import Dot, Segment
 from plunder.games.hubs.narrate import breakdown, narrate
+from plunder.games.hubs.rules import HubsGame
 
 # Round 1 on the tiny 3x3 sheet (Player 1 on offense, Player 2 places and draws first):
 #
@@ -20,7 +21,7 @@ ROUND_1 = ["2,0", "1,0", "0,2", "1,1", "2,2", "2,1",
 
 
 def test_a_round_told_segment_by_segment() -> None:
-    game = load_game("hubs", preset="tiny")
+    game = HubsGame.load(preset="tiny")
     state = game.new_initial_state()
     said = []
     for text in ROUND_1:
@@ -43,12 +44,13 @@ def test_a_round_told_segment_by_segment() -> None:
 
 def test_every_move_of_played_games_is_told() -> None:
     for preset, agent, seed in (("tiny", "random", 1), ("small", "greedy", 2), ("long", "random", 3)):
-        game = load_game("hubs", preset=preset)
+        game = HubsGame.load(preset=preset)
         player = make_agent(agent, game)
         rng = random.Random(seed)
         state = game.new_initial_state()
         while not state.is_terminal():
             action = player.choose(state, rng)
+            assert isinstance(action, (Dot, Segment))
             after = state.apply(action)
             said = narrate(state, action, after)
             assert said.startswith(game.seat_name(state.current_player)) and "\n" not in said
