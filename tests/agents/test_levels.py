@@ -70,5 +70,4 @@ def test_every_level_decides_by_counts_not_seconds(game_id: str) -> None:
     for level in ("easy", "medium", "hard"):
         factory = agent_factories(game)[level]
         timed = {p.name: p.default for p in factory.params if p.name in ("seconds", "time")}
-        # Pillage's hard keeps a solver time cap as a fallback; its owner moves it to nodes
-        assert all(v == "none" for v in timed.values()) or (game_id, level) == ("pillage", "hard"), timed
+        assert all(v == "none" for v in timed.values()), timed
