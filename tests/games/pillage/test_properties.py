@@ -67,7 +67,7 @@ def test_scores_equal_captured_contents_at_final_values(board: str, floor: str, 
 
 @settings(max_examples=40, deadline=None)
 @given(board=st.sampled_from(BOARDS), data=st.data())
-def test_the_undrawn_lines_kept_move_by_move_are_the_undrawn_lines(board, data) -> None:
+def test_the_undrawn_lines_kept_move_by_move_are_the_undrawn_lines(board: str, data: st.DataObject) -> None:
     """``open_lines``, updated move by move for speed, always equals a scan of the drawn mask;
     ``legal_actions()`` hands out the game's own line objects, never new ones."""
     for _, _, after in play_out(board, "none", data):

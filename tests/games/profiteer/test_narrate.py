@@ -4,12 +4,11 @@ from __future__ import annotations
 
 import random
 
-from plunder import load_game
 from plunder.agents import make_agent
 from plunder.core import chance
 from plunder.games.profiteer import ENTRY
 from plunder.games.profiteer.narrate import breakdown, narrate
-from plunder.games.profiteer.rules import ProfiteerState
+from plunder.games.profiteer.rules import ProfiteerGame, ProfiteerState
 
 
 def told(state: ProfiteerState, *texts: str) -> tuple[ProfiteerState, list[str]]:
@@ -25,7 +24,7 @@ HAND = ["AS", "KS", "QS", "JS", "10S", "9S", "8S", "7S", "2C", "3C"]
 
 
 def test_a_flip_a_war_and_a_switch() -> None:
-    game = load_game("profiteer")
+    game = ProfiteerGame.load()
     state, said = told(game.new_initial_state(), *HAND)
     assert said[0] == "You draw AS for your first hand"
     assert said[-1] == "You draw 3C for your first hand; resources drawn; 2C 3C shuffled back into the deck"
@@ -49,7 +48,7 @@ def test_a_flip_a_war_and_a_switch() -> None:
 
 def test_every_move_of_played_games_is_told() -> None:
     for preset, seed in (("default", 1), ("short", 2), ("lean", 3), ("war_switch", 4)):
-        game = load_game("profiteer", preset=preset)
+        game = ProfiteerGame.load(preset=preset)
         agent = make_agent("greedy", game)
         rng = random.Random(seed)
         state, index = game.new_initial_state(), 0
