@@ -114,7 +114,8 @@ def test_counts_are_capped_before_the_geometry() -> None:
         ({"legend": {"food": 5.5}}, "whole number, not float"),
         ({"legend": {"food": True}}, "whole number, not bool"),
         ({"legend": {"food": 10 ** 7}}, "MAX_VALUE"),
-        ({"legend": [["food", 5]]}, "'legend' must map"),
+        ({"legend": [["food", 5, 1]]}, "'legend' must map"),
+        ({"legend": "food:5"}, "'legend' must map"),
         ({"version": True}, "version 1"),
         ({"box": []}, "unknown field 'box'"),
     ],
@@ -194,7 +195,21 @@ def test_equal_boards_give_equal_canonical_parameters(tmp_path) -> None:
     assert len(texts) == 1
     (text,) = texts
     assert text.startswith("json:{") and plunder.load_game("pillage", board=text).params["board"] == text
+    spelled = [" +-02 Food|armor", "+-2 food/armor"]
+    stored = {plunder.load_game("pillage", board=inline(square_file(1, 1, legend={"food": 1, "armor": 2}, boxes=[
+        {"dots": [0, 1, 3, 2], "content": c}]))).params["board"] for c in spelled}
+    assert len(stored) == 1 and '"content":"+-2 food/armor"' in stored.pop()
     assert plunder.load_game("pillage", board=" square:3x3 ").params["board"] == "square:3x3"
+
+
+def test_the_canonical_text_keeps_the_legend_order() -> None:
+    """Canonical JSON sorts an object's keys; the legend's kind order is the game's, so it
+    travels as [kind, value] pairs."""
+    data = square_file(1, 1, legend={"food": 4, "armor": 1}, boxes=[{"dots": [0, 1, 3, 2], "content": "armor"}])
+    game = plunder.load_game("pillage", board=inline(data))
+    again = plunder.load_game("pillage", board=game.params["board"])
+    assert game.legend.kinds == again.legend.kinds == ("food", "armor")
+    assert '"legend":[["food",4],["armor",1]]' in game.params["board"]
 
 
 def test_the_game_module_never_opens_a_file(tmp_path, monkeypatch) -> None:

@@ -7,7 +7,7 @@
       "dots":   [[0, 0], [1, 0], [0, 1], [1, 1]],          # x right, y down; or {"x","y","label"}
       "boxes":  [{"dots": [0, 1, 3, 2], "content": "food"}], # dot cycle; content optional
       "drawn":  [["a1", "b1"]],                             # optional pre-drawn lines (PP-2)
-      "legend": {"food": 5, "weapons": 5}                   # optional (PP-3)
+      "legend": {"food": 5, "weapons": 5}                   # optional (PP-3); or [["food", 5], ...]
     }
 
 Contents are given for every box or for none. Every problem raises
@@ -24,7 +24,7 @@ from typing import Any
 
 from ...core.files import canonical_json, load_json
 from .board import MAX_BOXES, MAX_COORDINATE, MAX_DENOMINATOR, MAX_DOTS, Board, BoardError, auto_labels, build_board
-from .contents import Content, Legend, make_legend, parse_content
+from .contents import Content, Legend, canonical_content, make_legend, parse_content
 
 FORMAT = "plunder-pillage-board"
 FIELDS = ("format", "version", "dots", "boxes", "drawn", "legend")
@@ -57,7 +57,8 @@ class BoardFile:
             "drawn": [list(b.edges[e]) for e in b.predrawn],
         }
         if self.legend is not None:
-            data["legend"] = dict(zip(self.legend.kinds, self.legend.values))
+            # pairs, not an object: canonical JSON sorts keys, and the legend's order is the game's
+            data["legend"] = [[k, v] for k, v in zip(self.legend.kinds, self.legend.values)]
         return canonical_json(data)
 
     def parsed_contents(self, legend: Legend) -> tuple[Content, ...] | None:
@@ -179,16 +180,20 @@ def parse_board_json(text: str, name: str = "file") -> BoardFile:
             content = box["content"]
             if isinstance(content, bool) or not isinstance(content, (str, int)):
                 raise BoardError(f"boxes[{b}].content must be text like \"food\" or a doubloon count (PP-1)")
-            contents.append(str(content))
+            contents.append(canonical_content(str(content)))
     if contents and len(contents) != len(cycles):
         raise BoardError("give a content for every box or for none (PP-1)")
     legend = None
     if "legend" in data:
         raw = data["legend"]
-        if not isinstance(raw, dict):
-            raise BoardError("'legend' must map kinds to whole-number values (PP-3)")
+        if isinstance(raw, dict):
+            raw = list(raw.items())
+        elif not isinstance(raw, list) or not all(isinstance(p, list) and len(p) == 2 and isinstance(p[0], str)
+                                                  for p in raw):
+            raise BoardError("'legend' must map kinds to whole-number values, as an object or "
+                             "a list of [kind, value] pairs (PP-3)")
         try:
-            legend = make_legend(list(raw.items()))
+            legend = make_legend([(k, v) for k, v in raw])
         except ValueError as exc:
             raise BoardError(str(exc)) from None
     labels = given or list(auto_labels(dots))

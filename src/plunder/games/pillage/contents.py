@@ -200,6 +200,17 @@ def parse_content(text: str, legend: Legend) -> Content:
     raise ValueError(f"{text!r} is not a box content: use a doubloon count like 3, a kind like food, or a modifier like -5 food/armor (PP-1)")
 
 
+def canonical_content(text: str) -> str:
+    """The one spelling of a content text, whatever the legend: ``" +-02 Food|armor"`` reads
+    ``"+-2 food/armor"``. Text that is not a content comes back as given (for
+    :func:`parse_content` to report against the legend)."""
+    names = tuple(dict.fromkeys(re.findall(r"[a-z_]+", text.lower(), re.ASCII)))
+    try:
+        return content_text(parse_content(text, Legend(names, (0,) * len(names))), Legend(names, (0,) * len(names)))
+    except ValueError:
+        return text
+
+
 def check_scores_fit(legend: Legend, floor: int | None, boxes: Iterable[Iterable[Content]]) -> None:
     """Refuse a game in which some play could score beyond :data:`MAX_SCORE` (a ValueError).
 
