@@ -62,7 +62,7 @@ def test_every_preset_draws_well_formed_captioned_pictures(gid: str, preset: str
         assert root.tag == f"{NS}svg" and float(root.get("width", 0)) >= 600
         drawn = texts(root)
         assert "Score:" in drawn
-        assert (shown.words() if shown else "the start of the game") in drawn
+        assert (f"move {shown.number}: {shown.text}" if shown else "the start of the game") in drawn
         if state.is_terminal():
             assert "Game over: " in drawn and ("win" in drawn or "won" in drawn or "lost" in drawn or "tie" in drawn)
         else:

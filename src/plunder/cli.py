@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import math
 import sys
+from collections import deque
 from pathlib import Path
 from typing import Any, Mapping, Sequence
 
@@ -29,7 +30,6 @@ from .core.game import Game
 from .core import chance
 from .core.record import MAX_SEED, read_record, replay, truncated
 from .core.registry import entry, game_ids, load_game
-from .core.svg import Shown
 from .pictures import png_of, positions, svg_of
 from .simulate import histogram_rows, simulate, wilson
 from .terminal import PlaySession, default_record_path, result_line
@@ -326,12 +326,11 @@ def render_cmd(path: str, at: int | None, svg_path: str | None, png_path: str | 
         if not 0 <= at <= len(record.moves):
             raise click.UsageError(f"--at must be 0..{len(record.moves)} for this record")
         record = truncated(record, at)
-    state = replay(record)
     game_entry = entry(record.game)
     if svg_path or png_path:
         if game_entry.svg is None:
             raise click.UsageError(f"{record.game} has no SVG picture")
-        shown = Shown(len(record.moves), record.moves[-1].action) if record.moves else None
+        state, shown = deque(positions(record), maxlen=1)[0]  # the last, with its move narrated
         picture = svg_of(state, shown)
         if svg_path:
             Path(svg_path).write_text(picture, encoding="utf-8")
@@ -340,6 +339,7 @@ def render_cmd(path: str, at: int | None, svg_path: str | None, png_path: str | 
             Path(png_path).write_bytes(png_of(picture))
             console.print(Text(f"Wrote {png_path}"))
         return
+    state = replay(record)
     console.print(game_entry.render(state) if game_entry.render else Text(str(state)))
 
 

@@ -21,13 +21,17 @@ from .core.svg import Shown
 
 def positions(record: Record) -> Iterator[tuple[State, Shown | None]]:
     """Every position of ``record`` from the start, each with the move that led to it
-    (``None`` for the start). The record is checked whole first (:func:`replay`)."""
+    (``None`` for the start), narrated where the game narrates. The record is checked whole
+    first (:func:`replay`)."""
     replay(record)
+    narrate = entry(record.game).narrate
     state = record_game_start(record)
     yield state, None
     for i, move in enumerate(record.moves):
-        state = state.apply(state.game.parse_action(state, move.action))
-        yield state, Shown(i + 1, move.action)
+        action = state.game.parse_action(state, move.action)
+        after = state.apply(action)
+        yield after, Shown(i + 1, move.action, narrate(state, action, after) if narrate else "")
+        state = after
 
 
 def record_game_start(record: Record) -> State:

@@ -37,14 +37,16 @@ MAX_BUTTONS = 24
 
 
 class Shown(NamedTuple):
-    """The move that led to the pictured position: its number (1 = the first) and text."""
+    """The move that led to the pictured position: its number (1 = the first), its text and,
+    where the game narrates, what it did in a player's words."""
 
     number: int
     text: str
+    told: str = ""
 
     def words(self) -> str:
-        """``move 14: a1-b1``."""
-        return f"move {self.number}: {self.text}"
+        """``move 14: a1-b1``, then `` — Player 2 took 3 boxes`` when told."""
+        return f"move {self.number}: {self.text}" + (f" — {self.told}" if self.told else "")
 
 
 def text_width(text: str, size: float) -> float:
