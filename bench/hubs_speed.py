@@ -3,19 +3,24 @@
 Run from the repo root::
 
     .venv/bin/python bench/hubs_speed.py [--before REV] [--runs N] [--dots 24,60,150,300,700]
+    .venv/bin/python bench/hubs_speed.py --before '' --width 1000 --height 1000 --dots 700
 
 Each measurement plays round 1 of a real game (the agents place the dots too, on the
 default 60x40 sheet unless ``--sheet``) in a fresh process, and reports per segment
-move (agent's choice plus ``apply``): the mean and the worst CPU time, the peak of
+move (agent's choice plus ``apply``): the mean and the worst CPU time (and the worst
+of any move, placement included: the last dot sets up the round's candidate segments),
+the peak of
 memory allocated during one move (``tracemalloc``, in a second pass over the same
 game), and the process's peak resident size. Pairings: ``random,random``;
 ``greedy,random`` (greedy on offense in round 1, HB-6) and ``random,greedy`` (greedy
 on defense).
 
-``--before REV`` measures the same games with the package as it was at git revision
-REV (extracted with ``git archive``), in the same run, and prints the ratios. Old runs
-are stopped at ``--limit-seconds`` of CPU and ``--limit-mb`` of address space; a
-pairing that hit a limit is not tried at larger dot counts. Times are CPU seconds
+``--before REV`` (default 268d802, the last revision whose greedy agent built the
+pair-by-pair conflict matrix; ``''`` for none) measures the same games with the package
+as it was at git revision REV (extracted with ``git archive``), in the same run, and
+prints the ratios. Old runs use ``--before-runs`` seeds and are stopped at
+``--limit-seconds`` of CPU and ``--limit-mb`` of address space; a pairing that hit a
+limit is not tried at larger dot counts. Times are CPU seconds
 (``time.process_time``) so other work on a shared machine inflates them less; the
 spread over ``--runs`` seeds is shown as min..max.
 """
@@ -57,6 +62,7 @@ def play_round(dots: int, pairing: str, seed: int, width: int, height: int, trac
     state = game.new_initial_state()
     times: list[float] = []
     peaks: list[int] = []
+    slowest = 0.0
     candidates = 0
     started = time.process_time()
     if traced:
@@ -71,12 +77,14 @@ def play_round(dots: int, pairing: str, seed: int, width: int, height: int, trac
         t = time.process_time()
         state = state.apply(agents[state.current_player].choose(state, rng))
         took = time.process_time() - t
+        slowest = max(slowest, took)
         if segment_move:
             times.append(took)
             if traced:
                 peaks.append(tracemalloc.get_traced_memory()[1] - base)
     return {"moves": len(times), "mean_ms": 1e3 * statistics.fmean(times), "worst_ms": 1e3 * max(times),
-            "round_s": time.process_time() - started, "peak_step_mb": max(peaks) / 2**20 if peaks else None,
+            "slowest_ms": 1e3 * slowest, "round_s": time.process_time() - started,
+            "peak_step_mb": max(peaks) / 2**20 if peaks else None,
             "candidates": candidates, "rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024}
 
 
@@ -103,11 +111,12 @@ def measure(source: Path, dots: int, pairing: str, seed: int, traced: bool, args
     if traced:
         cmd.append("--traced")
     if limited:
-        cmd += ["--limit-seconds", str(args.limit_seconds), "--limit-mb", str(args.limit_mb)]
+        # tracemalloc slows a run about twice over
+        cmd += ["--limit-seconds", str(args.limit_seconds * (2 if traced else 1)), "--limit-mb", str(args.limit_mb)]
     done = subprocess.run(cmd, env=env, capture_output=True, text=True)
     if done.returncode != 0 or not done.stdout.strip():
         if done.returncode in (-9, -24, 152, 137) or "CPU" in done.stderr:
-            return {"failed": f"over {args.limit_seconds} s CPU"}
+            return {"failed": f"over {args.limit_seconds * (2 if traced else 1)} s CPU"}
         if "MemoryError" in done.stderr or "Cannot allocate" in done.stderr:
             return {"failed": f"out of memory at {args.limit_mb} MB"}
         return {"failed": f"exit {done.returncode}: {done.stderr.strip().splitlines()[-1:]}"}
@@ -116,9 +125,9 @@ def measure(source: Path, dots: int, pairing: str, seed: int, traced: bool, args
 
 
 def summary(source: Path, dots: int, pairing: str, args: argparse.Namespace, limited: bool) -> dict[str, Any]:
-    """Timing over ``--runs`` seeds plus one traced pass for memory; ``failed`` if a limit was hit."""
+    """Timing over several seeds plus one traced pass for memory; ``failed`` if a limit was hit."""
     runs = []
-    for seed in range(args.runs):
+    for seed in range(args.before_runs if limited else args.runs):
         one = measure(source, dots, pairing, seed, False, args, limited)
         if "failed" in one:
             return one
@@ -127,6 +136,7 @@ def summary(source: Path, dots: int, pairing: str, args: argparse.Namespace, lim
     if "failed" in traced:
         return traced
     return {"mean_ms": [r["mean_ms"] for r in runs], "worst_ms": max(r["worst_ms"] for r in runs),
+            "slowest_ms": max(r["slowest_ms"] for r in runs),
             "round_s": [r["round_s"] for r in runs], "moves": statistics.fmean(r["moves"] for r in runs),
             "peak_step_mb": traced["peak_step_mb"], "rss_mb": max(r["rss_mb"] for r in runs),
             "candidates": traced["candidates"]}
@@ -149,15 +159,17 @@ def report(label: str, row: dict[str, Any]) -> str:
     """One table cell group for a measured (or failed) configuration."""
     if "failed" in row:
         return f"{label}: {row['failed']}"
-    return (f"{label}: {spread(row['mean_ms'], '.2f')} ms/move mean, worst {row['worst_ms']:.0f} ms, "
-            f"peak {row['peak_step_mb']:.1f} MB in one move, process peak {row['rss_mb']:.0f} MB, "
+    return (f"{label}: {spread(row['mean_ms'], '.2f')} ms/move mean, worst {row['worst_ms']:.0f} ms "
+            f"(any move {row['slowest_ms']:.0f} ms), peak {row['peak_step_mb']:.2f} MB in one move, "
+            f"process peak {row['rss_mb']:.0f} MB, "
             f"round {spread(row['round_s'], '.2f')} s")
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--before", help="git revision to measure as the reference, in the same run")
+    parser.add_argument("--before", default="268d802", help="git revision to measure as the reference, in the same run")
     parser.add_argument("--runs", type=int, default=3, help="seeds per configuration (timing)")
+    parser.add_argument("--before-runs", type=int, default=1, help="seeds per configuration of the old revision")
     parser.add_argument("--dots", default="24,60,150,300,700", help="comma-separated dot counts")
     parser.add_argument("--pairings", default=",".join(p.replace(",", "+") for p in PAIRINGS),
                         help="agent pairings, e.g. random+random,greedy+random")
@@ -179,8 +191,8 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         old = extract(args.before, Path(tmp)) if args.before else None
         new = ROOT / "src"
-        print(f"hubs, {args.width}x{args.height} sheet, round 1 of a game, {args.runs} seeds per row; "
-              f"per segment move (choice + apply), CPU time")
+        print(f"hubs, {args.width}x{args.height} sheet, round 1 of a game, {args.runs} seeds per row "
+              f"({args.before_runs} for {args.before}); per segment move (choice + apply), CPU time")
         for pairing in pairings:
             old_failed = False
             for dots in dots_list:

@@ -99,7 +99,7 @@ class GreedyAgent:
             valued = worth > 0
             keys = paper.blocking(ids[examined], ids[valued], worth[valued])
         best = max(zip(keys.tolist(), ties[examined].tolist(), ids[examined].tolist()))[2]
-        return paper.segments[best]
+        return paper.segment(best)
 
 
 def make_greedy(game: Game, options: AgentOptions) -> GreedyAgent:

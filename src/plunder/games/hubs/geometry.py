@@ -12,7 +12,6 @@ segment passes through no third dot.
 
 from __future__ import annotations
 
-from math import gcd
 from typing import Sequence
 
 import numpy as np
@@ -89,28 +88,30 @@ def contact(a: Point, b: Point, c: Point, d: Point) -> str | None:
     return "touches"
 
 
-def visible_pairs(points: Sequence[Point]) -> list[tuple[int, int]]:
+def visible_pairs(points: Sequence[Point]) -> IntArray:
     """Every index pair ``(i, j)``, ``i < j``, whose segment passes through no other point.
 
     From each point, the others in one primitive direction (dx/g, dy/g) lie on one ray;
     only the nearest of them is reachable without passing through another, so this is
-    O(n^2) instead of testing every third point.
+    O(n^2 log n) instead of testing every third point. Returns a P x 2 array in (i, j)
+    order.
     """
-    pairs: list[tuple[int, int]] = []
-    for i, (xi, yi) in enumerate(points):
-        nearest: dict[tuple[int, int], tuple[int, int]] = {}
-        for j, (xj, yj) in enumerate(points):
-            if j == i:
-                continue
-            dx, dy = xj - xi, yj - yi
-            g = gcd(dx, dy)
-            key = (dx // g, dy // g)
-            known = nearest.get(key)
-            if known is None or g < known[0]:
-                nearest[key] = (g, j)
-        pairs.extend((i, j) for _, j in nearest.values() if i < j)
-    pairs.sort()
-    return pairs
+    n = len(points)
+    xy = np.array(points, dtype=np.int64).reshape(n, 2)
+    i, j = np.nonzero(~np.eye(n, dtype=bool))
+    dx, dy = xy[j, 0] - xy[i, 0], xy[j, 1] - xy[i, 1]
+    step = np.gcd(dx, dy)  # positive: no two points coincide (HB-1)
+    ux, uy = dx // step, dy // step
+    # Sorted by point, then ray, then distance: the first of each ray is the nearest.
+    order = np.lexsort((step, uy, ux, i))
+    i, j, ux, uy = i[order], j[order], ux[order], uy[order]
+    nearest = np.ones(len(i), dtype=bool)
+    nearest[1:] = (i[1:] != i[:-1]) | (ux[1:] != ux[:-1]) | (uy[1:] != uy[:-1])
+    i, j = i[nearest], j[nearest]
+    # Visibility is symmetric, so each pair appears from both ends; keep it once.
+    i, j = i[i < j], j[i < j]
+    order = np.lexsort((j, i))
+    return np.stack([i[order], j[order]], axis=1).astype(np.int64)
 
 
 def _orient_many(ax: IntArray | int, ay: IntArray | int, bx: IntArray | int, by: IntArray | int,

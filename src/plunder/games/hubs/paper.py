@@ -35,11 +35,12 @@ class Paper:
         n = len(dots)
         self.dots = dots
         self.xy: IntArray = np.array(dots, dtype=np.int64).reshape(n, 2)
-        pairs = visible_pairs(dots)
-        #: the candidates in (first, second) order; a candidate's position is its id
-        self.segments: tuple[Segment, ...] = tuple(Segment(i, j) for i, j in pairs)
-        #: dot indices of each candidate's ends, shape P x 2
-        self.ends: IntArray = np.array(pairs, dtype=np.int64).reshape(len(pairs), 2)
+        #: dot indices of each candidate's ends in (first, second) order, shape P x 2;
+        #: a candidate's row is its id
+        self.ends: IntArray = visible_pairs(dots)
+        # Segment values are made when first asked for: a search's rollouts set up many
+        # sheets and name only the few segments they draw.
+        self._segments: list[Segment | None] = [None] * len(self.ends)
         # first * n + second rises with the id, so an id is found by bisection.
         self._codes: IntArray = self.ends[:, 0] * n + self.ends[:, 1]
         ends_xy = self.xy[self.ends]
@@ -49,7 +50,19 @@ class Paper:
     @property
     def size(self) -> int:
         """The number of candidates."""
-        return len(self.segments)
+        return len(self.ends)
+
+    def segment(self, k: int) -> Segment:
+        """Candidate ``k`` as an action."""
+        made = self._segments[k]
+        if made is None:
+            made = self._segments[k] = Segment(int(self.ends[k, 0]), int(self.ends[k, 1]))
+        return made
+
+    def segments(self, ids: IdArray) -> list[Segment]:
+        """Candidates ``ids`` as actions, in that order."""
+        made, segment = self._segments, self.segment
+        return [made[k] or segment(k) for k in ids.tolist()]
 
     def all_drawable(self) -> int:
         """The bit set of every candidate: a fresh sheet's drawable segments."""

@@ -177,7 +177,7 @@ class HubsState(State[HubsAction]):
     #: the last finished round's sheet, kept for the picture
     previous: tuple[tuple[Point, ...], tuple[Segment, ...]] | None = field(default=None, compare=False, repr=False)
 
-    @property
+    @cached_property
     def paper(self) -> Paper:
         """The round's shared :class:`Paper` (only once every dot is placed)."""
         return paper_for(self.dots)
@@ -219,9 +219,7 @@ class HubsState(State[HubsAction]):
         paper, ids = self.paper, self.drawable_ids
         degree = np.array(self.degree, dtype=np.int64)
         worth = degree[paper.ends[ids]].sum(axis=1)
-        ranked = ids[np.lexsort((ids, -worth))]
-        segments = paper.segments
-        return [segments[k] for k in ranked.tolist()]
+        return list(paper.segments(ids[np.lexsort((ids, -worth))]))
 
     def _free_points(self) -> list[HubsAction]:
         lattice, width = self.game.lattice, self.game.width
