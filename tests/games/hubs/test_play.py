@@ -4,6 +4,8 @@ import random
 import re
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from rich.console import Console
 
 import plunder
@@ -13,6 +15,9 @@ from plunder.core.record import replay
 from plunder.match import play
 from plunder.games.hubs import ENTRY
 from plunder.games.hubs.actions import Dot, Segment
+from plunder.games.hubs.agents import GreedyAgent
+from plunder.games.hubs.geometry import conflicts
+from plunder.games.hubs.paper import brute_force_legal
 from plunder.games.hubs.picture import sheet_grid
 from plunder.games.hubs.rules import HubsState
 from plunder.games.hubs.svg import svg
@@ -179,3 +184,45 @@ def test_render_after_the_last_round_announces_no_new_round() -> None:
     out = console.export_text()
     assert "Round 3" not in out and "starts" not in out
     assert "The match is over" in out and "round 2, the last" in out
+
+
+def reference_draw(state: HubsState, rng: random.Random) -> Segment:
+    """The greedy segment choice by its definition, comparing every pair with the scalar predicate."""
+    dots, degree = state.dots, state.degree
+    legal = sorted(brute_force_legal(dots, state.segments), key=lambda s: (s.first, s.second))
+    ties = [rng.random() for _ in legal]
+
+    def ends(s: Segment) -> tuple[tuple[int, int], tuple[int, int]]:
+        return dots[s.first], dots[s.second]
+
+    def worth(s: Segment) -> int:
+        return degree[s.first] + degree[s.second]
+
+    def blocked(s: Segment) -> list[Segment]:
+        return [t for t in legal if conflicts(*ends(s), *ends(t))]
+
+    keys: list[tuple[float, ...]]
+    if state.current_player == state.offense:
+        keys = [(worth(s), -len(blocked(s)), tie) for s, tie in zip(legal, ties)]
+    else:
+        keys = [(-worth(s), (degree[s.first] == 1) + (degree[s.second] == 1),
+                 sum(worth(t) for t in blocked(s)), tie) for s, tie in zip(legal, ties)]
+    return max(zip(keys, legal))[1]
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.lists(st.tuples(st.integers(0, 9), st.integers(0, 6)), min_size=4, max_size=14, unique=True),
+       st.integers(0, 10**6))
+def test_greedy_segment_choice_matches_its_definition(points: list[tuple[int, int]], seed: int) -> None:
+    # Small sheets: every tied segment is examined, so the choice is the definition's.
+    points = points[: len(points) // 2 * 2]
+    state = plunder.load_game("hubs", width=10, height=7, dots=len(points)).new_initial_state()
+    assert isinstance(state, HubsState)
+    for x, y in points:
+        state = state.apply(Dot(x, y))
+    agent = GreedyAgent()
+    rng = random.Random(seed)
+    while state.round == 0:
+        chosen = agent.choose(state, random.Random(seed))
+        assert chosen == reference_draw(state, random.Random(seed))
+        state = state.apply(rng.choice(state.legal_actions()))
