@@ -191,8 +191,9 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         old = extract(args.before, Path(tmp)) if args.before else None
         new = ROOT / "src"
-        print(f"hubs, {args.width}x{args.height} sheet, round 1 of a game, {args.runs} seeds per row "
-              f"({args.before_runs} for {args.before}); per segment move (choice + apply), CPU time")
+        old_runs = f" ({args.before_runs} for {args.before})" if old else ""
+        print(f"hubs, {args.width}x{args.height} sheet, round 1 of a game, {args.runs} seeds per row{old_runs}; "
+              f"per segment move (choice + apply), CPU time")
         for pairing in pairings:
             old_failed = False
             for dots in dots_list:
