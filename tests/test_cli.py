@@ -32,7 +32,7 @@ def test_play_a_whole_game_against_random_and_save_it(tmp_path: Path) -> None:
     assert result.exit_code == 0
     assert "safe: hands over no box" in out          # the move list describes each line
     assert "Hint (hard)" in out and "proven" in out
-    assert "cannot read action 'bogus'" in out
+    assert "Type a move like a1-a2, or 'moves' to list them." in out  # plain words, no position or ruling
     assert "wins 1-0" in out or "wins 0-1" in out
     record = plunder.Record.from_json(path.read_text())
     assert plunder.replay(record).is_terminal() and record.players == ["human", "random"]

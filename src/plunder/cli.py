@@ -144,8 +144,9 @@ def _agent_table(factories: Mapping[str, AgentFactory]) -> Table:
 @click.option("--players", default=None, help="every seat explicitly, e.g. human,greedy,human,random")
 @click.option("--seed", default=None, type=SEED, help="seed for chance and agents (random if omitted)")
 @click.option("--record", "record_path", default=None, type=click.Path(dir_okay=False), help="save the game here")
+@click.option("--verbose", is_flag=True, help="refused moves get the full message: position and ruling id")
 def play(game_id: str, params: Sequence[str], preset: str | None, vs: str, seat: int, players: str | None,
-         seed: int | None, record_path: str | None) -> None:
+         seed: int | None, record_path: str | None, verbose: bool) -> None:
     """Play GAME at the terminal against agents (or other humans)."""
     game = _load(game_id, preset, params)
     n = game.num_players
@@ -162,7 +163,7 @@ def play(game_id: str, params: Sequence[str], preset: str | None, vs: str, seat:
     path.parent.mkdir(parents=True, exist_ok=True)
     path.open("a").close()  # a path that cannot be written is refused before the game, not after
     console = Console()
-    session = PlaySession(game, seats, seed, console, console.input)
+    session = PlaySession(game, seats, seed, console, console.input, verbose=verbose)
     record = session.run()
     path.write_text(record.to_json(), encoding="utf-8")
     console.print(Text(f"Game saved to {path} (replay with: plunder replay {path})"))

@@ -2,7 +2,9 @@
 
 Works over the public API only: the game's ``ENTRY.render`` draws the position,
 ``ENTRY.describe`` annotates the move list, and every action goes through
-``parse_action`` and ``apply``, so errors are the rules' own messages.
+``parse_action`` and ``apply``. ``ENTRY.narrate`` tells every move (chance's and the
+agents' too), ``ENTRY.breakdown`` the final score; a refused move is told in one plain
+sentence (``--verbose``: the rules' full message, with the position and ruling id).
 """
 
 from __future__ import annotations
@@ -10,6 +12,7 @@ from __future__ import annotations
 import datetime as _dt
 import os
 import random
+import re
 from pathlib import Path
 from typing import Callable, Sequence
 
@@ -18,7 +21,7 @@ from rich.table import Table
 from rich.text import Text
 
 from .agents import Agent, make_agent
-from .core.errors import PlunderError
+from .core.errors import IllegalActionError, InvalidActionError, PlunderError
 from .core.game import CHANCE, Game, State
 from .core import chance
 from .core.record import Move, Record
@@ -53,8 +56,13 @@ class PlaySession:
         console: Console,
         read: Callable[[str], str],
         hint_agent: str = "hard",
+        verbose: bool = False,
     ) -> None:
         self.game = game
+        #: refused moves are told with the full message (position, ruling id), not the short one
+        self.verbose = verbose
+        #: chance's narrations not yet printed: a run of draws is told on one line
+        self.chance_told: list[str] = []
         self.seats = list(seats)
         self.seed = new_seed() if seed is None else seed
         self.console = console
@@ -93,30 +101,43 @@ class PlaySession:
         mover = None if state.current_player == CHANCE else state.current_player
         self.moves.append(Move(mover, self.game.action_to_text(state, action)))
         self.states.append(after if after is not None else state.apply(action))
+        self.tell(state, action, self.state)
+
+    def tell(self, before: State, action: object, after: State) -> None:
+        """Say what ``action`` did, in the game's words; chance's draws wait to be told together."""
+        narrate = self.entry.narrate
+        if narrate is not None:
+            said = narrate(before, action, after)
+        else:
+            who = "Chance" if before.current_player == CHANCE else self.who(before.current_player)
+            said = f"{who}: {self.game.action_to_text(before, action)}"
+        if before.current_player == CHANCE:
+            self.chance_told.append(said)
+            return
+        self.flush_chance()
+        human = self.seats[before.current_player] is None
+        self.console.print(Text(said, "" if human else "bold"))
+
+    def flush_chance(self) -> None:
+        """Print chance's narrations gathered since the last move, on one line."""
+        if self.chance_told:
+            self.console.print(Text("; ".join(self.chance_told), "magenta"))
+            self.chance_told = []
 
     def advance(self) -> None:
         """Let chance and agents act until a human must decide or the game ends."""
-        dealt: list[str] = []
         while not self.state.is_terminal() and not self.is_human_turn(self.state):
             state = self.state
             if state.current_player == CHANCE:
                 # keyed on the event's index, so undo and play again meets the same draw
                 index = sum(1 for m in self.moves if m.by is None)
-                action = chance.draw(state, self.seed, index)
-                dealt.append(self.game.action_to_text(state, action))
-                self.push(action)
+                self.push(chance.draw(state, self.seed, index))
                 continue
-            if dealt:
-                self.console.print(Text("Chance: " + ", ".join(dealt), "magenta"))
-                dealt = []
             seat = state.current_player
             agent = self.seats[seat]
             assert agent is not None
-            action = agent.choose(state, self.rngs[seat])
-            self.console.print(Text(f"{self.who(seat)}: {self.game.action_to_text(state, action)}", "bold"))
-            self.push(action)
-        if dealt:
-            self.console.print(Text("Chance: " + ", ".join(dealt), "magenta"))
+            self.push(agent.choose(state, self.rngs[seat]))
+        self.flush_chance()
 
     def undo(self) -> bool:
         """Back to the human decision before the current one; False if there is none."""
@@ -204,7 +225,7 @@ class PlaySession:
                     after = self.state.apply_text(line)  # refuses over-long text before the game reads it
                     action = self.game.parse_action(self.state, line)
                 except PlunderError as exc:
-                    self.console.print(Text(str(exc), "red"))
+                    self.console.print(Text(str(exc) if self.verbose else plain_error(exc, self.state), "red"))
                     continue
                 self.push(action, after)
                 self.advance()
@@ -215,7 +236,29 @@ class PlaySession:
             self.record.returns = list(self.state.returns())
             self.record.scores = list(self.state.scores())
             self.console.print(Text(result_line(self.game, self.state), "bold green"))
+            if self.entry.breakdown is not None:
+                self.console.print(Text("\n".join(self.entry.breakdown(self.state)), "green"))
         return self.record
+
+
+#: the longest reason a refusal of unreadable text repeats before its example move
+PLAIN_REASON_CHARS = 60
+#: a ruling id as the rules' messages cite it: "(PP-4)", "(PF-6, PF-14)", "(PP-5 amended)"
+_RULING = re.compile(r"\s*\((?:[A-Z]{2}-\d+[^)]*)\)")
+
+
+def plain_error(exc: PlunderError, state: State) -> str:
+    """A refused move in a player's words: the reason as one sentence, without the position or
+    ruling id (``--verbose`` shows the full message); for unreadable text, an example move."""
+    reason = exc.reason if isinstance(exc, (IllegalActionError, InvalidActionError)) else str(exc)
+    reason = _RULING.sub("", reason).strip().rstrip(".")
+    said = reason[:1].upper() + reason[1:] + "."
+    if isinstance(exc, InvalidActionError):
+        legal = state.legal_actions()
+        example = f"a move like {state.game.action_to_text(state, legal[0])}" if legal else "a move"
+        # a long reason spells out the notation, which the example shows better
+        said = (said + " " if len(said) <= PLAIN_REASON_CHARS else "") + f"Type {example}, or 'moves' to list them."
+    return said
 
 
 def result_line(game: Game, state: State) -> str:
