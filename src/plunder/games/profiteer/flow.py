@@ -97,7 +97,8 @@ FIELDS = (
 )
 
 
-_read_fields = attrgetter(*FIELDS)
+#: every field's value of a position or a working copy, in the order of ``FIELDS``
+read_fields = attrgetter(*FIELDS)
 
 
 class WorkingState:
@@ -136,18 +137,19 @@ class WorkingState:
     reshuffles: int
     last: str
 
-    def __init__(self, rules: Settings, fields: dict[str, Any]) -> None:
+    def __init__(self, rules: Settings, values: tuple[Any, ...]) -> None:
+        """``values``: every field's value, in the order of ``FIELDS``."""
         self.rules = rules
-        for name in FIELDS:
-            setattr(self, name, fields[name])
+        for name, value in zip(FIELDS, values):
+            setattr(self, name, value)
 
     def values(self) -> tuple[Any, ...]:
         """Every field's value, in the order of ``FIELDS``."""
-        return _read_fields(self)
+        return read_fields(self)
 
     def fields(self) -> dict[str, Any]:
         """Every field by name, to build the immutable state from."""
-        return dict(zip(FIELDS, _read_fields(self)))
+        return dict(zip(FIELDS, read_fields(self)))
 
     def deck_a(self) -> int:
         """Cards in side A's deck."""

@@ -28,7 +28,7 @@ from .actions import (
     parse, well_formed,
 )
 from .cards import FULL_DECK, card_text, cards_of, lowest_of_rank, mask_text, rank, rank_text, ranks_of
-from .flow import FIELDS, Ending, Phase, WorkingState, deck_weights
+from .flow import Ending, Phase, WorkingState, deck_weights, read_fields
 
 # The longest pass is bounded: side cards leave the sides only as face-down war cards (PF-4)
 # and join them only by switches (at most one per resource, so <= 52) until the count, so a
@@ -297,7 +297,7 @@ class ProfiteerState(State[ProfiteerAction]):
 
     def working(self) -> WorkingState:
         """A scratch copy of this position for :mod:`.flow` to edit."""
-        return WorkingState(self.game, {name: getattr(self, name) for name in FIELDS})
+        return WorkingState(self.game, read_fields(self))
 
     def _apply(self, action: ProfiteerAction) -> "ProfiteerState":
         work = self.working()
