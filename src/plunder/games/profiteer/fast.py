@@ -1,7 +1,7 @@
 """The fast path for ``plunder simulate``: one mutable position for a whole game.
 
 It plays by the same transition code as the rules (:class:`.flow.WorkingState`) and draws chance
-exactly as :func:`plunder.core.record.sample_chance` does -- one ``random()`` per draw,
+exactly as :func:`plunder.core.chance.pick` does -- one uniform number per draw,
 bisected into the same cumulative weights, in the same outcome order -- so a game with the
 same agents and seed ends in the same state as :func:`plunder.play`. What it saves is the
 per-action work of the public path: a frozen state per action, the legality check, the
@@ -29,7 +29,7 @@ _CUMULATIVE: dict[tuple[int, int, int], list[float]] = {}
 
 
 def _cumulative(known: int, unseen: int, pool: int) -> list[float]:
-    """The cumulative weights ``random.choices`` builds for a deck of this make-up."""
+    """The cumulative weights :func:`plunder.core.chance.pick` builds for a deck of this make-up."""
     key = (known, unseen, pool)
     cum = _CUMULATIVE.get(key)
     if cum is None:
@@ -40,7 +40,7 @@ def _cumulative(known: int, unseen: int, pool: int) -> list[float]:
 
 
 def _draw(known: int, unseen: int, pool: int, uniform: Callable[[], float]) -> int:
-    """Sample one card like ``sample_chance`` on the matching chance node."""
+    """Sample one card as :func:`plunder.core.chance.pick` does on the matching chance node."""
     k = known.bit_count()
     p = pool.bit_count() if unseen else 0
     cum = _cumulative(k, unseen, p)
