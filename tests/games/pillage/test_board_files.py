@@ -43,7 +43,7 @@ def test_a_30x30_board_file_loads_with_near_linear_work(monkeypatch) -> None:
     monkeypatch.setattr(planar, "cross", counted)
     game = plunder.load_game("pillage", board=inline(square_file(30, 30)))
     assert game.board.num_edges == 1860 and game.board.num_boxes == 900
-    assert calls < 40 * 1860
+    assert 1860 < calls < 40 * 1860  # counted (the sweep ran), and far from all pairs
 
 
 def test_every_generated_board_passes_the_full_face_checks() -> None:
