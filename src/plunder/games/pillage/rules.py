@@ -404,7 +404,7 @@ class PillageState(State[PillageAction]):
         return [0.0, 0.0] if a == b else ([1.0, -1.0] if a > b else [-1.0, 1.0])
 
     def summary(self) -> str:
-        """One line: board, ply, who acts, lines drawn."""
+        """One line: board, the players' move number, who acts, lines drawn."""
         g = self.game
         player = self.current_player
         if player == TERMINAL:
@@ -417,7 +417,10 @@ class PillageState(State[PillageAction]):
             who = f"{g.seat_name(player)} to draw"
         lines = [line.label for line in g.lines if self.drawn >> line.edge & 1]
         shown = " ".join(lines[:16]) + (" ..." if len(lines) > 16 else "")
-        return f"pillage {g.board.name} ply {self.ply}, {who}, {len(lines)}/{g.num_edges} lines drawn [{shown}]"
+        # chance's deals are no player's moves: the count starts at the first line (issue 13)
+        dealt = sum(c is not None for c in self.contents) if g.fixed is None else 0
+        return (f"pillage {g.board.name} move {self.ply - dealt + 1}, {who}, "
+                f"{len(lines)}/{g.num_edges} lines drawn [{shown}]")
 
     def stats(self) -> dict[str, float | list[float]]:
         """Boxes captured per seat."""
