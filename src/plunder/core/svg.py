@@ -213,18 +213,17 @@ def status_text(state: State, waiting: str = "") -> str:
 
 
 def outcome_text(state: State) -> str:
-    """Who won a finished game, with the scores."""
+    """Who won a finished game (the caption's score line gives every seat's score)."""
     game = state.game
-    scores = "-".join(f"{s:g}" for s in state.scores())
     returns = state.returns()
     if game.num_players == 1:
         verdict = "won" if returns[0] > 0 else "lost" if returns[0] < 0 else "drawn"
-        return f"Game over: {verdict} with score {scores}"
+        return f"Game over: {verdict} with score {state.scores()[0]:g}"
     best = max(returns)
     winners = [game.seat_name(i) for i, r in enumerate(returns) if r == best and r > 0]
     if not winners:
-        return f"Game over: a tie, {scores}"
-    return f"Game over: {' and '.join(winners)} win{'s' if len(winners) == 1 else ''} {scores}"
+        return "Game over: a tie"
+    return f"Game over: {' and '.join(winners)} win{'s' if len(winners) == 1 else ''}"
 
 
 def score_text(state: State) -> str:
