@@ -13,6 +13,7 @@ import datetime as _dt
 import os
 import random
 import re
+import tempfile
 from pathlib import Path
 from typing import Callable, Sequence
 
@@ -24,9 +25,9 @@ from .agents import Agent, make_agent
 from .core.errors import IllegalActionError, InvalidActionError, PlunderError
 from .core.game import CHANCE, Game, State
 from .core import chance
-from .core.record import Move, Record
+from .core.record import Move, Record, replay
 from .core.registry import entry
-from .match import agent_rng, new_seed
+from .match import new_seed
 
 #: how many legal moves ``moves`` lists before it stops (``moves all`` lists every one)
 MOVE_LIST_CAP = 60
@@ -34,7 +35,8 @@ MOVE_LIST_CAP = 60
 HELP = (
     "Type a move in the notation shown in the list. Commands: "
     "moves (or ?) lists the legal moves, hint suggests one, undo takes back to your previous "
-    "decision, show redraws the position, quit ends the game (it is still saved)."
+    "decision, show redraws the position, quit (or Ctrl-C) stops the game: it is saved after every "
+    "move, and 'plunder play --resume FILE' continues it."
 )
 
 
@@ -43,6 +45,33 @@ def default_record_path(game_id: str) -> Path:
     base = Path(os.environ.get("XDG_DATA_HOME") or Path.home() / ".local" / "share") / "plunder" / "records"
     stamp = _dt.datetime.now().strftime("%Y%m%d-%H%M%S")
     return base / f"{game_id}-{stamp}.json"
+
+
+def save_record(path: Path, record: Record) -> None:
+    """Write ``record`` to ``path`` atomically: a temporary file in the same folder, renamed over
+    ``path``, so an interrupted write never leaves half a record. A path that is not a regular
+    file (``/dev/null``, a pipe) is written in place."""
+    text = record.to_json()
+    if path.exists() and not path.is_file():
+        path.write_text(text, encoding="utf-8")
+        return
+    fd, temp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as out:
+            out.write(text)
+        os.replace(temp, path)
+    except BaseException:
+        Path(temp).unlink(missing_ok=True)
+        raise
+
+
+def resumed_states(game: Game, record: Record) -> list[State]:
+    """Every position of an unfinished ``record`` (checked by :func:`replay` first), to play on from."""
+    replay(record, game)
+    states = [game.new_initial_state()]
+    for move in record.moves:
+        states.append(states[-1].apply(game.parse_action(states[-1], move.action)))
+    return states
 
 
 class PlaySession:
@@ -57,6 +86,8 @@ class PlaySession:
         read: Callable[[str], str],
         hint_agent: str = "hard",
         verbose: bool = False,
+        save: Callable[[Record], None] | None = None,
+        resume: Record | None = None,
     ) -> None:
         self.game = game
         #: refused moves are told with the full message (position, ruling id), not the short one
@@ -64,16 +95,40 @@ class PlaySession:
         #: chance's narrations not yet printed: a run of draws is told on one line
         self.chance_told: list[str] = []
         self.seats = list(seats)
-        self.seed = new_seed() if seed is None else seed
         self.console = console
         self.read = read
         self.entry = entry(game.id)
-        self.rngs = [agent_rng(self.seed, i) for i in range(len(seats))]
+        #: called with the record after every move and undo, so no stop loses the game
+        self.save = save
         self.states: list[State] = [game.new_initial_state()]
         self.moves: list[Move] = []
+        if resume is not None:
+            if resume.seed is None:
+                raise ValueError("a record without a seed cannot be resumed: its chance cannot continue")
+            self.seed = resume.seed
+            self.states = resumed_states(game, resume)
+            self.moves = list(resume.moves)
+        else:
+            self.seed = new_seed() if seed is None else seed
         names = [a.name if a is not None else "human" for a in seats]
-        self.record = Record(game.id, dict(game.params), self.seed, names)
+        self.record = Record(game.id, dict(game.params), self.seed, names, list(self.moves))
         self.hinter = make_agent(hint_agent, game)
+
+    def agent_rng(self, seat: int) -> random.Random:
+        """The RNG of the agent in ``seat`` for this decision, keyed on the seed, the seat and the
+        move number: a resumed game, or one replayed after undo, meets the same replies."""
+        return random.Random(f"agent:{self.seed}:{seat}:{len(self.moves)}")
+
+    def keep(self) -> None:
+        """Bring the record up to the moves played and hand it to ``save``."""
+        self.record.moves = list(self.moves)
+        if self.state.is_terminal():
+            self.record.returns = list(self.state.returns())
+            self.record.scores = list(self.state.scores())
+        else:
+            self.record.returns = self.record.scores = None
+        if self.save is not None:
+            self.save(self.record)
 
     @property
     def state(self) -> State:
@@ -101,6 +156,7 @@ class PlaySession:
         mover = None if state.current_player == CHANCE else state.current_player
         self.moves.append(Move(mover, self.game.action_to_text(state, action)))
         self.states.append(after if after is not None else state.apply(action))
+        self.keep()
         self.tell(state, action, self.state)
 
     def tell(self, before: State, action: object, after: State) -> None:
@@ -136,7 +192,7 @@ class PlaySession:
             seat = state.current_player
             agent = self.seats[seat]
             assert agent is not None
-            self.push(agent.choose(state, self.rngs[seat]))
+            self.push(agent.choose(state, self.agent_rng(seat)))
         self.flush_chance()
 
     def undo(self) -> bool:
@@ -145,6 +201,7 @@ class PlaySession:
             if self.is_human_turn(self.states[i]):
                 del self.states[i + 1 :]
                 del self.moves[i:]
+                self.keep()
                 return True
         return False
 
@@ -184,9 +241,25 @@ class PlaySession:
         self.console.print(Text("\n".join(lines), "cyan"))
 
     def run(self) -> Record:
-        """Play to the end (or until the human quits); return the record."""
+        """Play to the end, or until the human quits or presses Ctrl-C; return the record (saved
+        after every move, so a stop keeps the game)."""
         self.console.print(Text(f"{self.game.title}: " + ", ".join(self.who(i) for i in range(len(self.seats)))
                                 + ". Type help for commands.", "bold"))
+        try:
+            self.play()
+        except KeyboardInterrupt:
+            self.flush_chance()
+            self.console.print("\nGame stopped.")
+        self.keep()
+        if self.state.is_terminal():
+            self.show()
+            self.console.print(Text(result_line(self.game, self.state), "bold green"))
+            if self.entry.breakdown is not None:
+                self.console.print(Text("\n".join(self.entry.breakdown(self.state)), "green"))
+        return self.record
+
+    def play(self) -> None:
+        """The prompt loop: until the game ends or the human quits."""
         self.advance()
         redraw = True
         while not self.state.is_terminal():
@@ -230,15 +303,6 @@ class PlaySession:
                 self.push(action, after)
                 self.advance()
                 redraw = True
-        self.record.moves = list(self.moves)
-        if self.state.is_terminal():
-            self.show()
-            self.record.returns = list(self.state.returns())
-            self.record.scores = list(self.state.scores())
-            self.console.print(Text(result_line(self.game, self.state), "bold green"))
-            if self.entry.breakdown is not None:
-                self.console.print(Text("\n".join(self.entry.breakdown(self.state)), "green"))
-        return self.record
 
 
 #: the longest reason a refusal of unreadable text repeats before its example move
