@@ -18,10 +18,10 @@ from plunder.terminal import PlaySession
 # Each game with a human in seat 0 (who plays the first legal move) and random agents elsewhere;
 # what the narration of that game always says, and the first words of its breakdown.
 GAMES = [
-    ("pillage", {"board": "square:2x2", "contents": "random"}, "Box 1 of 4 holds", "Final values: "),
+    ("pillage", {"board": "square:2x2", "contents": "random"}, "Box 4 of 4 holds", "Final values: "),
     ("pirates", {"layout": "block", "turns": "3"}, "Starting booty: ", "Ship x crew: "),
     ("hubs", {"width": "3", "height": "3", "dots": "6"}, "placed dot a at", "Round 1: "),
-    ("profiteer", {"max_rounds": "2"}, "for your first hand", "Your cards: "),
+    ("profiteer", {"max_rounds": "2"}, "Side A turns up", "Your cards: "),
     ("crossroads", {"players": "3", "target": "15"}, "for a first city", "Player 1: "),
 ]
 
@@ -67,3 +67,11 @@ def test_refusals_are_plain_unless_verbose() -> None:
     assert "Type a move like a1-a2, or 'moves' to list them." in plain
     verbose = CliRunner().invoke(main, [*args, "--verbose"], input="a1-b1\na1-b1\nquit\n", catch_exceptions=False)
     assert "illegal action 'a1-b1' at pillage" in verbose.output and "(PP-4)" in verbose.output
+
+
+def test_a_long_run_of_chance_takes_two_rows() -> None:
+    # a 4x4 board deals 16 boxes before the first line: the last deals are told, the rest counted
+    out = CliRunner().invoke(main, ["play", "pillage", "--vs", "human", "--seed", "5", "--record", "/dev/null"],
+                             input="quit\n", catch_exceptions=False).output
+    told = out.split("\n")[1:3]
+    assert told[0].startswith("(") and " earlier draws) " in told[0] and "Box 16 of 16 holds" in " ".join(told)

@@ -29,6 +29,8 @@ from .core.record import Move, Record, replay
 from .core.registry import entry
 from .match import new_seed
 
+#: most terminal rows a run of chance's narrations takes (a 4x4 board deals 16 boxes at once)
+CHANCE_ROWS = 2
 #: how many legal moves ``moves`` lists before it stops (``moves all`` lists every one)
 MOVE_LIST_CAP = 60
 
@@ -175,10 +177,20 @@ class PlaySession:
         self.console.print(Text(said, "" if human else "bold"))
 
     def flush_chance(self) -> None:
-        """Print chance's narrations gathered since the last move, on one line."""
-        if self.chance_told:
-            self.console.print(Text("; ".join(self.chance_told), "magenta"))
-            self.chance_told = []
+        """Print chance's narrations gathered since the last move, on one line of at most
+        :data:`CHANCE_ROWS` rows: a long run (a board's contents dealt, a hand drawn) keeps its
+        last draws, which the position shows anyway."""
+        told, self.chance_told = self.chance_told, []
+        if not told:
+            return
+        room = CHANCE_ROWS * self.console.width - 30
+        kept = [told[-1]]
+        for said in reversed(told[:-1]):
+            if sum(len(k) + 2 for k in kept) + len(said) > room:
+                break
+            kept.insert(0, said)
+        skipped = len(told) - len(kept)
+        self.console.print(Text((f"({skipped} earlier draws) " if skipped else "") + "; ".join(kept), "magenta"))
 
     def advance(self) -> None:
         """Let chance and agents act until a human must decide or the game ends."""
