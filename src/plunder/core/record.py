@@ -210,8 +210,8 @@ def check_record(record: Record, game: Game) -> None:
     if record.chance == SEEDED and record.seed is None:
         raise RecordError("record says its chance was drawn from the seed, but it has no seed")
     if len(record.players) != n:
-        raise RecordError(f"record names {len(record.players)} players; {game.id} "
-                          f"{'with these parameters ' if n else ''}has {n} seat{'s' * (n != 1)}")
+        raise RecordError(f"record names {len(record.players)} players; {game.id} with these parameters "
+                          f"has {n} seat{'s' * (n != 1)}")
     if len(record.moves) > game.max_game_length:
         raise RecordError(f"record has {len(record.moves)} moves; {game.id} ends within {game.max_game_length}")
     for i, move in enumerate(record.moves):
