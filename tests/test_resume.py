@@ -132,3 +132,16 @@ def test_players_sets_the_number_of_players() -> None:
     out = run("play", "crossroads", "--players", "human,random,random", "--seed", "1", "--record", "/dev/null",
               input="quit\n").output
     assert "Player 3 (random)" in out
+
+
+def test_replay_step_walks_forward_and_back_with_the_narration(tmp_path: Path) -> None:
+    path = tmp_path / "done.json"
+    record = plunder.play(load_game("pirates", layout="block", turns="3"), ["greedy"], seed=4)
+    path.write_text(record.to_json())
+    out = run("replay", str(path), "--step", input="\nn\np\nlast\nwhat\nq\n").output
+    last = len(record.moves)
+    told = [line for line in out.splitlines() if line.startswith("Move ")]
+    assert [t.split(":")[0] for t in told] == ["Move 0 of %d" % last, "Move 1 of %d" % last, "Move 2 of %d" % last,
+                                               "Move 1 of %d" % last] + ["Move %d of %d" % (last, last)] * 2
+    assert "Starting booty: " in told[1]  # the game's own words, not the bare move text
+    assert "n: next move, p: back" in out and "with score" in out

@@ -33,7 +33,7 @@ from .core.record import MAX_SEED, read_record, replay, truncated
 from .core.registry import entry, game_ids, load_game
 from .pictures import png_of, positions, svg_of
 from .simulate import histogram_rows, simulate, wilson
-from .terminal import PlaySession, default_record_path, result_line, save_record
+from .terminal import PlaySession, default_record_path, result_line, save_record, step_through
 
 
 def _params(pairs: Sequence[str]) -> dict[str, str]:
@@ -270,10 +270,14 @@ def simulate_cmd(game_id: str, params: Sequence[str], preset: str | None, agents
 
 @main.command("replay")
 @click.argument("path", type=click.Path(exists=True, dir_okay=False))
-def replay_cmd(path: str) -> None:
-    """Verify a saved game and print its final position and result."""
+@click.option("--step", is_flag=True, help="walk through the game move by move (n/p/first/last/q, Enter: next)")
+def replay_cmd(path: str, step: bool) -> None:
+    """Verify a saved game and print its final position and result; or step through it (--step)."""
     console = Console()
     record = read_record(path)
+    if step:
+        step_through(record, console, console.input)
+        return
     final = replay(record)
     game = final.game
     render = entry(record.game).render

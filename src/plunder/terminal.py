@@ -348,3 +348,55 @@ def result_line(game: Game, state: State) -> str:
     if not winners:
         return f"Tie {scores}"
     return f"{' and '.join(winners)} win{'s' if len(winners) == 1 else ''} {scores}"
+
+
+STEP_HELP = "Enter or n: next move, p: back, first, last, a number: that move, q: quit"
+
+
+def step_through(record: Record, console: Console, read: Callable[[str], str]) -> None:
+    """Walk through ``record`` move by move at the terminal: each position, then the move that
+    led to it in the game's words (``ENTRY.narrate``, else its text)."""
+    final = replay(record)
+    game = final.game
+    game_entry = entry(game.id)
+    states = [game.new_initial_state()]
+    actions = []
+    for move in record.moves:
+        action = game.parse_action(states[-1], move.action)
+        actions.append(action)
+        states.append(states[-1].apply(action))
+    last = len(record.moves)
+    at = 0
+    while True:
+        state = states[at]
+        console.print(game_entry.render(state) if game_entry.render else Text(str(state)))
+        if at == 0:
+            said = "The start."
+        else:
+            before, action = states[at - 1], actions[at - 1]
+            if game_entry.narrate is not None:
+                said = game_entry.narrate(before, action, state)
+            else:
+                who = "Chance" if before.current_player == CHANCE else game.seat_name(before.current_player)
+                said = f"{who}: {game.action_to_text(before, action)}"
+        console.print(Text(f"Move {at} of {last}: {said}", "bold"))
+        if state.is_terminal():
+            console.print(Text(result_line(game, state), "bold green"))
+        try:
+            command = read(f"[{at}/{last}] n/p/first/last/q> ").strip().lower()
+        except (EOFError, KeyboardInterrupt):
+            return
+        if command in ("", "n", "next"):
+            at = min(at + 1, last)
+        elif command in ("p", "prev", "back", "b"):
+            at = max(at - 1, 0)
+        elif command in ("first", "f", "0"):
+            at = 0
+        elif command in ("last", "l", "end"):
+            at = last
+        elif command in ("q", "quit", "exit"):
+            return
+        elif command.isdigit():
+            at = min(int(command), last)
+        else:
+            console.print(Text(STEP_HELP, "yellow"))
