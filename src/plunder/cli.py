@@ -1,4 +1,4 @@
-"""The ``plunder`` command: list, rules, play, simulate, replay, render, solve.
+"""The ``plunder`` command: list, rules, play, simulate, report, replay, render, solve.
 
 Every command reads untrusted input (parameters, moves, record and board files): a
 refusal — a :class:`PlunderError`, a ``ValueError`` or an ``OSError`` — is printed as one
@@ -33,6 +33,9 @@ from .core.record import MAX_SEED, read_record, replay, truncated
 from .core.registry import entry, game_ids, load_game
 from .pictures import png_of, positions, svg_of
 from .simulate import histogram_rows, simulate, wilson
+from .lab.report import build as build_report, write as write_report
+from .lab.run import collect
+from .lab.store import Run, Store
 from .terminal import PlaySession, default_record_path, result_line, save_record, step_through
 
 
@@ -266,6 +269,45 @@ def simulate_cmd(game_id: str, params: Sequence[str], preset: str | None, agents
         for label, count, bar_text in histogram_rows(t.scores):
             hist.add_row(label, str(count), Text(bar_text, "green"))
         console.print(hist)
+
+
+@main.command("report")
+@click.argument("game_id", metavar="GAME")
+@PARAM
+@PRESET
+@click.option("--agents", required=True, help="comma-separated agents, rotated over the seats")
+@click.option("--games", default=1000, show_default=True, type=click.IntRange(min=1))
+@click.option("--seed", default=0, show_default=True, type=SEED, help="game i uses seed SEED+i")
+@click.option("--workers", default=1, show_default=True, type=click.IntRange(min=1), help="local processes")
+@click.option("--out", "out", default=None, type=click.Path(file_okay=False),
+              help="folder for report.html and the plots (default: report-GAME)")
+@click.option("--store", "store_path", default=None, type=click.Path(dir_okay=False),
+              help="SQLite results file, one row per game; games already in it are not replayed "
+                   "(default: OUT/games.sqlite)")
+def report_cmd(game_id: str, params: Sequence[str], preset: str | None, agents: str, games: int, seed: int,
+               workers: int, out: str | None, store_path: str | None) -> None:
+    """Play games (resuming from the results file) and write an HTML report with plots."""
+    game = _load(game_id, preset, params)
+    specs = split_specs(agents)
+    for spec in specs:
+        make_agent(spec, game)
+    folder = Path(out or f"report-{game_id}")
+    folder.mkdir(parents=True, exist_ok=True)
+    store = Store(store_path or folder / "games.sqlite")
+    run = Run(game_id, dict(game.params), tuple(specs), seed)
+    err = Console(stderr=True)
+    try:
+        with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
+                      console=err, transient=True, disable=not err.is_terminal) as bar:
+            task = bar.add_task(f"{game_id} games", total=games)
+            rows = collect(store, run, games, workers, progress=lambda k: bar.advance(task, k))
+    finally:
+        store.close()
+    report = build_report(game_id, dict(game.params), rows, seed)
+    page = write_report(report, folder)
+    for line in report.summary:
+        click.echo(line)
+    click.echo(f"report: {page}")
 
 
 @main.command("replay")

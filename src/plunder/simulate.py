@@ -7,7 +7,7 @@ import statistics
 from collections import Counter
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
-from typing import Any, Callable, Sequence
+from typing import Any, Callable, Iterator, Sequence
 
 from .agents import make_agent
 from .match import agent_rng, play_out
@@ -88,25 +88,60 @@ def seating(agents: Sequence[str], num_players: int, index: int) -> list[str]:
 
 
 GameResult = tuple[list[str], list[float], list[float], dict[str, Any]]
+#: One chunk of work: game id, parameters, agents rotated over the seats, game indices, base seed.
+Chunk = tuple[str, dict[str, str], list[str], list[int], int]
 
 
-def _play_chunk(args: tuple[str, dict[str, str], list[str], list[int], int]) -> list[GameResult]:
-    game_id, params, agents, indices, seed = args
+def play_chunk(job: Chunk) -> list[tuple[int, GameResult]]:
+    """Play the games of one chunk: game ``i`` uses seed ``seed + i`` and :func:`seating` ``i``.
+
+    Each result depends on its index alone, so how games are split into chunks, and where
+    the chunks run, never changes a result.
+    """
+    game_id, params, agents, indices, seed = job
     game = load_game(game_id, **params)
     fast = entry(game_id).fast_play
     built = {spec: make_agent(spec, game) for spec in dict.fromkeys(agents)}
-    results: list[GameResult] = []
+    results: list[tuple[int, GameResult]] = []
     for i in indices:
         seats = seating(agents, game.num_players, i)
         players = [built[spec] for spec in seats]
         rngs = [agent_rng(seed + i, s) for s in range(len(players))]
         result = fast(game, players, rngs, seed + i) if fast is not None else None
         if result is not None:
-            results.append((seats, result.returns, result.scores, dict(result.stats)))
+            results.append((i, (seats, result.returns, result.scores, dict(result.stats))))
             continue
         _, final = play_out(game, players, seed=seed + i)
-        results.append((seats, list(final.returns()), list(final.scores()), final.stats()))
+        results.append((i, (seats, list(final.returns()), list(final.scores()), final.stats())))
     return results
+
+
+def chunks(game_id: str, params: dict[str, str], agents: Sequence[str], indices: Sequence[int], seed: int,
+           workers: int) -> list[Chunk]:
+    """Split ``indices`` into chunks small enough to keep ``workers`` busy (at most 200 games)."""
+    size = max(1, min(200, len(indices) // (workers * 8) or 1))
+    return [(game_id, dict(params), list(agents), list(indices[s:s + size]), seed)
+            for s in range(0, len(indices), size)]
+
+
+def run_games(
+    game_id: str, params: dict[str, str], agents: Sequence[str], indices: Sequence[int], seed: int = 0,
+    workers: int = 1,
+) -> Iterator[list[tuple[int, GameResult]]]:
+    """Play the games ``indices`` on ``workers`` local processes; yield each chunk's results in order.
+
+    The one runner behind ``plunder simulate`` and the lab. Results are the same for any ``workers``.
+    """
+    game = load_game(game_id, **params)
+    for spec in set(agents):
+        make_agent(spec, game)  # fail fast on a bad spec
+    jobs = chunks(game_id, dict(game.params), agents, indices, seed, workers)
+    if workers <= 1:
+        for job in jobs:
+            yield play_chunk(job)
+        return
+    with ProcessPoolExecutor(max_workers=workers) as pool:
+        yield from pool.map(play_chunk, jobs)
 
 
 def simulate(
@@ -123,16 +158,10 @@ def simulate(
     Game ``i`` uses seed ``seed + i``, so results do not depend on ``workers``.
     """
     game = load_game(game_id, **params)
-    for spec in set(agents):
-        make_agent(spec, game)  # fail fast on a bad spec
-    chunk = max(1, min(200, games // (workers * 8) or 1))
-    jobs = [(game_id, dict(game.params), list(agents), list(range(s, min(games, s + chunk))), seed)
-            for s in range(0, games, chunk)]
     tallies = {a: AgentTally() for a in dict.fromkeys(agents)}
     game_stats: dict[str, list[float]] = {}
-
-    def absorb(results: list[GameResult]) -> None:
-        for seats, returns, scores, stats in results:
+    for results in run_games(game_id, dict(game.params), agents, range(games), seed, workers):
+        for _, (seats, returns, scores, stats) in results:
             for s, spec in enumerate(seats):
                 per_seat = {k: float(v[s]) for k, v in stats.items() if isinstance(v, list)}
                 tallies[spec].add(returns[s], scores[s], per_seat)
@@ -141,14 +170,6 @@ def simulate(
                     game_stats.setdefault(k, []).append(float(v))
             if progress:
                 progress(1)
-
-    if workers <= 1:
-        for job in jobs:
-            absorb(_play_chunk(job))
-    else:
-        with ProcessPoolExecutor(max_workers=workers) as pool:
-            for results in pool.map(_play_chunk, jobs):
-                absorb(results)
     return Simulation(game_id, dict(game.params), list(agents), games, seed, tallies, game_stats)
 
 

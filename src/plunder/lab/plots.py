@@ -1,0 +1,96 @@
+"""Plots as PNG bytes, drawn with matplotlib on its file-only Agg backend (no display needed)."""
+
+from __future__ import annotations
+
+import io
+from typing import Sequence
+
+import matplotlib
+
+matplotlib.use("Agg")  # files only: reports are written on machines without a display
+
+import matplotlib.pyplot as plt  # noqa: E402  (the backend must be chosen first)
+
+from .measures import Share  # noqa: E402
+
+
+def _png(fig: "plt.Figure") -> bytes:
+    buf = io.BytesIO()
+    fig.tight_layout()
+    fig.savefig(buf, format="png", dpi=90, metadata={"Software": None})
+    plt.close(fig)
+    return buf.getvalue()
+
+
+def histogram(series: dict[str, Sequence[float]], title: str, xlabel: str) -> bytes:
+    """Overlaid histograms, one per named series, on integer-width bins when values are whole."""
+    fig, ax = plt.subplots(figsize=(6.4, 3.6))
+    values = [v for xs in series.values() for v in xs]
+    lo, hi = (min(values), max(values)) if values else (0.0, 1.0)
+    whole = all(float(v).is_integer() for v in values)
+    bins: int | list[float] = [lo - 0.5 + k for k in range(int(hi - lo) + 2)] if whole and hi - lo <= 80 else 30
+    for name, xs in series.items():
+        if xs:
+            ax.hist(xs, bins=bins, histtype="step", linewidth=1.6, label=f"{name} (n={len(xs)})")
+    ax.set_title(title)
+    ax.set_xlabel(xlabel)
+    ax.set_ylabel("games")
+    ax.legend(fontsize=8)
+    return _png(fig)
+
+
+def shares(groups: dict[str, dict[str, Share]], title: str, ylabel: str, even: float | None = None) -> bytes:
+    """Grouped bars of proportions with their 95% intervals: ``groups[x label][series] = share``."""
+    fig, ax = plt.subplots(figsize=(6.4, 3.6))
+    xs = list(groups)
+    series = list(dict.fromkeys(s for g in groups.values() for s in g))
+    width = 0.8 / max(1, len(series))
+    for k, name in enumerate(series):
+        pos, ps, lo, hi = [], [], [], []
+        for j, x in enumerate(xs):
+            share = groups[x].get(name)
+            if share is None or not share.n:
+                continue
+            a, b = share.interval
+            pos.append(j + (k - (len(series) - 1) / 2) * width)
+            ps.append(share.p)
+            lo.append(max(0.0, share.p - a))
+            hi.append(max(0.0, b - share.p))
+        ax.bar(pos, ps, width=width * 0.9, yerr=[lo, hi], capsize=3, label=name)
+    if even is not None:
+        ax.axhline(even, color="grey", linestyle="--", linewidth=1, label=f"even share {even:.0%}")
+    ax.set_xticks(range(len(xs)), xs)
+    ax.set_ylim(0, 1)
+    ax.set_title(title)
+    ax.set_ylabel(ylabel)
+    ax.legend(fontsize=8)
+    return _png(fig)
+
+
+def bars(groups: dict[str, dict[str, float]], title: str, ylabel: str, stacked: bool = False) -> bytes:
+    """Bars of means: ``groups[x label][series] = value``; side by side, or stacked."""
+    fig, ax = plt.subplots(figsize=(6.4, 3.6))
+    xs = list(groups)
+    series = list(dict.fromkeys(s for g in groups.values() for s in g))
+    width = 0.8 / (1 if stacked else max(1, len(series)))
+    base_pos = [0.0] * len(xs)
+    base_neg = [0.0] * len(xs)
+    for k, name in enumerate(series):
+        vals = [groups[x].get(name, 0.0) for x in xs]
+        if stacked:
+            bottoms = [base_pos[j] if v >= 0 else base_neg[j] for j, v in enumerate(vals)]
+            ax.bar(range(len(xs)), vals, width=width, bottom=bottoms, label=name)
+            for j, v in enumerate(vals):
+                if v >= 0:
+                    base_pos[j] += v
+                else:
+                    base_neg[j] += v
+        else:
+            ax.bar([j + (k - (len(series) - 1) / 2) * width for j in range(len(xs))], vals, width=width * 0.9,
+                   label=name)
+    ax.set_xticks(range(len(xs)), xs)
+    ax.axhline(0, color="black", linewidth=0.6)
+    ax.set_title(title)
+    ax.set_ylabel(ylabel)
+    ax.legend(fontsize=8)
+    return _png(fig)

@@ -1,0 +1,73 @@
+"""``plunder report``: every game gets a page with plots and a summary whose figures match the games."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from plunder.cli import main
+from plunder.lab.measures import Share, reaching, wins
+from plunder.lab.report import build, write
+from plunder.lab.run import collect
+from plunder.lab.store import Run, Store
+from plunder.core.registry import load_game
+
+PNG = b"\x89PNG\r\n\x1a\n"
+
+#: (game, preset, agents, games): small enough for the default test run
+CASES = [
+    ("profiteer", None, ("greedy", "profit"), 60),
+    ("pirates", None, ("greedy", "random"), 6),
+    ("pillage", "small", ("greedy", "random"), 6),
+    ("hubs", "tiny", ("greedy", "random"), 4),
+    ("crossroads", "4p", ("greedy", "tit-for-tat", "grudger", "always-fair"), 4),
+]
+
+#: the plots each game's own statistics add
+OWN_PLOTS = {"profiteer": {"reaching", "endings"}, "pirates": {"end_turn", "buried"}, "pillage": {"margin", "boxes"},
+             "hubs": {"roles"}, "crossroads": {"gold", "trades"}}
+
+
+@pytest.mark.parametrize("game_id, preset, agents, games", CASES, ids=[c[0] for c in CASES])
+def test_every_game_gets_a_report_with_its_own_plots(tmp_path: Path, game_id: str, preset: str | None,
+                                                     agents: tuple[str, ...], games: int) -> None:
+    game = load_game(game_id, preset=preset)
+    run = Run(game_id, dict(game.params), agents, 0)
+    rows = collect(Store(tmp_path / "games.sqlite"), run, games)
+    report = build(game_id, dict(game.params), rows, 0)
+    page = write(report, tmp_path / "out").read_text(encoding="utf-8")
+    names = {p.name for p in report.plots}
+    assert {"scores", "win_rate"} | OWN_PLOTS[game_id] <= names
+    assert ("first_seat" in names) == (game.num_players > 1)
+    for name in names:
+        assert (tmp_path / "out" / f"{name}.png").read_bytes().startswith(PNG)
+    assert page.count("data:image/png;base64,") == len(names)  # self-contained: every plot embedded
+    for agent in agents:  # the summary states each agent's win rate as counted from the rows
+        share = wins(rows, agent)
+        assert f"With the {agent} agent, {round(100 * share.p)}% of" in " ".join(report.summary).replace(".0%", "%")
+
+
+def test_the_profiteer_summary_gives_the_designers_counts(tmp_path: Path) -> None:
+    """"With the profit agent, 34% of games reach 26 cards (±1%)": counted from the scores."""
+    share = Share(34, 100)
+    assert share.words() == "34% (±9.7%)"  # Wilson 95% interval of 34/100: 25.5% to 43.7%, the wider side
+    run = Run("profiteer", dict(load_game("profiteer").params), ("profit",), 0)
+    rows = collect(Store(tmp_path / "games.sqlite"), run, 50)
+    report = build("profiteer", run.params, rows, 0)
+    expected = sum(1 for r in rows if r.scores[0] >= 26)
+    line = next(s for s in report.summary if "reach 26 cards" in s)
+    assert f"{reaching(rows, 'profit', 26).words()} reach 26 cards" in line
+    assert reaching(rows, "profit", 26).hits == expected
+
+
+def test_plunder_report_writes_the_page_and_resumes_from_its_store(tmp_path: Path) -> None:
+    args = ["report", "profiteer", "--agents", "greedy", "--games", "20", "--out", str(tmp_path / "r")]
+    first = CliRunner().invoke(main, args, catch_exceptions=False)
+    assert first.exit_code == 0, first.output
+    assert "With the greedy agent" in first.output and (tmp_path / "r" / "report.html").is_file()
+    again = CliRunner().invoke(main, args + ["--workers", "2"], catch_exceptions=False)
+    assert again.output == first.output  # the same games, read back from the store
+    bad = CliRunner().invoke(main, ["report", "profiteer", "--agents", "nobody", "--out", str(tmp_path / "x")])
+    assert bad.exit_code == 1 and "nobody" in bad.output
