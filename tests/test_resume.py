@@ -37,7 +37,7 @@ def _session(game_id: str, params: dict[str, str], seed: int = 7) -> PlaySession
 
 def _decide(session: PlaySession, k: int) -> list[str]:
     """Play the human's first legal move ``k`` times (agents and chance answering); their texts."""
-    played = []
+    played: list[str] = []
     session.advance()
     for _ in range(k):
         if session.state.is_terminal():
