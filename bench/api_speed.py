@@ -22,28 +22,11 @@ import statistics
 import time
 
 import plunder
-from plunder.games.pillage.openspiel_bridge import to_openspiel
-from plunder.games.pillage.rules import PillageGame, PillageState
+from plunder.games.pillage.rules import PillageGame
+
+from pillage_positions import openspiel_state, start_positions
 
 TARGET = 2.0
-
-
-def start_positions(game: PillageGame, games: int, seed: int) -> list[tuple[PillageState, list[int]]]:
-    """One position per game of ``greedy`` against ``random``, at a random ply, with the lines
-    that led there (to reach the same position in OpenSpiel)."""
-    rng = random.Random(seed)
-    out = []
-    for g in range(games):
-        record = plunder.play(game, ["greedy", "random"] if g % 2 else ["random", "greedy"], seed=seed + g)
-        state = game.new_initial_state()
-        lines: list[int] = []
-        stop = rng.randrange(len(record.moves))
-        for move in record.moves[:stop]:
-            action = game.parse_action(state, move.action)
-            lines.append(action.edge)  # type: ignore[union-attr]
-            state = state.apply(action)
-        out.append((state, lines))
-    return out
 
 
 def ours(starts: list[PillageState], playouts: int, seed: int) -> tuple[float, int]:
@@ -90,12 +73,7 @@ def main() -> None:
         spiel = pyspiel.load_game("dots_and_boxes", {"num_rows": side, "num_cols": side})
         pairs = start_positions(game, args.games, seed=1000 * side)
         mine = [s for s, _ in pairs]
-        other = []
-        for _, lines in pairs:
-            t = spiel.new_initial_state()
-            for e in lines:
-                t.apply_action(to_openspiel(game, e))
-            other.append(t)
+        other = [openspiel_state(spiel, game, lines) for _, lines in pairs]
         ratios, us_mine, us_theirs = [], [], []
         for run in range(args.runs):
             a_sec = b_sec = 0.0

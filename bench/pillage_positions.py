@@ -1,0 +1,40 @@
+"""Positions from real Pillage games, for the benches that compare with OpenSpiel.
+
+One position per game of ``greedy`` against ``random`` (seats alternating) on a unit board,
+at a ply drawn uniformly, with the lines that led there so the same position can be set up
+in OpenSpiel's ``dots_and_boxes``.
+"""
+
+from __future__ import annotations
+
+import random
+
+import plunder
+from plunder.games.pillage.openspiel_bridge import to_openspiel
+from plunder.games.pillage.rules import PillageGame, PillageState
+
+
+def start_positions(game: PillageGame, games: int, seed: int) -> list[tuple[PillageState, list[int]]]:
+    """One position per game of ``greedy`` against ``random``, at a random ply, with the lines
+    that led there (to reach the same position in OpenSpiel)."""
+    rng = random.Random(seed)
+    out = []
+    for g in range(games):
+        record = plunder.play(game, ["greedy", "random"] if g % 2 else ["random", "greedy"], seed=seed + g)
+        state = game.new_initial_state()
+        lines: list[int] = []
+        stop = rng.randrange(len(record.moves))
+        for move in record.moves[:stop]:
+            action = game.parse_action(state, move.action)
+            lines.append(action.edge)  # type: ignore[union-attr]
+            state = state.apply(action)
+        out.append((state, lines))
+    return out
+
+
+def openspiel_state(spiel_game, game: PillageGame, lines: list[int]):  # type: ignore[no-untyped-def]
+    """The OpenSpiel state reached by playing ``lines`` (our edge numbers) from its opening."""
+    t = spiel_game.new_initial_state()
+    for e in lines:
+        t.apply_action(to_openspiel(game, e))
+    return t
