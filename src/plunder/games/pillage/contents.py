@@ -11,6 +11,7 @@ Text forms, used by board files, records and the picture:
 from __future__ import annotations
 
 import re
+from math import lcm
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Iterable, Sequence, Union
@@ -255,6 +256,13 @@ def parse_mix(text: str) -> tuple[Fraction, Fraction, Fraction]:
     if total <= 0:
         raise ValueError("mix weights must not all be zero")
     return (Fraction(shares["doubloons"], total), Fraction(shares["commodity"], total), Fraction(shares["modifier"], total))
+
+
+def mix_text(shares: tuple[Fraction, Fraction, Fraction]) -> str:
+    """The canonical text of a mix: percentages when they are whole, else the smallest whole weights."""
+    scale = 100 if all((share * 100).denominator == 1 for share in shares) else lcm(*(s.denominator for s in shares))
+    weights = [int(share * scale) for share in shares]
+    return ",".join(f"{name}:{w}" for name, w in zip(("doubloons", "commodity", "modifier"), weights))
 
 
 # Pile sizes and their relative weights in random contents: mostly small piles, a rare big one.

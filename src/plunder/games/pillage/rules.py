@@ -28,6 +28,7 @@ from .contents import (
     check_scores_fit,
     content_text,
     parse_content,
+    mix_text,
     parse_legend,
     parse_mix,
     random_distribution,
@@ -64,7 +65,15 @@ def _parse_floor(text: str) -> int | None:
 
 
 def _parse_legend_param(text: str) -> Legend | None:
-    return None if text == "auto" else parse_legend(text)
+    return None if text.strip().lower() == "auto" else parse_legend(text)
+
+
+def _floor_text(floor: int | None) -> str:
+    return "none" if floor is None else str(floor)
+
+
+def _legend_text(legend: Legend | None) -> str:
+    return "auto" if legend is None else str(legend)
 
 
 def _parse_contents(text: str) -> str:
@@ -88,10 +97,12 @@ class PillageGame(Game[PillageAction]):
               CONTENT_MODES),
         Param("legend", "auto", _parse_legend_param,
               "commodity kinds and starting values, e.g. food:5,weapons:5,armor:5 (PP-3); "
-              "auto = the board file's legend, else food, weapons, armor at 5", ("auto", "KIND:VALUE,...")),
-        Param("floor", "none", _parse_floor, "lowest commodity value, or none for no floor (PP-6)", ("none", "INT")),
+              "auto = the board file's legend, else food, weapons, armor at 5", ("auto", "KIND:VALUE,..."),
+              canonical=_legend_text),
+        Param("floor", "none", _parse_floor, "lowest commodity value, or none for no floor (PP-6)", ("none", "INT"),
+              canonical=_floor_text),
         Param("mix", "doubloons:35,commodity:45,modifier:20", parse_mix,
-              "relative weights of random contents", ("doubloons:W,commodity:W,modifier:W",)),
+              "relative weights of random contents", ("doubloons:W,commodity:W,modifier:W",), canonical=mix_text),
     ]
     presets: ClassVar[dict[str, dict[str, str]]] = {
         "default": {},
