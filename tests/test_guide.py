@@ -16,8 +16,9 @@ def test_rules_fit_one_screen_without_ruling_ids(game_id: str) -> None:
     result = CliRunner().invoke(main, ["rules", game_id], catch_exceptions=False)
     assert result.exit_code == 0
     lines = result.output.rstrip("\n").split("\n")
-    # 24 rows: the text, and the prompt line the command was typed on
-    assert 12 <= len(lines) <= 23, len(lines)
+    # 24 rows: the text, and the prompt line the command was typed on; inside play, help adds
+    # four rows of commands and the next prompt, so the text keeps to 19
+    assert 12 <= len(lines) <= 19, len(lines)
     assert max(len(line) for line in lines) <= 80
     assert not re.search(r"\b[A-Z]{2}-\d+\b", result.output), "plain words: no ruling ids"
     assert result.output.rstrip("\n") == entry(game_id).how_to_play.rstrip("\n")

@@ -5,7 +5,6 @@ The full rules, with the rulings, are in ``docs/rules/crossroads.md``.
 
 HOW_TO_PLAY = """\
 Crossroads: build, trade, and be first to 100 gold. 2-6 players.
-
 The 10x10 board has columns A-J and rows 1-10; both edges are labelled 1-5
 twice. Each player rolls for a first city (place D4) and starts with 0 gold.
 A round: every player takes a turn, then everyone trades.

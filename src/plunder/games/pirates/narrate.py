@@ -45,7 +45,7 @@ def _what(s: PiratesState, action: Any, t: PiratesState) -> str:
         case Lookout(roll):
             value = s.face_value(s.sight)
             if t.draw >= 0:
-                return f"Lookout rolled {roll} (tile value {value}): a ship is sighted!"
+                return f"Lookout rolled {roll} (tile value {value}): a ship is sighted"
             return f"Lookout rolled {roll} (tile value {value}): nothing sighted"
         case Flip(face):
             return f"The tile flips: {T.face_name(face)} (a ship is sighted here on {T.face_value(face)} or less)"
