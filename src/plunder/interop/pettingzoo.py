@@ -1,0 +1,122 @@
+"""Every game as a PettingZoo AEC environment: ``env(game_id, **params)``.
+
+Agents are ``player_0`` .. ``player_{n-1}`` in seat order. Each observation is a dict of
+``observation`` (the seat's vector, :mod:`.encoding`) and ``action_mask``; actions are
+indices of the game's fixed action space. Chance moves are made inside :meth:`step`:
+chance event ``k`` of an episode draws :func:`plunder.core.chance.uniform` ``(seed, k)``,
+``seed`` being the one given to :meth:`reset` (or one drawn when none is). Rewards are the
+game's returns (+1 win, 0 tie, -1 loss), paid when the game ends.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import numpy as np
+from gymnasium import spaces
+from pettingzoo import AECEnv
+
+from ..core import chance
+from ..core.game import Game, State
+from ..core.registry import entry
+from .encoding import Encoding, encoding
+from .text import text_picture
+
+
+def env(game_id: str, render_mode: str | None = None, preset: str | None = None, **params: Any) -> "PlunderAEC":
+    """The AEC environment of ``game_id`` with a preset and/or parameters (texts or values)."""
+    return PlunderAEC(entry(game_id).game_class.load(preset, **params), render_mode)
+
+
+class PlunderAEC(AECEnv):
+    """A Plunder game as a PettingZoo agent-environment-cycle environment."""
+
+    metadata = {"render_modes": ["ansi"], "name": "plunder_v0", "is_parallelizable": False}
+
+    def __init__(self, game: Game, render_mode: str | None = None) -> None:
+        super().__init__()
+        if render_mode not in (None, "ansi"):
+            raise ValueError(f"render_mode {render_mode!r}: the modes are {self.metadata['render_modes']}")
+        self.game = game
+        self.render_mode = render_mode
+        self.encoding: Encoding = encoding(game)
+        self.metadata = dict(self.metadata, name=f"plunder_{game.id}_v0")
+        self.possible_agents = [f"player_{s}" for s in range(game.num_players)]
+        size = self.encoding.actions.size
+        self._observation_space = spaces.Dict({
+            "observation": spaces.Box(-np.inf, np.inf, (self.encoding.size,), np.float32),
+            "action_mask": spaces.Box(0, 1, (size,), np.int8),
+        })
+        self._action_space: spaces.Discrete = spaces.Discrete(size)
+        self.observation_spaces = {a: self._observation_space for a in self.possible_agents}
+        self.action_spaces = {a: self._action_space for a in self.possible_agents}
+        self.state_now: State = game.new_initial_state()
+        self.seed_value = 0
+        self.chance_events = 0
+
+    def observation_space(self, agent: str) -> spaces.Space:
+        """The same dict space for every agent."""
+        return self._observation_space
+
+    def action_space(self, agent: str) -> spaces.Space:
+        """``Discrete(size of the game's action space)``."""
+        return self._action_space
+
+    def reset(self, seed: int | None = None, options: dict | None = None) -> None:
+        """A new game; ``seed`` decides its chance events (a fresh one is drawn when ``None``)."""
+        self.seed_value = random.SystemRandom().randrange(2**63) if seed is None else seed
+        for agent, space in self.action_spaces.items():
+            space.seed(None if seed is None else seed + int(agent.rsplit("_", 1)[1]))
+        self.chance_events = 0
+        self.agents = list(self.possible_agents)
+        self.rewards = {a: 0.0 for a in self.agents}
+        self._cumulative_rewards = {a: 0.0 for a in self.agents}
+        self.terminations = {a: False for a in self.agents}
+        self.truncations = {a: False for a in self.agents}
+        self.infos: dict[str, dict] = {a: {} for a in self.agents}
+        self.state_now = self._after_chance(self.game.new_initial_state())
+        self.agent_selection = self.agents[self.state_now.current_player]
+
+    def _after_chance(self, state: State) -> State:
+        """``state`` with its chance moves made from the episode's seed."""
+        while state.is_chance_node():
+            state = state.apply(chance.draw(state, self.seed_value, self.chance_events))
+            self.chance_events += 1
+        return state
+
+    def observe(self, agent: str) -> dict[str, np.ndarray]:
+        """``agent``'s observation vector and, when it is to move, the legal-action mask."""
+        seat = self.possible_agents.index(agent)
+        mask = (self.encoding.actions.mask(self.state_now) if self.state_now.current_player == seat
+                else np.zeros(self.encoding.actions.size, dtype=np.int8))
+        return {"observation": self.encoding.observe(self.state_now, seat), "action_mask": mask}
+
+    def step(self, action: int | None) -> None:
+        """Play ``action`` (an index) for the agent to move, then any chance moves."""
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        assert action is not None
+        self._cumulative_rewards[agent] = 0.0
+        move = self.encoding.actions.action(self.state_now, int(action))
+        self.state_now = self._after_chance(self.state_now.apply(move))
+        if self.state_now.is_terminal():
+            returns = self.state_now.returns()
+            for seat, a in enumerate(self.agents):
+                self.rewards[a] = float(returns[seat])
+                self.terminations[a] = True
+        else:
+            self.rewards = {a: 0.0 for a in self.agents}
+            self.agent_selection = self.agents[self.state_now.current_player]
+        self._accumulate_rewards()
+
+    def render(self) -> str | None:
+        """The text picture of the position (``render_mode="ansi"``)."""
+        if self.render_mode is None:
+            return None
+        return text_picture(self.state_now)
+
+    def close(self) -> None:
+        """Nothing to release."""
