@@ -51,18 +51,22 @@ class _Vector:
         self.parts: list[np.ndarray] = []
 
     def add(self, values: Any) -> None:
+        """Numbers or an array, flattened."""
         self.parts.append(np.asarray(values, dtype=np.float32).ravel())
 
     def one_hot(self, index: int, size: int) -> None:
+        """``size`` zeros with a 1 at ``index`` (none when it is out of range: nothing there)."""
         part = np.zeros(size, dtype=np.float32)
         if 0 <= index < size:
             part[index] = 1.0
         self.parts.append(part)
 
     def bits(self, mask: int, size: int) -> None:
+        """The low ``size`` bits of ``mask``, bit 0 first."""
         self.parts.append(((mask >> np.arange(size, dtype=np.uint64)) & 1).astype(np.float32))
 
     def done(self) -> np.ndarray:
+        """The parts joined into one vector."""
         return np.concatenate(self.parts)
 
 
