@@ -1,4 +1,4 @@
-"""The ``plunder`` command: list, rules, play, simulate, report, replay, render, solve.
+"""The ``plunder`` command: list, rules, play, simulate, report, sweep, replay, render, solve.
 
 Every command reads untrusted input (parameters, moves, record and board files): a
 refusal — a :class:`PlunderError`, a ``ValueError`` or an ``OSError`` — is printed as one
@@ -34,8 +34,10 @@ from .core.registry import entry, game_ids, load_game
 from .pictures import png_of, positions, svg_of
 from .simulate import histogram_rows, simulate, wilson
 from .lab.report import build as build_report, write as write_report
+from .lab.plots import heatmap
 from .lab.run import collect
 from .lab.store import Run, Store
+from .lab.sweep import MEASURES, parse_grid, sweep, table as sweep_table
 from .terminal import PlaySession, default_record_path, result_line, save_record, step_through
 
 
@@ -308,6 +310,63 @@ def report_cmd(game_id: str, params: Sequence[str], preset: str | None, agents: 
     for line in report.summary:
         click.echo(line)
     click.echo(f"report: {page}")
+
+
+@main.command("sweep")
+@click.argument("game_id", metavar="GAME")
+@PARAM
+@PRESET
+@click.option("--grid", "grid", multiple=True, required=True, help="NAME=V1,V2,... (repeat for more axes)")
+@click.option("--agents", required=True, help="comma-separated agents, rotated over the seats")
+@click.option("--rank", "measure", default="win", show_default=True, type=click.Choice(list(MEASURES)),
+              help="; ".join(f"{k}: {v}" for k, v in MEASURES.items()))
+@click.option("--games", default=2000, show_default=True, type=click.IntRange(min=1), help="most games a variant")
+@click.option("--batch", default=200, show_default=True, type=click.IntRange(min=1), help="games a variant per round")
+@click.option("--precision", default=0.02, show_default=True, type=click.FloatRange(min=0),
+              help="a variant stops once its 95%% interval is this narrow on each side")
+@click.option("--seed", default=0, show_default=True, type=SEED, help="game i of every variant uses seed SEED+i")
+@click.option("--workers", default=1, show_default=True, type=click.IntRange(min=1), help="local processes")
+@click.option("--out", "out", default=None, type=click.Path(file_okay=False),
+              help="folder for the table, the heat-map and the results file (default: sweep-GAME)")
+def sweep_cmd(game_id: str, params: Sequence[str], preset: str | None, grid: Sequence[str], agents: str,
+              measure: str, games: int, batch: int, precision: float, seed: int, workers: int,
+              out: str | None) -> None:
+    """Play every combination of the grid's values, ranked, spending games where the ranking is in doubt."""
+    game = _load(game_id, preset, params)
+    specs = split_specs(agents)
+    for spec in specs:
+        make_agent(spec, game)
+    axes = parse_grid(grid)
+    folder = Path(out or f"sweep-{game_id}")
+    folder.mkdir(parents=True, exist_ok=True)
+    store = Store(folder / "games.sqlite")
+    err = Console(stderr=True)
+    try:
+        with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
+                      console=err, transient=True, disable=not err.is_terminal) as bar:
+            total = games * math.prod(len(v) for _, v in axes)
+            task = bar.add_task(f"{game_id} sweep (at most)", total=total)
+            variants = sweep(store, game_id, dict(game.params), axes, specs, measure, batch, games, precision,
+                             seed, workers, progress=lambda k: bar.advance(task, k))
+    finally:
+        store.close()
+    rows = sweep_table(variants, game_id)
+    result = Table(title=f"{game_id} sweep ranked by {MEASURES[measure]}", header_style="bold")
+    for col in rows[0]:
+        result.add_column(col)
+    for row in rows:
+        result.add_row(*row.values())
+    console = Console(width=max(Console().width, 120))
+    console.print(result)
+    lines = ["| " + " | ".join(rows[0]) + " |", "|" + "---|" * len(rows[0])]
+    lines += ["| " + " | ".join(r.values()) + " |" for r in rows]
+    (folder / "sweep.md").write_text("\n".join(lines) + "\n", encoding="utf-8")
+    if len(axes) == 2:
+        (ry, ys), (rx, xs) = axes
+        by = {tuple(v.values.values()): v for v in variants}
+        cells = [[by[(y, x)].measure(measure)[0] for x in xs] for y in ys]
+        (folder / "heatmap.png").write_bytes(heatmap(ys, xs, cells, f"{measure} (lower is better)", ry, rx))
+    click.echo(f"table: {folder / 'sweep.md'}")
 
 
 @main.command("replay")

@@ -94,3 +94,20 @@ def bars(groups: dict[str, dict[str, float]], title: str, ylabel: str, stacked: 
     ax.set_ylabel(ylabel)
     ax.legend(fontsize=8)
     return _png(fig)
+
+
+def heatmap(rows: Sequence[str], cols: Sequence[str], values: Sequence[Sequence[float]], title: str,
+            row_label: str, col_label: str, fmt: str = "{:.0%}") -> bytes:
+    """A two-axis grid of values, each cell written on it."""
+    fig, ax = plt.subplots(figsize=(1.2 * len(cols) + 2.5, 0.8 * len(rows) + 1.8))
+    image = ax.imshow(values, cmap="viridis", aspect="auto")
+    ax.set_xticks(range(len(cols)), cols)
+    ax.set_yticks(range(len(rows)), rows)
+    ax.set_xlabel(col_label)
+    ax.set_ylabel(row_label)
+    for i, line in enumerate(values):
+        for j, v in enumerate(line):
+            ax.text(j, i, fmt.format(v), ha="center", va="center", color="white", fontsize=9)
+    fig.colorbar(image, ax=ax)
+    ax.set_title(title)
+    return _png(fig)

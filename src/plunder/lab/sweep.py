@@ -1,0 +1,128 @@
+"""``plunder sweep``: every combination of parameter values, ranked, with sequential stopping.
+
+Each variant is played in batches. After each batch a variant stops when the 95% interval of the
+ranking measure is narrow enough, when it is clearly separated from the best variant (their
+intervals no longer overlap), or when it reached the most games allowed; so games go where the
+ranking is still in doubt. Games are stored (one row each), so an interrupted sweep resumes.
+"""
+
+from __future__ import annotations
+
+import itertools
+import statistics
+from dataclasses import dataclass, field
+from typing import Callable, Sequence
+
+from ..core.errors import ParameterError
+from ..core.registry import load_game
+from .measures import Share, pct, ties, wins
+from .report import LENGTH
+from .run import collect
+from .store import Row, Run, Store
+
+#: ranking measures: each turns rows into (badness, low, high) — lower is better — and says it in words
+MEASURES = {
+    "win": "highest win rate of the agents (over every seat)",
+    "near50": "win rate nearest 50%",
+    "seat": "first seat's win rate nearest the even share",
+    "ties": "fewest ties",
+}
+
+
+def parse_grid(specs: Sequence[str]) -> list[tuple[str, list[str]]]:
+    """``["hand=8,10,12", "keep=6,8"]`` as ``[("hand", ["8","10","12"]), ("keep", ["6","8"])]``."""
+    axes = []
+    for spec in specs:
+        name, eq, values = spec.partition("=")
+        options = [v.strip() for v in values.split(",") if v.strip()]
+        if not eq or not name.strip() or not options:
+            raise ParameterError(f"grid {spec!r} is not NAME=VALUE,VALUE,...")
+        axes.append((name.strip(), options))
+    return axes
+
+
+def distance(share: Share, centre: float) -> tuple[float, float, float]:
+    """How far a proportion is from ``centre``, with the interval of that distance."""
+    lo, hi = share.interval
+    near = 0.0 if lo <= centre <= hi else min(abs(lo - centre), abs(hi - centre))
+    return abs(share.p - centre), near, max(abs(lo - centre), abs(hi - centre))
+
+
+def badness(measure: str, rows: Sequence[Row]) -> tuple[float, float, float]:
+    """The ranking measure of ``rows`` as (estimate, low, high), lower being better."""
+    players = len(rows[0].seats) if rows else 1
+    if measure == "ties":
+        t = ties(rows)
+        return (t.p, *t.interval)
+    if measure == "seat":
+        return distance(wins(rows, seat=0), 1 / players)
+    w = wins(rows)
+    if measure == "near50":
+        return distance(w, 0.5)
+    lo, hi = w.interval
+    return 1 - w.p, 1 - hi, 1 - lo
+
+
+@dataclass
+class Variant:
+    """One combination of the grid and what its games show so far."""
+
+    values: dict[str, str]
+    run: Run
+    rows: list[Row] = field(default_factory=list)
+    status: str = "playing"
+
+    def measure(self, name: str) -> tuple[float, float, float]:
+        """The ranking measure so far."""
+        return badness(name, self.rows)
+
+
+def sweep(store: Store, game_id: str, base: dict[str, str], axes: Sequence[tuple[str, list[str]]],
+          agents: Sequence[str], measure: str, batch: int, most: int, precision: float, seed: int = 0,
+          workers: int = 1, progress: Callable[[int], None] | None = None) -> list[Variant]:
+    """Play every combination of ``axes`` over ``base`` parameters until each stops; best first."""
+    variants = []
+    for combo in itertools.product(*(values for _, values in axes)):
+        values = {name: v for (name, _), v in zip(axes, combo)}
+        game = load_game(game_id, **{**base, **values})  # refuses a bad value before any game is played
+        variants.append(Variant(values, Run(game_id, dict(game.params), tuple(agents), seed)))
+    while any(v.status == "playing" for v in variants):
+        for v in variants:
+            if v.status == "playing":
+                v.rows = collect(store, v.run, min(most, len(v.rows) + batch), workers, progress)
+        best = min(variants, key=lambda v: v.measure(measure)[0])
+        for v in variants:
+            if v.status != "playing":
+                continue
+            est, lo, hi = v.measure(measure)
+            if lo > best.measure(measure)[2]:
+                v.status = "separated"
+            elif (hi - lo) / 2 <= precision:
+                v.status = "narrow"
+            elif len(v.rows) >= most:
+                v.status = "most games"
+    return sorted(variants, key=lambda v: v.measure(measure)[0])
+
+
+def length(rows: Sequence[Row], game_id: str) -> float | None:
+    """The median game length, where the game's ``stats()`` measures one."""
+    if game_id not in LENGTH:
+        return None
+    key = LENGTH[game_id][0]
+    values = [float(r.stats[key]) for r in rows if key in r.stats]
+    return statistics.median(values) if values else None
+
+
+def table(variants: Sequence[Variant], game_id: str) -> list[dict[str, str]]:
+    """One row of words per variant, best first: values, games, win rate, first seat, ties, length, stop."""
+    out = []
+    for v in variants:
+        w, first = wins(v.rows), wins(v.rows, seat=0)
+        lo, hi = w.interval
+        players = len(v.rows[0].seats) if v.rows else 1
+        med = length(v.rows, game_id)
+        out.append({**v.values, "games": str(len(v.rows)), "win rate (95%)": f"{pct(w.p)} ({pct(lo)}-{pct(hi)})",
+                    "first seat": first.words() if players > 1 else "-",
+                    "ties": ties(v.rows).words() if players > 1 else "-",
+                    "median length": "-" if med is None else f"{med:g}", "stopped": v.status})
+    return out
