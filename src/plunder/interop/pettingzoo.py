@@ -10,17 +10,16 @@ game's returns (+1 win, 0 tie, -1 loss), paid when the game ends.
 
 from __future__ import annotations
 
-import random
 from typing import Any
 
 import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv
 
-from ..core import chance
 from ..core.game import Game, State
 from ..core.registry import entry
 from .encoding import Encoding, encoding
+from .episode import Episode
 from .text import text_picture
 
 
@@ -51,9 +50,7 @@ class PlunderAEC(AECEnv):
         self._action_space: spaces.Discrete = spaces.Discrete(size)
         self.observation_spaces = {a: self._observation_space for a in self.possible_agents}
         self.action_spaces = {a: self._action_space for a in self.possible_agents}
-        self.state_now: State = game.new_initial_state()
-        self.seed_value = 0
-        self.chance_events = 0
+        self.episode = Episode(game)
 
     def observation_space(self, agent: str) -> spaces.Space:
         """The same dict space for every agent."""
@@ -65,25 +62,21 @@ class PlunderAEC(AECEnv):
 
     def reset(self, seed: int | None = None, options: dict | None = None) -> None:
         """A new game; ``seed`` decides its chance events (a fresh one is drawn when ``None``)."""
-        self.seed_value = random.SystemRandom().randrange(2**63) if seed is None else seed
         for agent, space in self.action_spaces.items():
             space.seed(None if seed is None else seed + int(agent.rsplit("_", 1)[1]))
-        self.chance_events = 0
         self.agents = list(self.possible_agents)
         self.rewards = {a: 0.0 for a in self.agents}
         self._cumulative_rewards = {a: 0.0 for a in self.agents}
         self.terminations = {a: False for a in self.agents}
         self.truncations = {a: False for a in self.agents}
         self.infos: dict[str, dict] = {a: {} for a in self.agents}
-        self.state_now = self._after_chance(self.game.new_initial_state())
+        self.episode.start(seed)
         self.agent_selection = self.agents[self.state_now.current_player]
 
-    def _after_chance(self, state: State) -> State:
-        """``state`` with its chance moves made from the episode's seed."""
-        while state.is_chance_node():
-            state = state.apply(chance.draw(state, self.seed_value, self.chance_events))
-            self.chance_events += 1
-        return state
+    @property
+    def state_now(self) -> State:
+        """The position."""
+        return self.episode.state
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         """``agent``'s observation vector and, when it is to move, the legal-action mask."""
@@ -101,7 +94,7 @@ class PlunderAEC(AECEnv):
         assert action is not None
         self._cumulative_rewards[agent] = 0.0
         move = self.encoding.actions.action(self.state_now, int(action))
-        self.state_now = self._after_chance(self.state_now.apply(move))
+        self.episode.play(move)
         if self.state_now.is_terminal():
             returns = self.state_now.returns()
             for seat, a in enumerate(self.agents):

@@ -1,0 +1,108 @@
+"""Single-agent Gymnasium environments: the solitaires (``plunder/Pirates-v0``,
+``plunder/Profiteer-v0``, registered when this module is imported) and any two-player game
+against a chosen opponent agent (:func:`versus`).
+
+The observation is the seat's vector (:mod:`.encoding`); the legal-action mask is in
+``info["action_mask"]`` and from :meth:`PlunderEnv.action_masks`. An index that names no
+legal action ends the episode with reward -1 (``info["illegal"]``), so that an agent that
+ignores the mask learns to respect it. Otherwise the reward is the game's return for the
+seat (+1 win, 0 tie, -1 loss), paid when the game ends. Chance is drawn from the seed given
+to :meth:`PlunderEnv.reset`, the opponent's choices from a generator seeded from it too.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import gymnasium
+import numpy as np
+from gymnasium import spaces
+
+from ..agents import make_agent
+from ..core.agent import Agent
+from ..core.errors import IllegalActionError
+from ..core.game import Game
+from ..core.registry import entry
+from .encoding import encoding
+from .episode import Episode
+from .text import text_picture
+
+#: Gymnasium id -> game id of the solitaires
+SOLITAIRES = {"plunder/Pirates-v0": "pirates", "plunder/Profiteer-v0": "profiteer"}
+
+
+class PlunderEnv(gymnasium.Env):
+    """A game from one seat's chair; any other seats are played by ``opponent`` (an agent spec)."""
+
+    metadata = {"render_modes": ["ansi"]}
+
+    def __init__(self, game_id: str, seat: int = 0, opponent: str = "random", render_mode: str | None = None,
+                 preset: str | None = None, **params: Any) -> None:
+        game: Game = entry(game_id).game_class.load(preset, **params)
+        if not 0 <= seat < game.num_players:
+            raise ValueError(f"seat {seat}: {game_id} has seats 0 to {game.num_players - 1}")
+        if render_mode not in (None, "ansi"):
+            raise ValueError(f"render_mode {render_mode!r}: the modes are {self.metadata['render_modes']}")
+        self.game = game
+        self.seat = seat
+        self.render_mode = render_mode
+        self.encoding = encoding(game)
+        self.episode = Episode(game)
+        self.opponent: Agent | None = make_agent(opponent, game) if game.num_players > 1 else None
+        self.opponent_rng = random.Random(0)
+        self.observation_space = spaces.Box(-np.inf, np.inf, (self.encoding.size,), np.float32)
+        self.action_space = spaces.Discrete(self.encoding.actions.size)
+
+    def reset(self, *, seed: int | None = None, options: dict | None = None) -> tuple[np.ndarray, dict]:
+        """A new game; with ``seed``, the same game each time for the same actions."""
+        super().reset(seed=seed)
+        self.episode.start(int(self.np_random.integers(2**63)))
+        self.opponent_rng = random.Random(int(self.np_random.integers(2**63)))
+        self._opponents_move()
+        return self._observe(), self._info()
+
+    def step(self, action: int) -> tuple[np.ndarray, float, bool, bool, dict]:
+        """Play the index ``action`` for the seat, then the opponents until the seat is to move again."""
+        try:
+            move = self.encoding.actions.action(self.episode.state, int(action))
+            self.episode.play(move)
+        except IllegalActionError:
+            return self._observe(), -1.0, True, False, dict(self._info(), illegal=True)
+        self._opponents_move()
+        state = self.episode.state
+        reward = float(state.returns()[self.seat]) if state.is_terminal() else 0.0
+        return self._observe(), reward, state.is_terminal(), False, self._info()
+
+    def _opponents_move(self) -> None:
+        state = self.episode.state
+        while not state.is_terminal() and state.current_player != self.seat:
+            assert self.opponent is not None
+            self.episode.play(self.opponent.choose(state, self.opponent_rng))
+            state = self.episode.state
+
+    def _observe(self) -> np.ndarray:
+        return self.encoding.observe(self.episode.state, self.seat)
+
+    def _info(self) -> dict:
+        return {"action_mask": self.action_masks()}
+
+    def action_masks(self) -> np.ndarray:
+        """1 for each legal action index (all 0 once the game is over)."""
+        if self.episode.state.is_terminal():
+            return np.zeros(self.encoding.actions.size, dtype=np.int8)
+        return self.encoding.actions.mask(self.episode.state)
+
+    def render(self) -> str | None:
+        """The text picture of the position (``render_mode="ansi"``)."""
+        return text_picture(self.episode.state) if self.render_mode == "ansi" else None
+
+
+def versus(game_id: str, opponent: str = "random", seat: int = 0, **kwargs: Any) -> PlunderEnv:
+    """``game_id`` played from ``seat`` against ``opponent`` (an agent spec such as ``greedy``)."""
+    return PlunderEnv(game_id, seat=seat, opponent=opponent, **kwargs)
+
+
+for _id, _game in SOLITAIRES.items():
+    if _id not in gymnasium.registry:
+        gymnasium.register(_id, entry_point=f"{__name__}:PlunderEnv", kwargs={"game_id": _game})
