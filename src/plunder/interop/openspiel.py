@@ -1,0 +1,184 @@
+"""Every game as an OpenSpiel Python game: ``pyspiel.load_game("python_plunder_<id>", {"preset": ...})``.
+
+Player actions are the indices of the game's fixed action space (:mod:`.encoding`); chance
+outcome ``i`` is the ``i``-th of the state's ``chance_outcomes()``. Observation tensors are the
+encoding's vectors; a state serializes as its history (OpenSpiel's default).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import pyspiel
+
+from ..core.game import CHANCE, TERMINAL, Game
+from ..core.registry import GAME_MODULES, entry
+from .encoding import Encoding, encoding
+from .text import text_picture
+
+#: most chance outcomes at a chance node (Profiteer's 52 cards; Pillage deals its content distribution)
+CHANCE_SLOTS = 64
+
+
+def chance_slots(game: Game) -> int:
+    """How many chance outcome ids ``game`` needs."""
+    deals = getattr(getattr(game, "actions", None), "deals", ())
+    return max(CHANCE_SLOTS, len(deals))
+
+
+def short_name(game_id: str) -> str:
+    """The name OpenSpiel loads ``game_id`` by."""
+    return f"python_plunder_{game_id}"
+
+
+def _seat_counts(game_id: str) -> list[int]:
+    cls = entry(game_id).game_class
+    return sorted({cls.load(p).num_players for p in cls.presets})
+
+
+def _game_type(game_id: str, players: int) -> Any:
+    default = next(iter(entry(game_id).game_class.presets), "")
+    counts = _seat_counts(game_id)
+    return pyspiel.GameType(
+        short_name=short_name(game_id), long_name=f"Plunder {entry(game_id).game_class.title}",
+        dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
+        chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
+        information=pyspiel.GameType.Information.PERFECT_INFORMATION,
+        utility=pyspiel.GameType.Utility.ZERO_SUM if players == 2 else pyspiel.GameType.Utility.GENERAL_SUM,
+        reward_model=pyspiel.GameType.RewardModel.TERMINAL,
+        max_num_players=counts[-1], min_num_players=counts[0],
+        provides_information_state_string=True, provides_information_state_tensor=False,
+        provides_observation_string=True, provides_observation_tensor=True,
+        parameter_specification={"preset": default})
+
+
+class PlunderGame(pyspiel.Game):
+    """One Plunder game with a preset, for OpenSpiel."""
+
+    def __init__(self, game_id: str, params: dict | None = None) -> None:
+        self.game_id = game_id
+        self.preset_params = dict(params or {})
+        preset = (params or {}).get("preset") or None
+        self.plunder: Game = entry(game_id).game_class.load(preset)
+        self.encoding: Encoding = encoding(self.plunder)
+        n = self.plunder.num_players
+        info = pyspiel.GameInfo(num_distinct_actions=self.encoding.actions.size, max_chance_outcomes=chance_slots(self.plunder),
+                                num_players=n, min_utility=-1.0, max_utility=1.0,
+                                utility_sum=0.0 if n == 2 else None, max_game_length=self.plunder.max_game_length)
+        super().__init__(_game_type(game_id, n), info, params or {})
+
+    def new_initial_state(self) -> "PlunderState":
+        """The starting position."""
+        return PlunderState(self)
+
+    def __reduce__(self) -> tuple:
+        return PlunderGame, (self.game_id, self.preset_params)
+
+    def make_py_observer(self, iig_obs_type: Any = None, params: Any = None) -> "PlunderObserver":
+        """The encoding's vector as the observation tensor."""
+        return PlunderObserver(self.encoding)
+
+
+class PlunderState(pyspiel.State):
+    """A position of a :class:`PlunderGame`."""
+
+    def __init__(self, game: PlunderGame) -> None:
+        super().__init__(game)
+        self.position = game.plunder.new_initial_state()
+
+    @property
+    def encoding(self) -> Encoding:
+        """The game's observation and action space."""
+        game: PlunderGame = self.get_game()
+        return game.encoding
+
+    def current_player(self) -> int:
+        """The seat to move, or OpenSpiel's chance or terminal id."""
+        player = self.position.current_player
+        if player == CHANCE:
+            return int(pyspiel.PlayerId.CHANCE)
+        if player == TERMINAL:
+            return int(pyspiel.PlayerId.TERMINAL)
+        return player
+
+    def _legal_actions(self, player: int) -> list[int]:
+        return [int(i) for i in np.flatnonzero(self.encoding.actions.mask(self.position))]
+
+    def chance_outcomes(self) -> list[tuple[int, float]]:
+        """``(slot, probability)`` of each outcome, in the game's order."""
+        return [(i, p) for i, (_, p) in enumerate(self.position.chance_outcomes())]
+
+    def _apply_action(self, action: int) -> None:
+        if self.position.is_chance_node():
+            self.position = self.position.apply(self.position.chance_outcomes()[action][0])
+        else:
+            self.position = self.position.apply(self.encoding.actions.action(self.position, action))
+
+    def _action_to_string(self, player: int, action: int) -> str:
+        if player == int(pyspiel.PlayerId.CHANCE):
+            move = self.position.chance_outcomes()[action][0]
+        else:
+            move = self.encoding.actions.action(self.position, action)
+        return self.position.game.action_to_text(self.position, move)
+
+    def is_terminal(self) -> bool:
+        """True when the game is over."""
+        return self.position.is_terminal()
+
+    def returns(self) -> list[float]:
+        """+1 win, 0 tie, -1 loss per seat at the end."""
+        return [float(r) for r in self.position.returns()]
+
+    def __str__(self) -> str:
+        return text_picture(self.position)
+
+    def __reduce__(self) -> tuple:
+        return _replayed, (self.get_game(), self.history())
+
+
+def _replayed(game: PlunderGame, history: list[int]) -> PlunderState:
+    """The state reached from the start by ``history`` (how a pickled state is rebuilt)."""
+    state = game.new_initial_state()
+    for action in history:
+        state.apply_action(action)
+    return state
+
+
+class PlunderObserver:
+    """OpenSpiel's Python observer: the encoding's vector from a seat's point of view."""
+
+    def __init__(self, enc: Encoding) -> None:
+        self.encoding = enc
+        self.tensor = np.zeros(enc.size, np.float32)
+        self.dict = {"observation": self.tensor}
+
+    def set_from(self, state: PlunderState, player: int) -> None:
+        """Fill the tensor from ``state`` as ``player`` sees it."""
+        self.tensor[:] = self.encoding.observe(state.position, player)
+
+    def string_from(self, state: PlunderState, player: int) -> str:
+        """The text picture (there is nothing hidden to leave out)."""
+        return str(state)
+
+
+def _register(game_id: str) -> type[PlunderGame]:
+    """A :class:`PlunderGame` class for ``game_id``, registered with OpenSpiel under :func:`short_name`."""
+
+    def init(self: PlunderGame, params: dict | None = None) -> None:
+        PlunderGame.__init__(self, game_id, params)
+
+    def reduce(self: PlunderGame) -> tuple:
+        return cls, (self.preset_params,)
+
+    cls = type(f"Plunder{game_id.title()}Game", (PlunderGame,), {"__init__": init, "__reduce__": reduce})
+    pyspiel.register_game(_game_type(game_id, 0), cls)
+    globals()[cls.__name__] = cls  # pickle finds a class by its module and name
+    return cls
+
+
+#: the registered class of each game
+GAME_CLASSES: dict[str, type[PlunderGame]] = {}
+for _game_id in GAME_MODULES:
+    if short_name(_game_id) not in pyspiel.registered_names():
+        GAME_CLASSES[_game_id] = _register(_game_id)
