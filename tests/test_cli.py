@@ -184,3 +184,11 @@ def test_solve_has_a_default_time_limit_and_reports_the_limit_it_hit(monkeypatch
     monkeypatch.setattr(cli, "entry", lambda game_id: replace(real, solve=give_up))
     message = refused("solve", "pillage")
     assert asked == [60.0] and "no result within the solver's time limit: stopped after 60 s" in message
+
+
+def test_solve_passes_its_memory_budget_and_refuses_a_bad_one() -> None:
+    runner = CliRunner()
+    args = ["solve", "pillage", "-p", "board=square:2x2", "-p", "contents=unit"]
+    done = runner.invoke(main, [*args, "--memory", "64"])
+    assert done.exit_code == 0 and "Best move" in done.output
+    assert runner.invoke(main, [*args, "--memory", "0"]).exit_code == 2

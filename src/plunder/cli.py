@@ -400,8 +400,10 @@ def replay_cmd(path: str, step: bool) -> None:
 @click.option("--seed", default=0, show_default=True, type=SEED, help="seed for chance before the position")
 @click.option("--time-limit", default=DEFAULT_SOLVE_SECONDS, show_default=True, type=Seconds(),
               help="give up after this many seconds")
+@click.option("--memory", default=None, type=click.FloatRange(min=1, max=1 << 20), metavar="MB",
+              help="MB for the solver's transposition tables (default: the solver's own, see docs/limits.md)")
 def solve_cmd(game_id: str, params: Sequence[str], preset: str | None, moves: str, seed: int,
-              time_limit: float) -> None:
+              time_limit: float, memory: float | None) -> None:
     """Solve a position exactly: its value for the player to move, and a best move."""
     game = _load(game_id, preset, params)
     solver = entry(game_id).solve
@@ -416,7 +418,7 @@ def solve_cmd(game_id: str, params: Sequence[str], preset: str | None, moves: st
     while state.is_chance_node():
         state = state.apply(chance.pick(state.chance_outcomes(), draws()))
     try:
-        result = solver(state, time_limit)
+        result = solver(state, time_limit, memory)
     except SearchLimitError as exc:
         raise click.ClickException(f"no result within the solver's {exc.limit} limit: {exc}") from None
     console = Console()

@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
+from .picture import state_text
 from ...core.errors import ParameterError
 from ...core.game import CHANCE, TERMINAL, Game, State
 from ...core.params import Param, parse_int
@@ -438,6 +439,4 @@ class PillageState(State[PillageAction]):
         return {"boxes": [float(self.owner.count(0)), float(self.owner.count(1))]}
 
     def __str__(self) -> str:
-        from .picture import state_text
-
         return state_text(self)
