@@ -73,5 +73,7 @@ def test_a_long_run_of_chance_takes_two_rows() -> None:
     # a 4x4 board deals 16 boxes before the first line: the last deals are told, the rest counted
     out = CliRunner().invoke(main, ["play", "pillage", "--vs", "human", "--seed", "5", "--record", "/dev/null"],
                              input="quit\n", catch_exceptions=False).output
-    told = out.split("\n")[1:3]
+    lines = out.split("\n")
+    first = next(i for i, line in enumerate(lines) if line.startswith("("))  # told under the board
+    told = lines[first:first + 2]
     assert told[0].startswith("(") and " earlier draws) " in told[0] and "Box 16 of 16 holds" in " ".join(told)

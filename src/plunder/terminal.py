@@ -96,6 +96,8 @@ class PlaySession:
         self.verbose = verbose
         #: chance's narrations not yet printed: a run of draws is told on one line
         self.chance_told: list[str] = []
+        #: moves told but not yet printed: they go under the board, so the last stays in view
+        self.told: list[Text] = []
         self.seats = list(seats)
         self.console = console
         self.read = read
@@ -148,9 +150,18 @@ class PlaySession:
         return self.game.seat_name(seat) + ("" if agent is None else f" ({agent.name})")
 
     def show(self) -> None:
-        """Draw the position."""
+        """Draw the position, then the moves told since the last drawing (the last move stays in
+        view under the board on a small screen)."""
         render = self.entry.render
         self.console.print(render(self.state) if render else Text(str(self.state)))
+        self.print_told()
+
+    def print_told(self) -> None:
+        """Print the moves told and not yet printed."""
+        self.flush_chance()
+        for line in self.told:
+            self.console.print(line)
+        self.told = []
 
     def push(self, action: object, after: State | None = None) -> None:
         """Apply an action (or take its already computed result ``after``) and log it."""
@@ -174,7 +185,7 @@ class PlaySession:
             return
         self.flush_chance()
         human = self.seats[before.current_player] is None
-        self.console.print(Text(said, "" if human else "bold"))
+        self.told.append(Text(said, "" if human else "bold"))
 
     def flush_chance(self) -> None:
         """Print chance's narrations gathered since the last move, on one line of at most
@@ -190,7 +201,7 @@ class PlaySession:
                 break
             kept.insert(0, said)
         skipped = len(told) - len(kept)
-        self.console.print(Text((f"({skipped} earlier draws) " if skipped else "") + "; ".join(kept), "magenta"))
+        self.told.append(Text((f"({skipped} earlier draws) " if skipped else "") + "; ".join(kept), "magenta"))
 
     def advance(self) -> None:
         """Let chance and agents act until a human must decide or the game ends."""
@@ -260,7 +271,7 @@ class PlaySession:
         try:
             self.play()
         except KeyboardInterrupt:
-            self.flush_chance()
+            self.print_told()
             self.console.print("\nGame stopped.")
         self.keep()
         if self.state.is_terminal():

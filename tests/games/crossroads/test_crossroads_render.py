@@ -67,5 +67,4 @@ def test_every_phase_of_a_game_renders_and_describes() -> None:
 def test_a_trading_turn_lists_the_pairs_that_can_trade() -> None:
     board = from_rows(["|R|R|R|_|R|2|", "|R|_|3|_|R|_|", "|1|_|R|R|R|_|"])
     out = text_of(crossroads(3).position(board, phase=Phase.TRADE))
-    assert "your A3 can trade with P2's F1: offer A3-F1 via C2=FEE gold MINE/THEIRS" in out
-    assert "your A3 can trade with P3's C2: offer A3-C2 gold MINE/THEIRS" in out
+    assert "Pairs (offer A-B [via R=FEE] gold MINE/THEIRS): A3-F1 via C2; A3-C2" in out

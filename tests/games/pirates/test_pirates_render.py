@@ -7,6 +7,7 @@ from rich.console import Console
 from plunder.games.pirates import ENTRY
 from plunder.games.pirates.actions import RETIRE, Sail
 from plunder.games.pirates.picture import picture
+from plunder.games.pirates.render import reference_text
 from plunder.games.pirates.rules import PiratesGame
 
 from tests.games.pirates.pirates_helpers import position, sea_game
@@ -26,8 +27,9 @@ def test_render_shows_sea_ships_chest_and_tracks() -> None:
     state = position(game, (2, 1), ship=1, crew=4, notoriety=2, booty=55, buried=3, chest=(1, 0),
                      faces={(1, 1): "arms-4"}, winds={(1, 1): "NE"}, coins={"suns-brig": (4, 2)})
     text = rendered(state)
-    for bit in ("☠1", "s2", " $ ", "⚔4", "↗", "░", "Notoriety", "Booty aboard", "over 50", "ketch", "galleon"):
+    for bit in ("☠1", "s2", " $ ", "⚔4", "↗", "░", "Notoriety", "Booty aboard", "over 50", "ketch"):
         assert bit in text, bit
+    assert "galleon 21, 7-9, 42-48" in reference_text().plain  # shown while buying or upgrading
 
 
 def test_text_picture_grid() -> None:

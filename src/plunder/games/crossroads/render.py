@@ -64,7 +64,9 @@ def board_text(state: CrossroadsState) -> Text:
 
 def gold_table(state: CrossroadsState) -> Table:
     """Gold, cities, roads and trades per player; the player to act is marked."""
-    table = Table(title=f"Round {state.round} - {state.phase.value}", show_edge=False)
+    roll = f". Last roll: {state.dice[0]} and {state.dice[1]}" if state.dice and state.phase is not Phase.SETUP_PLACE else ""
+    table = Table(title=f"Round {state.round} - {state.phase.value}{roll}", box=None, padding=(0, 1),
+                  header_style="bold")
     for head in ("player", "gold", "cities", "roads", "trades", "fees"):
         table.add_column(head, justify="right" if head != "player" else "left")
     cities = [0] * state.n
@@ -89,6 +91,10 @@ def offer_text(state: CrossroadsState, offer: Offer) -> str:
     return f"{words}: P{pa} gets {offer.mine}, P{pb} gets {offer.theirs}"
 
 
+#: how many characters the trade pairs may take: two lines of an 80-column screen
+TRADE_CHARS = 156
+
+
 def status(state: CrossroadsState) -> Text:
     """What is happening now, in a sentence or two."""
     if state.phase is Phase.OVER:
@@ -105,18 +111,20 @@ def status(state: CrossroadsState) -> Text:
         return Text(f"P{who} builds (city 10, road 3) or says done. {build_summary(state)}")
     if state.phase is Phase.TRADE:
         left = state.game.values["offers"] - state.offers[state.seat]
-        lines = [f"Trading: P{who} may make an offer ({left} left) or pass."]
-        pairs = state.trade_pairs(state.seat)
-        for a, b, relays in pairs[:12]:
-            via = ""
-            if relays:
-                via = " via " + ",".join(f"{cell_name(r)}=FEE" for r in relays)
-            lines.append(f"  your {cell_name(a)} can trade with P{owner(state.board[b]) + 1}'s {cell_name(b)}:"
-                         f" offer {cell_name(a)}-{cell_name(b)}{via} gold MINE/THEIRS")
-        if len(pairs) > 12:
-            lines.append(f"  ... and {len(pairs) - 12} more pairs (type 'moves' for every offer)")
+        lines = [f"Trading: P{who} may offer ({left} left) or pass"
+                 + ("; split and fees: whole gold, 3 in all." if state.trade_pairs(state.seat) else ".")]
+        pairs = [f"{cell_name(a)}-{cell_name(b)}" + (" via " + ",".join(cell_name(r) for r in relays) if relays else "")
+                 for a, b, relays in state.trade_pairs(state.seat)]
         if pairs:
-            lines.append("  The split and fees are whole gold summing to 3.")
+            # as many pairs as fit two lines of an 80-column screen: the board stays in view
+            shown = "Pairs (offer A-B [via R=FEE] gold MINE/THEIRS): "
+            for i, pair in enumerate(pairs):
+                more = f" +{len(pairs) - i} more ('moves')"
+                if len(shown) + len(pair) + 2 + (len(more) if i < len(pairs) - 1 else 0) > TRADE_CHARS:
+                    shown += more
+                    break
+                shown += pair + ("; " if i < len(pairs) - 1 else "")
+            lines.append(shown)
         return Text("\n".join(lines))
     if state.phase is Phase.RESPOND and state.offer is not None:
         slot = state.waiting[0]
@@ -137,10 +145,9 @@ def build_summary(state: CrossroadsState) -> str:
 def render(state: State) -> RenderableType:
     """The whole picture for ``plunder play``."""
     assert isinstance(state, CrossroadsState)
-    parts: list[RenderableType] = [board_text(state), gold_table(state)]
-    if state.dice and state.phase is not Phase.SETUP_PLACE:
-        parts.append(Text(f"Last roll: {state.dice[0]} and {state.dice[1]}", style="dim"))
-    parts.append(status(state))
+    board = board_text(state)
+    board.rstrip()  # no blank line under the board: it all fits an 80x24 screen
+    parts: list[RenderableType] = [board, gold_table(state), status(state)]
     return Group(*parts)
 
 

@@ -33,7 +33,8 @@ def render(state: State) -> RenderableType:
         for ch, style in line:
             board.append(ch, STYLES.get(style, ""))
         board.append("\n")
-    table = Table(title="Tallies", show_lines=False)
+    # borderless: three lines, so a 4x4 board, its tallies and the last move fit an 80x24 screen
+    table = Table(box=None, padding=(0, 1), header_style="bold")
     table.add_column("")
     table.add_column("doubloons", justify="right")
     for kind, value in zip(g.legend.kinds, state.values):
@@ -49,7 +50,7 @@ def render(state: State) -> RenderableType:
         parts.append(Text(modifiers, "green"))
     mods = state.pending_modifiers()
     if len(mods) == 1:
-        parts.append(Text(f"{g.seat_name(state.mover)} captured the modifier {content_text(mods[0], g.legend)}: "
+        parts.append(Text(f"{g.seat_name(state.mover)} captured {content_text(mods[0], g.legend)}: "
                           "choose an operation and a commodity (PP-5)", "bold yellow"))
     elif mods:
         names = " and ".join(content_text(m, g.legend) for m in mods)

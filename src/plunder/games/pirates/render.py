@@ -5,8 +5,6 @@ from __future__ import annotations
 from typing import Any
 
 from rich.console import Group
-from rich.panel import Panel
-from rich.table import Table
 from rich.text import Text
 
 from ...core.game import Action, State
@@ -78,34 +76,38 @@ def sea_text(state: PiratesState) -> Text:
     return out
 
 
-def status_table(state: PiratesState) -> Table:
-    """The tracks, the chest and what the game waits for."""
-    table = Table(show_header=False, box=None, padding=(0, 1))
-    table.add_column(style="bold")
-    table.add_column()
+def status(state: PiratesState) -> list[tuple[str, Text]]:
+    """The tracks, the chest and what the game waits for, as (name, value) pairs."""
     game = state.game
-    table.add_row("Turn", f"{state.turn} / {game.turns}  ({state.phase.value})")
-    ship = T.ship_name(state.ship)
+    rows = [("Turn", Text(f"{state.turn}/{game.turns} ({state.phase.value})"))]
     if state.ship >= 0:
-        table.add_row("Ship", f"{ship} (size {state.ship})")
+        rows.append(("Ship", Text(f"{T.ship_name(state.ship)} (size {state.ship})")))
     else:
         shipless = "none" if state.phase in (Phase.OVER, Phase.START, Phase.BUY) else "none — buy one or drown"
-        table.add_row("Ship", shipless)
-    table.add_row("Crew", str(state.crew))
-    table.add_row("Notoriety", str(state.notoriety))
+        rows.append(("Ship", Text(shipless)))
+    rows += [("Crew", Text(str(state.crew))), ("Notoriety", Text(str(state.notoriety)))]
     aboard = Text(str(state.booty))
     if state.booty > T.HOLD:
-        aboard.append(f"  (over {T.HOLD}: the excess is lost after the bury step)", style="bold red")
-    table.add_row("Booty aboard", aboard)
+        aboard.append(f" (over {T.HOLD}: the excess is lost after the bury step)", style="bold red")
+    rows.append(("Booty aboard", aboard))
     chest = f" at {cell_text(state.chest)}" if state.chest else ""
-    table.add_row("Buried", f"{state.buried}{chest}")
-    table.add_row("Ships in bag", str(len(state.bag)))
-    table.add_row("Score now", str(state.score()))
+    rows += [("Buried", Text(f"{state.buried}{chest}")), ("Ships in bag", Text(str(len(state.bag)))),
+             ("Score now", Text(str(state.score())))]
     if state.phase is not Phase.OVER:
-        table.add_row("Waiting on", waiting(state))
+        rows.append(("Waiting on", Text(waiting(state))))
     elif state.drowned:
-        table.add_row("Result", Text("drowned at sea", style="bold red"))
-    return table
+        rows.append(("Result", Text("drowned at sea", style="bold red")))
+    return rows
+
+
+def status_text(state: PiratesState) -> Text:
+    """:func:`status` run together in a few lines, to leave the sea room on an 80x24 screen."""
+    out = Text()
+    for i, (name, value) in enumerate(status(state)):
+        out.append("  " if i else "")
+        out.append(f"{name} ", style="bold")
+        out.append_text(value)
+    return out
 
 
 def waiting(state: PiratesState) -> str:
@@ -131,28 +133,28 @@ def waiting(state: PiratesState) -> str:
     }.get(state.phase, "")
 
 
-def reference_table() -> Table:
-    """The ship table of the reference sheet (PR-9)."""
-    table = Table(title="Ships", title_style="bold", padding=(0, 1))
-    for head in ("ship", "size", "cost", "crew", "total"):
-        table.add_column(head, justify="right" if head != "ship" else "left")
+def reference_text() -> Text:
+    """The ship table of the reference sheet (PR-9) in one line: price, crew range, total."""
+    out = Text("Ships (price, crew, total): ", style="bold")
     for v, name in enumerate(T.SHIP_NAMES):
         low = T.SHIP_PRICE[v] + T.CREW_PRICE * T.MIN_CREW[v]
         high = T.SHIP_PRICE[v] + T.CREW_PRICE * T.MAX_CREW[v]
-        table.add_row(name, str(v), str(T.SHIP_PRICE[v]), f"{T.MIN_CREW[v]}-{T.MAX_CREW[v]}", f"{low}-{high}")
-    return table
+        out.append(("  " if v else "") + f"{name} {T.SHIP_PRICE[v]}, {T.MIN_CREW[v]}-{T.MAX_CREW[v]}, {low}-{high}")
+    return out
 
 
 def render(state: State) -> Any:
-    """The sea, the status panel and the reference table, for ``plunder play``."""
+    """The sea, its legend and the status in a few lines (the ship table while buying), to fit
+    an 80x24 screen, for ``plunder play``."""
     assert isinstance(state, PiratesState)
-    legend = Text("☠ you  a/c/s N other ships (red bigger, green smaller)  ░ unexplored  ↗ wind  $ chest  "
-                  "light blue: reachable this sail", style="dim")
-    side = Table.grid(padding=(0, 2))
-    side.add_row(Panel(status_table(state), title="Tracks"), reference_table())
-    return Group(sea_text(state), legend, side)
-
-
+    legend = Text("☠ you  a/c/s N ships (red bigger, green smaller)  ░ unexplored  ↗ wind  $ chest  "
+                  "light blue: reach", style="dim")
+    sea = sea_text(state)
+    sea.rstrip()
+    parts: list[Any] = [sea, legend, status_text(state)]
+    if state.phase in (Phase.BUY, Phase.UPGRADE):
+        parts.append(reference_text())
+    return Group(*parts)
 def describe(state: State[PiratesAction], action: Action) -> str:
     """A few words on what ``action`` does, with warnings before losing booty (PR-8)."""
     assert isinstance(state, PiratesState)
