@@ -27,7 +27,7 @@ def test_ansi_render_is_the_text_picture() -> None:
     e = env("pillage", render_mode="ansi", preset="example")
     e.reset(seed=3)
     picture = e.render()
-    assert isinstance(picture, str) and "Tallies" in picture and "Player 2" in picture
+    assert isinstance(picture, str) and "doubloons" in picture and "Player 2" in picture
 
 
 def test_same_seed_same_chance() -> None:
