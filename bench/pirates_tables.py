@@ -45,16 +45,34 @@ def main() -> None:
     print("| agent | games | median score (95% CI) | mean score | score ≥ goal 100 (95% CI) | drowned (95% CI) "
           "| mean turns | seconds |")
     print("|---|---:|---|---:|---|---|---:|---:|")
+    scores: dict[str, list[float]] = {}
     for agent in agents:
         start = time.perf_counter()
         result = simulate("pirates", {}, [agent], games, seed=seed)
         tally = result.tallies[agent]
+        scores[agent] = tally.scores  # game i's score at index i: the same seed and sea for every agent
         drowned = int(sum(result.game_stats["drowned"]))
         lo, hi = median_interval(tally.scores)
         print(f"| `{agent}` | {tally.games} | {statistics.median(tally.scores):g} ({lo:g}–{hi:g}) "
               f"| {statistics.fmean(tally.scores):.1f} | {share(tally.wins, tally.games)} "
               f"| {share(drowned, tally.games)} | {statistics.fmean(result.game_stats['turns']):.2f} "
               f"| {time.perf_counter() - start:.0f} |", flush=True)
+    paired(agents, scores, 100)
+
+
+def paired(agents: list[str], scores: dict[str, list[float]], goal: float) -> None:
+    """Each agent after the first against the first, game by game on the same seeds: the games
+    only one of them brought to the goal, and the difference of the shares at the goal with its
+    95% interval (normal, over the per-game differences)."""
+    first = agents[0]
+    for agent in agents[1:]:
+        diffs = [float(b >= goal) - float(a >= goal) for a, b in zip(scores[first], scores[agent])]
+        n = len(diffs)
+        mean = statistics.fmean(diffs)
+        se = statistics.stdev(diffs) / math.sqrt(n) if n > 1 else math.inf
+        print(f"`{agent}` against `{first}` on the same {n} seeds: at the goal only with `{agent}` in "
+              f"{diffs.count(1.0)}, only with `{first}` in {diffs.count(-1.0)}; share at the goal "
+              f"{mean:+.1%} ({mean - Z95 * se:+.1%} to {mean + Z95 * se:+.1%})")
 
 
 if __name__ == "__main__":

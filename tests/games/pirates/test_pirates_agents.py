@@ -87,12 +87,28 @@ def test_retires_when_cornered() -> None:
     assert captain.choose(free, random.Random(0)) == CONTINUE
 
 
+def test_banks_the_goal_when_told() -> None:
+    # the free sloop of the test above: retiring now scores 0 x 1 + 5 x 5 x 1 + 3 turns = 28 (PR-10)
+    #      0 1 2 3 4 5
+    #   1  # P . . . #
+    #   2  # . . . . #
+    for goal, banked in ((28, RETIRE), (29, CONTINUE)):
+        game = sea_game([(1, 1), (3, 1)], goal=goal)
+        up = {(1, 1): "suns-null", (3, 1): "moons-null"}
+        free = position(game, (1, 1), ship=0, crew=1, booty=5, buried=5, notoriety=1, faces=up,
+                        winds={(1, 1): "SE", (3, 1): "SE"}, phase="end", turn=3)
+        assert free.apply(RETIRE).score() == 28
+        assert GreedyCaptain(bank=True).choose(free, random.Random(0)) == banked
+        assert GreedyCaptain().choose(free, random.Random(0)) == CONTINUE
+    assert make_agent("greedy:bank=true", game).bank  # type: ignore[attr-defined]
+
+
 def test_agent_options_are_checked() -> None:
     game = PiratesGame.load()
     assert isinstance(make_agent("greedy:caution=2", game), GreedyCaptain)
     with pytest.raises(plunder.ParameterError, match="not a number"):
         make_agent("greedy:caution=lots", game)
-    with pytest.raises(plunder.ParameterError, match="agent greedy has no option 'speed'; its options are: caution, explore"):
+    with pytest.raises(plunder.ParameterError, match="agent greedy has no option 'speed'; its options are: bank, caution, explore"):
         make_agent("greedy:speed=3", game)
 
 

@@ -2,6 +2,7 @@
 
 from ...core.registry import GameEntry
 from .agents import AGENTS
+from .candidates import candidates
 from .render import describe, render
 from .rules import HubsGame, HubsState
 from .svg import svg
@@ -12,6 +13,7 @@ ENTRY = GameEntry(
     game_class=HubsGame, agents=AGENTS, render=render, describe=describe, svg=svg,
     # greedy rollouts cut after 8 actions and valued by the score margin: full rollouts are too slow
     levels={"hard": "mcts:sims=100,eval=greedy,depth=8,scale=20"},
+    candidates=candidates,
     how_to_play=HOW_TO_PLAY,
     narrate=narrate,
     breakdown=breakdown,

@@ -14,11 +14,11 @@ ENTRY = GameEntry(
     render=render,
     describe=describe,
     svg=svg,
-    # Before PR-15, MCTS with cut greedy rollouts reached 100 points in 38% of games against
-    # greedy's 47%, and the root search over greedy (mcts:root=greedy,sims=32) won 22 of 40
-    # against greedy's 20 on the same seeds, not measurably stronger (docs/ai.md): the greedy
-    # captain stays hard.
-    levels={"hard": "greedy"},
+    # The greedy captain that banks the goal (retires as soon as retiring scores it, PR-14):
+    # on the same seeds it reaches the goal in every game greedy does and in more, measured in
+    # docs/ai.md (bench/pirates_tables.py); root searches over greedy were not measurably
+    # stronger at budgets a person would wait for.
+    levels={"hard": "greedy:bank=true"},
     how_to_play=HOW_TO_PLAY,
     narrate=narrate,
     breakdown=breakdown,

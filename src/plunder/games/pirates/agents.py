@@ -14,7 +14,7 @@ from typing import Sequence
 
 from ...core.agent import AgentFactory, AgentOptions
 from ...core.game import Game, State
-from ...core.params import Param, parse_real
+from ...core.params import Param, parse_bool, parse_real
 from . import tables as T
 from .actions import CONTINUE, DONE, KEEP, RETIRE, STOP, Bury, Buy, Fight, PiratesAction, Place, Retrieve, Sail, Steer, Wind
 from .moves import distance, sail_steps, ship_destinations
@@ -34,14 +34,15 @@ class GreedyCaptain:
 
     def __init__(self, caution: float = 1.0, explore: float = 1.5, endgame: float = 0.5, horizon: int = 1,
                  reserve: int = 0, refit_until: float = 0.8, drown_cost: float = 0.0,
-                 drown_share: float = 0.3, keep_worth: float = 10.0) -> None:
+                 drown_share: float = 0.3, keep_worth: float = 10.0, bank: bool = False) -> None:
         """Weights of the captain's judgement (defaults tuned on simulated games):
         ``caution`` scales the cost of losing a fight; ``explore`` the worth of an
         unexplored tile; ``endgame`` of ending beside booty to balance in the last
         ``horizon`` + 1 turns; ``reserve`` booty kept back from refits, which stop after
         ``refit_until`` of the turns; drowning costs ``drown_cost`` plus ``drown_share``
         of buried x aboard x notoriety; it retires when cornered only with a career
-        worth at least ``keep_worth``."""
+        worth at least ``keep_worth``; with ``bank`` it retires as soon as retiring
+        scores the game's goal."""
         self.caution = caution
         self.explore = explore
         self.endgame = endgame
@@ -51,6 +52,7 @@ class GreedyCaptain:
         self.drown_cost = drown_cost
         self.drown_share = drown_share
         self.keep_worth = keep_worth
+        self.bank = bank
         # memos: fight values by the tracks they depend on; the last sighting value
         self._fights: dict[tuple[int, ...], float] = {}
         self._sighting: tuple[object, float] = (None, 0.0)
@@ -204,6 +206,9 @@ class GreedyCaptain:
                                                   a.cell[1], a.cell[0]))
             case Phase.BURY:
                 return self.choose_bury(s, legal)
+        # a captain playing to the goal banks it: sailing on can only risk it (PR-10, PR-14)
+        if self.bank and s.apply(RETIRE).score() >= s.game.goal:
+            return RETIRE
         # retiring only pays when there is a career worth keeping
         worth = s.buried * s.booty * s.notoriety + max(s.ship, 0) * s.crew
         return RETIRE if worth >= self.keep_worth and self.cornered(s) else CONTINUE
@@ -262,7 +267,7 @@ class GreedyCaptain:
 
 def greedy_factory(game: Game, options: AgentOptions) -> GreedyCaptain:
     """Build the greedy captain with its weights from ``options``."""
-    return GreedyCaptain(caution=options["caution"], explore=options["explore"])
+    return GreedyCaptain(caution=options["caution"], explore=options["explore"], bank=options["bank"])
 
 
 #: the agents of Pirates
@@ -270,5 +275,6 @@ AGENTS = {
     "greedy": AgentFactory(greedy_factory, "hunts smaller ships, flees bigger ones, buries booty, retires when cornered", (
         Param("caution", "1", parse_real(0, 10), "how much the losses of a fight weigh"),
         Param("explore", "1.5", parse_real(0, 10), "the worth of an unexplored tile"),
+        Param("bank", "false", parse_bool, "retire as soon as retiring scores the goal (PR-14)"),
     )),
 }
