@@ -38,7 +38,7 @@ def spread(order: np.ndarray, best: int) -> np.ndarray:
 def candidates(state: State[HubsAction]) -> Sequence[HubsAction]:
     """The moves worth searching at ``state`` (see the module docstring)."""
     assert isinstance(state, HubsState)
-    legal = state.legal_actions()
+    legal: Sequence[HubsAction] = state.legal_actions()
     if len(legal) <= WIDTH:
         return legal
     offense = state.current_player == state.offense
