@@ -428,3 +428,19 @@ def test_statistics_take_no_part_in_equality_and_the_networks_follow_the_board()
     built = cs(state.apply_text("road A2"))
     assert built.net is not net and built.net.comp[cell(1, 0)] == built.net.comp[cell(1, 1)] >= 0
     assert built.roads == (1, 0) and built.gold == (0, 0)
+
+
+def test_a_bare_cell_places_the_first_city_at_setup() -> None:
+    # the setup prompt lists cells ("place the first city on one of: D3 I3 ..."), so typing one
+    # of them is the placement; at any other phase a bare cell stays unreadable
+    game = plunder.load_game("crossroads", players=2)
+    state = game.new_initial_state()
+    while state.is_chance_node():
+        state = state.apply(state.legal_actions()[0])
+    assert isinstance(state, CrossroadsState) and state.phase is Phase.SETUP_PLACE
+    place = state.legal_actions()[0]
+    bare = game.action_to_text(state, place).removeprefix("place ")
+    assert game.parse_action(state, bare.lower()) == place
+    later = state.apply(place)
+    with pytest.raises(plunder.InvalidActionError):
+        game.parse_action(later, bare)

@@ -51,6 +51,7 @@ from .board import (
     city_sites,
     orthogonal,
     owner,
+    parse_cell,
     road_sites,
     touches_city,
 )
@@ -175,7 +176,13 @@ class CrossroadsGame(Game[CrossroadsAction]):
         return action.text()
 
     def parse_action(self, state: State[CrossroadsAction], text: str) -> CrossroadsAction:
-        """Read an action text; unreadable text raises ``InvalidActionError``."""
+        """Read an action text; unreadable text raises ``InvalidActionError``.
+
+        While a first city is being placed, a bare cell (``D4``) reads as ``place D4``: the
+        prompt lists cells, and there is nothing else a cell could mean then.
+        """
+        if isinstance(state, CrossroadsState) and state.phase is Phase.SETUP_PLACE and len(text) <= 8:
+            text = "place " + text.strip() if parse_cell(text.strip()) is not None else text
         try:
             return parse(text)
         except InvalidActionError as exc:
