@@ -20,6 +20,7 @@ import argparse
 import random
 import statistics
 import time
+from typing import Any, Callable
 
 import plunder
 from plunder.games.pillage.rules import PillageGame
@@ -29,8 +30,8 @@ from pillage_positions import openspiel_state, start_positions
 TARGET = 2.0
 
 
-def ours(starts: list[PillageState], playouts: int, seed: int) -> tuple[float, int]:
-    """(seconds, moves) of ``playouts`` random playouts from each start through the public API."""
+def playouts(starts: list, step: Callable[[Any, Any], Any], playouts: int, seed: int) -> tuple[float, int]:  # type: ignore[type-arg]
+    """(seconds, moves) of ``playouts`` random playouts from each start, moving with ``step(state, action)``."""
     rng = random.Random(seed)
     moves = 0
     begin = time.perf_counter()
@@ -38,23 +39,19 @@ def ours(starts: list[PillageState], playouts: int, seed: int) -> tuple[float, i
         for _ in range(playouts):
             s = start
             while not s.is_terminal():
-                s = s.apply(rng.choice(s.legal_actions()))
+                s = step(s, rng.choice(s.legal_actions()))
                 moves += 1
     return time.perf_counter() - begin, moves
 
 
-def theirs(starts: list, playouts: int, seed: int) -> tuple[float, int]:  # type: ignore[type-arg]
+def ours(starts: list[PillageState], count: int, seed: int) -> tuple[float, int]:
+    """Random playouts through the public API (``apply``)."""
+    return playouts(starts, lambda s, a: s.apply(a), count, seed)
+
+
+def theirs(starts: list, count: int, seed: int) -> tuple[float, int]:  # type: ignore[type-arg]
     """The same with pyspiel states and ``child``."""
-    rng = random.Random(seed)
-    moves = 0
-    begin = time.perf_counter()
-    for start in starts:
-        for _ in range(playouts):
-            s = start
-            while not s.is_terminal():
-                s = s.child(rng.choice(s.legal_actions()))
-                moves += 1
-    return time.perf_counter() - begin, moves
+    return playouts(starts, lambda s, a: s.child(a), count, seed)
 
 
 def main() -> None:

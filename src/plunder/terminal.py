@@ -27,6 +27,7 @@ from .core.game import CHANCE, Game, State
 from .core import chance
 from .core.record import Move, Record, replay
 from .core.registry import entry
+from .core.svg import verdict
 from .match import new_seed
 
 #: most terminal rows a run of chance's narrations takes (a 4x4 board deals 16 boxes at once)
@@ -351,14 +352,10 @@ def plain_error(exc: PlunderError, state: State) -> str:
 def result_line(game: Game, state: State) -> str:
     """``Player 1 wins 12-7`` / ``Tie 5-5`` / one-player outcome."""
     scores = "-".join(f"{s:g}" for s in state.scores())
-    returns = state.returns()
+    said = verdict(state)
     if game.num_players == 1:
-        return f"{'Won' if returns[0] > 0 else 'Lost' if returns[0] < 0 else 'Drawn'} with score {scores}"
-    best = max(returns)
-    winners = [game.seat_name(i) for i, r in enumerate(returns) if r == best and r > 0]
-    if not winners:
-        return f"Tie {scores}"
-    return f"{' and '.join(winners)} win{'s' if len(winners) == 1 else ''} {scores}"
+        return f"{said.capitalize()} with score {scores}"
+    return f"Tie {scores}" if said == "a tie" else f"{said} {scores}"
 
 
 STEP_HELP = "Enter or n: next move, p: back, first, last, a number: that move, q: quit"

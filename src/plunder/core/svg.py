@@ -212,18 +212,25 @@ def status_text(state: State, waiting: str = "") -> str:
     return f"{who[:1].upper()}{who[1:]} to move" + (f": {waiting}" if waiting else "")
 
 
-def outcome_text(state: State) -> str:
-    """Who won a finished game (the caption's score line gives every seat's score)."""
+def verdict(state: State) -> str:
+    """A finished game's result in a few words: ``won``/``lost``/``drawn`` for one seat,
+    ``Player 1 wins`` / ``Player 1 and Player 3 win`` / ``a tie`` for several."""
     game = state.game
     returns = state.returns()
     if game.num_players == 1:
-        verdict = "won" if returns[0] > 0 else "lost" if returns[0] < 0 else "drawn"
-        return f"Game over: {verdict} with score {state.scores()[0]:g}"
+        return "won" if returns[0] > 0 else "lost" if returns[0] < 0 else "drawn"
     best = max(returns)
     winners = [game.seat_name(i) for i, r in enumerate(returns) if r == best and r > 0]
     if not winners:
-        return "Game over: a tie"
-    return f"Game over: {' and '.join(winners)} win{'s' if len(winners) == 1 else ''}"
+        return "a tie"
+    return f"{' and '.join(winners)} win{'s' if len(winners) == 1 else ''}"
+
+
+def outcome_text(state: State) -> str:
+    """Who won a finished game (the caption's score line gives every seat's score)."""
+    if state.game.num_players == 1:
+        return f"Game over: {verdict(state)} with score {state.scores()[0]:g}"
+    return f"Game over: {verdict(state)}"
 
 
 def score_text(state: State) -> str:
