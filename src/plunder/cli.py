@@ -208,6 +208,21 @@ def play(game_id: str | None, params: Sequence[str], preset: str | None, vs: str
                       soft_wrap=True)
 
 
+@main.command("serve")
+@click.option("--host", default="127.0.0.1", show_default=True, help="address to listen on")
+@click.option("--port", default=8000, show_default=True, type=click.IntRange(1, 65535), help="port to listen on")
+@click.option("--db", "db_url", default=None,
+              help="database URL: sqlite:///PATH or postgresql://... (default: a SQLite file in the user's data folder)")
+def serve_cmd(host: str, port: int, db_url: str | None) -> None:
+    """Play in the browser: serve the web app on http://HOST:PORT (all five games, against the AI,
+    hotseat and online)."""
+    # the web stack is imported only to serve, so the other commands start quickly
+    from .web.app import serve
+
+    click.echo(f"Plunder is being served on http://{host}:{port}/ (Ctrl-C stops it)")
+    serve(host, port, db_url)
+
+
 @main.command("rules")
 @click.argument("game_id", metavar="GAME", type=click.Choice(game_ids()))
 def rules_cmd(game_id: str) -> None:

@@ -67,6 +67,8 @@ class GameEntry:
     #: seats with ``game.seat_name`` ("Player 2 took 3 boxes (+7 doubloons)"); chance's
     #: actions are narrated too. The terminal prints it after every move; a game log shows it.
     narrate: Callable[[State, Action, State], str] | None = None
+    #: ``pitch``: the game in one plain sentence, for a list of games (the web app's home page)
+    pitch: str = ""
     #: ``how_to_play``: how to play and how to win, in plain words without ruling ids, fitting
     #: one 80x24 screen (``plunder rules``, ``help`` in ``plunder play``); the full rules
     #: with their rulings stay in ``docs/rules/``

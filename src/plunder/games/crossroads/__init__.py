@@ -25,6 +25,7 @@ ENTRY = GameEntry(
     # 38 of 60 two-player games against greedy and always-fair, but 1 of 12 four-player games
     # (the default) (docs/ai.md); until it holds up with more players the best trader is hard
     levels={"hard": "always-fair"},
+    pitch="Roll dice to build cities and roads on a 10x10 grid, and trade with rivals who may or may not play fair.",
     how_to_play=HOW_TO_PLAY,
     narrate=narrate,
     breakdown=breakdown,

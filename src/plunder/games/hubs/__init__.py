@@ -14,6 +14,7 @@ ENTRY = GameEntry(
     # greedy rollouts cut after 8 actions and valued by the score margin: full rollouts are too slow
     levels={"hard": "mcts:sims=100,eval=greedy,depth=8,scale=20"},
     candidates=candidates,
+    pitch="Place dots, then join them with segments: offense scores for segments that meet busy dots, defense keeps the dots quiet.",
     how_to_play=HOW_TO_PLAY,
     narrate=narrate,
     breakdown=breakdown,

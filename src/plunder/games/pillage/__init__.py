@@ -20,6 +20,7 @@ ENTRY = GameEntry(
     svg=svg,
     levels={"hard": "pillage-hard"},
     solve=solve_state,
+    pitch="Dots and Boxes where every box holds doubloons, goods or a twist of the market: close the boxes worth the most.",
     how_to_play=HOW_TO_PLAY,
     narrate=narrate,
     breakdown=breakdown,

@@ -19,6 +19,7 @@ ENTRY = GameEntry(
     # docs/ai.md (bench/pirates_tables.py); root searches over greedy were not measurably
     # stronger at budgets a person would wait for.
     levels={"hard": "greedy:bank=true"},
+    pitch="Sail a pirate ship alone across a sea of tiles, fight, loot and bury booty before the sea takes you.",
     how_to_play=HOW_TO_PLAY,
     narrate=narrate,
     breakdown=breakdown,

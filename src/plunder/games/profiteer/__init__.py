@@ -19,6 +19,7 @@ ENTRY = GameEntry(
     evaluator=evaluator,
     # Root search over paired profit rollouts: see docs/ai.md for its measured strength.
     levels={"hard": "mcts:root=profit,sims=200"},
+    pitch="One-player War: flip cards against the deck and profit from both sides to end with 26 cards.",
     how_to_play=HOW_TO_PLAY,
     narrate=narrate,
     breakdown=breakdown,

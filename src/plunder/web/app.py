@@ -1,0 +1,57 @@
+"""The ASGI app and the ``plunder serve`` entry point.
+
+:func:`create_app` assembles every module's ``routes`` and the static files; :func:`serve`
+runs it under uvicorn. The database URL (SQLite file by default, PostgreSQL by URL) is kept
+in ``app.state.db_url`` for the store.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import uvicorn
+from starlette.applications import Starlette
+from starlette.exceptions import HTTPException
+from starlette.requests import Request
+from starlette.responses import Response
+from starlette.routing import Mount
+from starlette.staticfiles import StaticFiles
+
+from . import pages
+from .templating import STATIC_DIR, templates
+
+#: where ``plunder serve`` listens unless told otherwise (loopback: nothing is exposed by default)
+DEFAULT_HOST = "127.0.0.1"
+DEFAULT_PORT = 8000
+
+
+def data_dir() -> Path:
+    """The user's data folder for Plunder (``$XDG_DATA_HOME/plunder``, else ``~/.local/share/plunder``)."""
+    return Path(os.environ.get("XDG_DATA_HOME") or Path.home() / ".local" / "share") / "plunder"
+
+
+def default_db_url() -> str:
+    """The embedded database: a SQLite file in the user's data folder."""
+    return f"sqlite:///{data_dir() / 'plunder.db'}"
+
+
+async def http_error(request: Request, exc: Exception) -> Response:
+    """Any refused request as a plain page saying why (no traceback ever reaches a user)."""
+    status = exc.status_code if isinstance(exc, HTTPException) else 500
+    detail = exc.detail if isinstance(exc, HTTPException) else "something went wrong on the server"
+    return templates.TemplateResponse(request, "error.html", {"status": status, "detail": detail},
+                                      status_code=status)
+
+
+def create_app(db_url: str | None = None) -> Starlette:
+    """The web app over the database at ``db_url`` (default: :func:`default_db_url`)."""
+    routes = [*pages.routes, Mount("/static", StaticFiles(directory=str(STATIC_DIR)), name="static")]
+    app = Starlette(routes=routes, exception_handlers={HTTPException: http_error, Exception: http_error})
+    app.state.db_url = db_url or default_db_url()
+    return app
+
+
+def serve(host: str = DEFAULT_HOST, port: int = DEFAULT_PORT, db_url: str | None = None) -> None:
+    """Run the web app under uvicorn until interrupted."""
+    uvicorn.run(create_app(db_url), host=host, port=port, log_level="warning")

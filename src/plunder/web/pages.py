@@ -1,0 +1,98 @@
+"""Pages that need no game in progress: the home page with the five games, and each game's
+how-to-play page."""
+
+from __future__ import annotations
+
+import functools
+import random
+
+from markupsafe import Markup
+from starlette.exceptions import HTTPException
+from starlette.requests import Request
+from starlette.responses import Response
+from starlette.routing import BaseRoute, Route
+
+from ..agents import make_agent
+from ..core.errors import ParameterError
+from ..core.game import CHANCE
+from ..core import chance
+from ..core.registry import entry, game_ids, load_game
+from ..pictures import svg_of
+from .templating import templates
+
+#: how far into a game the home page's picture is taken: a board with some play on it says
+#: more than an empty one
+SHOWCASE_FRACTION = 0.4
+#: the home page's pictures are games of this seed, so they are the same on every visit
+SHOWCASE_SEED = 7
+#: most seats any game offers (Crossroads: 6)
+MAX_SEATS = 6
+
+
+@functools.cache
+def showcase(game_id: str) -> str:
+    """An SVG picture of ``game_id`` part-way through a game of its greedy agent (or random)."""
+    game = load_game(game_id)
+    spec = "greedy" if "greedy" in entry(game_id).agents else "random"
+    agents = [make_agent(spec, game) for _ in range(game.num_players)]
+    rng = random.Random(SHOWCASE_SEED)
+    state = game.new_initial_state()
+    # the length of a typical game is not known in advance: play one to the end first
+    states = [state]
+    n = 0
+    while not state.is_terminal() and len(states) <= game.max_game_length:
+        if state.current_player == CHANCE:
+            action = chance.draw(state, SHOWCASE_SEED, n)
+            n += 1
+        else:
+            action = agents[state.current_player].choose(state, rng)
+        state = state.apply(action)
+        states.append(state)
+    return svg_of(states[int(len(states) * SHOWCASE_FRACTION)])
+
+
+def seat_counts(game_id: str) -> list[int]:
+    """The numbers of players ``game_id`` can be set up for (its ``players`` parameter's range)."""
+    e = entry(game_id)
+    if not any(p.name == "players" for p in e.game_class.param_specs):
+        return [load_game(game_id).num_players]
+    counts = []
+    for n in range(1, MAX_SEATS + 1):
+        try:
+            counts.append(load_game(game_id, players=n).num_players)
+        except ParameterError:
+            pass
+    return counts
+
+
+@functools.cache
+def game_card(game_id: str) -> dict[str, object]:
+    """What the home page shows of a game: title, pitch, players and picture."""
+    e = entry(game_id)
+    counts = seat_counts(game_id)
+    players = (f"{counts[0]}–{counts[-1]} players" if len(counts) > 1
+               else "1 player" if counts[0] == 1 else f"{counts[0]} players")
+    return {"id": game_id, "title": e.game_class.title, "pitch": e.pitch, "players": players,
+            "picture": Markup(showcase(game_id))}
+
+
+async def home(request: Request) -> Response:
+    """The five games, each with a picture, a pitch and links to play and to learn."""
+    return templates.TemplateResponse(request, "home.html", {"games": [game_card(g) for g in game_ids()]})
+
+
+async def rules(request: Request) -> Response:
+    """How to play one game, in plain words."""
+    game_id = request.path_params["game"]
+    if game_id not in game_ids():
+        raise HTTPException(404, f"no game {game_id!r}")
+    e = entry(game_id)
+    return templates.TemplateResponse(request, "rules.html", {
+        "game": {"id": game_id, "title": e.game_class.title}, "text": e.how_to_play})
+
+
+#: the routes of this module, mounted by :func:`plunder.web.app.create_app`
+routes: list[BaseRoute] = [
+    Route("/", home, name="home"),
+    Route("/rules/{game}", rules, name="rules"),
+]
