@@ -38,6 +38,7 @@ from .lab.plots import heatmap
 from .lab.run import collect
 from .lab.store import Run, Store
 from .lab.sweep import MEASURES, parse_grid, sweep, table as sweep_table
+from .web.app import serve
 from .terminal import PlaySession, default_record_path, result_line, save_record, step_through
 
 
@@ -216,9 +217,6 @@ def play(game_id: str | None, params: Sequence[str], preset: str | None, vs: str
 def serve_cmd(host: str, port: int, db_url: str | None) -> None:
     """Play in the browser: serve the web app on http://HOST:PORT (all five games, against the AI,
     hotseat and online)."""
-    # the web stack is imported only to serve, so the other commands start quickly
-    from .web.app import serve
-
     click.echo(f"Plunder is being served on http://{host}:{port}/ (Ctrl-C stops it)")
     serve(host, port, db_url)
 
