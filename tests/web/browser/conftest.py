@@ -1,0 +1,156 @@
+"""Fixtures for the browser tests: a live ``plunder serve`` and a real Chromium.
+
+The server runs as its own process (as a player meets it: uvicorn, a fresh SQLite file) on a
+free port; :func:`restart` stops and starts it on the same database, for restart-safety tests.
+Chromium is Debian's (``/usr/bin/chromium``, or ``$PLUNDER_CHROMIUM``) driven by Playwright
+through ``executable_path``: Playwright's own browser download is not used. A machine without
+Chromium fails these tests saying how to install it; they are never skipped.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+from typing import Iterator
+
+import pytest
+from playwright.sync_api import Browser, BrowserContext, Page, Playwright, sync_playwright
+
+#: flags for a headless Chromium on a machine without a network or a sandbox
+CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
+                 "--disable-sync", "--no-first-run", "--disable-quic"]
+#: how long a server may take to answer its first request
+START_SECONDS = 30.0
+#: the size of a desktop browser window, and of a phone's
+DESKTOP = {"width": 1280, "height": 900}
+PHONE = {"width": 390, "height": 844}
+#: where the docs keep the screenshots; the tests write there only when asked to
+#: (``PLUNDER_SCREENSHOTS=docs/web``), so that a test run leaves the repository as it was
+DOCS_SCREENSHOTS = Path(__file__).resolve().parents[3] / "docs" / "web"
+
+
+def chromium_path() -> str:
+    """The Chromium to drive; a missing one fails the test with the command that installs it."""
+    path = os.environ.get("PLUNDER_CHROMIUM") or shutil.which("chromium") or "/usr/bin/chromium"
+    if not Path(path).exists():
+        pytest.fail("the browser tests need Chromium: apt-get install -y chromium (or set PLUNDER_CHROMIUM)")
+    return path
+
+
+def free_port() -> int:
+    """A TCP port nobody listens on now."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port: int = s.getsockname()[1]
+        return port
+
+
+class LiveServer:
+    """``plunder serve`` in a child process on ``port`` over the SQLite file ``db``."""
+
+    def __init__(self, db: Path) -> None:
+        self.db = db
+        self.port = free_port()
+        self.process: subprocess.Popen[bytes] | None = None
+
+    @property
+    def url(self) -> str:
+        """The server's base URL, without a trailing slash."""
+        return f"http://127.0.0.1:{self.port}"
+
+    def start(self) -> None:
+        """Start the server and wait until it answers."""
+        self.process = subprocess.Popen(
+            [sys.executable, "-m", "plunder.cli", "serve", "--port", str(self.port), "--db", f"sqlite:///{self.db}"],
+            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        deadline = time.monotonic() + START_SECONDS
+        while time.monotonic() < deadline:
+            if self.process.poll() is not None:
+                err = self.process.stderr.read().decode() if self.process.stderr else ""
+                raise RuntimeError(f"plunder serve exited with {self.process.returncode}: {err}")
+            try:
+                with urllib.request.urlopen(self.url + "/", timeout=2):
+                    return
+            except OSError:
+                time.sleep(0.2)
+        raise RuntimeError(f"plunder serve did not answer within {START_SECONDS} s")
+
+    def kill(self) -> None:
+        """Kill the server at once (SIGKILL: no chance to tidy up), as a crash would."""
+        if self.process is not None:
+            self.process.kill()
+            self.process.wait()
+            self.process = None
+
+    def restart(self) -> None:
+        """Kill the server and start a new one on the same port and database."""
+        self.kill()
+        self.start()
+
+
+@pytest.fixture(scope="session")
+def live_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
+    """One server for the browser tests that need no restart."""
+    server = LiveServer(tmp_path_factory.mktemp("serve") / "plunder.db")
+    server.start()
+    yield server
+    server.kill()
+
+
+@pytest.fixture()
+def fresh_server(tmp_path: Path) -> Iterator[LiveServer]:
+    """A server of the test's own, on its own database (for tests that kill and restart it)."""
+    server = LiveServer(tmp_path / "plunder.db")
+    server.start()
+    yield server
+    server.kill()
+
+
+@pytest.fixture(scope="session")
+def playwright() -> Iterator[Playwright]:
+    """The Playwright driver."""
+    with sync_playwright() as p:
+        yield p
+
+
+@pytest.fixture(scope="session")
+def browser(playwright: Playwright) -> Iterator[Browser]:
+    """Debian's Chromium, headless."""
+    b = playwright.chromium.launch(executable_path=chromium_path(), args=CHROMIUM_ARGS)
+    yield b
+    b.close()
+
+
+@pytest.fixture()
+def context(browser: Browser) -> Iterator[BrowserContext]:
+    """A fresh browser profile (its own cookies) at desktop size."""
+    ctx = browser.new_context(viewport=DESKTOP)
+    ctx.set_default_timeout(15_000)
+    yield ctx
+    ctx.close()
+
+
+@pytest.fixture()
+def page(context: BrowserContext) -> Page:
+    """A page in :func:`context`; browser errors on the page fail the test."""
+    p = context.new_page()
+    errors: list[str] = []
+    p.on("pageerror", lambda exc: errors.append(str(exc)))
+    p.errors = errors  # type: ignore[attr-defined]
+    return p
+
+
+def screenshot(page: Page, name: str, folder: Path) -> Path:
+    """Save a full-page PNG of ``page`` as ``<name>.png`` in ``$PLUNDER_SCREENSHOTS`` if set
+    (``PLUNDER_SCREENSHOTS=docs/web`` refreshes the docs' pictures), else in ``folder``."""
+    target = Path(os.environ.get("PLUNDER_SCREENSHOTS") or folder)
+    target.mkdir(parents=True, exist_ok=True)
+    path = target / f"{name}.png"
+    page.screenshot(path=str(path), full_page=True)
+    return path
