@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Iterator
 
 import pytest
-from playwright.sync_api import Browser, BrowserContext, Page, Playwright, sync_playwright
+from playwright.sync_api import Browser, BrowserContext, Page, Playwright, ViewportSize, sync_playwright
 
 #: flags for a headless Chromium on a machine without a network or a sandbox
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
@@ -28,8 +28,8 @@ CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networki
 #: how long a server may take to answer its first request
 START_SECONDS = 30.0
 #: the size of a desktop browser window, and of a phone's
-DESKTOP = {"width": 1280, "height": 900}
-PHONE = {"width": 390, "height": 844}
+DESKTOP: ViewportSize = {"width": 1280, "height": 900}
+PHONE: ViewportSize = {"width": 390, "height": 844}
 #: where the docs keep the screenshots; the tests write there only when asked to
 #: (``PLUNDER_SCREENSHOTS=docs/web``), so that a test run leaves the repository as it was
 DOCS_SCREENSHOTS = Path(__file__).resolve().parents[3] / "docs" / "web"
