@@ -18,7 +18,7 @@ from starlette.responses import Response
 from starlette.routing import Mount
 from starlette.staticfiles import StaticFiles
 
-from . import pages
+from . import pages, replays
 from .templating import STATIC_DIR, templates
 
 #: where ``plunder serve`` listens unless told otherwise (loopback: nothing is exposed by default)
@@ -46,7 +46,7 @@ async def http_error(request: Request, exc: Exception) -> Response:
 
 def create_app(db_url: str | None = None) -> Starlette:
     """The web app over the database at ``db_url`` (default: :func:`default_db_url`)."""
-    routes = [*pages.routes, Mount("/static", StaticFiles(directory=str(STATIC_DIR)), name="static")]
+    routes = [*pages.routes, *replays.routes, Mount("/static", StaticFiles(directory=str(STATIC_DIR)), name="static")]
     app = Starlette(routes=routes, exception_handlers={HTTPException: http_error, Exception: http_error})
     app.state.db_url = db_url or default_db_url()
     return app

@@ -1,0 +1,140 @@
+"""Replays of uploaded records: every game's record uploaded (as a file or pasted) shows its
+moves and pictures; a bad, tampered or oversized record is refused with a plain message; the
+pictures still come when the server has forgotten the record (the page sends it again)."""
+
+from __future__ import annotations
+
+import html
+import json
+import re
+from typing import Any, Iterator
+from urllib.parse import unquote
+
+import pytest
+from starlette.testclient import TestClient
+
+import plunder
+from plunder.core.record import Record
+from plunder.core.registry import game_ids, load_game
+from plunder.web import replays
+from plunder.web.app import create_app
+
+
+@pytest.fixture(scope="module")
+def client(tmp_path_factory: pytest.TempPathFactory) -> TestClient:
+    """The app over a fresh SQLite file."""
+    db = tmp_path_factory.mktemp("web") / "plunder.db"
+    return TestClient(create_app(f"sqlite:///{db}"))
+
+
+def short_record(game_id: str, seed: int = 5) -> Record:
+    """A finished game of ``game_id`` between random players (greedy for the long ones)."""
+    game = load_game(game_id)
+    agent = "greedy" if game_id in ("crossroads", "hubs") else "random"
+    return plunder.play(game, [agent] * game.num_players, seed=seed)
+
+
+def page_config(page_text: str) -> dict[str, Any]:
+    """The replay page's configuration for its script."""
+    found = re.search(r"data-config='([^']*)'", page_text)
+    assert found, "the page carries no replay configuration"
+    config: dict[str, Any] = json.loads(html.unescape(found.group(1)))
+    return config
+
+
+@pytest.mark.parametrize("game_id", game_ids())
+def test_an_uploaded_record_is_shown_move_by_move(client: TestClient, game_id: str) -> None:
+    record = short_record(game_id)
+    page = client.post("/replay", files={"file": ("game.json", record.to_json().encode())})
+    assert page.status_code == 200, page.text
+    config = page_config(page.text)
+    assert config["last"] == len(record.moves)
+    # every move is in the list, and the result with its breakdown is told
+    assert page.text.count('<li data-n="') == len(record.moves) + 1
+    assert "Game over" in page.text
+    for n in (0, 1, config["last"]):
+        frame = client.get(f"{config['frames']}{n}")
+        assert frame.status_code == 200
+        assert frame.json()["n"] == n and frame.json()["svg"].startswith("<svg")
+    last = client.get(f"{config['frames']}{config['last']}").json()
+    assert last["told"].startswith(f"move {len(record.moves)}: {record.moves[-1].action}")
+    assert client.get(f"{config['frames']}{config['last'] + 1}").status_code == 404
+
+
+def test_a_pasted_record_is_shown_and_can_be_downloaded_again(client: TestClient) -> None:
+    record = short_record("pillage")
+    page = client.post("/replay", data={"text": record.to_json()})
+    assert page.status_code == 200
+    link = re.search(r'id="download" download="[^"]+" href="data:application/json;charset=utf-8,([^"]+)"', page.text)
+    assert link, "no download link"
+    assert Record.from_json(unquote(html.unescape(link.group(1)))).moves == record.moves
+
+
+def test_start_position_from_the_query(client: TestClient) -> None:
+    record = short_record("pillage")
+    page = client.post("/replay?n=12", data={"text": record.to_json()})
+    assert page_config(page.text)["start"] == 12
+    assert "move 12: " in page.text
+
+
+def refusal(client: TestClient, text: str) -> str:
+    page = client.post("/replay", data={"text": text})
+    assert page.status_code == 400
+    found = re.search(r'id="upload-error">(.*?)</p>', page.text, re.S)
+    assert found, page.text
+    return html.unescape(found.group(1))
+
+
+def test_bad_records_are_refused_saying_why(client: TestClient) -> None:
+    record = short_record("pillage")
+    assert "not valid JSON" in refusal(client, "{not json")
+    assert "'format'" in refusal(client, "{}")
+    # a line drawn twice: refused at that move, with its ruling
+    tampered = json.loads(record.to_json())
+    lines = [i for i, m in enumerate(tampered["moves"]) if m["by"] != "chance"]
+    tampered["moves"][lines[1]]["action"] = tampered["moves"][lines[0]]["action"]
+    tampered["result"] = None
+    message = refusal(client, json.dumps(tampered))
+    assert f"move {lines[1]}" in message and "PP-" in message
+    # a parameter naming a file on the server is never read
+    named = json.loads(record.to_json())
+    named["params"]["board"] = "file:/etc/passwd"
+    assert "names a file" in refusal(client, json.dumps(named))
+
+
+def test_empty_and_non_text_uploads_are_refused(client: TestClient) -> None:
+    assert client.post("/replay", data={"text": "  "}).status_code == 400
+    page = client.post("/replay", files={"file": ("game.json", b"\xff\xfe\x00")})
+    assert page.status_code == 400 and "UTF-8" in page.text
+
+
+def test_oversized_uploads_are_refused_before_they_are_read(client: TestClient) -> None:
+    big = b"x" * (replays.MAX_UPLOAD_BYTES + 1)
+    page = client.post("/replay", files={"file": ("game.json", big)})
+    assert page.status_code == 413 and "limit" in page.text
+
+    def chunks() -> Iterator[bytes]:  # no Content-Length: the limit is counted as the body arrives
+        for _ in range(replays.MAX_UPLOAD_BYTES // 65536 + 2):
+            yield b"y" * 65536
+
+    page = client.post("/replay", content=chunks(), headers={"Content-Type": "multipart/form-data; boundary=b"})
+    assert page.status_code == 413
+
+
+def test_a_forgotten_record_is_sent_again_by_the_page(client: TestClient) -> None:
+    record = short_record("profiteer")
+    config = page_config(client.post("/replay", data={"text": record.to_json()}).text)
+    replays._cache.clear()  # as after a restart, or on another server process
+    url = f"{config['frames']}3"
+    assert client.get(url).status_code == 410
+    again = client.post(url, content=record.to_json())
+    assert again.status_code == 200 and again.json()["n"] == 3
+    assert client.get(url).status_code == 200
+    other = short_record("profiteer", seed=6)
+    assert client.post(url, content=other.to_json()).status_code == 400
+
+
+def test_the_cache_keeps_a_bounded_number_of_games() -> None:
+    for seed in range(replays.CACHE_GAMES + 3):
+        replays.replay_text(short_record("profiteer", seed).to_json())
+    assert len(replays._cache) == replays.CACHE_GAMES
