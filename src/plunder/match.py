@@ -4,22 +4,58 @@ This sits above :mod:`plunder.core` and :mod:`plunder.agents` (the core knows no
 seats are agents or agent specs, chance is drawn from the game's seed by
 :mod:`plunder.core.chance` (event ``n`` always draws ``uniform(seed, n)``), and each
 seat's agent gets its own :func:`agent_rng`.
+
+A game played move by move by people (``plunder play``, ``plunder serve``) keeps its
+positions and moves and uses the functions below, so both front ends meet the same chance
+and the same agent replies after a resume or an undo: :func:`decision_rng`,
+:func:`chance_index`, :func:`undo_point` and :func:`resumed_states`.
 """
 
 from __future__ import annotations
 
 import random
-from typing import Sequence
+from typing import Callable, Sequence
 
 from .agents import Agent, make_agent
 from .core import chance
 from .core.game import CHANCE, Game, State
-from .core.record import Move, Record
+from .core.record import Move, Record, replay
 
 
 def agent_rng(seed: int, seat: int) -> random.Random:
     """The RNG handed to the agent in ``seat`` for a game seed."""
     return random.Random(f"agent:{seed}:{seat}")
+
+
+def decision_rng(seed: int, seat: int, ply: int) -> random.Random:
+    """The RNG of the agent in ``seat`` deciding at move ``ply`` (the number of moves before it)
+    of a game with ``seed``: a resumed game, or one played again after an undo, meets the same
+    replies."""
+    return random.Random(f"agent:{seed}:{seat}:{ply}")
+
+
+def chance_index(moves: Sequence[Move]) -> int:
+    """The index of the next chance event after ``moves``: how many of them chance made."""
+    return sum(1 for m in moves if m.by is None)
+
+
+def undo_point(states: Sequence[State], decides: Callable[[State], bool]) -> int | None:
+    """The index in ``states`` of the latest position before the last one where ``decides``
+    holds (a human's previous decision), or ``None`` if there is none; taking back to it keeps
+    ``states[:i + 1]`` and the moves before it."""
+    for i in range(len(states) - 2, -1, -1):
+        if decides(states[i]):
+            return i
+    return None
+
+
+def resumed_states(game: Game, record: Record) -> list[State]:
+    """Every position of an unfinished ``record`` (checked by :func:`replay` first), to play on from."""
+    replay(record, game)
+    states = [game.new_initial_state()]
+    for move in record.moves:
+        states.append(states[-1].apply(game.parse_action(states[-1], move.action)))
+    return states
 
 
 def new_seed() -> int:

@@ -28,7 +28,7 @@ from .core import chance
 from .core.record import Move, Record, replay
 from .core.registry import entry
 from .core.svg import verdict
-from .match import new_seed
+from .match import chance_index, decision_rng, new_seed, resumed_states, undo_point
 
 #: most terminal rows a run of chance's narrations takes (a 4x4 board deals 16 boxes at once)
 CHANCE_ROWS = 2
@@ -66,15 +66,6 @@ def save_record(path: Path, record: Record) -> None:
     except BaseException:
         Path(temp).unlink(missing_ok=True)
         raise
-
-
-def resumed_states(game: Game, record: Record) -> list[State]:
-    """Every position of an unfinished ``record`` (checked by :func:`replay` first), to play on from."""
-    replay(record, game)
-    states = [game.new_initial_state()]
-    for move in record.moves:
-        states.append(states[-1].apply(game.parse_action(states[-1], move.action)))
-    return states
 
 
 class PlaySession:
@@ -122,7 +113,7 @@ class PlaySession:
     def agent_rng(self, seat: int) -> random.Random:
         """The RNG of the agent in ``seat`` for this decision, keyed on the seed, the seat and the
         move number: a resumed game, or one replayed after undo, meets the same replies."""
-        return random.Random(f"agent:{self.seed}:{seat}:{len(self.moves)}")
+        return decision_rng(self.seed, seat, len(self.moves))
 
     def keep(self) -> None:
         """Bring the record up to the moves played and hand it to ``save``."""
@@ -210,8 +201,7 @@ class PlaySession:
             state = self.state
             if state.current_player == CHANCE:
                 # keyed on the event's index, so undo and play again meets the same draw
-                index = sum(1 for m in self.moves if m.by is None)
-                self.push(chance.draw(state, self.seed, index))
+                self.push(chance.draw(state, self.seed, chance_index(self.moves)))
                 continue
             seat = state.current_player
             agent = self.seats[seat]
@@ -221,13 +211,13 @@ class PlaySession:
 
     def undo(self) -> bool:
         """Back to the human decision before the current one; False if there is none."""
-        for i in range(len(self.states) - 2, -1, -1):
-            if self.is_human_turn(self.states[i]):
-                del self.states[i + 1 :]
-                del self.moves[i:]
-                self.keep()
-                return True
-        return False
+        i = undo_point(self.states, self.is_human_turn)
+        if i is None:
+            return False
+        del self.states[i + 1 :]
+        del self.moves[i:]
+        self.keep()
+        return True
 
     def list_moves(self, everything: bool = False) -> None:
         """Print the legal moves with what each does (the first :data:`MOVE_LIST_CAP` unless ``everything``)."""
