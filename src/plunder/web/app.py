@@ -8,17 +8,24 @@ in ``app.state.db_url`` for the store.
 from __future__ import annotations
 
 import os
+from contextlib import asynccontextmanager
 from pathlib import Path
+from typing import AsyncIterator
 
 import uvicorn
 from starlette.applications import Starlette
+from starlette.middleware import Middleware
 from starlette.exceptions import HTTPException
 from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import Mount
 from starlette.staticfiles import StaticFiles
 
-from . import pages, replays
+from . import games, pages, replays
+from .limits import CREATE_BURST, CREATE_RATE, MAX_FRAME_BYTES, BodyLimit, Buckets
+from .store import Store
+from .tables import Tables
+from .thinking import Thinkers
 from .templating import STATIC_DIR, templates
 
 #: where ``plunder serve`` listens unless told otherwise (loopback: nothing is exposed by default)
@@ -44,14 +51,31 @@ async def http_error(request: Request, exc: Exception) -> Response:
                                       status_code=status)
 
 
-def create_app(db_url: str | None = None) -> Starlette:
-    """The web app over the database at ``db_url`` (default: :func:`default_db_url`)."""
-    routes = [*pages.routes, *replays.routes, Mount("/static", StaticFiles(directory=str(STATIC_DIR)), name="static")]
-    app = Starlette(routes=routes, exception_handlers={HTTPException: http_error, Exception: http_error})
-    app.state.db_url = db_url or default_db_url()
+def create_app(db_url: str | None = None, ai_workers: int | None = None) -> Starlette:
+    """The web app over the database at ``db_url`` (default: :func:`default_db_url`), its AI
+    moves and hints in ``ai_workers`` processes (default: one per core; 0: a thread)."""
+    routes = [*pages.routes, *games.routes, *replays.routes,
+              Mount("/static", StaticFiles(directory=str(STATIC_DIR)), name="static")]
+    store = Store(db_url or default_db_url())
+    tables = Tables(store, Thinkers(ai_workers))
+
+    @asynccontextmanager
+    async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        tables.start()
+        await tables.thinkers.start()
+        try:
+            yield
+        finally:
+            await tables.close()
+
+    app = Starlette(routes=routes, exception_handlers={HTTPException: http_error, Exception: http_error},
+                    middleware=[Middleware(BodyLimit)], lifespan=lifespan)
+    app.state.db_url = store.url
+    app.state.tables = tables
+    app.state.creations = Buckets(CREATE_RATE, CREATE_BURST)
     return app
 
 
 def serve(host: str = DEFAULT_HOST, port: int = DEFAULT_PORT, db_url: str | None = None) -> None:
     """Run the web app under uvicorn until interrupted."""
-    uvicorn.run(create_app(db_url), host=host, port=port, log_level="warning")
+    uvicorn.run(create_app(db_url), host=host, port=port, log_level="warning", ws_max_size=MAX_FRAME_BYTES)

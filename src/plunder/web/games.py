@@ -1,0 +1,262 @@
+"""The routes of games in progress: the new-game form and its POST, the game page, invites,
+the watch link, the record download and the WebSocket every game page talks over.
+
+Who may act for a seat: the holder of its token. A browser gets one token (the
+:data:`COOKIE` cookie, made when it first creates or joins a game; a client without cookies
+passes ``?token=``); a seat stores its SHA-256. Game ids, tokens and invite codes are
+unguessable, so a watch link lets nobody act. The protocol is in docs/web.md. (The new-game
+form itself, ``GET /new/{game}``, is :mod:`.newgame`'s.)
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+from typing import Any
+
+from starlette.datastructures import FormData
+from starlette.exceptions import HTTPException
+from starlette.requests import HTTPConnection, Request
+from starlette.responses import RedirectResponse, Response
+from starlette.routing import BaseRoute, Route, WebSocketRoute
+from starlette.websockets import WebSocket, WebSocketDisconnect
+
+from ..core.errors import ParameterError
+from ..core.game import Game
+from ..core.registry import game_ids, load_game
+from .limits import MAX_FIELD_BYTES, MAX_FORM_FIELDS, MAX_MESSAGE_BYTES, MAX_REFUSED, MESSAGE_BURST, MESSAGE_RATE, Bucket
+from .store import OPEN, token_hash
+from .tables import Refused, Table, Tables, Viewer, new_token
+from .templating import templates
+
+log = logging.getLogger("plunder.web")
+
+#: the cookie holding a browser's seat token
+COOKIE = "plunder_token"
+#: a year: a game may be resumed long after it was left
+COOKIE_SECONDS = 365 * 24 * 3600
+#: WebSocket close code for an unknown game
+CLOSE_UNKNOWN = 4404
+#: WebSocket close code for a connection that kept sending too fast or was too slow to read
+CLOSE_POLICY = 1008
+
+
+def tables_of(conn: HTTPConnection) -> Tables:
+    """The app's tables (:func:`plunder.web.app.create_app` sets them up)."""
+    found: Tables = conn.app.state.tables
+    return found
+
+
+def token_of(conn: HTTPConnection) -> str | None:
+    """The browser's seat token: ``?token=`` or the cookie; ``None`` for a newcomer."""
+    token = conn.query_params.get("token") or conn.cookies.get(COOKIE)
+    return token if token and len(token) <= 100 else None
+
+
+def with_token(response: Response, conn: HTTPConnection, token: str) -> Response:
+    """``response`` setting the browser's token cookie (HTTP only, same site)."""
+    response.set_cookie(COOKIE, token, max_age=COOKIE_SECONDS, httponly=True, samesite="lax",
+                        secure=conn.url.scheme == "https")
+    return response
+
+
+def known_game(game_id: str) -> str:
+    """``game_id`` if a game has that id, else a 404."""
+    if game_id not in game_ids():
+        raise HTTPException(404, f"There is no game called {game_id!r}.")
+    return game_id
+
+
+def game_from_form(game_id: str, form: FormData) -> Game:
+    """The game the form's ``preset`` and ``p.<name>`` fields describe; ``file:`` values are refused
+    (the server never reads its own files for a browser)."""
+    preset = str(form.get("preset") or "") or None
+    params: dict[str, str] = {}
+    for key, value in form.multi_items():
+        if key.startswith("p.") and isinstance(value, str) and value.strip():
+            if value.strip().startswith("file:"):
+                raise HTTPException(400, f"Parameter {key[2:]}: the server reads no files; paste the content instead.")
+            params[key[2:]] = value
+    try:
+        return load_game(game_id, preset, **params)
+    except ParameterError as exc:
+        raise HTTPException(400, str(exc)) from None
+
+
+async def new_game(request: Request) -> Response:
+    """``POST /new/{game}``: store a new game and send the creator to its page (303)."""
+    game_id = known_game(request.path_params["game"])
+    address = request.client.host if request.client else "?"
+    if not request.app.state.creations.take(address):
+        raise HTTPException(429, "Too many new games from your address; wait a little and try again.")
+    form = await request.form(max_files=0, max_fields=MAX_FORM_FIELDS, max_part_size=MAX_FIELD_BYTES)
+    game = game_from_form(game_id, form)
+    choices = [str(form.get(f"seat.{i}") or ("me" if i == 0 else "medium")) for i in range(game.num_players)]
+    token = token_of(request) or new_token()
+    try:
+        new_id = await tables_of(request).create(game, choices, token_hash(token))
+    except Refused as exc:
+        raise HTTPException(400, exc.message) from None
+    response = RedirectResponse(request.url_for("play", game_id=new_id).path, status_code=303)
+    return with_token(response, request, token)
+
+
+async def table_or_404(conn: HTTPConnection) -> Table:
+    """The table of the ``game_id`` path parameter, or a 404 page."""
+    table = await tables_of(conn).get(conn.path_params["game_id"])
+    if table is None:
+        raise HTTPException(404, "There is no such game here (check the link).")
+    return table
+
+
+def invites(request: Request, table: Table) -> list[dict[str, Any]]:
+    """The invite links of the table's open seats (shown to the game's creator only)."""
+    return [{"seat": i, "name": table.game.seat_name(i), "path": f"/join/{s.invite}",
+             "url": str(request.url_for("join", invite=s.invite))}
+            for i, s in enumerate(table.row.seats) if s.kind == OPEN and s.invite]
+
+
+async def game_page(request: Request, spectator: bool) -> Response:
+    """The game page with its first frame drawn on the server: ``state`` is the first WebSocket
+    message (the picture, the whole log, the seats), so the page shows the game at once."""
+    table = await table_or_404(request)
+    token = None if spectator else token_of(request)
+    viewer = Viewer(None if token is None else token_hash(token))
+    creator = viewer.token == table.row.creator
+    ws_path = request.url_for("ws", game_id=table.id).path + ("?watch=1" if spectator else "")
+    return templates.TemplateResponse(request, "game.html", {
+        "game": {"id": table.game.id, "title": table.game.title}, "game_id": table.id,
+        "state": table.view(viewer, creator=creator), "ws_path": ws_path, "spectator": spectator,
+        "invites": invites(request, table) if creator else [],
+        "watch_url": str(request.url_for("watch", game_id=table.id)),
+        "record_url": request.url_for("record", game_id=table.id).path,
+    })
+
+
+async def play(request: Request) -> Response:
+    """``GET /play/{game_id}``: the game page for this browser's seats (a spectator's if none)."""
+    return await game_page(request, spectator=False)
+
+
+async def watch(request: Request) -> Response:
+    """``GET /watch/{game_id}``: the game page as a spectator, whatever seats this browser holds."""
+    return await game_page(request, spectator=True)
+
+
+async def join(request: Request) -> Response:
+    """``GET /join/{invite}``: claim the open seat of an invite and go to the game (once only)."""
+    token = token_of(request) or new_token()
+    game_id = await tables_of(request).claim(request.path_params["invite"], token_hash(token))
+    if game_id is None:
+        raise HTTPException(410, "This invitation has been used or does not exist. Ask for a watch link to follow the game.")
+    response = RedirectResponse(request.url_for("play", game_id=game_id).path, status_code=303)
+    return with_token(response, request, token)
+
+
+async def record(request: Request) -> Response:
+    """``GET /record/{game_id}``: the game's JSON record, with its seed once the game is over."""
+    table = await table_or_404(request)
+    return Response(table.record().to_json(), media_type="application/json", headers={
+        "content-disposition": f'attachment; filename="{table.game.id}-{table.id[:8]}.json"'})
+
+
+async def ws(websocket: WebSocket) -> None:
+    """``/ws/{game_id}``: the game's live channel (messages in docs/web.md)."""
+    tables = tables_of(websocket)
+    table = await tables.get(websocket.path_params["game_id"])
+    await websocket.accept()
+    if table is None:
+        await websocket.send_json({"type": "error", "message": "There is no such game here.", "detail": "unknown game id"})
+        await websocket.close(CLOSE_UNKNOWN)
+        return
+    token = None if websocket.query_params.get("watch") else token_of(websocket)
+    viewer = Viewer(None if token is None else token_hash(token))
+    tables.welcome(table, viewer)
+    bucket = Bucket(MESSAGE_RATE, MESSAGE_BURST)
+    refused = 0
+
+    async def pump() -> None:
+        while (message := await viewer.queue.get()) is not None:
+            await websocket.send_json(message)
+        await websocket.close(CLOSE_POLICY)
+
+    async def error(message: str, detail: str = "") -> None:
+        await viewer.queue.put({"type": "error", "message": message, "detail": detail or message})
+
+    writer = asyncio.create_task(pump())
+    try:
+        while True:
+            got = await websocket.receive()
+            if got["type"] == "websocket.disconnect":
+                break
+            text = got.get("text")
+            if not bucket.take():
+                refused += 1
+                if refused > MAX_REFUSED:
+                    break
+                await error("Too many messages: slow down.")
+                continue
+            if text is None:
+                await error("Send JSON text messages.")
+                continue
+            if len(text) > MAX_MESSAGE_BYTES:
+                await error("That message is too long.", f"{len(text)} characters; the limit is {MAX_MESSAGE_BYTES}")
+                continue
+            try:
+                data = json.loads(text)
+            except ValueError:
+                await error("That message is not JSON.")
+                continue
+            if not isinstance(data, dict):
+                await error("A message is a JSON object with a type.")
+                continue
+            try:
+                await handle(tables, table, viewer, data, error)
+            except Refused as exc:
+                await error(exc.message, exc.detail)
+    except WebSocketDisconnect:
+        pass
+    finally:
+        tables.leave(table, viewer)
+        writer.cancel()
+
+
+async def handle(tables: Tables, table: Table, viewer: Viewer, data: dict[str, Any], error: Any) -> None:
+    """One client message: ``act``, ``hint``, ``undo`` or ``resign``."""
+    kind = data.get("type")
+    if kind == "act":
+        action, ply = data.get("action"), data.get("ply")
+        if not isinstance(action, str) or not isinstance(ply, int) or isinstance(ply, bool):
+            raise Refused("An act message has an action text and the ply you saw.")
+        await tables.act(table, viewer, action, ply)
+    elif kind == "hint":
+        # a hint takes seconds of search: the connection keeps reading meanwhile
+        asyncio.create_task(hint(tables, table, viewer, error))
+    elif kind == "undo":
+        await tables.undo(table, viewer)
+    elif kind == "resign":
+        await tables.resign(table, viewer)
+    else:
+        raise Refused("Unknown message type.", f"type {str(kind)[:40]!r}; types are act, hint, undo, resign")
+
+
+async def hint(tables: Tables, table: Table, viewer: Viewer, error: Any) -> None:
+    """Work out a hint and send it (or say why not)."""
+    try:
+        lines = await tables.hint(table, viewer)
+    except Refused as exc:
+        await error(exc.message, exc.detail)
+        return
+    await viewer.queue.put({"type": "hint", "lines": lines})
+
+
+#: the routes of this module, mounted by :func:`plunder.web.app.create_app`
+routes: list[BaseRoute] = [
+    Route("/new/{game}", new_game, methods=["POST"], name="create"),
+    Route("/play/{game_id}", play, name="play"),
+    Route("/watch/{game_id}", watch, name="watch"),
+    Route("/join/{invite}", join, name="join"),
+    Route("/record/{game_id}", record, name="record"),
+    WebSocketRoute("/ws/{game_id}", ws, name="ws"),
+]

@@ -1,0 +1,135 @@
+"""What the web server accepts from a browser: request and message sizes, message and game
+creation rates. Everything a browser sends is untrusted; each limit is one constant here,
+listed in docs/limits.md and docs/web.md.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+
+from starlette.exceptions import HTTPException
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+from ..core.files import MAX_FILE_BYTES
+from ..core.record import MAX_RECORD_BYTES
+
+#: largest request body: a record upload (the largest thing a browser sends) and its form
+MAX_BODY_BYTES = MAX_RECORD_BYTES + 64_000
+#: largest form field of the new-game form (an inline Pillage board is a board file's size)
+MAX_FIELD_BYTES = MAX_FILE_BYTES + 1_000
+#: most fields in a form
+MAX_FORM_FIELDS = 64
+#: largest WebSocket message the server reads; uvicorn closes the connection on one over
+#: :data:`MAX_FRAME_BYTES`, the handler answers anything between with an error
+MAX_MESSAGE_BYTES = 4_096
+MAX_FRAME_BYTES = 65_536
+#: a connection may send :data:`MESSAGE_BURST` messages at once, then :data:`MESSAGE_RATE` a second
+MESSAGE_RATE = 10.0
+MESSAGE_BURST = 30
+#: a connection that keeps sending over its rate is closed after this many refusals
+MAX_REFUSED = 50
+#: games one address may create: :data:`CREATE_BURST` at once, then :data:`CREATE_RATE` a second
+CREATE_RATE = 1.0
+CREATE_BURST = 300
+#: addresses whose creation rate is remembered (the oldest are forgotten first)
+MAX_ADDRESSES = 10_000
+
+
+@dataclass
+class Bucket:
+    """A token bucket: ``burst`` tokens, refilled at ``rate`` a second; :meth:`take` spends one."""
+
+    rate: float
+    burst: float
+    tokens: float = -1.0
+    at: float = field(default_factory=time.monotonic)
+
+    def take(self) -> bool:
+        """Spend a token if there is one."""
+        now = time.monotonic()
+        if self.tokens < 0:
+            self.tokens = self.burst
+        self.tokens = min(self.burst, self.tokens + (now - self.at) * self.rate)
+        self.at = now
+        if self.tokens >= 1:
+            self.tokens -= 1
+            return True
+        return False
+
+
+class Buckets:
+    """One :class:`Bucket` per key (a client address), forgetting the oldest past a bound."""
+
+    def __init__(self, rate: float, burst: float, most: int = MAX_ADDRESSES) -> None:
+        self.rate, self.burst, self.most = rate, burst, most
+        self.buckets: dict[str, Bucket] = {}
+
+    def take(self, key: str) -> bool:
+        """Spend one of ``key``'s tokens if it has one."""
+        bucket = self.buckets.pop(key, None) or Bucket(self.rate, self.burst)
+        if len(self.buckets) >= self.most:
+            self.buckets.pop(next(iter(self.buckets)))
+        self.buckets[key] = bucket
+        return bucket.take()
+
+
+class BodyLimit:
+    """ASGI middleware refusing an HTTP request whose body is over ``limit`` bytes with 413,
+    whether it says so in ``Content-Length`` or streams past it."""
+
+    def __init__(self, app: ASGIApp, limit: int = MAX_BODY_BYTES) -> None:
+        self.app = app
+        self.limit = limit
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        for name, value in scope.get("headers", []):
+            if name == b"content-length":
+                try:
+                    too_big = int(value) > self.limit
+                except ValueError:
+                    too_big = True
+                if too_big:
+                    await self.refuse(send)
+                    return
+        seen = 0
+        started = False
+
+        async def counted() -> Message:
+            nonlocal seen
+            message = await receive()
+            if message["type"] == "http.request":
+                seen += len(message.get("body", b""))
+                if seen > self.limit:
+                    raise BodyTooLarge(self.limit)
+            return message
+
+        async def watched(message: Message) -> None:
+            nonlocal started
+            started = started or message["type"] == "http.response.start"
+            await send(message)
+
+        try:
+            await self.app(scope, counted, watched)
+        except BodyTooLarge:
+            if not started:
+                await self.refuse(send)
+
+    async def refuse(self, send: Send) -> None:
+        """Answer 413 in plain words."""
+        body = f"The request is too large: the limit is {self.limit:,} bytes.".encode()
+        await send({"type": "http.response.start", "status": 413,
+                    "headers": [(b"content-type", b"text/plain; charset=utf-8"),
+                                (b"content-length", str(len(body)).encode())]})
+        await send({"type": "http.response.body", "body": body})
+
+
+class BodyTooLarge(HTTPException):
+    """A streamed request body went past :class:`BodyLimit`'s limit: the app's error page
+    answers it (status 413) when the app is reading the body."""
+
+    def __init__(self, limit: int) -> None:
+        super().__init__(413, f"The request is too large: the limit is {limit:,} bytes.")

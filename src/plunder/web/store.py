@@ -1,0 +1,251 @@
+"""The web app's store: games, their seats and every move, behind one SQLAlchemy Core module.
+
+SQLite by default (a file in WAL mode), PostgreSQL by URL (``postgresql+psycopg://...``) for a
+deployment with several server processes; the SQL is the same for both. A move is written
+(committed) before the server acknowledges it, so a server killed at any moment loses no
+acknowledged move: a game is rebuilt from its seed, seats and moves (:mod:`.tables`).
+
+Secrets: the game's seed stays in the store while the game is on (a player who knew it could
+compute the cards to come); a seat's token is stored only as its SHA-256 (:func:`token_hash`).
+An open seat's invite code is kept as given until the seat is claimed, so the game's creator can
+see the invite links again; claiming clears it.
+
+Every method is synchronous and short; the server calls them from a thread
+(:meth:`plunder.web.tables.Tables.db`).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Sequence
+
+from sqlalchemy import (BigInteger, Column, Float, ForeignKey, Index, Integer, MetaData, String, Table, Text,
+                        create_engine, delete, event, insert, select, update)
+from sqlalchemy.engine import Engine
+from sqlalchemy.exc import IntegrityError
+
+from ..core.record import Move
+
+#: a game in progress
+ON = "on"
+#: a game played to its end
+OVER = "over"
+#: a game a seat resigned
+RESIGNED = "resigned"
+
+#: a seat played by a person holding its token
+HUMAN = "human"
+#: a seat played by an AI level (``agent`` holds its spec)
+AI = "ai"
+#: a seat waiting for a friend to claim it with its invite
+OPEN = "open"
+SEAT_KINDS = (HUMAN, AI, OPEN)
+
+metadata = MetaData()
+
+games = Table(
+    "games", metadata,
+    Column("id", String(64), primary_key=True),
+    Column("game", String(32), nullable=False),
+    # the game's canonical parameter texts, as JSON
+    Column("params", Text, nullable=False),
+    Column("seed", BigInteger, nullable=False),
+    Column("status", String(16), nullable=False),
+    # the seat that resigned, when status is RESIGNED
+    Column("resigned_by", Integer),
+    # the SHA-256 of the creator's token: who may see the invite links
+    Column("creator", String(64), nullable=False),
+    # one more at every change (a move, an undo, a resignation, a seat claimed): a write names
+    # the version it was planned on, so two server processes never both change one game
+    Column("version", Integer, nullable=False),
+    Column("created", Float, nullable=False),
+    Column("updated", Float, nullable=False),
+    Index("games_updated", "status", "updated"),
+)
+
+seats = Table(
+    "seats", metadata,
+    Column("game_id", String(64), ForeignKey("games.id", ondelete="CASCADE"), primary_key=True),
+    Column("seat", Integer, primary_key=True, autoincrement=False),
+    Column("kind", String(16), nullable=False),
+    Column("agent", String(200)),
+    Column("token", String(64)),
+    Column("invite", String(64), unique=True),
+    Index("seats_token", "token"),
+)
+
+moves = Table(
+    "moves", metadata,
+    Column("game_id", String(64), ForeignKey("games.id", ondelete="CASCADE"), primary_key=True),
+    # the move's index in the game (0 = the first): two writers of one ply cannot both succeed
+    Column("ply", Integer, primary_key=True, autoincrement=False),
+    # the seat that moved; NULL for chance
+    Column("by", Integer),
+    Column("action", Text, nullable=False),
+)
+
+
+def token_hash(token: str) -> str:
+    """What the store keeps of a seat token (tokens are long random strings, so a plain hash
+    suffices: nobody can guess one from its hash)."""
+    return hashlib.sha256(token.encode("utf-8", "surrogatepass")).hexdigest()
+
+
+@dataclass
+class SeatRow:
+    """One seat of a stored game."""
+
+    kind: str
+    agent: str | None = None
+    #: SHA-256 of the token that acts for this seat
+    token: str | None = None
+    #: the invite code of an open seat
+    invite: str | None = None
+
+
+@dataclass
+class GameRow:
+    """A stored game: what it is, its seats and its moves so far."""
+
+    id: str
+    game: str
+    params: dict[str, str]
+    seed: int
+    status: str
+    creator: str
+    seats: list[SeatRow]
+    moves: list[Move] = field(default_factory=list)
+    resigned_by: int | None = None
+    version: int = 0
+    created: float = 0.0
+    updated: float = 0.0
+
+
+class StaleWrite(Exception):
+    """The game changed since the version a write was planned on (another server process)."""
+
+
+def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
+    """WAL lets readers work while a move is written; ``synchronous=NORMAL`` commits without
+    waiting for the disk in WAL mode, which loses nothing when the server process dies (only a
+    power cut can take back the last commits); foreign keys make deleting a game delete its rows."""
+    cursor = dbapi_connection.cursor()
+    cursor.execute("PRAGMA journal_mode=WAL")
+    cursor.execute("PRAGMA synchronous=NORMAL")
+    cursor.execute("PRAGMA foreign_keys=ON")
+    cursor.execute("PRAGMA busy_timeout=10000")
+    cursor.close()
+
+
+class Store:
+    """The games of one database, created on first use."""
+
+    def __init__(self, url: str) -> None:
+        self.url = url
+        if url.startswith("sqlite:///") and url != "sqlite:///:memory:":
+            Path(url[len("sqlite:///"):]).parent.mkdir(parents=True, exist_ok=True)
+        self.engine: Engine = create_engine(url, future=True)
+        if self.engine.dialect.name == "sqlite":
+            event.listen(self.engine, "connect", _sqlite_pragmas)
+        metadata.create_all(self.engine)
+
+    def close(self) -> None:
+        """Let go of every connection."""
+        self.engine.dispose()
+
+    def create(self, row: GameRow) -> None:
+        """Store a new game with its seats (and its first moves, if any)."""
+        now = time.time()
+        with self.engine.begin() as db:
+            db.execute(insert(games).values(
+                id=row.id, game=row.game, params=json.dumps(row.params, sort_keys=True), seed=row.seed,
+                status=row.status, resigned_by=row.resigned_by, creator=row.creator, version=row.version,
+                created=now, updated=now))
+            db.execute(insert(seats), [{"game_id": row.id, "seat": i, "kind": s.kind, "agent": s.agent,
+                                        "token": s.token, "invite": s.invite} for i, s in enumerate(row.seats)])
+            self._insert_moves(db, row.id, 0, row.moves)
+
+    def load(self, game_id: str) -> GameRow | None:
+        """The stored game ``game_id`` with its seats and moves, or ``None``."""
+        with self.engine.connect() as db:
+            g = db.execute(select(games).where(games.c.id == game_id)).mappings().first()
+            if g is None:
+                return None
+            seat_rows = db.execute(select(seats).where(seats.c.game_id == game_id).order_by(seats.c.seat)).mappings()
+            move_rows = db.execute(select(moves.c.by, moves.c.action).where(moves.c.game_id == game_id)
+                                   .order_by(moves.c.ply)).all()
+            return GameRow(
+                id=g["id"], game=g["game"], params=json.loads(g["params"]), seed=int(g["seed"]), status=g["status"],
+                creator=g["creator"], resigned_by=g["resigned_by"], version=g["version"],
+                created=g["created"], updated=g["updated"],
+                seats=[SeatRow(s["kind"], s["agent"], s["token"], s["invite"]) for s in seat_rows],
+                moves=[Move(by, action) for by, action in move_rows])
+
+    def versions(self, ids: Sequence[str]) -> dict[str, int]:
+        """The stored version of each game of ``ids`` (to notice another process's changes)."""
+        if not ids:
+            return {}
+        with self.engine.connect() as db:
+            rows = db.execute(select(games.c.id, games.c.version).where(games.c.id.in_(list(ids))))
+            return {str(i): int(v) for i, v in rows}
+
+    @staticmethod
+    def _insert_moves(db: Any, game_id: str, first: int, new: Sequence[Move]) -> None:
+        if new:
+            db.execute(insert(moves), [{"game_id": game_id, "ply": first + i, "by": m.by, "action": m.action}
+                                       for i, m in enumerate(new)])
+
+    @staticmethod
+    def _bump(db: Any, game_id: str, version: int, **values: Any) -> None:
+        """Move ``game_id`` from ``version`` to the next, or raise :class:`StaleWrite`."""
+        done = db.execute(update(games).where(games.c.id == game_id, games.c.version == version)
+                          .values(version=version + 1, updated=time.time(), **values))
+        if done.rowcount != 1:
+            raise StaleWrite(f"game {game_id} is no longer at version {version}")
+
+    def append(self, game_id: str, version: int, first: int, new: Sequence[Move], status: str = ON) -> None:
+        """Store ``new`` as moves ``first``, ``first + 1`` ... of ``game_id`` at ``version`` and
+        the game's status, in one transaction (:class:`StaleWrite` if the game changed)."""
+        try:
+            with self.engine.begin() as db:
+                self._bump(db, game_id, version, status=status)
+                db.execute(delete(moves).where(moves.c.game_id == game_id, moves.c.ply >= first))
+                self._insert_moves(db, game_id, first, new)
+        except IntegrityError:
+            raise StaleWrite(f"game {game_id} already has a move {first}") from None
+
+    def resign(self, game_id: str, version: int, seat: int) -> None:
+        """Mark ``game_id`` (at ``version``) resigned by ``seat``."""
+        with self.engine.begin() as db:
+            self._bump(db, game_id, version, status=RESIGNED, resigned_by=seat)
+
+    def claim(self, invite: str, token: str) -> tuple[str, int] | None:
+        """Give the open seat with ``invite`` to the holder of ``token`` (a hash); its game id and
+        seat, or ``None`` when no open seat has that invite (never issued, or claimed already)."""
+        with self.engine.begin() as db:
+            found = db.execute(select(seats.c.game_id, seats.c.seat)
+                               .where(seats.c.invite == invite, seats.c.kind == OPEN)).first()
+            if found is None:
+                return None
+            game_id, seat = found
+            done = db.execute(update(seats).where(seats.c.game_id == game_id, seats.c.seat == seat,
+                                                  seats.c.kind == OPEN)
+                              .values(kind=HUMAN, token=token, invite=None))
+            if done.rowcount != 1:
+                return None
+            db.execute(update(games).where(games.c.id == game_id)
+                       .values(version=games.c.version + 1, updated=time.time()))
+            return str(game_id), int(seat)
+
+    def recent(self, limit: int = 50, statuses: Sequence[str] = (OVER, RESIGNED)) -> list[dict[str, Any]]:
+        """The ``limit`` games last changed with one of ``statuses``, newest first: id, game,
+        status, updated (seconds since the epoch) and how many moves."""
+        with self.engine.connect() as db:
+            rows = db.execute(select(games.c.id, games.c.game, games.c.status, games.c.updated)
+                              .where(games.c.status.in_(list(statuses)))
+                              .order_by(games.c.updated.desc()).limit(limit)).mappings().all()
+            return [dict(r) for r in rows]

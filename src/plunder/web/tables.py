@@ -1,0 +1,538 @@
+"""Games in progress on the server, independent of HTTP: a :class:`Table` per game, and
+:class:`Tables`, which loads them from the store, applies what seats send, lets AI seats move
+off the event loop and tells every connected viewer about each change.
+
+The rules decide everything: an action arrives as text and goes through ``apply_text``; chance
+is drawn from the game's seed exactly as ``plunder play`` draws it
+(:func:`plunder.core.chance.draw` with :func:`plunder.match.chance_index`), so a finished
+game's record replays with ``"chance": "seed"``. A change is written to the store before it is
+acknowledged, and the table in memory follows the store: a table can always be rebuilt from
+its stored seed, seats and moves (after a restart, or when another server process changed it).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import secrets
+import time
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from typing import Any, Callable, Sequence, TypeVar
+
+
+from ..core import chance
+from ..core.errors import PlunderError
+from ..core.game import CHANCE, Action, Game, State
+from ..core.record import Move, Record
+from ..core.registry import entry, load_game
+from ..core.svg import Shown, legal_texts, outcome_text, status_text
+from ..match import chance_index, new_seed, undo_point
+from ..pictures import svg_of
+from ..terminal import plain_error
+from .store import AI, HUMAN, ON, OPEN, OVER, RESIGNED, GameRow, SeatRow, StaleWrite, Store, token_hash
+from .thinking import Thinkers
+
+log = logging.getLogger("plunder.web")
+
+T = TypeVar("T")
+
+#: most legal moves a state message lists (Hubs and Crossroads can have many)
+LEGAL_CAP = 500
+#: the seat choices of the new-game form: a person here, a second person at this screen, a
+#: friend invited by link, or an AI level
+SEAT_CHOICES = ("me", "hotseat", "open", "easy", "medium", "hard")
+#: the agent that gives hints (the ``hard`` level: its best moves with their values)
+HINT_AGENT = "hard"
+#: most games kept in memory; idle ones (no viewer, no AI thinking) are dropped first and
+#: reloaded from the store when wanted again
+MAX_OPEN_TABLES = 5000
+#: how often the server looks for changes another process made to the games it shows
+SYNC_SECONDS = 1.0
+#: messages waiting for a slow viewer before it is cut off
+MAX_QUEUED = 100
+
+
+class Refused(Exception):
+    """A request the game refuses: ``message`` in a player's words, ``detail`` the full reason
+    (with the ruling id) where the rules gave one."""
+
+    def __init__(self, message: str, detail: str = "") -> None:
+        super().__init__(message)
+        self.message = message
+        self.detail = detail or message
+
+
+def new_token() -> str:
+    """An unguessable token (game ids, seat tokens, invite codes)."""
+    return secrets.token_urlsafe(18)
+
+
+@dataclass(eq=False)
+class Viewer:
+    """One connection watching a table: the hash of its token (``None``: a spectator) and the
+    queue its messages wait in."""
+
+    token: str | None
+    queue: asyncio.Queue[dict[str, Any] | None] = field(default_factory=lambda: asyncio.Queue(MAX_QUEUED))
+    #: log entries it has been sent (the next message sends the rest)
+    known: int = 0
+    #: a hint is being worked out for it
+    hinting: bool = False
+
+
+@dataclass
+class LogEntry:
+    """One move in the game log: its number (1 = the first move), who made it and what it did."""
+
+    n: int
+    by: int | None
+    text: str
+
+    def data(self) -> dict[str, Any]:
+        """As sent to the browser."""
+        return {"n": self.n, "by": self.by, "text": self.text}
+
+
+class Table:
+    """A game in progress: its stored row, every position and move, the log, and its viewers."""
+
+    def __init__(self, row: GameRow) -> None:
+        self.id = row.id
+        self.game: Game = load_game(row.game, **row.params)
+        self.entry = entry(row.game)
+        self.lock = asyncio.Lock()
+        self.viewers: set[Viewer] = set()
+        self.thinking: asyncio.Task[None] | None = None
+        self.used = time.monotonic()
+        self.load(row)
+
+    def load(self, row: GameRow) -> None:
+        """Take the stored row as the truth (at start, or after another process changed it)."""
+        self.row = row
+        self.seed = row.seed
+        self.states: list[State] = [self.game.new_initial_state()]
+        self.moves: list[Move] = []
+        self.log: list[LogEntry] = []
+        for move in row.moves:
+            state = self.states[-1]
+            self.extend([move], [state.apply(self.game.parse_action(state, move.action))])
+        self._svg: tuple[tuple[int, int], str] | None = None
+        for viewer in self.viewers:
+            viewer.known = 0
+
+    @property
+    def state(self) -> State:
+        """The position now."""
+        return self.states[-1]
+
+    @property
+    def version(self) -> int:
+        """The stored version this table shows."""
+        return self.row.version
+
+    @property
+    def on(self) -> bool:
+        """True while the game is being played."""
+        return self.row.status == ON
+
+    def seats_of(self, token: str | None) -> frozenset[int]:
+        """The seats the holder of the token hashed ``token`` acts for."""
+        if token is None:
+            return frozenset()
+        return frozenset(i for i, s in enumerate(self.row.seats) if s.kind == HUMAN and s.token == token)
+
+    def ai_to_move(self) -> bool:
+        """True when an AI seat must decide now."""
+        p = self.state.current_player
+        return self.on and p >= 0 and self.row.seats[p].kind == AI
+
+    def alone(self, you: frozenset[int]) -> bool:
+        """True when every seat but ``you`` is an AI: undo and hints are for such games only."""
+        return bool(you) and all(i in you or s.kind == AI for i, s in enumerate(self.row.seats))
+
+    def extend(self, moves: Sequence[Move], states: Sequence[State]) -> None:
+        """Append moves already written to the store, with the positions after them, to the log."""
+        narrate = self.entry.narrate
+        for move, after in zip(moves, states):
+            before = self.states[-1]
+            action = self.game.parse_action(before, move.action)
+            told = narrate(before, action, after) if narrate is not None else ""
+            who = "Chance" if move.by is None else self.game.seat_name(move.by)
+            self.log.append(LogEntry(len(self.moves) + 1, move.by, told or f"{who}: {move.action}"))
+            self.moves.append(move)
+            self.states.append(after)
+
+    def followed(self, moves: list[Move], states: list[State]) -> None:
+        """Add chance's draws after ``states[-1]`` (positions following the table's) until a seat
+        must decide or the game ends; ``moves`` and ``states`` grow in place."""
+        while states[-1].current_player == CHANCE:
+            state = states[-1]
+            outcome = chance.draw(state, self.seed, chance_index([*self.moves, *moves]))
+            moves.append(Move(None, self.game.action_to_text(state, outcome)))
+            states.append(state.apply(outcome))
+
+    def plan(self, seat: int, text: str) -> tuple[list[Move], list[State]]:
+        """The moves (``text`` for ``seat``, then chance's) and positions a decision adds;
+        :class:`Refused` in a player's words when the rules refuse it."""
+        state = self.state
+        try:
+            after = state.apply_text(text)
+            action: Action = self.game.parse_action(state, text)
+        except PlunderError as exc:
+            raise Refused(plain_error(exc, state), str(exc)) from None
+        moves = [Move(seat, self.game.action_to_text(state, action))]
+        states = [after]
+        self.followed(moves, states)
+        return moves, states
+
+    def svg(self) -> str:
+        """The picture of the position now, captioned with the last move (drawn once per change)."""
+        key = (self.version, len(self.moves))
+        if self._svg is None or self._svg[0] != key:
+            shown = Shown(key[1], self.moves[-1].action, self.log[-1].text) if self.moves else None
+            self._svg = (key, svg_of(self.state, shown))
+        return self._svg[1]
+
+    def seat_views(self, you: frozenset[int]) -> list[dict[str, Any]]:
+        """Each seat as a viewer sees it: who sits there, what kind of player, whether to move."""
+        game = self.game
+        tokens = [s.token for s in self.row.seats if s.kind == HUMAN]
+        views = []
+        for i, s in enumerate(self.row.seats):
+            label = game.seat_name(i)
+            if s.kind == HUMAN:
+                kind = "hotseat" if tokens.count(s.token) > 1 else "human"
+                name = ("You" if len(you) == 1 else f"You ({label})") if i in you else label
+            elif s.kind == AI:
+                kind, name = "ai", f"{label} (AI {s.agent})"
+            else:
+                kind, name = "open", f"{label} (open seat)"
+            views.append({"seat": i, "name": name, "label": label, "kind": kind, "level": s.agent,
+                          "to_move": self.on and self.state.current_player == i})
+        return views
+
+    def result(self) -> dict[str, Any] | None:
+        """The end of the game in words: the verdict and the score's breakdown; ``None`` while on."""
+        if self.on:
+            return None
+        state = self.state
+        if self.row.status == RESIGNED:
+            seat = self.row.resigned_by if self.row.resigned_by is not None else 0
+            verdict = f"{self.game.seat_name(seat)} resigned"
+            others = [self.game.seat_name(i) for i in range(self.game.num_players) if i != seat]
+            if len(others) == 1:
+                verdict += f": {others[0]} wins"
+            return {"verdict": verdict, "breakdown": [], "scores": list(state.scores())}
+        breakdown = self.entry.breakdown
+        return {"verdict": outcome_text(state), "breakdown": breakdown(state) if breakdown else [],
+                "scores": list(state.scores())}
+
+    def view(self, viewer: Viewer, creator: bool = False) -> dict[str, Any]:
+        """The ``state`` message for ``viewer``: the picture, the log entries it lacks, the seats,
+        and the legal moves when one of its seats is to move (see docs/web.md)."""
+        you = self.seats_of(viewer.token)
+        state = self.state
+        your_turn = self.on and state.current_player in you
+        legal = list(legal_texts(state).values()) if your_turn else []
+        result = self.result()
+        start = min(viewer.known, len(self.log))
+        message: dict[str, Any] = {
+            "type": "state", "game": self.game.id, "ply": len(self.moves), "svg": self.svg(),
+            "status": status_text(state) if result is None else result["verdict"],
+            "log_from": start, "log": [e.data() for e in self.log[start:]],
+            "seats": self.seat_views(you), "you": sorted(you), "your_turn": your_turn,
+            "legal": legal[:LEGAL_CAP], "legal_total": len(legal),
+            "thinking": self.ai_to_move(), "can_undo": self.on and self.alone(you),
+            "over": result is not None, "result": result,
+        }
+        if creator:
+            message["invites"] = [{"seat": i, "path": f"/join/{s.invite}"}
+                                  for i, s in enumerate(self.row.seats) if s.kind == OPEN and s.invite]
+        viewer.known = len(self.log)
+        return message
+
+    def record(self) -> Record:
+        """The game's record: with its seed once the game is over (the seed is the server's
+        secret while it is on: those records say ``"chance": "free"``)."""
+        names = [s.agent if s.kind == AI and s.agent else "human" for s in self.row.seats]
+        if self.on:
+            return Record(self.game.id, dict(self.game.params), None, names, list(self.moves), chance="free")
+        record = Record(self.game.id, dict(self.game.params), self.seed, names, list(self.moves))
+        if self.state.is_terminal():
+            record.returns = list(self.state.returns())
+            record.scores = list(self.state.scores())
+        return record
+
+
+class Tables:
+    """Every game the server is showing, over one store and one pool of AI workers."""
+
+    def __init__(self, store: Store, thinkers: Thinkers, hint_agent: str = HINT_AGENT) -> None:
+        self.store = store
+        self.thinkers = thinkers
+        self.hint_agent = hint_agent
+        self.open: dict[str, Table] = {}
+        self._loading: dict[str, asyncio.Lock] = {}
+        # the store's calls are short and blocking: a few threads keep them off the event loop
+        self._db = ThreadPoolExecutor(4, thread_name_prefix="plunder-db")
+        self._sync: asyncio.Task[None] | None = None
+
+    async def db(self, call: Callable[..., T], *args: Any) -> T:
+        """Run a store call in the store's threads."""
+        return await asyncio.get_running_loop().run_in_executor(self._db, call, *args)
+
+    def start(self) -> None:
+        """Start noticing other processes' changes (call from inside the event loop)."""
+        self._sync = asyncio.create_task(self._watch())
+
+    async def close(self) -> None:
+        """Stop the AI workers and the store's threads."""
+        if self._sync is not None:
+            self._sync.cancel()
+        for table in self.open.values():
+            if table.thinking is not None:
+                table.thinking.cancel()
+        self.thinkers.close()
+        self._db.shutdown(wait=True)
+        self.store.close()
+
+    async def get(self, game_id: str) -> Table | None:
+        """The table of ``game_id``, loaded from the store if it is not open; ``None`` if unknown."""
+        table = self.open.get(game_id)
+        if table is not None:
+            table.used = time.monotonic()
+            return table
+        lock = self._loading.setdefault(game_id, asyncio.Lock())
+        async with lock:
+            table = self.open.get(game_id)
+            if table is None:
+                row = await self.db(self.store.load, game_id)
+                if row is None:
+                    self._loading.pop(game_id, None)
+                    return None
+                table = Table(row)
+                self._evict()
+                self.open[game_id] = table
+        self._loading.pop(game_id, None)
+        return table
+
+    def _evict(self) -> None:
+        """Drop the longest-unused idle tables past :data:`MAX_OPEN_TABLES` (the store keeps them)."""
+        if len(self.open) < MAX_OPEN_TABLES:
+            return
+        idle = sorted((t for t in self.open.values() if not t.viewers and (t.thinking is None or t.thinking.done())),
+                      key=lambda t: t.used)
+        for table in idle[: len(self.open) - MAX_OPEN_TABLES + 1]:
+            del self.open[table.id]
+
+    async def create(self, game: Game, choices: Sequence[str], creator: str) -> str:
+        """Store a new game of ``game`` with seats as chosen (:data:`SEAT_CHOICES`) by the holder
+        of the token hashed ``creator``; its id. Chance's opening draws are stored with it."""
+        if len(choices) != game.num_players:
+            raise Refused(f"{game.title} is played by {game.num_players}: give every seat a player")
+        seats = []
+        for choice in choices:
+            if choice in ("me", "hotseat"):
+                seats.append(SeatRow(HUMAN, token=creator))
+            elif choice == "open":
+                seats.append(SeatRow(OPEN, invite=new_token()))
+            elif choice in ("easy", "medium", "hard"):
+                seats.append(SeatRow(AI, agent=choice))
+            else:
+                raise Refused(f"a seat is {choice!r}; each seat is one of {', '.join(SEAT_CHOICES)}")
+        row = GameRow(new_token(), game.id, dict(game.params), new_seed(), ON, creator, seats)
+        table = Table(row)
+        moves: list[Move] = []
+        states = [table.state]
+        table.followed(moves, states)
+        row.moves = moves
+        if states[-1].is_terminal():
+            row.status = OVER
+        await self.db(self.store.create, row)
+        table.extend(moves, states[1:])
+        self._evict()
+        self.open[row.id] = table
+        self.kick(table)
+        return row.id
+
+    async def claim(self, invite: str, token: str) -> str | None:
+        """Give an open seat to the holder of the token hashed ``token``; the game's id, or
+        ``None`` when the invite is unknown or used."""
+        claimed = await self.db(self.store.claim, invite, token)
+        if claimed is None:
+            return None
+        table = await self.get(claimed[0])
+        if table is not None:
+            async with table.lock:
+                await self.refresh(table)
+            self.kick(table)
+        return claimed[0]
+
+    async def refresh(self, table: Table) -> None:
+        """Reload ``table`` from the store and tell its viewers (hold its lock)."""
+        row = await self.db(self.store.load, table.id)
+        if row is not None:
+            table.load(row)
+            self.tell(table)
+
+    async def write(self, table: Table, first: int, moves: list[Move], states: list[State]) -> None:
+        """Store ``moves`` from ply ``first`` on (dropping any stored from there: an undo), then
+        show them (hold the table's lock). A change from another process is refused plainly
+        after the table is reloaded."""
+        status = OVER if (states[-1] if states else table.states[first]).is_terminal() else ON
+        try:
+            await self.db(self.store.append, table.id, table.version, first, moves, status)
+        except StaleWrite:
+            await self.refresh(table)
+            raise Refused("The game changed in the meantime; here it is as it stands.") from None
+        table.row.version += 1
+        table.row.status = status
+        if first < len(table.moves):
+            del table.moves[first:]
+            del table.states[first + 1:]
+            del table.log[first:]
+            for viewer in table.viewers:
+                viewer.known = min(viewer.known, first)
+        table.extend(moves, states)
+        self.tell(table)
+
+    def tell(self, table: Table) -> None:
+        """Queue the table's state for each of its viewers (a viewer too slow to take it is cut off)."""
+        for viewer in list(table.viewers):
+            try:
+                viewer.queue.put_nowait(table.view(viewer, creator=viewer.token == table.row.creator))
+            except asyncio.QueueFull:
+                table.viewers.discard(viewer)
+                viewer.queue = asyncio.Queue(1)
+                viewer.queue.put_nowait(None)
+
+    def welcome(self, table: Table, viewer: Viewer) -> None:
+        """Add ``viewer`` to ``table`` and queue its first message (the whole log)."""
+        table.viewers.add(viewer)
+        viewer.known = 0
+        viewer.queue.put_nowait(table.view(viewer, creator=viewer.token == table.row.creator))
+        self.kick(table)
+
+    @staticmethod
+    def leave(table: Table, viewer: Viewer) -> None:
+        """Forget ``viewer``."""
+        table.viewers.discard(viewer)
+
+    async def act(self, table: Table, viewer: Viewer, text: str, ply: int) -> None:
+        """Play ``text`` for the viewer's seat to move, if ``ply`` is the position it saw."""
+        async with table.lock:
+            if not table.on:
+                raise Refused("The game is over.")
+            seat = table.state.current_player
+            you = table.seats_of(viewer.token)
+            if seat not in you:
+                raise Refused("It is not your turn." if you else "Spectators cannot move.")
+            if ply != len(table.moves):
+                raise Refused("That was played on an older position; here is the game as it stands.")
+            moves, states = table.plan(seat, text)
+            await self.write(table, len(table.moves), moves, states)
+        self.kick(table)
+
+    async def undo(self, table: Table, viewer: Viewer) -> None:
+        """Take back to the viewer's previous decision (against AI seats only; chance is not
+        drawn again: the same draws come back, keyed on their index)."""
+        async with table.lock:
+            you = table.seats_of(viewer.token)
+            if not table.alone(you):
+                raise Refused("Undo is only for games against the AI.")
+            if not table.on:
+                raise Refused("The game is over.")
+            i = undo_point(table.states, lambda s: s.current_player in you)
+            if i is None:
+                raise Refused("Nothing to undo yet.")
+            await self.write(table, i, [], [])
+        self.kick(table)
+
+    async def resign(self, table: Table, viewer: Viewer) -> None:
+        """End the game: the viewer's seat (the one to move, else its first) gives up."""
+        async with table.lock:
+            you = table.seats_of(viewer.token)
+            if not you:
+                raise Refused("Spectators cannot resign.")
+            if not table.on:
+                raise Refused("The game is over.")
+            seat = table.state.current_player if table.state.current_player in you else min(you)
+            try:
+                await self.db(self.store.resign, table.id, table.version, seat)
+            except StaleWrite:
+                await self.refresh(table)
+                raise Refused("The game changed in the meantime; here it is as it stands.") from None
+            table.row.version += 1
+            table.row.status = RESIGNED
+            table.row.resigned_by = seat
+            self.tell(table)
+
+    async def hint(self, table: Table, viewer: Viewer) -> list[str]:
+        """The hint agent's best moves for the viewer's decision (games against the AI only)."""
+        async with table.lock:
+            you = table.seats_of(viewer.token)
+            if not table.on or table.state.current_player not in you:
+                raise Refused("A hint is for your turn.")
+            if not table.alone(you):
+                raise Refused("Hints are only for games against the AI.")
+            if viewer.hinting:
+                raise Refused("A hint is on its way.")
+            state, ply = table.state, len(table.moves)
+        viewer.hinting = True
+        try:
+            return await self.thinkers.hint(state, self.hint_agent, ply)
+        finally:
+            viewer.hinting = False
+
+    def kick(self, table: Table) -> None:
+        """Let AI seats move, in the background, if one is to move and none is thinking."""
+        if table.ai_to_move() and (table.thinking is None or table.thinking.done()):
+            table.thinking = asyncio.create_task(self._think(table))
+
+    async def _think(self, table: Table) -> None:
+        """AI seats move until a person must (a move planned on a position taken back is dropped)."""
+        while True:
+            async with table.lock:
+                if not table.ai_to_move():
+                    return
+                state, version, ply = table.state, table.version, len(table.moves)
+                seat = state.current_player
+                spec = table.row.seats[seat].agent or "medium"
+            try:
+                text = await self.thinkers.choose(state, spec, table.seed, seat, ply)
+            except Exception:  # a broken worker must not stop the server; the next viewer retries
+                log.exception("AI %s failed in game %s", spec, table.id)
+                return
+            async with table.lock:
+                if table.version != version or not table.on:
+                    continue
+                try:
+                    moves, states = table.plan(seat, text)
+                    await self.write(table, ply, moves, states)
+                except Refused as exc:
+                    log.error("AI %s move %r refused in game %s: %s", spec, text, table.id, exc.detail)
+                    return
+
+    async def _watch(self) -> None:
+        """Reload the watched tables another process changed (PostgreSQL with several servers)."""
+        while True:
+            await asyncio.sleep(SYNC_SECONDS)
+            watched = {i: t for i, t in self.open.items() if t.viewers}
+            try:
+                stored = await self.db(self.store.versions, list(watched))
+            except Exception:
+                log.exception("could not read the games' versions")
+                continue
+            for game_id, version in stored.items():
+                table = watched[game_id]
+                if version != table.version and not table.lock.locked():
+                    async with table.lock:
+                        await self.refresh(table)
+                    self.kick(table)
+
+
+def hashed(token: str | None) -> str | None:
+    """:func:`plunder.web.store.token_hash` of a token, ``None`` for none."""
+    return None if not token else token_hash(token)
+

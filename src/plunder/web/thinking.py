@@ -1,0 +1,104 @@
+"""AI moves and hints off the event loop: a pool of worker processes.
+
+A searching level (``hard``: thousands of simulations in Python) takes seconds of CPU; in a
+thread it would hold the interpreter lock and slow every other game's acknowledgement. In a
+worker process it uses its own core. The worker gets the position (states pickle; a game's
+parameters travel with it) and decides with the same keyed RNG as ``plunder play``
+(:func:`plunder.match.decision_rng`), so a game resumed after a restart, or played again after
+an undo, meets the same replies.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import multiprocessing
+import os
+import random
+from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
+from typing import Any
+
+from ..agents import make_agent
+from ..core.agent import Agent, Analyst
+from ..core.game import State
+from ..core.registry import entry
+from ..match import decision_rng
+
+#: moves a hint lists
+HINT_MOVES = 3
+#: agents a worker keeps built, by game and spec (a board's tables are not rebuilt every move)
+AGENT_CACHE = 64
+
+_agents: dict[tuple[str, tuple[tuple[str, str], ...], str], Agent] = {}
+
+
+def agent_for(state: State, spec: str) -> Agent:
+    """The agent ``spec`` for ``state``'s game, built once per worker."""
+    game = state.game
+    key = (game.id, tuple(sorted(game.params.items())), spec)
+    agent = _agents.get(key)
+    if agent is None:
+        if len(_agents) >= AGENT_CACHE:
+            _agents.pop(next(iter(_agents)))
+        agent = _agents[key] = make_agent(spec, game)
+    return agent
+
+
+def choose(state: State, spec: str, seed: int, seat: int, ply: int) -> str:
+    """The canonical text of the move agent ``spec`` makes in ``seat`` at move ``ply``."""
+    action = agent_for(state, spec).choose(state, decision_rng(seed, seat, ply))
+    return state.game.action_to_text(state, action)
+
+
+def hint(state: State, spec: str, ply: int) -> list[str]:
+    """A hint in lines: the agent's best moves with their values when it can tell them, else
+    its one move; each with what it does where the game describes moves."""
+    agent = agent_for(state, spec)
+    rng = random.Random(ply)
+    describe = entry(state.game.id).describe
+    text = state.game.action_to_text
+
+    def said(action: Any, detail: str = "") -> str:
+        note = describe(state, action) if describe else ""
+        return text(state, action) + (f": {detail}" if detail else "") + (f" — {note}" if note else "")
+
+    if isinstance(agent, Analyst):
+        ranked = agent.analyse(state, rng)[:HINT_MOVES]
+        return [f"Best moves found ({agent.name}):"] + [said(a, d) for a, d in ranked]
+    return [f"Suggested move ({agent.name}): " + said(agent.choose(state, rng))]
+
+
+def warm() -> int:
+    """Nothing but importing the games: run once per worker at start so the first AI move of a
+    game does not wait for the imports."""
+    return os.getpid()
+
+
+class Thinkers:
+    """The pool that AI moves and hints run in: ``workers`` processes (``0``: one thread in
+    the server's process, for tests that need no second process)."""
+
+    def __init__(self, workers: int | None = None) -> None:
+        count = (os.cpu_count() or 1) if workers is None else workers
+        self.pool: Executor
+        if count > 0:
+            self.pool = ProcessPoolExecutor(count, mp_context=multiprocessing.get_context("forkserver"))
+        else:
+            self.pool = ThreadPoolExecutor(1, thread_name_prefix="plunder-ai")
+        self.count = max(count, 1)
+
+    async def start(self) -> None:
+        """Start every worker now rather than at the first AI move."""
+        loop = asyncio.get_running_loop()
+        await asyncio.gather(*(loop.run_in_executor(self.pool, warm) for _ in range(self.count)))
+
+    async def choose(self, state: State, spec: str, seed: int, seat: int, ply: int) -> str:
+        """:func:`choose` in the pool."""
+        return await asyncio.get_running_loop().run_in_executor(self.pool, choose, state, spec, seed, seat, ply)
+
+    async def hint(self, state: State, spec: str, ply: int) -> list[str]:
+        """:func:`hint` in the pool."""
+        return await asyncio.get_running_loop().run_in_executor(self.pool, hint, state, spec, ply)
+
+    def close(self) -> None:
+        """Stop the workers (a move being thought about is abandoned)."""
+        self.pool.shutdown(wait=False, cancel_futures=True)
