@@ -12,6 +12,7 @@ from plunder.core.errors import IllegalActionError
 from plunder.core.registry import GAME_MODULES, entry
 from plunder.games.pillage.rules import PillageGame
 from plunder.interop.encoding import encoding
+from plunder.interop.spaces import TableSpace
 
 CASES = [(g, p) for g in GAME_MODULES for p in entry(g).game_class.presets]
 
@@ -37,11 +38,38 @@ def test_observation_shape_and_action_indices(game_id: str, preset: str) -> None
         legal = state.legal_actions()
         assert mask.shape == (enc.actions.size,)
         assert int(mask.sum()) == min(len(legal), enc.actions.size)
+        if isinstance(enc.actions, TableSpace):
+            assert set(np.flatnonzero(mask)) == {enc.actions.index(state, a) for a in legal}
         index = rng.choice(list(np.flatnonzero(mask)))
         action = enc.actions.action(state, int(index))
         assert action in legal
         assert enc.actions.index(state, action) == index
         state = state.apply(action)
+
+
+@pytest.mark.parametrize("game_id", list(GAME_MODULES))
+def test_observations_do_not_depend_on_the_order_states_come_in(game_id: str) -> None:
+    """The observers keep parts from the state last seen (box contents, segments, the
+    board) and the masks the lines drawn: states seen in play order and in a shuffled order
+    (as a search visits them) give the same vectors and masks."""
+    game = entry(game_id).game_class.load({"pillage": "small", "hubs": "tiny", "pirates": "classic",
+                                           "profiteer": "short", "crossroads": "4p"}[game_id])
+    rng = random.Random(3)
+    states: list[State] = []
+    state: State = game.new_initial_state()
+    while not state.is_terminal() and len(states) < 150:
+        if not state.is_chance_node():  # (the adapters make chance moves themselves)
+            states.append(state)
+        state = state.apply(rng.choice(state.legal_actions()))
+    in_order, shuffled = encoding(game), encoding(game)
+    seen = {(i, seat): (in_order.observe(s, seat), in_order.actions.mask(s))
+            for i, s in enumerate(states) for seat in range(game.num_players)}
+    keys = list(seen)
+    rng.shuffle(keys)
+    for i, seat in keys:
+        vector, mask = seen[i, seat]
+        assert np.array_equal(shuffled.observe(states[i], seat), vector)
+        assert np.array_equal(shuffled.actions.mask(states[i]), mask)
 
 
 def test_observations_are_taken_from_the_seat() -> None:

@@ -6,12 +6,19 @@ point of view: seats are listed from the observer on (the observer's pieces, the
 seat's ...), so one policy can play any seat. States hold no secret by design (PF-9: an
 unseen card is undecided until it is revealed), so an observation of a state shows no
 more than its seat may know.
+
+The observers are built for speed (``bench/interop_speed.py``): each part of the vector has
+a fixed slice, written in place into one buffer (no parts joined per call), bit piles are
+unpacked by numpy, and the parts that change seldom (Pillage's box contents, Hubs' segment
+matrix, Crossroads' board) are kept from the previous call and updated by what changed:
+states are immutable values and a transition keeps the fields it does not change, so an
+unchanged field is the very same object.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Callable, Sequence
+from typing import Any, Callable, cast
 
 import numpy as np
 
@@ -19,7 +26,7 @@ from ..core.game import Game, State
 from ..games.crossroads.board import CELLS, CITY0, ROAD
 from ..games.crossroads.rules import Phase as CrossroadsPhase
 from ..games.hubs.actions import Segment
-from ..games.pillage.contents import Commodity, Doubloons, Modifier
+from ..games.pillage.contents import Commodity, Content, Doubloons, Modifier
 from ..games.pirates.rules import Phase as PiratesPhase
 from ..games.profiteer import actions as pf_actions
 from ..games.profiteer.flow import Phase as ProfiteerPhase
@@ -28,6 +35,9 @@ from .spaces import ActionSpace, SlotSpace, TableSpace
 #: slots for the games whose actions cannot be listed up front (see :class:`SlotSpace`)
 PIRATES_SLOTS = 256
 CROSSROADS_SLOTS = 2048
+
+#: ``observe(state, seat, out)``: fills ``out`` (the vector's length) with ``state`` as ``seat`` sees it
+Observer = Callable[[State, int, np.ndarray], None]
 
 
 @dataclass(frozen=True)
@@ -38,69 +48,162 @@ class Encoding:
     game: Game
     #: length of the observation vector
     size: int
-    #: ``observe(state, seat)``: the vector of ``state`` as ``seat`` sees it
-    observe: Callable[[State, int], np.ndarray]
+    #: writes the vector of a state as a seat sees it into a buffer (see :meth:`observe`)
+    fill: Observer
     #: the fixed action space
     actions: ActionSpace
 
+    def observe(self, state: State, seat: int, out: np.ndarray | None = None) -> np.ndarray:
+        """The vector of ``state`` as ``seat`` sees it, written into ``out`` when given (a
+        ``float32`` array of :attr:`size`, overwritten whole) or into a new array."""
+        if out is None:
+            out = np.empty(self.size, dtype=np.float32)
+        self.fill(state, seat, out)
+        return out
 
-class _Vector:
-    """Builds an observation part by part."""
+
+class _Layout:
+    """Hands out consecutive slices of the vector, part by part."""
 
     def __init__(self) -> None:
-        self.parts: list[np.ndarray] = []
+        self.size = 0
 
-    def add(self, values: Any) -> None:
-        """Numbers or an array, flattened."""
-        self.parts.append(np.asarray(values, dtype=np.float32).ravel())
-
-    def one_hot(self, index: int, size: int) -> None:
-        """``size`` zeros with a 1 at ``index`` (none when it is out of range: nothing there)."""
-        part = np.zeros(size, dtype=np.float32)
-        if 0 <= index < size:
-            part[index] = 1.0
-        self.parts.append(part)
-
-    def bits(self, mask: int, size: int) -> None:
-        """The low ``size`` bits of ``mask``, bit 0 first."""
-        self.parts.append(((mask >> np.arange(size, dtype=np.uint64)) & 1).astype(np.float32))
-
-    def done(self) -> np.ndarray:
-        """The parts joined into one vector."""
-        return np.concatenate(self.parts)
+    def take(self, n: int) -> slice:
+        """The next ``n`` places."""
+        part = slice(self.size, self.size + n)
+        self.size += n
+        return part
 
 
-def _seats(n: int, seat: int) -> list[int]:
-    """The seats from ``seat`` on, in turn order."""
-    return [(seat + k) % n for k in range(n)]
+def _bits(masks: tuple[int, ...], width: int) -> np.ndarray:
+    """The low ``width`` bits of each of ``masks`` (bit 0 first), one row per mask (``uint8``)."""
+    nbytes = (width + 7) // 8
+    raw = b"".join(m.to_bytes(nbytes, "little") for m in masks)
+    bits = np.unpackbits(np.frombuffer(raw, dtype=np.uint8), bitorder="little")
+    return bits.reshape(len(masks), nbytes * 8)[:, :width]
+
+
+def _one_hot(index: int, size: int) -> list[int]:
+    """``size`` zeros with a 1 at ``index`` (none when it is out of range: nothing there)."""
+    row = [0] * size
+    if 0 <= index < size:
+        row[index] = 1
+    return row
 
 
 # --------------------------------------------------------------------------- Pillage
 
+class _PillageView:
+    """One seat's Pillage vector, kept from the state last observed and brought up to date
+    by what changed: a move draws one line, and now and then captures a box or leaves a
+    modifier pending (PP-5); chance deals one box at a time (PP-10)."""
+
+    def __init__(self, game: Any, seat: int, width: int, size: int, row: Callable[[Content | None], list[float]]) -> None:
+        self.seat, self.width, self.row = seat, width, row
+        self.edges, self.boxes, self.kinds = game.board.num_edges, game.board.num_boxes, len(game.legend.kinds)
+        # the vector of no line drawn, no box dealt or owned, nothing pending
+        self.vec = np.zeros(size, dtype=np.float32)
+        self.drawn = 0
+        self.contents: tuple[Content | None, ...] = (None,) * self.boxes
+        self.owner: tuple[int, ...] = (-1,) * self.boxes
+        self.pending: tuple[int, ...] = ()
+        for box in range(self.boxes):
+            self._box(box, None)
+
+    def _box(self, box: int, content: Content | None) -> None:
+        base = self.edges + box * self.width
+        self.vec[base + 2:base + self.width] = self.row(content)[2:]
+
+    def update(self, state: Any) -> np.ndarray:
+        """The vector of ``state`` (kept, not to be changed by the caller)."""
+        vec, seat, edges, width = self.vec, self.seat, self.edges, self.width
+        changed = state.drawn ^ self.drawn
+        while changed:
+            low = changed & -changed
+            edge = low.bit_length() - 1
+            vec[edge] = state.drawn >> edge & 1
+            changed ^= low
+        self.drawn = state.drawn
+        if state.contents is not self.contents:
+            for box, (new, old) in enumerate(zip(state.contents, self.contents)):
+                if new is not old:
+                    self._box(box, new)
+            self.contents = state.contents
+        if state.owner is not self.owner:
+            for box, (new, old) in enumerate(zip(state.owner, self.owner)):
+                if new != old:
+                    vec[edges + box * width] = new == seat
+                    vec[edges + box * width + 1] = new == 1 - seat
+            self.owner = state.owner
+        if state.pending is not self.pending:
+            for box in self.pending:
+                vec[edges + box * width + 3] = 0.0
+            for box in state.pending:
+                vec[edges + box * width + 3] = 1.0
+            self.pending = state.pending
+        other = 1 - seat
+        vec[edges + self.boxes * width:] = [*state.values, state.doubloons[seat], state.doubloons[other],
+                                            *state.held[seat], *state.held[other], state.mover == seat]
+        return vec
+
+
+class _PillageSpace(TableSpace):
+    """Pillage's table (lines in edge order, then modifier choices) whose mask of lines is
+    the undrawn bits, kept up to date line by line like the vector."""
+
+    def __init__(self, game: Any) -> None:
+        super().__init__(list(game.actions.lines) + [c for options in game.actions.choices.values() for c in options])
+        self.edges = game.board.num_edges
+        self.drawn = 0
+        self.lines = np.ones(self.size, dtype=np.int8)
+        self.lines[self.edges:] = 0
+
+    def mask(self, state: State, out: np.ndarray | None = None) -> np.ndarray:
+        """The undrawn lines while the mover draws (PP-4); the table's places of the legal
+        actions otherwise (a modifier choice, PP-5; the deals; the end)."""
+        drawn = getattr(state, "drawn")
+        if state.current_player < 0 or getattr(state, "pending"):
+            return super().mask(state, out)
+        changed = drawn ^ self.drawn
+        while changed:
+            low = changed & -changed
+            edge = low.bit_length() - 1
+            self.lines[edge] = 1 - (drawn >> edge & 1)
+            changed ^= low
+        self.drawn = drawn
+        if out is None:
+            return self.lines.copy()
+        out[:] = self.lines
+        return out
+
+
 def _pillage(game: Any) -> Encoding:
     kinds = len(game.legend.kinds)
-    choices = [c for options in game.actions.choices.values() for c in options]
-    space = TableSpace(list(game.actions.lines) + choices)
+    boxes, edges = game.board.num_boxes, game.board.num_edges
+    # per box: owned by me, by the other, undealt, pending, doubloons, modifier amount, kind (K), modifier kinds (K)
+    width = 6 + 2 * kinds
+    size = edges + boxes * width + 3 * kinds + 3
 
-    def observe(state: Any, seat: int) -> np.ndarray:
-        v = _Vector()
-        v.bits(state.drawn, game.board.num_edges)
-        order = _seats(2, seat)
-        for box, content in enumerate(state.contents):
-            v.add([state.owner[box] == order[0], state.owner[box] == order[1], content is None,
-                   box in state.pending])
-            v.add([content.n if isinstance(content, Doubloons) else 0,
-                   content.amount if isinstance(content, Modifier) else 0])
-            v.one_hot(content.kind if isinstance(content, Commodity) else -1, kinds)
-            v.add([isinstance(content, Modifier) and k in content.kinds for k in range(kinds)])
-        v.add(state.values)
-        v.add([state.doubloons[s] for s in order])
-        for s in order:
-            v.add(state.held[s])
-        v.add([state.mover == seat])
-        return v.done()
+    def content_row(content: Content | None) -> list[float]:
+        row = [0.0] * width
+        if content is None:
+            row[2] = 1.0
+        elif isinstance(content, Doubloons):
+            row[4] = content.n
+        elif isinstance(content, Commodity):
+            row[6 + content.kind] = 1.0
+        elif isinstance(content, Modifier):
+            row[5] = content.amount
+            for k in content.kinds:
+                row[6 + kinds + k] = 1.0
+        return row
 
-    return Encoding(game, len(observe(game.new_initial_state(), 0)), observe, space)
+    views = [_PillageView(game, seat, width, size, content_row) for seat in range(2)]
+
+    def fill(state: Any, seat: int, out: np.ndarray) -> None:
+        out[:] = views[seat].update(state)
+
+    return Encoding(game, size, fill, _PillageSpace(game))
 
 
 # --------------------------------------------------------------------------- Pirates
@@ -108,63 +211,102 @@ def _pillage(game: Any) -> Encoding:
 def _pirates(game: Any) -> Encoding:
     sea = game.sea
     width, height = sea.width, sea.height
+    cells = width * height
     tiles = len(sea.origins)
-    phases = list(PiratesPhase)
+    phases = {phase: i for i, phase in enumerate(PiratesPhase)}
+    layout = _Layout()
+    planes_part = layout.take(5 * cells)
+    tail_part = layout.take(2 * tiles + len(phases) + 19)
+    sea_plane = np.zeros(cells, dtype=np.float32)
+    for x, y in sea.cells:
+        sea_plane[y * width + x] = 1.0
 
-    def plane(cells: Sequence[tuple[int, int]], weights: Sequence[float] | None = None) -> np.ndarray:
-        grid = np.zeros((height, width), dtype=np.float32)
-        for k, (x, y) in enumerate(cells):
-            grid[y, x] += 1.0 if weights is None else weights[k]
-        return grid
+    def fill(state: Any, seat: int, out: np.ndarray) -> None:
+        planes = out[planes_part].reshape(5, cells)
+        planes[0] = sea_plane
+        planes[1:] = 0.0
+        if state.pos is not None:
+            planes[1, state.pos[1] * width + state.pos[0]] = 1.0
+        if state.chest is not None:
+            planes[2, state.chest[1] * width + state.chest[0]] = 1.0
+        for coin, (x, y) in state.coins:
+            planes[3, y * width + x] += 1.0
+            planes[4, y * width + x] += coin
+        unturned = (-1,) * (tiles - len(state.faces))
+        out[tail_part] = [
+            *state.faces, *unturned, *state.winds, *(-1,) * (tiles - len(state.winds)),
+            *_one_hot(phases[state.phase], len(phases)),
+            state.turn, state.ship, state.crew, state.notoriety, state.booty, state.buried, state.orth,
+            state.diag, state.flip, state.wind_tile, state.sight, state.draw, state.combat,
+            len(state.fights), len(state.movers), len(state.arrived), state.did_bury, state.did_retrieve,
+            state.drowned]
 
-    sea_plane = plane(sea.cells)
-
-    def observe(state: Any, seat: int) -> np.ndarray:
-        v = _Vector()
-        v.add(sea_plane)
-        v.add(plane([state.pos] if state.pos is not None else []))
-        v.add(plane([state.chest] if state.chest is not None else []))
-        v.add(plane([cell for _, cell in state.coins]))
-        v.add(plane([cell for _, cell in state.coins], [coin for coin, _ in state.coins]))
-        v.add(np.pad(np.asarray(state.faces, dtype=np.float32), (0, tiles - len(state.faces)), constant_values=-1))
-        v.add(np.pad(np.asarray(state.winds, dtype=np.float32), (0, tiles - len(state.winds)), constant_values=-1))
-        v.one_hot(phases.index(state.phase), len(phases))
-        v.add([state.turn, state.ship, state.crew, state.notoriety, state.booty, state.buried, state.orth,
-               state.diag, state.flip, state.wind_tile, state.sight, state.draw, state.combat,
-               len(state.fights), len(state.movers), len(state.arrived), state.did_bury, state.did_retrieve,
-               state.drowned])
-        return v.done()
-
-    return Encoding(game, len(observe(game.new_initial_state(), 0)), observe, SlotSpace(PIRATES_SLOTS))
+    return Encoding(game, layout.size, fill, SlotSpace(PIRATES_SLOTS))
 
 
 # --------------------------------------------------------------------------- Hubs
 
+class _HubsSpace(TableSpace):
+    """Hubs' table (lattice points row by row, then every pair ``i < j`` of dots) whose mask
+    is read from the position's own bookkeeping: the free points while placing (HB-1), the
+    drawable candidates' bits while drawing (HB-2, HB-3), no segment listed or ordered."""
+
+    def __init__(self, game: Any) -> None:
+        n = game.dots
+        super().__init__(list(game.lattice) + [Segment(i, j) for i in range(n) for j in range(i + 1, n)])
+        self.game = game
+        self.points = game.width * game.height
+
+    def _mark(self, state: State, out: np.ndarray) -> None:
+        hubs, game, n = cast(Any, state), self.game, self.game.dots
+        if hubs.round >= game.rounds:
+            return
+        if hubs.placing:
+            out[:self.points] = 1
+            for x, y in hubs.dots:
+                out[y * game.width + x] = 0
+            return
+        ends = hubs.paper.ends[hubs.drawable_ids]
+        first, second = ends[:, 0], ends[:, 1]
+        # pairs i < j in order: pair (i, j) comes after the n-1 + n-2 + ... + n-i pairs of smaller i
+        out[self.points + first * (2 * n - first - 1) // 2 + second - first - 1] = 1
+
+
 def _hubs(game: Any) -> Encoding:
     n = game.dots
-    pairs = [Segment(i, j) for i in range(n) for j in range(i + 1, n)]
-    space = TableSpace(list(game.lattice) + pairs)
+    width, height = game.width, game.height
+    space = _HubsSpace(game)
+    layout = _Layout()
+    sheet_part, degree_part, joined_part = layout.take(width * height), layout.take(width * height), layout.take(n * n)
+    tail_part = layout.take(5)
+    # the segment matrix of the segments last seen (a round adds segments one by one, HB-3)
+    seen: dict[str, Any] = {"segments": (), "joined": np.zeros((n, n), dtype=np.float32)}
 
-    def observe(state: Any, seat: int) -> np.ndarray:
-        v = _Vector()
-        sheet = np.zeros((game.height, game.width), dtype=np.float32)
-        degree = np.zeros((game.height, game.width), dtype=np.float32)
+    def joined(segments: tuple[Segment, ...]) -> np.ndarray:
+        old, matrix = seen["segments"], seen["joined"]
+        if segments is not old:
+            if len(segments) < len(old) or segments[:len(old)] != old:
+                matrix[:] = 0.0
+                old = ()
+            for s in segments[len(old):]:
+                matrix[s.first, s.second] = matrix[s.second, s.first] = 1.0
+            seen["segments"] = segments
+        return matrix
+
+    def fill(state: Any, seat: int, out: np.ndarray) -> None:
+        sheet, degree = out[sheet_part], out[degree_part]
+        sheet[:] = 0.0
+        degree[:] = 0.0
         for k, (x, y) in enumerate(state.dots):
-            sheet[y, x] = 1.0
-            if k < len(state.degree):
-                degree[y, x] = state.degree[k]
-        v.add(sheet)
-        v.add(degree)
-        joined = np.zeros((n, n), dtype=np.float32)
-        for s in state.segments:
-            joined[s.first, s.second] = joined[s.second, s.first] = 1.0
-        v.add(joined)
-        v.add([state.totals[s] for s in _seats(2, seat)])
-        v.add([state.round, state.round < game.rounds and game.offense(state.round) == seat,
-               state.current_player == seat])
-        return v.done()
+            sheet[y * width + x] = 1.0
+        for k, d in enumerate(state.degree):
+            x, y = state.dots[k]
+            degree[y * width + x] = d
+        out[joined_part] = joined(state.segments).ravel()
+        out[tail_part] = [state.totals[seat], state.totals[1 - seat], state.round,
+                          state.round < game.rounds and game.offense(state.round) == seat, state.current_player == seat]
 
-    return Encoding(game, len(observe(game.new_initial_state(), 0)), observe, space)
+    return Encoding(game, layout.size, fill, space)
 
 
 # --------------------------------------------------------------------------- Profiteer
@@ -172,21 +314,26 @@ def _hubs(game: Any) -> Encoding:
 def _profiteer(game: Any) -> Encoding:
     moves = [pf_actions.KEEP, pf_actions.END] + [a for side in pf_actions.SWITCHES.values() for a in side] \
         + list(pf_actions.GIVES)
-    phases = list(ProfiteerPhase)
+    phases = {phase: i for i, phase in enumerate(ProfiteerPhase)}
+    layout = _Layout()
+    piles_part, face_part = layout.take(10 * 52), layout.take(2 * 52)
+    tail_part = layout.take(len(phases) + 8)
 
-    def observe(state: Any, seat: int) -> np.ndarray:
-        v = _Vector()
-        for pile in (state.pool, state.known_a, state.known_b, state.discard_a, state.discard_b, state.resources,
-                     state.profiteer_discard, state.drawing, state.stake_a, state.stake_b):
-            v.bits(pile, 52)
-        v.one_hot(state.face_up_a, 52)
-        v.one_hot(state.face_up_b, 52)
-        v.one_hot(phases.index(state.phase), len(phases))
-        v.add([state.unseen_a, state.unseen_b, state.war_round, state.round, state.down_due_a, state.down_due_b,
-               state.war_reshuffled, state.balancing])
-        return v.done()
+    def fill(state: Any, seat: int, out: np.ndarray) -> None:
+        out[piles_part] = _bits((state.pool, state.known_a, state.known_b, state.discard_a, state.discard_b,
+                                 state.resources, state.profiteer_discard, state.drawing, state.stake_a,
+                                 state.stake_b), 52).ravel()
+        faces = out[face_part]
+        faces[:] = 0.0
+        if 0 <= state.face_up_a < 52:
+            faces[state.face_up_a] = 1.0
+        if 0 <= state.face_up_b < 52:
+            faces[52 + state.face_up_b] = 1.0
+        out[tail_part] = [*_one_hot(phases[state.phase], len(phases)), state.unseen_a, state.unseen_b,
+                          state.war_round, state.round, state.down_due_a, state.down_due_b, state.war_reshuffled,
+                          state.balancing]
 
-    return Encoding(game, len(observe(game.new_initial_state(), 0)), observe, TableSpace(moves))
+    return Encoding(game, layout.size, fill, TableSpace(moves))
 
 
 # --------------------------------------------------------------------------- Crossroads
@@ -194,35 +341,50 @@ def _profiteer(game: Any) -> Encoding:
 def _crossroads(game: Any) -> Encoding:
     players = game.num_players
     phases = list(CrossroadsPhase)
+    phase_rows = {phase: _one_hot(i, len(phases)) for i, phase in enumerate(phases)}
+    seat_rows = [_one_hot(k, players) for k in range(players)] + [[0] * players]
+    layout = _Layout()
+    planes_part = layout.take((players + 5) * CELLS)
+    tail_part = layout.take(2 + 2 * players + 2 * players * players + 2 * players + len(phases) + 6)
+    orders = [[(seat + k) % players for k in range(players)] for seat in range(players)]
+    # how each seat treated each, read from the observer on: [i*n+j] is how seat j treated seat i
+    relative = [[i * players + j for i in order for j in order] for order in orders]
+    # per seat, the board planes (empty, road, each seat's cities from the seat on) of the
+    # board last seen: the board changes only when something is built
+    boards: list[Any] = [None] * players
+    board_planes = [np.zeros((players + 2, CELLS), dtype=np.float32) for _ in range(players)]
 
-    def observe(state: Any, seat: int) -> np.ndarray:
-        v = _Vector()
-        board = np.asarray(state.board)
-        order = _seats(players, seat)
-        v.add(board == 0)
-        v.add(board == ROAD)
-        for s in order:
-            v.add(board == CITY0 + s)
-        v.add(np.isin(np.arange(CELLS), list(state.lit)))
-        if state.offer is not None:
-            v.add(np.isin(np.arange(CELLS), [state.offer.a, state.offer.b]))
-            v.add(np.isin(np.arange(CELLS), list(state.offer.relays)))
-            v.add([state.offer.mine, state.offer.theirs])
-        else:
-            v.add(np.zeros(2 * CELLS + 2))
-        v.add([state.gold[s] for s in order])
-        v.add([state.offers[s] for s in order])
-        for matrix in (state.last, state.grudge):  # [i*n+j]: how seat j treated seat i
-            v.add([matrix[i * players + j] for i in order for j in order])
-        v.add([s in state.waiting for s in order])
-        v.one_hot(order.index(state.seat) if 0 <= state.seat < players else -1, players)
-        v.one_hot(phases.index(state.phase), len(phases))
-        dice = list(state.dice)[:2]
-        v.add(dice + [0] * (2 - len(dice)))
-        v.add([state.round, state.rerolls, state.passes, len(state.used)])
-        return v.done()
+    def fill(state: Any, seat: int, out: np.ndarray) -> None:
+        planes = out[planes_part].reshape(players + 5, CELLS)
+        order = orders[seat]
+        if state.board is not boards[seat]:
+            board, kept = np.array(state.board), board_planes[seat]
+            kept[0] = board == 0
+            kept[1] = board == ROAD
+            for k, s in enumerate(order):
+                kept[2 + k] = board == CITY0 + s
+            boards[seat] = state.board
+        planes[:players + 2] = board_planes[seat]
+        planes[players + 2:] = 0.0
+        lit, offer = planes[players + 2], state.offer
+        for cell in state.lit:
+            lit[cell] = 1.0
+        if offer is not None:
+            planes[players + 3, offer.a] = planes[players + 3, offer.b] = 1.0
+            for cell in offer.relays:
+                planes[players + 4, cell] = 1.0
+        index, gold, offers, last, grudge = relative[seat], state.gold, state.offers, state.last, state.grudge
+        dice = state.dice[:2]
+        out[tail_part] = [
+            *((offer.mine, offer.theirs) if offer is not None else (0, 0)),
+            *[gold[s] for s in order], *[offers[s] for s in order],
+            *[last[k] for k in index], *[grudge[k] for k in index],
+            *[s in state.waiting for s in order],
+            *seat_rows[(state.seat - seat) % players if 0 <= state.seat < players else players],
+            *phase_rows[state.phase],
+            *dice, *(0,) * (2 - len(dice)), state.round, state.rerolls, state.passes, len(state.used)]
 
-    return Encoding(game, len(observe(game.new_initial_state(), 0)), observe, SlotSpace(CROSSROADS_SLOTS))
+    return Encoding(game, layout.size, fill, SlotSpace(CROSSROADS_SLOTS))
 
 
 _BUILDERS: dict[str, Callable[[Any], Encoding]] = {

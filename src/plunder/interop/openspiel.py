@@ -155,7 +155,7 @@ class PlunderObserver:
 
     def set_from(self, state: PlunderState, player: int) -> None:
         """Fill the tensor from ``state`` as ``player`` sees it."""
-        self.tensor[:] = self.encoding.observe(state.position, player)
+        self.encoding.observe(state.position, player, self.tensor)
 
     def string_from(self, state: PlunderState, player: int) -> str:
         """The text picture (there is nothing hidden to leave out)."""

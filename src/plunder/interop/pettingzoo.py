@@ -51,6 +51,7 @@ class PlunderAEC(AECEnv):
         self.observation_spaces = {a: self._observation_space for a in self.possible_agents}
         self.action_spaces = {a: self._action_space for a in self.possible_agents}
         self.episode = Episode(game)
+        self._seats = {a: s for s, a in enumerate(self.possible_agents)}
 
     def observation_space(self, agent: str) -> spaces.Space:
         """The same dict space for every agent."""
@@ -79,11 +80,13 @@ class PlunderAEC(AECEnv):
         return self.episode.state
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
-        """``agent``'s observation vector and, when it is to move, the legal-action mask."""
-        seat = self.possible_agents.index(agent)
-        mask = (self.encoding.actions.mask(self.state_now) if self.state_now.current_player == seat
-                else np.zeros(self.encoding.actions.size, dtype=np.int8))
-        return {"observation": self.encoding.observe(self.state_now, seat), "action_mask": mask}
+        """``agent``'s observation vector and, when it is to move, the legal-action mask
+        (new arrays each call, so that a stored observation never changes)."""
+        seat = self._seats[agent]
+        state = self.episode.state
+        actions = self.encoding.actions
+        mask = actions.mask(state) if state.current_player == seat else np.zeros(actions.size, dtype=np.int8)
+        return {"observation": self.encoding.observe(state, seat), "action_mask": mask}
 
     def step(self, action: int | None) -> None:
         """Play ``action`` (an index) for the agent to move, then any chance moves."""
@@ -93,17 +96,16 @@ class PlunderAEC(AECEnv):
             return
         assert action is not None
         self._cumulative_rewards[agent] = 0.0
-        move = self.encoding.actions.action(self.state_now, int(action))
-        self.episode.play(move)
-        if self.state_now.is_terminal():
-            returns = self.state_now.returns()
+        self.episode.play(self.encoding.actions.action(self.episode.state, int(action)))
+        state = self.episode.state
+        if state.is_terminal():
+            returns = state.returns()
             for seat, a in enumerate(self.agents):
                 self.rewards[a] = float(returns[seat])
                 self.terminations[a] = True
-        else:
-            self.rewards = {a: 0.0 for a in self.agents}
-            self.agent_selection = self.agents[self.state_now.current_player]
-        self._accumulate_rewards()
+            self._accumulate_rewards()
+        else:  # rewards are paid at the end only: they stay 0 until then
+            self.agent_selection = self.agents[state.current_player]
 
     def render(self) -> str | None:
         """The text picture of the position (``render_mode="ansi"``)."""

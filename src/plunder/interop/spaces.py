@@ -12,10 +12,25 @@ from ..core.game import State
 
 
 class ActionSpace:
-    """A fixed number of action indices for one game with its parameters."""
+    """A fixed number of action indices for one game with its parameters.
+
+    The legal actions of the state last asked about are kept: an adapter asks for the mask
+    of a position and then for the action at the chosen index, and the game lists them once.
+    """
 
     #: how many indices there are
     size: int
+
+    def __init__(self) -> None:
+        self._state: State | None = None
+        self._legal: list = []
+
+    def legal(self, state: State) -> list:
+        """``state.legal_actions()``, listed once per state (kept while it is the last asked about)."""
+        if state is not self._state:
+            self._legal = state.legal_actions()
+            self._state = state
+        return self._legal
 
     def index(self, state: State, action: Hashable) -> int:
         """The index of ``action`` (one of ``state``'s legal actions)."""
@@ -26,8 +41,17 @@ class ActionSpace:
         :class:`IllegalActionError`."""
         raise NotImplementedError
 
-    def mask(self, state: State) -> np.ndarray:
-        """1 at the index of every legal action of ``state``, 0 elsewhere (``int8``)."""
+    def mask(self, state: State, out: np.ndarray | None = None) -> np.ndarray:
+        """1 at the index of every legal action of ``state``, 0 elsewhere (``int8``), written
+        into ``out`` when given (overwritten whole) or into a new array."""
+        if out is None:
+            out = np.zeros(self.size, dtype=np.int8)
+        else:
+            out[:] = 0
+        self._mark(state, out)
+        return out
+
+    def _mark(self, state: State, out: np.ndarray) -> None:
         raise NotImplementedError
 
 
@@ -36,13 +60,18 @@ class TableSpace(ActionSpace):
     action is its place in that list, the same in every state."""
 
     def __init__(self, actions: Sequence[Hashable]) -> None:
+        super().__init__()
         self.actions = tuple(actions)
         self.size = len(self.actions)
         self._index = {a: i for i, a in enumerate(self.actions)}
+        # the games hand out the very action objects of their tables (Pillage's lines and
+        # choices, Hubs' segments ...): found by identity, they need no hashing of their fields
+        self._by_id = {id(a): i for i, a in enumerate(self.actions)}
 
     def index(self, state: State, action: Hashable) -> int:
         """The action's place in the table."""
-        return self._index[action]
+        i = self._by_id.get(id(action))
+        return self._index[action] if i is None else i
 
     def action(self, state: State, index: int) -> Hashable:
         """The table's action at ``index`` (legality is checked when it is applied)."""
@@ -50,11 +79,10 @@ class TableSpace(ActionSpace):
             raise _no_action(state, index, self.size)
         return self.actions[index]
 
-    def mask(self, state: State) -> np.ndarray:
-        """The table places of the legal actions."""
-        mask = np.zeros(self.size, dtype=np.int8)
-        mask[[self._index[a] for a in state.legal_actions()]] = 1
-        return mask
+    def _mark(self, state: State, out: np.ndarray) -> None:
+        by_id, index = self._by_id, self._index
+        # (place 0 found by identity is falsy and falls through to the equal lookup: the same 0)
+        out[[by_id.get(id(a)) or index[a] for a in self.legal(state)]] = 1
 
 
 class SlotSpace(ActionSpace):
@@ -63,24 +91,22 @@ class SlotSpace(ActionSpace):
     ``size`` slots; a state offering more shows only the first ``size`` (docs/interop.md)."""
 
     def __init__(self, size: int) -> None:
+        super().__init__()
         self.size = size
 
     def index(self, state: State, action: Hashable) -> int:
         """The action's place among ``state``'s legal actions."""
-        return state.legal_actions().index(action)
+        return self.legal(state).index(action)
 
     def action(self, state: State, index: int) -> Hashable:
         """The legal action in slot ``index``."""
-        legal = state.legal_actions()
+        legal = self.legal(state)
         if not 0 <= index < min(len(legal), self.size):
             raise _no_action(state, index, min(len(legal), self.size))
         return legal[index]
 
-    def mask(self, state: State) -> np.ndarray:
-        """The first ``len(legal actions)`` slots."""
-        mask = np.zeros(self.size, dtype=np.int8)
-        mask[:len(state.legal_actions())] = 1
-        return mask
+    def _mark(self, state: State, out: np.ndarray) -> None:
+        out[:len(self.legal(state))] = 1
 
 
 def _no_action(state: State, index: int, size: int) -> IllegalActionError:
