@@ -9,14 +9,16 @@ observation vector and mask, a pick among the mask's indices, ``step``), the Gym
 for the solitaires, and pyspiel through ``plunder.interop.openspiel``. Unit-box Pillage also
 plays OpenSpiel's own ``dots_and_boxes`` on the same board. The ratio is the adapter's time
 per move over the raw API's; each figure is the median of ``--runs`` runs with the spread
-(the runs alternate which side goes first). Each side is built once per run (the game
+(the sides take turns game by game, and the runs alternate which goes first). Each side is built once per run (the game
 loaded, the env made), outside the timing, as a user builds one env and resets it for
-every episode; the raw API's time per move is printed alongside. The target (issue 17) is a ratio under 1.3.
+every episode; the raw API's time per move is printed alongside. Times are the process's
+CPU time, so that the time the machine gives to other work stays out of them. The target (issue 17) is a ratio under 1.3.
 """
 
 from __future__ import annotations
 
 import argparse
+import gc
 import random
 import statistics
 import time
@@ -107,12 +109,20 @@ def spiel(name: str, params: dict) -> Play:
     return play
 
 
-def per_move(play: Callable[[int], int], games: int) -> float:
-    """Seconds per player move over ``games`` games."""
-    start, moves = time.perf_counter(), 0
+def per_move(sides: dict[str, Play], games: int, flip: bool) -> dict[str, float]:
+    """Seconds per player move of each side over ``games`` games, the sides taking turns
+    game by game (so that a change in the machine's load falls on all of them alike)."""
+    spent, moves = dict.fromkeys(sides, 0.0), dict.fromkeys(sides, 0)
+    names = list(reversed(sides)) if flip else list(sides)
     for seed in range(games):
-        moves += play(seed)
-    return (time.perf_counter() - start) / max(moves, 1)
+        for name in names:
+            gc.collect()
+            gc.disable()  # a collection would fall on whichever side happened to be running
+            start = time.process_time()
+            moves[name] += sides[name](seed)
+            spent[name] += time.process_time() - start
+            gc.enable()
+    return {name: spent[name] / max(moves[name], 1) for name in sides}
 
 
 def main() -> None:
@@ -131,8 +141,7 @@ def main() -> None:
         ratios: dict[str, list[float]] = {name: [] for name in sides if name != "raw"}
         raw_times: list[float] = []
         for run in range(args.runs):
-            order = list(sides) if run % 2 == 0 else list(reversed(sides))
-            times = {name: per_move(sides[name], args.games) for name in order}
+            times = per_move(sides, args.games, flip=run % 2 == 1)
             raw_times.append(times["raw"])
             for name in ratios:
                 ratios[name].append(times[name] / times["raw"])

@@ -11,11 +11,27 @@ from open_spiel.python.algorithms import evaluate_bots, mcts
 from plunder.interop.openspiel import short_name
 
 
-@pytest.mark.parametrize(("game_id", "preset"), [("pillage", "example"), ("hubs", "tiny")])
-def test_random_sim_test_with_serialization(game_id: str, preset: str) -> None:
-    """``pyspiel.random_sim_test`` passes, serialization included."""
-    game = pyspiel.load_game(short_name(game_id), {"preset": preset})
+#: one short game each: the checker serializes and replays the whole history at every step
+SHORT = [("pillage", {"preset": "example"}), ("pirates", {"preset": "block"}), ("hubs", {"preset": "tiny", "rounds": 1}),
+         ("profiteer", {"preset": "short"}), ("crossroads", {"preset": "2p", "max_rounds": 3})]
+
+
+@pytest.mark.parametrize(("game_id", "params"), SHORT, ids=[g for g, _ in SHORT])
+def test_random_sim_test_with_serialization(game_id: str, params: dict) -> None:
+    """``pyspiel.random_sim_test`` passes on all five games, serialization included."""
+    game = pyspiel.load_game(short_name(game_id), params)
     pyspiel.random_sim_test(game, num_sims=1, serialize=True, verbose=False)
+
+
+def test_parameters_pass_through_and_survive_the_game_string() -> None:
+    """A game's own parameters load through pyspiel on top of the preset, and the game
+    string OpenSpiel serializes with loads the same game back (numbers come back as ints)."""
+    game = pyspiel.load_game(short_name("crossroads"), {"preset": "2p", "max_rounds": 3, "dice": "d6"})
+    assert game.plunder.params["max_rounds"] == "3" and game.plunder.params["players"] == "2"
+    assert game.plunder.params["dice"] == "d6"
+    again = pyspiel.load_game(str(game))
+    assert again.plunder.params == game.plunder.params
+    assert pyspiel.load_game(short_name("crossroads"), {"preset": "2p"}).plunder.params["max_rounds"] == "200"
 
 
 def test_mcts_bot_plays_through_evaluate_bots() -> None:

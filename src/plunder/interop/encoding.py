@@ -125,9 +125,9 @@ class _PillageView:
             changed ^= low
         self.drawn = state.drawn
         if state.contents is not self.contents:
-            for box, (new, old) in enumerate(zip(state.contents, self.contents)):
-                if new is not old:
-                    self._box(box, new)
+            for box, (dealt, before) in enumerate(zip(state.contents, self.contents)):
+                if dealt is not before:
+                    self._box(box, dealt)
             self.contents = state.contents
         if state.owner is not self.owner:
             for box, (new, old) in enumerate(zip(state.owner, self.owner)):

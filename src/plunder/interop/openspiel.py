@@ -1,4 +1,7 @@
-"""Every game as an OpenSpiel Python game: ``pyspiel.load_game("python_plunder_<id>", {"preset": ...})``.
+"""Every game as an OpenSpiel Python game: ``pyspiel.load_game("python_plunder_<id>", {"preset": ...})``;
+any of the game's parameters may be given too (``{"preset": "2p", "max_rounds": 3}``): numbers as
+ints, ``true``/``false`` as bools, the rest as text; a parameter left at the game's default
+keeps the preset's value.
 
 Player actions are the indices of the game's fixed action space (:mod:`.encoding`); chance
 outcome ``i`` is the ``i``-th of the state's ``chance_outcomes()``. Observation tensors are the
@@ -50,7 +53,32 @@ def _game_type(game_id: str, players: int) -> Any:
         max_num_players=counts[-1], min_num_players=counts[0],
         provides_information_state_string=True, provides_information_state_tensor=False,
         provides_observation_string=True, provides_observation_tensor=True,
-        parameter_specification={"preset": default})
+        parameter_specification={"preset": default, **_param_defaults(game_id)})
+
+
+def _param_defaults(game_id: str) -> dict[str, int | bool | str]:
+    """Every parameter of the game with its default, typed as OpenSpiel's game strings read
+    them back (``3`` is an int there, ``true`` a bool): an int or bool parameter is the
+    game's default, any other ``""``; OpenSpiel fills in the defaults, so a parameter at
+    its default leaves the preset's value (:func:`_given`)."""
+    defaults: dict[str, int | bool | str] = {}
+    for param in entry(game_id).game_class.param_specs:
+        text = param.default
+        if text.lstrip("-").isdigit():
+            defaults[param.name] = int(text)
+        elif text in ("true", "false"):
+            defaults[param.name] = text == "true"
+        else:
+            defaults[param.name] = ""
+    return defaults
+
+
+def _given(game_id: str, params: dict) -> dict[str, str]:
+    """The parameters of ``params`` (OpenSpiel's, defaults filled in) that differ from their
+    defaults, as the game's texts."""
+    defaults = _param_defaults(game_id)
+    return {name: str(value).lower() if isinstance(value, bool) else str(value)
+            for name, value in params.items() if name in defaults and value != defaults[name]}
 
 
 class PlunderGame(pyspiel.Game):
@@ -60,7 +88,7 @@ class PlunderGame(pyspiel.Game):
         self.game_id = game_id
         self.preset_params = dict(params or {})
         preset = (params or {}).get("preset") or None
-        self.plunder: Game = entry(game_id).game_class.load(preset)
+        self.plunder: Game = entry(game_id).game_class.load(preset, **_given(game_id, params or {}))
         self.encoding: Encoding = encoding(self.plunder)
         n = self.plunder.num_players
         info = pyspiel.GameInfo(num_distinct_actions=self.encoding.actions.size, max_chance_outcomes=chance_slots(self.plunder),
