@@ -12,7 +12,7 @@ from plunder.interop.openspiel import short_name
 
 
 #: one short game each: the checker serializes and replays the whole history at every step
-SHORT = [("pillage", {"preset": "example"}), ("pirates", {"preset": "block"}), ("hubs", {"preset": "tiny", "rounds": 1}),
+SHORT = [("pillage", {"preset": "example"}), ("pirates", {"preset": "block"}), ("hubs", {"preset": "tiny"}),
          ("profiteer", {"preset": "short"}), ("crossroads", {"preset": "2p", "max_rounds": 3})]
 
 
