@@ -35,6 +35,7 @@ from .pictures import png_of, positions, svg_of
 from .simulate import histogram_rows, simulate, wilson
 from .lab.report import build as build_report, write as write_report
 from .lab.plots import heatmap
+from .lab.backends import BACKENDS, make_backend
 from .lab.run import collect
 from .lab.store import Run, Store
 from .lab.sweep import MEASURES, parse_grid, sweep, table as sweep_table
@@ -93,6 +94,13 @@ class Commands(click.Group):
 PARAM = click.option("-p", "--param", "params", multiple=True, metavar="KEY=VALUE", help="game parameter (repeatable)")
 PRESET = click.option("--preset", default=None, help="named parameter set (see plunder list)")
 SEED = click.IntRange(0, MAX_SEED)
+WORKERS = click.option("--workers", default=1, show_default=True, type=click.IntRange(min=1),
+                       help="local processes (--backend pool) or the CPUs of a local Ray (--backend ray)")
+BACKEND = click.option("--backend", "backend_name", default="pool", show_default=True, type=click.Choice(BACKENDS),
+                       help="pool: this machine's processes; ray: a Ray cluster (pip install 'plunder[cluster]')")
+ADDRESS = click.option("--address", default=None, metavar="ADDR",
+                       help="with --backend ray: the cluster's address (HOST:6379, auto, ray://HOST:10001); "
+                            "without it a local Ray is started")
 
 
 @click.group(cls=Commands, context_settings={"help_option_names": ["-h", "--help"]})
@@ -235,20 +243,23 @@ def rules_cmd(game_id: str) -> None:
 @click.option("--agents", required=True, help="comma-separated agents, rotated over the seats")
 @click.option("--games", default=100, show_default=True, type=click.IntRange(min=1))
 @click.option("--seed", default=0, show_default=True, type=SEED)
-@click.option("--workers", default=1, show_default=True, type=click.IntRange(min=1))
+@WORKERS
+@BACKEND
+@ADDRESS
 @click.option("--json", "as_json", is_flag=True, help="print one JSON object instead of tables")
 def simulate_cmd(game_id: str, params: Sequence[str], preset: str | None, agents: str, games: int, seed: int,
-                 workers: int, as_json: bool) -> None:
+                 workers: int, backend_name: str, address: str | None, as_json: bool) -> None:
     """Run many games and print per-agent results."""
     game = _load(game_id, preset, params)
     specs = split_specs(agents)
     for spec in specs:
         make_agent(spec, game)
     err = Console(stderr=True)
-    with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
-                  console=err, transient=True, disable=as_json or not err.is_terminal) as bar:
+    with make_backend(backend_name, workers, address) as backend, \
+            Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
+                     console=err, transient=True, disable=as_json or not err.is_terminal) as bar:
         task = bar.add_task(f"{game_id} games", total=games)
-        result = simulate(game_id, dict(game.params), specs, games, seed=seed, workers=workers,
+        result = simulate(game_id, dict(game.params), specs, games, seed=seed, backend=backend,
                           progress=lambda k: bar.advance(task, k))
     summary = result.to_dict()
     if as_json:
@@ -293,14 +304,17 @@ def simulate_cmd(game_id: str, params: Sequence[str], preset: str | None, agents
 @click.option("--agents", required=True, help="comma-separated agents, rotated over the seats")
 @click.option("--games", default=1000, show_default=True, type=click.IntRange(min=1))
 @click.option("--seed", default=0, show_default=True, type=SEED, help="game i uses seed SEED+i")
-@click.option("--workers", default=1, show_default=True, type=click.IntRange(min=1), help="local processes")
+@WORKERS
+@BACKEND
+@ADDRESS
 @click.option("--out", "out", default=None, type=click.Path(file_okay=False),
               help="folder for report.html and the plots (default: report-GAME)")
 @click.option("--store", "store_path", default=None, type=click.Path(dir_okay=False),
               help="SQLite results file, one row per game; games already in it are not replayed "
                    "(default: OUT/games.sqlite)")
 def report_cmd(game_id: str, params: Sequence[str], preset: str | None, agents: str, games: int, seed: int,
-               workers: int, out: str | None, store_path: str | None) -> None:
+               workers: int, backend_name: str, address: str | None, out: str | None,
+               store_path: str | None) -> None:
     """Play games (resuming from the results file) and write an HTML report with plots."""
     game = _load(game_id, preset, params)
     specs = split_specs(agents)
@@ -312,10 +326,11 @@ def report_cmd(game_id: str, params: Sequence[str], preset: str | None, agents: 
     run = Run(game_id, dict(game.params), tuple(specs), seed)
     err = Console(stderr=True)
     try:
-        with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
-                      console=err, transient=True, disable=not err.is_terminal) as bar:
+        with make_backend(backend_name, workers, address) as backend, \
+                Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
+                         console=err, transient=True, disable=not err.is_terminal) as bar:
             task = bar.add_task(f"{game_id} games", total=games)
-            rows = collect(store, run, games, workers, progress=lambda k: bar.advance(task, k))
+            rows = collect(store, run, games, progress=lambda k: bar.advance(task, k), backend=backend)
     finally:
         store.close()
     report = build_report(game_id, dict(game.params), rows, seed)
@@ -338,12 +353,14 @@ def report_cmd(game_id: str, params: Sequence[str], preset: str | None, agents: 
 @click.option("--precision", default=0.02, show_default=True, type=click.FloatRange(min=0),
               help="a variant stops once its 95%% interval is this narrow on each side")
 @click.option("--seed", default=0, show_default=True, type=SEED, help="game i of every variant uses seed SEED+i")
-@click.option("--workers", default=1, show_default=True, type=click.IntRange(min=1), help="local processes")
+@WORKERS
+@BACKEND
+@ADDRESS
 @click.option("--out", "out", default=None, type=click.Path(file_okay=False),
               help="folder for the table, the heat-map and the results file (default: sweep-GAME)")
 def sweep_cmd(game_id: str, params: Sequence[str], preset: str | None, grid: Sequence[str], agents: str,
               measure: str, games: int, batch: int, precision: float, seed: int, workers: int,
-              out: str | None) -> None:
+              backend_name: str, address: str | None, out: str | None) -> None:
     """Play every combination of the grid's values, ranked, spending games where the ranking is in doubt."""
     game = _load(game_id, preset, params)
     specs = split_specs(agents)
@@ -355,12 +372,13 @@ def sweep_cmd(game_id: str, params: Sequence[str], preset: str | None, grid: Seq
     store = Store(folder / "games.sqlite")
     err = Console(stderr=True)
     try:
-        with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
-                      console=err, transient=True, disable=not err.is_terminal) as bar:
+        with make_backend(backend_name, workers, address) as backend, \
+                Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
+                         console=err, transient=True, disable=not err.is_terminal) as bar:
             total = games * math.prod(len(v) for _, v in axes)
             task = bar.add_task(f"{game_id} sweep (at most)", total=total)
             variants = sweep(store, game_id, dict(game.params), axes, specs, measure, batch, games, precision,
-                             seed, workers, progress=lambda k: bar.advance(task, k))
+                             seed, progress=lambda k: bar.advance(task, k), backend=backend)
     finally:
         store.close()
     rows = sweep_table(variants, game_id)

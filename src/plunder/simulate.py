@@ -5,13 +5,13 @@ from __future__ import annotations
 import math
 import statistics
 from collections import Counter
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterator, Sequence
 
 from .agents import make_agent
 from .match import agent_rng, play_out
 from .core.registry import entry, load_game
+from .lab.backends import Backend, LocalPool
 
 
 @dataclass
@@ -126,22 +126,22 @@ def chunks(game_id: str, params: dict[str, str], agents: Sequence[str], indices:
 
 def run_games(
     game_id: str, params: dict[str, str], agents: Sequence[str], indices: Sequence[int], seed: int = 0,
-    workers: int = 1,
+    workers: int = 1, backend: Backend | None = None,
 ) -> Iterator[list[tuple[int, GameResult]]]:
-    """Play the games ``indices`` on ``workers`` local processes; yield each chunk's results in order.
+    """Play the games ``indices`` on ``backend`` (else ``workers`` local processes); yield each
+    chunk's results in order.
 
-    The one runner behind ``plunder simulate`` and the lab. Results are the same for any ``workers``.
+    The one runner behind ``plunder simulate`` and the lab. Results are the same for any backend
+    and any number of workers.
     """
     game = load_game(game_id, **params)
     for spec in set(agents):
         make_agent(spec, game)  # fail fast on a bad spec
-    jobs = chunks(game_id, dict(game.params), agents, indices, seed, workers)
-    if workers <= 1:
-        for job in jobs:
-            yield play_chunk(job)
+    if backend is None:
+        with LocalPool(workers) as pool:
+            yield from run_games(game_id, params, agents, indices, seed, backend=pool)
         return
-    with ProcessPoolExecutor(max_workers=workers) as pool:
-        yield from pool.map(play_chunk, jobs)
+    yield from backend.map(play_chunk, chunks(game_id, dict(game.params), agents, indices, seed, backend.slots()))
 
 
 def simulate(
@@ -152,15 +152,17 @@ def simulate(
     seed: int = 0,
     workers: int = 1,
     progress: Callable[[int], None] | None = None,
+    backend: Backend | None = None,
 ) -> Simulation:
-    """Play ``games`` games with seats rotated over ``agents``; tally per agent.
+    """Play ``games`` games with seats rotated over ``agents``, on ``backend`` (else ``workers``
+    local processes); tally per agent.
 
-    Game ``i`` uses seed ``seed + i``, so results do not depend on ``workers``.
+    Game ``i`` uses seed ``seed + i``, so results do not depend on the backend or ``workers``.
     """
     game = load_game(game_id, **params)
     tallies = {a: AgentTally() for a in dict.fromkeys(agents)}
     game_stats: dict[str, list[float]] = {}
-    for results in run_games(game_id, dict(game.params), agents, range(games), seed, workers):
+    for results in run_games(game_id, dict(game.params), agents, range(games), seed, workers, backend):
         for _, (seats, returns, scores, stats) in results:
             for s, spec in enumerate(seats):
                 per_seat = {k: float(v[s]) for k, v in stats.items() if isinstance(v, list)}

@@ -17,6 +17,7 @@ from ..core.errors import ParameterError
 from ..core.registry import load_game
 from .measures import Share, pct, ties, wins
 from .report import LENGTH
+from .backends import Backend, LocalPool
 from .run import collect
 from .store import Row, Run, Store
 
@@ -79,8 +80,16 @@ class Variant:
 
 def sweep(store: Store, game_id: str, base: dict[str, str], axes: Sequence[tuple[str, list[str]]],
           agents: Sequence[str], measure: str, batch: int, most: int, precision: float, seed: int = 0,
-          workers: int = 1, progress: Callable[[int], None] | None = None) -> list[Variant]:
-    """Play every combination of ``axes`` over ``base`` parameters until each stops; best first."""
+          workers: int = 1, progress: Callable[[int], None] | None = None,
+          backend: Backend | None = None) -> list[Variant]:
+    """Play every combination of ``axes`` over ``base`` parameters until each stops; best first.
+
+    Games are played on ``backend``, else on ``workers`` local processes kept for the whole sweep.
+    """
+    if backend is None:
+        with LocalPool(workers) as pool:
+            return sweep(store, game_id, base, axes, agents, measure, batch, most, precision, seed,
+                         progress=progress, backend=pool)
     variants = []
     for combo in itertools.product(*(values for _, values in axes)):
         values = {name: v for (name, _), v in zip(axes, combo)}
@@ -89,7 +98,8 @@ def sweep(store: Store, game_id: str, base: dict[str, str], axes: Sequence[tuple
     while any(v.status == "playing" for v in variants):
         for v in variants:
             if v.status == "playing":
-                v.rows = collect(store, v.run, min(most, len(v.rows) + batch), workers, progress)
+                v.rows = collect(store, v.run, min(most, len(v.rows) + batch), progress=progress,
+                                 backend=backend)
         best = min(variants, key=lambda v: v.measure(measure)[0])
         for v in variants:
             if v.status != "playing":

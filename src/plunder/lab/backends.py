@@ -1,0 +1,170 @@
+"""Where batches of games are played: this machine's processes, or a Ray cluster.
+
+A backend runs one function over a list of jobs and yields each job's result in the order of
+the jobs, whatever order they finished in; the runner's jobs are chunks of games whose results
+depend on the game indices alone, so a backend never changes a result, only where and how fast
+it is computed. Ray (``pip install 'plunder[cluster]'``) is the distributed engine: this module
+only hands it tasks and reads their results back.
+"""
+
+from __future__ import annotations
+
+import importlib
+import logging
+import os
+from concurrent.futures import Future, ProcessPoolExecutor
+from types import ModuleType
+from typing import Any, Callable, Iterator, Protocol, Sequence, TypeVar
+
+from ..core.errors import ParameterError
+
+J = TypeVar("J")
+R = TypeVar("R")
+
+#: the backends ``--backend`` names
+BACKENDS = ("pool", "ray")
+
+
+class Backend(Protocol):
+    """Runs a function over jobs somewhere, yielding the results in job order."""
+
+    def slots(self) -> int:
+        """How many jobs run at once (the runner sizes its chunks by it)."""
+        ...
+
+    def map(self, fn: Callable[[J], R], jobs: Sequence[J]) -> Iterator[R]:
+        """``fn(job)`` for each job, yielded in the order of ``jobs``."""
+        ...
+
+    def close(self) -> None:
+        """Let go of the processes or the cluster connection."""
+        ...
+
+
+class LocalPool:
+    """``workers`` processes of this machine; one worker plays in this process, without a pool.
+
+    The pool is started at the first batch and kept until :meth:`close`, so a sweep's many
+    small batches do not each pay for starting processes.
+    """
+
+    def __init__(self, workers: int = 1) -> None:
+        self.workers = max(1, workers)
+        self._pool: ProcessPoolExecutor | None = None
+
+    def slots(self) -> int:
+        """The number of worker processes."""
+        return self.workers
+
+    def map(self, fn: Callable[[J], R], jobs: Sequence[J]) -> Iterator[R]:
+        """Run the jobs on the pool (or here for one worker), results in job order."""
+        if self.workers == 1:
+            for job in jobs:
+                yield fn(job)
+            return
+        if self._pool is None:
+            self._pool = ProcessPoolExecutor(max_workers=self.workers)
+        futures = [self._pool.submit(fn, job) for job in jobs]
+        yield from _in_order(futures)
+
+    def close(self) -> None:
+        """Stop the worker processes, dropping jobs not yet started."""
+        if self._pool is not None:
+            self._pool.shutdown(cancel_futures=True)
+            self._pool = None
+
+    def __enter__(self) -> "LocalPool":
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+def _in_order(futures: list[Future[R]]) -> Iterator[R]:
+    """Each future's result in list order; those not yet started are cancelled if the reader stops."""
+    done = 0
+    try:
+        for future in futures:
+            yield future.result()
+            done += 1
+    finally:
+        for future in futures[done:]:
+            future.cancel()
+
+
+def load_ray() -> ModuleType:
+    """The ``ray`` module, or a :class:`ParameterError` saying how to install it.
+
+    Ray is an optional dependency (the ``cluster`` extra), so it is imported only when a Ray
+    backend is asked for: every other command starts without paying for it.
+    """
+    try:
+        return importlib.import_module("ray")
+    except ImportError:
+        raise ParameterError("--backend ray needs Ray: pip install 'plunder[cluster]'") from None
+
+
+class RayCluster:
+    """Tasks on a Ray cluster: the one at ``address``, or a local one with ``workers`` CPUs.
+
+    ``address`` is what ``ray start --head`` prints (``HOST:6379``), ``auto`` for the cluster
+    this machine belongs to, or ``ray://HOST:10001`` for a Ray client connection. Every node
+    needs the same version of plunder installed (see ``docs/lab.md``). If Ray is already
+    initialised in this process that connection is used and left open at :meth:`close`.
+    """
+
+    def __init__(self, address: str | None = None, workers: int = 1) -> None:
+        self.ray = load_ray()
+        self._owned = not self.ray.is_initialized()
+        if self._owned:
+            if address:
+                self.ray.init(address=address, log_to_driver=False, logging_level=logging.WARNING)
+            else:
+                self.ray.init(num_cpus=max(1, workers), include_dashboard=False, log_to_driver=False,
+                              logging_level=logging.WARNING)
+        self._remote: dict[Callable[..., Any], Any] = {}
+
+    def slots(self) -> int:
+        """The CPUs of the cluster: one task runs on each."""
+        return max(1, int(self.ray.cluster_resources().get("CPU", 1)))
+
+    def map(self, fn: Callable[[J], R], jobs: Sequence[J]) -> Iterator[R]:
+        """Submit every job as a task, then yield their results in job order."""
+        remote = self._remote.get(fn)
+        if remote is None:
+            remote = self._remote[fn] = self.ray.remote(fn)
+        refs = [remote.remote(job) for job in jobs]
+        done = 0
+        try:
+            for ref in refs:
+                yield self.ray.get(ref)
+                done += 1
+        finally:
+            for ref in refs[done:]:
+                # a stopped run drops the tasks not yet finished
+                self.ray.cancel(ref)
+
+    def close(self) -> None:
+        """Disconnect from the cluster (and stop the local one this backend started)."""
+        if self._owned and self.ray.is_initialized():
+            self.ray.shutdown()
+
+    def __enter__(self) -> "RayCluster":
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+def make_backend(name: str, workers: int = 1, address: str | None = None) -> LocalPool | RayCluster:
+    """The backend ``--backend NAME`` asks for: ``pool`` (``workers`` processes) or ``ray``.
+
+    ``address`` is only for Ray; without it Ray starts a local cluster of ``workers`` CPUs.
+    """
+    if name == "pool":
+        if address:
+            raise ParameterError("--address is for --backend ray; the local pool has no address")
+        return LocalPool(workers)
+    if name == "ray":
+        return RayCluster(address or os.environ.get("RAY_ADDRESS") or None, workers)
+    raise ParameterError(f"no backend {name!r}; backends are {', '.join(BACKENDS)}")

@@ -1,0 +1,86 @@
+"""The same seeds give the same games on every backend: one process, a process pool, a local Ray.
+
+One local Ray cluster of two CPUs is started for the module (a few seconds) and stopped after it.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Iterator
+
+import pytest
+
+from plunder.core.errors import ParameterError
+from plunder.lab.backends import LocalPool, RayCluster, make_backend
+from plunder.lab.run import collect
+from plunder.lab.store import Run, Store
+from plunder.simulate import run_games, simulate
+
+PROFITEER = Run("profiteer", {"hand": "10", "keep": "8", "target": "26", "war_switch": "false",
+                              "max_rounds": "100"}, ("greedy", "random"), 900)
+PILLAGE = Run("pillage", {"board": "square:2x2", "contents": "random"}, ("greedy", "random"), 31)
+
+
+@pytest.fixture(scope="module")
+def ray_cluster() -> Iterator[RayCluster]:
+    with RayCluster(workers=2) as cluster:
+        yield cluster
+
+
+def flat(run: Run, games: int, backend: LocalPool | RayCluster) -> list[tuple[int, object]]:
+    """Every (index, result) of ``games`` games of ``run`` on ``backend``."""
+    return [r for chunk in run_games(run.game, run.params, run.agents, range(games), run.seed, backend=backend)
+            for r in chunk]
+
+
+def test_ray_gives_the_games_of_one_worker_and_of_the_pool(ray_cluster: RayCluster) -> None:
+    assert ray_cluster.slots() == 2
+    for run, games in ((PROFITEER, 60), (PILLAGE, 12)):
+        one = flat(run, games, LocalPool(1))
+        with LocalPool(2) as pool:
+            assert flat(run, games, pool) == one
+        assert flat(run, games, ray_cluster) == one
+
+
+def test_simulate_tallies_are_the_same_on_ray(ray_cluster: RayCluster) -> None:
+    here = simulate("profiteer", PROFITEER.params, ["greedy"], 40, seed=5)
+    there = simulate("profiteer", PROFITEER.params, ["greedy"], 40, seed=5, backend=ray_cluster)
+    assert there.to_dict() == here.to_dict()
+
+
+class Stop(Exception):
+    """Stands for Ctrl-C in the middle of a run."""
+
+
+def test_a_run_interrupted_on_ray_resumes_on_ray(ray_cluster: RayCluster, tmp_path: Path) -> None:
+    path = tmp_path / "games.sqlite"
+    told: list[int] = []
+
+    def stop_after_first_chunk(k: int) -> None:
+        told.append(k)
+        if len(told) == 2:  # the games already stored, then one chunk
+            raise Stop
+
+    store = Store(path)
+    with pytest.raises(Stop):
+        collect(store, PROFITEER, 80, progress=stop_after_first_chunk, backend=ray_cluster)
+    store.close()
+    kept = told[1]
+    assert 0 < kept < 80
+    store = Store(path)
+    assert len(store.done(PROFITEER)) == kept  # the finished chunk was committed before the stop
+    resumed_told: list[int] = []
+    resumed = collect(store, PROFITEER, 80, progress=resumed_told.append, backend=ray_cluster)
+    assert resumed_told[0] == kept and sum(resumed_told) == 80
+    store.close()
+    fresh = collect(Store(tmp_path / "fresh.sqlite"), PROFITEER, 80)
+    assert resumed == fresh
+
+
+def test_backend_names_are_checked() -> None:
+    with pytest.raises(ParameterError, match="backends are pool, ray"):
+        make_backend("spark")
+    with pytest.raises(ParameterError, match="--address is for --backend ray"):
+        make_backend("pool", 2, "127.0.0.1:6379")
+    with make_backend("pool", 3) as pool:
+        assert pool.slots() == 3
