@@ -96,18 +96,31 @@ def play_chunk(job: Chunk) -> list[tuple[int, GameResult]]:
     """Play the games of one chunk: game ``i`` uses seed ``seed + i`` and :func:`seating` ``i``.
 
     Each result depends on its index alone, so how games are split into chunks, and where
-    the chunks run, never changes a result.
+    the chunks run, never changes a result. A game with a ``fast_batch`` hook plays the games
+    of each seating together; the others (and what the hook declines) go one by one.
     """
     game_id, params, agents, indices, seed = job
     game = load_game(game_id, **params)
-    fast = entry(game_id).fast_play
+    hooks = entry(game_id)
     built = {spec: make_agent(spec, game) for spec in dict.fromkeys(agents)}
+    done: dict[int, GameResult] = {}
+    if hooks.fast_batch is not None:
+        groups: dict[tuple[str, ...], list[int]] = {}
+        for i in indices:
+            groups.setdefault(tuple(seating(agents, game.num_players, i)), []).append(i)
+        for seated, group in groups.items():
+            batch = hooks.fast_batch(game, [built[spec] for spec in seated], [seed + i for i in group])
+            for i, played in zip(group, batch or ()):
+                done[i] = (list(seated), played.returns, played.scores, dict(played.stats))
     results: list[tuple[int, GameResult]] = []
     for i in indices:
+        if i in done:
+            results.append((i, done[i]))
+            continue
         seats = seating(agents, game.num_players, i)
         players = [built[spec] for spec in seats]
         rngs = [agent_rng(seed + i, s) for s in range(len(players))]
-        result = fast(game, players, rngs, seed + i) if fast is not None else None
+        result = hooks.fast_play(game, players, rngs, seed + i) if hooks.fast_play is not None else None
         if result is not None:
             results.append((i, (seats, result.returns, result.scores, dict(result.stats))))
             continue
@@ -118,8 +131,13 @@ def play_chunk(job: Chunk) -> list[tuple[int, GameResult]]:
 
 def chunks(game_id: str, params: dict[str, str], agents: Sequence[str], indices: Sequence[int], seed: int,
            workers: int) -> list[Chunk]:
-    """Split ``indices`` into chunks small enough to keep ``workers`` busy (at most 200 games)."""
-    size = max(1, min(200, len(indices) // (workers * 8) or 1))
+    """Split ``indices`` into chunks small enough to keep ``workers`` busy.
+
+    At most 200 games a chunk, or 4000 for a game whose ``fast_batch`` hook plays many games at
+    once (its arrays pay off only over thousands of games).
+    """
+    most = 4000 if entry(game_id).fast_batch is not None else 200
+    size = max(1, min(most, len(indices) // (workers * 8) or 1))
     return [(game_id, dict(params), list(agents), list(indices[s:s + size]), seed)
             for s in range(0, len(indices), size)]
 

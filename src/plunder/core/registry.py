@@ -49,6 +49,10 @@ class GameEntry:
     #: ``seed`` as :mod:`plunder.core.chance` does; ``None`` when it cannot play those agents.
     #: ``plunder simulate`` uses it; the result must equal :func:`plunder.play`'s.
     fast_play: Callable[[Game, Sequence[Agent], Sequence[random.Random], int], "FastResult | None"] | None = None
+    #: ``fast_batch(game, agents, seeds)``: many whole games at once, one per seed, with the built
+    #: ``agents`` in seat order in every game; ``None`` when it cannot play those agents. Each
+    #: result must equal :func:`plunder.play`'s for its seed, as ``fast_play``'s does.
+    fast_batch: Callable[[Game, Sequence[Agent], Sequence[int]], "list[FastResult] | None"] | None = None
     #: ``evaluator(game, rollouts, playout)``: a fast leaf evaluator for ``mcts`` (``eval=fast``);
     #: ``playout`` names the playouts it plays ("" for its default) and a bad name is a ParameterError
     evaluator: Callable[[Game, int, str], Evaluator] | None = None

@@ -2,6 +2,7 @@
 
 from ...core.registry import GameEntry
 from .agents import AGENTS
+from .batch import fast_batch
 from .fast import evaluator, fast_play
 from .render import describe, render
 from .rules import ProfiteerGame, ProfiteerState
@@ -16,6 +17,7 @@ ENTRY = GameEntry(
     describe=describe,
     svg=svg,
     fast_play=fast_play,
+    fast_batch=fast_batch,
     evaluator=evaluator,
     # Root search over paired profit rollouts: see docs/ai.md for its measured strength.
     levels={"hard": "mcts:root=profit,sims=200"},

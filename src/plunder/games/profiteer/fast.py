@@ -54,7 +54,7 @@ def fast_play(game: Game, agents: Sequence[Agent], rngs: Sequence[random.Random]
     assert isinstance(game, ProfiteerGame)
     if len(agents) != 1 or len(rngs) != 1:
         return None
-    final = _finish(game.new_initial_state(), agents[0], rngs[0], chance.stream(seed))
+    final = finish(game.new_initial_state(), agents[0], rngs[0], chance.stream(seed))
     return FastResult(returns=final.returns(), scores=final.scores(), stats=final.stats())
 
 
@@ -64,11 +64,15 @@ def play_to_end(state: ProfiteerState, agent: Agent, rng: random.Random) -> Prof
     The same draws as :func:`plunder.core.chance.sample_chance` on each chance node, on one
     mutable position: a rollout for search, about three times faster than ``apply``.
     """
-    return _finish(state, agent, rng, rng.random)
+    return finish(state, agent, rng, rng.random)
 
 
-def _finish(start: ProfiteerState, agent: Agent, rng: random.Random, uniform: Callable[[], float]) -> ProfiteerState:
-    """Play on from ``start`` to the end: ``agent`` decides with ``rng``, chance draws ``uniform()``."""
+def finish(start: ProfiteerState, agent: Agent, rng: random.Random, uniform: Callable[[], float]) -> ProfiteerState:
+    """Play on from ``start`` to the end: ``agent`` decides with ``rng``, chance draws ``uniform()``.
+
+    The batch path (:mod:`.batch`) finishes its last few long games here, with ``uniform`` the
+    game's :func:`plunder.core.chance.stream` from the chance event each game reached.
+    """
     game = start.game
     work = start.working()
     limit = game.max_game_length
