@@ -188,8 +188,8 @@ def simulate(
             for k, v in stats.items():
                 if not isinstance(v, list):
                     game_stats.setdefault(k, []).append(float(v))
-            if progress:
-                progress(1)
+        if progress:
+            progress(len(results))
     return Simulation(game_id, dict(game.params), list(agents), games, seed, tallies, game_stats)
 
 

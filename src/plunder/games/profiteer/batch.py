@@ -121,6 +121,20 @@ def rank_held(mask: Masks) -> Bools:
     return ((mask[:, None] >> _RANK_SHIFTS) & U64(15)) != 0
 
 
+_RANK_BITS = 1 << np.arange(13, dtype=I64)
+
+
+def _first(held: Ints, above: Ints, below: Ints | int) -> Ints:
+    """The lowest rank of each rank set strictly between ``above`` and ``below``, or -1."""
+    between = held & ~((2 << above) - 1) & ((1 << below) - 1)
+    return np.where(between != 0, np.bitwise_count((between & -between) - 1).astype(I64), -1)
+
+
+def _exactly(held: Ints, rank: Ints, above: Ints) -> Ints:
+    """``rank`` where the set holds it and it is above ``above``, else -1."""
+    return np.where(((held >> rank) & 1).astype(bool) & (rank > above), rank, -1)
+
+
 def uniform(key: Masks, index: Ints) -> NDArray[np.float64]:
     """:func:`plunder.core.chance.uniform_keyed` of each game's key and event index."""
     z = key + (index + 1).astype(U64) * _GOLDEN
@@ -284,30 +298,29 @@ class Batch:
         lead = pile_a - pile_b
         stake = popcount(self.stake_a[g] | self.stake_b[g])
 
-        def score(ra: Ints, rb: Ints, switched: bool) -> NDArray[np.float64]:
-            swing = stake + 2
-            tie = war - level * 0.5 * (np.abs(lead + swing) + np.abs(lead - swing)).astype(np.float64)
-            plain = -level * np.abs(lead + np.where(ra > rb, stake, -stake)).astype(np.float64)
-            out = np.where(ra == rb, tie, plain)
-            return out - spend if switched else out
-
+        # what a choice is worth depends only on which side ends higher, or on a tie (_score)
+        swing = stake + 2
+        tie = war - level * 0.5 * (np.abs(lead + swing) + np.abs(lead - swing)).astype(np.float64)
+        a_higher = -level * np.abs(lead + stake).astype(np.float64)
+        b_higher = -level * np.abs(lead + -stake).astype(np.float64)
         ra, rb = self.face_up_a[g] >> 2, self.face_up_b[g] >> 2
-        best = score(ra, rb, False)
+        best = np.where(ra == rb, tie, np.where(ra > rb, a_higher, b_higher))
         best_side = np.full(len(g), -1, dtype=I64)
         best_rank = np.zeros(len(g), dtype=I64)
-        held = rank_held(self.resources[g])
-        # switches in the order of ProfiteerState.switches_possible: side A's, then B's, by rank
-        for side, up in ((0, ra), (1, rb)):
-            for r in range(13):
-                ok = held[:, r] & (r > up)
-                if not ok.any():
-                    continue
-                rank = np.full(len(g), r, dtype=I64)
-                v = score(rank, rb, True) if side == 0 else score(ra, rank, True)
-                better = ok & (v > best + 1e-12)
-                best = np.where(better, v, best)
-                best_side = np.where(better, side, best_side)
-                best_rank = np.where(better, r, best_rank)
+        held = (rank_held(self.resources[g]) * _RANK_BITS).sum(axis=1)
+        top = np.maximum(ra, rb)
+        # The agent scans ProfiteerState.switches_possible in order (side A's by rank, then B's)
+        # and takes a switch only if it beats the best so far by 1e-12. Switches of one side
+        # that end alike are worth the same, so only the first of each can be taken: these
+        # six, in the scan's order.
+        for side, rank, value in (
+                (0, _first(held, ra, rb), b_higher), (0, _exactly(held, rb, ra), tie), (0, _first(held, top, 13), a_higher),
+                (1, _first(held, rb, ra), a_higher), (1, _exactly(held, ra, rb), tie), (1, _first(held, top, 13), b_higher)):
+            v = value - spend
+            better = (rank >= 0) & (v > best + 1e-12)
+            best = np.where(better, v, best)
+            best_side = np.where(better, side, best_side)
+            best_rank = np.where(better, rank, best_rank)
         for side, face_up, stake_of in ((0, self.face_up_a, self.stake_a), (1, self.face_up_b, self.stake_b)):
             chosen = best_side == side
             s, r = g[chosen], best_rank[chosen]
