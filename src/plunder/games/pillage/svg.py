@@ -11,6 +11,7 @@ from __future__ import annotations
 from ...core.game import State
 from ...core.svg import ACCENT, INK, MUTED, PAPER, SEAT, SEAT_FILL, TARGET, Picture, Shown, legal_texts
 from .actions import Choose
+from .board import Board
 from .contents import content_short
 from .picture import FIT_STEP, board_layout, modifier_key
 from .rules import PillageState
@@ -24,28 +25,36 @@ MAX_BOARD = (780.0, 560.0)
 BOX = "#f6eed9"
 
 
+def board_spots(board: Board) -> list[tuple[float, float]]:
+    """Where each dot of ``board`` is drawn, in pixels right of and below the board's corner:
+    the text picture's layout (bounded whatever the coordinates) zoomed to fill 440-780
+    pixels (the picture and the web app's board editor place dots alike)."""
+    layout = board_layout(board)
+    sx, sy = board.scale if board.scale is not None else FIT_STEP
+    # its smallest step ~UNIT, a row counted as half a column as characters are about twice as tall as wide
+    fx, fy = UNIT / max(sx, sy * 2), UNIT * 2 / max(sx, sy * 2)
+    spots = [layout.at(p) for p in board.dots]
+    board_w = max(x for x, _ in spots) * fx
+    board_h = max(y for _, y in spots) * fy
+    # a small board is drawn larger, a large one smaller
+    zoom = min(max(1.0, FILL_WIDTH / max(board_w, 1.0)), MAX_BOARD[0] / max(board_w, 1.0),
+               MAX_BOARD[1] / max(board_h, 1.0))
+    return [(x * fx * zoom, y * fy * zoom) for x, y in spots]
+
+
 def svg(state: State, shown: Shown | None = None) -> str:
     """The position as a standalone SVG document (see the module text)."""
     assert isinstance(state, PillageState)
     g = state.game
     board = g.board
-    layout = board_layout(board)
-    sx, sy = board.scale if board.scale is not None else FIT_STEP
-    # the text picture's layout (bounded whatever the coordinates), its smallest step ~UNIT,
-    # a row counted as half a column as characters are about twice as tall as wide
-    fx, fy = UNIT / max(sx, sy * 2), UNIT * 2 / max(sx, sy * 2)
-    spots = [layout.at(p) for p in board.dots]
-    board_w = max(x for x, _ in spots) * fx
-    board_h = max(y for _, y in spots) * fy
-    # a small board is drawn larger, a large one smaller, to fill a picture of 600-900 pixels
-    zoom = min(max(1.0, FILL_WIDTH / max(board_w, 1.0)), MAX_BOARD[0] / max(board_w, 1.0),
-               MAX_BOARD[1] / max(board_h, 1.0))
-    fx, fy, board_w, board_h = fx * zoom, fy * zoom, board_w * zoom, board_h * zoom
+    spots = board_spots(board)
+    board_w = max(x for x, _ in spots)
+    board_h = max(y for _, y in spots)
     width = max(MIN_WIDTH, board_w + 2 * MARGIN)
     left = (width - board_w) / 2
 
     def at(d: int) -> tuple[float, float]:
-        return left + spots[d][0] * fx, MARGIN + spots[d][1] * fy
+        return left + spots[d][0], MARGIN + spots[d][1]
 
     pic = Picture(width)
     legal = legal_texts(state)
