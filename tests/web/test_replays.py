@@ -7,6 +7,7 @@ from __future__ import annotations
 import html
 import json
 import re
+from pathlib import Path
 from typing import Any, Iterator
 from urllib.parse import unquote
 
@@ -21,10 +22,11 @@ from plunder.web.app import create_app
 
 
 @pytest.fixture(scope="module")
-def client(tmp_path_factory: pytest.TempPathFactory) -> TestClient:
+def client(tmp_path_factory: pytest.TempPathFactory) -> Iterator[TestClient]:
     """The app over a fresh SQLite file."""
     db = tmp_path_factory.mktemp("web") / "plunder.db"
-    return TestClient(create_app(f"sqlite:///{db}"))
+    with TestClient(create_app(f"sqlite:///{db}", ai_workers=0)) as c:
+        yield c
 
 
 def short_record(game_id: str, seed: int = 5) -> Record:
@@ -138,3 +140,68 @@ def test_the_cache_keeps_a_bounded_number_of_games() -> None:
     for seed in range(replays.CACHE_GAMES + 3):
         replays.replay_text(short_record("profiteer", seed).to_json())
     assert len(replays._cache) == replays.CACHE_GAMES
+
+
+# ---- finished games of this server ----
+
+@pytest.fixture
+def server(tmp_path: Path) -> Iterator[TestClient]:
+    """The app over a fresh database, its AI in a thread."""
+    with TestClient(create_app(f"sqlite:///{tmp_path / 'plunder.db'}", ai_workers=0)) as c:
+        yield c
+
+
+def new_game(client: TestClient, game: str, **fields: str) -> str:
+    """POST the new-game form; the new game's id."""
+    answer = client.post(f"/new/{game}", data=fields, follow_redirects=False)
+    assert answer.status_code == 303, answer.text
+    return str(answer.headers["location"]).rsplit("/", 1)[1]
+
+
+def play_out(client: TestClient, game_id: str) -> None:
+    """Play the first legal move at every turn of seat 0 until the game is over."""
+    with client.websocket_connect(f"/ws/{game_id}") as ws:
+        message = ws.receive_json()
+        while not message["over"]:
+            if message["your_turn"]:
+                ws.send_json({"type": "act", "action": message["legal"][0], "ply": message["ply"]})
+            message = ws.receive_json()
+            assert message["type"] == "state", message
+
+
+def test_a_finished_game_is_listed_and_replayed(server: TestClient) -> None:
+    assert "No game has been finished" in server.get("/replay").text
+    game_id = new_game(server, "pillage", preset="example", **{"seat.0": "me", "seat.1": "easy"})
+    on = server.get(f"/replay/game/{game_id}")
+    assert on.status_code == 409 and "still being played" in on.text
+    assert server.get(f"/replay/game/{game_id}/0").status_code == 409
+    play_out(server, game_id)
+
+    listed = server.get("/replay")
+    assert f'href="/replay/game/{game_id}"' in listed.text and "Pillage and Profit" in listed.text
+    page = server.get(f"/replay/game/{game_id}")
+    assert page.status_code == 200
+    record = Record.from_json(server.get(f"/record/{game_id}").text)
+    config = page_config(page.text)
+    assert config["kind"] == "game" and config["last"] == len(record.moves)
+    assert f'href="/record/{game_id}"' in page.text and "Game over" in page.text
+    last = server.get(f"{config['frames']}{config['last']}")
+    assert last.status_code == 200 and last.json()["told"].startswith(f"move {len(record.moves)}:")
+    assert server.get(f"{config['frames']}{config['last'] + 1}").status_code == 404
+
+
+def test_a_resigned_game_says_who_resigned(server: TestClient) -> None:
+    game_id = new_game(server, "profiteer", **{"seat.0": "me"})
+    with server.websocket_connect(f"/ws/{game_id}") as ws:
+        message = ws.receive_json()
+        ws.send_json({"type": "resign"})
+        while not message["over"]:
+            message = ws.receive_json()
+    page = server.get(f"/replay/game/{game_id}")
+    assert page.status_code == 200 and "resigned" in page.text
+    assert "resigned" in server.get("/replay").text
+
+
+def test_unknown_games_have_no_replay(server: TestClient) -> None:
+    assert server.get("/replay/game/nosuchgame").status_code == 404
+    assert server.get("/replay/game/nosuchgame/3").status_code == 404

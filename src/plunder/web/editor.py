@@ -122,10 +122,11 @@ def board_file_of(sketch: Any) -> tuple[dict[str, Any], list[int]]:
         for box, text in zip(boxes, given):
             box["content"] = text
     lines = []
-    for pair in drawn:
-        if (isinstance(pair, list) and len(pair) == 2 and all(isinstance(d, int) and not isinstance(d, bool)
-                                                              for d in pair)
-                and pair[0] in renumber and pair[1] in renumber):
+    for j, pair in enumerate(drawn):
+        if not (isinstance(pair, list) and len(pair) == 2
+                and all(isinstance(d, int) and not isinstance(d, bool) and 0 <= d < len(dots) for d in pair)):
+            raise BoardError(f"drawn line {j} must be a pair of dot numbers (PP-2)")
+        if pair[0] in renumber and pair[1] in renumber:  # a line of cells left out goes with them
             lines.append([renumber[pair[0]], renumber[pair[1]]])
     data: dict[str, Any] = {"format": FORMAT, "version": 1, "dots": new_dots, "boxes": boxes, "drawn": lines,
                             "legend": legend}

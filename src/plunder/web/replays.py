@@ -16,6 +16,8 @@ import hashlib
 import threading
 from collections import OrderedDict
 from dataclasses import dataclass
+from datetime import datetime, timezone
+from typing import Any
 
 from markupsafe import Markup
 from starlette.concurrency import run_in_threadpool
@@ -30,10 +32,15 @@ from ..core.record import MAX_RECORD_BYTES, Record
 from ..core.registry import entry
 from ..core.svg import Shown, outcome_text
 from ..pictures import positions, svg_of
+from .games import tables_of
+from .store import OVER, RESIGNED
+from .tables import Table
 from .templating import templates
 
 #: largest upload, in bytes: a record's own limit plus room for the form's framing
 MAX_UPLOAD_BYTES = MAX_RECORD_BYTES + 64 * 1024
+#: finished games the list of replays shows
+RECENT_GAMES = 50
 #: replayed games kept in memory for their pictures (each a few hundred positions at most)
 CACHE_GAMES = 16
 
@@ -94,7 +101,12 @@ def cached(digest: str) -> Replay | None:
 def replay_text(text: str) -> Replay:
     """Read and replay a record's text (:class:`RecordError` saying what is wrong), cached by
     the digest of its canonical text (what the page sends back when the cache has lost it)."""
-    record = Record.from_json(text)
+    return replay_record(Record.from_json(text))
+
+
+def replay_record(record: Record) -> Replay:
+    """Replay ``record`` through the rules (:class:`RecordError` at its first bad move), or
+    take it from the cache."""
     digest = digest_of(record.to_json())
     found = cached(digest)
     if found is not None:
@@ -158,10 +170,12 @@ async def uploaded_text(request: Request) -> str:
 
 
 def render_replay(request: Request, replay: Replay, *, source: dict[str, object],
-                  status_code: int = 200) -> Response:
+                  result: dict[str, Any] | None = None, status_code: int = 200) -> Response:
     """The replay page of ``replay``; ``source`` says where its pictures come from (the page's JS
     reads it): ``kind`` (``upload`` or ``game``), ``frames`` (the path that position numbers
-    are appended to) and optionally ``download`` (the record's address; else the page carries it)."""
+    are appended to) and optionally ``download`` (the record's address; else the page carries
+    it). ``result`` is the verdict and breakdown when the caller knows better than the moves (a
+    resignation)."""
     start = min(max(int_param(request, "n", 0), 0), replay.last)
     first = replay.frame(start)
     record = replay.record
@@ -174,7 +188,7 @@ def render_replay(request: Request, replay: Replay, *, source: dict[str, object]
         "start": start,
         "svg": Markup(first["svg"]),
         "told": first["told"],
-        "result": replay.result(),
+        "result": result or replay.result(),
         "params": {k: shown_param(v) for k, v in record.params.items()},
         "config": {"digest": replay.digest, "last": replay.last, "start": start, **source},
         "download": source.get("download"),
@@ -200,19 +214,29 @@ def int_param(request: Request, name: str, default: int) -> int:
     return int(text) if text.isdigit() and len(text) <= 9 else default
 
 
-async def upload_page(request: Request) -> Response:
-    """The form to upload (or paste) any record and view it."""
-    return templates.TemplateResponse(request, "replay_upload.html", {"limit": MAX_RECORD_BYTES, "error": None})
+async def finished_games(request: Request) -> list[dict[str, object]]:
+    """The most recently finished games of this server, newest first, for the list of replays."""
+    tables = tables_of(request)
+    rows = await tables.db(tables.store.recent, RECENT_GAMES, (OVER, RESIGNED))
+    return [{"id": r["id"], "title": entry(r["game"]).game_class.title,
+             "status": "resigned" if r["status"] == RESIGNED else "played out",
+             "when": datetime.fromtimestamp(r["updated"], timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
+             "path": request.url_for("replay_game", game_id=r["id"]).path} for r in rows]
+
+
+async def replays_page(request: Request, error: str | None = None, status_code: int = 200) -> Response:
+    """The finished games to replay, and the form to upload (or paste) any record."""
+    return templates.TemplateResponse(request, "replays.html", {
+        "limit": MAX_RECORD_BYTES, "error": error, "games": await finished_games(request)}, status_code=status_code)
 
 
 async def upload(request: Request) -> Response:
-    """An uploaded record replayed, or the form again saying plainly what is wrong with it."""
+    """An uploaded record replayed, or the list again saying plainly what is wrong with it."""
     text = await uploaded_text(request)
     try:
         replay = await run_in_threadpool(replay_text, text)
     except RecordError as exc:
-        return templates.TemplateResponse(request, "replay_upload.html",
-                                          {"limit": MAX_RECORD_BYTES, "error": str(exc)}, status_code=400)
+        return await replays_page(request, str(exc), 400)
     frames = request.url_for("replay_upload_frame", digest=replay.digest, n=0).path[:-1]
     return render_replay(request, replay, source={"kind": "upload", "frames": frames})
 
@@ -236,9 +260,39 @@ async def upload_frame(request: Request) -> Response:
     return JSONResponse(await run_in_threadpool(replay.frame, n))
 
 
+async def finished_table(request: Request) -> Table:
+    """The finished game of the ``game_id`` path parameter (404 if there is none, 409 while it is on)."""
+    table = await tables_of(request).get(request.path_params["game_id"])
+    if table is None:
+        raise HTTPException(404, "There is no such game here (check the link).")
+    if table.on:
+        # its record would lack the seed, and its moves are the players' to make: watch it instead
+        raise HTTPException(409, "This game is still being played; its replay opens when it is over. "
+                                 "Its watch link follows it live.")
+    return table
+
+
+async def game_replay(request: Request) -> Response:
+    """``GET /replay/game/{game_id}``: a finished game of this server, stepped through."""
+    table = await finished_table(request)
+    replay = await run_in_threadpool(replay_record, table.record())
+    frames = request.url_for("replay_game_frame", game_id=table.id, n=0).path[:-1]
+    return render_replay(request, replay, result=table.result(), source={
+        "kind": "game", "frames": frames, "download": request.url_for("record", game_id=table.id).path})
+
+
+async def game_frame(request: Request) -> Response:
+    """``GET /replay/game/{game_id}/{n}``: one position of a finished game."""
+    table = await finished_table(request)
+    replay = await run_in_threadpool(replay_record, table.record())
+    return JSONResponse(await run_in_threadpool(replay.frame, int(request.path_params["n"])))
+
+
 #: the routes of this module, mounted by :func:`plunder.web.app.create_app`
 routes: list[BaseRoute] = [
-    Route("/replay", upload_page, name="replay_upload"),
+    Route("/replay", replays_page, name="replay_upload"),
+    Route("/replay/game/{game_id:str}", game_replay, name="replay_game"),
+    Route("/replay/game/{game_id:str}/{n:int}", game_frame, name="replay_game_frame"),
     Route("/replay", upload, methods=["POST"], name="replay_uploaded"),
     Route("/replay/upload/{digest:str}/{n:int}", upload_frame, methods=["GET", "POST"], name="replay_upload_frame"),
 ]
