@@ -33,12 +33,13 @@ from ..core.registry import entry
 from ..core.svg import Shown, outcome_text
 from ..pictures import positions, svg_of
 from .games import tables_of
+from .limits import MAX_BODY_BYTES
 from .store import OVER, RESIGNED
 from .tables import Table
 from .templating import templates
 
-#: largest upload, in bytes: a record's own limit plus room for the form's framing
-MAX_UPLOAD_BYTES = MAX_RECORD_BYTES + 64 * 1024
+#: largest upload, in bytes: a record's own limit plus room for the form's framing (the app's body limit)
+MAX_UPLOAD_BYTES = MAX_BODY_BYTES
 #: finished games the list of replays shows
 RECENT_GAMES = 50
 #: replayed games kept in memory for their pictures (each a few hundred positions at most)
