@@ -79,17 +79,28 @@ def wrap(text: str, size: float, width: float) -> list[str]:
     return lines
 
 
+#: attribute names as written, by keyword (``data_action`` -> ``data-action``)
+_NAMES: dict[str, str] = {}
+
+
 def _attributes(attrs: dict[str, Any]) -> str:
     """``key="value"`` pairs; ``data_action`` is written ``data-action``, ``class_`` ``class``;
-    ``None`` values are left out."""
+    ``None`` values are left out. (The web server draws a picture after every move: numbers,
+    most of what is written, need no escaping.)"""
     out = []
     for key, value in attrs.items():
         if value is None:
             continue
-        name = key.rstrip("_").replace("_", "-")
+        name = _NAMES.get(key)
+        if name is None:
+            name = _NAMES[key] = key.rstrip("_").replace("_", "-")
         if isinstance(value, float):
-            value = f"{value:.1f}".removesuffix(".0")
-        out.append(f'{name}="{escape(str(value), quote=True)}"')
+            text = f"{value:.1f}".removesuffix(".0")
+        elif type(value) is int:
+            text = str(value)
+        else:
+            text = escape(str(value), quote=True)
+        out.append(f'{name}="{text}"')
     return " ".join(out)
 
 

@@ -51,9 +51,10 @@ async def http_error(request: Request, exc: Exception) -> Response:
                                       status_code=status)
 
 
-def create_app(db_url: str | None = None, ai_workers: int | None = None) -> Starlette:
+def create_app(db_url: str | None = None, ai_workers: int | None = None, warm: bool = False) -> Starlette:
     """The web app over the database at ``db_url`` (default: :func:`default_db_url`), its AI
-    moves and hints in ``ai_workers`` processes (default: one per core; 0: a thread)."""
+    moves and hints in ``ai_workers`` processes (default: one per core; 0: a thread), started
+    with the app when ``warm`` (else at the first AI move)."""
     routes = [*pages.routes, *games.routes, *replays.routes, *editor.routes,
               Mount("/static", StaticFiles(directory=str(STATIC_DIR)), name="static")]
     store = Store(db_url or default_db_url())
@@ -62,7 +63,8 @@ def create_app(db_url: str | None = None, ai_workers: int | None = None) -> Star
     @asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         tables.start()
-        await tables.thinkers.start()
+        if warm:
+            await tables.thinkers.start()
         try:
             yield
         finally:
@@ -78,4 +80,4 @@ def create_app(db_url: str | None = None, ai_workers: int | None = None) -> Star
 
 def serve(host: str = DEFAULT_HOST, port: int = DEFAULT_PORT, db_url: str | None = None) -> None:
     """Run the web app under uvicorn until interrupted."""
-    uvicorn.run(create_app(db_url), host=host, port=port, log_level="warning", ws_max_size=MAX_FRAME_BYTES)
+    uvicorn.run(create_app(db_url, warm=True), host=host, port=port, log_level="warning", ws_max_size=MAX_FRAME_BYTES)

@@ -526,9 +526,12 @@ class Tables:
                 continue
             for game_id, version in stored.items():
                 table = watched[game_id]
-                if version != table.version and not table.lock.locked():
+                if version > table.version:
+                    # read again under the lock: the first read may have raced this process's own write
                     async with table.lock:
-                        await self.refresh(table)
+                        again = await self.db(self.store.versions, [game_id])
+                        if again.get(game_id, table.version) > table.version:
+                            await self.refresh(table)
                     self.kick(table)
 
 

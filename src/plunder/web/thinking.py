@@ -25,6 +25,9 @@ from ..match import decision_rng
 
 #: moves a hint lists
 HINT_MOVES = 3
+#: how much lower the AI workers' CPU priority is than the server's: on a busy machine the
+#: event loop, which acknowledges people's moves, goes first (``os.nice``)
+WORKER_NICENESS = 5
 #: agents a worker keeps built, by game and spec (a board's tables are not rebuilt every move)
 AGENT_CACHE = 64
 
@@ -67,6 +70,14 @@ def hint(state: State, spec: str, ply: int) -> list[str]:
     return [f"Suggested move ({agent.name}): " + said(agent.choose(state, rng))]
 
 
+def lower_priority() -> None:
+    """Run once in each worker: give way to the server process (see :data:`WORKER_NICENESS`)."""
+    try:
+        os.nice(WORKER_NICENESS)
+    except OSError:  # a platform or sandbox that refuses it: the workers run at the server's priority
+        pass
+
+
 def warm() -> int:
     """Nothing but importing the games: run once per worker at start so the first AI move of a
     game does not wait for the imports."""
@@ -75,21 +86,28 @@ def warm() -> int:
 
 class Thinkers:
     """The pool that AI moves and hints run in: ``workers`` processes (``0``: one thread in
-    the server's process, for tests that need no second process)."""
+    the server's process, for tests that need no second process), started at the first use or
+    by :meth:`start`."""
 
     def __init__(self, workers: int | None = None) -> None:
-        count = (os.cpu_count() or 1) if workers is None else workers
-        self.pool: Executor
-        if count > 0:
-            self.pool = ProcessPoolExecutor(count, mp_context=multiprocessing.get_context("forkserver"))
-        else:
-            self.pool = ThreadPoolExecutor(1, thread_name_prefix="plunder-ai")
-        self.count = max(count, 1)
+        self.workers = (os.cpu_count() or 1) if workers is None else workers
+        self._pool: Executor | None = None
+
+    @property
+    def pool(self) -> Executor:
+        """The executor, made at the first use."""
+        if self._pool is None:
+            if self.workers > 0:
+                self._pool = ProcessPoolExecutor(self.workers, mp_context=multiprocessing.get_context("forkserver"),
+                                                 initializer=lower_priority)
+            else:
+                self._pool = ThreadPoolExecutor(1, thread_name_prefix="plunder-ai")
+        return self._pool
 
     async def start(self) -> None:
         """Start every worker now rather than at the first AI move."""
         loop = asyncio.get_running_loop()
-        await asyncio.gather(*(loop.run_in_executor(self.pool, warm) for _ in range(self.count)))
+        await asyncio.gather(*(loop.run_in_executor(self.pool, warm) for _ in range(max(self.workers, 1))))
 
     async def choose(self, state: State, spec: str, seed: int, seat: int, ply: int) -> str:
         """:func:`choose` in the pool."""
@@ -100,5 +118,6 @@ class Thinkers:
         return await asyncio.get_running_loop().run_in_executor(self.pool, hint, state, spec, ply)
 
     def close(self) -> None:
-        """Stop the workers (a move being thought about is abandoned)."""
-        self.pool.shutdown(wait=False, cancel_futures=True)
+        """Stop the workers once the moves being worked out are done (the others are dropped)."""
+        if self._pool is not None:
+            self._pool.shutdown(wait=True, cancel_futures=True)

@@ -1,0 +1,222 @@
+"""Load on the web server: N concurrent games played by bots through a real ``plunder serve``
+over WebSockets on localhost.
+
+Run: .venv/bin/python bench/web_load.py [--games 200] [--moves 20] [--think 1.0] [--runs 3]
+     [--mix pillage:small,pirates:classic,hubs:tiny,crossroads:2p] [--levels easy,medium,hard]
+     [--url http://127.0.0.1:8000]   (an already running server instead of starting one)
+
+Each run starts a fresh server (its own SQLite file, the AI in one worker process per core),
+then every bot at once: it creates a game (``POST /new/GAME``, seat 0 its own, seat 1 an AI
+level, games and levels taken in turn from ``--mix`` and ``--levels``), connects to the game's
+WebSocket with its token and plays random legal moves, waiting ``--think`` seconds on average
+(uniform between half and one and a half times it) before each, as a person would, until it
+has made ``--moves`` moves or the game ends. It measures:
+
+* the acknowledgement of a human move: from sending ``act`` to receiving the ``state`` that
+  includes it (the move and chance's draws after it are committed to the store before that
+  message is sent);
+* an AI reply, per level: from the state that hands the move to the AI to the state with the
+  AI's move;
+* errors: any ``error`` message, refused request, dropped connection or bot exception.
+
+It prints per run the moves per second (people's and the AI's, through the server), the
+p50/p95/p99 of both latencies and the errors, then the spread of the runs. The target (issue
+14): 200 concurrent games, zero errors, p95 acknowledgement under 100 ms on 2 cores.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import http.client
+import json
+import os
+import random
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.parse
+import urllib.request
+from collections import defaultdict
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import websockets
+
+TARGET_GAMES = 200
+TARGET_P95_MS = 100.0
+DEFAULT_MIX = "pillage:small,pirates:classic,hubs:tiny,crossroads:2p"
+
+
+@dataclass
+class Tally:
+    """What one run measured."""
+
+    acks: list[float] = field(default_factory=list)
+    replies: dict[str, list[float]] = field(default_factory=lambda: defaultdict(list))
+    errors: list[str] = field(default_factory=list)
+    human_moves: int = 0
+    ai_moves: int = 0
+    finished: int = 0
+
+
+def pct(values: list[float], p: float) -> float:
+    """The ``p``-th percentile of ``values`` (nearest rank), in milliseconds."""
+    if not values:
+        return float("nan")
+    ordered = sorted(values)
+    return 1000 * ordered[min(len(ordered) - 1, max(0, round(p / 100 * len(ordered) + 0.5) - 1))]
+
+
+def free_port() -> int:
+    """A TCP port nobody listens on now."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port: int = s.getsockname()[1]
+        return port
+
+
+def start_server(db: Path) -> tuple[subprocess.Popen[bytes], str]:
+    """``plunder serve`` on a free port over ``db``; the process and its base URL."""
+    port = free_port()
+    process = subprocess.Popen([sys.executable, "-m", "plunder.cli", "serve", "--port", str(port),
+                                "--db", f"sqlite:///{db}"], stdout=subprocess.DEVNULL)
+    url = f"http://127.0.0.1:{port}"
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        try:
+            with urllib.request.urlopen(url + "/rules/pillage", timeout=2):
+                return process, url
+        except OSError:
+            time.sleep(0.2)
+    process.kill()
+    raise RuntimeError("the server did not start")
+
+
+def create(url: str, game: str, preset: str, level: str) -> tuple[str, str]:
+    """A new game with seat 0 the bot's and seat 1 ``level``: (game id, token)."""
+    parts = urllib.parse.urlsplit(url)
+    conn = http.client.HTTPConnection(parts.hostname, parts.port, timeout=60)
+    body = urllib.parse.urlencode({"preset": preset, "seat.0": "me", "seat.1": level})
+    conn.request("POST", f"/new/{game}", body, {"content-type": "application/x-www-form-urlencoded"})
+    answer = conn.getresponse()
+    answer.read()
+    if answer.status != 303:
+        raise RuntimeError(f"POST /new/{game} answered {answer.status}")
+    cookie = answer.getheader("set-cookie") or ""
+    token = cookie.split("=", 1)[1].split(";", 1)[0]
+    game_id = (answer.getheader("location") or "").rsplit("/", 1)[1]
+    conn.close()
+    return game_id, token
+
+
+async def bot(i: int, url: str, mix: list[tuple[str, str]], levels: list[str], moves: int, think: float,
+              tally: Tally, start: asyncio.Event) -> None:
+    """One player: a game against an AI level, ``moves`` random legal moves at a person's pace."""
+    game, preset = mix[i % len(mix)]
+    level = levels[(i // len(mix)) % len(levels)]
+    rng = random.Random(i)
+    await start.wait()
+    try:
+        game_id, token = await asyncio.to_thread(create, url, game, preset, level)
+        ws_url = url.replace("http://", "ws://") + f"/ws/{game_id}?token={token}"
+        async with websockets.connect(ws_url, max_size=2**24, open_timeout=60) as ws:
+            message = json.loads(await ws.recv())
+            at = time.perf_counter()
+            made = 0
+            while not message["over"] and made < moves:
+                if message["type"] == "error":
+                    tally.errors.append(message["message"])
+                    return
+                if message["your_turn"]:
+                    await asyncio.sleep(rng.uniform(0.5 * think, 1.5 * think))
+                    sent = time.perf_counter()
+                    ply = message["ply"]
+                    await ws.send(json.dumps({"type": "act", "action": rng.choice(message["legal"]), "ply": ply}))
+                    message = json.loads(await ws.recv())
+                    while message["type"] == "state" and message["ply"] <= ply:  # a seat claimed, say
+                        message = json.loads(await ws.recv())
+                    at = time.perf_counter()
+                    if message["type"] != "state":
+                        tally.errors.append(f"{game}: {message.get('message', message['type'])}")
+                        return
+                    tally.acks.append(at - sent)
+                    tally.human_moves += 1
+                    made += 1
+                else:
+                    thinking = message["thinking"]
+                    message = json.loads(await ws.recv())
+                    now = time.perf_counter()
+                    if thinking and message["type"] == "state":
+                        tally.replies[level].append(now - at)
+                        tally.ai_moves += 1
+                    at = now
+            tally.finished += message["over"]
+    except Exception as exc:  # every failure counts, and the others play on
+        tally.errors.append(f"{game}: {type(exc).__name__}: {exc}")
+
+
+async def run_once(url: str, games: int, mix: list[tuple[str, str]], levels: list[str], moves: int,
+                   think: float) -> tuple[Tally, float]:
+    """All bots at once; the tally and the wall time from the start to the last bot's end."""
+    tally = Tally()
+    start = asyncio.Event()
+    bots = [asyncio.create_task(bot(i, url, mix, levels, moves, think, tally, start)) for i in range(games)]
+    begin = time.perf_counter()
+    start.set()
+    await asyncio.gather(*bots)
+    return tally, time.perf_counter() - begin
+
+
+def report(n: int, tally: Tally, seconds: float, levels: list[str]) -> dict[str, float]:
+    """Print one run's figures; its headline numbers."""
+    rate = (tally.human_moves + tally.ai_moves) / seconds
+    print(f"run {n}: {seconds:.1f} s, {tally.human_moves} human + {tally.ai_moves} AI moves = {rate:.1f} moves/s, "
+          f"{tally.finished} games finished, {len(tally.errors)} errors")
+    print(f"  ack of a human move   p50 {pct(tally.acks, 50):7.1f} ms  p95 {pct(tally.acks, 95):7.1f} ms  "
+          f"p99 {pct(tally.acks, 99):7.1f} ms  (n={len(tally.acks)})")
+    for level in levels:
+        r = tally.replies.get(level, [])
+        print(f"  AI reply {level:<6}       p50 {pct(r, 50):7.1f} ms  p95 {pct(r, 95):7.1f} ms  "
+              f"p99 {pct(r, 99):7.1f} ms  (n={len(r)})")
+    for error in sorted(set(tally.errors))[:10]:
+        print(f"  error x{tally.errors.count(error)}: {error}")
+    return {"rate": rate, "p95": pct(tally.acks, 95), "errors": len(tally.errors)}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--games", type=int, default=TARGET_GAMES)
+    parser.add_argument("--moves", type=int, default=20, help="human moves per game at most")
+    parser.add_argument("--think", type=float, default=1.0, help="mean seconds a bot waits before a move")
+    parser.add_argument("--runs", type=int, default=3)
+    parser.add_argument("--mix", default=DEFAULT_MIX, help="game:preset,... taken in turn")
+    parser.add_argument("--levels", default="easy,medium,hard", help="AI levels taken in turn")
+    parser.add_argument("--url", help="a running server (default: start one per run)")
+    args = parser.parse_args()
+    mix = [tuple(item.split(":", 1)) for item in args.mix.split(",")]
+    levels = args.levels.split(",")
+    print(f"{args.games} games, {args.moves} human moves each at most, think {args.think} s, mix {args.mix}, "
+          f"levels {args.levels}; {os.cpu_count()} cores, load average {os.getloadavg()[0]:.2f} at the start")
+    heads = []
+    for n in range(1, args.runs + 1):
+        with tempfile.TemporaryDirectory() as tmp:
+            process, url = (None, args.url) if args.url else start_server(Path(tmp) / "load.db")
+            try:
+                tally, seconds = asyncio.run(run_once(url, args.games, mix, levels, args.moves, args.think))  # type: ignore[arg-type]
+            finally:
+                if process is not None:
+                    process.terminate()
+                    process.wait(30)
+        heads.append(report(n, tally, seconds, levels))
+    p95s = [h["p95"] for h in heads]
+    print(f"over {len(heads)} runs: ack p95 median {statistics.median(p95s):.1f} ms (spread {min(p95s):.1f}-"
+          f"{max(p95s):.1f}), moves/s median {statistics.median(h['rate'] for h in heads):.1f}, "
+          f"errors {sum(h['errors'] for h in heads)}; target: {TARGET_GAMES} games, 0 errors, p95 < {TARGET_P95_MS:.0f} ms")
+
+
+if __name__ == "__main__":
+    main()
