@@ -18,9 +18,13 @@ from plunder.web.limits import MAX_BODY_BYTES, MAX_MESSAGE_BYTES, MESSAGE_BURST
 from plunder.web.store import Store
 
 
-@pytest.fixture
-def db(tmp_path: Path) -> str:
-    """A fresh SQLite database URL."""
+@pytest.fixture(params=["sqlite", "postgresql"])
+def db(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    """A fresh SQLite database URL, or the session's PostgreSQL database (games never share an
+    id, so the tests do not meet each other's games there)."""
+    if request.param == "postgresql":
+        url: str = request.getfixturevalue("postgres_url")
+        return url
     return f"sqlite:///{tmp_path / 'plunder.db'}"
 
 
@@ -270,3 +274,30 @@ def test_a_new_server_over_the_same_store_carries_every_game_on(db: str) -> None
             assert after["ply"] == before["ply"] and after["svg"] == before["svg"] and after["your_turn"]
             ws.send_json({"type": "act", "action": after["legal"][0], "ply": after["ply"]})
             assert state_of(ws)["ply"] > after["ply"]
+
+
+def test_two_server_processes_share_a_store(db: str) -> None:
+    """Two apps over one database, as two server processes: a viewer of one is told of a move
+    made through the other, and a move planned on a position the other changed is refused."""
+    with TestClient(create_app(db, ai_workers=0)) as one, TestClient(create_app(db, ai_workers=0)) as two:
+        game_id = new_game(one, "pillage", preset="small", **{"seat.0": "me", "seat.1": "hotseat"})
+        two.cookies.set(COOKIE, one.cookies[COOKIE])
+        with one.websocket_connect(f"/ws/{game_id}") as a, two.websocket_connect(f"/ws/{game_id}") as b:
+            seen_a, seen_b = state_of(a), state_of(b)
+            assert seen_a["ply"] == seen_b["ply"]
+            b.send_json({"type": "act", "action": seen_b["legal"][0], "ply": seen_b["ply"]})
+            moved = state_of(b)
+            told = state_of(a)  # within a second, through the store
+            assert told["ply"] == moved["ply"] and told["svg"] == moved["svg"]
+            # the first process now acts on the position it shows; the second's copy is stale
+            a.send_json({"type": "act", "action": told["legal"][0], "ply": told["ply"]})
+            after = state_of(a)
+            # the second acts at once on its copy: refused, whether its write finds the store
+            # ahead (a stale version) or it has been told already (an older position)
+            b.send_json({"type": "act", "action": told["legal"][1], "ply": told["ply"]})
+            got = [b.receive_json(), b.receive_json()]
+            assert sorted(m["type"] for m in got) == ["error", "state"]
+            assert next(m for m in got if m["type"] == "state")["ply"] == after["ply"]
+            assert next(m for m in got if m["type"] == "error")["message"] in (
+                "The game changed in the meantime; here it is as it stands.",
+                "That was played on an older position; here is the game as it stands.")
