@@ -1,6 +1,7 @@
 """The Pillage board editor in a real browser: a board drawn on an empty lattice (a drag and
-clicks), contents painted, a line drawn before play, the legend changed, the board file saved
-and read back by the game, and "Play it" starting a game on that board."""
+clicks), contents painted, a line drawn before play, the legend changed, the board file saved,
+read back by the game and opened again in the editor, and "Play it" starting a game on that
+board."""
 
 from __future__ import annotations
 
@@ -83,6 +84,14 @@ def test_a_board_is_drawn_saved_and_played(page: Page, live_server: LiveServer, 
     assert board.contents == ("2", "food", "2", "-3 food")
     assert board.legend is not None and dict(zip(board.legend.kinds, board.legend.values))["food"] == 7
     assert [board.board.edge_label(e) for e in board.board.predrawn] == ["a1-b1"]
+
+    # the saved file opens in the editor as the same board
+    page.get_by_role("button", name="Empty lattice").click()
+    checked(page, "error")
+    page.set_input_files("#open-file", download.value.path())
+    checked(page, "ok")
+    assert page.locator("#status").inner_text() == status
+    assert page.locator("svg.sketch .cell.on").count() == 4
 
     page.select_option("#opponent", "easy")
     page.get_by_role("button", name="Play it").click()
