@@ -33,6 +33,7 @@ from .core.record import MAX_SEED, read_record, replay, truncated
 from .core.registry import entry, game_ids, load_game
 from .pictures import png_of, positions, svg_of
 from .simulate import histogram_rows, simulate, wilson
+from .lab.luck import gather as gather_luck, section as luck_section
 from .lab.report import build as build_report, write as write_report
 from .lab.plots import heatmap
 from .lab.backends import BACKENDS, make_backend
@@ -312,9 +313,12 @@ def simulate_cmd(game_id: str, params: Sequence[str], preset: str | None, agents
 @click.option("--store", "store_path", default=None, type=click.Path(dir_okay=False),
               help="SQLite results file, one row per game; games already in it are not replayed "
                    "(default: OUT/games.sqlite)")
+@click.option("--luck", "luck_games", default=200, show_default=True, type=click.IntRange(min=0),
+              help="luck versus skill: for a solitaire, seeds every agent and the clairvoyant (not a legal "
+                   "player) play alike; 0 leaves the section out (games of several players use the report's games)")
 def report_cmd(game_id: str, params: Sequence[str], preset: str | None, agents: str, games: int, seed: int,
                workers: int, backend_name: str, address: str | None, out: str | None,
-               store_path: str | None) -> None:
+               store_path: str | None, luck_games: int) -> None:
     """Play games (resuming from the results file) and write an HTML report with plots."""
     game = _load(game_id, preset, params)
     specs = split_specs(agents)
@@ -331,9 +335,17 @@ def report_cmd(game_id: str, params: Sequence[str], preset: str | None, agents: 
                          console=err, transient=True, disable=not err.is_terminal) as bar:
             task = bar.add_task(f"{game_id} games", total=games)
             rows = collect(store, run, games, progress=lambda k: bar.advance(task, k), backend=backend)
+            luck = None
+            if luck_games:
+                solo = game.num_players == 1
+                task = bar.add_task(f"{game_id} luck versus skill", total=luck_games * (len(specs) + 1) if solo else 0)
+                luck = gather_luck(store, game_id, dict(game.params), specs, rows, luck_games, seed, backend,
+                                   progress=lambda k: bar.advance(task, k))
     finally:
         store.close()
     report = build_report(game_id, dict(game.params), rows, seed)
+    if luck is not None:
+        luck_section(report, luck)
     page = write_report(report, folder)
     for line in report.summary:
         click.echo(line)

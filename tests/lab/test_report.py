@@ -27,7 +27,7 @@ CASES = [
 
 #: the plots each game's own statistics add
 OWN_PLOTS = {"profiteer": {"reaching", "endings"}, "pirates": {"end_turn", "buried"}, "pillage": {"margin", "boxes"},
-             "hubs": {"roles"}, "crossroads": {"gold", "trades"}}
+             "hubs": {"roles"}, "crossroads": {"gold", "trades", "partners"}}
 
 
 @pytest.mark.parametrize("game_id, preset, agents, games", CASES, ids=[c[0] for c in CASES])
@@ -63,7 +63,7 @@ def test_the_profiteer_summary_gives_the_designers_counts(tmp_path: Path) -> Non
 
 
 def test_plunder_report_writes_the_page_and_resumes_from_its_store(tmp_path: Path) -> None:
-    args = ["report", "profiteer", "--agents", "greedy", "--games", "20", "--out", str(tmp_path / "r")]
+    args = ["report", "profiteer", "--agents", "greedy", "--games", "20", "--luck", "8", "--out", str(tmp_path / "r")]
     first = CliRunner().invoke(main, args, catch_exceptions=False)
     assert first.exit_code == 0, first.output
     assert "With the greedy agent" in first.output and (tmp_path / "r" / "report.html").is_file()

@@ -18,7 +18,6 @@ seed: the base policy's own line is the first one it keeps. Level 2 searches dee
 from __future__ import annotations
 
 import random
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from typing import Any, Iterator, Sequence
 
@@ -30,6 +29,7 @@ from ..core.game import CHANCE, Action, Game, State
 from ..core.record import Move, Record
 from ..core.registry import load_game
 from ..simulate import GameResult
+from .backends import Backend, LocalPool
 
 #: the base policy of each solitaire's rollouts: its best legal agent (docs/ai.md)
 POLICY = {"profiteer": "profit", "pirates": "greedy:bank=true"}
@@ -174,23 +174,23 @@ def play_many(job: Job) -> list[tuple[int, GameResult]]:
 
 
 def run_games(game_id: str, params: dict[str, str], indices: Sequence[int], seed: int = 0, level: int = 1,
-              policy: str | None = None, aim: str = "win", workers: int = 1
+              policy: str | None = None, aim: str = "win", workers: int = 1, backend: Backend | None = None
               ) -> Iterator[list[tuple[int, GameResult]]]:
-    """Clairvoyant games ``indices`` on ``workers`` local processes, a chunk of results at a time.
+    """Clairvoyant games ``indices`` on ``backend`` (else ``workers`` local processes), a chunk of
+    results at a time.
 
-    Each game depends on its seed alone, so results are the same for any ``workers``.
+    Each game depends on its seed alone, so results are the same for any backend or ``workers``.
     """
     game = load_game(game_id, **params)
     Clairvoyant(game, seed, level, policy, aim)  # refuses a bad game, level or policy before any work
-    size = max(1, min(20, len(indices) // (4 * workers) or 1))
+    if backend is None:
+        with LocalPool(workers) as pool:
+            yield from run_games(game_id, params, indices, seed, level, policy, aim, backend=pool)
+        return
+    size = max(1, min(20, len(indices) // (4 * backend.slots()) or 1))
     jobs: list[Job] = [(game_id, dict(game.params), list(indices[s:s + size]), seed, level, policy, aim)
                        for s in range(0, len(indices), size)]
-    if workers <= 1:
-        for job in jobs:
-            yield play_many(job)
-        return
-    with ProcessPoolExecutor(max_workers=workers) as pool:
-        yield from pool.map(play_many, jobs)
+    yield from backend.map(play_many, jobs)
 
 
 def stats_of(results: Sequence[tuple[int, GameResult]]) -> dict[str, Any]:

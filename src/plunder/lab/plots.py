@@ -42,6 +42,29 @@ def histogram(series: dict[str, Sequence[float]], title: str, xlabel: str) -> by
 def shares(groups: dict[str, dict[str, Share]], title: str, ylabel: str, even: float | None = None) -> bytes:
     """Grouped bars of proportions with their 95% intervals: ``groups[x label][series] = share``."""
     fig, ax = plt.subplots(figsize=(6.4, 3.6))
+    _share_bars(ax, groups, title, ylabel, even)
+    return _png(fig)
+
+
+def shares_and_stack(groups: dict[str, dict[str, Share]], parts: dict[str, float], title: str, ylabel: str,
+                     stack_title: str) -> bytes:
+    """:func:`shares` beside one stacked bar of ``parts`` (proportions summing to 1), each labelled."""
+    fig, (ax, side) = plt.subplots(1, 2, figsize=(8.4, 3.8), gridspec_kw={"width_ratios": [3, 1.4]})
+    _share_bars(ax, groups, title, ylabel, None)
+    bottom = 0.0
+    for name, p in parts.items():
+        side.bar([0], [p], bottom=bottom, width=0.6, label=f"{name} ({p:.0%})")
+        bottom += p
+    side.set_xlim(-0.5, 0.5)
+    side.set_xticks([])
+    side.set_ylim(0, 1)
+    side.set_title(stack_title)
+    side.legend(fontsize=7, loc="upper center", bbox_to_anchor=(0.5, -0.02))
+    return _png(fig)
+
+
+def _share_bars(ax: "plt.Axes", groups: dict[str, dict[str, Share]], title: str, ylabel: str,
+                even: float | None) -> None:
     xs = list(groups)
     series = list(dict.fromkeys(s for g in groups.values() for s in g))
     width = 0.8 / max(1, len(series))
@@ -64,7 +87,6 @@ def shares(groups: dict[str, dict[str, Share]], title: str, ylabel: str, even: f
     ax.set_title(title)
     ax.set_ylabel(ylabel)
     ax.legend(fontsize=8)
-    return _png(fig)
 
 
 def bars(groups: dict[str, dict[str, float]], title: str, ylabel: str, stacked: bool = False) -> bytes:

@@ -33,7 +33,10 @@ class Report:
 
 
 #: The per-game statistic that measures a game's length, and its unit, where ``stats()`` has one.
-LENGTH = {"profiteer": ("passes", "passes"), "pirates": ("turns", "turns"), "crossroads": ("rounds", "rounds")}
+LENGTH = {"profiteer": ("passes", "passes"), "pirates": ("turns", "turns"), "crossroads": ("rounds", "rounds"),
+          "pillage": ("turns", "turns"), "hubs": ("segments", "segments drawn")}
+#: Pillage's kinds of box content, as its ``stats()`` names them (``boxes_KIND``)
+BOX_KINDS = ("doubloons", "commodity", "modifier")
 
 
 def build(game_id: str, params: dict[str, str], rows: Sequence[Row], seed: int) -> Report:
@@ -114,9 +117,12 @@ def _pillage(report: Report, rows: Sequence[Row], agents: list[str]) -> None:
     report.summary.append(f"The first seat's margin (its score less the second's) averages {mean(margins):+.1f}.")
     report.plots.append(Plot("margin", "Score margin of the first seat", plots.histogram(
         {"seat 1 − seat 2": margins}, "Margin", "score difference")))
-    report.plots.append(Plot("boxes", "Boxes captured per agent (mean)", plots.bars(
-        {a: {"boxes": mean(seat_stat(rows, "boxes", a))} for a in agents}, "Boxes captured", "boxes")))
-    report.notes.append("Pillage boxes by kind (doubloons, commodity, modifier): stats() counts boxes per seat only.")
+    kinds = {a: {k: mean(seat_stat(rows, f"boxes_{k}", a)) for k in BOX_KINDS} for a in agents}
+    for a, by_kind in kinds.items():
+        report.summary.append(f"The {a} agent captures {sum(by_kind.values()):.1f} boxes a game: "
+                              + ", ".join(f"{v:.1f} {k}" for k, v in by_kind.items()) + ".")
+    report.plots.append(Plot("boxes", "Boxes captured per agent by kind of content (mean a game)", plots.bars(
+        kinds, "Boxes captured by kind", "boxes", stacked=True)))
 
 
 def _hubs(report: Report, rows: Sequence[Row], agents: list[str]) -> None:
@@ -141,7 +147,25 @@ def _crossroads(report: Report, rows: Sequence[Row], agents: list[str]) -> None:
     report.plots.append(Plot("trades", "Trades, offers and refusals per agent (mean a game)", plots.bars(
         {a: {k: mean(seat_stat(rows, k, a)) for k in ("offers", "trades", "refused")} for a in agents},
         "Trading", "per game")))
-    report.notes.append("Who trades with whom: stats() counts trades per seat, not per partner.")
+    report.plots.append(Plot("partners", "Who trades with whom: trades a game between agents", plots.heatmap(
+        agents, agents, partners(rows, agents), "Trades a game with each agent", "agent", "partner", fmt="{:.2f}")))
+
+
+def partners(rows: Sequence[Row], agents: list[str]) -> list[list[float]]:
+    """Mean trades a game of each agent (row) with each agent (column), from ``trades_with_J``.
+
+    An agent seated twice trades with its own kind too; that count is per seat of the row agent.
+    """
+    total = {a: {b: 0.0 for b in agents} for a in agents}
+    seated = {a: 0 for a in agents}
+    for r in rows:
+        for i, a in enumerate(r.seats):
+            seated[a] += 1
+            for j, b in enumerate(r.seats):
+                row = r.stats.get(f"trades_with_{j + 1}")
+                if isinstance(row, list):
+                    total[a][b] += float(row[i])
+    return [[total[a][b] / seated[a] if seated[a] else 0.0 for b in agents] for a in agents]
 
 
 OWN: dict[str, Callable[[Report, Sequence[Row], list[str]], None]] = {

@@ -148,6 +148,7 @@ def test_render_between_rounds_shows_the_finished_sheet_and_stats_add_up() -> No
         "segments_per_round": 4.0,
         "stalled_rounds": 0.0,
         "busiest_dot": 2.0,
+        "segments": 4.0,
     }
 
 

@@ -151,6 +151,7 @@ class CrossroadsGame(Game[CrossroadsAction]):
             fees=zeros,
             income=zeros,
             roads=zeros,
+            partners=(0,) * (n * n),
         )
 
     def position(
@@ -229,6 +230,8 @@ class CrossroadsState(State[CrossroadsAction]):
     fees: tuple[int, ...] = field(compare=False)
     income: tuple[int, ...] = field(compare=False)
     roads: tuple[int, ...] = field(compare=False)
+    #: trades between each pair of seats: ``partners[i*n+j]`` counts seat i's trades with seat j
+    partners: tuple[int, ...] = field(compare=False)
     dice: tuple[int, ...] = ()
     lit: tuple[int, ...] = ()
     rerolls: int = 0
@@ -614,6 +617,8 @@ class CrossroadsState(State[CrossroadsAction]):
             trade_gold=_plus(self.trade_gold, shares),
             trades=_plus(self.trades, both),
             fees=_plus(self.fees, fees),
+            partners=_plus(self.partners, [1 if {i, j} == {pa, pb} and i != j else 0
+                                           for i in range(self.n) for j in range(self.n)]),
         )
 
     def _reject(self) -> "CrossroadsState":
@@ -658,7 +663,8 @@ class CrossroadsState(State[CrossroadsAction]):
         return f"crossroads round {self.round} {self.phase.value} ({who}) gold {gold}"
 
     def stats(self) -> dict[str, float | list[float]]:
-        """Per-game figures: rounds, trades, offers, refusals, fees, trade gold, income, builds."""
+        """Per-game figures: rounds, trades, offers, refusals, fees, trade gold, income, builds, and
+        ``trades_with_J``: each seat's trades with seat J (who trades with whom)."""
         return {
             "rounds": float(self.round),
             "trades": [float(x) for x in self.trades],
@@ -669,6 +675,9 @@ class CrossroadsState(State[CrossroadsAction]):
             "income": [float(x) for x in self.income],
             "cities": [float(sum(1 for v in self.board if v == CITY0 + i)) for i in range(self.n)],
             "roads": [float(x) for x in self.roads],
+            # seat i's trades with each seat, i*n+j; its rows sum to "trades" but for trades with oneself
+            **{f"trades_with_{j + 1}": [float(self.partners[i * self.n + j]) for i in range(self.n)]
+               for j in range(self.n)},
         }
 
     def __str__(self) -> str:

@@ -339,7 +339,7 @@ class HubsState(State[HubsAction]):
         return text_picture(self)
 
     def stats(self) -> dict[str, float | list[float]]:
-        """Offense points per round by seat, points conceded on defense, round shapes."""
+        """Offense points per round by seat, points conceded on defense, round shapes, segments drawn."""
         done = self.history
         if not done:
             return {}
@@ -356,4 +356,6 @@ class HubsState(State[HubsAction]):
             "segments_per_round": mean([r.segments for r in done]),
             "stalled_rounds": float(sum(r.stalled for r in done)),
             "busiest_dot": mean([r.busiest for r in done]),
+            # the match's length: dots are fixed by the parameters, segments are what varies
+            "segments": float(sum(r.segments for r in done)),
         }

@@ -1,0 +1,150 @@
+"""Luck versus skill: how far apart the weakest and strongest agents land on the same seeds.
+
+In a game of several players the report's own games already seat every agent on the same seeds
+(rotated over the seats), so the spread is the strongest agent's win rate less the weakest's. In a
+solitaire each agent plays the same seeds alone, and so does the clairvoyant
+(:mod:`.clairvoyant`), which sees the cards and tiles to come and is no legal player: each seed
+falls in one of four kinds -- won by every agent, won by some agents only, won only with
+foresight, lost even with foresight -- and their shares say how much of the result the player
+controls.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Callable, Sequence
+
+from . import clairvoyant, plots
+from .backends import Backend
+from .measures import Share, mean, pct, wins
+from .report import Plot, Report
+from .run import collect
+from .store import Row, Run, Store
+
+#: the kinds of seed of a solitaire, in the order the plot stacks them
+KINDS = ("won by every agent", "won by some agents only", "won only with foresight", "lost even with foresight")
+
+
+@dataclass
+class Luck:
+    """Games of each agent on the same seeds (and of the clairvoyant, for a solitaire)."""
+
+    game_id: str
+    players: int
+    #: agent name (or the clairvoyant's label) -> its games, in seed order
+    games: dict[str, list[Row]]
+    #: the clairvoyant's label, when it played
+    seer: str | None = None
+
+    def ranked(self) -> list[str]:
+        """The legal agents, weakest first (by win rate, then mean score)."""
+        agents = [a for a in self.games if a != self.seer]
+        return sorted(agents, key=lambda a: (self.share(a).p, self.score(a)))
+
+    def share(self, agent: str) -> Share:
+        """``agent``'s wins over its seats."""
+        return wins(self.games[agent], agent)
+
+    def score(self, agent: str) -> float:
+        """``agent``'s mean score over its seats."""
+        rows = self.games[agent]
+        return mean([r.scores[s] for r in rows for s, a in enumerate(r.seats) if a == agent])
+
+    def kinds(self) -> dict[str, Share]:
+        """A solitaire's seeds by kind (see :data:`KINDS`), over the seeds every player has played."""
+        won = {a: {r.seed: r.returns[0] > 0 for r in rows} for a, rows in self.games.items()}
+        seeds = sorted(set.intersection(*(set(w) for w in won.values())))
+        counts = dict.fromkeys(KINDS, 0)
+        for seed in seeds:
+            if all(won[a][seed] for a in self.ranked()):
+                counts[KINDS[0]] += 1
+            elif any(won[a][seed] for a in self.ranked()):
+                counts[KINDS[1]] += 1
+            elif self.seer is not None and won[self.seer][seed]:
+                counts[KINDS[2]] += 1
+            else:
+                counts[KINDS[3]] += 1
+        return {k: Share(v, len(seeds)) for k, v in counts.items()}
+
+
+def gather(store: Store, game_id: str, params: dict[str, str], agents: Sequence[str], rows: Sequence[Row],
+           games: int, seed: int, backend: Backend | None = None, level: int = 1,
+           progress: Callable[[int], None] | None = None) -> Luck:
+    """The games luck versus skill compares: ``rows`` (the report's) for several players; for a
+    solitaire, ``games`` seeds from ``seed`` played by each agent alone and by the clairvoyant of
+    ``level`` (``level`` below 0: no clairvoyant), on ``backend`` (default: this process). Games
+    already stored are not played again."""
+    players = len(rows[0].seats) if rows else 1
+    if players > 1:
+        return Luck(game_id, players, {a: list(rows) for a in dict.fromkeys(agents)})
+    found = {a: collect(store, Run(game_id, params, (a,), seed), games, progress=progress, backend=backend)
+             for a in dict.fromkeys(agents)}
+    if level < 0:
+        return Luck(game_id, 1, found)
+    seer = clairvoyant.label(level)
+    run = Run(game_id, params, (seer,), seed)
+    todo = sorted(set(range(games)) - store.done(run))
+    if progress:
+        progress(games - len(todo))
+    for results in clairvoyant.run_games(game_id, params, todo, seed, level, backend=backend):
+        store.add(run, results)
+        if progress:
+            progress(len(results))
+    found[seer] = store.rows(run, games)
+    return Luck(game_id, 1, found, seer)
+
+
+def sentences(luck: Luck) -> list[str]:
+    """The section's plain words."""
+    ranked = luck.ranked()
+    weakest, strongest = ranked[0], ranked[-1]
+    low, high = luck.share(weakest), luck.share(strongest)
+    spread = high.p - low.p
+    overlap = low.interval[1] >= high.interval[0]
+    if luck.players > 1:
+        verdict = (f"a spread of {100 * spread:.0f} points within the intervals: these agents play alike, and the "
+                   "chance or the seating decides most games" if overlap else
+                   f"a spread of {100 * spread:.0f} points: the better play shows in the results")
+        return [f"Luck versus skill: on the same seeds the strongest agent, {strongest}, wins {pct(high.p)} of its "
+                f"seats and the weakest, {weakest}, {pct(low.p)} (even share {pct(1 / luck.players)}); "
+                f"{verdict}."]
+    out = [f"Luck versus skill: on the same {low.n} seeds the strongest agent, {strongest}, wins {pct(high.p)} "
+           f"(±{pct(high.half)}) and the weakest, {weakest}, {pct(low.p)} (±{pct(low.half)})."]
+    if luck.seer is not None:
+        seer = luck.share(luck.seer)
+        kinds = luck.kinds()
+        out.append(
+            f"A clairvoyant that sees what chance will bring, the cards or tiles to come (not a legal player: "
+            f"it reads the seed), wins "
+            f"{pct(seer.p)} (±{pct(seer.half)}) of the same seeds. {pct(kinds[KINDS[0]].p)} of seeds are won by "
+            f"every agent, {pct(kinds[KINDS[1]].p)} by some agents only, {pct(kinds[KINDS[2]].p)} only with "
+            f"foresight, and {pct(kinds[KINDS[3]].p)} are lost even with foresight (at most that much is beyond "
+            f"the player's control; the clairvoyant is a search, so the true share may be smaller).")
+        if seer.p > 0:
+            out.append(f"The strongest legal agent wins {pct(high.p / seer.p)} of what foresight wins.")
+    return out
+
+
+def plot(luck: Luck) -> bytes:
+    """Win rates of the weakest and strongest agents (and the clairvoyant) on the same seeds; for a
+    solitaire with a clairvoyant, also the seeds by kind."""
+    ranked = luck.ranked()
+    shown = [ranked[0], ranked[-1]] if len(ranked) > 1 else ranked
+    groups = {f"{a}\n(weakest)" if a == ranked[0] and len(ranked) > 1 else f"{a}\n(strongest)":
+              {"win rate": luck.share(a)} for a in shown}
+    if luck.seer is not None:
+        groups[f"{luck.seer}\n(NOT a legal player)"] = {"win rate": luck.share(luck.seer)}
+        kinds = luck.kinds()
+        return plots.shares_and_stack(groups, {k: s.p for k, s in kinds.items()}, "Luck versus skill, same seeds",
+                                      "win rate", "seeds by kind")
+    return plots.shares(groups, "Luck versus skill, same seeds", "win rate",
+                        even=1 / luck.players if luck.players > 1 else None)
+
+
+def section(report: Report, luck: Luck) -> None:
+    """Add the luck-versus-skill sentences and plot to ``report``."""
+    if not luck.ranked():
+        return
+    report.summary.extend(sentences(luck))
+    report.plots.append(Plot("luck", "Luck versus skill: weakest and strongest agents on the same seeds"
+                             + (" beside a clairvoyant (not a legal player)" if luck.seer else ""), plot(luck)))
