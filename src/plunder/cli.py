@@ -35,7 +35,8 @@ from .pictures import png_of, positions, svg_of
 from .simulate import histogram_rows, simulate, wilson
 from .lab.luck import gather as gather_luck, section as luck_section
 from .lab.report import build as build_report, write as write_report
-from .lab.plots import heatmap
+from .lab import tournament
+from .lab.plots import heatmap, lines as lines_plot
 from .lab.backends import BACKENDS, make_backend
 from .lab.run import collect
 from .lab.store import Run, Store
@@ -410,6 +411,59 @@ def sweep_cmd(game_id: str, params: Sequence[str], preset: str | None, grid: Seq
         cells = [[by[(y, x)].measure(measure)[0] for x in xs] for y in ys]
         (folder / "heatmap.png").write_bytes(heatmap(ys, xs, cells, f"{measure} (lower is better)", ry, rx))
     click.echo(f"table: {folder / 'sweep.md'}")
+
+
+@main.command("tournament")
+@click.argument("game_id", metavar="GAME")
+@PARAM
+@PRESET
+@click.option("--agents", required=True, help="comma-separated agents: every mix of them fills the seats")
+@click.option("--players", default=None, help="player counts, e.g. 3,4 (default: the game's)")
+@click.option("--games", default=100, show_default=True, type=click.IntRange(min=1),
+              help="games per mix of seats, rounded up to a multiple of the player count (seats rotate)")
+@click.option("--generations", default=200, show_default=True, type=click.IntRange(min=0),
+              help="generations of the replicator dynamics")
+@click.option("--seed", default=0, show_default=True, type=SEED, help="game i of every mix uses seed SEED+i")
+@WORKERS
+@BACKEND
+@ADDRESS
+@click.option("--out", "out", default=None, type=click.Path(file_okay=False),
+              help="folder for the tables, the replicator plot and the results file (default: tournament-GAME)")
+def tournament_cmd(game_id: str, params: Sequence[str], preset: str | None, agents: str, players: str | None,
+                   games: int, generations: int, seed: int, workers: int, backend_name: str, address: str | None,
+                   out: str | None) -> None:
+    """Every mix of the agents at the table (Axelrod-style), and which would take over a population."""
+    game = _load(game_id, preset, params)
+    specs = list(dict.fromkeys(split_specs(agents)))
+    for spec in specs:
+        make_agent(spec, game)
+    counts = [int(c) for c in players.split(",")] if players else [game.num_players]
+    folder = Path(out or f"tournament-{game_id}")
+    folder.mkdir(parents=True, exist_ok=True)
+    store = Store(folder / "games.sqlite")
+    err = Console(stderr=True)
+    standings = []
+    try:
+        with make_backend(backend_name, workers, address) as backend, \
+                Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
+                         console=err, transient=True, disable=not err.is_terminal) as bar:
+            for k in counts:
+                # a multiple of k games puts every agent of a mix in every seat equally often
+                per_mix = -(-games // k) * k
+                task = bar.add_task(f"{game_id}, {k} players", total=per_mix * len(tournament.mixes(specs, k)))
+                tables = tournament.play(store, game_id, dict(game.params), specs, k, per_mix, seed, backend,
+                                         progress=lambda n: bar.advance(task, n))
+                standings.append(tournament.standing(tables, specs, generations))
+    finally:
+        store.close()
+    (folder / "tournament.md").write_text(tournament.markdown(standings, specs), encoding="utf-8")
+    (folder / "replicator.png").write_bytes(lines_plot(
+        {f"{s.players} players": {a: [h[i] for h in s.history] for i, a in enumerate(specs)} for s in standings},
+        "Replicator dynamics: population shares", "generation", "share of the population"))
+    for s in standings:
+        for line in tournament.words(s, specs):
+            click.echo(line)
+    click.echo(f"tables: {folder / 'tournament.md'}; plot: {folder / 'replicator.png'}")
 
 
 @main.command("replay")

@@ -118,6 +118,21 @@ def bars(groups: dict[str, dict[str, float]], title: str, ylabel: str, stacked: 
     return _png(fig)
 
 
+def lines(panels: dict[str, dict[str, Sequence[float]]], title: str, xlabel: str, ylabel: str) -> bytes:
+    """Side-by-side panels of lines: ``panels[panel title][series] = values`` over steps 0, 1, ..."""
+    fig, axes = plt.subplots(1, len(panels), figsize=(4.2 * len(panels) + 1, 3.8), squeeze=False, sharey=True)
+    for ax, (name, series) in zip(axes[0], panels.items()):
+        for label, ys in series.items():
+            ax.plot(range(len(ys)), ys, linewidth=1.8, label=label)
+        ax.set_title(name)
+        ax.set_xlabel(xlabel)
+        ax.set_ylim(0, 1)
+    axes[0][0].set_ylabel(ylabel)
+    axes[0][-1].legend(fontsize=8)
+    fig.suptitle(title)
+    return _png(fig)
+
+
 def heatmap(rows: Sequence[str], cols: Sequence[str], values: Sequence[Sequence[float]], title: str,
             row_label: str, col_label: str, fmt: str = "{:.0%}") -> bytes:
     """A two-axis grid of values, each cell written on it."""
