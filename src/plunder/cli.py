@@ -33,6 +33,7 @@ from .core.record import MAX_SEED, read_record, replay, truncated
 from .core.registry import entry, game_ids, load_game
 from .pictures import png_of, positions, svg_of
 from .simulate import histogram_rows, simulate, wilson
+from .lab.measures import wins
 from .lab.luck import gather as gather_luck, section as luck_section
 from .lab.report import build as build_report, write as write_report
 from .lab import tournament
@@ -357,7 +358,8 @@ def report_cmd(game_id: str, params: Sequence[str], preset: str | None, agents: 
 @click.argument("game_id", metavar="GAME")
 @PARAM
 @PRESET
-@click.option("--grid", "grid", multiple=True, required=True, help="NAME=V1,V2,... (repeat for more axes)")
+@click.option("--grid", "grid", multiple=True, required=True,
+              help="NAME=V1,V2,... or NAME=V1;V2;... when values hold commas (repeat for more axes)")
 @click.option("--agents", required=True, help="comma-separated agents, rotated over the seats")
 @click.option("--rank", "measure", default="win", show_default=True, type=click.Choice(list(MEASURES)),
               help="; ".join(f"{k}: {v}" for k, v in MEASURES.items()))
@@ -408,8 +410,15 @@ def sweep_cmd(game_id: str, params: Sequence[str], preset: str | None, grid: Seq
     if len(axes) == 2:
         (ry, ys), (rx, xs) = axes
         by = {tuple(v.values.values()): v for v in variants}
-        cells = [[by[(y, x)].measure(measure)[0] for x in xs] for y in ys]
-        (folder / "heatmap.png").write_bytes(heatmap(ys, xs, cells, f"{measure} (lower is better)", ry, rx))
+        if measure == "seat":
+            # which way the seat leans matters to a designer: show the first seat's own win rate
+            even = 1 / game.num_players
+            cells = [[wins(by[(y, x)].rows, seat=0).p for x in xs] for y in ys]
+            title = f"first seat's win rate (even share {even:.0%})"
+        else:
+            cells = [[by[(y, x)].measure(measure)[0] for x in xs] for y in ys]
+            title = f"{measure} (lower is better)"
+        (folder / "heatmap.png").write_bytes(heatmap(ys, xs, cells, title, ry, rx))
     click.echo(f"table: {folder / 'sweep.md'}")
 
 

@@ -17,6 +17,9 @@ from plunder.lab.sweep import parse_grid, sweep
 
 def test_grid_text_is_parsed_and_bad_grids_refused() -> None:
     assert parse_grid(["hand=8, 10", "keep=6"]) == [("hand", ["8", "10"]), ("keep", ["6"])]
+    # values with commas in them (Pillage's mix) are separated by semicolons
+    assert parse_grid(["mix=doubloons:100; doubloons:35,commodity:65"]) == [
+        ("mix", ["doubloons:100", "doubloons:35,commodity:65"])]
     for bad in ("hand", "=8", "hand="):
         with pytest.raises(ParameterError):
             parse_grid([bad])
@@ -50,3 +53,15 @@ def test_plunder_sweep_writes_a_table_and_a_heatmap_for_two_axes(tmp_path: Path)
     bad = CliRunner().invoke(main, ["sweep", "profiteer", "--grid", "hand=zero", "--agents", "greedy",
                                     "--out", str(tmp_path / "b")])
     assert bad.exit_code == 1
+
+
+def test_a_pillage_board_and_mix_sweep_maps_the_first_seat_s_win_rate(tmp_path: Path) -> None:
+    out = tmp_path / "p"
+    result = CliRunner().invoke(main, ["sweep", "pillage", "--grid", "board=square:2x2,square:2x3",
+                                       "--grid", "mix=doubloons:100;commodity:100", "--agents", "greedy",
+                                       "--rank", "seat", "--games", "4", "--batch", "4", "--out", str(out)],
+                                catch_exceptions=False)
+    assert result.exit_code == 0, result.output
+    table = (out / "sweep.md").read_text(encoding="utf-8")
+    assert table.count("| doubloons:100 |") == table.count("| commodity:100 |") == 2
+    assert (out / "heatmap.png").read_bytes().startswith(b"\x89PNG")

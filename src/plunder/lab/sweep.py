@@ -31,13 +31,17 @@ MEASURES = {
 
 
 def parse_grid(specs: Sequence[str]) -> list[tuple[str, list[str]]]:
-    """``["hand=8,10,12", "keep=6,8"]`` as ``[("hand", ["8","10","12"]), ("keep", ["6","8"])]``."""
+    """``["hand=8,10,12", "keep=6,8"]`` as ``[("hand", ["8","10","12"]), ("keep", ["6","8"])]``.
+
+    Values that hold commas themselves (Pillage's ``mix``) are separated by semicolons instead:
+    ``mix=doubloons:100;doubloons:35,commodity:45,modifier:20``.
+    """
     axes = []
     for spec in specs:
         name, eq, values = spec.partition("=")
-        options = [v.strip() for v in values.split(",") if v.strip()]
+        options = [v.strip() for v in values.split(";" if ";" in values else ",") if v.strip()]
         if not eq or not name.strip() or not options:
-            raise ParameterError(f"grid {spec!r} is not NAME=VALUE,VALUE,...")
+            raise ParameterError(f"grid {spec!r} is not NAME=VALUE,VALUE,... (or NAME=VALUE;VALUE;...)")
         axes.append((name.strip(), options))
     return axes
 
