@@ -138,8 +138,9 @@ def heatmap(rows: Sequence[str], cols: Sequence[str], values: Sequence[Sequence[
     """A two-axis grid of values, each cell written on it."""
     fig, ax = plt.subplots(figsize=(1.2 * len(cols) + 2.5, 0.8 * len(rows) + 1.8))
     image = ax.imshow(values, cmap="viridis", aspect="auto")
-    ax.set_xticks(range(len(cols)), cols)
-    ax.set_yticks(range(len(rows)), rows)
+    # long values (Pillage's mix) break at their commas so neighbouring labels do not overlap
+    ax.set_xticks(range(len(cols)), [c.replace(",", ",\n") for c in cols], fontsize=8)
+    ax.set_yticks(range(len(rows)), [r.replace(",", ",\n") for r in rows], fontsize=8)
     ax.set_xlabel(col_label)
     ax.set_ylabel(row_label)
     for i, line in enumerate(values):
