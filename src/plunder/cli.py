@@ -318,9 +318,11 @@ def simulate_cmd(game_id: str, params: Sequence[str], preset: str | None, agents
 @click.option("--luck", "luck_games", default=200, show_default=True, type=click.IntRange(min=0),
               help="luck versus skill: for a solitaire, seeds every agent and the clairvoyant (not a legal "
                    "player) play alike; 0 leaves the section out (games of several players use the report's games)")
+@click.option("--clairvoyant", "seer_level", default=1, show_default=True, type=click.IntRange(min=0),
+              help="search level of the solitaires' clairvoyant (2 searches deeper, slower)")
 def report_cmd(game_id: str, params: Sequence[str], preset: str | None, agents: str, games: int, seed: int,
                workers: int, backend_name: str, address: str | None, out: str | None,
-               store_path: str | None, luck_games: int) -> None:
+               store_path: str | None, luck_games: int, seer_level: int) -> None:
     """Play games (resuming from the results file) and write an HTML report with plots."""
     game = _load(game_id, preset, params)
     specs = split_specs(agents)
@@ -342,7 +344,7 @@ def report_cmd(game_id: str, params: Sequence[str], preset: str | None, agents: 
                 solo = game.num_players == 1
                 task = bar.add_task(f"{game_id} luck versus skill", total=luck_games * (len(specs) + 1) if solo else 0)
                 luck = gather_luck(store, game_id, dict(game.params), specs, rows, luck_games, seed, backend,
-                                   progress=lambda k: bar.advance(task, k))
+                                   seer_level, progress=lambda k: bar.advance(task, k))
     finally:
         store.close()
     report = build_report(game_id, dict(game.params), rows, seed)

@@ -61,6 +61,7 @@ def test_plunder_report_has_the_section_and_its_plot(tmp_path: Path) -> None:
                                        "--out", str(out)], catch_exceptions=False)
     assert result.exit_code == 0, result.output
     assert "Luck versus skill: on the same 3 seeds" in result.output and "not a legal player" in result.output
+    assert "A clairvoyant (clairvoyant:level=1) that sees" in result.output
     assert (out / "luck.png").is_file()
     plain = CliRunner().invoke(main, ["report", "pirates", "--agents", "greedy", "--games", "2", "--luck", "0",
                                       "--out", str(tmp_path / "p")], catch_exceptions=False)

@@ -114,8 +114,8 @@ def sentences(luck: Luck) -> list[str]:
         seer = luck.share(luck.seer)
         kinds = luck.kinds()
         out.append(
-            f"A clairvoyant that sees what chance will bring, the cards or tiles to come (not a legal player: "
-            f"it reads the seed), wins "
+            f"A clairvoyant ({luck.seer}) that sees what chance will bring, the cards or tiles to come (not a "
+            f"legal player: it reads the seed), wins "
             f"{pct(seer.p)} (±{pct(seer.half)}) of the same seeds. {pct(kinds[KINDS[0]].p)} of seeds are won by "
             f"every agent, {pct(kinds[KINDS[1]].p)} by some agents only, {pct(kinds[KINDS[2]].p)} only with "
             f"foresight, and {pct(kinds[KINDS[3]].p)} are lost even with foresight (at most that much is beyond "
