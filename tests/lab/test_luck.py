@@ -10,6 +10,7 @@ from plunder.cli import main
 from plunder.core.registry import load_game
 from plunder.lab import clairvoyant
 from plunder.lab.luck import KINDS, Luck, gather, sentences
+from plunder.lab.measures import pct
 from plunder.lab.store import Row, Run, Store
 
 
@@ -66,3 +67,7 @@ def test_plunder_report_has_the_section_and_its_plot(tmp_path: Path) -> None:
     plain = CliRunner().invoke(main, ["report", "pirates", "--agents", "greedy", "--games", "2", "--luck", "0",
                                       "--out", str(tmp_path / "p")], catch_exceptions=False)
     assert "Luck versus skill" not in plain.output and not (tmp_path / "p" / "luck.png").exists()
+
+
+def test_a_share_just_short_of_all_never_reads_all() -> None:
+    assert [pct(x) for x in (0.995, 1.0, 0.5, 0.004, 0.0)] == ["99.5%", "100%", "50%", "0.4%", "0%"]

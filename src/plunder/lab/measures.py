@@ -39,9 +39,9 @@ class Share:
 
 
 def pct(x: float) -> str:
-    """A proportion as a percentage, one decimal below 10%."""
+    """A proportion as a percentage, one decimal below 10% and above 90% (so 99.5% never reads 100%)."""
     v = 100 * x
-    return f"{v:.1f}%" if 0 < v < 10 else f"{v:.0f}%"
+    return f"{v:.1f}%" if 0 < v < 10 or 90 < v < 100 else f"{v:.0f}%"
 
 
 def agents_of(rows: Sequence[Row]) -> list[str]:
