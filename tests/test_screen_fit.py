@@ -16,12 +16,13 @@ from plunder.core.registry import entry
 BOARD_ROWS = 21
 
 GAMES = [("pillage", {}), ("pillage", {"board": "square:4x4"}), ("pirates", {}), ("profiteer", {}),
-         ("crossroads", {}), ("crossroads", {"players": "3"})]
+         ("crossroads", {}), ("crossroads", {"players": "3"}), ("hubs", {}), ("hubs", {"preset": "sixty"}),
+         ("hubs", {"preset": "small"})]
 
 
 @pytest.mark.parametrize("game_id,params", GAMES, ids=[f"{g}-{'-'.join(p.values())}" for g, p in GAMES])
 def test_every_position_of_a_game_fits_80_columns_and_leaves_rows_to_spare(game_id: str, params: dict[str, str]) -> None:
-    game = load_game(game_id, **params)
+    game = load_game(game_id, **params)  # a "preset" key names a preset
     render = entry(game_id).render
     assert render is not None
     rng = random.Random(3)

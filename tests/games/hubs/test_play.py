@@ -18,7 +18,8 @@ from plunder.games.hubs.actions import Dot, Segment
 from plunder.games.hubs.agents import GreedyAgent
 from plunder.games.hubs.geometry import conflicts
 from plunder.games.hubs.paper import brute_force_legal
-from plunder.games.hubs.picture import sheet_grid
+from plunder.games.hubs.actions import label
+from plunder.games.hubs.picture import VIEW_ROWS, View, choose_view, sheet_plot
 from plunder.games.hubs.rules import HubsState
 from plunder.games.hubs.svg import svg
 
@@ -99,16 +100,55 @@ def test_describe_says_what_a_move_scores() -> None:
     assert ENTRY.describe(first, Dot(3, 4)) == "place dot a at 3,4"
 
 
-def test_picture_places_labels_and_strokes() -> None:
-    # A 5x3 sheet on 5 columns x 3 rows: a(0,0) bottom-left, b(4,2) top-right, a-b rising.
-    grid = sheet_grid(5, 3, [(0, 0), (4, 2)], [Segment(0, 1)], cols=5, rows=3)
-    rows = ["".join(ch for ch, _ in row) for row in grid]
-    assert rows == ["+-----+",
-                    "|   /b|",
-                    "| /// |",
-                    "|a/   |",
-                    "+-----+"]
-    assert grid[1][5] == ("b", "dot") and grid[2][2] == ("/", "last")
+def plot_rows(plot: list[list[tuple[str, str]]]) -> list[str]:
+    return ["".join(ch for ch, _ in row) for row in plot]
+
+
+def test_picture_gives_every_lattice_point_its_own_character() -> None:
+    # A 5x3 sheet, two characters a column: a(0,0), b(4,2), c(2,2), d(1,1); a-b drawn.
+    # The segment passes between d and c and leaves both labels whole; y is on the left,
+    # x under the frame, as moves are typed (dot X,Y).
+    dots = [(0, 0), (4, 2), (2, 2), (1, 1)]
+    view = choose_view(5, 3, dots, [], cols=10, rows=3)
+    assert view == View(0, 4, 0, 2, 2)
+    plot = sheet_plot(5, 3, dots, [Segment(0, 1)], [1, 1, 0, 0], view)
+    assert plot_rows(plot) == [" +----------+",
+                               "2|    c --b |",
+                               "1|  d---    |",
+                               "0|a-        |",
+                               " +----------+",
+                               "  0          "]
+    assert plot[1][6] == ("c", "dot") and plot[3][3] == ("-", "last")
+
+
+def test_picture_of_a_large_sheet_is_a_window_with_the_rest_on_its_frame() -> None:
+    # A 10x7 sheet through a 8x4 window: the rows 0..3 and columns 0..7 hold three of the
+    # four dots (a, c and the last dot placed, c); b(9,6) and d(2,5) lie above, so they sit
+    # on the top frame at their columns (b clamped to the last); '~' marks a cut edge.
+    dots = [(0, 0), (9, 6), (5, 1), (2, 5)]
+    view = choose_view(10, 7, dots, [(5, 1)], cols=8, rows=4)
+    assert view == View(0, 7, 0, 3, 1)
+    assert plot_rows(sheet_plot(10, 7, dots, [Segment(0, 1)], [1, 1, 0, 0], view)) == [
+        " +~~d~~~~b+",
+        "3|    //  ~",
+        "2|   /    ~",
+        "1| //  c  ~",
+        "0|a    .  ~",
+        " +--------+",
+        "  0        "]
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.lists(st.tuples(st.integers(0, 59), st.integers(0, 39)), min_size=2, max_size=40, unique=True))
+def test_every_dot_in_the_window_shows_its_whole_label(points: list[tuple[int, int]]) -> None:
+    view = choose_view(60, 40, points, points[-1:])
+    plot = sheet_plot(60, 40, points, [Segment(0, 1)], [1, 1] + [0] * (len(points) - 2), view)
+    assert len(plot) <= VIEW_ROWS + 3 and max(map(len, plot)) <= 80
+    for k, (x, y) in enumerate(points):
+        if view.holds((x, y)):
+            row = plot[1 + view.y1 - y]
+            at = len(str(39)) + 1 + (x - view.x0) * view.step
+            assert "".join(ch for ch, _ in row[at:at + len(label(k))]) == label(k)
 
 
 def test_render_shows_counts_score_and_roles() -> None:
@@ -117,9 +157,9 @@ def test_render_shows_counts_score_and_roles() -> None:
     assert ENTRY.render is not None
     console.print(ENTRY.render(state))
     out = console.export_text()
-    assert "Player 1" in out and "offense" in out and "defense" in out
-    assert re.search(r"\bb\s+\S\s+4,0\s+\S\s+2\b", out)  # b at 4,0 has two segments
-    assert "4 legal segments; the best would score 2" in out
+    assert "Round 1/2, Player 1 on offense: Player 2 draws a segment; score 1-0" in out
+    assert "Short of two segments: d (0); a c (1)." in out  # b has two
+    assert "4 can be drawn, scoring 1 to 2 for Player 1" in out
 
 
 def test_svg_has_every_dot_and_segment() -> None:
@@ -141,7 +181,7 @@ def test_render_between_rounds_shows_the_finished_sheet_and_stats_add_up() -> No
     assert ENTRY.render is not None
     console.print(ENTRY.render(state))
     out = console.export_text()
-    assert "Round 1 is over" in out and "fresh sheet (HB-7)" in out
+    assert "Round 1 is over: Player 1 scored 4. Round 2 starts on a fresh sheet; score 4-0." in out
     assert state.stats() == {
         "offense_points_per_round": [4.0, 0.0],
         "conceded_per_defense_round": [0.0, 4.0],
@@ -184,7 +224,7 @@ def test_render_after_the_last_round_announces_no_new_round() -> None:
     console.print(ENTRY.render(state))
     out = console.export_text()
     assert "Round 3" not in out and "starts" not in out
-    assert "The match is over" in out and "round 2, the last" in out
+    assert "The match is over, score 4-4; this was the sheet of round 2, the last." in out
 
 
 def reference_draw(state: HubsState, rng: random.Random) -> Segment:

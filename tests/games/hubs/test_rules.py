@@ -276,7 +276,7 @@ def test_hb8_a_w_by_h_sheet_has_w_points_across_and_h_up() -> None:
         game.new_initial_state().apply_text("dot 0,3")
     # y grows upward in the picture: b (0,0) is on the bottom row, a (4,2) on the top.
     rows = str(state).splitlines()
-    assert rows[1].rstrip("|").endswith("a") and rows[3].startswith("|b")
+    assert rows[1] == "2|        a |" and rows[3] == "0|b         |"
 
 
 def test_two_dots_make_a_one_segment_round() -> None:

@@ -3,17 +3,16 @@
 from __future__ import annotations
 
 from rich.console import Group, RenderableType
-from rich.table import Table
 from rich.text import Text
 
 from ...core.game import Action, State
 from .actions import Dot, HubsAction, Segment, label
-from .picture import segment_counts, sheet_grid, state_sheet
+from .picture import segment_counts, state_plot, state_sheet
 from .rules import HubsState
 
-STYLES = {"dot": "bold cyan", "seg": "white", "last": "bold yellow", "frame": "grey42", "": ""}
-#: dot columns side by side in the segment-count table
-COUNT_COLUMNS = 4
+#: rich styles of the plot's cells (picture.Cell); a dot with two segments or more is "done"
+STYLES = {"dot": "bold cyan", "done": "bold green", "seg": "white", "last": "bold yellow", "away": "cyan",
+          "frame": "grey50", "axis": "grey62", "grid": "grey42", "": ""}
 
 
 def gain(state: HubsState, segment: Segment) -> int:
@@ -34,56 +33,62 @@ def describe(state: State[HubsAction], action: Action) -> str:
     raise ValueError(f"{action!r} is not a hubs action")
 
 
+#: the widest line under the plot
+NOTE_CHARS = 80
+
+
+def short_of_two(counts: list[int]) -> str:
+    """Which dots still need segments (a round ends when none does, HB-5): by label while the
+    list fits a line, else how many."""
+    needing = [[label(k) for k, n in enumerate(counts) if n == count] for count in (0, 1)]
+    said = "Short of two segments: " + "; ".join(
+        f"{' '.join(names)} ({count})" for count, names in enumerate(needing) if names) + "."
+    if len(said) <= NOTE_CHARS:
+        return said
+    return f"Short of two segments: {len(needing[0])} dots have none, {len(needing[1])} have one."
+
+
 def render(state: State[HubsAction]) -> RenderableType:
-    """Round and roles, the plotted sheet, each dot's segment count, the score."""
+    """A title line (round, roles, whose move, score), the sheet plotted one text row per
+    lattice row with its axes, and a few lines on what to type and what the moves score.
+    Fits an 80x24 terminal with the moves told and the prompt under it."""
     assert isinstance(state, HubsState)
     g = state.game
-    parts: list[RenderableType] = [Text(state.summary(), "bold")]
     dots, segments, old = state_sheet(state)
+    view, plot = state_plot(state)
+    score = f"score {state.totals[0]}-{state.totals[1]}"
+    if state.is_terminal():
+        title = f"The match is over, {score}; this was the sheet of round {state.round}, the last."
+    elif old:
+        done = state.history[-1]
+        title = (f"Round {state.round} is over: {g.seat_name(done.offense)} scored {done.points}. "
+                 f"Round {state.round + 1} starts on a fresh sheet; {score}.")
+    else:
+        doing = (f"places dot {label(len(dots))} ({len(dots) + 1} of {g.dots})" if state.placing
+                 else "draws a segment")
+        title = (f"Round {state.round + 1}/{g.rounds}, {g.seat_name(state.offense)} on offense: "
+                 f"{g.seat_name(state.current_player)} {doing}; {score}")
+    parts: list[RenderableType] = [Text(title, "bold")]
     sheet = Text()
-    for row in sheet_grid(g.width, g.height, dots, segments):
+    for row in plot:
         for ch, style in row:
             sheet.append(ch, STYLES[style])
         sheet.append("\n")
+    sheet.rstrip()
     parts.append(sheet)
-    if old and state.is_terminal():
-        parts.append(Text(f"The match is over; this was the sheet of round {state.round}, the last (HB-6).",
-                          "italic"))
-    elif old:
-        parts.append(Text(f"Round {state.round} is over; this was its sheet. "
-                          f"Round {state.round + 1} starts on a fresh sheet (HB-7).", "italic"))
-    if dots:
-        degree = segment_counts(dots, segments)
-        table = Table(title="Segments at each dot", show_edge=False, pad_edge=False)
-        for _ in range(min(COUNT_COLUMNS, len(dots))):
-            table.add_column("dot")
-            table.add_column("x,y", justify="right")
-            table.add_column("segs", justify="right")
-        per_col = -(-len(dots) // COUNT_COLUMNS)
-        for r in range(per_col):
-            cells: list[str | Text] = []
-            for c in range(min(COUNT_COLUMNS, len(dots))):
-                k = c * per_col + r
-                if k < len(dots):
-                    under = degree[k] < 2
-                    cells += [Text(label(k), "bold cyan"), f"{dots[k][0]},{dots[k][1]}",
-                              Text(str(degree[k]), "red" if under else "green")]
-                else:
-                    cells += ["", "", ""]
-            table.add_row(*cells)
-        parts.append(table)
-    score = Table(title="Match", show_edge=False)
-    score.add_column("")
-    score.add_column("this round")
-    score.add_column("points", justify="right")
-    for seat in (0, 1):
-        role = "-" if state.is_terminal() else ("offense" if seat == state.offense else "defense")
-        score.add_row(g.seat_name(seat), role, str(state.totals[seat]))
-    parts.append(score)
-    if not state.is_terminal() and not state.placing:
-        moves = state.legal_actions()
-        best = gain(state, moves[0]) if isinstance(moves[0], Segment) else 0
-        parts.append(Text(f"{len(moves)} legal segments; the best would score {best} "
-                          f"for {g.seat_name(state.offense)} (HB-4). A round ends when every dot "
-                          "has two segments or none can be drawn (HB-5)."))
+    notes: list[str] = []
+    if not state.is_terminal() and state.placing:
+        notes.append(f"Type X,Y to place a dot: x runs 0..{g.width - 1} across, y 0..{g.height - 1} up.")
+    elif not state.is_terminal():
+        notes.append(short_of_two(segment_counts(dots, segments)))
+        offense = g.seat_name(state.offense)
+        worth = sorted({gain(state, a) for a in state.legal_actions() if isinstance(a, Segment)})
+        scores = f"{worth[0]}" if len(worth) == 1 else f"{worth[0]} to {worth[-1]}"
+        notes.append(f"Type a-b to draw a segment: {len(state.legal_actions())} can be drawn, "
+                     f"scoring {scores} for {offense}.")
+    if not view.whole(g.width, g.height):
+        notes.append(f"Shown: x {view.x0}..{view.x1}, y {view.y0}..{view.y1} of the {g.width}x{g.height} sheet;"
+                     " dots beyond sit on the frame.")
+    for note in notes:
+        parts.append(Text(note))
     return Group(*parts)
