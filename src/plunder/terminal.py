@@ -22,6 +22,7 @@ from rich.table import Table
 from rich.text import Text
 
 from .agents import Agent, make_agent
+from .core.agent import Analyst
 from .core.errors import IllegalActionError, InvalidActionError, PlunderError
 from .core.game import CHANCE, Game, State
 from .core import chance
@@ -78,7 +79,7 @@ class PlaySession:
         seed: int | None,
         console: Console,
         read: Callable[[str], str],
-        hint_agent: str = "hard",
+        hint_agent: str | None = None,
         verbose: bool = False,
         save: Callable[[Record], None] | None = None,
         resume: Record | None = None,
@@ -108,7 +109,7 @@ class PlaySession:
             self.seed = new_seed() if seed is None else seed
         names = [a.name if a is not None else "human" for a in seats]
         self.record = Record(game.id, dict(game.params), self.seed, names, list(self.moves))
-        self.hinter = make_agent(hint_agent, game)
+        self.hinter = make_agent(hint_agent if hint_agent is not None else self.entry.hint, game)
 
     def agent_rng(self, seat: int) -> random.Random:
         """The RNG of the agent in ``seat`` for this decision, keyed on the seed, the seat and the
@@ -227,7 +228,8 @@ class PlaySession:
         describe = self.entry.describe
         if describe:
             table.add_column("what it does")
-        legal = state.legal_actions()
+        order = self.entry.move_list
+        legal = list(order(state) if order is not None else state.legal_actions())
         shown = legal if everything else legal[:MOVE_LIST_CAP]
         for action in shown:
             text = self.game.action_to_text(state, action)
@@ -237,19 +239,19 @@ class PlaySession:
             self.console.print(f"... and {len(legal) - len(shown)} more legal moves (type 'moves all' to list them).")
 
     def hint(self) -> None:
-        """Suggest a move: the hint agent's best, with its estimated value when it searches."""
+        """Suggest a move: the hint agent's best; an :class:`Analyst` gives its best three, each
+        with its value and how sure it is (an interval, or "a guess" on too little search)."""
         state = self.state
         rng = random.Random(len(self.moves))
         describe = self.entry.describe
-        analyse = getattr(self.hinter, "analyse", None)
-        if analyse is None:
+        if not isinstance(self.hinter, Analyst):
             action = self.hinter.choose(state, rng)
             note = describe(state, action) if describe else ""
             self.console.print(Text(f"Hint ({self.hinter.name}): {self.game.action_to_text(state, action)}"
                                     + (f" — {note}" if note else ""), "cyan"))
             return
-        lines = [f"Hint ({self.hinter.name}): best moves found"]
-        for action, detail in analyse(state, rng)[:3]:
+        lines = [f"Hint ({self.hinter.name}): best moves found (-1 is a loss, +1 a win; ± a 95% interval)"]
+        for action, detail in self.hinter.analyse(state, rng)[:3]:
             note = describe(state, action) if describe else ""
             lines.append(f"  {self.game.action_to_text(state, action):>12}  {detail}" + (f" — {note}" if note else ""))
         self.console.print(Text("\n".join(lines), "cyan"))

@@ -71,7 +71,7 @@ def test_analyse_lists_the_chosen_move_first() -> None:
     state = at_five_of_six()
     search = RootSearch(Always(2), RolloutEvaluator(1, Always(1)), sims=40)
     rows = search.analyse(state, random.Random(0))
-    assert rows[0][0] == 1 and "rollouts" in rows[0][1]
+    assert rows[0][0] == 1 and "from 20 trials" in rows[0][1]
 
 
 @pytest.mark.parametrize("game_id", ["pillage", "pirates", "hubs", "profiteer", "crossroads"])

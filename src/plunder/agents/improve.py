@@ -26,6 +26,7 @@ from typing import Callable, Sequence
 
 from ..core.agent import Agent, Evaluator
 from ..core.game import Action, State
+from .confidence import judged
 
 
 @dataclass
@@ -136,17 +137,24 @@ class RootSearch:
         return self.pick(base, arms)
 
     def analyse(self, state: State, rng: random.Random) -> list[tuple[Action, str]]:
-        """Candidates, the chosen one first, each with its mean rollout value and gain over the base move."""
+        """Candidates, the chosen one first, each with its mean rollout value, a 95% interval
+        (or "a guess" under ``min_rounds`` rollouts) and its gain over the base move."""
         base, arms = self.search(state, rng)
         chosen = self.pick(base, arms)
         rows = []
         for arm in arms:
-            m, se = arm.gain()
-            gain = "base move" if arm.action == base else f"{m:+.3f} ± {se:.3f} over the base move"
-            rows.append((arm.action, f"{arm.mean():+.2f} expected result (-1 loss .. +1 win), "
-                                     f"{len(arm.values)} rollouts, {gain}"))
-        rows.sort(key=lambda r: (r[0] != chosen, -next(a.mean() for a in arms if a.action == r[0])))
-        return rows
+            n = len(arm.values)
+            mean = arm.mean()
+            spread = math.sqrt(sum((v - mean) ** 2 for v in arm.values) / (n - 1)) if n > 1 else 1.0
+            said = judged(mean, spread, n, "trial", self.min_rounds)
+            if arm.action == base:
+                said += f", {self.policy.name}'s move"
+            elif len(arm.diffs) >= 2:
+                m, se = arm.gain()
+                said += f", {m:+.2f} ± {2 * se:.2f} over {self.policy.name}'s move"
+            rows.append((arm.action, mean, said))
+        rows.sort(key=lambda r: (r[0] != chosen, -r[1]))
+        return [(action, said) for action, _, said in rows]
 
 
 def _mean_plus(gain: tuple[float, float], z: float) -> float:

@@ -30,7 +30,11 @@ from ..core.errors import ParameterError
 from ..core.game import CHANCE, TERMINAL, Action, Game, State
 from ..core.params import Param, parse_bool, parse_choice, parse_int, parse_or, parse_real
 from ..core.registry import GameEntry, entry, game_ids
+from .confidence import judged
 from .improve import RootSearch
+
+#: visits a root move needs before the hint gives its value an interval rather than calling it a guess
+SURE_VISITS = 30
 
 
 class RolloutEvaluator:
@@ -287,7 +291,9 @@ class MCTSAgent:
 
     def analyse(self, state: State, rng: random.Random) -> list[tuple[Action, str]]:
         """Root actions, best first, each with its estimated result for the mover in words."""
-        return [(a, f"{v:+.2f} expected result (-1 loss .. +1 win), {n} visits")
+        # returns lie in [-1, 1], so a mean v bounds their spread by sqrt(1 - v^2); under
+        # SURE_VISITS visits the value is called a guess
+        return [(a, judged(v, math.sqrt(max(0.0, 1 - v * v)), n, "visit", SURE_VISITS))
                 for a, n, v in self.ranked(self.search(state, rng))]
 
     def choose(self, state: State, rng: random.Random) -> Action:

@@ -77,6 +77,14 @@ class GameEntry:
     #: one 80x24 screen (``plunder rules``, ``help`` in ``plunder play``); the full rules
     #: with their rulings stay in ``docs/rules/``
     how_to_play: str = ""
+    #: ``hint``: the agent spec behind ``hint`` in ``plunder play``; an agent that can explain its
+    #: choice (:class:`~plunder.core.agent.Analyst`) gives its best moves with their values and
+    #: how sure it is of them. It may cap its time (``seconds=``): a hint is advice, not a record.
+    hint: str = "hard"
+    #: ``move_list(state)``: the legal actions in the order the move list shows them, best first
+    #: by the game's own reckoning for the mover (Hubs: what a segment scores, by role); the
+    #: order of ``legal_actions()`` when absent
+    move_list: Callable[[State], Sequence[Action]] | None = None
     #: ``breakdown(state)``: the final score taken apart, one line per part with its numbers
     #: (Pirates: ship x crew + buried x aboard x notoriety + turns = total)
     breakdown: Callable[[State], list[str]] | None = None

@@ -267,3 +267,19 @@ def test_greedy_segment_choice_matches_its_definition(points: list[tuple[int, in
         chosen = agent.choose(state, random.Random(seed))
         assert chosen == reference_draw(state, random.Random(seed))
         state = state.apply(rng.choice(state.legal_actions()))
+
+
+def test_the_move_list_puts_the_movers_best_segments_first() -> None:
+    # d . . . c     after a-b, b-c (a 1, b 2, c 1, d 0) the defense, Player 2, moves: a-d and
+    # . . . . |     c-d would score 1, a-c and b-d 2 -- the lowest first for the defense.
+    # a-------b     After c-d (a 1, b 2, c 2, d 1) the offense sees a-c, b-d (3) before a-d (2).
+    def scores(state: HubsState) -> list[int]:
+        assert ENTRY.move_list is not None and ENTRY.describe is not None
+        return [int(ENTRY.describe(state, a).split()[1]) for a in ENTRY.move_list(state)]
+
+    state = square().apply_text("seg a-b").apply_text("seg b-c")
+    assert state.current_player != state.offense
+    assert scores(state) == [1, 1, 2, 2]
+    state = state.apply_text("seg c-d")
+    assert isinstance(state, HubsState) and state.current_player == state.offense
+    assert scores(state) == [3, 3, 2]

@@ -3,7 +3,7 @@
 from ...core.registry import GameEntry
 from .agents import AGENTS
 from .candidates import candidates
-from .render import describe, render
+from .render import describe, move_list, render
 from .rules import HubsGame, HubsState
 from .svg import svg
 from .guide import HOW_TO_PLAY
@@ -15,6 +15,11 @@ ENTRY = GameEntry(
     levels={"hard": "mcts:sims=100,eval=greedy,depth=8,scale=20"},
     candidates=candidates,
     pitch="Place dots, then join them with segments: offense scores for segments that meet busy dots, defense keeps the dots quiet.",
+    # the root search over the shortlist (docs/ai.md: 81% against greedy at sims=96), given up
+    # to two seconds a hint: the tree search of `hard` spreads 100 simulations over hundreds of
+    # moves, one visit each, which says nothing
+    hint="mcts:root=greedy,sims=400,depth=6,scale=20,seconds=2",
+    move_list=move_list,
     how_to_play=HOW_TO_PLAY,
     narrate=narrate,
     breakdown=breakdown,

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Sequence
+
 from rich.console import Group, RenderableType
 from rich.text import Text
 
@@ -18,6 +20,19 @@ STYLES = {"dot": "bold cyan", "done": "bold green", "seg": "white", "last": "bol
 def gain(state: HubsState, segment: Segment) -> int:
     """What drawing ``segment`` would score for the offense now (HB-4)."""
     return state.degree[segment.first] + state.degree[segment.second]
+
+
+def move_list(state: State[HubsAction]) -> Sequence[HubsAction]:
+    """The legal moves best first for the mover: segments by what they score for the offense
+    (HB-4), highest first on offense and lowest first on defense, then by label; free points
+    row by row from the bottom left."""
+    assert isinstance(state, HubsState)
+    legal = state.legal_actions()
+    if state.placing:
+        return legal
+    sign = -1 if state.current_player == state.offense else 1
+    return sorted(legal, key=lambda a: (sign * gain(state, a), a.first, a.second)
+                  if isinstance(a, Segment) else (0, 0, 0))
 
 
 def describe(state: State[HubsAction], action: Action) -> str:
