@@ -64,6 +64,11 @@ def test_simulate_json_counts_add_up() -> None:
         assert data["wins"][name] + data["ties"][name] + data["losses"][name] == 20
     assert data["wins"]["greedy"] == data["losses"]["random"]
     assert data["mean_scores"]["greedy"] > data["mean_scores"]["random"]
+    # the histogram is [score, count] pairs of numbers, whole scores as whole numbers
+    for name in ("greedy", "random"):
+        pairs = data["score_histogram"][name]
+        assert all(type(score) is int and type(count) is int for score, count in pairs)
+        assert sum(count for _, count in pairs) == 20
 
 
 def test_simulate_results_do_not_depend_on_workers() -> None:
@@ -192,3 +197,13 @@ def test_solve_passes_its_memory_budget_and_refuses_a_bad_one() -> None:
     done = runner.invoke(main, [*args, "--memory", "64"])
     assert done.exit_code == 0 and "Best move" in done.output
     assert runner.invoke(main, [*args, "--memory", "0"]).exit_code == 2
+
+
+def test_histogram_bins_of_whole_scores_are_whole() -> None:
+    from plunder.simulate import histogram_rows
+
+    # 0..100 in 12 bins: 9 scores a bin, the last bin holding what is left
+    rows = histogram_rows([float(v) for v in range(101)])
+    assert [label for label, _, _ in rows][:2] == ["0 .. 8", "9 .. 17"] and rows[-1][0] == "99 .. 100"
+    assert sum(n for _, n, _ in rows) == 101
+    assert histogram_rows([0.5 * v for v in range(40)])[0][0] == "0 .. 1.625"  # fractions keep even bins

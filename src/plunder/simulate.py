@@ -65,7 +65,8 @@ class Simulation:
             out["median_scores"][name] = statistics.median(t.scores) if t.scores else None
             out["max_scores"][name] = max(t.scores, default=None)
             out["min_scores"][name] = min(t.scores, default=None)
-            out["score_histogram"][name] = {f"{k:g}": n for k, n in sorted(Counter(t.scores).items())}
+            # [score, count] pairs: a JSON object's keys would turn the scores into strings
+            out["score_histogram"][name] = [[number(k), n] for k, n in sorted(Counter(t.scores).items())]
             out["stats"][name] = {k: statistics.fmean(v) for k, v in t.stats.items()}
         out["game_stats"] = {k: statistics.fmean(v) for k, v in self.game_stats.items()}
         return out
@@ -193,20 +194,32 @@ def simulate(
     return Simulation(game_id, dict(game.params), list(agents), games, seed, tallies, game_stats)
 
 
+def number(value: float) -> int | float:
+    """``value`` as an int when it is whole (a score of 23, not 23.0), else unchanged."""
+    return int(value) if float(value).is_integer() else value
+
+
 def histogram_rows(values: Sequence[float], bins: int = 12, width: int = 40) -> list[tuple[str, int, str]]:
-    """(label, count, bar) rows of a histogram; one row per value when there are few."""
+    """(label, count, bar) rows of a histogram; one row per value when there are few. Whole-number
+    values get whole-number bins (``20 .. 24``, each bin's own first and last value)."""
     if not values:
         return []
     counts = Counter(values)
     if len(counts) <= bins * 2:
         rows = [(f"{k:g}", n) for k, n in sorted(counts.items())]
+    elif all(float(v).is_integer() for v in values):
+        lo, hi = int(min(values)), int(max(values))
+        size = -(-(hi - lo + 1) // bins)  # whole values per bin, so that at most ``bins`` cover lo..hi
+        tally = Counter((int(v) - lo) // size for v in values)
+        rows = [(f"{lo + i * size} .. {min(hi, lo + i * size + size - 1)}", tally[i])
+                for i in range((hi - lo) // size + 1)]
     else:
         lo, hi = min(values), max(values)
         step = (hi - lo) / bins
         edges = [lo + step * i for i in range(bins + 1)]
-        tally = [0] * bins
+        tally_list = [0] * bins
         for v in values:
-            tally[min(bins - 1, int((v - lo) / step))] += 1
-        rows = [(f"{edges[i]:.4g} .. {edges[i + 1]:.4g}", tally[i]) for i in range(bins)]
+            tally_list[min(bins - 1, int((v - lo) / step))] += 1
+        rows = [(f"{edges[i]:.4g} .. {edges[i + 1]:.4g}", tally_list[i]) for i in range(bins)]
     top = max(n for _, n in rows)
     return [(label, n, "█" * max(1 if n else 0, round(width * n / top))) for label, n in rows]
