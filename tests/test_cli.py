@@ -119,6 +119,20 @@ def test_solve_prints_the_value_and_a_best_move() -> None:
     assert none.exit_code != 0 and "no exact solver" in none.output
 
 
+def test_solve_on_a_board_of_doubloons_shows_no_commodity_columns() -> None:
+    unit = run("solve", "pillage", "-p", "board=square:2x2", "-p", "contents=unit").output
+    assert "doubloons  score" in unit and "food" not in unit and "armor" not in unit
+    example = run("solve", "pillage", "--preset", "example").output  # PP-8: food, weapons, armor boxes
+    assert "food (=5)" in example and "armor (=5)" in example
+
+
+def test_render_of_profiteer_shows_the_resources(tmp_path: Path) -> None:
+    path = tmp_path / "pf.json"
+    path.write_text(plunder.play(plunder.load_game("profiteer"), ["greedy"], seed=3).to_json())
+    out = run("render", str(path), "--at", "30").output
+    assert "Resources: " in out and "resources 4)" in out
+
+
 # --- bad input: one line on stderr, exit status 1, never a traceback (issue 11 items 5, 8) -----------
 
 def refused(*args: str):  # type: ignore[no-untyped-def]

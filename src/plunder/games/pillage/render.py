@@ -7,7 +7,7 @@ from rich.table import Table
 from rich.text import Text
 
 from ...core.game import State
-from .contents import content_text
+from .contents import Commodity, Modifier, content_text
 from .picture import board_grid, modifier_key
 from .rules import PillageState
 
@@ -24,6 +24,22 @@ STYLES = {
 }
 
 
+def kinds_in_play(state: PillageState) -> list[int]:
+    """The legend's commodity kinds this board uses: in a box, named by a modifier, or held.
+    A board of doubloons only (``contents=unit``) has none, and its tallies no commodity
+    columns. While the contents are being dealt, every kind of the legend."""
+    if any(c is None for c in state.contents):
+        return list(range(len(state.values)))
+    used = {k for p in (0, 1) for k, n in enumerate(state.held[p]) if n}
+    for content in state.contents:
+        match content:
+            case Commodity(kind):
+                used.add(kind)
+            case Modifier(kinds=named):
+                used.update(named)
+    return sorted(used)
+
+
 def render(state: State) -> RenderableType:
     """Board picture, then a table of tallies, legend values and scores."""
     assert isinstance(state, PillageState)
@@ -37,13 +53,14 @@ def render(state: State) -> RenderableType:
     table = Table(box=None, padding=(0, 1), header_style="bold")
     table.add_column("")
     table.add_column("doubloons", justify="right")
-    for kind, value in zip(g.legend.kinds, state.values):
-        table.add_column(f"{kind} (={value})", justify="right")
+    kinds = kinds_in_play(state)
+    for k in kinds:
+        table.add_column(f"{g.legend.kinds[k]} (={state.values[k]})", justify="right")
     table.add_column("score", justify="right")
     scores = state.scores()
     for p in (0, 1):
         table.add_row(Text(g.seat_name(p), STYLES[f"p{p}"]), str(state.doubloons[p]),
-                      *(str(n) for n in state.held[p]), f"{scores[p]:g}")
+                      *(str(state.held[p][k]) for k in kinds), f"{scores[p]:g}")
     parts: list[RenderableType] = [board, table]
     modifiers = modifier_key(state)
     if modifiers:
