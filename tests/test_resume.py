@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import io
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -12,7 +14,7 @@ from rich.console import Console
 import plunder
 from plunder import load_game
 from plunder.agents import make_agent
-from plunder.cli import main
+from plunder.cli import invoked_as, main
 from plunder.terminal import PlaySession, save_record
 
 # Small games of each kind, a human in seat 0 and random agents elsewhere.
@@ -101,7 +103,7 @@ def test_play_resume_continues_the_saved_game(tmp_path: Path) -> None:
     path = tmp_path / "g.json"
     out = run("play", "pillage", "-p", "board=square:2x2", "--seed", "3", "--record", str(path),
               input="a1-b1\nquit\n").output
-    assert f"continue it with: plunder play --resume {path}" in out
+    assert f"{invoked_as()} play --resume {path}" in out
     saved = plunder.Record.from_json(path.read_text())
     assert [m.action for m in saved.moves if m.by == 0] == ["a1-b1"]
     out = run("play", "--resume", str(path), input="undo\nundo\nquit\n").output
@@ -112,7 +114,7 @@ def test_play_resume_continues_the_saved_game(tmp_path: Path) -> None:
 def test_quitting_at_the_first_prompt_saves_a_resumable_record(tmp_path: Path) -> None:
     path = tmp_path / "g.json"
     out = run("play", "profiteer", "--seed", "9", "--record", str(path), input="quit\n").output
-    assert "continue it with: plunder play --resume" in out
+    assert f"continue it with: {invoked_as()} play --resume" in out
     record = plunder.Record.from_json(path.read_text())
     assert record.seed == 9 and record.returns is None
     out = run("play", "--resume", str(path), input="quit\n").output
@@ -145,3 +147,16 @@ def test_replay_step_walks_forward_and_back_with_the_narration(tmp_path: Path) -
                                                "Move 1 of %d" % last] + ["Move %d of %d" % (last, last)] * 2
     assert "Starting booty: " in told[1]  # the game's own words, not the bare move text
     assert "n: next move, p: back" in out and "with score" in out
+
+
+def test_the_command_suggested_runs_from_where_the_user_stands(tmp_path: Path) -> None:
+    script = tmp_path / "bin" / "plunder"
+    # the script the PATH finds is the one running: its short name
+    assert invoked_as(str(script), str(script)) == "plunder"
+    # a script off the PATH (.venv/bin/plunder): the path it was started by, quoted
+    assert invoked_as(".venv/bin/plunder", "") == ".venv/bin/plunder"
+    assert invoked_as("my venv/bin/plunder", "") == "'my venv/bin/plunder'"
+    # started some other way, no plunder on the PATH: this interpreter's -m
+    assert invoked_as("/x/pytest", "") == f"{sys.executable} -m plunder"
+    out = subprocess.run([sys.executable, "-m", "plunder", "rules", "hubs"], capture_output=True, text=True)
+    assert out.returncode == 0 and "Hubs" in out.stdout

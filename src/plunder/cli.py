@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import math
 import shlex
+import shutil
 import sys
 from collections import deque
 from pathlib import Path
@@ -179,7 +180,8 @@ def play(game_id: str | None, params: Sequence[str], preset: str | None, vs: str
             raise click.UsageError("--resume takes the game, players and seed from the record: "
                                    "give no -p, --preset, --players or --seed")
         if resume.returns is not None:
-            raise click.UsageError(f"the game in {resume_path} is over (see it with: plunder replay {resume_path} --step)")
+            raise click.UsageError(f"the game in {resume_path} is over (see it with: "
+                                   f"{invoked_as()} replay {shlex.quote(resume_path)} --step)")
         game = load_game(resume.game, **resume.params)
         specs = list(resume.players)
         path = Path(record_path or resume_path)
@@ -212,11 +214,11 @@ def play(game_id: str | None, params: Sequence[str], preset: str | None, vs: str
     save_record(path, record)
     shown = shlex.quote(str(path))
     if session.state.is_terminal():
-        console.print(Text(f"Game saved to {path} (step through it with: plunder replay {shown} --step)"),
+        console.print(Text(f"Game saved to {path} (step through it with: {invoked_as()} replay {shown} --step)"),
                       soft_wrap=True)
     else:
         done = f"{len(record.moves)} move{'' if len(record.moves) == 1 else 's'}" if record.moves else "no moves yet"
-        console.print(Text(f"Game saved to {path} ({done}); continue it with: plunder play --resume {shown}"),
+        console.print(Text(f"Game saved to {path} ({done}); continue it with: {invoked_as()} play --resume {shown}"),
                       soft_wrap=True)
 
 
@@ -230,6 +232,23 @@ def serve_cmd(host: str, port: int, db_url: str | None) -> None:
     hotseat and online)."""
     click.echo(f"Plunder is being served on http://{host}:{port}/ (Ctrl-C stops it)")
     serve(host, port, db_url)
+
+
+def invoked_as(argv0: str | None = None, on_path: str | None = None) -> str:
+    """How to run this program again from the current folder, for the commands a message
+    suggests: ``plunder`` when that name on the PATH is the program running; the path it was
+    started by when that is a ``plunder`` script off the PATH (``.venv/bin/plunder``); else
+    ``python -m plunder`` with this interpreter. ``argv0`` and ``on_path`` (what the PATH finds
+    for ``plunder``) default to this process's."""
+    argv0 = sys.argv[0] if argv0 is None else argv0
+    on_path = shutil.which("plunder") if on_path is None else on_path
+    if Path(argv0).name == "plunder":
+        if on_path and Path(on_path).resolve() == Path(argv0).resolve():
+            return "plunder"
+        return shlex.quote(argv0)
+    if on_path:
+        return "plunder"
+    return f"{shlex.quote(sys.executable)} -m plunder"
 
 
 @main.command("rules")
