@@ -1,0 +1,40 @@
+"""The docs cite only files that exist in the repository (paths and bare module names)."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+DOCS = [ROOT / "README.md", *sorted((ROOT / "docs").rglob("*.md"))]
+EXTENSIONS = "py|md|json|sh|png|svg|toml|txt|csv|html"
+#: a path with at least one folder: ``bench/ai_table.py``, ``plunder/games/hubs/svg.py``
+PATH = re.compile(rf"(?<![\w./-])((?:[\w.-]+/)+[\w.-]+\.(?:{EXTENSIONS}))\b")
+#: a bare file name in backticks: ``candidates.py``
+NAME = re.compile(rf"`([\w.-]+\.(?:{EXTENSIONS}))`")
+#: folders a command in the docs writes its output to (``--out rep/``, ``--all frames/``): not sources
+OUTPUT_FOLDERS = ("OUT/", "rep/", "frames/")
+
+
+def _files() -> set[str]:
+    skip = {".git", ".venv", "__pycache__", ".pytest_cache", ".mypy_cache", ".hypothesis"}
+    return {p.name for p in ROOT.rglob("*") if not skip & set(p.relative_to(ROOT).parts)}
+
+
+@pytest.mark.parametrize("doc", DOCS, ids=[str(d.relative_to(ROOT)) for d in DOCS])
+def test_every_file_a_doc_cites_exists(doc: Path) -> None:
+    text = doc.read_text(encoding="utf-8")
+    missing = []
+    for m in PATH.finditer(text):
+        cited = m.group(1)
+        if cited.startswith(OUTPUT_FOLDERS):
+            continue
+        # from the root, src/ or src/plunder/ (package paths), docs/, or the doc's own folder
+        if not any((base / cited).exists() for base in (ROOT, ROOT / "src", ROOT / "src" / "plunder",
+                                                        ROOT / "docs", doc.parent)):
+            missing.append(cited)
+    names = _files()
+    missing += [m.group(1) for m in NAME.finditer(text) if m.group(1) not in names]
+    assert not missing, f"{doc.relative_to(ROOT)} cites files not in the repository: {missing}"
