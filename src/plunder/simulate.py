@@ -214,12 +214,12 @@ def histogram_rows(values: Sequence[float], bins: int = 12, width: int = 40) -> 
         rows = [(f"{lo + i * size} .. {min(hi, lo + i * size + size - 1)}", tally[i])
                 for i in range((hi - lo) // size + 1)]
     else:
-        lo, hi = min(values), max(values)
-        step = (hi - lo) / bins
-        edges = [lo + step * i for i in range(bins + 1)]
+        low, high = min(values), max(values)
+        step = (high - low) / bins
+        edges = [low + step * i for i in range(bins + 1)]
         tally_list = [0] * bins
         for v in values:
-            tally_list[min(bins - 1, int((v - lo) / step))] += 1
+            tally_list[min(bins - 1, int((v - low) / step))] += 1
         rows = [(f"{edges[i]:.4g} .. {edges[i + 1]:.4g}", tally_list[i]) for i in range(bins)]
     top = max(n for _, n in rows)
     return [(label, n, "█" * max(1 if n else 0, round(width * n / top))) for label, n in rows]

@@ -12,7 +12,6 @@ from __future__ import annotations
 import datetime as _dt
 import os
 import random
-import re
 import tempfile
 from pathlib import Path
 from typing import Callable, Sequence
@@ -23,7 +22,7 @@ from rich.text import Text
 
 from .agents import Agent, make_agent
 from .core.agent import Analyst
-from .core.errors import IllegalActionError, InvalidActionError, PlunderError
+from .core.errors import IllegalActionError, InvalidActionError, PlunderError, without_rulings
 from .core.game import CHANCE, Game, State
 from .core import chance
 from .core.record import Move, Record, replay
@@ -323,15 +322,13 @@ class PlaySession:
 
 #: the longest reason a refusal of unreadable text repeats before its example move
 PLAIN_REASON_CHARS = 60
-#: a ruling id as the rules' messages cite it: "(PP-4)", "(PF-6, PF-14)", "(PP-5 amended)"
-_RULING = re.compile(r"\s*\((?:[A-Z]{2}-\d+[^)]*)\)")
 
 
 def plain_error(exc: PlunderError, state: State) -> str:
     """A refused move in a player's words: the reason as one sentence, without the position or
     ruling id (``--verbose`` shows the full message); for unreadable text, an example move."""
     reason = exc.reason if isinstance(exc, (IllegalActionError, InvalidActionError)) else str(exc)
-    reason = _RULING.sub("", reason).strip().rstrip(".")
+    reason = without_rulings(reason).strip().rstrip(".")
     said = reason[:1].upper() + reason[1:] + "."
     if isinstance(exc, InvalidActionError):
         legal = state.legal_actions()

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 from typing import Any
 
 
@@ -69,3 +71,13 @@ class SearchLimitError(PlunderError):
     def __init__(self, message: str, limit: str) -> None:
         self.limit = limit
         super().__init__(message)
+
+
+#: a ruling id as messages cite it: "(PP-4)", "(PF-6, PF-14)", "(PP-5 amended)", "(PF-8, max_rounds)"
+_RULING = re.compile(r"\s*\([A-Z]{2}-\d+[^)]*\)")
+
+
+def without_rulings(text: str) -> str:
+    """``text`` in a player's words: the ruling ids it cites removed (the API's errors and
+    ``--verbose`` keep them)."""
+    return _RULING.sub("", text)

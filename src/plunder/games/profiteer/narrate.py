@@ -4,9 +4,9 @@ profiteer's cards at the end against the target. The one player is "you".
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
+from ...core.errors import without_rulings
 from ...core.game import State
 from .actions import Draw, End, Give, Keep, Side, Switch
 from .cards import card_text, mask_text
@@ -14,7 +14,6 @@ from .flow import Phase
 from .rules import ProfiteerState
 
 #: a ruling id in parentheses, as the rules' own messages carry them
-_RULING = re.compile(r"\s*\([A-Z]{2}-\d+[^)]*\)")
 
 
 def narrate(before: State, action: Any, after: State) -> str:
@@ -23,7 +22,7 @@ def narrate(before: State, action: Any, after: State) -> str:
     said = _what(before, action, after)
     # what the flip or the count came to, as the position's own log line says it
     if after.last and after.last != before.last:
-        said += "; " + _RULING.sub("", after.last.removeprefix(before.last).lstrip("; "))
+        said += "; " + without_rulings(after.last.removeprefix(before.last).lstrip("; "))
     if after.war_round > before.war_round:
         said += f"; War! Both sides flip again (war round {after.war_round})"
     if after.phase == Phase.SWITCH and before.phase != Phase.SWITCH:
@@ -33,7 +32,7 @@ def narrate(before: State, action: Any, after: State) -> str:
                  "give resources to the smaller side, or end")
     if after.is_terminal() and not before.is_terminal():
         won = "you win" if after.total() >= after.game.target else "you lose"
-        said += (f"; the game is over: {_RULING.sub('', after.ending.describe())}; "
+        said += (f"; the game is over: {without_rulings(after.ending.describe())}; "
                  f"you hold {after.total()} cards of the {after.game.target} needed: {won}")
     return said
 
@@ -91,7 +90,7 @@ def breakdown(state: State) -> list[str]:
                  f"{_count(state.wars, 'war', 'wars')} ({_count(state.war_cards, 'face-down card', 'face-down cards')} "
                  f"to you), {_count(state.switches, 'switch', 'switches')}, {_count(state.gifts, 'card', 'cards')} given")
     if state.ending.describe():
-        lines.append("The game ended because " + _RULING.sub("", state.ending.describe()))
+        lines.append("The game ended because " + without_rulings(state.ending.describe()))
     return lines
 
 

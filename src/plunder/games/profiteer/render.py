@@ -7,6 +7,7 @@ from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
+from ...core.errors import without_rulings
 from ...core.game import Action, State
 from .actions import Draw, End, Give, Keep, Side, Switch
 from .cards import card_text, cards_of, rank, rank_text
@@ -66,12 +67,14 @@ def render(state: State) -> RenderableType:
         need = abs(state.pile_a() - state.pile_b())
         small = "A" if state.pile_a() < state.pile_b() else "B"
         parts.append(Text(f"The count: side A {state.pile_a()}, side B {state.pile_b()}. Give {need} "
-                          f"card(s) to side {small} to go on, or end the game now.", style="yellow"))
+                          f"card{'' if need == 1 else 's'} to side {small} to go on, or end the game now.",
+                          style="yellow"))
     if state.last:
-        parts.append(Text(f"Last: {state.last}", style="dim"))
+        parts.append(Text(f"Last: {without_rulings(state.last)}", style="dim"))
     if state.phase == Phase.OVER:
         won = total >= g.target
-        parts.append(Text(f"Game over: {state.ending.describe()}. The profiteer "
+        # a player's words: the ruling ids stay in the API's errors and --verbose
+        parts.append(Text(f"Game over: {without_rulings(state.ending.describe())}. The profiteer "
                           f"{'WINS' if won else 'loses'} with {total} cards.", style="bold green" if won else "bold red"))
     title = f"Profiteer -- pass {state.round} of at most {g.max_rounds} -- {Phase(state.phase).describe()}"
     return Panel(Group(*parts), title=title, expand=False)

@@ -13,8 +13,8 @@ waits, the tabs under a resource switch it for side A's or B's face-up card
 
 from __future__ import annotations
 
-import re
 
+from ...core.errors import without_rulings
 from ...core.game import State
 from ...core.svg import INK, MUTED, RULE, SEAT, TARGET, Picture, Shown, legal_texts, text_width
 from .actions import Give, ProfiteerAction, Side, Switch
@@ -64,7 +64,7 @@ def svg(state: State[ProfiteerAction], shown: Shown | None = None) -> str:
     if state.last:
         y = pic.paragraph(MARGIN, y, f"Last: {state.last}", inner, 13, MUTED)
     if state.phase == Phase.OVER:
-        why = re.sub(r" \((?:PF-\d+[, ]*)+[^)]*\)", "", state.ending.describe())  # players' words: no ruling ids
+        why = without_rulings(state.ending.describe())
         y = pic.paragraph(MARGIN, y, f"The war is over: {why}.", inner, 13, INK)
     rest = [a for a in legal if not isinstance(a, (Switch, Give))]
     y = pic.buttons(state, rest, MARGIN, y + 4, inner)
