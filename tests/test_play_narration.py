@@ -77,3 +77,13 @@ def test_a_long_run_of_chance_takes_two_rows() -> None:
     first = next(i for i, line in enumerate(lines) if line.startswith("("))  # told under the board
     told = lines[first:first + 2]
     assert told[0].startswith("(") and " earlier draws) " in told[0] and "Box 16 of 16 holds" in " ".join(told)
+
+
+def test_a_word_that_is_no_move_is_refused_as_unreadable_not_as_a_commodity() -> None:
+    # a one-commodity legend keeps the old reason short enough to have been shown: "'bogus' is
+    # not a commodity of the legend food=5" misled a player who typed no commodity at all
+    args = ["play", "pillage", "-p", "board=square:1x1", "-p", "contents=unit", "-p", "legend=food:5",
+            "--vs", "human", "--seed", "5", "--record", "/dev/null"]
+    out = CliRunner().invoke(main, args, input="bogus\nfood\nquit\n", catch_exceptions=False).output
+    assert "commodity" not in out
+    assert out.count("Type a move like a1-a2, or 'moves' to list them.") == 2

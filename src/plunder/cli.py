@@ -32,6 +32,7 @@ from .core.game import Game
 from .core import chance
 from .core.record import MAX_SEED, read_record, replay, truncated
 from .core.registry import entry, game_ids, load_game
+from .core.words import plural
 from .pictures import png_of, positions, svg_of
 from .simulate import histogram_rows, simulate, wilson
 from .lab.measures import wins
@@ -217,7 +218,7 @@ def play(game_id: str | None, params: Sequence[str], preset: str | None, vs: str
         console.print(Text(f"Game saved to {path} (step through it with: {invoked_as()} replay {shown} --step)"),
                       soft_wrap=True)
     else:
-        done = f"{len(record.moves)} move{'' if len(record.moves) == 1 else 's'}" if record.moves else "no moves yet"
+        done = plural(len(record.moves), "move") if record.moves else "no moves yet"
         console.print(Text(f"Game saved to {path} ({done}); continue it with: {invoked_as()} play --resume {shown}"),
                       soft_wrap=True)
 
@@ -512,7 +513,7 @@ def replay_cmd(path: str, step: bool) -> None:
     console.print(render(final) if render else Text(str(final)))
     seats = ", ".join(f"{game.seat_name(i)}: {name}" for i, name in enumerate(record.players))
     drawn = "chance drawn from the seed" if record.chance == "seed" else "chance not drawn from the seed"
-    console.print(Text(f"{record.game}, {len(record.moves)} moves, seed {record.seed} ({drawn}); {seats}"))
+    console.print(Text(f"{record.game}, {plural(len(record.moves), 'move')}, seed {record.seed} ({drawn}); {seats}"))
     if final.is_terminal():
         console.print(Text(result_line(game, final), "bold green"))
     else:

@@ -4,10 +4,7 @@ from __future__ import annotations
 
 import math
 
-
-def plural(n: int, word: str) -> str:
-    """``1 visit``, ``2 visits``."""
-    return f"{n} {word}" if n == 1 else f"{n} {word}s"
+from ..core.words import plural
 
 
 def judged(mean: float, spread: float, n: int, unit: str, enough: int) -> str:

@@ -35,18 +35,18 @@ def test_the_worked_example_told_move_by_move() -> None:
         state = after
     assert told[0] == "Player 1 drew b1-b2"
     assert told[1] == "Player 2 drew a2-b2"
-    assert told[6] == "Player 1 drew b3-c3 and took 1 box (1 armor); Player 1 draws again"
+    assert told[6] == "Player 1 drew b3-c3 and took 1 box (+1 armor); Player 1 draws again"
     assert told[7] == "Player 1 drew c1-c2"
-    assert told[8] == "Player 2 drew b1-c1 and took 1 box (1 weapons); Player 2 draws again"
-    assert told[9] == "Player 2 drew a1-b1 and took 1 box (1 food); Player 2 draws again"
+    assert told[8] == "Player 2 drew b1-c1 and took 1 box (+1 weapons); Player 2 draws again"
+    assert told[9] == "Player 2 drew a1-b1 and took 1 box (+1 food); Player 2 draws again"
     assert told[11] == ("Player 1 drew a3-b3 and took 1 box (a modifier); "
                         "Player 1 chooses what the modifier -5 food/weapons/armor does")
     assert told[12] == "Player 1 used the modifier -5 food/weapons/armor as -5 food: food 5→0"
     assert state.is_terminal()
     assert breakdown(state) == [
         "Final values: food 0, weapons 5, armor 5",
-        "Player 1 (2 boxes): 0 doubloons + 1 armor x 5 = 5",
-        "Player 2 (2 boxes): 0 doubloons + 1 food x 0 + 1 weapons x 5 = 5",
+        "Player 1 (2 boxes): 0 doubloons + armor 1 x 5 = 5",
+        "Player 2 (2 boxes): 0 doubloons + food 1 x 0 + weapons 1 x 5 = 5",
     ]
 
 

@@ -181,7 +181,8 @@ def test_any_text_is_read_or_refused_with_an_invalid_action_error(text: str) -> 
 
 @pytest.mark.parametrize(
     "text, words",
-    [("a1-z9", "no dot z9"), ("a1-c3", "not adjacent"), ("hello world", "write a line"), ("-5 gold", "not a commodity")],
+    [("a1-z9", "no dot z9"), ("a1-c3", "not adjacent"), ("hello world", "write a line"), ("-5 gold", "not a commodity"),
+     ("bogus", "write a line")],
 )
 def test_unreadable_text_says_why(text: str, words: str) -> None:
     game = PillageGame.load(board="square:2x2", contents="unit")

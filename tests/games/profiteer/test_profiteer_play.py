@@ -101,7 +101,7 @@ def test_table_in_a_war() -> None:
 
 def test_table_at_the_count_and_at_the_end() -> None:
     s = deal(stacked(game(), a="9S 8S 2D", b="2C 3C KD", res="4H 5H 6H"), "9S 2C keep 8S 3C keep 2D KD keep")
-    assert "Give 2 card(s) to side B" in _text(s)
+    assert "Give 2 cards to side B" in _text(s)
     over = deal(s, "end")
     assert "Game over" in _text(over) and "loses with 3 cards" in _text(over)
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import Any, Sequence
 
 from ...core.game import State
+from ...core.words import plural
 from .actions import Accept, Axis, City, Demand, Done, Offer, Pass, Place, Reject, Reroll, Road, Roll
 from .board import cell_name, owner
 from .rules import PROPOSER, CrossroadsState, Phase
@@ -115,6 +116,6 @@ def breakdown(state: State) -> list[str]:
         cities = sum(1 for v in state.board if owner(v) == i)
         lines.append(f"{_seat(state, i)}: {state.income[i]} activation + {state.trade_gold[i]} trades "
                      f"+ {state.fees[i]} fees{rest} = {state.gold[i]} gold "
-                     f"({cities} {'city' if cities == 1 else 'cities'}, {state.roads[i]} roads, "
-                     f"{state.trades[i]} trades)")
+                     f"({plural(cities, 'city', 'cities')}, {plural(state.roads[i], 'road')}, "
+                     f"{plural(state.trades[i], 'trade')})")
     return lines

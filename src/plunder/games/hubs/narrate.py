@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from ...core.game import State
+from ...core.words import plural
 from .actions import Dot, Segment, label
 from .rules import HubsState
 
@@ -44,7 +45,7 @@ def breakdown(state: State) -> list[str]:
     for i, r in enumerate(state.history):
         stalled = ", ended with no segment left to draw" if r.stalled else ""
         lines.append(f"Round {i + 1}: {g.seat_name(r.offense)} on offense scored {r.points} against "
-                     f"{g.seat_name(1 - r.offense)}'s defense ({r.segments} segments, at most {r.busiest} at a dot{stalled})")
+                     f"{g.seat_name(1 - r.offense)}'s defense ({plural(r.segments, 'segment')}, at most {r.busiest} at a dot{stalled})")
     for seat in (0, 1):
         rounds = [r.points for r in state.history if r.offense == seat]
         lines.append(f"{g.seat_name(seat)}: " + " + ".join(str(p) for p in rounds or [0])

@@ -8,6 +8,7 @@ from rich.console import Group, RenderableType
 from rich.text import Text
 
 from ...core.game import Action, State
+from ...core.words import plural
 from .actions import Dot, HubsAction, Segment, label
 from .picture import segment_counts, state_plot, state_sheet
 from .rules import HubsState
@@ -60,7 +61,8 @@ def short_of_two(counts: list[int]) -> str:
         f"{' '.join(names)} ({count})" for count, names in enumerate(needing) if names) + "."
     if len(said) <= NOTE_CHARS:
         return said
-    return f"Short of two segments: {len(needing[0])} dots have none, {len(needing[1])} have one."
+    return (f"Short of two segments: {plural(len(needing[0]), 'dot')} with none, "
+            f"{plural(len(needing[1]), 'dot')} with one.")
 
 
 def render(state: State[HubsAction]) -> RenderableType:

@@ -76,6 +76,8 @@ PillageAction = Union[Line, Choose, Deal]
 
 #: texts longer than this are refused before any pattern is tried (no action text comes near)
 MAX_TEXT = 200
+#: why text that is neither a line nor a modifier choice is refused
+UNREADABLE = "write a line as two dots like a1-b1, or a modifier choice like -5 food (PP-12)"
 
 _LINE = re.compile(r"([a-z]+\d+)\s*[-–]\s*([a-z]+\d+)")
 _CHOICE = re.compile(r"([+\-x])?\s*(\d+)?\s*([a-z][a-z_]*)(?:\s+of\s+(.+))?")
@@ -149,7 +151,7 @@ class ActionTable:
         m = _CHOICE.fullmatch(t)
         if m:
             return self._choice(state, text, *m.groups())
-        raise state.invalid(text, "write a line as two dots like a1-b1, or a modifier choice like -5 food (PP-12)")
+        raise state.invalid(text, UNREADABLE)
 
     def _line(self, state: "PillageState", text: str, a_label: str, b_label: str) -> Line:
         a, b = self.board.dot_index(a_label), self.board.dot_index(b_label)
@@ -166,6 +168,9 @@ class ActionTable:
                 of: str | None) -> Choose:
         kind = self.legend.kind_index(kind_name)
         if kind is None:
+            if not state.pending and op is None and amount is None:
+                # a bare word when no choice is asked for is no move at all, not a commodity mistyped
+                raise state.invalid(text, UNREADABLE)
             raise state.invalid(text, f"{kind_name!r} is not a commodity of the legend {self.legend} (PP-3)")
         if of is not None:
             try:

@@ -9,12 +9,13 @@ from __future__ import annotations
 from typing import Any
 
 from ...core.game import CHANCE, State
+from ...core.words import plural
 from .contents import Commodity, Content, Doubloons, Modifier, apply_op, content_text
 from .rules import PillageState
 
 
 def narrate(before: State, action: Any, after: State) -> str:
-    """``Player 2 drew b1-c1 and took 2 boxes (+7 doubloons, 1 food); Player 2 draws again``."""
+    """``Player 2 drew b1-c1 and took 2 boxes (+7 doubloons, +1 food); Player 2 draws again``."""
     assert isinstance(before, PillageState) and isinstance(after, PillageState)
     g = before.game
     if before.current_player == CHANCE:
@@ -29,7 +30,7 @@ def narrate(before: State, action: Any, after: State) -> str:
     taken = [b for b, (was, now) in enumerate(zip(before.owner, after.owner)) if was != now]
     if not taken:
         return f"{who} drew {line}"
-    said = f"{who} drew {line} and took {_count(len(taken), 'box', 'boxes')} ({_gains(before, after)})"
+    said = f"{who} drew {line} and took {plural(len(taken), 'box', 'boxes')} ({_gains(before, after)})"
     if after.pending:
         mods = " and ".join(content_text(m, g.legend) for m in after.pending_modifiers())
         said += f"; {who} chooses what the modifier{'s' if len(after.pending) > 1 else ''} {mods} "
@@ -66,7 +67,8 @@ def _gains(before: PillageState, after: PillageState) -> str:
         parts.append(f"+{coins} doubloon{'' if coins == 1 else 's'}")
     for k, (was, now) in enumerate(zip(before.held[p], after.held[p])):
         if now > was:
-            parts.append(f"{now - was} {g.legend.kinds[k]}")
+            # "+1 weapons", a tally going up: a kind's name is the legend's, often a plural
+            parts.append(f"+{now - was} {g.legend.kinds[k]}")
     mods = len(after.pending) - len(before.pending)
     if mods:
         parts.append("a modifier" if mods == 1 else f"{mods} modifiers")
@@ -79,14 +81,11 @@ def _content_words(content: Content, state: PillageState) -> str:
         case Doubloons(n):
             return f"{n} doubloon{'' if n == 1 else 's'}"
         case Commodity(kind):
-            return f"1 {legend.kinds[kind]}"
+            return legend.kinds[kind]
         case Modifier():
             return f"the modifier {content_text(content, legend)}"
     raise AssertionError(content)  # pragma: no cover
 
-
-def _count(n: int, one: str, many: str) -> str:
-    return f"{n} {one if n == 1 else many}"
 
 
 def breakdown(state: State) -> list[str]:
@@ -97,8 +96,8 @@ def breakdown(state: State) -> list[str]:
     lines = ["Final values: " + ", ".join(f"{k} {v}" for k, v in zip(kinds, state.values))]
     scores = state.scores()
     for p in (0, 1):
-        terms = [f"{state.doubloons[p]} doubloons"]
-        terms += [f"{n} {kinds[k]} x {state.values[k]}" for k, n in enumerate(state.held[p]) if n]
+        terms = [plural(state.doubloons[p], "doubloon", "doubloons")]
+        terms += [f"{kinds[k]} {n} x {state.values[k]}" for k, n in enumerate(state.held[p]) if n]
         boxes = state.owner.count(p)
-        lines.append(f"{g.seat_name(p)} ({_count(boxes, 'box', 'boxes')}): {' + '.join(terms)} = {scores[p]:g}")
+        lines.append(f"{g.seat_name(p)} ({plural(boxes, 'box', 'boxes')}): {' + '.join(terms)} = {scores[p]:g}")
     return lines

@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from ...core.game import State
+from ...core.words import plural
 from . import tables as T
 from .actions import (Bury, Buy, Continue, Dice, Done, Draw, Fight, Flip, Keep, Lookout, Place, Retire, Retrieve, Sail,
                       Steer, Stop, Wind)
@@ -84,7 +85,7 @@ def _what(s: PiratesState, action: Any, t: PiratesState) -> str:
         case Continue():
             return f"Turn {t.turn} begins"
         case Retire():
-            return f"You retired after {t.turns_completed()} turns"
+            return f"You retired after {plural(t.turns_completed(), 'turn')}"
     return f"You: {s.game.action_to_text(s, action)}"
 
 
@@ -129,7 +130,7 @@ def _aftermath(s: PiratesState, action: Any, t: PiratesState) -> list[str]:
         if t.drowned:
             out.append("with no ship and no crew, you drown at sea")
         else:
-            out.append(f"after {t.turns_completed()} turns you must retire")
+            out.append(f"after {plural(t.turns_completed(), 'turn')} you must retire")
     return out
 
 

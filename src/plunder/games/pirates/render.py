@@ -8,6 +8,7 @@ from rich.console import Group
 from rich.text import Text
 
 from ...core.game import Action, State
+from ...core.words import plural
 from . import tables as T
 from .actions import (Bury, Buy, Continue, Done, Fight, Keep, PiratesAction, Place, Retire, Retrieve, Sail, Steer,
                       Stop, Wind, action_text)
@@ -202,5 +203,5 @@ def describe(state: State[PiratesAction], action: Action) -> str:
             return f"sail on into turn {s.turn + 1}"
         case Retire():
             final = s.score() + 1  # the turn being ended counts as completed
-            return f"retire now with {final} points"
+            return f"retire now with {plural(final, 'point')}"
     return action_text(action)

@@ -8,6 +8,7 @@ from typing import Any
 
 from ...core.errors import without_rulings
 from ...core.game import State
+from ...core.words import plural
 from .actions import Draw, End, Give, Keep, Side, Switch
 from .cards import card_text, mask_text
 from .flow import Phase
@@ -33,7 +34,7 @@ def narrate(before: State, action: Any, after: State) -> str:
     if after.is_terminal() and not before.is_terminal():
         won = "you win" if after.total() >= after.game.target else "you lose"
         said += (f"; the game is over: {without_rulings(after.ending.describe())}; "
-                 f"you hold {after.total()} cards of the {after.game.target} needed: {won}")
+                 f"you hold {plural(after.total(), 'card')} of the {after.game.target} needed: {won}")
     return said
 
 
@@ -85,14 +86,11 @@ def breakdown(state: State) -> list[str]:
     lines = [f"Your cards: {pile} in your pile + {resources} resources = {total} of {target} needed: {verdict}"]
     if state.resources:
         lines.append(f"Resources left: {mask_text(state.resources)}")
-    lines.append(f"Sides: A {state.pile_a()} cards, B {state.pile_b()} cards")
-    lines.append(f"{_count(state.round, 'pass', 'passes')}, {_count(state.flips, 'flip', 'flips')}, "
-                 f"{_count(state.wars, 'war', 'wars')} ({_count(state.war_cards, 'face-down card', 'face-down cards')} "
-                 f"to you), {_count(state.switches, 'switch', 'switches')}, {_count(state.gifts, 'card', 'cards')} given")
+    lines.append(f"Sides: A {plural(state.pile_a(), 'card')}, B {plural(state.pile_b(), 'card')}")
+    lines.append(f"{plural(state.round, 'pass', 'passes')}, {plural(state.flips, 'flip', 'flips')}, "
+                 f"{plural(state.wars, 'war', 'wars')} ({plural(state.war_cards, 'face-down card', 'face-down cards')} "
+                 f"to you), {plural(state.switches, 'switch', 'switches')}, {plural(state.gifts, 'card', 'cards')} given")
     if state.ending.describe():
         lines.append("The game ended because " + without_rulings(state.ending.describe()))
     return lines
 
-
-def _count(n: int, one: str, many: str) -> str:
-    return f"{n} {one if n == 1 else many}"

@@ -9,6 +9,7 @@ from rich.text import Text
 
 from ...core.errors import without_rulings
 from ...core.game import Action, State
+from ...core.words import plural
 from .actions import Draw, End, Give, Keep, Side, Switch
 from .cards import card_text, cards_of, rank, rank_text
 from .flow import Phase
@@ -57,7 +58,7 @@ def render(state: State) -> RenderableType:
     total = state.total()
     colour = "green" if total >= g.target else "white"
     me = Text("Profiteer: ", style="bold")
-    me.append(f"{total} cards", style=f"bold {colour}")
+    me.append(plural(total, "card"), style=f"bold {colour}")
     me.append(f", target {g.target}   (discard {state.profiteer_discard.bit_count()}, resources {state.resources.bit_count()})")
     parts.append(me)
     res = Text("Resources: ")
@@ -67,7 +68,7 @@ def render(state: State) -> RenderableType:
         need = abs(state.pile_a() - state.pile_b())
         small = "A" if state.pile_a() < state.pile_b() else "B"
         parts.append(Text(f"The count: side A {state.pile_a()}, side B {state.pile_b()}. Give {need} "
-                          f"card{'' if need == 1 else 's'} to side {small} to go on, or end the game now.",
+                          f"{'card' if need == 1 else 'cards'} to side {small} to go on, or end the game now.",
                           style="yellow"))
     if state.last:
         parts.append(Text(f"Last: {without_rulings(state.last)}", style="dim"))
@@ -75,7 +76,7 @@ def render(state: State) -> RenderableType:
         won = total >= g.target
         # a player's words: the ruling ids stay in the API's errors and --verbose
         parts.append(Text(f"Game over: {without_rulings(state.ending.describe())}. The profiteer "
-                          f"{'WINS' if won else 'loses'} with {total} cards.", style="bold green" if won else "bold red"))
+                          f"{'WINS' if won else 'loses'} with {plural(total, 'card')}.", style="bold green" if won else "bold red"))
     title = f"Profiteer -- pass {state.round} of at most {g.max_rounds} -- {Phase(state.phase).describe()}"
     return Panel(Group(*parts), title=title, expand=False)
 
@@ -104,7 +105,7 @@ def describe(state: State, action: Action) -> str:
             small = "A" if state.pile_a() < state.pile_b() else "B"
             return f"give {card_text(state.resource_of_rank(r))} to side {small}"
         case End():
-            return f"end the game with {state.total()} cards"
+            return f"end the game with {plural(state.total(), 'card')}"
         case Draw(card=card):
             return f"draw {card_text(card)}"
     return ""

@@ -17,6 +17,7 @@ from __future__ import annotations
 from ...core.errors import without_rulings
 from ...core.game import State
 from ...core.svg import INK, MUTED, RULE, SEAT, TARGET, Picture, Shown, legal_texts, text_width
+from ...core.words import plural
 from .actions import Give, ProfiteerAction, Side, Switch
 from .cards import card_text, cards_of, rank
 from .flow import Phase
@@ -113,7 +114,7 @@ def _side(pic: Picture, state: ProfiteerState, side: Side, x: float, y: float, w
     height = BIG_H + 64
     pic.rect(x, y, width, height, "#ffffff", rx=8, stroke=colour, stroke_width=2, fill_opacity=0.6)
     pic.text(x + 12, y + 22, f"Side {side.name}", 16, colour, bold=True)
-    pic.text(x + width - 12, y + 22, f"{pile} cards", 14, INK, anchor="end")
+    pic.text(x + width - 12, y + 22, plural(pile, "card"), 14, INK, anchor="end")
     top = y + 40
     stack(pic, x + 14, top + 8, deck, "deck", True)
     stack(pic, x + 26 + CARD_W, top + 8, discard, "discard", False)
