@@ -12,8 +12,9 @@ DOCS = [ROOT / "README.md", *sorted((ROOT / "docs").rglob("*.md"))]
 EXTENSIONS = "py|md|json|sh|png|svg|toml|txt|csv|html"
 #: a path with at least one folder: ``bench/ai_table.py``, ``plunder/games/hubs/svg.py``
 PATH = re.compile(rf"(?<![\w./-])((?:[\w.-]+/)+[\w.-]+\.(?:{EXTENSIONS}))\b")
-#: a bare file name in backticks: ``candidates.py``
-NAME = re.compile(rf"`([\w.-]+\.(?:{EXTENSIONS}))`")
+#: a bare source file name in backticks: ``candidates.py`` (a bare data file name, such as a
+#: download's ``pillage-board.json``, is often a file the reader makes, not one of ours)
+NAME = re.compile(r"`([\w.-]+\.(?:py|md|sh|toml))`")
 #: folders a command in the docs writes its output to (``--out rep/``, ``--all frames/``): not sources
 OUTPUT_FOLDERS = ("OUT/", "rep/", "frames/")
 
