@@ -177,6 +177,8 @@ def test_a_finished_game_is_listed_and_replayed(server: TestClient) -> None:
     assert server.get(f"/replay/game/{game_id}/0").status_code == 409
     play_out(server, game_id)
 
+    # the game page's result screen leads to the replay
+    assert f'id="replay-link" href="/replay/game/{game_id}"' in server.get(f"/play/{game_id}").text
     listed = server.get("/replay")
     assert f'href="/replay/game/{game_id}"' in listed.text and "Pillage and Profit" in listed.text
     page = server.get(f"/replay/game/{game_id}")
