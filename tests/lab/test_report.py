@@ -9,9 +9,9 @@ from click.testing import CliRunner
 
 from plunder.cli import main
 from plunder.lab.measures import Share, reaching, wins
-from plunder.lab.report import build, write
+from plunder.lab.report import build, partners, write
 from plunder.lab.run import collect
-from plunder.lab.store import Run, Store
+from plunder.lab.store import Row, Run, Store
 from plunder.core.registry import load_game
 
 PNG = b"\x89PNG\r\n\x1a\n"
@@ -71,3 +71,11 @@ def test_plunder_report_writes_the_page_and_resumes_from_its_store(tmp_path: Pat
     assert again.output == first.output  # the same games, read back from the store
     bad = CliRunner().invoke(main, ["report", "profiteer", "--agents", "nobody", "--out", str(tmp_path / "x")])
     assert bad.exit_code == 1 and "nobody" in bad.output
+
+
+def test_who_trades_with_whom_counts_each_agent_s_trades_per_partner() -> None:
+    # seats a, b, a: seat 1 traded twice with seat 2 and once with seat 3; seat 2 twice with seat 1
+    stats = {"trades_with_1": [0, 2, 1], "trades_with_2": [2, 0, 0], "trades_with_3": [1, 0, 0]}
+    rows = [Row(0, 0, ["a", "b", "a"], [1.0, -1.0, -1.0], [0.0, 0.0, 0.0], stats)]
+    # a (two seats): 2 trades with a, 2 with b, per seat of a: 1 and 1; b: 2 with a
+    assert partners(rows, ["a", "b"]) == [[1.0, 1.0], [2.0, 0.0]]

@@ -147,8 +147,15 @@ def _crossroads(report: Report, rows: Sequence[Row], agents: list[str]) -> None:
     report.plots.append(Plot("trades", "Trades, offers and refusals per agent (mean a game)", plots.bars(
         {a: {k: mean(seat_stat(rows, k, a)) for k in ("offers", "trades", "refused")} for a in agents},
         "Trading", "per game")))
+    matrix = partners(rows, agents)
+    pairs = sorted(((matrix[i][j], a, b) for i, a in enumerate(agents) for j, b in enumerate(agents) if i < j),
+                   reverse=True)
+    if pairs:
+        (most, a1, b1), (least, a2, b2) = pairs[0], pairs[-1]
+        report.summary.append(f"Who trades with whom: the {a1} agent trades most with the {b1} agent ({most:.1f} "
+                              f"times a game), the {a2} agent least with the {b2} agent ({least:.1f}).")
     report.plots.append(Plot("partners", "Who trades with whom: trades a game between agents", plots.heatmap(
-        agents, agents, partners(rows, agents), "Trades a game with each agent", "agent", "partner", fmt="{:.2f}")))
+        agents, agents, matrix, "Trades a game with each agent", "agent", "partner", fmt="{:.2f}")))
 
 
 def partners(rows: Sequence[Row], agents: list[str]) -> list[list[float]]:
