@@ -1,4 +1,4 @@
-"""The ``plunder`` command: list, rules, play, simulate, report, sweep, replay, render, solve.
+"""The ``plunder`` command: list, rules, play, simulate, report, sweep, tournament, replay, render, solve.
 
 Every command reads untrusted input (parameters, moves, record and board files): a
 refusal — a :class:`PlunderError`, a ``ValueError`` or an ``OSError`` — is printed as one
