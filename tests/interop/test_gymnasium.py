@@ -44,3 +44,14 @@ def test_an_illegal_index_ends_the_episode() -> None:
     illegal = int(np.flatnonzero(info["action_mask"] == 0)[0])
     _, reward, terminated, _, info = env.step(illegal)
     assert (reward, terminated, info["illegal"]) == (-1.0, True, True)
+
+
+def test_check_env_renders_rgb_frames() -> None:
+    """``check_env`` with its render check on an ``rgb_array`` env, and the frames it gives."""
+    env = gymnasium.make("plunder/Profiteer-v0", render_mode="rgb_array", preset="short").unwrapped
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UserWarning)
+        check_env(env)
+    env.reset(seed=2)
+    frame = env.render()
+    assert isinstance(frame, np.ndarray) and frame.dtype == np.uint8 and frame.shape[2] == 3

@@ -26,7 +26,7 @@ from ..core.game import Game
 from ..core.registry import entry
 from .encoding import encoding
 from .episode import Episode
-from .text import text_picture
+from .render import RENDER_MODES, Renderer
 
 #: Gymnasium id -> game id of the solitaires
 SOLITAIRES = {"plunder/Pirates-v0": "pirates", "plunder/Profiteer-v0": "profiteer"}
@@ -35,18 +35,17 @@ SOLITAIRES = {"plunder/Pirates-v0": "pirates", "plunder/Profiteer-v0": "profitee
 class PlunderEnv(gymnasium.Env):
     """A game from one seat's chair; any other seats are played by ``opponent`` (an agent spec)."""
 
-    metadata = {"render_modes": ["ansi"]}
+    metadata = {"render_modes": RENDER_MODES, "render_fps": 1}
 
     def __init__(self, game_id: str, seat: int = 0, opponent: str = "random", render_mode: str | None = None,
                  preset: str | None = None, **params: Any) -> None:
         game: Game = entry(game_id).game_class.load(preset, **params)
         if not 0 <= seat < game.num_players:
             raise ValueError(f"seat {seat}: {game_id} has seats 0 to {game.num_players - 1}")
-        if render_mode not in (None, "ansi"):
-            raise ValueError(f"render_mode {render_mode!r}: the modes are {self.metadata['render_modes']}")
         self.game = game
         self.seat = seat
         self.render_mode = render_mode
+        self.renderer = Renderer(game, render_mode)
         self.encoding = encoding(game)
         self.episode = Episode(game)
         self.opponent: Agent | None = make_agent(opponent, game) if game.num_players > 1 else None
@@ -93,9 +92,10 @@ class PlunderEnv(gymnasium.Env):
             return np.zeros(self.encoding.actions.size, dtype=np.int8)
         return self.encoding.actions.mask(self.episode.state)
 
-    def render(self) -> str | None:
-        """The text picture of the position (``render_mode="ansi"``)."""
-        return text_picture(self.episode.state) if self.render_mode == "ansi" else None
+    def render(self) -> str | np.ndarray | None:
+        """The position's text picture (``render_mode="ansi"``) or its SVG picture as an
+        ``H x W x 3`` ``uint8`` array of one size for the whole game (``"rgb_array"``)."""
+        return self.renderer(self.episode.state)
 
 
 def versus(game_id: str, opponent: str = "random", seat: int = 0, **kwargs: Any) -> PlunderEnv:

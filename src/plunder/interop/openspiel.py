@@ -18,7 +18,7 @@ import pyspiel
 from ..core.game import CHANCE, TERMINAL, Game
 from ..core.registry import GAME_MODULES, entry
 from .encoding import Encoding, encoding
-from .text import text_picture
+from .render import text_picture
 
 #: most chance outcomes at a chance node (Profiteer's 52 cards; Pillage deals its content distribution)
 CHANCE_SLOTS = 64

@@ -20,7 +20,7 @@ from ..core.game import Game, State
 from ..core.registry import entry
 from .encoding import Encoding, encoding
 from .episode import Episode
-from .text import text_picture
+from .render import RENDER_MODES, Renderer
 
 
 def env(game_id: str, render_mode: str | None = None, preset: str | None = None, **params: Any) -> "PlunderAEC":
@@ -31,12 +31,11 @@ def env(game_id: str, render_mode: str | None = None, preset: str | None = None,
 class PlunderAEC(AECEnv):
     """A Plunder game as a PettingZoo agent-environment-cycle environment."""
 
-    metadata = {"render_modes": ["ansi"], "name": "plunder_v0", "is_parallelizable": False}
+    metadata = {"render_modes": RENDER_MODES, "name": "plunder_v0", "is_parallelizable": False, "render_fps": 1}
 
     def __init__(self, game: Game, render_mode: str | None = None) -> None:
         super().__init__()
-        if render_mode not in (None, "ansi"):
-            raise ValueError(f"render_mode {render_mode!r}: the modes are {self.metadata['render_modes']}")
+        self.renderer = Renderer(game, render_mode)
         self.game = game
         self.render_mode = render_mode
         self.encoding: Encoding = encoding(game)
@@ -107,11 +106,10 @@ class PlunderAEC(AECEnv):
         else:  # rewards are paid at the end only: they stay 0 until then
             self.agent_selection = self.agents[state.current_player]
 
-    def render(self) -> str | None:
-        """The text picture of the position (``render_mode="ansi"``)."""
-        if self.render_mode is None:
-            return None
-        return text_picture(self.state_now)
+    def render(self) -> str | np.ndarray | None:
+        """The position's text picture (``render_mode="ansi"``) or its SVG picture as an
+        ``H x W x 3`` ``uint8`` array of one size for the whole game (``"rgb_array"``)."""
+        return self.renderer(self.state_now)
 
     def close(self) -> None:
         """Nothing to release."""
