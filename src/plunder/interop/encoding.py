@@ -83,6 +83,12 @@ def _bits(masks: tuple[int, ...], width: int) -> np.ndarray:
     return bits.reshape(len(masks), nbytes * 8)[:, :width]
 
 
+def _phase_rows(phases: Any) -> dict[int, list[int]]:
+    """The one-hot row of each member of an enum, keyed by the member's ``id``: members are
+    singletons, and an ``Enum`` hashes in Python (by name), an ``id`` in C."""
+    return {id(phase): _one_hot(i, len(phases)) for i, phase in enumerate(phases)}
+
+
 def _one_hot(index: int, size: int) -> list[int]:
     """``size`` zeros with a 1 at ``index`` (none when it is out of range: nothing there)."""
     row = [0] * size
@@ -213,33 +219,39 @@ def _pirates(game: Any) -> Encoding:
     width, height = sea.width, sea.height
     cells = width * height
     tiles = len(sea.origins)
-    phases = {phase: i for i, phase in enumerate(PiratesPhase)}
+    phase_rows = _phase_rows(PiratesPhase)
     layout = _Layout()
     planes_part = layout.take(5 * cells)
-    tail_part = layout.take(2 * tiles + len(phases) + 19)
-    sea_plane = np.zeros(cells, dtype=np.float32)
+    tail_part = layout.take(2 * tiles + len(phase_rows) + 19)
+    # the vector last written: the sea plane stays, and the marks of the ship, the chest and
+    # the coins are moved from the cells marked last time (``marked``, flat places)
+    kept = np.zeros(layout.size, dtype=np.float32)
     for x, y in sea.cells:
-        sea_plane[y * width + x] = 1.0
+        kept[y * width + x] = 1.0
+    marked: list[int] = []
 
     def fill(state: Any, seat: int, out: np.ndarray) -> None:
-        planes = out[planes_part].reshape(5, cells)
-        planes[0] = sea_plane
-        planes[1:] = 0.0
+        for place in marked:
+            kept[place] = 0.0
+        marked.clear()
         if state.pos is not None:
-            planes[1, state.pos[1] * width + state.pos[0]] = 1.0
+            marked.append(cells + state.pos[1] * width + state.pos[0])
+            kept[marked[-1]] = 1.0
         if state.chest is not None:
-            planes[2, state.chest[1] * width + state.chest[0]] = 1.0
+            marked.append(2 * cells + state.chest[1] * width + state.chest[0])
+            kept[marked[-1]] = 1.0
         for coin, (x, y) in state.coins:
-            planes[3, y * width + x] += 1.0
-            planes[4, y * width + x] += coin
-        unturned = (-1,) * (tiles - len(state.faces))
-        out[tail_part] = [
-            *state.faces, *unturned, *state.winds, *(-1,) * (tiles - len(state.winds)),
-            *_one_hot(phases[state.phase], len(phases)),
+            marked.extend((3 * cells + y * width + x, 4 * cells + y * width + x))
+            kept[marked[-2]] += 1.0
+            kept[marked[-1]] += coin
+        kept[tail_part] = [
+            *state.faces, *(-1,) * (tiles - len(state.faces)), *state.winds, *(-1,) * (tiles - len(state.winds)),
+            *phase_rows[id(state.phase)],
             state.turn, state.ship, state.crew, state.notoriety, state.booty, state.buried, state.orth,
             state.diag, state.flip, state.wind_tile, state.sight, state.draw, state.combat,
             len(state.fights), len(state.movers), len(state.arrived), state.did_bury, state.did_retrieve,
             state.drowned]
+        out[:] = kept
 
     return Encoding(game, layout.size, fill, SlotSpace(PIRATES_SLOTS))
 
@@ -314,10 +326,10 @@ def _hubs(game: Any) -> Encoding:
 def _profiteer(game: Any) -> Encoding:
     moves = [pf_actions.KEEP, pf_actions.END] + [a for side in pf_actions.SWITCHES.values() for a in side] \
         + list(pf_actions.GIVES)
-    phases = {phase: i for i, phase in enumerate(ProfiteerPhase)}
+    phase_rows = _phase_rows(ProfiteerPhase)
     layout = _Layout()
     piles_part, face_part = layout.take(10 * 52), layout.take(2 * 52)
-    tail_part = layout.take(len(phases) + 8)
+    tail_part = layout.take(len(phase_rows) + 8)
 
     def fill(state: Any, seat: int, out: np.ndarray) -> None:
         out[piles_part] = _bits((state.pool, state.known_a, state.known_b, state.discard_a, state.discard_b,
@@ -329,7 +341,7 @@ def _profiteer(game: Any) -> Encoding:
             faces[state.face_up_a] = 1.0
         if 0 <= state.face_up_b < 52:
             faces[52 + state.face_up_b] = 1.0
-        out[tail_part] = [*_one_hot(phases[state.phase], len(phases)), state.unseen_a, state.unseen_b,
+        out[tail_part] = [*phase_rows[id(state.phase)], state.unseen_a, state.unseen_b,
                           state.war_round, state.round, state.down_due_a, state.down_due_b, state.war_reshuffled,
                           state.balancing]
 
@@ -341,7 +353,7 @@ def _profiteer(game: Any) -> Encoding:
 def _crossroads(game: Any) -> Encoding:
     players = game.num_players
     phases = list(CrossroadsPhase)
-    phase_rows = {phase: _one_hot(i, len(phases)) for i, phase in enumerate(phases)}
+    phase_rows = _phase_rows(CrossroadsPhase)
     seat_rows = [_one_hot(k, players) for k in range(players)] + [[0] * players]
     layout = _Layout()
     planes_part = layout.take((players + 5) * CELLS)
@@ -381,7 +393,7 @@ def _crossroads(game: Any) -> Encoding:
             *[last[k] for k in index], *[grudge[k] for k in index],
             *[s in state.waiting for s in order],
             *seat_rows[(state.seat - seat) % players if 0 <= state.seat < players else players],
-            *phase_rows[state.phase],
+            *phase_rows[id(state.phase)],
             *dice, *(0,) * (2 - len(dice)), state.round, state.rerolls, state.passes, len(state.used)]
 
     return Encoding(game, layout.size, fill, SlotSpace(CROSSROADS_SLOTS))

@@ -28,6 +28,25 @@ def env(game_id: str, render_mode: str | None = None, preset: str | None = None,
     return PlunderAEC(entry(game_id).game_class.load(preset, **params), render_mode)
 
 
+class LazyDiscrete(spaces.Discrete):
+    """``Discrete`` whose random generator is made when it is first used: every ``reset``
+    with a seed seeds the space (so that sampling it is repeatable), and making a numpy
+    generator costs more than a short game's moves, most often for no sample at all."""
+
+    def seed(self, seed: int | None = None) -> int | None:  # type: ignore[override]
+        """Keep ``seed`` for the generator made at the next sample."""
+        self._seed_next, self._np_random = seed, None
+        return seed
+
+    @property
+    def np_random(self) -> np.random.Generator:
+        """The generator, made from the seed last given (or fresh entropy) when first asked for."""
+        if self._np_random is None:
+            spaces.Discrete.seed(self, getattr(self, "_seed_next", None))
+        assert self._np_random is not None
+        return self._np_random
+
+
 class PlunderAEC(AECEnv):
     """A Plunder game as a PettingZoo agent-environment-cycle environment."""
 
@@ -46,7 +65,7 @@ class PlunderAEC(AECEnv):
             "observation": spaces.Box(-np.inf, np.inf, (self.encoding.size,), np.float32),
             "action_mask": spaces.Box(0, 1, (size,), np.int8),
         })
-        self._action_space: spaces.Discrete = spaces.Discrete(size)
+        self._action_space: spaces.Discrete = LazyDiscrete(size)
         self.observation_spaces = {a: self._observation_space for a in self.possible_agents}
         self.action_spaces = {a: self._action_space for a in self.possible_agents}
         self.episode = Episode(game)
@@ -62,8 +81,8 @@ class PlunderAEC(AECEnv):
 
     def reset(self, seed: int | None = None, options: dict | None = None) -> None:
         """A new game; ``seed`` decides its chance events (a fresh one is drawn when ``None``)."""
-        for agent, space in self.action_spaces.items():
-            space.seed(None if seed is None else seed + int(agent.rsplit("_", 1)[1]))
+        if seed is not None:  # (every agent has the one space: seeded once, as it is sampled)
+            self._action_space.seed(seed)
         self.agents = list(self.possible_agents)
         self.rewards = {a: 0.0 for a in self.agents}
         self._cumulative_rewards = {a: 0.0 for a in self.agents}
