@@ -361,33 +361,42 @@ def _crossroads(game: Any) -> Encoding:
     orders = [[(seat + k) % players for k in range(players)] for seat in range(players)]
     # how each seat treated each, read from the observer on: [i*n+j] is how seat j treated seat i
     relative = [[i * players + j for i in order for j in order] for order in orders]
-    # per seat, the board planes (empty, road, each seat's cities from the seat on) of the
-    # board last seen: the board changes only when something is built
-    boards: list[Any] = [None] * players
-    board_planes = [np.zeros((players + 2, CELLS), dtype=np.float32) for _ in range(players)]
+    # per seat, the vector last written: a build changes a cell or two of the board planes
+    # (empty, road, each seat's cities from the seat on), and the lit cells and the offer's
+    # marks are moved from the places marked last time. ``planes_of``: where the plane of
+    # each cell value starts, per seat
+    planes_of = [{0: 0, ROAD: CELLS, **{CITY0 + s: (2 + k) * CELLS for k, s in enumerate(order)}} for order in orders]
+    boards: list[tuple[int, ...]] = [(0,) * CELLS] * players
+    kept = [np.zeros(layout.size, dtype=np.float32) for _ in range(players)]
+    for vec in kept:
+        vec[:CELLS] = 1.0  # an empty board
+    marked: list[list[int]] = [[] for _ in range(players)]
+    lit_at, cities_at, relays_at = (players + 2) * CELLS, (players + 3) * CELLS, (players + 4) * CELLS
 
     def fill(state: Any, seat: int, out: np.ndarray) -> None:
-        planes = out[planes_part].reshape(players + 5, CELLS)
-        order = orders[seat]
-        if state.board is not boards[seat]:
-            board, kept = np.array(state.board), board_planes[seat]
-            kept[0] = board == 0
-            kept[1] = board == ROAD
-            for k, s in enumerate(order):
-                kept[2 + k] = board == CITY0 + s
-            boards[seat] = state.board
-        planes[:players + 2] = board_planes[seat]
-        planes[players + 2:] = 0.0
-        lit, offer = planes[players + 2], state.offer
-        for cell in state.lit:
-            lit[cell] = 1.0
+        vec, marks, order = kept[seat], marked[seat], orders[seat]
+        board, before = state.board, boards[seat]
+        if board is not before:
+            for cell, (now, then) in enumerate(zip(board, before)):
+                if now != then:
+                    if then in planes_of[seat]:
+                        vec[planes_of[seat][then] + cell] = 0.0
+                    if now in planes_of[seat]:
+                        vec[planes_of[seat][now] + cell] = 1.0
+            boards[seat] = board
+        for place in marks:
+            vec[place] = 0.0
+        marks.clear()
+        offer = state.offer
+        marks.extend(lit_at + cell for cell in state.lit)
         if offer is not None:
-            planes[players + 3, offer.a] = planes[players + 3, offer.b] = 1.0
-            for cell in offer.relays:
-                planes[players + 4, cell] = 1.0
+            marks.extend((cities_at + offer.a, cities_at + offer.b))
+            marks.extend(relays_at + cell for cell in offer.relays)
+        for place in marks:
+            vec[place] = 1.0
         index, gold, offers, last, grudge = relative[seat], state.gold, state.offers, state.last, state.grudge
         dice = state.dice[:2]
-        out[tail_part] = [
+        vec[tail_part] = [
             *((offer.mine, offer.theirs) if offer is not None else (0, 0)),
             *[gold[s] for s in order], *[offers[s] for s in order],
             *[last[k] for k in index], *[grudge[k] for k in index],
@@ -395,6 +404,7 @@ def _crossroads(game: Any) -> Encoding:
             *seat_rows[(state.seat - seat) % players if 0 <= state.seat < players else players],
             *phase_rows[id(state.phase)],
             *dice, *(0,) * (2 - len(dice)), state.round, state.rerolls, state.passes, len(state.used)]
+        out[:] = vec
 
     return Encoding(game, layout.size, fill, SlotSpace(CROSSROADS_SLOTS))
 
