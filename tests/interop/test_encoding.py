@@ -38,6 +38,7 @@ def test_observation_shape_and_action_indices(game_id: str, preset: str) -> None
         legal = state.legal_actions()
         assert mask.shape == (enc.actions.size,)
         assert int(mask.sum()) == min(len(legal), enc.actions.size)
+        assert enc.actions.indices(state) == [int(i) for i in np.flatnonzero(mask)]
         if isinstance(enc.actions, TableSpace):
             assert set(np.flatnonzero(mask)) == {enc.actions.index(state, a) for a in legal}
         index = rng.choice(list(np.flatnonzero(mask)))

@@ -164,6 +164,12 @@ class _PillageSpace(TableSpace):
         self.lines = np.ones(self.size, dtype=np.int8)
         self.lines[self.edges:] = 0
 
+    def indices(self, state: State) -> list[int]:
+        """The undrawn lines (their edges, ascending) while the mover draws (PP-4)."""
+        if state.current_player < 0 or getattr(state, "pending"):
+            return super().indices(state)
+        return [line.edge for line in getattr(state, "open_lines")]
+
     def mask(self, state: State, out: np.ndarray | None = None) -> np.ndarray:
         """The undrawn lines while the mover draws (PP-4); the table's places of the legal
         actions otherwise (a modifier choice, PP-5; the deals; the end)."""

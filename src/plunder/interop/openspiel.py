@@ -131,7 +131,7 @@ class PlunderState(pyspiel.State):
         return player
 
     def _legal_actions(self, player: int) -> list[int]:
-        return [int(i) for i in np.flatnonzero(self.encoding.actions.mask(self.position))]
+        return self.encoding.actions.indices(self.position)
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
         """``(slot, probability)`` of each outcome, in the game's order."""

@@ -41,6 +41,10 @@ class ActionSpace:
         :class:`IllegalActionError`."""
         raise NotImplementedError
 
+    def indices(self, state: State) -> list[int]:
+        """The indices of ``state``'s legal actions, ascending (the mask's places of 1)."""
+        return [int(i) for i in np.flatnonzero(self.mask(state))]
+
     def mask(self, state: State, out: np.ndarray | None = None) -> np.ndarray:
         """1 at the index of every legal action of ``state``, 0 elsewhere (``int8``), written
         into ``out`` when given (overwritten whole) or into a new array."""
@@ -79,6 +83,11 @@ class TableSpace(ActionSpace):
             raise _no_action(state, index, self.size)
         return self.actions[index]
 
+    def indices(self, state: State) -> list[int]:
+        """The table places of the legal actions, ascending."""
+        by_id, index = self._by_id, self._index
+        return sorted(by_id.get(id(a)) or index[a] for a in self.legal(state))
+
     def _mark(self, state: State, out: np.ndarray) -> None:
         by_id, index = self._by_id, self._index
         # (place 0 found by identity is falsy and falls through to the equal lookup: the same 0)
@@ -104,6 +113,10 @@ class SlotSpace(ActionSpace):
         if not 0 <= index < min(len(legal), self.size):
             raise _no_action(state, index, min(len(legal), self.size))
         return legal[index]
+
+    def indices(self, state: State) -> list[int]:
+        """The occupied slots."""
+        return list(range(min(len(self.legal(state)), self.size)))
 
     def _mark(self, state: State, out: np.ndarray) -> None:
         out[:len(self.legal(state))] = 1
