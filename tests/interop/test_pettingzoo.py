@@ -56,7 +56,9 @@ def test_rgb_frames_are_the_svg_picture_at_one_size() -> None:
     for agent in e.agent_iter(8):
         obs, _, terminated, truncated, _ = e.last()
         e.step(None if terminated or truncated else int(np.flatnonzero(obs["action_mask"])[0]))
-        frames.append(e.render())
+        frame = e.render()
+        assert isinstance(frame, np.ndarray)
+        frames.append(frame)
     assert {f.shape for f in frames} == {first.shape}
     assert not np.array_equal(frames[0], frames[-1])
 
