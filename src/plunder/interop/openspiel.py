@@ -15,7 +15,7 @@ from typing import Any
 import numpy as np
 import pyspiel
 
-from ..core.game import CHANCE, TERMINAL, Game
+from ..core.game import CHANCE, TERMINAL, Game, State
 from ..core.registry import GAME_MODULES, entry
 from .encoding import Encoding, encoding
 from .render import text_picture
@@ -114,12 +114,20 @@ class PlunderState(pyspiel.State):
     def __init__(self, game: PlunderGame) -> None:
         super().__init__(game)
         self.position = game.plunder.new_initial_state()
+        # the chance outcomes of the position last asked about: OpenSpiel asks for them, then
+        # applies one of them by its place
+        self._chance: tuple[State | None, list] = (None, [])
 
     @property
     def encoding(self) -> Encoding:
         """The game's observation and action space."""
         game: PlunderGame = self.get_game()
         return game.encoding
+
+    def _outcomes(self) -> list:
+        if self._chance[0] is not self.position:
+            self._chance = (self.position, self.position.chance_outcomes())
+        return self._chance[1]
 
     def current_player(self) -> int:
         """The seat to move, or OpenSpiel's chance or terminal id."""
@@ -135,17 +143,17 @@ class PlunderState(pyspiel.State):
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
         """``(slot, probability)`` of each outcome, in the game's order."""
-        return [(i, p) for i, (_, p) in enumerate(self.position.chance_outcomes())]
+        return [(i, p) for i, (_, p) in enumerate(self._outcomes())]
 
     def _apply_action(self, action: int) -> None:
         if self.position.is_chance_node():
-            self.position = self.position.apply(self.position.chance_outcomes()[action][0])
+            self.position = self.position.apply(self._outcomes()[action][0])
         else:
             self.position = self.position.apply(self.encoding.actions.action(self.position, action))
 
     def _action_to_string(self, player: int, action: int) -> str:
         if player == int(pyspiel.PlayerId.CHANCE):
-            move = self.position.chance_outcomes()[action][0]
+            move = self._outcomes()[action][0]
         else:
             move = self.encoding.actions.action(self.position, action)
         return self.position.game.action_to_text(self.position, move)
