@@ -212,7 +212,8 @@
     const target = event.target;
     const dot = target.closest("[data-dot].action");
     if (dot) { pickDot(dot); return; }
-    const action = target.closest("[data-action]");
+    // a ship or a label drawn over a target does not hide it: what lies under the pointer counts
+    const action = target.closest("[data-action]") || underPoint(event, "[data-action]");
     if (action) { act(action.dataset.action); return; }
     const sheet = target.closest("[data-action-pattern]") || underPoint(event, "[data-action-pattern]");
     if (sheet) {
