@@ -11,6 +11,8 @@ from pathlib import Path
 from typing import Any, Iterator
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from starlette.testclient import TestClient
 
 from plunder.core.registry import load_game
@@ -151,3 +153,18 @@ def test_the_board_plays_through_the_new_game_form(client: TestClient) -> None:
     game_id = created.headers["location"].rsplit("/", 1)[1]
     record = json.loads(client.get(f"/record/{game_id}").text)
     assert record["params"]["board"] == answer["board"] and record["params"]["floor"] == "0"
+
+
+json_values = st.recursive(st.none() | st.booleans() | st.integers(-10, 10) | st.text(max_size=8),
+                           lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=4), inner, max_size=3),
+                           max_leaves=12)
+
+
+@settings(max_examples=60, deadline=None)
+@given(field=st.sampled_from(["dots", "cells", "on", "contents", "drawn", "legend", "lattice", "extra"]),
+       value=json_values, floor=st.sampled_from(["none", "0", "-3", "abc", ""]))
+def test_any_sketch_gets_an_answer_never_an_exception(field: str, value: Any, floor: str) -> None:
+    sketch = square_sketch()
+    sketch[field] = value
+    answer = editor.check(sketch, floor or "none")
+    assert isinstance(answer["ok"], bool) and (answer["ok"] or answer["error"])
