@@ -1,23 +1,28 @@
 """Time the exact Pillage solver from the starting position of a few boards.
 
 Usage: .venv/bin/python bench/pillage_solver.py [--limit SECONDS] [--quick]
+       .venv/bin/python bench/pillage_solver.py --unit square:3x4 [--memory MB] [--progress SECONDS]
 
 Unit boards are plain Dots and Boxes; "random" rows deal the contents with a fixed seed
 (doubloons, commodities and modifiers by the game's own distribution) and solve the
-dealt start. Each row is a fresh solver (no tables carried over).
+dealt start. Each row is a fresh solver (no tables carried over). ``--unit`` solves only
+the unit boards named, printing a progress line every ``--progress`` seconds (positions
+searched, the table's entries, the root line being searched and the best value so far).
+Each row prints its wall time, its CPU time and the process's peak resident memory so far.
 """
 
 from __future__ import annotations
 
 import argparse
 import random
+import resource
 import time
 
 import plunder
 from plunder.games.pillage.contents import content_short
 from plunder.games.pillage.rules import PillageState
 from plunder.core.errors import SearchLimitError
-from plunder.games.pillage.solver import solve
+from plunder.games.pillage.solver import DEFAULT_MEMORY, solve
 
 UNIT = ["square:2x2", "square:2x3", "square:2x4", "square:3x3"]
 NO_MODIFIERS = "doubloons:50,commodity:50,modifier:0"
@@ -39,33 +44,48 @@ def dealt(board: str, seed: int, mix: str | None = None) -> PillageState:
     return state
 
 
+def unit(board: str) -> PillageState:
+    """The start of ``board`` with every box worth one doubloon."""
+    first = plunder.load_game("pillage", board=board, contents="unit").new_initial_state()
+    assert isinstance(first, PillageState)
+    return first
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--limit", type=float, default=120.0, help="seconds per row before giving up")
     parser.add_argument("--quick", action="store_true", help="skip the 3x3 rows")
+    parser.add_argument("--unit", default="", help="only these unit boards, comma-separated (e.g. square:3x4)")
+    parser.add_argument("--memory", type=float, default=DEFAULT_MEMORY, help="MB for the solver's tables")
+    parser.add_argument("--progress", type=float, default=0.0, help="print progress every this many seconds")
     args = parser.parse_args()
     rows: list[tuple[str, str, PillageState]] = []
-    for board in UNIT:
-        first = plunder.load_game("pillage", board=board, contents="unit").new_initial_state()
-        assert isinstance(first, PillageState)
-        rows.append((board, "unit", first))
-    for board, seed, mix in VALUED:
-        state = dealt(board, seed, mix)
-        legend = state.game.legend
-        contents = " ".join(content_short(c, legend) for c in state.contents if c is not None)
-        rows.append((board, f"random seed {seed}: {contents}", state))
-    print(f"{'board':<14} {'value':>6} {'nodes':>10} {'seconds':>8}  contents")
+    if args.unit:
+        rows = [(board, "unit", unit(board)) for board in args.unit.split(",")]
+    else:
+        rows = [(board, "unit", unit(board)) for board in UNIT if not (args.quick and board == "square:3x3")]
+        for board, seed, mix in VALUED:
+            if args.quick and board == "square:3x3":
+                continue
+            state = dealt(board, seed, mix)
+            legend = state.game.legend
+            contents = " ".join(content_short(c, legend) for c in state.contents if c is not None)
+            rows.append((board, f"random seed {seed}: {contents}", state))
+    print(f"memory budget {args.memory:g} MB")
+    print(f"{'board':<14} {'value':>6} {'nodes':>12} {'seconds':>8} {'CPU s':>8} {'peak MB':>8}  contents", flush=True)
     for board, label, state in rows:
-        if args.quick and board == "square:3x3":
-            continue
-        start = time.perf_counter()
+        start, cpu = time.perf_counter(), time.process_time()
         try:
-            result = solve(state, time_limit=args.limit)
+            result = solve(state, time_limit=args.limit, memory=args.memory,
+                           progress=(lambda line: print(f"  {line}", flush=True)) if args.progress else None,
+                           every=args.progress or 10.0)
             # wall time including building the symmetry tables, not just the search
             value, nodes, seconds = f"{result.value:+g}", f"{result.nodes}", f"{time.perf_counter() - start:.2f}"
         except SearchLimitError:
             value, nodes, seconds = "-", "-", f">{time.perf_counter() - start:.0f}"
-        print(f"{board:<14} {value:>6} {nodes:>10} {seconds:>8}  {label}", flush=True)
+        peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+        print(f"{board:<14} {value:>6} {nodes:>12} {seconds:>8} {time.process_time() - cpu:>8.2f} {peak:>8.0f}  {label}",
+              flush=True)
 
 
 if __name__ == "__main__":

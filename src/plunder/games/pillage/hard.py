@@ -78,16 +78,18 @@ class HardAgent:
 
 
 def make_hard(game: Game, options: AgentOptions) -> HardAgent:
-    """``hard`` for Pillage: MCTS with ``sims`` simulations (greedy playouts, four a leaf), the
-    solver from ``endgame`` lines left, within ``nodes`` positions (and ``seconds``, if set)."""
+    """``hard`` for Pillage: MCTS with ``sims`` simulations (greedy playouts, ``rollouts`` a
+    leaf), the solver from ``endgame`` lines left, within ``nodes`` positions (and
+    ``seconds``, if set)."""
     assert isinstance(game, PillageGame)
-    search = options.agent(f"mcts:sims={options['sims']},eval=fast,playout=greedy,rollouts=4")
+    search = options.agent(f"mcts:sims={options['sims']},eval=fast,playout=greedy,rollouts={options['rollouts']}")
     return HardAgent(search, endgame=options["endgame"], nodes=options["nodes"], seconds=options["seconds"])
 
 
 #: ``pillage-hard``: the ``hard`` level of Pillage
 HARD = AgentFactory(make_hard, "MCTS in the opening, the exact solver near the end", (
     Param("sims", "3000", parse_int(1), "MCTS simulations per move"),
+    Param("rollouts", "4", parse_int(1), "greedy playouts per MCTS leaf"),
     Param("endgame", "22", parse_int(0), "lines left from which the solver plays"),
     Param("nodes", str(DEFAULT_NODES), parse_int(1), "solver positions per move before the search plays instead"),
     Param("seconds", "none", parse_or("none", parse_real(0, above=True)),

@@ -73,6 +73,7 @@ from .contents import OPS, Commodity, Doubloons, Modifier, apply_op
 from .heuristics import GreedyAgent
 from .rules import PillageGame, PillageState
 from .solver_symmetry import edge_symmetries, make_canon
+from .solver_table import ArrayTable, Packing
 
 # Box content codes in the tables.
 _DOUBLOONS, _COMMODITY, _MODIFIER = 0, 1, 2
@@ -81,9 +82,11 @@ _DOUBLOONS, _COMMODITY, _MODIFIER = 0, 1, 2
 #: default budget of the transposition tables, in MB (the machine may have far more; a
 #: bigger table helps only on boards too big to solve in minutes anyway)
 DEFAULT_MEMORY = 512
-#: bytes one table entry is reckoned to cost: tracemalloc measured 139 on the unit 3x3 solve
-#: (key, bounds, dict slot); the rest is room for a dict's table growing by doubling
+#: bytes one dict table entry is reckoned to cost: tracemalloc measured 139 on the unit 3x3
+#: solve (key, bounds, dict slot); the rest is room for a dict's table growing by doubling
 ENTRY_BYTES = 240
+#: share of the memory budget for the static search's array table (the rest: dict tables)
+ARRAY_SHARE = 0.75
 
 
 @dataclass(frozen=True)
@@ -104,27 +107,36 @@ class SolveResult:
 
 class _Budget:
     """Node counter shared by all search loops; every 4096 nodes it checks the node and
-    time limits and keeps the tables within their memory budget."""
+    time limits, keeps the dict tables within their memory budget and reports progress."""
 
-    __slots__ = ("nodes", "deadline", "node_limit", "capacity", "tables", "trims")
+    __slots__ = ("nodes", "deadline", "node_limit", "capacity", "tables", "trims", "report", "every", "next_report")
 
     def __init__(self, capacity: int) -> None:
         self.nodes = 0
         self.deadline: float | None = None
         self.node_limit: int | None = None
-        #: entries all tables may hold together
+        #: entries all dict tables may hold together
         self.capacity = capacity
         self.tables: list[dict] = []
         #: how often the tables were trimmed
         self.trims = 0
+        #: called with the positions searched so far, every ``every`` seconds
+        self.report: Callable[[int], None] | None = None
+        self.every = 10.0
+        self.next_report = 0.0
 
     def tick(self, pending: int = 0) -> None:
-        """Raise :class:`SearchLimitError` past a limit; trim the tables past the budget.
-        ``pending`` counts nodes searched but not yet added to :attr:`nodes`."""
+        """Raise :class:`SearchLimitError` past a limit; trim the tables past the budget;
+        report when due. ``pending`` counts nodes searched but not yet added to :attr:`nodes`."""
         if self.node_limit is not None and self.nodes + pending > self.node_limit:
             raise SearchLimitError(f"pillage solver: node limit {self.node_limit} reached", "nodes")
-        if self.deadline is not None and time.perf_counter() > self.deadline:
-            raise SearchLimitError("pillage solver: time limit reached", "time")
+        if self.deadline is not None or self.report is not None:
+            now = time.perf_counter()
+            if self.deadline is not None and now > self.deadline:
+                raise SearchLimitError("pillage solver: time limit reached", "time")
+            if self.report is not None and now >= self.next_report:
+                self.next_report = now + self.every
+                self.report(self.nodes + pending)
         total = sum(len(t) for t in self.tables)
         if total > self.capacity:
             # each table keeps its newest entries, all together half the budget
@@ -190,10 +202,16 @@ class Solver:
                 inv[image] = e
             self.inverse.append(inv)
         self.canon, self.canon_sym = make_canon(self.perms, self.num_edges)
-        self.timer = _Budget(int(memory * (1 << 20)) // ENTRY_BYTES)
+        budget = memory * (1 << 20)
+        self.timer = _Budget(int(budget * (1 - ARRAY_SHARE)) // ENTRY_BYTES)
+        #: the static searches' shared table; keys are the canonical mask tagged with the
+        #: valuation's number above the edge bits
+        self.array = ArrayTable(budget * ARRAY_SHARE, self.full)
         self.general_tt: dict[tuple[int, tuple[int, ...], tuple[int, ...]], tuple[int, int, int]] = {}
         self.timer.tables.append(self.general_tt)
         self.static: dict[tuple[int | None, ...], Callable[[int, int, int, int], int]] = {}
+        #: (root lines searched, root lines, best so far) of the solve under way, for its reports
+        self._at = (0, 0, 0)
 
     # ----------------------------------------------------------------- positions
 
@@ -259,8 +277,18 @@ class Solver:
         borders = {1 << e: len(self.edge_boxes[e]) for e in range(self.num_edges)}
         near = {1 << e: self.near[e] for e in range(self.num_edges)}
         full = self.full
-        tt: dict[int, tuple[int, int, int]] = {}
-        self.timer.tables.append(tt)
+        packing = Packing(sum(abs(w) for w in worth))
+        tag = len(self.static) << self.num_edges
+        tget: Callable[[int, int], int]
+        tput: Callable[[int, int], None]
+        if packing.bits <= 64 and tag >> self.num_edges < 1 << (64 - self.num_edges):
+            tget, tput = self.array.get, self.array.put
+        else:
+            # too wide for the array's 64-bit columns: a dict of its own, trimmed by the budget
+            tt: dict[int, int] = {}
+            self.timer.tables.append(tt)
+            tget, tput = tt.get, tt.__setitem__
+        bound, shift_lo, width_mask = packing.bound, packing.shift_lo, packing.mask
         canon_sym = self.canon_sym
         perms = self.perms
         inverse = self.inverse
@@ -280,10 +308,12 @@ class Solver:
             if not count & 4095:
                 timer.tick(count)
             key, sym = canon_sym(drawn)
-            entry = tt.get(key)
+            key |= tag
+            entry = tget(key, 0)
             first = 0
-            if entry is not None:
-                lo, hi, stored = entry
+            if entry:
+                lo = (entry >> shift_lo) - bound
+                hi = ((entry >> 16) & width_mask) - bound
                 if lo >= beta:
                     return lo
                 if hi <= alpha:
@@ -294,7 +324,7 @@ class Solver:
                     alpha = lo
                 if hi < beta:
                     beta = hi
-                first = 1 << inverse[sym][stored]
+                first = 1 << inverse[sym][(entry & 0xFFFF) - 1]
             else:
                 lo, hi = -rest, rest
             caps: dict[int, list[int]] | None = None
@@ -383,7 +413,7 @@ class Solver:
                     lo = best
             else:
                 lo = hi = best
-            tt[key] = (lo, hi, perms[sym][best_m.bit_length() - 1])
+            tput(key, (lo + bound) << shift_lo | (hi + bound) << 16 | perms[sym][best_m.bit_length() - 1] + 1)
             return best
 
         def counted(drawn: int, alpha: int, beta: int, rest: int) -> int:
@@ -585,8 +615,10 @@ class Solver:
 
     # ------------------------------------------------------------------ root
 
-    def solve(self, state: PillageState, time_limit: float | None = None, node_limit: int | None = None) -> SolveResult:
-        """Exact value and a best action of ``state`` (see :func:`solve`)."""
+    def solve(self, state: PillageState, time_limit: float | None = None, node_limit: int | None = None,
+              progress: Callable[[str], None] | None = None, every: float = 10.0) -> SolveResult:
+        """Exact value and a best action of ``state`` (see :func:`solve`); ``progress``, if
+        given, is called every ``every`` seconds with a line saying how far the search is."""
         if state.contents != self.contents:
             raise ValueError("pillage solver: this Solver was built for other box contents")
         start = time.perf_counter()
@@ -602,17 +634,32 @@ class Solver:
         timer.nodes = 0
         timer.deadline = None if time_limit is None else start + time_limit
         timer.node_limit = node_limit
+        big = 1 << 60
+        self._at = (0, 0, -big)
+
+        def report(nodes: int) -> None:
+            assert progress is not None
+            seconds = time.perf_counter() - start
+            done, lines, best = self._at
+            so_far = f"{margin + best:+d}" if best > -big else "?"
+            progress(f"{seconds:7.0f} s  {nodes:>13,} positions  {nodes / max(seconds, 1e-9):>9,.0f}/s  "
+                     f"table {len(self.array):>11,} + {sum(len(t) for t in timer.tables):,}  "
+                     f"root line {done + 1} of {lines}, best so far {so_far}")
+
+        timer.report = report if progress is not None else None
+        timer.every = every
+        timer.next_report = start + every
         try:
-            value, action = self._root(state, hd)
+            value, action = self._root(state, hd, -big, big)
         finally:
-            timer.deadline = timer.node_limit = None
+            timer.deadline = timer.node_limit = timer.report = None
         return SolveResult(float(margin + value), action, timer.nodes, time.perf_counter() - start)
 
-    def _root(self, state: PillageState, hd: tuple[int, ...]) -> tuple[int, PillageAction]:
-        """(future increment, action) over the legal actions of ``state``."""
+    def _root(self, state: PillageState, hd: tuple[int, ...], alpha: int, beta: int) -> tuple[int, PillageAction]:
+        """(future increment, action) over the legal actions of ``state``, fail-soft in the
+        window (alpha, beta): the action is one reaching the value returned."""
         best: int = -(1 << 60)
         best_a: PillageAction | None = None
-        big = 1 << 60
         if state.pending:
             # Any pending modifier may go first (PP-5 amended): every option of each.
             for action in state.legal_actions():
@@ -621,33 +668,41 @@ class Solver:
                 rest = [b for b in state.pending if b != box]
                 i = state.game.actions.choices[action.modifier].index(action)
                 _, vals, gain = self.choice_outcomes(box, state.values, hd)[i]
+                a = max(alpha, best)
                 if rest:
-                    v = gain + self.choose(state.drawn, vals, hd, rest, best - gain, big)
+                    v = gain + self.choose(state.drawn, vals, hd, rest, a - gain, beta - gain)
                 else:
-                    v = gain + self.search(state.drawn, vals, hd, best - gain, big)
+                    v = gain + self.search(state.drawn, vals, hd, a - gain, beta - gain)
                 if v > best:
                     best, best_a = v, action
+                    if best >= beta:
+                        break
             assert best_a is not None
             return best, best_a
         # Root lines, the richest captures first: an early good value narrows the window
         # for the rest. Every line is searched (no decline pruning here), which is cheap.
         order = sorted(state.undrawn(), key=lambda e: -self.step_line(state.drawn, state.values, hd, e)[1])
-        for e in order:
+        for done, e in enumerate(order):
+            self._at = (done, len(order), best)
             after, gain, hd2, mods, closed = self.step_line(state.drawn, state.values, hd, e)
+            a = max(alpha, best)
             if not closed:
-                v = -self.search(after, state.values, tuple(-x for x in hd), -big, -best)
+                v = -self.search(after, state.values, tuple(-x for x in hd), -beta, -a)
             elif not mods:
-                v = gain + self.search(after, state.values, hd2, best - gain, big)
+                v = gain + self.search(after, state.values, hd2, a - gain, beta - gain)
             else:
-                v = gain + self.choose(after, state.values, hd2, mods, best - gain, big)
+                v = gain + self.choose(after, state.values, hd2, mods, a - gain, beta - gain)
             if v > best:
                 best, best_a = v, state.game.lines[e]
+                if best >= beta:
+                    break
         assert best_a is not None
         return best, best_a
 
 
 def solve(state: PillageState, time_limit: float | None = None, memory: float = DEFAULT_MEMORY,
-          node_limit: int | None = None) -> SolveResult:
+          node_limit: int | None = None, progress: Callable[[str], None] | None = None,
+          every: float = 10.0) -> SolveResult:
     """Solve ``state`` exactly: the zero-sum final margin game.
 
     ``value`` is the current player's final score minus the opponent's under play that
@@ -656,12 +711,13 @@ def solve(state: PillageState, time_limit: float | None = None, memory: float = 
     margin from ``state.mover``'s side and ``best_action=None``. ``memory`` bounds the
     transposition tables (MB). Raises ``ValueError`` at a chance node and
     :class:`SearchLimitError` past ``time_limit`` seconds or ``node_limit`` positions.
+    ``progress`` is called every ``every`` seconds with a line on how far the search is.
     """
     if not isinstance(state, PillageState):
         raise ValueError(f"pillage solver: not a Pillage state: {state!r}")
     if state.current_player == CHANCE:
         raise ValueError("pillage solver: the position is a chance node (contents not all dealt yet)")
-    return Solver(state.game, state.contents, memory).solve(state, time_limit, node_limit)
+    return Solver(state.game, state.contents, memory).solve(state, time_limit, node_limit, progress, every)
 
 
 def value_of(state: PillageState) -> float:
