@@ -1,5 +1,5 @@
 /* A second, independent solver for plain Dots and Boxes, to check the Pillage solver's
- * values on unit boards (bench/pillage_solver_check.py compiles and runs it).
+ * values on unit boards:  gcc -O2 -o /tmp/dots_check bench/dots_check.c && /tmp/dots_check 3 3
  *
  * Nothing is shared with plunder/games/pillage/solver.py: its own edge numbering, plain
  * negamax alpha-beta over every undrawn line (no pruning rules, no symmetries), captures
@@ -7,7 +7,8 @@
  * margin. Prints the first player's final margin (boxes won minus boxes lost) with best
  * play, the positions searched and the seconds taken.
  *
- * Usage: dots_check ROWS COLS [LOG2_TABLE_ENTRIES]   (boxes; ROWS*(COLS+1)+COLS*(ROWS+1) <= 63)
+ * Usage: dots_check ROWS COLS [LOG2_TABLE_ENTRIES]   (boxes, at most 47 lines; the table
+ * takes 8 bytes an entry, 2^26 entries by default)
  */
 #include <stdint.h>
 #include <stdio.h>

@@ -21,6 +21,7 @@ from plunder.games.pillage.rules import PillageGame, PillageState
 from plunder.core.errors import SearchLimitError
 from plunder.games.pillage.actions import Choose, Deal, Line
 from plunder.games.pillage.solver import Solver, SolverAgent, solve, value_of
+from plunder.games.pillage.solver_table import SLOT_BYTES, ArrayTable, Packing
 
 LEGEND = Legend(("food", "armor"), (3, 2))
 
@@ -330,16 +331,63 @@ def test_limits_raise_search_limit_errors_and_the_agent_falls_back() -> None:
 
 
 def test_a_small_table_budget_keeps_the_tables_small_and_the_value_exact() -> None:
-    """0.02 MB holds 87 entries: the tables are trimmed to that again and again, and the
-    2x3 value is still exact (a dropped entry costs time, never exactness)."""
+    """0.02 MB: the array table of the static search stops at 653 slots (16 bytes each,
+    within two thirds of its three quarters of the budget) and is overwritten again and
+    again while 2x3 searches some 30,000 positions; the dict tables may hold 21 entries.
+    The value is still exact (a lost entry costs time, never exactness)."""
     state = PillageGame.load(board="square:2x3", contents="unit").new_initial_state()
     solver = Solver(state.game, state.contents, memory=0.02)
-    assert solver.timer.capacity == 87
-    assert solver.solve(state).value == solve(state).value
-    assert solver.timer.trims > 0
-    assert sum(len(t) for t in solver.timer.tables) <= 87 + 4096
+    assert solver.timer.capacity == 21
+    result = solver.solve(state)
+    assert result.value == solve(state).value == -2
+    assert solver.array.size == 653 and solver.array.grown == 0
+    assert result.nodes > 20 * solver.array.size
     with pytest.raises(ParameterError):
         Solver(state.game, state.contents, memory=0)
+
+
+def test_the_dict_tables_of_valued_boards_are_trimmed_to_their_budget() -> None:
+    """Positions with an open modifier live in dict tables: past their budget they are
+    trimmed to half of it, and the value still matches a solver with room to spare."""
+    state = PillageGame.load(board="square:2x3", contents="random").new_initial_state()
+    rng = random.Random(2)
+    while state.is_chance_node():
+        outcomes = state.chance_outcomes()
+        state = state.apply(rng.choices([a for a, _ in outcomes], [p for _, p in outcomes])[0])
+    assert sum(isinstance(c, Modifier) for c in state.contents) == 3
+    small = Solver(state.game, state.contents, memory=0.05)
+    assert small.solve(state).value == solve(state).value == -5
+    assert small.timer.trims > 0 and sum(len(t) for t in small.timer.tables) <= small.timer.capacity + 4096
+
+
+def test_the_array_table_keeps_what_it_can_and_grows_to_its_budget() -> None:
+    """Random keys into a table that doubles from its first size: every key still present
+    maps to its latest entry, most keys are kept, the table never outgrows its budget."""
+    table = ArrayTable(16 << 20, (1 << 24) - 1)
+    rng = random.Random(1)
+    latest: dict[int, int] = {}
+    for _ in range(100_000):
+        key, entry = rng.getrandbits(24), rng.getrandbits(40) + 1
+        table.put(key, entry)
+        latest[key] = entry
+    found = {key: table.get(key) for key in latest}
+    assert all(got in (0, latest[key]) for key, got in found.items())
+    assert sum(1 for got in found.values() if got) > 0.9 * len(latest)
+    assert table.grown > 0 and (table.size + 1) * SLOT_BYTES <= (16 << 20) * 2 / 3 + SLOT_BYTES
+
+
+def test_packing_round_trips_bounds_and_moves() -> None:
+    packing = Packing(37)
+    for lo, hi, move in ((-37, 37, -1), (0, 0, 0), (-5, 12, 39), (37, 37, 65534)):
+        entry = packing.pack(lo, hi, move)
+        assert entry > 0 and entry.bit_length() <= packing.bits and packing.unpack(entry) == (lo, hi, move)
+
+
+def test_progress_reports_name_the_root_line_and_the_best_so_far() -> None:
+    state = PillageGame.load(board="square:2x3", contents="unit").new_initial_state()
+    lines: list[str] = []
+    assert solve(state, progress=lines.append, every=0.0).value == -2
+    assert lines and "positions" in lines[-1] and "root line" in lines[-1] and "of 17" in lines[-1]
 
 
 def test_make_solver_options() -> None:
