@@ -30,6 +30,17 @@ COMMANDS: list[tuple[str, list[str], list[str]]] = [
      [PY, "bench/pillage_playouts.py", "--seconds", "0.5"]),
     ("Pillage strength at equal CPU time against OpenSpiel", [PY, "bench/mcts_equal_time.py", "--games", "200"],
      [PY, "bench/mcts_equal_time.py", "--quick"]),
+    ("Pillage strength at equal CPU time, unit 4x4, the solver for the endgame (tuning run, seeds 3,000,000-)",
+     [PY, "bench/mcts_equal_time.py", "--boards", "4", "--games", "24", "--seed", "3000000", "--agent",
+      "pillage-hard:sims=1000,rollouts=1,endgame=24,nodes=300000"],
+     [PY, "bench/mcts_equal_time.py", "--boards", "4", "--quick", "--seed", "3000000", "--agent",
+      "pillage-hard:sims=1000,rollouts=1,endgame=24,nodes=300000"]),
+    *[(f"Pillage strength at equal CPU time, unit 4x4, the solver for the endgame (evaluation, seeds {s:,}-)",
+       [PY, "bench/mcts_equal_time.py", "--boards", "4", "--games", "50", "--seed", str(s), "--sims", "10064",
+        "--agent", "pillage-hard:sims=1000,rollouts=1,endgame=24,nodes=300000"],
+       [PY, "bench/mcts_equal_time.py", "--boards", "4", "--games", "2", "--seed", str(s), "--sims", "10064",
+        "--agent", "pillage-hard:sims=1000,rollouts=1,endgame=24,nodes=300000"])
+      for s in (4_000_000, 4_000_050, 4_000_100, 4_000_150)],
     ("Pillage strength at equal simulations against OpenSpiel",
      [PY, "bench/mcts_strength.py", "--games", "200", "--boards", "3,4"],
      [PY, "bench/mcts_strength.py", "--games", "10", "--boards", "3"]),
@@ -41,17 +52,40 @@ COMMANDS: list[tuple[str, list[str], list[str]]] = [
      PLUNDER + ["simulate", "pillage", "--agents", "hard,greedy", "--games", "2", "--workers", "1"]),
     ("Pillage exact solver", [PY, "bench/pillage_solver.py", "--limit", "400"],
      [PY, "bench/pillage_solver.py", "--quick", "--limit", "30"]),
+    ("Pillage exact solver, unit 3x4 within 2 GB",
+     [PY, "bench/pillage_solver.py", "--unit", "square:3x4", "--memory", "2000", "--progress", "30", "--limit", "20000"],
+     [PY, "bench/pillage_solver.py", "--unit", "square:2x4", "--memory", "2000", "--progress", "1"]),
+    ("Pillage exact solver, unit 4x4 attempted",
+     [PY, "bench/pillage_solver.py", "--unit", "square:4x4", "--memory", "2000", "--progress", "60", "--limit", "3600"],
+     [PY, "bench/pillage_solver.py", "--unit", "square:4x4", "--memory", "200", "--progress", "2", "--limit", "5"]),
+    ("Pillage exact solver: the independent check of unit values (needs gcc)",
+     ["sh", "-c", "gcc -O2 -o /tmp/dots_check bench/dots_check.c && for b in '2 2' '2 3' '2 4' '3 3' '3 4'; "
+      "do /tmp/dots_check $b 27; done"],
+     ["sh", "-c", "gcc -O2 -o /tmp/dots_check bench/dots_check.c && /tmp/dots_check 3 3 24"]),
     *[(f"Profiteer {agent}",
        PLUNDER + ["simulate", "profiteer", "--agents", agent, "--games", "10000", "--workers", "1", "--seed", "1000000"],
        PLUNDER + ["simulate", "profiteer", "--agents", agent, "--games", "100", "--workers", "1", "--seed", "1000000"])
       for agent in ("random", "greedy", "profit")],
     ("Profiteer counts", [PY, "bench/profiteer_counts.py", "--games", "10000", "--seed", "1000000"],
      [PY, "bench/profiteer_counts.py", "--games", "100", "--seed", "1000000"]),
+    ("Profiteer greedy, profit and the clairvoyant on the same deals",
+     [PY, "bench/profiteer_agents.py", "--seed", "1000000", "--games", "236", "--quiet", "greedy", "profit",
+      "--clairvoyant", "1", "--clairvoyant", "2"],
+     [PY, "bench/profiteer_agents.py", "--seed", "1000000", "--games", "4", "--quiet", "greedy", "profit",
+      "--clairvoyant", "1"]),
     ("Profiteer hard against profit on the same deals",
      [PY, "bench/profiteer_agents.py", "--seed", "1000000", "--games", "236", "profit", "mcts:root=profit,sims=200"],
      [PY, "bench/profiteer_agents.py", "--seed", "1000000", "--games", "2", "profit", "mcts:root=profit,sims=200"]),
     ("Pirates tables", [PY, "bench/pirates_tables.py", "2000", "1000000", "greedy", "random", "hard"],
      [PY, "bench/pirates_tables.py", "20", "1000000", "greedy", "random"]),
+    ("Pirates hard against greedy game by game", [PY, "bench/pirates_tables.py", "2000", "1000000", "greedy",
+                                                  "greedy:bank=true"],
+     [PY, "bench/pirates_tables.py", "20", "1000000", "greedy", "greedy:bank=true"]),
+    ("Hubs root search against greedy (fresh seeds from 2,100,000)",
+     PLUNDER + ["simulate", "hubs", "--agents", "mcts:root=greedy,sims=96,depth=6,scale=20,greedy", "--games", "200",
+                "--seed", "2100000", "--workers", "1"],
+     PLUNDER + ["simulate", "hubs", "--agents", "mcts:root=greedy,sims=96,depth=6,scale=20,greedy", "--games", "2",
+                "--seed", "2100000", "--workers", "1"]),
     ("Hubs round-robin",
      [PY, "bench/round_robin.py", "hubs", "random", "greedy", "mcts:sims=100,eval=greedy,depth=8,scale=20",
       "--games", "10", "--workers", "1"],
@@ -73,7 +107,8 @@ def main() -> None:
               if args.only in " ".join(full) or args.only in what]
     failed = []
     for i, (what, command) in enumerate(chosen, 1):
-        print(f"\n[{i}/{len(chosen)}] {what}\n$ {' '.join(command[1:] if command[0] == PY else command)}", flush=True)
+        shown = " ".join(command[1:] if command[0] == PY else command)
+        print(f"\n[{i}/{len(chosen)}] fills the docs/ai.md table: {what}\n$ {shown}", flush=True)
         start = time.perf_counter()
         if subprocess.run(command).returncode:
             failed.append(what)

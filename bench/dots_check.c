@@ -2,12 +2,13 @@
  * values on unit boards:  gcc -O2 -o /tmp/dots_check bench/dots_check.c && /tmp/dots_check 3 3
  *
  * Nothing is shared with plunder/games/pillage/solver.py: its own edge numbering, plain
- * negamax alpha-beta over every undrawn line (no pruning rules, no symmetries), captures
- * searched first, and a fixed always-replace transposition table of bounds on the future
- * margin. Prints the first player's final margin (boxes won minus boxes lost) with best
+ * negamax alpha-beta over every undrawn line (no pruning rules), captures searched first,
+ * and a fixed always-replace transposition table of bounds on the future margin, keyed on
+ * the drawn mask or (with a fourth argument "sym") on the least of its images under the
+ * board's mirror symmetries. Prints the first player's final margin (boxes won minus boxes lost) with best
  * play, the positions searched and the seconds taken.
  *
- * Usage: dots_check ROWS COLS [LOG2_TABLE_ENTRIES]   (boxes, at most 47 lines; the table
+ * Usage: dots_check ROWS COLS [LOG2_TABLE_ENTRIES [sym]]   (boxes, at most 47 lines; the table
  * takes 8 bytes an entry, 2^26 entries by default)
  */
 #include <stdint.h>
@@ -22,6 +23,8 @@ static uint64_t full;
 static uint64_t *table;             /* key << 16 | (lo + 128) << 8 | (hi + 128); 0 = empty */
 static uint64_t table_mask;
 static long long nodes;
+static int nsyms = 1;
+static int sym_edge[4][64];         /* image of each edge under the identity and the mirrors */
 
 /* horizontal edge above row r (0..rows), column c: r * cols + c;
  * vertical edge left of column c (0..cols), row r: (rows + 1) * cols + r * (cols + 1) + c */
@@ -43,6 +46,30 @@ static void build(void) {
                 if (edge_box[es[i]][0] < 0) edge_box[es[i]][0] = b; else edge_box[es[i]][1] = b;
             }
         }
+}
+
+/* the left-right, top-bottom and both mirrors (rotations only fit square boards; not used) */
+static void build_symmetries(void) {
+    nsyms = 4;
+    for (int m = 0; m < 4; m++) {
+        int flip_c = m & 1, flip_r = m >> 1 & 1;
+        for (int r = 0; r <= rows; r++)
+            for (int c = 0; c < cols; c++)
+                sym_edge[m][h_edge(r, c)] = h_edge(flip_r ? rows - r : r, flip_c ? cols - 1 - c : c);
+        for (int r = 0; r < rows; r++)
+            for (int c = 0; c <= cols; c++)
+                sym_edge[m][v_edge(r, c)] = v_edge(flip_r ? rows - 1 - r : r, flip_c ? cols - c : c);
+    }
+}
+
+static uint64_t canonical(uint64_t drawn) {
+    uint64_t best = drawn;
+    for (int m = 1; m < nsyms; m++) {
+        uint64_t image = 0;
+        for (int e = 0; e < nedges; e++) if (drawn >> e & 1) image |= 1ULL << sym_edge[m][e];
+        if (image < best) best = image;
+    }
+    return best;
 }
 
 static int closes(uint64_t drawn, int e) {
@@ -68,10 +95,11 @@ static int search(uint64_t drawn, int alpha, int beta) {
     int rest = open_boxes(drawn);
     if (rest <= alpha) return rest;
     if (-rest >= beta) return -rest;
-    uint64_t slot = (drawn * 0x9E3779B97F4A7C15ULL) >> 20 & table_mask;
+    uint64_t key = nsyms > 1 ? canonical(drawn) : drawn;
+    uint64_t slot = (key * 0x9E3779B97F4A7C15ULL) >> 20 & table_mask;
     uint64_t entry = table[slot];
     int lo = -rest, hi = rest;
-    if (entry && entry >> 16 == drawn) {
+    if (entry && entry >> 16 == key) {
         lo = (int)(entry >> 8 & 255) - 128;
         hi = (int)(entry & 255) - 128;
         if (lo >= beta) return lo;
@@ -94,7 +122,7 @@ static int search(uint64_t drawn, int alpha, int beta) {
     if (best <= a0) { if (best < hi) hi = best; }
     else if (best >= b0) { if (best > lo) lo = best; }
     else lo = hi = best;
-    table[slot] = drawn << 16 | (uint64_t)(lo + 128) << 8 | (uint64_t)(hi + 128);
+    table[slot] = key << 16 | (uint64_t)(lo + 128) << 8 | (uint64_t)(hi + 128);
     return best;
 }
 
@@ -108,12 +136,13 @@ int main(int argc, char **argv) {
         return 2;
     }
     build();
+    if (argc > 4) build_symmetries();
     table_mask = (1ULL << bits) - 1;
     table = calloc(1ULL << bits, sizeof *table);
     if (!table) { fprintf(stderr, "dots_check: no memory for 2^%d entries\n", bits); return 1; }
     clock_t start = clock();
     int value = search(0, -1000, 1000);
-    printf("%dx%d value %+d nodes %lld seconds %.1f table_MB %llu\n", rows, cols, value, nodes,
+    printf("%dx%d%s value %+d nodes %lld seconds %.1f table_MB %llu\n", rows, cols, nsyms > 1 ? " sym" : "", value, nodes,
            (double)(clock() - start) / CLOCKS_PER_SEC, (unsigned long long)((8ULL << bits) >> 20));
     return 0;
 }

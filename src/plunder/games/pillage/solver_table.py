@@ -10,8 +10,9 @@ Python objects per entry.
 Replacement: a key has two slots, ``key % size`` and the next; the size is a prime, since
 canonical masks (the least image under the symmetries) share their low bits far more
 often than chance would. A new key takes a free slot of the two, else the one whose entry
-has fewer undrawn lines (less work to search again). The table starts small and doubles when it is a quarter full,
-until its budget; after that a new entry overwrites an old one. A lost entry only costs
+has fewer undrawn lines (less work to search again). The table starts small and doubles when
+it is a quarter full, the last step up to its limit; after that a new entry overwrites an
+old one. A lost entry only costs
 time: every entry is a bound, and the search is exact without it.
 """
 
@@ -71,7 +72,8 @@ class ArrayTable:
     __slots__ = ("keys", "vals", "size", "limit", "filled", "work_mask", "grown")
 
     def __init__(self, budget: float, work_mask: int) -> None:
-        self.limit = max(3, int(budget * 2 / 3) // SLOT_BYTES)
+        #: the most slots it may have (a prime)
+        self.limit = _prime_below(max(3, int(budget * 2 / 3) // SLOT_BYTES))
         self.size = _prime_below(min(_FIRST_SIZE, self.limit))
         self.keys = array("Q", [0]) * (self.size + 1)
         self.vals = array("Q", [0]) * (self.size + 1)
@@ -108,7 +110,7 @@ class ArrayTable:
                 i = j
         if not vals[i]:
             self.filled += 1
-            if self.filled * 4 > self.size and self.size * 2 <= self.limit:
+            if self.filled * 4 > self.size and self.size < self.limit:
                 vals[i] = entry
                 keys[i] = key
                 self._grow()
@@ -117,9 +119,10 @@ class ArrayTable:
         vals[i] = entry
 
     def _grow(self) -> None:
-        """Double the table, rehashing with numpy a chunk at a time (keys that meet in one
-        slot keep one of them: a lost entry only costs time)."""
-        size = _prime_below(self.size * 2)
+        """Double the table, or grow it to its limit if that is nearer, rehashing with numpy
+        a chunk at a time (keys that meet in one slot keep one of them: a lost entry only
+        costs time)."""
+        size = _prime_below(min(self.size * 2, self.limit))
         keys = array("Q", [0]) * (size + 1)
         vals = array("Q", [0]) * (size + 1)
         new_k = np.frombuffer(keys, dtype=np.uint64)
