@@ -1,7 +1,7 @@
 """Lab throughput: games/s per core for each game and agent, 1 -> 2 worker speed-up on both backends,
 and the time for 1,000,000 Profiteer games with greedy.
 
-Run: .venv/bin/python bench/lab_speed.py [--repeats R] [--budget SECONDS] [--only per-core,speedup,million]
+Run: .venv/bin/python bench/lab_speed.py [--repeats R] [--budget SECONDS] [--only per-core,speedup,million,store]
      [--million N] [--quick]
 
 Every figure is the median of R runs with the spread (min-max) beside it, and the 1-minute load
@@ -17,6 +17,9 @@ are lower, and the load says how much lower to expect.
 * speedup: the same games on 1 and on 2 workers, wall time, for the local process pool and for a
   local Ray (started once per worker count; its start-up is not timed). The games are cut into
   the same chunks for every worker count, so only the number of workers differs.
+* store: the rows the driver (the process running the command) writes into the results file a
+  CPU second, against the batch path's games per CPU second: how many cores' games one driver
+  keeps up with.
 * million: 1,000,000 Profiteer games with greedy through ``run_games`` on 2 local workers, wall
   time; the reference is the one-game fast path, timed on a sample in the same run and scaled.
 """
@@ -25,14 +28,18 @@ from __future__ import annotations
 
 import argparse
 import os
+import resource
 import statistics
+import tempfile
 import time
+from pathlib import Path
 from typing import Callable, Sequence
 
 from plunder.agents import make_agent
 from plunder.core.registry import entry, load_game
 from plunder.games.profiteer.batch import cumulative_table
 from plunder.lab.backends import LocalPool, RayCluster
+from plunder.lab.store import Run, Store
 from plunder.match import agent_rng
 from plunder.simulate import chunks, play_chunk, run_games
 
@@ -164,27 +171,56 @@ def speedup(repeats: int, budget: float, backends: Sequence[str]) -> None:
                   f"{spread(ratios, '{:.2f}x'):>16}  {'/'.join(loads[(game_id, agent)])}", flush=True)
 
 
+def cpu_seconds() -> float:
+    """CPU seconds of this process and of its finished children (the pool's workers, once joined)."""
+    me, children = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
+    return me.ru_utime + me.ru_stime + children.ru_utime + children.ru_stime
+
+
 def million(games: int, repeats: int) -> None:
-    """Wall time of ``games`` Profiteer games with greedy on 2 local workers, against the one-game path."""
+    """Wall and CPU time of ``games`` Profiteer games with greedy on 2 local workers, against the one-game path."""
     print(f"== {games:,} profiteer games with greedy, 2 local workers (the runner, batch path) ==")
     sample = one_by_one("profiteer", "greedy", 0)
     n = sized(sample, 2.0)
     reference = statistics.median(cpu_rate(sample, n) for _ in range(repeats))
     before = load()
+    cpu = cpu_seconds()
     start = time.perf_counter()
     played = sum(len(chunk) for chunk in run_games("profiteer", {}, ["greedy"], range(games), 0, workers=2))
     took = time.perf_counter() - start
+    cpu = cpu_seconds() - cpu  # the workers and the process reading their rows
     assert played == games
-    print(f"wall {took:.1f} s = {games / took:,.0f} games/s ({games / took / 2:,.0f} a core); load {before}/{load()}")
-    print(f"one-game fast path (reference, same run): {reference:,.0f} games/CPU s, so {games / reference / 2:.0f} s "
-          f"on 2 cores at best; the batch path is {games / took / 2 / reference:.2f}x that per core")
+    print(f"wall {took:.1f} s ({games / took:,.0f} games/s); load {before}/{load()}")
+    print(f"CPU {cpu:.1f} s in all = {games / cpu:,.0f} games per CPU s; on 2 idle cores about {cpu / 2:.0f} s wall")
+    print(f"one-game fast path (reference, same run): {reference:,.0f} games per CPU s, {games / reference:.0f} CPU s "
+          f"for {games:,} games; the batch path takes {games / reference / cpu:.2f}x less CPU")
+
+
+def store_rate(repeats: int) -> None:
+    """Rows per CPU second the driver writes into the results file, against the batch path's games/s."""
+    print("== the driver: Profiteer rows written to the SQLite results store (median of runs, min-max) ==")
+    results = play_chunk(("profiteer", dict(load_game("profiteer").params), ["greedy"], list(range(8000)), 0))
+    run = Run("profiteer", dict(load_game("profiteer").params), ("greedy",), 0)
+    rates = []
+    with tempfile.TemporaryDirectory() as folder:
+        for r in range(repeats):
+            store = Store(Path(folder) / f"games{r}.sqlite")
+            start = time.process_time()
+            for k in range(0, len(results), 4000):  # a chunk at a time, as collect() stores them
+                store.add(run, results[k:k + 4000])
+            rates.append(len(results) / (time.process_time() - start))
+            store.close()
+    play = runner("profiteer", "greedy", 10_000)
+    batch = statistics.median(cpu_rate(play, BATCHED) for _ in range(repeats))
+    print(f"{spread(rates)} rows/CPU s; the batch path plays {batch:,.0f} games/CPU s, so one driver stores "
+          f"the games of {statistics.median(rates) / batch:.1f} cores; load {load()}")
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--budget", type=float, default=1.5, help="CPU seconds a measurement aims at")
-    parser.add_argument("--only", default="per-core,speedup,million")
+    parser.add_argument("--only", default="per-core,speedup,million,store")
     parser.add_argument("--backends", default="pool,ray")
     parser.add_argument("--million", type=int, default=1_000_000, help="games of the last measurement")
     parser.add_argument("--quick", action="store_true", help="small budgets, 100,000 games, for a look")
@@ -200,6 +236,8 @@ def main() -> None:
         speedup(args.repeats, args.budget, args.backends.split(","))
     if "million" in parts:
         million(args.million, args.repeats)
+    if "store" in parts:
+        store_rate(args.repeats)
 
 
 if __name__ == "__main__":

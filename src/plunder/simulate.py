@@ -134,13 +134,36 @@ def chunks(game_id: str, params: dict[str, str], agents: Sequence[str], indices:
            workers: int) -> list[Chunk]:
     """Split ``indices`` into chunks small enough to keep ``workers`` busy.
 
-    At most 200 games a chunk, or 4000 for a game whose ``fast_batch`` hook plays many games at
-    once (its arrays pay off only over thousands of games).
+    About 8 chunks a worker of at most 200 games; for a game whose ``fast_batch`` hook plays
+    many games at once (its arrays pay off only over thousands), 2 a worker of at most 4000.
     """
-    most = 4000 if entry(game_id).fast_batch is not None else 200
-    size = max(1, min(most, len(indices) // (workers * 8) or 1))
+    batched = entry(game_id).fast_batch is not None
+    most, per_worker = (4000, 2) if batched else (200, 8)
+    size = max(1, min(most, len(indices) // (workers * per_worker) or 1))
     return [(game_id, dict(params), list(agents), list(indices[s:s + size]), seed)
             for s in range(0, len(indices), size)]
+
+
+#: Several runs' games to play in one go: game id, parameters, agents, game indices, base seed.
+Plan = tuple[str, dict[str, str], Sequence[str], Sequence[int], int]
+
+
+def run_plans(plans: Sequence[Plan], backend: Backend) -> Iterator[tuple[int, list[tuple[int, GameResult]]]]:
+    """Play the games of every plan on ``backend`` at once; yield (plan number, a chunk's results) in order.
+
+    A sweep's variants go together, so a cluster's CPUs share every variant's games.
+    """
+    jobs: list[Chunk] = []
+    owners: list[int] = []
+    share = max(1, -(-backend.slots() // max(1, len(plans))))  # the backend's slots split among the plans
+    for n, (game_id, params, agents, indices, seed) in enumerate(plans):
+        game = load_game(game_id, **params)
+        for spec in set(agents):
+            make_agent(spec, game)  # fail fast on a bad spec
+        for job in chunks(game_id, dict(game.params), agents, indices, seed, share):
+            jobs.append(job)
+            owners.append(n)
+    yield from zip(owners, backend.map(play_chunk, jobs))
 
 
 def run_games(
@@ -153,14 +176,12 @@ def run_games(
     The one runner behind ``plunder simulate`` and the lab. Results are the same for any backend
     and any number of workers.
     """
-    game = load_game(game_id, **params)
-    for spec in set(agents):
-        make_agent(spec, game)  # fail fast on a bad spec
     if backend is None:
         with LocalPool(workers) as pool:
             yield from run_games(game_id, params, agents, indices, seed, backend=pool)
         return
-    yield from backend.map(play_chunk, chunks(game_id, dict(game.params), agents, indices, seed, backend.slots()))
+    for _, results in run_plans([(game_id, params, agents, indices, seed)], backend):
+        yield results
 
 
 def simulate(

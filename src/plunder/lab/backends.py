@@ -58,7 +58,7 @@ class LocalPool:
 
     def map(self, fn: Callable[[J], R], jobs: Sequence[J]) -> Iterator[R]:
         """Run the jobs on the pool (or here for one worker), results in job order."""
-        if self.workers == 1:
+        if self.workers == 1 or not jobs:
             for job in jobs:
                 yield fn(job)
             return

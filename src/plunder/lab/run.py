@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from typing import Callable
+from typing import Callable, Sequence
 
-from ..simulate import run_games
-from .backends import Backend
+from ..simulate import run_plans
+from .backends import Backend, LocalPool
 from .store import Row, Run, Store, missing
 
 
@@ -18,12 +18,27 @@ def collect(store: Store, run: Run, games: int, workers: int = 1,
     on any backend.
     ``progress`` is told how many games each chunk added (games already stored count at the start).
     """
-    todo = missing(store.done(run), games)
-    if progress:
-        progress(games - len(todo))
-    if todo:
-        for results in run_games(run.game, run.params, run.agents, todo, run.seed, workers, backend):
-            store.add(run, results)
-            if progress:
-                progress(len(results))
-    return store.rows(run, games)
+    return collect_many(store, [(run, games)], workers, progress, backend)[0]
+
+
+def collect_many(store: Store, wanted: Sequence[tuple[Run, int]], workers: int = 1,
+                 progress: Callable[[int], None] | None = None,
+                 backend: Backend | None = None) -> list[list[Row]]:
+    """:func:`collect` for several runs (run, games) at once: their games share the backend."""
+    if backend is None:
+        with LocalPool(workers) as pool:
+            return collect_many(store, wanted, progress=progress, backend=pool)
+    runs: list[Run] = []
+    plans = []
+    for run, games in wanted:
+        todo = missing(store.done(run), games)
+        if progress:
+            progress(games - len(todo))
+        if todo:
+            runs.append(run)
+            plans.append((run.game, run.params, run.agents, todo, run.seed))
+    for n, results in run_plans(plans, backend):
+        store.add(runs[n], results)
+        if progress:
+            progress(len(results))
+    return [store.rows(run, games) for run, games in wanted]

@@ -18,7 +18,7 @@ from ..core.registry import load_game
 from .measures import Share, pct, ties, wins
 from .report import LENGTH
 from .backends import Backend, LocalPool
-from .run import collect
+from .run import collect_many
 from .store import Row, Run, Store
 
 #: ranking measures: each turns rows into (badness, low, high) — lower is better — and says it in words
@@ -100,10 +100,12 @@ def sweep(store: Store, game_id: str, base: dict[str, str], axes: Sequence[tuple
         game = load_game(game_id, **{**base, **values})  # refuses a bad value before any game is played
         variants.append(Variant(values, Run(game_id, dict(game.params), tuple(agents), seed)))
     while any(v.status == "playing" for v in variants):
-        for v in variants:
-            if v.status == "playing":
-                v.rows = collect(store, v.run, min(most, len(v.rows) + batch), progress=progress,
-                                 backend=backend)
+        # every variant still playing gets its next batch in one go, so the backend's workers
+        # share all of them
+        playing = [v for v in variants if v.status == "playing"]
+        wanted = [(v.run, min(most, len(v.rows) + batch)) for v in playing]
+        for v, rows in zip(playing, collect_many(store, wanted, progress=progress, backend=backend)):
+            v.rows = rows
         best = min(variants, key=lambda v: v.measure(measure)[0])
         for v in variants:
             if v.status != "playing":
