@@ -18,6 +18,7 @@ from plunder.core.errors import ParameterError
 from plunder.lab.backends import LocalPool, RayCluster, make_backend
 from plunder.lab.run import collect
 from plunder.lab.store import Run, Store
+from plunder.lab.sweep import parse_grid, sweep
 from plunder.simulate import run_games, simulate
 
 PROFITEER = Run("profiteer", {"hand": "10", "keep": "8", "target": "26", "war_switch": "false",
@@ -92,6 +93,19 @@ def test_backend_names_are_checked() -> None:
         make_backend("pool", 2, "127.0.0.1:6379")
     with make_backend("pool", 3) as pool:
         assert pool.slots() == 3
+
+
+def test_a_sweep_on_ray_plays_every_variant_as_the_pool_does(ray_cluster: RayCluster, tmp_path: Path) -> None:
+    ranked = {}
+    with LocalPool(2) as pool:
+        for name, backend in (("ray", ray_cluster), ("pool", pool)):
+            store = Store(tmp_path / f"{name}.sqlite")
+            variants = sweep(store, "profiteer", PROFITEER.params, parse_grid(["target=18,26", "hand=8,10"]),
+                             ["greedy"], "near50", batch=40, most=120, precision=0.05, backend=backend)
+            ranked[name] = [(v.values, v.status, v.rows) for v in variants]
+            store.close()
+    assert ranked["ray"] == ranked["pool"]
+    assert min(len(rows) for _, _, rows in ranked["ray"]) < 120  # sequential stopping ended some early
 
 
 def test_the_report_command_stores_the_same_rows_on_ray_and_on_the_pool(ray_cluster: RayCluster,
