@@ -175,6 +175,14 @@ def test_an_invite_claims_its_seat_once_and_two_people_play(db: str) -> None:
                 assert sockets[seat].receive_json()["message"] == "Hints are only for games against the AI."
 
 
+def test_a_game_waiting_for_an_open_seat_says_so(client: TestClient) -> None:
+    game_id = new_game(client, "pillage", preset="small", **{"seat.0": "open", "seat.1": "me"})
+    with client.websocket_connect(f"/ws/{game_id}") as ws:
+        message = state_of(ws)
+        assert message["status"] == "Waiting for Player 1 to join by the invite link"
+        assert not message["your_turn"] and message["seats"][0]["to_move"]
+
+
 def test_undo_goes_back_to_my_previous_decision_and_meets_the_same_draws(client: TestClient) -> None:
     game_id = new_game(client, "pirates", **{"seat.0": "me", "seat.1": "medium"})
     with client.websocket_connect(f"/ws/{game_id}") as ws:

@@ -42,6 +42,10 @@ CLOSE_UNKNOWN = 4404
 CLOSE_POLICY = 1008
 
 
+#: hints being worked out (held so that they are not collected before they finish)
+HINTS: set[asyncio.Task[None]] = set()
+
+
 def tables_of(conn: HTTPConnection) -> Tables:
     """The app's tables (:func:`plunder.web.app.create_app` sets them up)."""
     found: Tables = conn.app.state.tables
@@ -177,9 +181,12 @@ async def ws(websocket: WebSocket) -> None:
     refused = 0
 
     async def pump() -> None:
-        while (message := await viewer.queue.get()) is not None:
-            await websocket.send_json(message)
-        await websocket.close(CLOSE_POLICY)
+        try:
+            while (message := await viewer.queue.get()) is not None:
+                await websocket.send_json(message)
+            await websocket.close(CLOSE_POLICY)  # too slow to read what it is sent
+        except Exception:  # the connection is gone: the reading side notices and tidies up
+            pass
 
     async def error(message: str, detail: str = "") -> None:
         await viewer.queue.put({"type": "error", "message": message, "detail": detail or message})
@@ -194,6 +201,7 @@ async def ws(websocket: WebSocket) -> None:
             if not bucket.take():
                 refused += 1
                 if refused > MAX_REFUSED:
+                    await websocket.close(CLOSE_POLICY)
                     break
                 await error("Too many messages: slow down.")
                 continue
@@ -215,6 +223,9 @@ async def ws(websocket: WebSocket) -> None:
                 await handle(tables, table, viewer, data, error)
             except Refused as exc:
                 await error(exc.message, exc.detail)
+            except Exception:  # the store unreachable, say: the player is told, the server goes on
+                log.exception("message %.80r in game %s failed", text, table.id)
+                await error("Something went wrong on the server; try again.")
     except WebSocketDisconnect:
         pass
     finally:
@@ -232,7 +243,9 @@ async def handle(tables: Tables, table: Table, viewer: Viewer, data: dict[str, A
         await tables.act(table, viewer, action, ply)
     elif kind == "hint":
         # a hint takes seconds of search: the connection keeps reading meanwhile
-        asyncio.create_task(hint(tables, table, viewer, error))
+        task = asyncio.create_task(hint(tables, table, viewer, error))
+        HINTS.add(task)
+        task.add_done_callback(HINTS.discard)
     elif kind == "undo":
         await tables.undo(table, viewer)
     elif kind == "resign":

@@ -77,8 +77,6 @@ class Viewer:
     queue: asyncio.Queue[dict[str, Any] | None] = field(default_factory=lambda: asyncio.Queue(MAX_QUEUED))
     #: log entries it has been sent (the next message sends the rest)
     known: int = 0
-    #: a hint is being worked out for it
-    hinting: bool = False
 
 
 @dataclass
@@ -104,6 +102,8 @@ class Table:
         self.lock = asyncio.Lock()
         self.viewers: set[Viewer] = set()
         self.thinking: asyncio.Task[None] | None = None
+        #: a hint is being worked out (one at a time per game: each is seconds of search)
+        self.hinting = False
         self.used = time.monotonic()
         self.load(row)
 
@@ -212,6 +212,13 @@ class Table:
                           "to_move": self.on and self.state.current_player == i})
         return views
 
+    def status(self) -> str:
+        """Who is to move, in words: ``Player 2 to move``, or who the game waits for to join."""
+        p = self.state.current_player
+        if p >= 0 and self.row.seats[p].kind == OPEN:
+            return f"Waiting for {self.game.seat_name(p)} to join by the invite link"
+        return status_text(self.state)
+
     def result(self) -> dict[str, Any] | None:
         """The end of the game in words: the verdict and the score's breakdown; ``None`` while on."""
         if self.on:
@@ -239,7 +246,7 @@ class Table:
         start = min(viewer.known, len(self.log))
         message: dict[str, Any] = {
             "type": "state", "game": self.game.id, "ply": len(self.moves), "svg": self.svg(),
-            "status": status_text(state) if result is None else result["verdict"],
+            "status": self.status() if result is None else result["verdict"],
             "log_from": start, "log": [e.data() for e in self.log[start:]],
             "seats": self.seat_views(you), "you": sorted(you), "your_turn": your_turn,
             "legal": legal[:LEGAL_CAP], "legal_total": len(legal),
@@ -404,8 +411,9 @@ class Tables:
                 viewer.queue.put_nowait(table.view(viewer, creator=viewer.token == table.row.creator))
             except asyncio.QueueFull:
                 table.viewers.discard(viewer)
-                viewer.queue = asyncio.Queue(1)
-                viewer.queue.put_nowait(None)
+                while not viewer.queue.empty():
+                    viewer.queue.get_nowait()
+                viewer.queue.put_nowait(None)  # its connection closes
 
     def welcome(self, table: Table, viewer: Viewer) -> None:
         """Add ``viewer`` to ``table`` and queue its first message (the whole log)."""
@@ -476,14 +484,14 @@ class Tables:
                 raise Refused("A hint is for your turn.")
             if not table.alone(you):
                 raise Refused("Hints are only for games against the AI.")
-            if viewer.hinting:
+            if table.hinting:
                 raise Refused("A hint is on its way.")
             state, ply = table.state, len(table.moves)
-        viewer.hinting = True
+            table.hinting = True
         try:
             return await self.thinkers.hint(state, self.hint_agent, ply)
         finally:
-            viewer.hinting = False
+            table.hinting = False
 
     def kick(self, table: Table) -> None:
         """Let AI seats move, in the background, if one is to move and none is thinking."""
@@ -501,18 +509,18 @@ class Tables:
                 spec = table.row.seats[seat].agent or "medium"
             try:
                 text = await self.thinkers.choose(state, spec, table.seed, seat, ply)
-            except Exception:  # a broken worker must not stop the server; the next viewer retries
-                log.exception("AI %s failed in game %s", spec, table.id)
-                return
-            async with table.lock:
-                if table.version != version or not table.on:
-                    continue
-                try:
+                async with table.lock:
+                    if table.version != version or not table.on:
+                        continue
                     moves, states = table.plan(seat, text)
                     await self.write(table, ply, moves, states)
-                except Refused as exc:
-                    log.error("AI %s move %r refused in game %s: %s", spec, text, table.id, exc.detail)
+            except Refused as exc:  # another process moved first: its change is shown; think again
+                if table.version == version:
+                    log.error("AI %s move refused in game %s: %s", spec, table.id, exc.detail)
                     return
+            except Exception:  # a broken worker or store must not stop the server; the next viewer retries
+                log.exception("AI %s failed in game %s", spec, table.id)
+                return
 
     async def _watch(self) -> None:
         """Reload the watched tables another process changed (PostgreSQL with several servers)."""
