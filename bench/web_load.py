@@ -1,7 +1,7 @@
 """Load on the web server: N concurrent games played by bots through a real ``plunder serve``
 over WebSockets on localhost.
 
-Run: .venv/bin/python bench/web_load.py [--games 200] [--moves 20] [--think 1.0] [--runs 3]
+Run: .venv/bin/python bench/web_load.py [--games 200] [--moves 20] [--think 3.0] [--seconds 120] [--runs 3]
      [--mix pillage:small,pirates:classic,hubs:tiny,crossroads:2p] [--levels easy,medium,hard]
      [--url http://127.0.0.1:8000]   (an already running server instead of starting one)
 
@@ -10,7 +10,8 @@ then every bot at once: it creates a game (``POST /new/GAME``, seat 0 its own, s
 level, games and levels taken in turn from ``--mix`` and ``--levels``), connects to the game's
 WebSocket with its token and plays random legal moves, waiting ``--think`` seconds on average
 (uniform between half and one and a half times it) before each, as a person would, until it
-has made ``--moves`` moves or the game ends. It measures:
+has made ``--moves`` moves, the game ends or ``--seconds`` have passed since the start (a bot
+waiting for an AI reply then stops waiting). It measures:
 
 * the acknowledgement of a human move: from sending ``act`` to receiving the ``state`` that
   includes it (the move and chance's draws after it are committed to the store before that
@@ -99,7 +100,7 @@ def start_server(db: Path) -> tuple[subprocess.Popen[bytes], str]:
 def create(url: str, game: str, preset: str, level: str) -> tuple[str, str]:
     """A new game with seat 0 the bot's and seat 1 ``level``: (game id, token)."""
     parts = urllib.parse.urlsplit(url)
-    conn = http.client.HTTPConnection(parts.hostname, parts.port, timeout=60)
+    conn = http.client.HTTPConnection(parts.hostname or "127.0.0.1", parts.port, timeout=60)
     body = urllib.parse.urlencode({"preset": preset, "seat.0": "me", "seat.1": level})
     conn.request("POST", f"/new/{game}", body, {"content-type": "application/x-www-form-urlencoded"})
     answer = conn.getresponse()
@@ -114,7 +115,7 @@ def create(url: str, game: str, preset: str, level: str) -> tuple[str, str]:
 
 
 async def bot(i: int, url: str, mix: list[tuple[str, str]], levels: list[str], moves: int, think: float,
-              tally: Tally, start: asyncio.Event) -> None:
+              tally: Tally, start: asyncio.Event, deadline: float) -> None:
     """One player: a game against an AI level, ``moves`` random legal moves at a person's pace."""
     game, preset = mix[i % len(mix)]
     level = levels[(i // len(mix)) % len(levels)]
@@ -127,7 +128,7 @@ async def bot(i: int, url: str, mix: list[tuple[str, str]], levels: list[str], m
             message = json.loads(await ws.recv())
             at = time.perf_counter()
             made = 0
-            while not message["over"] and made < moves:
+            while not message["over"] and made < moves and time.perf_counter() < deadline:
                 if message["type"] == "error":
                     tally.errors.append(message["message"])
                     return
@@ -148,7 +149,10 @@ async def bot(i: int, url: str, mix: list[tuple[str, str]], levels: list[str], m
                     made += 1
                 else:
                     thinking = message["thinking"]
-                    message = json.loads(await ws.recv())
+                    try:
+                        message = json.loads(await asyncio.wait_for(ws.recv(), deadline - time.perf_counter()))
+                    except (asyncio.TimeoutError, ValueError):
+                        return
                     now = time.perf_counter()
                     if thinking and message["type"] == "state":
                         tally.replies[level].append(now - at)
@@ -160,12 +164,13 @@ async def bot(i: int, url: str, mix: list[tuple[str, str]], levels: list[str], m
 
 
 async def run_once(url: str, games: int, mix: list[tuple[str, str]], levels: list[str], moves: int,
-                   think: float) -> tuple[Tally, float]:
+                   think: float, seconds: float) -> tuple[Tally, float]:
     """All bots at once; the tally and the wall time from the start to the last bot's end."""
     tally = Tally()
     start = asyncio.Event()
-    bots = [asyncio.create_task(bot(i, url, mix, levels, moves, think, tally, start)) for i in range(games)]
     begin = time.perf_counter()
+    bots = [asyncio.create_task(bot(i, url, mix, levels, moves, think, tally, start, begin + seconds))
+            for i in range(games)]
     start.set()
     await asyncio.gather(*bots)
     return tally, time.perf_counter() - begin
@@ -191,22 +196,25 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--games", type=int, default=TARGET_GAMES)
     parser.add_argument("--moves", type=int, default=20, help="human moves per game at most")
-    parser.add_argument("--think", type=float, default=1.0, help="mean seconds a bot waits before a move")
+    parser.add_argument("--think", type=float, default=3.0, help="mean seconds a bot waits before a move")
+    parser.add_argument("--seconds", type=float, default=120.0, help="the bots stop after this long")
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--mix", default=DEFAULT_MIX, help="game:preset,... taken in turn")
     parser.add_argument("--levels", default="easy,medium,hard", help="AI levels taken in turn")
     parser.add_argument("--url", help="a running server (default: start one per run)")
     args = parser.parse_args()
-    mix = [tuple(item.split(":", 1)) for item in args.mix.split(",")]
+    mix = [(game, preset) for game, _, preset in (item.partition(":") for item in args.mix.split(","))]
     levels = args.levels.split(",")
-    print(f"{args.games} games, {args.moves} human moves each at most, think {args.think} s, mix {args.mix}, "
+    print(f"{args.games} games, {args.moves} human moves each at most within {args.seconds:g} s, think {args.think} s, "
+          f"mix {args.mix}, "
           f"levels {args.levels}; {os.cpu_count()} cores, load average {os.getloadavg()[0]:.2f} at the start")
     heads = []
     for n in range(1, args.runs + 1):
         with tempfile.TemporaryDirectory() as tmp:
             process, url = (None, args.url) if args.url else start_server(Path(tmp) / "load.db")
             try:
-                tally, seconds = asyncio.run(run_once(url, args.games, mix, levels, args.moves, args.think))  # type: ignore[arg-type]
+                tally, seconds = asyncio.run(run_once(url, args.games, mix, levels, args.moves, args.think,
+                                                   args.seconds))
             finally:
                 if process is not None:
                     process.terminate()

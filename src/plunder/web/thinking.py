@@ -84,40 +84,48 @@ def warm() -> int:
     return os.getpid()
 
 
+#: the levels that decide in milliseconds (a greedy agent, or half random): they have a pool of
+#: their own, so their replies never wait behind a searching level's
+QUICK_LEVELS = ("easy", "medium")
+
+
 class Thinkers:
-    """The pool that AI moves and hints run in: ``workers`` processes (``0``: one thread in
-    the server's process, for tests that need no second process), started at the first use or
-    by :meth:`start`."""
+    """The pools that AI moves and hints run in: one worker process for the quick levels
+    (:data:`QUICK_LEVELS`) and ``workers`` processes for the searching ones and hints (``0``:
+    one thread in the server's process for everything, for tests that need no second
+    process); each started at its first use or by :meth:`start`."""
 
     def __init__(self, workers: int | None = None) -> None:
         self.workers = (os.cpu_count() or 1) if workers is None else workers
-        self._pool: Executor | None = None
+        self._pools: dict[str, Executor] = {}
 
-    @property
-    def pool(self) -> Executor:
-        """The executor, made at the first use."""
-        if self._pool is None:
+    def pool(self, spec: str) -> Executor:
+        """The executor agent ``spec`` runs in, made at the first use."""
+        kind = "quick" if spec in QUICK_LEVELS or self.workers == 0 else "deep"
+        if kind not in self._pools:
             if self.workers > 0:
-                self._pool = ProcessPoolExecutor(self.workers, mp_context=multiprocessing.get_context("forkserver"),
-                                                 initializer=lower_priority)
+                self._pools[kind] = ProcessPoolExecutor(1 if kind == "quick" else self.workers,
+                                                        mp_context=multiprocessing.get_context("forkserver"),
+                                                        initializer=lower_priority)
             else:
-                self._pool = ThreadPoolExecutor(1, thread_name_prefix="plunder-ai")
-        return self._pool
+                self._pools[kind] = ThreadPoolExecutor(1, thread_name_prefix="plunder-ai")
+        return self._pools[kind]
 
     async def start(self) -> None:
         """Start every worker now rather than at the first AI move."""
         loop = asyncio.get_running_loop()
-        await asyncio.gather(*(loop.run_in_executor(self.pool, warm) for _ in range(max(self.workers, 1))))
+        await asyncio.gather(loop.run_in_executor(self.pool(QUICK_LEVELS[0]), warm),
+                             *(loop.run_in_executor(self.pool("hard"), warm) for _ in range(max(self.workers, 1))))
 
     async def choose(self, state: State, spec: str, seed: int, seat: int, ply: int) -> str:
-        """:func:`choose` in the pool."""
-        return await asyncio.get_running_loop().run_in_executor(self.pool, choose, state, spec, seed, seat, ply)
+        """:func:`choose` in the agent's pool."""
+        return await asyncio.get_running_loop().run_in_executor(self.pool(spec), choose, state, spec, seed, seat, ply)
 
     async def hint(self, state: State, spec: str, ply: int) -> list[str]:
-        """:func:`hint` in the pool."""
-        return await asyncio.get_running_loop().run_in_executor(self.pool, hint, state, spec, ply)
+        """:func:`hint` in the agent's pool."""
+        return await asyncio.get_running_loop().run_in_executor(self.pool(spec), hint, state, spec, ply)
 
     def close(self) -> None:
         """Stop the workers once the moves being worked out are done (the others are dropped)."""
-        if self._pool is not None:
-            self._pool.shutdown(wait=True, cancel_futures=True)
+        for pool in self._pools.values():
+            pool.shutdown(wait=True, cancel_futures=True)
