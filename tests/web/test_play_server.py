@@ -4,6 +4,7 @@ and the store as the truth (a new app over the same database carries every game 
 
 from __future__ import annotations
 
+import json
 import random
 from pathlib import Path
 from typing import Any, Iterator
@@ -309,3 +310,40 @@ def test_two_server_processes_share_a_store(db: str) -> None:
             assert next(m for m in got if m["type"] == "error")["message"] in (
                 "The game changed in the meantime; here it is as it stands.",
                 "That was played on an older position; here is the game as it stands.")
+
+
+def junk(rng: random.Random, depth: int = 0) -> Any:
+    """A random JSON value, sometimes shaped like a message."""
+    pick = rng.randrange(9 if depth < 3 else 5)
+    if pick == 0:
+        return None
+    if pick == 1:
+        return rng.choice([True, False, 0, -1, 2**70, 1e308, -0.5])
+    if pick == 2:
+        return "".join(rng.choice("a1-b2 \u00b2\u0661\x00\u202e{}\"'\\") for _ in range(rng.randrange(30)))
+    if pick == 3:
+        return rng.choice(["act", "hint", "undo", "resign", "state", ""])
+    if pick == 4:
+        return {"type": rng.choice(["act", "hint", "undo", "resign"]), "action": junk(rng, depth + 1),
+                "ply": junk(rng, depth + 1)}
+    if pick in (5, 6):
+        return {str(junk(rng, depth + 1))[:20]: junk(rng, depth + 1) for _ in range(rng.randrange(4))}
+    return [junk(rng, depth + 1) for _ in range(rng.randrange(4))]
+
+
+def test_random_messages_get_answers_never_a_crash(client: TestClient) -> None:
+    rng = random.Random(14)
+    game_id = new_game(client, "crossroads", preset="2p", **{"seat.0": "me", "seat.1": "easy"})
+    for _ in range(4):
+        with client.websocket_connect(f"/ws/{game_id}") as ws:
+            state_of(ws)
+            for _ in range(20):
+                ws.send_text(json.dumps(junk(rng)))
+            ws.send_text("{}")
+            seen = ws.receive_json()
+            # every answer is a message of the protocol, up to the one for "{}"
+            while seen.get("detail") != "type 'None'; types are act, hint, undo, resign":
+                assert seen["type"] in ("error", "state", "hint") and isinstance(seen.get("message", ""), str), seen
+                seen = ws.receive_json()
+    with client.websocket_connect(f"/ws/{game_id}") as ws:
+        assert state_of(ws)["game"] == "crossroads"
