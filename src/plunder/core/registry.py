@@ -6,6 +6,7 @@ Packages are imported lazily so that ``plunder list`` stays fast.
 
 from __future__ import annotations
 
+import functools
 import importlib
 import importlib.util
 import random
@@ -135,7 +136,14 @@ class FastResult:
 
 def game_ids() -> list[str]:
     """The ids of every installed game, in table order."""
-    return [g for g, module in GAME_MODULES.items() if importlib.util.find_spec(module) is not None]
+    return list(_installed())
+
+
+@functools.cache
+def _installed() -> tuple[str, ...]:
+    """The installed games, looked up once: :func:`entry` is asked at every picture the web
+    server draws, and looking for a module reads the disk."""
+    return tuple(g for g, module in GAME_MODULES.items() if importlib.util.find_spec(module) is not None)
 
 
 def entry(game_id: str) -> GameEntry:

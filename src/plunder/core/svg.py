@@ -9,6 +9,7 @@ Everything here is pure text; the games draw their boards with it.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from html import escape
 from typing import Any, Iterable, NamedTuple, Sequence
@@ -79,6 +80,8 @@ def wrap(text: str, size: float, width: float) -> list[str]:
     return lines
 
 
+#: a character an attribute value must escape
+_SPECIAL = re.compile(r"[&<>\"']")
 #: attribute names as written, by keyword (``data_action`` -> ``data-action``)
 _NAMES: dict[str, str] = {}
 
@@ -99,7 +102,9 @@ def _attributes(attrs: dict[str, Any]) -> str:
         elif type(value) is int:
             text = str(value)
         else:
-            text = escape(str(value), quote=True)
+            text = str(value)
+            if _SPECIAL.search(text):
+                text = escape(text, quote=True)
         out.append(f'{name}="{text}"')
     return " ".join(out)
 

@@ -281,12 +281,17 @@ class Tables:
         self.hint_agent = hint_agent
         self.open: dict[str, Table] = {}
         self._loading: dict[str, asyncio.Lock] = {}
-        # the store's calls are short and blocking: a few threads keep them off the event loop
+        # the store's calls are short and blocking. A SQLite file answers in well under a
+        # millisecond: they run on the event loop, where a hand-over to a thread would cost more
+        # than the call on a busy machine. A database over the network gets threads.
+        self.inline = store.engine.dialect.name == "sqlite"
         self._db = ThreadPoolExecutor(4, thread_name_prefix="plunder-db")
         self._sync: asyncio.Task[None] | None = None
 
     async def db(self, call: Callable[..., T], *args: Any) -> T:
-        """Run a store call in the store's threads."""
+        """Run a store call (in the store's threads unless :attr:`inline`)."""
+        if self.inline:
+            return call(*args)
         return await asyncio.get_running_loop().run_in_executor(self._db, call, *args)
 
     def start(self) -> None:
