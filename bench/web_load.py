@@ -97,6 +97,15 @@ def start_server(db: Path) -> tuple[subprocess.Popen[bytes], str]:
     raise RuntimeError("the server did not start")
 
 
+def cpu_seconds(pid: int) -> float:
+    """CPU time (user + system) used so far by process ``pid`` (Linux ``/proc``), 0 elsewhere."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return 0.0
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
 def create(url: str, game: str, preset: str, level: str) -> tuple[str, str]:
     """A new game with seat 0 the bot's and seat 1 ``level``: (game id, token)."""
     parts = urllib.parse.urlsplit(url)
@@ -212,14 +221,24 @@ def main() -> None:
     for n in range(1, args.runs + 1):
         with tempfile.TemporaryDirectory() as tmp:
             process, url = (None, args.url) if args.url else start_server(Path(tmp) / "load.db")
+            used = cpu_seconds(process.pid) if process is not None else 0.0
+            cpu_line = ""
             try:
                 tally, seconds = asyncio.run(run_once(url, args.games, mix, levels, args.moves, args.think,
                                                    args.seconds))
+                if process is not None:
+                    # the server's own process (the event loop and the store; the AI workers are
+                    # processes of their own): its CPU per move bounds the moves a core can carry
+                    used = cpu_seconds(process.pid) - used
+                    moves = tally.human_moves + tally.ai_moves
+                    cpu_line = f"  server process CPU: {used:.1f} s over the run, {1000 * used / max(moves, 1):.2f} ms per move"
             finally:
                 if process is not None:
                     process.terminate()
                     process.wait(30)
         heads.append(report(n, tally, seconds, levels))
+        if cpu_line:
+            print(cpu_line)
     p95s = [h["p95"] for h in heads]
     print(f"over {len(heads)} runs: ack p95 median {statistics.median(p95s):.1f} ms (spread {min(p95s):.1f}-"
           f"{max(p95s):.1f}), moves/s median {statistics.median(h['rate'] for h in heads):.1f}, "
