@@ -18,8 +18,10 @@ from typing import Callable, Sequence
 
 from .agents import Agent, make_agent
 from .core import chance
+from .core.agent import Analyst
 from .core.game import CHANCE, Game, State
 from .core.record import Move, Record, replay
+from .core.registry import entry
 
 
 def agent_rng(seed: int, seat: int) -> random.Random:
@@ -56,6 +58,37 @@ def resumed_states(game: Game, record: Record) -> list[State]:
     for move in record.moves:
         states.append(states[-1].apply(game.parse_action(states[-1], move.action)))
     return states
+
+
+#: moves a hint lists
+HINT_MOVES = 3
+
+
+def hint_rng(ply: int) -> random.Random:
+    """The RNG of a hint asked at move ``ply``: asked again, the same hint."""
+    return random.Random(ply)
+
+
+def hint_lines(hinter: Agent, state: State, rng: random.Random, pad: int = 12) -> list[str]:
+    """A hint in lines: an :class:`~plunder.core.agent.Analyst`'s best :data:`HINT_MOVES` moves,
+    each with its value and how sure it is, else the agent's one move; each with what it does
+    where the game describes moves. Move texts are right-aligned in ``pad`` columns (0: none,
+    each then followed by a colon)."""
+    describe = entry(state.game.id).describe
+    text = state.game.action_to_text
+
+    def note(action: object) -> str:
+        said = describe(state, action) if describe else ""
+        return f" — {said}" if said else ""
+
+    if not isinstance(hinter, Analyst):
+        action = hinter.choose(state, rng)
+        return [f"Hint ({hinter.name}): {text(state, action)}{note(action)}"]
+    lines = [f"Hint ({hinter.name}): best moves found (-1 is a loss, +1 a win; ± a 95% interval)"]
+    for action, detail in hinter.analyse(state, rng)[:HINT_MOVES]:
+        move = f"  {text(state, action):>{pad}}  " if pad else f"{text(state, action)}: "
+        lines.append(f"{move}{detail}{note(action)}")
+    return lines
 
 
 def new_seed() -> int:

@@ -21,14 +21,13 @@ from rich.table import Table
 from rich.text import Text
 
 from .agents import Agent, make_agent
-from .core.agent import Analyst
 from .core.errors import IllegalActionError, InvalidActionError, PlunderError, without_rulings
 from .core.game import CHANCE, Game, State
 from .core import chance
 from .core.record import Move, Record, replay
 from .core.registry import entry
 from .core.svg import verdict
-from .match import chance_index, decision_rng, new_seed, resumed_states, undo_point
+from .match import chance_index, decision_rng, hint_lines, hint_rng, new_seed, resumed_states, undo_point
 
 #: most terminal rows a run of chance's narrations takes (a 4x4 board deals 16 boxes at once)
 CHANCE_ROWS = 2
@@ -240,20 +239,7 @@ class PlaySession:
     def hint(self) -> None:
         """Suggest a move: the hint agent's best; an :class:`Analyst` gives its best three, each
         with its value and how sure it is (an interval, or "a guess" on too little search)."""
-        state = self.state
-        rng = random.Random(len(self.moves))
-        describe = self.entry.describe
-        if not isinstance(self.hinter, Analyst):
-            action = self.hinter.choose(state, rng)
-            note = describe(state, action) if describe else ""
-            self.console.print(Text(f"Hint ({self.hinter.name}): {self.game.action_to_text(state, action)}"
-                                    + (f" — {note}" if note else ""), "cyan"))
-            return
-        lines = [f"Hint ({self.hinter.name}): best moves found (-1 is a loss, +1 a win; ± a 95% interval)"]
-        for action, detail in self.hinter.analyse(state, rng)[:3]:
-            note = describe(state, action) if describe else ""
-            lines.append(f"  {self.game.action_to_text(state, action):>12}  {detail}" + (f" — {note}" if note else ""))
-        self.console.print(Text("\n".join(lines), "cyan"))
+        self.console.print(Text("\n".join(hint_lines(self.hinter, self.state, hint_rng(len(self.moves)))), "cyan"))
 
     def run(self) -> Record:
         """Play to the end, or until the human quits or presses Ctrl-C; return the record (saved

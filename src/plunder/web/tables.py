@@ -42,8 +42,6 @@ LEGAL_CAP = 500
 #: the seat choices of the new-game form: a person here, a second person at this screen, a
 #: friend invited by link, or an AI level
 SEAT_CHOICES = ("me", "hotseat", "open", "easy", "medium", "hard")
-#: the agent that gives hints (the ``hard`` level: its best moves with their values)
-HINT_AGENT = "hard"
 #: most games kept in memory; idle ones (no viewer, no AI thinking) are dropped first and
 #: reloaded from the store when wanted again
 MAX_OPEN_TABLES = 5000
@@ -275,9 +273,10 @@ class Table:
 class Tables:
     """Every game the server is showing, over one store and one pool of AI workers."""
 
-    def __init__(self, store: Store, thinkers: Thinkers, hint_agent: str = HINT_AGENT) -> None:
+    def __init__(self, store: Store, thinkers: Thinkers, hint_agent: str | None = None) -> None:
         self.store = store
         self.thinkers = thinkers
+        #: the agent behind hints; ``None``: each game's own (``GameEntry.hint``, as ``plunder play``)
         self.hint_agent = hint_agent
         self.open: dict[str, Table] = {}
         self._loading: dict[str, asyncio.Lock] = {}
@@ -494,7 +493,7 @@ class Tables:
             state, ply = table.state, len(table.moves)
             table.hinting = True
         try:
-            return await self.thinkers.hint(state, self.hint_agent, ply)
+            return await self.thinkers.hint(state, self.hint_agent or table.entry.hint, ply)
         finally:
             table.hinting = False
 

@@ -13,18 +13,13 @@ from __future__ import annotations
 import asyncio
 import multiprocessing
 import os
-import random
 from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
-from typing import Any
 
 from ..agents import make_agent
-from ..core.agent import Agent, Analyst
+from ..core.agent import Agent
 from ..core.game import State
-from ..core.registry import entry
-from ..match import decision_rng
+from ..match import decision_rng, hint_lines, hint_rng
 
-#: moves a hint lists
-HINT_MOVES = 3
 #: how much lower the AI workers' CPU priority is than the server's: on a busy machine the
 #: event loop, which acknowledges people's moves, goes first (``os.nice``)
 WORKER_NICENESS = 5
@@ -53,21 +48,8 @@ def choose(state: State, spec: str, seed: int, seat: int, ply: int) -> str:
 
 
 def hint(state: State, spec: str, ply: int) -> list[str]:
-    """A hint in lines: the agent's best moves with their values when it can tell them, else
-    its one move; each with what it does where the game describes moves."""
-    agent = agent_for(state, spec)
-    rng = random.Random(ply)
-    describe = entry(state.game.id).describe
-    text = state.game.action_to_text
-
-    def said(action: Any, detail: str = "") -> str:
-        note = describe(state, action) if describe else ""
-        return text(state, action) + (f": {detail}" if detail else "") + (f" — {note}" if note else "")
-
-    if isinstance(agent, Analyst):
-        ranked = agent.analyse(state, rng)[:HINT_MOVES]
-        return [f"Best moves found ({agent.name}):"] + [said(a, d) for a, d in ranked]
-    return [f"Suggested move ({agent.name}): " + said(agent.choose(state, rng))]
+    """The hint ``plunder play`` gives at move ``ply``, from agent ``spec``, in lines."""
+    return hint_lines(agent_for(state, spec), state, hint_rng(ply), pad=0)
 
 
 def lower_priority() -> None:
