@@ -259,8 +259,9 @@ def test_bad_forms_are_refused_plainly(client: TestClient) -> None:
     assert refused.status_code == 400 and "reads no files" in refused.text
     refused = client.post("/new/pillage", data={"p.board": "square:99x99"})
     assert refused.status_code == 400 and "board" in refused.text
-    refused = client.post("/new/pillage", data={"seat.1": "grandmaster"})
+    refused = client.post("/new/pillage", data={"seat.1": "grandmaster", "p.board": "square:2x2"})
     assert refused.status_code == 400 and "grandmaster" in refused.text
+    assert 'id="form-error"' in refused.text and "square:2x2" in refused.text  # the form again, as given
     huge = client.post("/new/pillage", content=b"x" * (MAX_BODY_BYTES + 1),
                        headers={"content-type": "application/x-www-form-urlencoded"})
     assert huge.status_code == 413

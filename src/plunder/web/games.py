@@ -26,6 +26,7 @@ from ..core.errors import ParameterError
 from ..core.game import Game
 from ..core.registry import game_ids, load_game
 from .limits import MAX_FIELD_BYTES, MAX_FORM_FIELDS, MAX_MESSAGE_BYTES, MAX_REFUSED, MESSAGE_BURST, MESSAGE_RATE, Bucket
+from .newgame import default_seat, render_form
 from .store import OPEN, token_hash
 from .tables import Refused, Table, Tables, Viewer, new_token
 from .templating import templates
@@ -73,19 +74,20 @@ def known_game(game_id: str) -> str:
 
 
 def game_from_form(game_id: str, form: FormData) -> Game:
-    """The game the form's ``preset`` and ``p.<name>`` fields describe; ``file:`` values are refused
-    (the server never reads its own files for a browser)."""
+    """The game the form's ``preset`` and ``p.<name>`` fields describe; :class:`Refused` says
+    what is wrong. ``file:`` values are refused (the server never reads its own files for a
+    browser)."""
     preset = str(form.get("preset") or "") or None
     params: dict[str, str] = {}
     for key, value in form.multi_items():
         if key.startswith("p.") and isinstance(value, str) and value.strip():
             if value.strip().startswith("file:"):
-                raise HTTPException(400, f"Parameter {key[2:]}: the server reads no files; paste the content instead.")
+                raise Refused(f"Parameter {key[2:]}: the server reads no files; paste the content instead.")
             params[key[2:]] = value
     try:
         return load_game(game_id, preset, **params)
     except ParameterError as exc:
-        raise HTTPException(400, str(exc)) from None
+        raise Refused(str(exc)) from None
 
 
 async def new_game(request: Request) -> Response:
@@ -95,13 +97,15 @@ async def new_game(request: Request) -> Response:
     if not request.app.state.creations.take(address):
         raise HTTPException(429, "Too many new games from your address; wait a little and try again.")
     form = await request.form(max_files=0, max_fields=MAX_FORM_FIELDS, max_part_size=MAX_FIELD_BYTES)
-    game = game_from_form(game_id, form)
-    choices = [str(form.get(f"seat.{i}") or ("me" if i == 0 else "medium")) for i in range(game.num_players)]
     token = token_of(request) or new_token()
     try:
+        game = game_from_form(game_id, form)
+        choices = [str(form.get(f"seat.{i}") or default_seat(i)) for i in range(game.num_players)]
         new_id = await tables_of(request).create(game, choices, token_hash(token))
     except Refused as exc:
-        raise HTTPException(400, exc.message) from None
+        # the form again, with what was given and why it was refused
+        given = {k: v for k, v in form.multi_items() if isinstance(v, str)}
+        return render_form(request, game_id, exc.message, given, status_code=400)
     response = RedirectResponse(request.url_for("play", game_id=new_id).path, status_code=303)
     return with_token(response, request, token)
 
