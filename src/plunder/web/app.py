@@ -7,6 +7,7 @@ in ``app.state.db_url`` for the store.
 
 from __future__ import annotations
 
+import asyncio
 import os
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -54,7 +55,7 @@ async def http_error(request: Request, exc: Exception) -> Response:
 def create_app(db_url: str | None = None, ai_workers: int | None = None, warm: bool = False) -> Starlette:
     """The web app over the database at ``db_url`` (default: :func:`default_db_url`), its AI
     moves and hints in ``ai_workers`` processes (default: one per core; 0: a thread), started
-    with the app when ``warm`` (else at the first AI move)."""
+    in the background with the app when ``warm`` (else at the first AI move)."""
     routes = [*pages.routes, *newgame.routes, *games.routes, *replays.routes, *editor.routes,
               Mount("/static", StaticFiles(directory=str(STATIC_DIR)), name="static")]
     store = Store(db_url or default_db_url())
@@ -63,11 +64,13 @@ def create_app(db_url: str | None = None, ai_workers: int | None = None, warm: b
     @asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         tables.start()
-        if warm:
-            await tables.thinkers.start()
+        # the AI workers start in the background: the server answers at once
+        warming = asyncio.create_task(tables.thinkers.start()) if warm else None
         try:
             yield
         finally:
+            if warming is not None:
+                warming.cancel()
             await tables.close()
 
     app = Starlette(routes=routes, exception_handlers={HTTPException: http_error, Exception: http_error},
