@@ -14,8 +14,8 @@ from rich.console import Console
 import plunder
 from plunder import load_game
 from plunder.agents import make_agent
-from plunder.cli import invoked_as, main
-from plunder.terminal import PlaySession, save_record
+from plunder.cli import main
+from plunder.terminal import PlaySession, invoked_as, save_record
 
 # Small games of each kind, a human in seat 0 and random agents elsewhere.
 GAMES = [

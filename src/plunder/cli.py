@@ -11,7 +11,6 @@ from __future__ import annotations
 import json
 import math
 import shlex
-import shutil
 import sys
 from collections import deque
 from pathlib import Path
@@ -45,7 +44,7 @@ from .lab.run import collect
 from .lab.store import Run, Store
 from .lab.sweep import MEASURES, parse_grid, sweep, table as sweep_table
 from .web.app import serve
-from .terminal import PlaySession, default_record_path, result_line, save_record, step_through
+from .terminal import PlaySession, default_record_path, invoked_as, result_line, save_record, step_through
 
 
 def _params(pairs: Sequence[str]) -> dict[str, str]:
@@ -233,23 +232,6 @@ def serve_cmd(host: str, port: int, db_url: str | None) -> None:
     hotseat and online)."""
     click.echo(f"Plunder is being served on http://{host}:{port}/ (Ctrl-C stops it)")
     serve(host, port, db_url)
-
-
-def invoked_as(argv0: str | None = None, on_path: str | None = None) -> str:
-    """How to run this program again from the current folder, for the commands a message
-    suggests: ``plunder`` when that name on the PATH is the program running; the path it was
-    started by when that is a ``plunder`` script off the PATH (``.venv/bin/plunder``); else
-    ``python -m plunder`` with this interpreter. ``argv0`` and ``on_path`` (what the PATH finds
-    for ``plunder``) default to this process's."""
-    argv0 = sys.argv[0] if argv0 is None else argv0
-    on_path = shutil.which("plunder") if on_path is None else on_path
-    if Path(argv0).name == "plunder":
-        if on_path and Path(on_path).resolve() == Path(argv0).resolve():
-            return "plunder"
-        return shlex.quote(argv0)
-    if on_path:
-        return "plunder"
-    return f"{shlex.quote(sys.executable)} -m plunder"
 
 
 @main.command("rules")

@@ -84,7 +84,7 @@ def hint_lines(hinter: Agent, state: State, rng: random.Random, pad: int = 12) -
     if not isinstance(hinter, Analyst):
         action = hinter.choose(state, rng)
         return [f"Hint ({hinter.name}): {text(state, action)}{note(action)}"]
-    lines = [f"Hint ({hinter.name}): best moves found (-1 is a loss, +1 a win; ± a 95% interval)"]
+    lines = [f"Hint ({hinter.name}): best moves found (-1 losing .. +1 winning; ± a 95% interval)"]
     for action, detail in hinter.analyse(state, rng)[:HINT_MOVES]:
         move = f"  {text(state, action):>{pad}}  " if pad else f"{text(state, action)}: "
         lines.append(f"{move}{detail}{note(action)}")

@@ -12,6 +12,9 @@ from __future__ import annotations
 import datetime as _dt
 import os
 import random
+import shlex
+import shutil
+import sys
 import tempfile
 from pathlib import Path
 from typing import Callable, Sequence
@@ -34,12 +37,29 @@ CHANCE_ROWS = 2
 #: how many legal moves ``moves`` lists before it stops (``moves all`` lists every one)
 MOVE_LIST_CAP = 60
 
-HELP = (
-    "Type a move in the notation shown in the list. Commands: "
-    "moves (or ?) lists the legal moves, hint suggests one, undo takes back to your previous "
-    "decision, show redraws the position, quit (or Ctrl-C) stops the game: it is saved after every "
-    "move, and 'plunder play --resume FILE' continues it."
-)
+def help_text() -> str:
+    """The commands of ``play``, naming the command that resumes a game as it runs from here."""
+    return ("Type a move in the notation shown in the list. Commands: "
+            "moves (or ?) lists the legal moves, hint suggests one, undo takes back to your previous "
+            "decision, show redraws the position, quit (or Ctrl-C) stops the game: it is saved after every "
+            f"move, and '{invoked_as()} play --resume FILE' continues it.")
+
+
+def invoked_as(argv0: str | None = None, on_path: str | None = None) -> str:
+    """How to run this program again from the current folder, for the commands a message
+    suggests: ``plunder`` when that name on the PATH is the program running; the path it was
+    started by when that is a ``plunder`` script off the PATH (``.venv/bin/plunder``); else
+    ``python -m plunder`` with this interpreter. ``argv0`` and ``on_path`` (what the PATH finds
+    for ``plunder``) default to this process's."""
+    argv0 = sys.argv[0] if argv0 is None else argv0
+    on_path = shutil.which("plunder") if on_path is None else on_path
+    if Path(argv0).name == "plunder":
+        if on_path and Path(on_path).resolve() == Path(argv0).resolve():
+            return "plunder"
+        return shlex.quote(argv0)
+    if on_path:
+        return "plunder"
+    return f"{shlex.quote(sys.executable)} -m plunder"
 
 
 def default_record_path(game_id: str) -> Path:
@@ -281,7 +301,7 @@ class PlaySession:
             if command == "help":
                 if self.entry.how_to_play:
                     self.console.print(Text(self.entry.how_to_play.rstrip("\n")))
-                self.console.print(HELP)
+                self.console.print(help_text())
             elif command in ("moves", "?", "list"):
                 self.list_moves()
             elif command == "moves all":

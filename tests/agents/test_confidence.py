@@ -43,5 +43,5 @@ def test_the_hubs_hint_searches_its_shortlist_and_gives_intervals() -> None:
         session.push(greedy.choose(session.state, rng))
     session.hint()
     said = out.getvalue()
-    assert "Hint (mcts:root=greedy" in said and "-1 is a loss, +1 a win" in said
+    assert "Hint (mcts:root=greedy" in said and "-1 losing .. +1 winning" in said
     assert " ± " in said and " trials" in said and "visits" not in said

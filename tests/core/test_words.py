@@ -24,3 +24,12 @@ def test_a_round_of_one_segment_is_told_in_the_singular() -> None:
         state = state.apply_text(text)
     assert state.is_terminal()
     assert "(1 segment, at most 1 at a dot" in breakdown(state)[0]
+
+
+def test_the_pirates_breakdown_counts_one_standoff_in_the_singular() -> None:
+    from plunder.core.record import replay
+    from plunder.games.pirates.narrate import breakdown as pirates_breakdown
+
+    final = replay(plunder.play(plunder.load_game("pirates"), ["greedy"], seed=8))
+    assert final.standoffs == 1  # type: ignore[attr-defined]
+    assert "1 standoff;" in pirates_breakdown(final)[-1]

@@ -149,6 +149,6 @@ def breakdown(state: State) -> list[str]:
         f"Turns completed: {turns}" + (" (drowned)" if state.drowned else ""),
         f"Score: {ship * state.crew} + {state.buried * state.booty * state.notoriety} + {turns} = {total}"
         f" ({'reaches' if total >= goal else 'short of'} the goal of {goal})",
-        f"Fights: {state.wins} won, {state.losses} lost, {state.standoffs} standoffs; "
-        f"{state.sightings} ships sighted; {state.booty_lost} booty lost",
+        f"Fights: {state.wins} won, {state.losses} lost, {plural(state.standoffs, 'standoff')}; "
+        f"{plural(state.sightings, 'ship')} sighted; {state.booty_lost} booty lost",
     ]
