@@ -19,23 +19,25 @@ NAME = re.compile(r"`([\w.-]+\.(?:py|md|sh|toml))`")
 OUTPUT_FOLDERS = ("OUT/", "rep/", "frames/")
 
 
-def _files() -> set[str]:
+def _paths() -> list[str]:
     skip = {".git", ".venv", "__pycache__", ".pytest_cache", ".mypy_cache", ".hypothesis"}
-    return {p.name for p in ROOT.rglob("*") if not skip & set(p.relative_to(ROOT).parts)}
+    return ["/" + p.relative_to(ROOT).as_posix() for p in ROOT.rglob("*") if not skip & set(p.relative_to(ROOT).parts)]
 
 
 @pytest.mark.parametrize("doc", DOCS, ids=[str(d.relative_to(ROOT)) for d in DOCS])
 def test_every_file_a_doc_cites_exists(doc: Path) -> None:
     text = doc.read_text(encoding="utf-8")
+    paths = _paths()
     missing = []
     for m in PATH.finditer(text):
         cited = m.group(1)
         if cited.startswith(OUTPUT_FOLDERS):
             continue
-        # from the root, src/ or src/plunder/ (package paths), docs/, or the doc's own folder
-        if not any((base / cited).exists() for base in (ROOT, ROOT / "src", ROOT / "src" / "plunder",
-                                                        ROOT / "docs", doc.parent)):
+        # from the root, the doc's own folder, or any folder of the repository (a package's
+        # ``templates/game.html``, ``plunder/games/hubs/svg.py``)
+        if not (any((base / cited).exists() for base in (ROOT, doc.parent))
+                or any(p.endswith("/" + cited) for p in paths)):
             missing.append(cited)
-    names = _files()
+    names = {p.rsplit("/", 1)[1] for p in paths}
     missing += [m.group(1) for m in NAME.finditer(text) if m.group(1) not in names]
     assert not missing, f"{doc.relative_to(ROOT)} cites files not in the repository: {missing}"
