@@ -7,6 +7,7 @@ from __future__ import annotations
 import http.client
 import json
 import random
+import time
 import urllib.parse
 from pathlib import Path
 from typing import Any, Iterator
@@ -82,13 +83,42 @@ def _whole_log(server: LiveServer, game_id: str, token: str) -> list[dict[str, A
         return list(state(ws)["log"])
 
 
+def children(pid: int) -> set[int]:
+    """The processes whose parent is ``pid`` (read from /proc)."""
+    found = set()
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except OSError:  # the process ended while we looked
+            continue
+        if int(fields[1]) == pid:
+            found.add(int(stat.parent.name))
+    return found
+
+
+def alive(pid: int) -> bool:
+    """Whether process ``pid`` still runs (a zombie counts as ended)."""
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] != "Z"
+    except OSError:
+        return False
+
+
 def test_an_ai_to_move_when_the_server_died_moves_after_the_restart(server: LiveServer) -> None:
     game_id, token = create(server, "hubs", preset="tiny", **{"seat.0": "me", "seat.1": "hard"})
     with channel(server, game_id, token) as ws:
         message = my_turn(ws, state(ws))
         ws.send(json.dumps({"type": "act", "action": message["legal"][0], "ply": message["ply"]}))
         acknowledged = state(ws)
+    assert server.process is not None
+    workers = children(server.process.pid)
+    assert workers, "the server runs its AI in worker processes"
     server.kill()
+    # a killed server's AI workers die with it rather than wait forever on its queue
+    deadline = time.monotonic() + 30
+    while any(alive(w) for w in workers) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert not any(alive(w) for w in workers), "AI workers outlived their killed server"
     server.start()
     with channel(server, game_id, token) as ws:
         again = state(ws)

@@ -11,8 +11,11 @@ an undo, meets the same replies.
 from __future__ import annotations
 
 import asyncio
+import ctypes
 import multiprocessing
 import os
+import signal
+import sys
 from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
 
 from ..agents import make_agent
@@ -52,8 +55,26 @@ def hint(state: State, spec: str, ply: int) -> list[str]:
     return hint_lines(agent_for(state, spec), state, hint_rng(ply), pad=0)
 
 
-def lower_priority() -> None:
-    """Run once in each worker: give way to the server process (see :data:`WORKER_NICENESS`)."""
+#: Linux's prctl option that sends a signal to a process when its parent dies
+PR_SET_PDEATHSIG = 1
+
+
+def start_worker(server_pid: int) -> None:
+    """Run once in each worker: die with the server and give way to it.
+
+    A server killed outright (a crash, SIGKILL) cannot stop its workers, and a worker left
+    waiting on a dead server's queue would wait forever: on Linux the kernel kills the worker
+    when its parent, the server, dies (``PR_SET_PDEATHSIG``); a server already gone by the
+    time the worker starts ends it at once. Then the worker lowers its priority
+    (:data:`WORKER_NICENESS`), so the event loop that acknowledges people's moves goes first.
+    """
+    if sys.platform.startswith("linux"):
+        try:
+            ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
+        except (OSError, AttributeError):  # no prctl here: a killed server leaves its workers behind
+            pass
+    if os.getppid() != server_pid:
+        os._exit(0)
     try:
         os.nice(WORKER_NICENESS)
     except OSError:  # a platform or sandbox that refuses it: the workers run at the server's priority
@@ -87,8 +108,9 @@ class Thinkers:
         if kind not in self._pools:
             if self.workers > 0:
                 self._pools[kind] = ProcessPoolExecutor(1 if kind == "quick" else self.workers,
-                                                        mp_context=multiprocessing.get_context("forkserver"),
-                                                        initializer=lower_priority)
+                                                        # spawned, so the server is each worker's parent (start_worker)
+                                                        mp_context=multiprocessing.get_context("spawn"),
+                                                        initializer=start_worker, initargs=(os.getpid(),))
             else:
                 self._pools[kind] = ThreadPoolExecutor(1, thread_name_prefix="plunder-ai")
         return self._pools[kind]

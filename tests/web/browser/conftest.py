@@ -25,8 +25,8 @@ from playwright.sync_api import Browser, BrowserContext, Page, Playwright, Viewp
 #: flags for a headless Chromium on a machine without a network or a sandbox
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
                  "--disable-sync", "--no-first-run", "--disable-quic"]
-#: how long a server may take to answer its first request
-START_SECONDS = 30.0
+#: how long a server may take to answer its first request (generous: a loaded CI machine is slow)
+START_SECONDS = 120.0
 #: the size of a desktop browser window, and of a phone's
 DESKTOP: ViewportSize = {"width": 1280, "height": 900}
 PHONE: ViewportSize = {"width": 390, "height": 844}
@@ -79,6 +79,7 @@ class LiveServer:
                     return
             except OSError:
                 time.sleep(0.2)
+        self.kill()
         raise RuntimeError(f"plunder serve did not answer within {START_SECONDS} s")
 
     def kill(self) -> None:
