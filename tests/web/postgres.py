@@ -1,7 +1,7 @@
 """A throwaway PostgreSQL server for the store's tests: a cluster made with the system's
 ``initdb`` in a temporary folder, on a free port, removed afterwards.
 
-``scripts/install-postgresql.sh`` installs the server where it is missing (CI runs it); a
+``scripts/install-test-deps.sh`` installs the server where it is missing (CI runs it); a
 machine without it fails the PostgreSQL tests saying how to install it, as the browser tests do
 for Chromium. ``$PLUNDER_TEST_POSTGRES`` (a SQLAlchemy URL) uses a server of one's own instead.
 """
@@ -32,7 +32,7 @@ def server_bin() -> Path:
     initdb = shutil.which("initdb")
     if initdb:
         return Path(initdb).parent
-    pytest.fail("the PostgreSQL tests need a PostgreSQL server: sh scripts/install-postgresql.sh "
+    pytest.fail("the PostgreSQL tests need a PostgreSQL server: sh scripts/install-test-deps.sh "
                 "(apt-get install -y postgresql), or set PLUNDER_TEST_POSTGRES to a database URL")
 
 
