@@ -134,15 +134,11 @@ class RayCluster:
         if remote is None:
             remote = self._remote[fn] = self.ray.remote(fn)
         refs = [remote.remote(job) for job in jobs]
-        done = 0
-        try:
-            for ref in refs:
-                yield self.ray.get(ref)
-                done += 1
-        finally:
-            for ref in refs[done:]:
-                # a stopped run drops the tasks not yet finished
-                self.ray.cancel(ref)
+        # A stopped run drops its references and lets the tasks already submitted finish
+        # unread: cancelling them (``ray.cancel``) races with their completion inside Ray and
+        # can abort this process (Ray's "Tried to complete task that was not pending" check).
+        for ref in refs:
+            yield self.ray.get(ref)
 
     def close(self) -> None:
         """Disconnect from the cluster (and stop the local one this backend started)."""
