@@ -2,30 +2,20 @@
 
 from __future__ import annotations
 
-import random
-
 from plunder.agents import make_agent
-from plunder.core import chance
 from plunder.games.crossroads import ENTRY
 from plunder.games.crossroads.board import EMPTY, from_rows
 from plunder.games.crossroads.narrate import breakdown, narrate
 from plunder.games.crossroads.rules import CrossroadsGame, CrossroadsState, Phase
 
-
-def told(state: CrossroadsState, *texts: str) -> tuple[CrossroadsState, list[str]]:
-    said = []
-    for text in texts:
-        after = state.apply_text(text)
-        said.append(narrate(state, state.game.parse_action(state, text), after))
-        state = after
-    return state, said
+from tests.games.narration import moves, told
 
 
 def test_the_texts_roll_activates_four_cells() -> None:
     # "Player 1 rolls a 2 and a 3 ... picks 2 from the top and 3 on the left": 4 cells activated
     game = CrossroadsGame.load(players=2)
     state = game.position((EMPTY,) * 100, phase=Phase.ROLL)
-    _, said = told(state, "roll 2-3", "col 2 row 3")
+    _, said = told(narrate, state, "roll 2-3", "col 2 row 3")
     assert said == ["Player 1 rolled 2 and 3", "Player 1 chose column 2, row 3: B3 G3 B8 G8 activated; nobody is paid"]
 
 
@@ -36,7 +26,7 @@ def test_a_trade_through_a_third_players_city() -> None:
     #   |1|_|R|R|R|_|
     board = from_rows(["|R|R|R|_|R|2|", "|R|_|3|_|R|_|", "|1|_|R|R|R|_|"])
     state = CrossroadsGame.load(players=3).position(board, phase=Phase.TRADE, gold=(20, 20, 20))
-    state, said = told(state, "offer A3-F1 via C2=0 gold 2/1", "accept", "demand 1", "accept", "accept")
+    state, said = told(narrate, state, "offer A3-F1 via C2=0 gold 2/1", "accept", "demand 1", "accept", "accept")
     assert said == [
         "Player 1 offers A3-F1 via C2 (Player 3's, fee 0): Player 1 gets 2, Player 2 gets 1",
         "Player 2 accepts; Player 3 to answer",
@@ -53,15 +43,7 @@ def test_every_move_of_played_games_is_told() -> None:
     for players, seed in ((2, 1), (4, 2), (3, 3)):
         game = CrossroadsGame.load(players=players, target=40)
         agents = [make_agent("greedy", game) for _ in range(players)]
-        rng = random.Random(seed)
-        state, index = game.new_initial_state(), 0
-        while not state.is_terminal():
-            if state.is_chance_node():
-                action = chance.draw(state, seed, index)
-                index += 1
-            else:
-                action = agents[state.current_player].choose(state, rng)
-            after = state.apply(action)
+        for state, action, after in moves(game, agents, seed):
             said = narrate(state, action, after)
             assert said.startswith("Player ") and "\n" not in said and "CR-" not in said
             state = after

@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-import random
-
 from plunder import load_game
 from plunder.agents import make_agent
-from plunder.core import chance
 from plunder.games.pillage import ENTRY
 from plunder.games.pillage.narrate import breakdown, narrate
+
+from tests.games.narration import moves, told
 
 # PP-8's board: food | weapons over modifier | armor.
 #
@@ -68,15 +67,7 @@ def test_every_move_of_played_games_is_told() -> None:
     for preset, seed in (("small", 1), ("hex", 2), ("triangle", 3), ("default", 4)):
         game = load_game("pillage", preset=preset)
         agents = [make_agent("greedy", game), make_agent("random", game)]
-        rng = random.Random(seed)
-        state, index = game.new_initial_state(), 0
-        while not state.is_terminal():
-            if state.is_chance_node():
-                action = chance.draw(state, seed, index)
-                index += 1
-            else:
-                action = agents[state.current_player].choose(state, rng)
-            after = state.apply(action)
+        for state, action, after in moves(game, agents, seed):
             said = narrate(state, action, after)
             assert said and "\n" not in said
             state = after

@@ -2,30 +2,19 @@
 
 from __future__ import annotations
 
-import random
-
 from plunder.agents import make_agent
-from plunder.core import chance
 from plunder.games.pirates import ENTRY
 from plunder.games.pirates.narrate import breakdown, narrate
 from plunder.games.pirates.rules import PiratesGame, PiratesState
 
+from tests.games.narration import moves, told
+
 from tests.games.pirates.pirates_helpers import position, run, sea_game
-
-
-def told(state: PiratesState, *texts: str) -> tuple[PiratesState, list[str]]:
-    """Play ``texts`` from ``state``; the narration of each."""
-    said = []
-    for text in texts:
-        after = state.apply_text(text)
-        said.append(narrate(state, state.game.parse_action(state, text), after))
-        state = after
-    return state, said
 
 
 def test_starting_booty_and_the_purchase() -> None:
     state = PiratesGame.load(layout="block").new_initial_state()
-    _, said = told(state, "dice suns=0 arms=0", "buy sloop 1")
+    _, said = told(narrate, state, "dice suns=0 arms=0", "buy sloop 1")
     assert said == ["Starting booty: suns 0 + arms 0 + 5 = 5", "You bought a sloop with 1 crew for 5 booty (0 left)"]
 
 
@@ -34,7 +23,7 @@ def test_the_ketch_and_the_suns_brig() -> None:
     # arms, sights a suns brig, lies in wait; the brig chases and loses 11 v 7 for 10 booty
     game = sea_game([(1, 1), (3, 1)])
     state = position(game, (2, 1), ship=1, crew=5, notoriety=4, booty=0)
-    state, said = told(state, "sail E", "flip arms-4", "wind NE", "lookout 3", "draw suns-brig", "sail E",
+    state, said = told(narrate, state, "sail E", "flip arms-4", "wind NE", "lookout 3", "draw suns-brig", "sail E",
                        "dice suns=1 arms=5", "done", "buy brig 5")
     assert said == [
         "You sailed E to 3,1",
@@ -53,11 +42,11 @@ def test_a_lost_fight_and_a_quiet_lookout() -> None:
     # a sloop with 2 crew and 3 booty meets the suns brig: 0 + 2 + 5 = 7 against 2 + 4 + 5 = 11
     game = sea_game([(1, 1), (3, 1)])
     state = position(game, (2, 1), ship=0, crew=2, notoriety=4, booty=3)
-    state, said = told(state, "sail E", "flip arms-4", "wind NE", "lookout 3", "draw suns-brig", "sail E",
+    state, said = told(narrate, state, "sail E", "flip arms-4", "wind NE", "lookout 3", "draw suns-brig", "sail E",
                        "dice suns=5 arms=5")
     assert said[-1] == "You lost the fight to the suns brig (7 v 11): crew 2→1, booty -3, notoriety 4→3"
     state = position(game, (2, 1), ship=0, crew=2, notoriety=4, booty=3)
-    _, said = told(state, "sail E", "flip arms-2", "wind NE", "lookout 5")
+    _, said = told(narrate, state, "sail E", "flip arms-2", "wind NE", "lookout 5")
     assert said[-1] == "Lookout rolled 5 (tile value 2): nothing sighted"
 
 
@@ -65,7 +54,7 @@ def test_the_637_point_retirement_taken_apart() -> None:
     game = sea_game([(1, 1), (3, 1)])
     state = position(game, (1, 1), ship=3, crew=7, notoriety=8, booty=5, buried=15, chest=(0, 1),
                      turn=16, phase="end")
-    state, said = told(state, "retire")
+    state, said = told(narrate, state, "retire")
     assert said == ["You retired after 16 turns"]
     assert breakdown(state)[:4] == [
         "Ship x crew: 3 (frigate) x 7 = 21",
@@ -79,15 +68,7 @@ def test_every_move_of_played_games_is_told() -> None:
     for preset, seed in (("classic", 1), ("ring", 2), ("channel", 3)):
         game = PiratesGame.load(preset)
         agent = make_agent("greedy", game)
-        rng = random.Random(seed)
-        state, index = game.new_initial_state(), 0
-        while not state.is_terminal():
-            if state.is_chance_node():
-                action = chance.draw(state, seed, index)
-                index += 1
-            else:
-                action = agent.choose(state, rng)
-            after = state.apply(action)
+        for state, action, after in moves(game, [agent], seed):
             said = narrate(state, action, after)
             assert said and "\n" not in said and "?" not in said
             state = after

@@ -1,0 +1,39 @@
+"""What the narration tests of every game share: texts played and told, and the moves of a
+seeded game played by agents."""
+
+from __future__ import annotations
+
+import random
+from typing import Any, Callable, Iterator, Sequence, TypeVar
+
+from plunder.core import chance
+from plunder.core.agent import Agent
+from plunder.core.game import Game, State
+
+S = TypeVar("S", bound=State[Any])
+
+
+def told(narrate: Callable[[Any, Any, Any], str], state: S, *texts: str) -> tuple[S, list[str]]:
+    """Play ``texts`` from ``state``; the state reached and the narration of each move."""
+    said = []
+    for text in texts:
+        after = state.apply_text(text)
+        said.append(narrate(state, state.game.parse_action(state, text), after))
+        state = after
+    return state, said
+
+
+def moves(game: Game[Any], agents: Sequence[Agent], seed: int) -> Iterator[tuple[Any, Any, Any]]:
+    """(before, action, after) of every move of a game of ``agents`` (one rng of ``seed`` for
+    all), chance drawn from ``seed`` as ``plunder play`` draws it."""
+    rng = random.Random(seed)
+    state, index = game.new_initial_state(), 0
+    while not state.is_terminal():
+        if state.is_chance_node():
+            action = chance.draw(state, seed, index)
+            index += 1
+        else:
+            action = agents[state.current_player].choose(state, rng)
+        after = state.apply(action)
+        yield state, action, after
+        state = after
