@@ -34,7 +34,6 @@ from .core.registry import entry, game_ids, load_game
 from .core.words import plural
 from .pictures import png_of, positions, svg_of
 from .simulate import histogram_rows, simulate, wilson
-from .lab.measures import wins
 from .lab.luck import gather as gather_luck, section as luck_section
 from .lab.report import build as build_report, write as write_report
 from .lab import tournament
@@ -42,7 +41,7 @@ from .lab.plots import heatmap, lines as lines_plot
 from .lab.backends import BACKENDS, make_backend
 from .lab.run import collect
 from .lab.store import Run, Store
-from .lab.sweep import MEASURES, parse_grid, sweep, table as sweep_table
+from .lab.sweep import MEASURES, parse_grid, shown as sweep_shown, sweep, table as sweep_table
 from .web.app import serve
 from .terminal import PlaySession, default_record_path, invoked_as, result_line, save_record, step_through
 
@@ -414,15 +413,17 @@ def sweep_cmd(game_id: str, params: Sequence[str], preset: str | None, grid: Seq
     if len(axes) == 2:
         (ry, ys), (rx, xs) = axes
         by = {tuple(v.values.values()): v for v in variants}
+        cells: list[list[float]] = []
+        fmt, title = "{:.0%}", ""
+        for y in ys:
+            cells.append([])
+            for x in xs:
+                value, fmt, title = sweep_shown(measure, by[(y, x)].rows, game_id)
+                cells[-1].append(value)
         if measure == "seat":
-            # which way the seat leans matters to a designer: show the first seat's own win rate
-            even = 1 / game.num_players
-            cells = [[wins(by[(y, x)].rows, seat=0).p for x in xs] for y in ys]
-            title = f"first seat's win rate (even share {even:.0%})"
-        else:
-            cells = [[by[(y, x)].measure(measure)[0] for x in xs] for y in ys]
-            title = f"{measure} (lower is better)"
-        (folder / "heatmap.png").write_bytes(heatmap(ys, xs, cells, title, ry, rx))
+            # which way the seat leans matters to a designer: the map shows the first seat's own rate
+            title += f" (even share {1 / game.num_players:.0%})"
+        (folder / "heatmap.png").write_bytes(heatmap(ys, xs, cells, title, ry, rx, fmt))
     click.echo(f"table: {folder / 'sweep.md'}")
 
 

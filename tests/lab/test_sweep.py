@@ -12,7 +12,7 @@ from plunder.core.errors import ParameterError
 from plunder.core.registry import load_game
 from plunder.lab.measures import wins
 from plunder.lab.store import Store
-from plunder.lab.sweep import parse_grid, sweep
+from plunder.lab.sweep import mean_length, parse_grid, skill_gap, sweep, table
 
 
 def test_grid_text_is_parsed_and_bad_grids_refused() -> None:
@@ -65,3 +65,30 @@ def test_a_pillage_board_and_mix_sweep_maps_the_first_seat_s_win_rate(tmp_path: 
     table = (out / "sweep.md").read_text(encoding="utf-8")
     assert table.count("| doubloons:100 |") == table.count("| commodity:100 |") == 2
     assert (out / "heatmap.png").read_bytes().startswith(b"\x89PNG")
+
+
+def test_rank_skill_puts_the_variant_where_agents_differ_most_first(tmp_path: Path) -> None:
+    # an easy target lets greedy win most deals and random few; at 26 both mostly lose, so the
+    # agents' gap (how much the player controls) is wider at 12
+    store = Store(tmp_path / "games.sqlite")
+    base = dict(load_game("profiteer").params)
+    ranked = sweep(store, "profiteer", base, parse_grid(["target=26,12"]), ["random", "greedy"], "skill",
+                   batch=60, most=240, precision=0.0)
+    assert [v.values["target"] for v in ranked] == ["12", "26"]
+    gaps = [skill_gap(v.rows) for v in ranked]
+    assert gaps[0][0] > gaps[1][0] and all(lo <= gap <= hi for gap, lo, hi in gaps)
+    assert "strongest - weakest" in table(ranked, "profiteer")[0]
+    with pytest.raises(ParameterError, match="two agents"):
+        sweep(store, "profiteer", base, parse_grid(["target=12"]), ["greedy"], "skill", batch=10, most=10,
+              precision=0.0)
+
+
+def test_rank_short_puts_the_variant_with_the_shortest_games_first(tmp_path: Path) -> None:
+    # a 2x2 board has 12 lines, a 3x3 board 24: its games take more turns
+    store = Store(tmp_path / "games.sqlite")
+    base = dict(load_game("pillage").params)
+    ranked = sweep(store, "pillage", base, parse_grid(["board=square:3x3,square:2x2"]), ["greedy", "random"],
+                   "short", batch=4, most=8, precision=0.0)
+    assert [v.values["board"] for v in ranked] == ["square:2x2", "square:3x3"]
+    short, long = (mean_length(v.rows, "pillage") for v in ranked)
+    assert short[0] < long[0] and short[1] <= short[0] <= short[2]

@@ -145,7 +145,9 @@ def heatmap(rows: Sequence[str], cols: Sequence[str], values: Sequence[Sequence[
     ax.set_ylabel(row_label)
     for i, line in enumerate(values):
         for j, v in enumerate(line):
-            ax.text(j, i, fmt.format(v), ha="center", va="center", color="white", fontsize=9)
+            # dark text on the bright end of the colour map, light text on the dark end
+            ink = "black" if image.norm(v) > 0.6 else "white"
+            ax.text(j, i, fmt.format(v), ha="center", va="center", color=ink, fontsize=9)
     fig.colorbar(image, ax=ax)
     ax.set_title(title)
     return _png(fig)
