@@ -143,10 +143,12 @@ def heatmap(rows: Sequence[str], cols: Sequence[str], values: Sequence[Sequence[
     ax.set_yticks(range(len(rows)), [r.replace(",", ",\n") for r in rows], fontsize=8)
     ax.set_xlabel(col_label)
     ax.set_ylabel(row_label)
+    flat = [v for line in values for v in line]
+    low, span = min(flat), (max(flat) - min(flat)) or 1.0
     for i, line in enumerate(values):
         for j, v in enumerate(line):
-            # dark text on the bright end of the colour map, light text on the dark end
-            ink = "black" if image.norm(v) > 0.6 else "white"
+            # dark text on the bright end of the colour map (as imshow scales it), light on the dark end
+            ink = "black" if (v - low) / span > 0.6 else "white"
             ax.text(j, i, fmt.format(v), ha="center", va="center", color=ink, fontsize=9)
     fig.colorbar(image, ax=ax)
     ax.set_title(title)
