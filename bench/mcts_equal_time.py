@@ -1,7 +1,7 @@
 """Pillage MCTS strength at equal CPU time per move against OpenSpiel's C++ MCTSBot.
 
 Run: .venv/bin/python bench/mcts_equal_time.py [--agent mcts:sims=1000] [--games 200]
-     [--boards 3,4] [--seed 1000000] [--quick]
+     [--boards 3,4] [--seed 1000000] [--start 0] [--sims N] [--quick]
 
 Equal time, measured in this run: first both sides search the same positions from real
 games (``greedy`` against ``random``; see ``pillage_positions.py``), ours with ``--agent``
@@ -10,7 +10,8 @@ bot then gets the simulations that cost what one of our moves costs (CPU time of
 process). In the games that follow every move's CPU time is measured on both sides and
 printed, so a drift (the games' positions are not the calibration's) shows. Seats alternate
 game by game; game *g* seeds both sides with ``--seed`` + *g* (fresh seeds: nothing was
-tuned on seeds from 1,000,000). Win rate with a 95% Wilson interval; the headline target
+tuned on seeds from 1,000,000); ``--start G`` plays only games G.. of the run, so a run cut short
+can be finished with the same seeds and seats. Win rate with a 95% Wilson interval; the headline target
 (issue 16) is its lower end above 50%.
 """
 
@@ -49,14 +50,15 @@ def calibrate(game: PillageGame, spiel, spec: str, positions: int) -> tuple[floa
     return ours / len(pairs) * 1000, theirs / len(pairs) * 1000
 
 
-def play(game: PillageGame, spiel, spec: str, sims: int, games: int, seed: int, label: str) -> None:  # type: ignore[no-untyped-def]
-    """Play ``games`` games and print the tally, the interval and each side's CPU per move."""
+def play(game: PillageGame, spiel, spec: str, sims: int, games: range, seed: int, label: str) -> None:  # type: ignore[no-untyped-def]
+    """Play the run's games ``games`` (game *g*: seed ``seed`` + *g*, our seat *g* % 2) and print
+    the tally, the interval and each side's CPU per move."""
     import pyspiel
 
     tally = [0, 0, 0]
     ours_ms: list[float] = []
     theirs_ms: list[float] = []
-    for g in range(games):
+    for g in games:
         ours_seat = g % 2
         agent = make_agent(spec, game)
         bot = pyspiel.MCTSBot(spiel, pyspiel.RandomRolloutEvaluator(1, seed + g), 2.0, sims, 1000, False, seed + g, False)
@@ -75,12 +77,13 @@ def play(game: PillageGame, spiel, spec: str, sims: int, games: int, seed: int, 
         r = s.returns()[ours_seat]
         tally[0 if r > 0 else 1 if r == 0 else 2] += 1
         w, ti, lo_ = tally
-        print(f"  game {g + 1}/{games}: {w}W {ti}T {lo_}L; CPU ms per move: ours {statistics.mean(ours_ms):.1f}, "
+        print(f"  game {g + 1}/{games.stop} (seed {seed + g}, ours seat {ours_seat}): {w}W {ti}T {lo_}L; CPU ms per move: ours {statistics.mean(ours_ms):.1f}, "
               f"OpenSpiel {statistics.mean(theirs_ms):.1f}", flush=True)
     w, ti, lo_ = tally
-    low, high = wilson(w, games)
-    print(f"RESULT {spec} vs MCTSBot({sims}) on unit {label}: {w}W {ti}T {lo_}L of {games}; "
-          f"win rate {w / games:.1%} (95% CI {low:.1%}-{high:.1%}); CPU ms per move: ours median "
+    played = len(games)
+    low, high = wilson(w, played)
+    print(f"RESULT {spec} vs MCTSBot({sims}) on unit {label}, games {games.start + 1}-{games.stop}: "
+          f"{w}W {ti}T {lo_}L of {played}; win rate {w / played:.1%} (95% CI {low:.1%}-{high:.1%}); CPU ms per move: ours median "
           f"{statistics.median(ours_ms):.1f} mean {statistics.mean(ours_ms):.1f}, OpenSpiel median "
           f"{statistics.median(theirs_ms):.1f} mean {statistics.mean(theirs_ms):.1f}", flush=True)
 
@@ -92,7 +95,9 @@ def main() -> None:
     parser.add_argument("--boards", default="3,4", help="unit square sides")
     parser.add_argument("--seed", type=int, default=1_000_000)
     parser.add_argument("--positions", type=int, default=20, help="calibration positions")
-    parser.add_argument("--sims", type=int, default=0, help="OpenSpiel's simulations (default: calibrated)")
+    parser.add_argument("--start", type=int, default=0, help="first game of the run to play (seeds and seats as in the whole run)")
+    parser.add_argument("--sims", type=int, default=0,
+                        help="OpenSpiel's simulations (default: calibrated; given, the calibration is still measured and printed)")
     parser.add_argument("--quick", action="store_true", help="20 games, 8 calibration positions")
     args = parser.parse_args()
     if args.quick:
@@ -103,14 +108,13 @@ def main() -> None:
         game = plunder.load_game("pillage", board=f"square:{side}x{side}", contents="unit")
         assert isinstance(game, PillageGame)
         spiel = pyspiel.load_game("dots_and_boxes", {"num_rows": side, "num_cols": side})
-        sims = args.sims
-        if not sims:
-            ours, per_1000 = calibrate(game, spiel, args.agent, args.positions)
-            sims = max(1, round(ours / per_1000 * 1000))
-            print(f"unit {side}x{side}: calibration over {args.positions} real-game positions: ours {ours:.1f} CPU ms "
-                  f"per move, OpenSpiel {per_1000:.2f} CPU ms per 1000 simulations -> OpenSpiel gets {sims} simulations",
-                  flush=True)
-        play(game, spiel, args.agent, sims, args.games, args.seed, f"{side}x{side}")
+        ours, per_1000 = calibrate(game, spiel, args.agent, args.positions)
+        calibrated = max(1, round(ours / per_1000 * 1000))
+        sims = args.sims or calibrated
+        print(f"unit {side}x{side}: calibration over {args.positions} real-game positions: ours {ours:.1f} CPU ms "
+              f"per move, OpenSpiel {per_1000:.2f} CPU ms per 1000 simulations -> {calibrated} simulations; "
+              f"OpenSpiel gets {sims}", flush=True)
+        play(game, spiel, args.agent, sims, range(args.start, args.games), args.seed, f"{side}x{side}")
 
 
 if __name__ == "__main__":
