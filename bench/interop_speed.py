@@ -2,11 +2,17 @@
 
 Run: .venv/bin/python bench/interop_speed.py [--runs 5] [--games 10]
 
-Each side plays the same random games (same seeds: chance from ``plunder.core.chance``, the
-players' picks from one ``random.Random`` per game): the raw API (``legal_actions``, a pick,
-``apply``, chance drawn from the seed), the PettingZoo AEC env (``last()`` with the
-observation vector and mask, a pick among the mask's indices, ``step``), the Gymnasium env
-for the solitaires, and pyspiel through ``plunder.interop.openspiel``. Unit-box Pillage also
+Each side plays the same random games (same seeds: chance event ``k`` of a game draws
+``plunder.core.chance.uniform(seed, k)`` on every side, the players' picks come from one
+``random.Random(seed)`` per game): the raw API (``legal_actions``, a pick, ``apply``), the
+PettingZoo AEC env (``last()`` with the observation vector and mask, a pick among the mask's
+indices, ``step``), the Gymnasium env for the solitaires, and pyspiel through
+``plunder.interop.openspiel``. Every side makes the same pick, ``rng.choice`` over a Python
+list of the legal moves (:func:`pick`): the raw API's ``legal_actions()``, OpenSpiel's
+``legal_actions()``, and for PettingZoo and Gymnasium the mask's places of 1 as a list
+(turning the mask into that list is the price of the mask and counts with the adapter).
+The bench checks that each side played as many moves as the raw API (the same games) where
+the adapter lists the legal moves in the game's order. Unit-box Pillage also
 plays OpenSpiel's own ``dots_and_boxes`` on the same board. The ratio is the adapter's time
 per move over the raw API's; each figure is the median of ``--runs`` runs with the spread
 (the sides take turns game by game, and the runs alternate which goes first). Each side is built once per run (the game
@@ -22,7 +28,7 @@ import gc
 import random
 import statistics
 import time
-from typing import Callable
+from typing import Any, Callable
 
 import numpy as np
 import pyspiel
@@ -40,6 +46,16 @@ TARGET = 1.3
 Play = Callable[[int], int]
 
 
+def pick(rng: random.Random, legal: list) -> Any:
+    """The driver's choice on every side: one of ``legal`` uniformly, by ``rng``."""
+    return rng.choice(legal)
+
+
+def legal_indices(mask: np.ndarray) -> list[int]:
+    """The places of 1 of an action mask, as the Python list a driver picks from."""
+    return mask.nonzero()[0].tolist()
+
+
 def raw(game_id: str, preset: str) -> Play:
     """Random games on the raw API; each returns its number of player moves."""
     game = entry(game_id).game_class.load(preset)
@@ -51,7 +67,7 @@ def raw(game_id: str, preset: str) -> Play:
                 state = state.apply(chance.draw(state, seed, events))
                 events += 1
             else:
-                state = state.apply(rng.choice(state.legal_actions()))
+                state = state.apply(pick(rng, state.legal_actions()))
                 moves += 1
         return moves
 
@@ -70,7 +86,7 @@ def aec(game_id: str, preset: str) -> Play:
             if terminated or truncated:
                 e.step(None)
                 continue
-            e.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+            e.step(pick(rng, legal_indices(obs["action_mask"])))
             moves += 1
         return moves
 
@@ -85,7 +101,7 @@ def gym(game_id: str, preset: str) -> Play:
         rng, moves, done = random.Random(seed), 0, False
         _, info = e.reset(seed=seed)
         while not done:
-            _, _, done, _, info = e.step(int(rng.choice(np.flatnonzero(info["action_mask"]))))
+            _, _, done, _, info = e.step(pick(rng, legal_indices(info["action_mask"])))
             moves += 1
         return moves
 
@@ -93,25 +109,27 @@ def gym(game_id: str, preset: str) -> Play:
 
 
 def spiel(name: str, params: dict) -> Play:
-    """Random games through pyspiel (chance sampled by its probabilities)."""
+    """Random games through pyspiel, chance event ``k`` drawing ``uniform(seed, k)`` over the
+    state's ``chance_outcomes()`` (in the game's order, so the raw API's draw)."""
     game = pyspiel.load_game(name, params)
 
     def play(seed: int) -> int:
-        state, rng, moves = game.new_initial_state(), random.Random(seed), 0
+        state, rng, events, moves = game.new_initial_state(), random.Random(seed), 0, 0
         while not state.is_terminal():
             if state.is_chance_node():
-                state.apply_action(chance.pick(state.chance_outcomes(), rng.random()))
+                state.apply_action(chance.pick(state.chance_outcomes(), chance.uniform(seed, events)))
+                events += 1
             else:
-                state.apply_action(rng.choice(state.legal_actions()))
+                state.apply_action(pick(rng, state.legal_actions()))
                 moves += 1
         return moves
 
     return play
 
 
-def per_move(sides: dict[str, Play], games: int, flip: bool) -> dict[str, float]:
-    """Seconds per player move of each side over ``games`` games, the sides taking turns
-    game by game (so that a change in the machine's load falls on all of them alike)."""
+def per_move(sides: dict[str, Play], games: int, flip: bool) -> tuple[dict[str, float], dict[str, int]]:
+    """Seconds per player move of each side over ``games`` games, and its moves, the sides
+    taking turns game by game (so that a change in the machine's load falls on all of them alike)."""
     spent, moves = dict.fromkeys(sides, 0.0), dict.fromkeys(sides, 0)
     names = list(reversed(sides)) if flip else list(sides)
     for seed in range(games):
@@ -122,7 +140,7 @@ def per_move(sides: dict[str, Play], games: int, flip: bool) -> dict[str, float]
             moves[name] += sides[name](seed)
             spent[name] += time.process_time() - start
             gc.enable()
-    return {name: spent[name] / max(moves[name], 1) for name in sides}
+    return {name: spent[name] / max(moves[name], 1) for name in sides}, moves
 
 
 def main() -> None:
@@ -141,13 +159,17 @@ def main() -> None:
         ratios: dict[str, list[float]] = {name: [] for name in sides if name != "raw"}
         raw_times: list[float] = []
         for run in range(args.runs):
-            times = per_move(sides, args.games, flip=run % 2 == 1)
+            times, moves = per_move(sides, args.games, flip=run % 2 == 1)
+            other_games = [name for name in ratios if name != "dots_and_boxes" and moves[name] != moves["raw"]]
             raw_times.append(times["raw"])
             for name in ratios:
                 ratios[name].append(times[name] / times["raw"])
         line = ", ".join(f"{name} {statistics.median(r):.2f} ({min(r):.2f}-{max(r):.2f})" for name, r in ratios.items())
         print(f"{game_id} {preset} (raw {1e6 * statistics.median(raw_times):.0f} us a move): "
               f"time per move over the raw API's: {line}", flush=True)
+        if other_games:  # an adapter that lists legal moves in another order picks other moves
+            print(f"  (other games than the raw API's, {moves['raw']} moves there: "
+                  + ", ".join(f"{name} {moves[name]}" for name in other_games) + ")")
     print(f"target: adapters under {TARGET}")
 
 

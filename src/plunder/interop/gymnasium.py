@@ -6,8 +6,11 @@ The observation is the seat's vector (:mod:`.encoding`); the legal-action mask i
 ``info["action_mask"]`` and from :meth:`PlunderEnv.action_masks`. An index that names no
 legal action ends the episode with reward -1 (``info["illegal"]``), so that an agent that
 ignores the mask learns to respect it. Otherwise the reward is the game's return for the
-seat (+1 win, 0 tie, -1 loss), paid when the game ends. Chance is drawn from the seed given
-to :meth:`PlunderEnv.reset`, the opponent's choices from a generator seeded from it too.
+seat (+1 win, 0 tie, -1 loss), paid when the game ends. Chance event ``k`` of an episode
+draws :func:`plunder.core.chance.uniform` ``(seed, k)`` with the seed given to
+:meth:`PlunderEnv.reset` (as PettingZoo's env and a record do), the opponent's choices come
+from a ``random.Random`` seeded with it; ``reset()`` without a seed takes one from the env's
+``np_random``.
 """
 
 from __future__ import annotations
@@ -18,6 +21,7 @@ from typing import Any
 import gymnasium
 import numpy as np
 from gymnasium import spaces
+from gymnasium.utils import seeding
 
 from ..agents import make_agent
 from ..core.agent import Agent
@@ -50,14 +54,35 @@ class PlunderEnv(gymnasium.Env):
         self.episode = Episode(game)
         self.opponent: Agent | None = make_agent(opponent, game) if game.num_players > 1 else None
         self.opponent_rng = random.Random(0)
+        self._generator: np.random.Generator | None = None
+        self._generator_seed: int | None = None
         self.observation_space = spaces.Box(-np.inf, np.inf, (self.encoding.size,), np.float32)
         self.action_space = spaces.Discrete(self.encoding.actions.size)
 
+    @property  # type: ignore[override]
+    def _np_random(self) -> np.random.Generator | None:
+        """``gymnasium.Env``'s generator, made from the last seed given to :meth:`reset` when
+        first asked for: a numpy generator costs more than a short game's moves, and an
+        episode draws nothing from it when it is given its seed."""
+        if self._generator is None and self._generator_seed is not None:
+            self._generator, self._np_random_seed = seeding.np_random(self._generator_seed)
+            self._generator_seed = None
+        return self._generator
+
+    @_np_random.setter
+    def _np_random(self, generator: np.random.Generator | None) -> None:
+        self._generator, self._generator_seed = generator, None
+
     def reset(self, *, seed: int | None = None, options: dict | None = None) -> tuple[np.ndarray, dict]:
-        """A new game; with ``seed``, the same game each time for the same actions."""
-        super().reset(seed=seed)
-        self.episode.start(int(self.np_random.integers(2**63)))
-        self.opponent_rng = random.Random(int(self.np_random.integers(2**63)))
+        """A new game; with ``seed``, the same game each time for the same actions (and the
+        same game as PettingZoo's env and a record with that seed)."""
+        if seed is None:  # the next seed of the generator (made from entropy if it never was)
+            seed = int(self.np_random.integers(2**63))
+        else:  # what ``super().reset(seed=seed)`` does, the generator made when first used
+            self._generator, self._generator_seed, self._np_random_seed = None, seed, seed
+        self.episode.start(seed)
+        if self.opponent is not None:
+            self.opponent_rng = random.Random(seed)
         self._opponents_move()
         return self._observe(), self._info()
 
