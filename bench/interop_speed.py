@@ -15,7 +15,7 @@ The bench checks that each side played as many moves as the raw API (the same ga
 the adapter lists the legal moves in the game's order. Unit-box Pillage also
 plays OpenSpiel's own ``dots_and_boxes`` on the same board. The ratio is the adapter's time
 per move over the raw API's; each figure is the median of ``--runs`` runs with the spread
-(the sides take turns game by game, and the runs alternate which goes first). Each side is built once per run (the game
+(each side plays its games in a row, as a training loop does, and the runs alternate which side goes first). Each side is built once per run (the game
 loaded, the env made), outside the timing, as a user builds one env and resets it for
 every episode; the raw API's time per move is printed alongside. Times are the process's
 CPU time, so that the time the machine gives to other work stays out of them. The target (issue 17) is a ratio under 1.3.
@@ -128,18 +128,18 @@ def spiel(name: str, params: dict) -> Play:
 
 
 def per_move(sides: dict[str, Play], games: int, flip: bool) -> tuple[dict[str, float], dict[str, int]]:
-    """Seconds per player move of each side over ``games`` games, and its moves, the sides
-    taking turns game by game (so that a change in the machine's load falls on all of them alike)."""
+    """Seconds per player move of each side over ``games`` games played in a row (as a
+    training loop plays them), and its moves; the sides take turns, in the order given or
+    reversed (``flip``)."""
     spent, moves = dict.fromkeys(sides, 0.0), dict.fromkeys(sides, 0)
-    names = list(reversed(sides)) if flip else list(sides)
-    for seed in range(games):
-        for name in names:
-            gc.collect()
-            gc.disable()  # a collection would fall on whichever side happened to be running
-            start = time.process_time()
-            moves[name] += sides[name](seed)
-            spent[name] += time.process_time() - start
-            gc.enable()
+    for name in (list(reversed(sides)) if flip else list(sides)):
+        play = sides[name]
+        gc.collect()
+        gc.disable()  # a collection would fall on whichever side happened to be running
+        start = time.process_time()
+        moves[name] = sum(play(seed) for seed in range(games))
+        spent[name] = time.process_time() - start
+        gc.enable()
     return {name: spent[name] / max(moves[name], 1) for name in sides}, moves
 
 

@@ -46,6 +46,11 @@ class Game(ABC, Generic[A]):
         #: canonical text of every parameter, as stored in records
         self.params: dict[str, str] = texts
 
+    def __deepcopy__(self, memo: dict) -> "Game[A]":
+        """The game itself: a parameter set does not change, so a copy of anything holding
+        it (OpenSpiel clones its states by deep copy) shares it rather than rebuilding its tables."""
+        return self
+
     @property
     @abstractmethod
     def num_players(self) -> int:
@@ -107,6 +112,10 @@ class State(ABC, Generic[A]):
     """
 
     game: Game[A]
+
+    def __deepcopy__(self, memo: dict) -> Self:
+        """The state itself: an immutable value needs no copy."""
+        return self
 
     @property
     @abstractmethod

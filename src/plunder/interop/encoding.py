@@ -53,6 +53,17 @@ class Encoding:
     #: the fixed action space
     actions: ActionSpace
 
+    def __deepcopy__(self, memo: dict) -> "Encoding":
+        """The encoding itself: it belongs to its game, and copies of a state (OpenSpiel
+        clones states by deep copy) share it; what it keeps from the states it saw gives the
+        same vectors whatever order states come in."""
+        return self
+
+    def __reduce__(self) -> tuple:
+        """Pickled as its game: unpickling builds the game's encoding afresh (an OpenSpiel
+        state serializes its attributes by pickle, this among them)."""
+        return encoding, (self.game,)
+
     def observe(self, state: State, seat: int, out: np.ndarray | None = None) -> np.ndarray:
         """The vector of ``state`` as ``seat`` sees it, written into ``out`` when given (a
         ``float32`` array of :attr:`size`, overwritten whole) or into a new array."""
@@ -113,6 +124,11 @@ class _PillageView:
         self.contents: tuple[Content | None, ...] = (None,) * self.boxes
         self.owner: tuple[int, ...] = (-1,) * self.boxes
         self.pending: tuple[int, ...] = ()
+        # the tallies last written (legend values, doubloons, commodities held) and their place
+        self.values: tuple[int, ...] | None = None
+        self.doubloons: tuple[int, int] | None = None
+        self.held: tuple[tuple[int, ...], tuple[int, ...]] | None = None
+        self.tallies = self.edges + self.boxes * width
         for box in range(self.boxes):
             self._box(box, None)
 
@@ -147,9 +163,14 @@ class _PillageView:
             for box in state.pending:
                 vec[edges + box * width + 3] = 1.0
             self.pending = state.pending
-        other = 1 - seat
-        vec[edges + self.boxes * width:] = [*state.values, state.doubloons[seat], state.doubloons[other],
-                                            *state.held[seat], *state.held[other], state.mover == seat]
+        # the tallies change only when a box is captured or a modifier applied: most lines
+        # pass the turn and leave the very same tuples
+        if state.values is not self.values or state.doubloons is not self.doubloons or state.held is not self.held:
+            other = 1 - seat
+            vec[self.tallies:-1] = [*state.values, state.doubloons[seat], state.doubloons[other],
+                                    *state.held[seat], *state.held[other]]
+            self.values, self.doubloons, self.held = state.values, state.doubloons, state.held
+        vec[-1] = state.mover == seat
         return vec
 
 

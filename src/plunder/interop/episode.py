@@ -6,7 +6,7 @@ import random
 from typing import Hashable
 
 from ..core import chance
-from ..core.game import Game, State
+from ..core.game import CHANCE, Game, State
 
 
 class Episode:
@@ -18,19 +18,23 @@ class Episode:
         self.seed = 0
         self.chance_events = 0
         self.state: State = game.new_initial_state()
+        #: ``state.current_player``, worked out once per position (the adapters ask it often)
+        self.player = self.state.current_player
 
     def start(self, seed: int | None) -> None:
         """A new game with ``seed`` (a fresh one is drawn when ``None``)."""
         self.seed = random.SystemRandom().randrange(2**63) if seed is None else seed
         self.chance_events = 0
-        self.state = self._after_chance(self.game.new_initial_state())
+        self._reach(self.game.new_initial_state())
 
     def play(self, action: Hashable) -> None:
         """Apply a player's ``action`` (checked), then any chance moves."""
-        self.state = self._after_chance(self.state.apply(action))
+        self._reach(self.state.apply(action))
 
-    def _after_chance(self, state: State) -> State:
-        while state.is_chance_node():
+    def _reach(self, state: State) -> None:
+        player = state.current_player
+        while player == CHANCE:
             state = state.apply(chance.draw(state, self.seed, self.chance_events))
             self.chance_events += 1
-        return state
+            player = state.current_player
+        self.state, self.player = state, player

@@ -26,7 +26,7 @@ from gymnasium.utils import seeding
 from ..agents import make_agent
 from ..core.agent import Agent
 from ..core.errors import IllegalActionError
-from ..core.game import Game
+from ..core.game import TERMINAL, Game
 from ..core.registry import entry
 from .encoding import encoding
 from .episode import Episode
@@ -94,16 +94,15 @@ class PlunderEnv(gymnasium.Env):
         except IllegalActionError:
             return self._observe(), -1.0, True, False, dict(self._info(), illegal=True)
         self._opponents_move()
-        state = self.episode.state
-        reward = float(state.returns()[self.seat]) if state.is_terminal() else 0.0
-        return self._observe(), reward, state.is_terminal(), False, self._info()
+        over = self.episode.player == TERMINAL
+        reward = float(self.episode.state.returns()[self.seat]) if over else 0.0
+        return self._observe(), reward, over, False, self._info()
 
     def _opponents_move(self) -> None:
-        state = self.episode.state
-        while not state.is_terminal() and state.current_player != self.seat:
+        episode = self.episode
+        while episode.player != TERMINAL and episode.player != self.seat:
             assert self.opponent is not None
-            self.episode.play(self.opponent.choose(state, self.opponent_rng))
-            state = self.episode.state
+            episode.play(self.opponent.choose(episode.state, self.opponent_rng))
 
     def _observe(self) -> np.ndarray:
         return self.encoding.observe(self.episode.state, self.seat)
@@ -113,7 +112,7 @@ class PlunderEnv(gymnasium.Env):
 
     def action_masks(self) -> np.ndarray:
         """1 for each legal action index (all 0 once the game is over)."""
-        if self.episode.state.is_terminal():
+        if self.episode.player == TERMINAL:
             return np.zeros(self.encoding.actions.size, dtype=np.int8)
         return self.encoding.actions.mask(self.episode.state)
 

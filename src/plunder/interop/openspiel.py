@@ -108,21 +108,29 @@ class PlunderGame(pyspiel.Game):
         return PlunderObserver(self.encoding)
 
 
+#: OpenSpiel's ids of chance and of the end
+_CHANCE, _TERMINAL = int(pyspiel.PlayerId.CHANCE), int(pyspiel.PlayerId.TERMINAL)
+
+
 class PlunderState(pyspiel.State):
-    """A position of a :class:`PlunderGame`."""
+    """A position of a :class:`PlunderGame`.
+
+    OpenSpiel asks a state for its player several times a move (``apply_action``,
+    ``is_chance_node``, ``legal_actions`` ...), each a call from C++ into Python: the player
+    is worked out once per position, when it is reached."""
 
     def __init__(self, game: PlunderGame) -> None:
         super().__init__(game)
-        self.position = game.plunder.new_initial_state()
+        self.encoding: Encoding = game.encoding
+        self._reach(game.plunder.new_initial_state())
         # the chance outcomes of the position last asked about: OpenSpiel asks for them, then
         # applies one of them by its place
         self._chance: tuple[State | None, list] = (None, [])
 
-    @property
-    def encoding(self) -> Encoding:
-        """The game's observation and action space."""
-        game: PlunderGame = self.get_game()
-        return game.encoding
+    def _reach(self, position: State) -> None:
+        self.position = position
+        player = position.current_player
+        self._player = _CHANCE if player == CHANCE else _TERMINAL if player == TERMINAL else player
 
     def _outcomes(self) -> list:
         if self._chance[0] is not self.position:
@@ -131,12 +139,7 @@ class PlunderState(pyspiel.State):
 
     def current_player(self) -> int:
         """The seat to move, or OpenSpiel's chance or terminal id."""
-        player = self.position.current_player
-        if player == CHANCE:
-            return int(pyspiel.PlayerId.CHANCE)
-        if player == TERMINAL:
-            return int(pyspiel.PlayerId.TERMINAL)
-        return player
+        return self._player
 
     def _legal_actions(self, player: int) -> list[int]:
         return self.encoding.actions.indices(self.position)
@@ -146,13 +149,13 @@ class PlunderState(pyspiel.State):
         return [(i, p) for i, (_, p) in enumerate(self._outcomes())]
 
     def _apply_action(self, action: int) -> None:
-        if self.position.is_chance_node():
-            self.position = self.position.apply(self._outcomes()[action][0])
+        if self._player == _CHANCE:
+            self._reach(self.position.apply(self._outcomes()[action][0]))
         else:
-            self.position = self.position.apply(self.encoding.actions.action(self.position, action))
+            self._reach(self.position.apply(self.encoding.actions.action(self.position, action)))
 
     def _action_to_string(self, player: int, action: int) -> str:
-        if player == int(pyspiel.PlayerId.CHANCE):
+        if player == _CHANCE:
             move = self._outcomes()[action][0]
         else:
             move = self.encoding.actions.action(self.position, action)
@@ -160,7 +163,7 @@ class PlunderState(pyspiel.State):
 
     def is_terminal(self) -> bool:
         """True when the game is over."""
-        return self.position.is_terminal()
+        return self._player == _TERMINAL
 
     def returns(self) -> list[float]:
         """+1 win, 0 tie, -1 loss per seat at the end."""

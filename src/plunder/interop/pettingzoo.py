@@ -16,7 +16,7 @@ import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv
 
-from ..core.game import Game, State
+from ..core.game import TERMINAL, Game, State
 from ..core.registry import entry
 from .encoding import Encoding, encoding
 from .episode import Episode
@@ -90,7 +90,7 @@ class PlunderAEC(AECEnv):
         self.truncations = {a: False for a in self.agents}
         self.infos: dict[str, dict] = {a: {} for a in self.agents}
         self.episode.start(seed)
-        self.agent_selection = self.agents[self.state_now.current_player]
+        self.agent_selection = self.agents[self.episode.player]
 
     @property
     def state_now(self) -> State:
@@ -100,11 +100,9 @@ class PlunderAEC(AECEnv):
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         """``agent``'s observation vector and, when it is to move, the legal-action mask
         (new arrays each call, so that a stored observation never changes)."""
-        seat = self._seats[agent]
-        state = self.episode.state
-        actions = self.encoding.actions
-        mask = actions.mask(state) if state.current_player == seat else np.zeros(actions.size, dtype=np.int8)
-        return {"observation": self.encoding.observe(state, seat), "action_mask": mask}
+        seat, episode, encoding = self._seats[agent], self.episode, self.encoding
+        mask = encoding.actions.mask(episode.state) if episode.player == seat else np.zeros(encoding.actions.size, dtype=np.int8)
+        return {"observation": encoding.observe(episode.state, seat), "action_mask": mask}
 
     def step(self, action: int | None) -> None:
         """Play ``action`` (an index) for the agent to move, then any chance moves."""
@@ -114,16 +112,16 @@ class PlunderAEC(AECEnv):
             return
         assert action is not None
         self._cumulative_rewards[agent] = 0.0
-        self.episode.play(self.encoding.actions.action(self.episode.state, int(action)))
-        state = self.episode.state
-        if state.is_terminal():
-            returns = state.returns()
+        episode = self.episode
+        episode.play(self.encoding.actions.action(episode.state, int(action)))
+        if episode.player == TERMINAL:
+            returns = episode.state.returns()
             for seat, a in enumerate(self.agents):
                 self.rewards[a] = float(returns[seat])
                 self.terminations[a] = True
             self._accumulate_rewards()
         else:  # rewards are paid at the end only: they stay 0 until then
-            self.agent_selection = self.agents[state.current_player]
+            self.agent_selection = self.agents[episode.player]
 
     def render(self) -> str | np.ndarray | None:
         """The position's text picture (``render_mode="ansi"``) or its SVG picture as an
