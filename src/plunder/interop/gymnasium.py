@@ -59,7 +59,7 @@ class PlunderEnv(gymnasium.Env):
         self.observation_space = spaces.Box(-np.inf, np.inf, (self.encoding.size,), np.float32)
         self.action_space = spaces.Discrete(self.encoding.actions.size)
 
-    @property  # type: ignore[override]
+    @property
     def _np_random(self) -> np.random.Generator | None:
         """``gymnasium.Env``'s generator, made from the last seed given to :meth:`reset` when
         first asked for: a numpy generator costs more than a short game's moves, and an
