@@ -1,24 +1,30 @@
 """Stepping through the adapters next to the raw API, as ratios measured in one run.
 
-Run: .venv/bin/python bench/interop_speed.py [--runs 5] [--games 10]
+Run: .venv/bin/python bench/interop_speed.py [--runs 5] [--games 10] [--seconds 0.05]
 
 Each side plays the same random games (same seeds: chance event ``k`` of a game draws
 ``plunder.core.chance.uniform(seed, k)`` on every side, the players' picks come from one
 ``random.Random(seed)`` per game): the raw API (``legal_actions``, a pick, ``apply``), the
 PettingZoo AEC env (``last()`` with the observation vector and mask, a pick among the mask's
 indices, ``step``), the Gymnasium env for the solitaires, and pyspiel through
-``plunder.interop.openspiel``. Every side makes the same pick, ``rng.choice`` over a Python
-list of the legal moves (:func:`pick`): the raw API's ``legal_actions()``, OpenSpiel's
-``legal_actions()``, and for PettingZoo and Gymnasium the mask's places of 1 as a list
-(turning the mask into that list is the price of the mask and counts with the adapter).
-The bench checks that each side played as many moves as the raw API (the same games) where
-the adapter lists the legal moves in the game's order. Unit-box Pillage also
-plays OpenSpiel's own ``dots_and_boxes`` on the same board. The ratio is the adapter's time
-per move over the raw API's; each figure is the median of ``--runs`` runs with the spread
-(each side plays its games in a row, as a training loop does, and the runs alternate which side goes first). Each side is built once per run (the game
-loaded, the env made), outside the timing, as a user builds one env and resets it for
-every episode; the raw API's time per move is printed alongside. Times are the process's
-CPU time, so that the time the machine gives to other work stays out of them. The target (issue 17) is a ratio under 1.3.
+``plunder.interop.openspiel``. Unit-box Pillage also plays OpenSpiel's own
+``dots_and_boxes`` on the same board.
+
+Every side makes the same pick, ``rng.choice`` over the legal moves (:func:`pick`): the raw
+API's ``legal_actions()``, OpenSpiel's ``legal_actions()``, and for PettingZoo and Gymnasium
+the mask's places of 1 (:func:`legal_indices`, numpy's fast path for a 0/1 mask: finding
+them is the price of a mask and counts with the adapter). The bench says where a side
+played other games than the raw API (an adapter whose indices list the legal moves in
+another order than the game picks other moves with the same draws).
+
+The ratio is the adapter's time per move over the raw API's; each figure is the median of
+``--runs`` runs with the spread. In a run each side plays its games in a row, as a training
+loop does (the runs alternate which side goes first): ``--games`` games at least, and as
+many as the raw API plays in ``--seconds`` of CPU time (Pillage's games take microseconds
+a move). Each side is built once (the game loaded, the env made), outside the timing, as a
+user builds one env and resets it for every episode; the raw API's time per move is printed
+alongside. Times are the process's CPU time, so that the time the machine gives to other
+work stays out of them. The target (issue 17) is a ratio under 1.3.
 """
 
 from __future__ import annotations
@@ -34,7 +40,9 @@ import numpy as np
 import pyspiel
 
 from plunder.core import chance
+from plunder.core.game import State
 from plunder.core.registry import entry
+from plunder.interop.encoding import encoding
 from plunder.interop.gymnasium import PlunderEnv
 from plunder.interop.openspiel import short_name
 from plunder.interop.pettingzoo import env
@@ -51,9 +59,10 @@ def pick(rng: random.Random, legal: list) -> Any:
     return rng.choice(legal)
 
 
-def legal_indices(mask: np.ndarray) -> list[int]:
-    """The places of 1 of an action mask, as the Python list a driver picks from."""
-    return mask.nonzero()[0].tolist()
+def legal_indices(mask: np.ndarray) -> np.ndarray:
+    """The places of 1 of an action mask, the sequence a driver picks from (an array: a
+    list of a Crossroads position's hundreds of offers would cost more than the pick)."""
+    return mask.view(np.bool_).nonzero()[0]
 
 
 def raw(game_id: str, preset: str) -> Play:
@@ -143,11 +152,79 @@ def per_move(sides: dict[str, Play], games: int, flip: bool) -> tuple[dict[str, 
     return {name: spent[name] / max(moves[name], 1) for name in sides}, moves
 
 
+def enough_games(raw_play: Play, least: int, seconds: float) -> int:
+    """How many games (seeds 0, 1, ...) the raw API plays in ``seconds`` of CPU time, at
+    least ``least``: every side then plays that many in each run, so that a run of a game
+    of short games (Pillage's take microseconds) is long enough to time."""
+    games, start = 0, time.process_time()
+    while games < least or time.process_time() - start < seconds:
+        raw_play(games)
+        games += 1
+    return games
+
+
+def positions(game_id: str, preset: str, games: int) -> list[State]:
+    """The positions where a player moves in the raw API's games of seeds ``0 .. games-1``, in play order."""
+    game = entry(game_id).game_class.load(preset)
+    seen: list[State] = []
+    for seed in range(games):
+        state, rng, events = game.new_initial_state(), random.Random(seed), 0
+        while not state.is_terminal():
+            if state.is_chance_node():
+                state = state.apply(chance.draw(state, seed, events))
+                events += 1
+            else:
+                seen.append(state)
+                state = state.apply(pick(rng, state.legal_actions()))
+    return seen
+
+
+def parts(game_id: str, preset: str, games: int) -> dict[str, float]:
+    """Seconds per move of what an adapter adds, over the positions of the raw API's games:
+    the mover's observation, the mask (its listing of the legal actions left out: the raw
+    API lists them too), and finding the mask's indices; each part timed in a row over the
+    positions in play order (as the adapter's kept parts see them)."""
+    game = entry(game_id).game_class.load(preset)
+    seen = positions(game_id, preset, games)
+    masks = [encoding(game).actions.mask(state) for state in seen]
+
+    def observe() -> None:
+        enc = encoding(game)
+        for state in seen:
+            enc.observe(state, state.current_player)
+
+    def mask() -> None:
+        actions = encoding(game).actions
+        for state in seen:
+            actions.mask(state)
+
+    def listing() -> None:
+        for state in seen:
+            state.legal_actions()
+
+    def indices() -> None:
+        for m in masks:
+            legal_indices(m)
+
+    spent = {}
+    for name, work in (("observation", observe), ("mask", mask), ("listing", listing), ("indices", indices)):
+        gc.collect()
+        gc.disable()
+        start = time.process_time()
+        work()
+        spent[name] = (time.process_time() - start) / len(seen)
+        gc.enable()
+    spent["mask"] -= spent.pop("listing")
+    return spent
+
+
 def main() -> None:
     """Print, per game, each adapter's time per move over the raw API's."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=5)
-    parser.add_argument("--games", type=int, default=10)
+    parser.add_argument("--games", type=int, default=10, help="games per side and run, at least")
+    parser.add_argument("--seconds", type=float, default=0.05,
+                        help="more games if the raw API plays these many in less CPU time")
     args = parser.parse_args()
     for game_id, preset in CASES:
         sides: dict[str, Play] = {"raw": raw(game_id, preset), "pettingzoo": aec(game_id, preset),
@@ -156,17 +233,26 @@ def main() -> None:
             sides["gymnasium"] = gym(game_id, preset)
         if (game_id, preset) == ("pillage", "classic"):
             sides["dots_and_boxes"] = spiel("dots_and_boxes", {"num_rows": 3, "num_cols": 3})
+        games = enough_games(sides["raw"], args.games, args.seconds)
         ratios: dict[str, list[float]] = {name: [] for name in sides if name != "raw"}
         raw_times: list[float] = []
+        costs: dict[str, list[float]] = {"observation": [], "mask": [], "indices": []}
         for run in range(args.runs):
-            times, moves = per_move(sides, args.games, flip=run % 2 == 1)
+            times, moves = per_move(sides, games, flip=run % 2 == 1)
             other_games = [name for name in ratios if name != "dots_and_boxes" and moves[name] != moves["raw"]]
             raw_times.append(times["raw"])
             for name in ratios:
                 ratios[name].append(times[name] / times["raw"])
+            for name, spent in parts(game_id, preset, games).items():
+                costs[name].append(spent)
         line = ", ".join(f"{name} {statistics.median(r):.2f} ({min(r):.2f}-{max(r):.2f})" for name, r in ratios.items())
-        print(f"{game_id} {preset} (raw {1e6 * statistics.median(raw_times):.0f} us a move): "
+        print(f"{game_id} {preset} ({games} games, raw {1e6 * statistics.median(raw_times):.1f} us a move): "
               f"time per move over the raw API's: {line}", flush=True)
+        rest = statistics.median(raw_times) * (statistics.median(ratios["pettingzoo"]) - 1) \
+            - sum(statistics.median(c) for c in costs.values())
+        print("  what pettingzoo adds a move: " + ", ".join(
+            f"{name} {1e6 * statistics.median(c):.1f} us" for name, c in costs.items())
+            + f", the rest (the AEC cycle, the index's action) {1e6 * rest:.1f} us", flush=True)
         if other_games:  # an adapter that lists legal moves in another order picks other moves
             print(f"  (other games than the raw API's, {moves['raw']} moves there: "
                   + ", ".join(f"{name} {moves[name]}" for name in other_games) + ")")

@@ -18,6 +18,7 @@ unchanged field is the very same object.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from operator import itemgetter
 from typing import Any, Callable, cast
 
 import numpy as np
@@ -106,6 +107,12 @@ def _one_hot(index: int, size: int) -> list[int]:
     if 0 <= index < size:
         row[index] = 1
     return row
+
+
+def _picker(places: list[int]) -> Callable[[tuple], tuple]:
+    """``t -> tuple(t[i] for i in places)``, as one C call."""
+    get = itemgetter(*places)
+    return get if len(places) > 1 else lambda t: (get(t),)
 
 
 # --------------------------------------------------------------------------- Pillage
@@ -248,36 +255,58 @@ def _pirates(game: Any) -> Encoding:
     tiles = len(sea.origins)
     phase_rows = _phase_rows(PiratesPhase)
     layout = _Layout()
-    planes_part = layout.take(5 * cells)
-    tail_part = layout.take(2 * tiles + len(phase_rows) + 19)
-    # the vector last written: the sea plane stays, and the marks of the ship, the chest and
-    # the coins are moved from the cells marked last time (``marked``, flat places)
+    layout.take(5 * cells)  # the planes
+    faces_part, winds_part, phase_part = layout.take(tiles), layout.take(tiles), layout.take(len(phase_rows))
+    tail_part = layout.take(19)
+    # the vector last written: the sea plane stays; the marks of the ship, the chest and the
+    # coins are moved when they moved (a cell is one object from move to move while it stays)
     kept = np.zeros(layout.size, dtype=np.float32)
     for x, y in sea.cells:
         kept[y * width + x] = 1.0
-    marked: list[int] = []
+    # what was last written of each part: ship, chest, coins (their cells and flat places),
+    # and the tiles' faces and winds and the phase, which change at a flip, a wind choice, a
+    # phase's end and stay the very same objects otherwise
+    seen: list[Any] = [None, None, None, None, None, None]
+    coin_places: list[int] = []
+
+    def mark(plane: int, cell: Any, before: Any) -> None:
+        if before is not None:
+            kept[plane * cells + before[1] * width + before[0]] = 0.0
+        if cell is not None:
+            kept[plane * cells + cell[1] * width + cell[0]] = 1.0
 
     def fill(state: Any, seat: int, out: np.ndarray) -> None:
-        for place in marked:
-            kept[place] = 0.0
-        marked.clear()
-        if state.pos is not None:
-            marked.append(cells + state.pos[1] * width + state.pos[0])
-            kept[marked[-1]] = 1.0
-        if state.chest is not None:
-            marked.append(2 * cells + state.chest[1] * width + state.chest[0])
-            kept[marked[-1]] = 1.0
-        for coin, (x, y) in state.coins:
-            marked.extend((3 * cells + y * width + x, 4 * cells + y * width + x))
-            kept[marked[-2]] += 1.0
-            kept[marked[-1]] += coin
-        kept[tail_part] = [
-            *state.faces, *(-1,) * (tiles - len(state.faces)), *state.winds, *(-1,) * (tiles - len(state.winds)),
-            *phase_rows[id(state.phase)],
+        pos, chest, coins = state.pos, state.chest, state.coins
+        if pos != seen[0]:
+            mark(1, pos, seen[0])
+        if chest != seen[1]:
+            mark(2, chest, seen[1])
+        if coins is not seen[2]:
+            for place in coin_places:
+                kept[place] = 0.0
+            coin_places.clear()
+            sums: dict[int, list[int]] = {}  # cell -> [coins, their value]
+            for coin, (x, y) in coins:
+                tally = sums.setdefault(y * width + x, [0, 0])
+                tally[0] += 1
+                tally[1] += coin
+            for cell, (count, value) in sums.items():
+                coin_places.extend((3 * cells + cell, 4 * cells + cell))
+                kept[3 * cells + cell], kept[4 * cells + cell] = count, value
+        seen[:3] = pos, chest, coins
+        faces, winds, phase = state.faces, state.winds, state.phase
+        if faces is not seen[3]:
+            kept[faces_part] = (*faces, *(-1,) * (tiles - len(faces)))
+        if winds is not seen[4]:
+            kept[winds_part] = (*winds, *(-1,) * (tiles - len(winds)))
+        if phase is not seen[5]:
+            kept[phase_part] = phase_rows[id(phase)]
+        seen[3:] = faces, winds, phase
+        kept[tail_part] = (
             state.turn, state.ship, state.crew, state.notoriety, state.booty, state.buried, state.orth,
             state.diag, state.flip, state.wind_tile, state.sight, state.draw, state.combat,
             len(state.fights), len(state.movers), len(state.arrived), state.did_bury, state.did_retrieve,
-            state.drowned]
+            state.drowned)
         out[:] = kept
 
     return Encoding(game, layout.size, fill, SlotSpace(PIRATES_SLOTS))
@@ -388,6 +417,10 @@ def _crossroads(game: Any) -> Encoding:
     orders = [[(seat + k) % players for k in range(players)] for seat in range(players)]
     # how each seat treated each, read from the observer on: [i*n+j] is how seat j treated seat i
     relative = [[i * players + j for i in order for j in order] for order in orders]
+    # per seat, the seats' entries of a per-seat tuple (gold, offers) and of a seat x seat
+    # one (how each treated each, grudges) read from the seat on, as tuples (one C call)
+    by_seat, by_pair = [_picker(order) for order in orders], [_picker(index) for index in relative]
+    no_seats = (False,) * players
     # per seat, the vector last written: a build changes a cell or two of the board planes
     # (empty, road, each seat's cities from the seat on), and the lit cells and the offer's
     # marks are moved from the places marked last time. ``planes_of``: where the plane of
@@ -421,16 +454,14 @@ def _crossroads(game: Any) -> Encoding:
             marks.extend(relays_at + cell for cell in offer.relays)
         for place in marks:
             vec[place] = 1.0
-        index, gold, offers, last, grudge = relative[seat], state.gold, state.offers, state.last, state.grudge
-        dice = state.dice[:2]
-        vec[tail_part] = [
+        seats, pairs, waiting, dice = by_seat[seat], by_pair[seat], state.waiting, state.dice
+        vec[tail_part] = (
             *((offer.mine, offer.theirs) if offer is not None else (0, 0)),
-            *[gold[s] for s in order], *[offers[s] for s in order],
-            *[last[k] for k in index], *[grudge[k] for k in index],
-            *[s in state.waiting for s in order],
+            *seats(state.gold), *seats(state.offers), *pairs(state.last), *pairs(state.grudge),
+            *([s in waiting for s in order] if waiting else no_seats),
             *seat_rows[(state.seat - seat) % players if 0 <= state.seat < players else players],
             *phase_rows[id(state.phase)],
-            *dice, *(0,) * (2 - len(dice)), state.round, state.rerolls, state.passes, len(state.used)]
+            *(dice + (0, 0))[:2], state.round, state.rerolls, state.passes, len(state.used))
         out[:] = vec
 
     return Encoding(game, layout.size, fill, SlotSpace(CROSSROADS_SLOTS))
