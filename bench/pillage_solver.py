@@ -2,18 +2,24 @@
 
 Usage: .venv/bin/python bench/pillage_solver.py [--limit SECONDS] [--quick]
        .venv/bin/python bench/pillage_solver.py --unit square:3x4 [--memory MB] [--progress SECONDS]
+       .venv/bin/python bench/pillage_solver.py --unit square:3x3 --rules capture,chains
 
 Unit boards are plain Dots and Boxes; "random" rows deal the contents with a fixed seed
 (doubloons, commodities and modifiers by the game's own distribution) and solve the
 dealt start. Each row is a fresh solver (no tables carried over). ``--unit`` solves only
 the unit boards named, printing a progress line every ``--progress`` seconds (positions
 searched, the table's entries, the root line being searched and the best value so far).
-Each row prints its wall time, its CPU time and the process's peak resident memory so far.
+Each row prints its wall time, its CPU time and the process's peak resident memory so far;
+the load average is printed before and after. Unit boards take the Dots and Boxes fast path
+(solver_unit.py); ``--rules`` picks which of its rules are on (``all``, ``none`` for its
+plain search, a comma-separated subset of capture,chains,endgame, or ``generic`` for the
+valued search without the fast path), to measure what each one saves.
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import random
 import resource
 import time
@@ -22,7 +28,8 @@ import plunder
 from plunder.games.pillage.contents import content_short
 from plunder.games.pillage.rules import PillageState
 from plunder.core.errors import SearchLimitError
-from plunder.games.pillage.solver import DEFAULT_MEMORY, solve
+from plunder.games.pillage.solver import DEFAULT_MEMORY, Solver
+from plunder.games.pillage.solver_unit import RULES
 
 UNIT = ["square:2x2", "square:2x3", "square:2x4", "square:3x3"]
 NO_MODIFIERS = "doubloons:50,commodity:50,modifier:0"
@@ -58,7 +65,10 @@ def main() -> None:
     parser.add_argument("--unit", default="", help="only these unit boards, comma-separated (e.g. square:3x4)")
     parser.add_argument("--memory", type=float, default=DEFAULT_MEMORY, help="MB for the solver's tables")
     parser.add_argument("--progress", type=float, default=0.0, help="print progress every this many seconds")
+    parser.add_argument("--rules", default="all", help="unit fast path rules: all, none, generic or a subset")
     args = parser.parse_args()
+    rules: frozenset[str] | None = {"all": RULES, "none": frozenset(), "generic": None}.get(
+        args.rules, frozenset(args.rules.split(",")))
     rows: list[tuple[str, str, PillageState]] = []
     if args.unit:
         rows = [(board, "unit", unit(board)) for board in args.unit.split(",")]
@@ -71,14 +81,15 @@ def main() -> None:
             legend = state.game.legend
             contents = " ".join(content_short(c, legend) for c in state.contents if c is not None)
             rows.append((board, f"random seed {seed}: {contents}", state))
-    print(f"memory budget {args.memory:g} MB")
+    print(f"memory budget {args.memory:g} MB, unit rules {args.rules}, load average {os.getloadavg()[0]:.1f}")
     print(f"{'board':<14} {'value':>6} {'nodes':>12} {'seconds':>8} {'CPU s':>8} {'peak MB':>8}  contents", flush=True)
     for board, label, state in rows:
         start, cpu = time.perf_counter(), time.process_time()
         try:
-            result = solve(state, time_limit=args.limit, memory=args.memory,
-                           progress=(lambda line: print(f"  {line}", flush=True)) if args.progress else None,
-                           every=args.progress or 10.0)
+            solver = Solver(state.game, state.contents, args.memory, rules)
+            result = solver.solve(state, time_limit=args.limit,
+                                  progress=(lambda line: print(f"  {line}", flush=True)) if args.progress else None,
+                                  every=args.progress or 10.0)
             # wall time including building the symmetry tables, not just the search
             value, nodes, seconds = f"{result.value:+g}", f"{result.nodes}", f"{time.perf_counter() - start:.2f}"
         except SearchLimitError:
@@ -86,6 +97,7 @@ def main() -> None:
         peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
         print(f"{board:<14} {value:>6} {nodes:>12} {seconds:>8} {time.process_time() - cpu:>8.2f} {peak:>8.0f}  {label}",
               flush=True)
+    print(f"load average {os.getloadavg()[0]:.1f}")
 
 
 if __name__ == "__main__":

@@ -334,14 +334,19 @@ def test_a_small_table_budget_keeps_the_tables_small_and_the_value_exact() -> No
     """0.02 MB: the array table of the static search stops at 653 slots (16 bytes each,
     within two thirds of its three quarters of the budget) and is overwritten again and
     again while 2x3 searches some 30,000 positions; the dict tables may hold 21 entries.
-    The value is still exact (a lost entry costs time, never exactness)."""
+    The value is still exact (a lost entry costs time, never exactness). The unit fast
+    path gets 95% of the budget for its array table (829 slots) and is exact too."""
     state = PillageGame.load(board="square:2x3", contents="unit").new_initial_state()
-    solver = Solver(state.game, state.contents, memory=0.02)
+    solver = Solver(state.game, state.contents, memory=0.02, unit_rules=None)
     assert solver.timer.capacity == 21
     result = solver.solve(state)
     assert result.value == solve(state).value == -2
     assert solver.array.size == 653 and solver.array.grown == 0
     assert result.nodes > 20 * solver.array.size
+    unit = Solver(state.game, state.contents, memory=0.02)
+    fast = unit.solve(state)
+    assert fast.value == -2 and unit.array.size == 829 and unit.array.grown == 0
+    assert fast.nodes > 10 * unit.array.size
     with pytest.raises(ParameterError):
         Solver(state.game, state.contents, memory=0)
 
@@ -384,10 +389,15 @@ def test_packing_round_trips_bounds_and_moves() -> None:
 
 
 def test_progress_reports_name_the_root_line_and_the_best_so_far() -> None:
+    """The valued search names its root line; the unit search the value's bounds so far."""
     state = PillageGame.load(board="square:2x3", contents="unit").new_initial_state()
     lines: list[str] = []
-    assert solve(state, progress=lines.append, every=0.0).value == -2
+    generic = Solver(state.game, state.contents, unit_rules=None)
+    assert generic.solve(state, progress=lines.append, every=0.0).value == -2
     assert lines and "positions" in lines[-1] and "root line" in lines[-1] and "of 17" in lines[-1]
+    lines.clear()
+    assert solve(state, progress=lines.append, every=0.0).value == -2
+    assert any("value from -6 to +6, testing >= +0" in line for line in lines), lines
 
 
 def test_make_solver_options() -> None:

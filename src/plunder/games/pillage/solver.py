@@ -52,8 +52,12 @@ nothing in the future but the margin.
   neighbouring box (the "double-dealing" declines) are.
 
 The common Dots and Boxes shortcut "take a box when the line makes no other box
-three-sided" is NOT used (a line that adds a side to a neighbouring box changes the rest
-of the game), nor is "always take an offered box" (declining can be best, see the tests).
+three-sided" is NOT used here (on valued boxes a line that adds a side to a neighbouring
+box changes the rest of the game), nor is "always take an offered box" (declining can be
+best, see the tests). Unit boards -- every box the same pile of doubloons, i.e. plain Dots
+and Boxes -- go to :class:`~.solver_unit.UnitSearch` instead, where that shortcut, the
+chain rules and the simple loony endgame values hold; there the root value is found by
+null-window tests (MTD(f)) before a line reaching it is picked.
 """
 
 from __future__ import annotations
@@ -74,6 +78,7 @@ from .heuristics import GreedyAgent
 from .rules import PillageGame, PillageState
 from .solver_symmetry import edge_symmetries, make_canon
 from .solver_table import ArrayTable, Packing
+from .solver_unit import RULES, UnitSearch, fits, unit_worth
 
 # Box content codes in the tables.
 _DOUBLOONS, _COMMODITY, _MODIFIER = 0, 1, 2
@@ -87,6 +92,8 @@ DEFAULT_MEMORY = 512
 ENTRY_BYTES = 240
 #: share of the memory budget for the static search's array table (the rest: dict tables)
 ARRAY_SHARE = 0.75
+#: the same share on unit boards, whose search uses no dict table
+UNIT_SHARE = 0.95
 
 
 @dataclass(frozen=True)
@@ -155,7 +162,7 @@ class Solver:
     """
 
     def __init__(self, game: PillageGame, contents: tuple[Modifier | Doubloons | Commodity | None, ...],
-                 memory: float = DEFAULT_MEMORY) -> None:
+                 memory: float = DEFAULT_MEMORY, unit_rules: frozenset[str] | None = RULES) -> None:
         if not memory > 0:
             raise ParameterError(f"pillage solver: memory must be a positive number of MB, not {memory}")
         if any(c is None for c in contents):
@@ -203,15 +210,29 @@ class Solver:
             self.inverse.append(inv)
         self.canon, self.canon_sym = make_canon(self.perms, self.num_edges)
         budget = memory * (1 << 20)
-        self.timer = _Budget(int(budget * (1 - ARRAY_SHARE)) // ENTRY_BYTES)
+        #: the worth of every box on a unit board searched by :class:`UnitSearch`, else None
+        self.unit_worth = unit_worth(contents) if unit_rules is not None and fits(board) else None
+        share = ARRAY_SHARE if self.unit_worth is None else UNIT_SHARE
+        self.timer = _Budget(int(budget * (1 - share)) // ENTRY_BYTES)
         #: the static searches' shared table; keys are the canonical mask tagged with the
-        #: valuation's number above the edge bits
-        self.array = ArrayTable(budget * ARRAY_SHARE, self.full)
+        #: valuation's number above the edge bits (on unit boards: the canonical mask)
+        self.array = ArrayTable(budget * share, self.full)
         self.general_tt: dict[tuple[int, tuple[int, ...], tuple[int, ...]], tuple[int, int, int]] = {}
         self.timer.tables.append(self.general_tt)
         self.static: dict[tuple[int | None, ...], Callable[[int, int, int, int], int]] = {}
         #: (root lines searched, root lines, best so far) of the solve under way, for its reports
         self._at = (0, 0, 0)
+        #: (lowest, highest, tested) future increment of the unit search's tests under way
+        self._bounds: tuple[int, int, int] | None = None
+        timer = self.timer
+
+        def count(n: int) -> None:
+            timer.nodes += n
+            timer.tick()
+
+        #: the unit-board search (solver_unit.py), used for every position when set
+        self.unit = None if self.unit_worth is None or unit_rules is None else UnitSearch(
+            board, self.array, self.canon_sym, self.perms, self.inverse, count, unit_rules)
 
     # ----------------------------------------------------------------- positions
 
@@ -454,6 +475,11 @@ class Solver:
 
     def search(self, drawn: int, values: tuple[int, ...], hd: tuple[int, ...], alpha: int, beta: int) -> int:
         """Future margin increment for the mover at a line-drawing node (fail-soft)."""
+        if self.unit is not None:
+            # Windows in boxes, rounded outwards: a bound in boxes is a bound in doubloons.
+            w = self.unit_worth
+            assert w is not None
+            return w * self.unit.search(drawn, alpha // w, -(-beta // w))
         bm_ = self.box_mask
         code_ = self.kind_code
         amount_ = self.amount
@@ -636,24 +662,57 @@ class Solver:
         timer.node_limit = node_limit
         big = 1 << 60
         self._at = (0, 0, -big)
+        self._bounds = None
 
         def report(nodes: int) -> None:
             assert progress is not None
             seconds = time.perf_counter() - start
-            done, lines, best = self._at
-            so_far = f"{margin + best:+d}" if best > -big else "?"
+            if self._bounds is not None:
+                lo, hi, test = self._bounds
+                where = f"value from {margin + lo:+d} to {margin + hi:+d}, testing >= {margin + test:+d}"
+            else:
+                done, lines, best = self._at
+                so_far = f"{margin + best:+d}" if best > -big else "?"
+                where = f"root line {done + 1} of {lines}, best so far {so_far}"
             progress(f"{seconds:7.0f} s  {nodes:>13,} positions  {nodes / max(seconds, 1e-9):>9,.0f}/s  "
-                     f"table {len(self.array):>11,} + {sum(len(t) for t in timer.tables):,}  "
-                     f"root line {done + 1} of {lines}, best so far {so_far}")
+                     f"table {len(self.array):>11,} + {sum(len(t) for t in timer.tables):,}  {where}")
 
         timer.report = report if progress is not None else None
         timer.every = every
         timer.next_report = start + every
         try:
-            value, action = self._root(state, hd, -big, big)
+            if self.unit is not None and not state.pending:
+                # The value first, by null-window tests; then a line reaching it.
+                value = self._unit_value(state.drawn)
+                self._bounds = None
+                found, action = self._root(state, hd, value - 1, value)
+                assert found == value, (found, value)
+            else:
+                value, action = self._root(state, hd, -big, big)
         finally:
             timer.deadline = timer.node_limit = timer.report = None
+            if self.unit is not None:
+                timer.nodes += self.unit.pending
+                self.unit.pending = 0
         return SolveResult(float(margin + value), action, timer.nodes, time.perf_counter() - start)
+
+    def _unit_value(self, drawn: int) -> int:
+        """The future increment of a unit-board position by MTD(f): null-window tests of
+        "at least b?" from b = 0, each narrowing [lo, hi] (a test's result is a bound, and
+        the table's bounds carry over from test to test)."""
+        unit, w = self.unit, self.unit_worth
+        assert unit is not None and w is not None
+        open_boxes = sum(1 for bm in self.box_mask if bm & ~drawn & self.full)
+        lo, hi, g = -open_boxes, open_boxes, 0
+        while lo < hi:
+            test = g + 1 if g == lo else g
+            self._bounds = (w * lo, w * hi, w * test)
+            g = unit.search(drawn, test - 1, test)
+            if g < test:
+                hi = g
+            else:
+                lo = g
+        return w * g
 
     def _root(self, state: PillageState, hd: tuple[int, ...], alpha: int, beta: int) -> tuple[int, PillageAction]:
         """(future increment, action) over the legal actions of ``state``, fail-soft in the
@@ -681,7 +740,8 @@ class Solver:
             return best, best_a
         # Root lines, the richest captures first: an early good value narrows the window
         # for the rest. Every line is searched (no decline pruning here), which is cheap.
-        order = sorted(state.undrawn(), key=lambda e: -self.step_line(state.drawn, state.values, hd, e)[1])
+        lines = state.undrawn() if self.unit is None else self.unit.line_order(state.drawn)
+        order = sorted(lines, key=lambda e: -self.step_line(state.drawn, state.values, hd, e)[1])
         for done, e in enumerate(order):
             self._at = (done, len(order), best)
             after, gain, hd2, mods, closed = self.step_line(state.drawn, state.values, hd, e)
