@@ -2,11 +2,14 @@
  * values on unit boards:  gcc -O2 -o /tmp/dots_check bench/dots_check.c && /tmp/dots_check 3 3
  *
  * Nothing is shared with plunder/games/pillage/solver.py: its own edge numbering, plain
- * negamax alpha-beta over every undrawn line (no pruning rules), captures searched first,
- * and a fixed always-replace transposition table of bounds on the future margin, keyed on
- * the drawn mask or (with a fourth argument "sym") on the least of its images under the
- * board's mirror symmetries. Prints the first player's final margin (boxes won minus boxes lost) with best
- * play, the positions searched and the seconds taken.
+ * negamax alpha-beta over every undrawn line (no pruning rules: none of the Dots and Boxes
+ * capture, chain or endgame rules the Python unit search uses), captures searched first,
+ * then the other lines nearest the centre first, and a fixed always-replace transposition
+ * table of bounds on the future margin, keyed on the drawn mask or (with a fourth argument
+ * "sym") on the least of its images under the board's mirror symmetries. The value is found
+ * by null-window tests ("at least b?", MTD(f) from b = 0). Prints the first player's final
+ * margin (boxes won minus boxes lost) with best play, the positions searched and the CPU
+ * seconds taken.
  *
  * Usage: dots_check ROWS COLS [LOG2_TABLE_ENTRIES [sym]]   (boxes, at most 47 lines; the table
  * takes 8 bytes an entry, 2^26 entries by default)
@@ -25,11 +28,20 @@ static uint64_t table_mask;
 static long long nodes;
 static int nsyms = 1;
 static int sym_edge[4][64];         /* image of each edge under the identity and the mirrors */
+static int order[64];               /* edges, nearest the centre of the board first */
 
 /* horizontal edge above row r (0..rows), column c: r * cols + c;
  * vertical edge left of column c (0..cols), row r: (rows + 1) * cols + r * (cols + 1) + c */
 static int h_edge(int r, int c) { return r * cols + c; }
 static int v_edge(int r, int c) { return (rows + 1) * cols + r * (cols + 1) + c; }
+
+/* twice the distance (|dx| + |dy|) of an edge's midpoint from the board's centre, doubled again */
+static int centre_distance(int e) {
+    int x2, y2; /* midpoint, doubled */
+    if (e < (rows + 1) * cols) { int r = e / cols, c = e % cols; x2 = 2 * c + 1; y2 = 2 * r; }
+    else { int i = e - (rows + 1) * cols, r = i / (cols + 1), c = i % (cols + 1); x2 = 2 * c; y2 = 2 * r + 1; }
+    return abs(x2 - cols) + abs(y2 - rows);
+}
 
 static void build(void) {
     nedges = (rows + 1) * cols + rows * (cols + 1);
@@ -45,6 +57,11 @@ static void build(void) {
                 box_mask[b] |= 1ULL << es[i];
                 if (edge_box[es[i]][0] < 0) edge_box[es[i]][0] = b; else edge_box[es[i]][1] = b;
             }
+        }
+    for (int e = 0; e < nedges; e++) order[e] = e;
+    for (int i = 1; i < nedges; i++) /* insertion sort: stable, so ties keep edge order */
+        for (int j = i; j > 0 && centre_distance(order[j]) < centre_distance(order[j - 1]); j--) {
+            int t = order[j]; order[j] = order[j - 1]; order[j - 1] = t;
         }
 }
 
@@ -110,7 +127,8 @@ static int search(uint64_t drawn, int alpha, int beta) {
     }
     int a0 = alpha, b0 = beta, best = -1000;
     for (int pass = 0; pass < 2 && best < beta; pass++)
-        for (int e = 0; e < nedges && best < beta; e++) {
+        for (int i = 0; i < nedges && best < beta; i++) {
+            int e = order[i];
             if (drawn >> e & 1) continue;
             int c = closes(drawn, e);
             if ((pass == 0) != (c > 0)) continue;
@@ -141,7 +159,14 @@ int main(int argc, char **argv) {
     table = calloc(1ULL << bits, sizeof *table);
     if (!table) { fprintf(stderr, "dots_check: no memory for 2^%d entries\n", bits); return 1; }
     clock_t start = clock();
-    int value = search(0, -1000, 1000);
+    int lo = -nboxes, hi = nboxes, value = 0;
+    while (lo < hi) { /* MTD(f): each null-window test moves one bound */
+        int test = value == lo ? value + 1 : value;
+        value = search(0, test - 1, test);
+        if (value < test) hi = value; else lo = value;
+        fprintf(stderr, "  at least %+d? %s (%lld positions, %.1f s)\n", test, value >= test ? "yes" : "no", nodes,
+                (double)(clock() - start) / CLOCKS_PER_SEC);
+    }
     printf("%dx%d%s value %+d nodes %lld seconds %.1f table_MB %llu\n", rows, cols, nsyms > 1 ? " sym" : "", value, nodes,
            (double)(clock() - start) / CLOCKS_PER_SEC, (unsigned long long)((8ULL << bits) >> 20));
     return 0;
