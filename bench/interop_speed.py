@@ -225,8 +225,11 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=10, help="games per side and run, at least")
     parser.add_argument("--seconds", type=float, default=0.05,
                         help="more games if the raw API plays these many in less CPU time")
+    parser.add_argument("--case", action="append", metavar="GAME:PRESET",
+                        help="only these cases (e.g. pirates:classic); all by default")
     args = parser.parse_args()
-    for game_id, preset in CASES:
+    cases = [tuple(case.split(":", 1)) for case in args.case] if args.case else CASES
+    for game_id, preset in cases:
         sides: dict[str, Play] = {"raw": raw(game_id, preset), "pettingzoo": aec(game_id, preset),
                                   "openspiel": spiel(short_name(game_id), {"preset": preset})}
         if entry(game_id).game_class.load(preset).num_players == 1:

@@ -37,8 +37,9 @@ from .spaces import ActionSpace, SlotSpace, TableSpace
 PIRATES_SLOTS = 256
 CROSSROADS_SLOTS = 2048
 
-#: ``observe(state, seat, out)``: fills ``out`` (the vector's length) with ``state`` as ``seat`` sees it
-Observer = Callable[[State, int, np.ndarray], None]
+#: ``fill(state, seat, out)``: the vector of ``state`` as ``seat`` sees it, written into ``out``
+#: (the vector's length) and returned, or a new array when ``out`` is ``None``
+Observer = Callable[[State, int, np.ndarray | None], np.ndarray]
 
 
 @dataclass(frozen=True)
@@ -68,10 +69,7 @@ class Encoding:
     def observe(self, state: State, seat: int, out: np.ndarray | None = None) -> np.ndarray:
         """The vector of ``state`` as ``seat`` sees it, written into ``out`` when given (a
         ``float32`` array of :attr:`size`, overwritten whole) or into a new array."""
-        if out is None:
-            out = np.empty(self.size, dtype=np.float32)
-        self.fill(state, seat, out)
-        return out
+        return self.fill(state, seat, out)
 
 
 class _Layout:
@@ -107,6 +105,14 @@ def _one_hot(index: int, size: int) -> list[int]:
     if 0 <= index < size:
         row[index] = 1
     return row
+
+
+def _copy(kept: np.ndarray, out: np.ndarray | None) -> np.ndarray:
+    """``kept`` (a vector kept from call to call) written into ``out``, or a copy of it."""
+    if out is None:
+        return kept.copy()
+    out[:] = kept
+    return out
 
 
 def _picker(places: list[int]) -> Callable[[tuple], tuple]:
@@ -240,8 +246,8 @@ def _pillage(game: Any) -> Encoding:
 
     views = [_PillageView(game, seat, width, size, content_row) for seat in range(2)]
 
-    def fill(state: Any, seat: int, out: np.ndarray) -> None:
-        out[:] = views[seat].update(state)
+    def fill(state: Any, seat: int, out: np.ndarray | None) -> np.ndarray:
+        return _copy(views[seat].update(state), out)
 
     return Encoding(game, size, fill, _PillageSpace(game))
 
@@ -275,7 +281,7 @@ def _pirates(game: Any) -> Encoding:
         if cell is not None:
             kept[plane * cells + cell[1] * width + cell[0]] = 1.0
 
-    def fill(state: Any, seat: int, out: np.ndarray) -> None:
+    def fill(state: Any, seat: int, out: np.ndarray | None) -> np.ndarray:
         pos, chest, coins = state.pos, state.chest, state.coins
         if pos != seen[0]:
             mark(1, pos, seen[0])
@@ -307,7 +313,7 @@ def _pirates(game: Any) -> Encoding:
             state.diag, state.flip, state.wind_tile, state.sight, state.draw, state.combat,
             len(state.fights), len(state.movers), len(state.arrived), state.did_bury, state.did_retrieve,
             state.drowned)
-        out[:] = kept
+        return _copy(kept, out)
 
     return Encoding(game, layout.size, fill, SlotSpace(PIRATES_SLOTS))
 
@@ -361,7 +367,9 @@ def _hubs(game: Any) -> Encoding:
             seen["segments"] = segments
         return matrix
 
-    def fill(state: Any, seat: int, out: np.ndarray) -> None:
+    def fill(state: Any, seat: int, out: np.ndarray | None) -> np.ndarray:
+        if out is None:
+            out = np.empty(layout.size, dtype=np.float32)
         sheet, degree = out[sheet_part], out[degree_part]
         sheet[:] = 0.0
         degree[:] = 0.0
@@ -373,6 +381,7 @@ def _hubs(game: Any) -> Encoding:
         out[joined_part] = joined(state.segments).ravel()
         out[tail_part] = [state.totals[seat], state.totals[1 - seat], state.round,
                           state.round < game.rounds and game.offense(state.round) == seat, state.current_player == seat]
+        return out
 
     return Encoding(game, layout.size, fill, space)
 
@@ -387,7 +396,9 @@ def _profiteer(game: Any) -> Encoding:
     piles_part, face_part = layout.take(10 * 52), layout.take(2 * 52)
     tail_part = layout.take(len(phase_rows) + 8)
 
-    def fill(state: Any, seat: int, out: np.ndarray) -> None:
+    def fill(state: Any, seat: int, out: np.ndarray | None) -> np.ndarray:
+        if out is None:
+            out = np.empty(layout.size, dtype=np.float32)
         out[piles_part] = _bits((state.pool, state.known_a, state.known_b, state.discard_a, state.discard_b,
                                  state.resources, state.profiteer_discard, state.drawing, state.stake_a,
                                  state.stake_b), 52).ravel()
@@ -400,6 +411,7 @@ def _profiteer(game: Any) -> Encoding:
         out[tail_part] = [*phase_rows[id(state.phase)], state.unseen_a, state.unseen_b,
                           state.war_round, state.round, state.down_due_a, state.down_due_b, state.war_reshuffled,
                           state.balancing]
+        return out
 
     return Encoding(game, layout.size, fill, TableSpace(moves))
 
@@ -433,7 +445,7 @@ def _crossroads(game: Any) -> Encoding:
     marked: list[list[int]] = [[] for _ in range(players)]
     lit_at, cities_at, relays_at = (players + 2) * CELLS, (players + 3) * CELLS, (players + 4) * CELLS
 
-    def fill(state: Any, seat: int, out: np.ndarray) -> None:
+    def fill(state: Any, seat: int, out: np.ndarray | None) -> np.ndarray:
         vec, marks, order = kept[seat], marked[seat], orders[seat]
         board, before = state.board, boards[seat]
         if board is not before:
@@ -462,7 +474,7 @@ def _crossroads(game: Any) -> Encoding:
             *seat_rows[(state.seat - seat) % players if 0 <= state.seat < players else players],
             *phase_rows[id(state.phase)],
             *(dice + (0, 0))[:2], state.round, state.rerolls, state.passes, len(state.used))
-        out[:] = vec
+        return _copy(vec, out)
 
     return Encoding(game, layout.size, fill, SlotSpace(CROSSROADS_SLOTS))
 

@@ -70,6 +70,9 @@ class PlunderAEC(AECEnv):
         self.action_spaces = {a: self._action_space for a in self.possible_agents}
         self.episode = Episode(game)
         self._seats = {a: s for s, a in enumerate(self.possible_agents)}
+        # the encoding's methods, looked up once (a step calls each once or twice)
+        self._observe, self._mask, self._action = self.encoding.observe, self.encoding.actions.mask, self.encoding.actions.action
+        self._size = size
 
     def observation_space(self, agent: str) -> spaces.Space:
         """The same dict space for every agent."""
@@ -100,9 +103,10 @@ class PlunderAEC(AECEnv):
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         """``agent``'s observation vector and, when it is to move, the legal-action mask
         (new arrays each call, so that a stored observation never changes)."""
-        seat, episode, encoding = self._seats[agent], self.episode, self.encoding
-        mask = encoding.actions.mask(episode.state) if episode.player == seat else np.zeros(encoding.actions.size, dtype=np.int8)
-        return {"observation": encoding.observe(episode.state, seat), "action_mask": mask}
+        seat, episode = self._seats[agent], self.episode
+        state = episode.state
+        return {"observation": self._observe(state, seat),
+                "action_mask": self._mask(state) if episode.player == seat else np.zeros(self._size, dtype=np.int8)}
 
     def step(self, action: int | None) -> None:
         """Play ``action`` (an index) for the agent to move, then any chance moves."""
@@ -113,7 +117,7 @@ class PlunderAEC(AECEnv):
         assert action is not None
         self._cumulative_rewards[agent] = 0.0
         episode = self.episode
-        episode.play(self.encoding.actions.action(episode.state, int(action)))
+        episode.play(self._action(episode.state, int(action)))
         if episode.player == TERMINAL:
             returns = episode.state.returns()
             for seat, a in enumerate(self.agents):

@@ -102,6 +102,21 @@ class SlotSpace(ActionSpace):
     def __init__(self, size: int) -> None:
         super().__init__()
         self.size = size
+        # n -> the mask of n legal actions, made when first met (copying one out costs less
+        # than zeroing and marking an array of hundreds or thousands of slots)
+        self._rows: dict[int, np.ndarray] = {}
+
+    def mask(self, state: State, out: np.ndarray | None = None) -> np.ndarray:
+        """1 in the first ``len(legal actions)`` slots (up to :attr:`size`), 0 after."""
+        n = min(len(self.legal(state)), self.size)
+        row = self._rows.get(n)
+        if row is None:
+            row = self._rows[n] = np.zeros(self.size, dtype=np.int8)
+            row[:n] = 1
+        if out is None:
+            return row.copy()
+        out[:] = row
+        return out
 
     def index(self, state: State, action: Hashable) -> int:
         """The action's place among ``state``'s legal actions."""
@@ -118,8 +133,6 @@ class SlotSpace(ActionSpace):
         """The occupied slots."""
         return list(range(min(len(self.legal(state)), self.size)))
 
-    def _mark(self, state: State, out: np.ndarray) -> None:
-        out[:len(self.legal(state))] = 1
 
 
 def _no_action(state: State, index: int, size: int) -> IllegalActionError:
