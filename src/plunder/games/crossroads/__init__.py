@@ -7,6 +7,7 @@ and the move descriptions.
 from ...core.registry import GameEntry
 from .actions import CrossroadsAction
 from .agents import AGENTS, candidates
+from .hard import HARD
 from .render import describe, render
 from .rules import CrossroadsGame, CrossroadsState, Phase
 from .svg import svg
@@ -16,15 +17,14 @@ from .narrate import breakdown, narrate
 #: what the registry loads for ``crossroads``
 ENTRY = GameEntry(
     game_class=CrossroadsGame,
-    agents=AGENTS,
+    agents={**AGENTS, "crossroads-hard": HARD},
     render=render,
     describe=describe,
     svg=svg,
     candidates=candidates,
-    # Root search over paired greedy rollouts (mcts:root=greedy,sims=48,depth=60,scale=20) won
-    # 38 of 60 two-player games against greedy and always-fair, but 1 of 12 four-player games
-    # (the default) (docs/ai.md); until it holds up with more players the best trader is hard
-    levels={"hard": "always-fair"},
+    # crossroads-hard wins more than its share against the personalities with 3-6 players
+    # (docs/ai.md, bench/crossroads_field.py)
+    levels={"hard": "crossroads-hard"},
     pitch="Roll dice to build cities and roads on a 10x10 grid, and trade with rivals who may or may not play fair.",
     how_to_play=HOW_TO_PLAY,
     narrate=narrate,
