@@ -1,10 +1,10 @@
-"""Play a solitaire agent over seeds 0..N-1, one line per game as it ends, then a summary.
+"""Play a solitaire agent over seeds SEED..SEED+N-1, one line per game as it ends, then a summary.
 
-Run: .venv/bin/python bench/solitaire_games.py GAME AGENT [GAMES]
-e.g. .venv/bin/python bench/solitaire_games.py pirates mcts:root=greedy,sims=32 40
+Run: .venv/bin/python bench/solitaire_games.py GAME AGENT [GAMES] [SEED]
+e.g. .venv/bin/python bench/solitaire_games.py pirates mcts:root=greedy,sims=32 40 1000000
 
-The games are those of ``plunder simulate GAME --agents AGENT --games N`` (game i uses seed
-i), but each is printed when it ends, for agents slow enough that a run should show progress.
+The games are those of ``plunder simulate GAME --agents AGENT --games N --seed SEED`` (game i
+uses seed SEED + i; SEED is 0 unless given), but each is printed when it ends, for agents slow enough that a run should show progress.
 """
 
 from __future__ import annotations
@@ -21,11 +21,12 @@ from plunder.simulate import wilson
 def main() -> None:
     game_id, spec = sys.argv[1], sys.argv[2]
     games = int(sys.argv[3]) if len(sys.argv) > 3 else 20
+    first = int(sys.argv[4]) if len(sys.argv) > 4 else 0
     game = plunder.load_game(game_id)
     start = time.perf_counter()
     scores: list[float] = []
     wins = 0
-    for seed in range(games):
+    for seed in range(first, first + games):
         record, final = play_out(game, [spec], seed=seed)
         wins += record.returns[0] > 0
         scores.append(record.scores[0])
