@@ -25,6 +25,11 @@ a move). Each side is built once (the game loaded, the env made), outside the ti
 user builds one env and resets it for every episode; the raw API's time per move is printed
 alongside. Times are the process's CPU time, so that the time the machine gives to other
 work stays out of them. The target (issue 17) is a ratio under 1.3.
+
+Under each game, what PettingZoo adds a move (:func:`parts`: the observation, the mask, the
+driver's finding of the mask's places, and the rest of the AEC env's time over the raw
+API's) and how often OpenSpiel's C++ calls back into the Python state a move
+(:func:`callbacks`).
 """
 
 from __future__ import annotations
@@ -34,6 +39,7 @@ import gc
 import random
 import statistics
 import time
+from collections import Counter
 from typing import Any, Callable
 
 import numpy as np
@@ -44,7 +50,7 @@ from plunder.core.game import State
 from plunder.core.registry import entry
 from plunder.interop.encoding import encoding
 from plunder.interop.gymnasium import PlunderEnv
-from plunder.interop.openspiel import short_name
+from plunder.interop.openspiel import PlunderState, short_name
 from plunder.interop.pettingzoo import env
 
 CASES = [("pillage", "classic"), ("pillage", "small"), ("profiteer", "short"), ("hubs", "small"),
@@ -218,6 +224,30 @@ def parts(game_id: str, preset: str, games: int) -> dict[str, float]:
     return spent
 
 
+def callbacks(game_id: str, preset: str, games: int) -> dict[str, float]:
+    """How often, a player move, OpenSpiel's C++ calls back into the Python game's state
+    in the OpenSpiel side's games (untimed: the methods are wrapped with a counter)."""
+    counts: Counter[str] = Counter()
+    names = ("current_player", "is_terminal", "_legal_actions", "_apply_action", "chance_outcomes")
+    originals = {name: getattr(PlunderState, name) for name in names}
+
+    def counted(name: str) -> Callable:
+        def call(self: PlunderState, *args: Any) -> Any:
+            counts[name] += 1
+            return originals[name](self, *args)
+        return call
+
+    for name in names:
+        setattr(PlunderState, name, counted(name))
+    try:
+        play = spiel(short_name(game_id), {"preset": preset})
+        moves = sum(play(seed) for seed in range(games))
+    finally:
+        for name, method in originals.items():
+            setattr(PlunderState, name, method)
+    return {name: counts[name] / moves for name in names if counts[name]}
+
+
 def main() -> None:
     """Print, per game, each adapter's time per move over the raw API's."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -256,6 +286,8 @@ def main() -> None:
         print("  what pettingzoo adds a move: " + ", ".join(
             f"{name} {1e6 * statistics.median(c):.1f} us" for name, c in costs.items())
             + f", the rest (the AEC cycle, the index's action) {1e6 * rest:.1f} us", flush=True)
+        print("  openspiel's calls from C++ into the Python state a move: " + ", ".join(
+            f"{name} {n:.1f}" for name, n in callbacks(game_id, preset, min(games, 20)).items()), flush=True)
         if other_games:  # an adapter that lists legal moves in another order picks other moves
             print(f"  (other games than the raw API's, {moves['raw']} moves there: "
                   + ", ".join(f"{name} {moves[name]}" for name in other_games) + ")")
