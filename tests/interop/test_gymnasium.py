@@ -2,14 +2,18 @@
 
 from __future__ import annotations
 
+import random
 import warnings
 
 import gymnasium
 import numpy as np
 import pytest
+from gymnasium.utils import seeding
 from gymnasium.utils.env_checker import check_env
 
+from plunder.core import chance
 from plunder.interop.gymnasium import SOLITAIRES, versus
+from plunder.interop.pettingzoo import env
 
 
 @pytest.mark.parametrize("env_id", list(SOLITAIRES))
@@ -55,3 +59,45 @@ def test_check_env_renders_rgb_frames() -> None:
     env.reset(seed=2)
     frame = env.render()
     assert isinstance(frame, np.ndarray) and frame.dtype == np.uint8 and frame.shape[2] == 3
+
+
+@pytest.mark.parametrize("game_id", ["pirates", "profiteer"])
+def test_a_seed_plays_the_game_of_pettingzoo_and_of_the_raw_api(game_id: str) -> None:
+    """``reset(seed=s)`` is the episode's chance seed: over seeded games, the same action
+    indices give the same observations, masks, rewards and ends through Gymnasium, through
+    PettingZoo, and as the raw API drawing chance event ``k`` from ``uniform(s, k)``."""
+    gym_env = gymnasium.make(f"plunder/{game_id.title()}-v0", preset="block" if game_id == "pirates" else "short").unwrapped
+    aec = env(game_id, preset="block" if game_id == "pirates" else "short")
+    game = aec.game
+    for seed in range(12):
+        obs, info = gym_env.reset(seed=seed)
+        aec.reset(seed=seed)
+        state, events = game.new_initial_state(), 0
+        rng = random.Random(seed)
+        done = False
+        while True:
+            while state.is_chance_node():
+                state = state.apply(chance.draw(state, seed, events))
+                events += 1
+            assert state == gym_env.episode.state == aec.state_now
+            aec_obs, aec_reward, terminated, _, _ = aec.last()
+            assert np.array_equal(obs, aec_obs["observation"])
+            assert np.array_equal(info["action_mask"], aec_obs["action_mask"])
+            assert done == terminated
+            if done:
+                assert aec_reward == reward == state.returns()[0]
+                break
+            index = rng.choice(np.flatnonzero(info["action_mask"]).tolist())
+            state = state.apply(aec.encoding.actions.action(state, index))
+            obs, reward, done, _, info = gym_env.step(index)
+            aec.step(index)
+
+
+def test_the_generator_is_made_from_the_reset_seed_when_asked_for() -> None:
+    """After ``reset(seed=s)``, ``np_random`` is the generator ``super().reset(seed=s)`` would
+    have made, though none is made until something asks for it."""
+    env_ = gymnasium.make("plunder/Profiteer-v0").unwrapped
+    env_.reset(seed=7)
+    assert env_._generator is None and env_.np_random_seed == 7
+    expected, _ = seeding.np_random(7)
+    assert env_.np_random.bit_generator.state == expected.bit_generator.state

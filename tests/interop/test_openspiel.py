@@ -52,3 +52,20 @@ def test_observation_tensor_is_the_encoding() -> None:
     while state.is_chance_node():
         state.apply_action(state.chance_outcomes()[0][0])
     assert len(state.observation_tensor(0)) == game.observation_tensor_size()
+
+
+def test_a_clone_shares_the_game_and_goes_its_own_way() -> None:
+    """A clone (OpenSpiel's deep copy) shares the game, the position and the encoding rather
+    than copying them, and moves on without moving the original."""
+    game = pyspiel.load_game(short_name("pillage"), {"preset": "small"})
+    state = game.new_initial_state()
+    while state.is_chance_node():
+        state.apply_action(state.chance_outcomes()[0][0])
+    clone = state.clone()
+    assert clone.position is state.position and clone.encoding is state.encoding
+    assert clone.position.game is state.position.game
+    before = state.position
+    line = clone.legal_actions()[0]
+    clone.apply_action(line)
+    assert state.position is before and state.history() + [line] == clone.history()
+    assert clone.position == before.apply(state.encoding.actions.action(before, line))
