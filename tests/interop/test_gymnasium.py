@@ -12,7 +12,7 @@ from gymnasium.utils import seeding
 from gymnasium.utils.env_checker import check_env
 
 from plunder.core import chance
-from plunder.interop.gymnasium import SOLITAIRES, versus
+from plunder.interop.gymnasium import SOLITAIRES, PlunderEnv, versus
 from plunder.interop.pettingzoo import env
 
 
@@ -66,15 +66,16 @@ def test_a_seed_plays_the_game_of_pettingzoo_and_of_the_raw_api(game_id: str) ->
     """``reset(seed=s)`` is the episode's chance seed: over seeded games, the same action
     indices give the same observations, masks, rewards and ends through Gymnasium, through
     PettingZoo, and as the raw API drawing chance event ``k`` from ``uniform(s, k)``."""
-    gym_env = gymnasium.make(f"plunder/{game_id.title()}-v0", preset="block" if game_id == "pirates" else "short").unwrapped
-    aec = env(game_id, preset="block" if game_id == "pirates" else "short")
+    preset = "block" if game_id == "pirates" else "short"
+    gym_env = PlunderEnv(game_id, preset=preset)
+    aec = env(game_id, preset=preset)
     game = aec.game
     for seed in range(12):
         obs, info = gym_env.reset(seed=seed)
         aec.reset(seed=seed)
         state, events = game.new_initial_state(), 0
         rng = random.Random(seed)
-        done = False
+        done, reward = False, 0.0
         while True:
             while state.is_chance_node():
                 state = state.apply(chance.draw(state, seed, events))
@@ -96,7 +97,7 @@ def test_a_seed_plays_the_game_of_pettingzoo_and_of_the_raw_api(game_id: str) ->
 def test_the_generator_is_made_from_the_reset_seed_when_asked_for() -> None:
     """After ``reset(seed=s)``, ``np_random`` is the generator ``super().reset(seed=s)`` would
     have made, though none is made until something asks for it."""
-    env_ = gymnasium.make("plunder/Profiteer-v0").unwrapped
+    env_ = PlunderEnv("profiteer")
     env_.reset(seed=7)
     assert env_._generator is None and env_.np_random_seed == 7
     expected, _ = seeding.np_random(7)
