@@ -95,6 +95,10 @@ COMMANDS: list[tuple[str, list[str], list[str]]] = [
       "greedy-splitter", "tit-for-tat", "grudger", "--games", "40"],
      [PY, "bench/round_robin.py", "crossroads", "-p", "players=2", "random", "greedy", "--games", "2",
       "--workers", "1"]),
+    *[(f"Crossroads {agent} against the personalities, {n} players (evaluation, seeds 3,000,000-3,000,999)",
+       [PY, "bench/crossroads_field.py", agent, "--players", str(n), "--games", "1000", "--seed", "3000000"],
+       [PY, "bench/crossroads_field.py", agent, "--players", str(n), "--games", "4", "--seed", "3000000"])
+      for n in (3, 4, 5, 6, 2) for agent in ("hard", "greedy")],
 ]
 
 
