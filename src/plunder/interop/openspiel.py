@@ -5,7 +5,8 @@ keeps the preset's value.
 
 Player actions are the indices of the game's fixed action space (:mod:`.encoding`); chance
 outcome ``i`` is the ``i``-th of the state's ``chance_outcomes()``. Observation tensors are the
-encoding's vectors; a state serializes as its history (OpenSpiel's default).
+encoding's vectors. A pickled state is rebuilt by replaying its history; ``serialize()`` is
+OpenSpiel's form for Python games (the history and a pickle of the state's attributes).
 """
 
 from __future__ import annotations
