@@ -10,6 +10,7 @@ saved as a PNG (``PLUNDER_SCREENSHOTS=docs/web`` refreshes the docs' pictures).
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
 from typing import Callable
 
@@ -222,10 +223,11 @@ def test_online_game_two_players_and_a_spectator(browser: Browser, live_server: 
         c.wait_for_selector("#link.live")
         assert c.locator("#controls").is_hidden() and c.locator("#game.spectator").count() == 1
         players = [a, b]
-        for move in range(40):
-            over = [not p.locator("#result").is_hidden() for p in players]
-            if all(over):
-                break
+        # a bound on moves (the example board has fewer lines) and on waiting, counted apart: on a
+        # busy machine a turn may take many polls to arrive, which must not use up the moves
+        moves, deadline = 0, time.monotonic() + 120
+        while not all(not p.locator("#result").is_hidden() for p in players):
+            assert moves < 40 and time.monotonic() < deadline, "the online game did not end"
             # whoever's turn it is clicks; the other sees the move arrive without reloading
             mover = next((p for p in players if p.locator("#game.my-turn:not(.waiting)").count()), None)
             if mover is None:
@@ -234,10 +236,9 @@ def test_online_game_two_players_and_a_spectator(browser: Browser, live_server: 
             other = b if mover is a else a
             assert other.locator("#game.my-turn").count() == 0
             before = other.locator("#log li").count()
-            first_drawn(mover, legal(mover), move)
+            first_drawn(mover, legal(mover), moves)
+            moves += 1
             other.wait_for_function(f"document.querySelectorAll('#log li').length > {before}")
-        else:
-            raise AssertionError("the online game did not end")
         for p in (a, b, c):
             p.wait_for_selector("#result:not([hidden])")
         assert a.inner_text("#verdict") == b.inner_text("#verdict") == c.inner_text("#verdict")
