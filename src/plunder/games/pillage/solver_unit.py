@@ -135,6 +135,9 @@ class UnitSearch:
         self.box_mask = [sum(1 << e for e in edges) for edges in board.box_edges]
         # line bit -> (box, other box or -1)
         self.ends = {1 << e: (bs[0], bs[1] if len(bs) > 1 else -1) for e, bs in enumerate(board.edge_boxes)}
+        #: the box masks, and line bit -> (its box's mask, the other box's mask or 0)
+        self.masks = tuple(self.box_mask)
+        self.end_masks = {m: (self.box_mask[a], self.box_mask[b] if b >= 0 else 0) for m, (a, b) in self.ends.items()}
         self.full = (1 << board.num_edges) - 1
         # Lines nearest the centre first: on square boards they are the likeliest best.
         cx = sum(float(x) for x, _ in board.dots) / len(board.dots)
@@ -159,11 +162,6 @@ class UnitSearch:
         first = self.inverse[sym][self.packing.unpack(entry)[2]] if entry and entry & 0xFFFF else -1
         lines = [m.bit_length() - 1 for m in self.order if not drawn & m]
         return sorted(lines, key=lambda e: e != first)
-
-    def other(self, box: int, line: int) -> int:
-        """The box across ``line`` (a bit) from ``box``, or -1 at the edge of the board."""
-        a, b = self.ends[line]
-        return b if a == box else a
 
     def components(self, undrawn: int, boxes: list[int]) -> tuple[tuple[int, ...], tuple[int, ...]] | None:
         """(chain lengths, loop lengths), sorted, of open ``boxes`` that all have exactly two
@@ -213,33 +211,34 @@ class UnitSearch:
         if not self.pending & 4095:
             n, self.pending = self.pending, 0
             self.count(n)
-        box_mask = self.box_mask
+        # Boxes by their line masks (no indices: cheaper in the innermost loop).
         caps: list[tuple[int, int]] = []
-        open_boxes: list[int] = []
-        twos = 0
-        unsafe = 0
-        for b, bm in enumerate(box_mask):
+        n_open = twos = unsafe = 0
+        for bm in self.masks:
             u = bm & undrawn
-            if not u:
-                continue
-            open_boxes.append(b)
-            rest = u & (u - 1)
-            if not rest:
-                caps.append((b, u))
-            elif not rest & (rest - 1):
-                twos += 1
-                unsafe |= u
+            if u:
+                n_open += 1
+                rest = u & (u - 1)
+                if not rest:
+                    caps.append((bm, u))
+                elif not rest & (rest - 1):
+                    twos += 1
+                    unsafe |= u
         if caps:
             if not self.capture:
-                return self._branch(drawn, undrawn, alpha, beta, len(open_boxes), 0, caps)
+                return self._branch(drawn, undrawn, alpha, beta, n_open, 0, caps)
             # Rule 1: a capture that makes no other box capturable is played at once.
-            heads: list[tuple[int, int, int, int]] = []
-            for b, line in caps:
-                o = self.other(b, line)
-                if o >= 0:
-                    left = (box_mask[o] & undrawn).bit_count()
+            ends = self.end_masks
+            head = 0
+            for bm, line in caps:
+                a, o = ends[line]
+                if a != bm:
+                    o = a
+                if o:
+                    left = (o & undrawn).bit_count()
                     if left == 2:
-                        heads.append((b, line, o, left))
+                        if not head:
+                            head, line0, box = bm, line, o
                         continue
                     gain = 2 if left == 1 else 1
                 else:
@@ -247,21 +246,23 @@ class UnitSearch:
                 self.forced += 1
                 return gain + self.search(drawn | line, alpha - gain, beta - gain)
             if not self.chains:
-                return self._branch(drawn, undrawn, alpha, beta, len(open_boxes), 0, caps)
+                return self._branch(drawn, undrawn, alpha, beta, n_open, 0, caps)
             # Rule 2: chains being eaten; follow the first from its head.
-            b, line, box, _ = heads[0]
+            line = line0
             length = 2
             prev = line
             deal = 0
             capturable_end = False
             while True:
-                nxt_line = box_mask[box] & undrawn & ~prev
+                nxt_line = box & undrawn & ~prev
                 if not deal:
                     deal = nxt_line
-                nxt = self.other(box, nxt_line)
-                if nxt < 0:
+                a, nxt = ends[nxt_line]
+                if a != box:
+                    nxt = a
+                if not nxt:
                     break
-                left = (box_mask[nxt] & undrawn).bit_count()
+                left = (nxt & undrawn).bit_count()
                 if left == 2:
                     length += 1
                     prev, box = nxt_line, nxt
@@ -280,10 +281,9 @@ class UnitSearch:
                 if v > best:
                     best = v
             return best
-        n_open = len(open_boxes)
         if self.endgame and twos == n_open:
             # Rule 3: chains and loops only.
-            parts = self.components(undrawn, open_boxes)
+            parts = self.components(undrawn, [b for b, bm in enumerate(self.box_mask) if bm & undrawn])
             if parts is not None:
                 self.endgames += 1
                 return loony_value(*parts)
@@ -319,17 +319,14 @@ class UnitSearch:
         a0, b0 = alpha, beta
         best, best_m = _NONE, 0
         capmask = 0
-        for b, line in caps:
+        for _, line in caps:
             capmask |= line
-        moves: list[int] = []
-        if first:
-            moves.append(first)
+        order = self.order
+        moves = [first] if first else []
         for group in (capmask, undrawn & ~(unsafe | capmask), unsafe & ~capmask):
             group &= ~first
             if group:
-                for m in self.order:
-                    if m & group:
-                        moves.append(m)
+                moves += [m for m in order if m & group]
         for m in moves:
             gain = 0
             if m & capmask:
