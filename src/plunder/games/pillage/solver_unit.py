@@ -18,10 +18,11 @@ where every line borders one or two boxes, see :func:`fits`):
    draw ``e`` at once: V(P) = k + V(P+e), k the boxes ``e`` closes. This is the "take a box
    unless it is the second-last of a chain" rule (Berlekamp, *The Dots-and-Boxes Game*,
    2000, ch. 2; Barker and Korf, "Solving Dots-And-Boxes", AAAI 2012, which searches
-   only the capture in this case). Why it is sound: the opponent can always take such a
-   box themselves on their turn, so leaving it only hands them a free point and a move
-   they may use or not; the solver's own exhaustive valued search proves the narrower
-   case where ``e`` closes everything it borders, and the tests check the rest against it.
+   only the capture in this case). The intuition: such a box stays on offer to whoever
+   moves next, and taking it leaves no new offer behind, so leaving it only hands the
+   opponent a free box. The narrower case where ``e`` closes every box it borders is
+   proved in solver.py's docstring; the wider one is taken from the literature and
+   checked by the tests against the generic search, which does not use it.
 2. *Chains being eaten.* If every capture makes another box capturable, each capturable
    box heads a chain of boxes with two undrawn lines. When only one such chain is open
    (its far end at the edge of the board, at a box with three or more undrawn lines, or
