@@ -7,7 +7,9 @@ import pytest
 import plunder
 from plunder.agents import agent_factories, agent_names, make_agent
 from plunder.agents.levels import NoisyAgent
+from plunder.agents.improve import RootSearch
 from plunder.agents.mcts import MCTSAgent
+from plunder.games.hubs import ENTRY
 from plunder.games.pillage.hard import HardAgent
 from plunder.simulate import simulate
 
@@ -71,3 +73,12 @@ def test_every_level_decides_by_counts_not_seconds(game_id: str) -> None:
         factory = agent_factories(game)[level]
         timed = {p.name: p.default for p in factory.params if p.name in ("seconds", "time")}
         assert all(v == "none" for v in timed.values()), timed
+
+
+def test_hubs_hard_is_the_root_search_over_the_shortlist() -> None:
+    """Hubs' ``hard`` is the root search measured in docs/ai.md, narrowed by the game's candidates."""
+    game = plunder.load_game("hubs", preset="tiny")
+    hard = make_agent("hard", game)
+    assert isinstance(hard, RootSearch) and hard.name == "hard"
+    assert hard.sims == 96 and hard.seconds is None and hard.candidates is ENTRY.candidates
+    assert hard.policy.name == "greedy"

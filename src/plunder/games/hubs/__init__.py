@@ -11,13 +11,14 @@ from .narrate import breakdown, narrate
 
 ENTRY = GameEntry(
     game_class=HubsGame, agents=AGENTS, render=render, describe=describe, svg=svg,
-    # greedy rollouts cut after 8 actions and valued by the score margin: full rollouts are too slow
-    levels={"hard": "mcts:sims=100,eval=greedy,depth=8,scale=20"},
+    # the root search over the shortlist, greedy rollouts cut after 6 actions and valued by the
+    # score margin (docs/ai.md: 169 of 200 games against greedy on fresh seeds, and ahead of the
+    # tree search that was hard before, mcts:sims=100,eval=greedy,depth=8,scale=20)
+    levels={"hard": "mcts:root=greedy,sims=96,depth=6,scale=20"},
     candidates=candidates,
     pitch="Place dots, then join them with segments: offense scores for segments that meet busy dots, defense keeps the dots quiet.",
-    # the root search over the shortlist (docs/ai.md: 81% against greedy at sims=96), given up
-    # to two seconds a hint: the tree search of `hard` spreads 100 simulations over hundreds of
-    # moves, one visit each, which says nothing
+    # the search of `hard` given more trials, up to two seconds a hint: a value needs at least
+    # 8 paired trials to be more than a guess
     hint="mcts:root=greedy,sims=400,depth=6,scale=20,seconds=2",
     move_list=move_list,
     how_to_play=HOW_TO_PLAY,
