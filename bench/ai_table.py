@@ -84,6 +84,15 @@ COMMANDS: list[tuple[str, list[str], list[str]]] = [
                 "--seed", "2100000", "--workers", "1"],
      PLUNDER + ["simulate", "hubs", "--agents", "mcts:root=greedy,sims=96,depth=6,scale=20,greedy", "--games", "2",
                 "--seed", "2100000", "--workers", "1"]),
+    ("Hubs root search against the tree search that was hard (fresh seeds from 2,200,000)",
+     PLUNDER + ["simulate", "hubs", "--agents", "mcts:root=greedy,sims=96,depth=6,scale=20,mcts:sims=100,eval=greedy,"
+                "depth=8,scale=20", "--games", "60", "--seed", "2200000", "--workers", "1"],
+     PLUNDER + ["simulate", "hubs", "--agents", "mcts:root=greedy,sims=96,depth=6,scale=20,mcts:sims=100,eval=greedy,"
+                "depth=8,scale=20", "--games", "2", "--seed", "2200000", "--workers", "1"]),
+    *[(f"Pirates {agent}, game by game (fresh seeds from 1,000,000)",
+       [PY, "bench/solitaire_games.py", "pirates", agent, "40", "1000000"],
+       [PY, "bench/solitaire_games.py", "pirates", agent, "2", "1000000"])
+      for agent in ("mcts:root=greedy,sims=32", "greedy", "hard")],
     ("Hubs round-robin",
      [PY, "bench/round_robin.py", "hubs", "random", "greedy", "mcts:sims=100,eval=greedy,depth=8,scale=20",
       "--games", "10", "--workers", "1"],
