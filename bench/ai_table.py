@@ -48,6 +48,10 @@ COMMANDS: list[tuple[str, list[str], list[str]]] = [
        PLUNDER + ["simulate", "pillage", "--agents", pair, "--games", "100", "--seed", "5000000", "--workers", "1"],
        PLUNDER + ["simulate", "pillage", "--agents", pair, "--games", "2", "--seed", "5000000", "--workers", "1"])
       for pair in ("mcts:sims=1000,random", "hard,greedy")],
+    *[(f"Pillage {agent} against greedy on valued boards",
+       PLUNDER + ["simulate", "pillage", "--agents", f"{agent},greedy", "--games", "40", "--seed", "5100000", "--workers", "1"],
+       PLUNDER + ["simulate", "pillage", "--agents", f"{agent},greedy", "--games", "2", "--seed", "5100000", "--workers", "1"])
+      for agent in ("mcts", "mcts:playout=random", "mcts:playout=safe")],
     ("Pillage exact solver", [PY, "bench/pillage_solver.py", "--limit", "400"],
      [PY, "bench/pillage_solver.py", "--quick", "--limit", "30"]),
     ("Pillage exact solver, unit 3x4 within 2 GB",
