@@ -97,9 +97,9 @@ COMMANDS: list[tuple[str, list[str], list[str]]] = [
        [PY, "bench/solitaire_games.py", "pirates", agent, "40", "1000000"],
        [PY, "bench/solitaire_games.py", "pirates", agent, "2", "1000000"])
       for agent in ("mcts:root=greedy,sims=32", "greedy", "hard")],
-    ("Hubs round-robin",
-     [PY, "bench/round_robin.py", "hubs", "random", "greedy", "mcts:sims=100,eval=greedy,depth=8,scale=20",
-      "--games", "10", "--workers", "1"],
+    ("Hubs round-robin (fresh seeds from 2,300,000)",
+     [PY, "bench/round_robin.py", "hubs", "random", "greedy", "hard", "--games", "20", "--seed", "2300000",
+      "--workers", "2"],
      [PY, "bench/round_robin.py", "hubs", "random", "greedy", "--games", "2", "--workers", "1"]),
     ("Crossroads round-robin, 2 players",
      [PY, "bench/round_robin.py", "crossroads", "-p", "players=2", "random", "greedy", "always-fair",
