@@ -120,7 +120,39 @@ def build_move(state: CrossroadsState, rng: random.Random) -> CrossroadsAction:
     return Done()
 
 
-class TraderAgent:
+class PhaseAgent:
+    """A Crossroads agent by phase: it places its first city and picks the axis as every agent
+    here does, and builds, proposes and answers by its own ``_build``, ``_propose`` and
+    ``_answer`` (building is :func:`build_move` unless a subclass says otherwise)."""
+
+    def _build(self, state: CrossroadsState, rng: random.Random) -> CrossroadsAction:
+        return build_move(state, rng)
+
+    def _propose(self, state: CrossroadsState, rng: random.Random) -> CrossroadsAction:
+        raise NotImplementedError
+
+    def _answer(self, state: CrossroadsState) -> CrossroadsAction:
+        raise NotImplementedError
+
+    def choose(self, state: State[CrossroadsAction], rng: random.Random) -> CrossroadsAction:
+        """Pick a move for the seat to act."""
+        assert isinstance(state, CrossroadsState)
+        match state.phase:
+            case Phase.SETUP_PLACE:
+                return place_move(state, rng)
+            case Phase.AXIS:
+                return axis_move(state)
+            case Phase.BUILD:
+                return self._build(state, rng)
+            case Phase.TRADE:
+                return self._propose(state, rng)
+            case Phase.RESPOND:
+                return self._answer(state)
+        return rng.choice(state.legal_actions())
+
+
+
+class TraderAgent(PhaseAgent):
     """A greedy builder with one of the trading styles in :data:`STYLES`."""
 
     def __init__(self, style: str, name: str) -> None:
@@ -147,22 +179,6 @@ class TraderAgent:
         fees = [1 if i < 1 else 0 for i in range(relays)]
         mine = 3 - 1 - sum(fees)
         return (mine, 1, *fees)
-
-    def choose(self, state: State[CrossroadsAction], rng: random.Random) -> CrossroadsAction:
-        """Pick a move for the seat to act."""
-        assert isinstance(state, CrossroadsState)
-        match state.phase:
-            case Phase.SETUP_PLACE:
-                return place_move(state, rng)
-            case Phase.AXIS:
-                return axis_move(state)
-            case Phase.BUILD:
-                return build_move(state, rng)
-            case Phase.TRADE:
-                return self._propose(state, rng)
-            case Phase.RESPOND:
-                return self._answer(state)
-        return rng.choice(state.legal_actions())
 
     def _propose(self, state: CrossroadsState, rng: random.Random) -> CrossroadsAction:
         """The best offer by this style, or pass: fewest relays first (a refused relay's

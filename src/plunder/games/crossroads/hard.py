@@ -31,12 +31,12 @@ from __future__ import annotations
 import math
 import random
 from ...core.agent import AgentFactory, AgentOptions
-from ...core.game import Game, State
+from ...core.game import Game
 from ...core.params import Param, parse_int, parse_real
 from .actions import Accept, City, CrossroadsAction, Done, Offer, Pass, Reject, Road
-from .agents import axis_move, build_move, place_move
+from .agents import PhaseAgent, build_move
 from .board import CELLS, CITY0, Board, Network, activation_pay, owner
-from .rules import CITY_COST, PARTNER, PROPOSER, ROAD_COST, TRADE_GOLD, CrossroadsState, Phase
+from .rules import CITY_COST, PARTNER, PROPOSER, ROAD_COST, TRADE_GOLD, CrossroadsState
 
 #: a road is bought for the city it opens: what such a city adds per roll, about 5 for itself
 #: and 3 for each of three free neighbours, over 25 rolls (:func:`expected_pay`)
@@ -52,16 +52,17 @@ def expected_pay(board: Board, players: int) -> list[float]:
     return [g / 25 for g in activation_pay(board, Network(board), range(CELLS), players)]
 
 
-def rounds_left(state: CrossroadsState) -> int:
+def rounds_left(state: CrossroadsState, pay: list[float] | None = None) -> int:
     """Rounds likely to be played after this one, at everyone's present pace (CR-6).
 
     A player's pace is its expected activation gold per round on the present board plus
     its trade gold and fees per round so far; the game ends after the round in which the
     first of them reaches the target at that pace. 0: this round is likely the last.
+    ``pay`` is :func:`expected_pay` of the present board, when the caller has it already.
     """
     target = state.game.values["target"]
     played = max(1, state.round - 1)
-    pay = expected_pay(state.board, state.n)
+    pay = expected_pay(state.board, state.n) if pay is None else pay
     best = math.inf
     for i in range(state.n):
         pace = state.n * pay[i] + (state.trade_gold[i] + state.fees[i]) / played
@@ -70,7 +71,7 @@ def rounds_left(state: CrossroadsState) -> int:
     return max(0, math.ceil(best) - 1) if best < math.inf else state.game.values["max_rounds"] - state.round
 
 
-class HardTrader:
+class HardTrader(PhaseAgent):
     """Greedy building that stops when a build cannot pay back; 2/1 offers, no acceptances (module docstring)."""
 
     def __init__(self, name: str, payback: float = 0.7, guard: int = 6) -> None:
@@ -82,11 +83,12 @@ class HardTrader:
     def _worth(self, state: CrossroadsState, action: CrossroadsAction) -> bool:
         """Whether a build pays back ``payback`` times its cost before the game is likely over."""
         # rolls after this turn: the rest of this round's turns, then whole rounds
-        rolls = rounds_left(state) * state.n + (state.n - 1 - state.seat)
+        pay = expected_pay(state.board, state.n)
+        rolls = rounds_left(state, pay) * state.n + (state.n - 1 - state.seat)
         if isinstance(action, City):
             me = state.seat
             board = state.board[:action.cell] + (CITY0 + me,) + state.board[action.cell + 1:]
-            per_roll = expected_pay(board, state.n)[me] - expected_pay(state.board, state.n)[me]
+            per_roll = expected_pay(board, state.n)[me] - pay[me]
             return per_roll * rolls >= self.payback * CITY_COST
         if isinstance(action, Road):
             return ROAD_CITY_PER_ROLL * rolls >= self.payback * (CITY_COST + ROAD_COST)
@@ -139,22 +141,6 @@ class HardTrader:
         if slot == PROPOSER:
             return Accept() if offer.mine >= 1 else Reject()
         return Accept()
-
-    def choose(self, state: State[CrossroadsAction], rng: random.Random) -> CrossroadsAction:
-        """Pick a move for the seat to act."""
-        assert isinstance(state, CrossroadsState)
-        match state.phase:
-            case Phase.SETUP_PLACE:
-                return place_move(state, rng)
-            case Phase.AXIS:
-                return axis_move(state)
-            case Phase.BUILD:
-                return self._build(state, rng)
-            case Phase.TRADE:
-                return self._propose(state, rng)
-            case Phase.RESPOND:
-                return self._answer(state)
-        return rng.choice(state.legal_actions())
 
 
 def make_hard(game: Game, options: AgentOptions) -> HardTrader:

@@ -77,7 +77,7 @@ from .contents import OPS, Commodity, Doubloons, Modifier, apply_op
 from .heuristics import GreedyAgent
 from .rules import PillageGame, PillageState
 from .solver_symmetry import edge_symmetries, make_canon
-from .solver_table import ArrayTable, Packing
+from .solver_table import ArrayTable, Packing, merged_bounds
 from .solver_unit import RULES, UnitSearch, fits, unit_worth
 
 # Box content codes in the tables.
@@ -595,12 +595,7 @@ class Solver:
                         alpha = v
                         if v >= beta:
                             break
-        if best <= a0:
-            hi = min(hi, best)
-        elif best >= b0:
-            lo = max(lo, best)
-        else:
-            lo = hi = best
+        lo, hi = merged_bounds(best, a0, b0, lo, hi)
         self.general_tt[key] = (lo, hi, self.perms[sym][best_m.bit_length() - 1])
         return best
 

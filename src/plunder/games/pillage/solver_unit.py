@@ -48,7 +48,7 @@ from typing import Callable, Collection, Sequence
 
 from .board import Board
 from .contents import Content, Doubloons
-from .solver_table import ArrayTable, Packing
+from .solver_table import ArrayTable, Packing, merged_bounds
 
 #: a value below every real one (fail-soft searches start from it)
 _NONE = -(1 << 30)
@@ -350,12 +350,7 @@ class UnitSearch:
                     alpha = v
                     if v >= beta:
                         break
-        if best <= a0:
-            hi = min(hi, best)
-        elif best >= b0:
-            lo = max(lo, best)
-        else:
-            lo = hi = best
+        lo, hi = merged_bounds(best, a0, b0, lo, hi)
         self.table.put(key, packing.pack(lo, hi, self.perms[sym][best_m.bit_length() - 1]))
         return best
 
