@@ -1,6 +1,7 @@
 """The ASGI app and the ``plunder serve`` entry point.
 
-:func:`create_app` assembles every module's ``routes`` and the static files; :func:`serve`
+:func:`create_app` assembles every module's ``routes`` and the static files behind the
+origin check and security headers (:class:`.security.Guard`) and the body-size limit; :func:`serve`
 runs it under uvicorn. The database URL (SQLite file by default, PostgreSQL by URL) is kept
 in ``app.state.db_url`` for the store.
 """
@@ -24,6 +25,7 @@ from starlette.staticfiles import StaticFiles
 
 from . import editor, games, newgame, pages, replays
 from .limits import CREATE_BURST, CREATE_RATE, MAX_FRAME_BYTES, BodyLimit, Buckets
+from .security import Guard
 from .store import Store
 from .tables import Tables
 from .thinking import Thinkers
@@ -74,7 +76,7 @@ def create_app(db_url: str | None = None, ai_workers: int | None = None, warm: b
             await tables.close()
 
     app = Starlette(routes=routes, exception_handlers={HTTPException: http_error, Exception: http_error},
-                    middleware=[Middleware(BodyLimit)], lifespan=lifespan)
+                    middleware=[Middleware(Guard), Middleware(BodyLimit)], lifespan=lifespan)
     app.state.db_url = store.url
     app.state.tables = tables
     app.state.creations = Buckets(CREATE_RATE, CREATE_BURST)
