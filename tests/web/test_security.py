@@ -175,7 +175,7 @@ def test_every_response_carries_the_security_headers(client: TestClient) -> None
         assert directives.get("frame-ancestors") == ["'none'"], (path, csp)
         assert "'unsafe-inline'" not in csp and "'unsafe-eval'" not in csp, (path, csp)
         assert answer.headers.get("x-content-type-options") == "nosniff", path
-        assert answer.headers.get("referrer-policy") == "no-referrer", path
+        assert answer.headers.get("referrer-policy") == "same-origin", path
         assert answer.headers.get("x-frame-options") == "DENY", path
     refused = client.post("/new/pillage", data={}, headers={"origin": "https://evil.example"})
     assert refused.status_code == 403 and "frame-ancestors 'none'" in refused.headers["content-security-policy"]

@@ -11,7 +11,7 @@ Other sites: every state-changing request (any method but GET, HEAD, OPTIONS) an
 WebSocket upgrade must come from a page of this server's own origin (:func:`foreign`); an
 invite link may be followed from anywhere, but only as a top-level navigation
 (:func:`navigated_here`). Every answer carries :data:`HEADERS`: a Content-Security-Policy
-without inline script, no framing, no sniffing, no referrer. docs/web.md has the model.
+without inline script, no framing, no sniffing, no referrer to other sites. docs/web.md has the model.
 """
 
 from __future__ import annotations
@@ -53,13 +53,15 @@ CSP = "; ".join([
     "default-src 'self'", "script-src 'self'", "style-src 'self'", "img-src 'self'", "connect-src 'self'",
     "object-src 'none'", "base-uri 'none'", "form-action 'self'", "frame-ancestors 'none'",
 ])
-#: the headers of every HTTP answer; ``no-referrer`` keeps game ids and invite codes (in the
-#: page addresses) out of what a followed link tells another site
+#: the headers of every HTTP answer. ``same-origin`` keeps game ids and invite codes (in the
+#: page addresses) out of what a link followed to another site tells it; not ``no-referrer``,
+#: under which a browser sends ``Origin: null`` on this server's own form posts (Fetch
+#: standard), which the Origin rule could not tell from another site's.
 HEADERS = {
     "content-security-policy": CSP,
     "x-frame-options": "DENY",
     "x-content-type-options": "nosniff",
-    "referrer-policy": "no-referrer",
+    "referrer-policy": "same-origin",
 }
 
 
