@@ -5,13 +5,15 @@ player's cookie) can neither open the player's WebSocket nor resign their game."
 
 from __future__ import annotations
 
+import threading
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
-from typing import Callable
+from typing import Callable, Iterator
 
 import pytest
 from playwright.sync_api import BrowserContext, ConsoleMessage, Page
 
-from .conftest import PHONE, LiveServer, free_port, screenshot
+from .conftest import PHONE, LiveServer, screenshot
 from .test_play import crossroads_choice, first_drawn, hubs_choice, legal, pirates_choice, start, wait_turn
 
 pytestmark = pytest.mark.browser
@@ -31,6 +33,45 @@ window.__violations = [];
 document.addEventListener('securitypolicyviolation',
     (e) => window.__violations.push(e.violatedDirective + ' ' + e.blockedURI));
 """
+
+
+class OtherSite:
+    """A page of another origin on the same host (127.0.0.1, another port): a real server, so
+    the browser treats it as the local page it is (a page it made up would count as public
+    and be kept off the loopback address whatever the server said)."""
+
+    def __init__(self) -> None:
+        self.body = ""
+        site = self
+
+        class Handler(BaseHTTPRequestHandler):
+            def do_GET(self) -> None:  # noqa: N802 (the standard library's name)
+                body = site.body.encode()
+                self.send_response(200)
+                self.send_header("content-type", "text/html; charset=utf-8")
+                self.send_header("content-length", str(len(body)))
+                self.end_headers()
+                self.wfile.write(body)
+
+            def log_message(self, *args: object) -> None:
+                pass
+
+        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.url = f"http://127.0.0.1:{self.server.server_address[1]}"
+        threading.Thread(target=self.server.serve_forever, daemon=True).start()
+
+    def close(self) -> None:
+        """Stop serving."""
+        self.server.shutdown()
+        self.server.server_close()
+
+
+@pytest.fixture
+def other_site() -> Iterator[OtherSite]:
+    """:class:`OtherSite`, serving what the test puts in its ``body``."""
+    site = OtherSite()
+    yield site
+    site.close()
 
 
 def watched(context: BrowserContext) -> tuple[Page, list[str]]:
@@ -72,7 +113,8 @@ def test_each_game_page_plays_under_the_policy(context: BrowserContext, live_ser
         screenshot(page, f"csp-{game}-phone", tmp_path)
 
 
-def test_the_policy_blocks_inline_script_and_framing(context: BrowserContext, live_server: LiveServer) -> None:
+def test_the_policy_blocks_inline_script_and_framing(context: BrowserContext, live_server: LiveServer,
+                                                     other_site: OtherSite) -> None:
     page, said = watched(context)
     start(page, live_server, "pillage", "example", seats=["me", "hotseat"])
     ran = page.evaluate("""() => {
@@ -86,35 +128,31 @@ def test_the_policy_blocks_inline_script_and_framing(context: BrowserContext, li
     assert any("script-src 'self'" in m for m in said), said
     # another site framing the game page: the browser refuses to show it
     game_url = page.url
-    evil = f"http://127.0.0.1:{free_port()}"
-    context.route(f"{evil}/**", lambda route: route.fulfill(content_type="text/html", body=(
-        f'<!doctype html><iframe id="f" src="{game_url}" onload="document.title = \'loaded\'"></iframe>')))
-    page.goto(f"{evil}/frame")
+    other_site.body = f'<!doctype html><iframe id="f" src="{game_url}" onload="document.title = \'loaded\'"></iframe>'
+    page.goto(f"{other_site.url}/frame")
     page.wait_for_function("() => document.title === 'loaded'")
     # the frame holds the browser's own error page in place of the game
     assert len(page.frames) == 2 and page.frames[1].url.startswith("chrome-error:")
     assert page.frames[1].evaluate("() => document.getElementById('game')") is None
 
 
-def test_a_page_of_another_origin_cannot_use_the_players_websocket(context: BrowserContext,
-                                                                   live_server: LiveServer) -> None:
+def test_a_page_of_another_origin_cannot_use_the_players_websocket(context: BrowserContext, live_server: LiveServer,
+                                                                   other_site: OtherSite) -> None:
     page, _ = watched(context)
     start(page, live_server, "pillage", "example", seats=["me", "hotseat"])
     game_url = page.url
     game_id = game_url.rsplit("/", 1)[1]
     # the same host at another port: the browser sends the player's cookie along (cookies do
     # not tell ports apart), so only the server's Origin check stands in the way
-    evil = f"http://127.0.0.1:{free_port()}"
-    attack = f"""<!doctype html><title>waiting</title><script>
+    other_site.body = f"""<!doctype html><title>waiting</title><script>
       const ws = new WebSocket("ws://127.0.0.1:{live_server.port}/ws/{game_id}");
       window.opened = false;
       ws.onopen = () => {{ window.opened = true; ws.send(JSON.stringify({{type: "resign"}})); }};
       ws.onmessage = (e) => {{ document.title = "message " + e.data.slice(0, 40); }};
       ws.onclose = (e) => {{ document.title = "closed " + e.code; }};
     </script>"""
-    context.route(f"{evil}/**", lambda route: route.fulfill(content_type="text/html", body=attack))
-    page.goto(f"{evil}/attack")
-    page.wait_for_function("document.title.startsWith('closed')")
+    page.goto(f"{other_site.url}/attack")
+    page.wait_for_function("() => window.opened || document.title.startsWith('closed')")
     assert page.evaluate("window.opened") is False
     # the game is on, and its player still acts for both seats
     page.goto(game_url)
