@@ -73,7 +73,8 @@ def test_a_token_in_the_address_never_becomes_the_cookie(app_db: str) -> None:
         given = joined.cookies.get(COOKIE)
         assert given and given != mine
         assert seats_of(attacker, game_id) == [0] and seats_of(victim, game_id) == [1]
-        # a cross-site form posting to /new?token=X: X is neither the cookie nor the seat's token
+        # a form posting to /new?token=X (from this origin, so that the Origin rule does not refuse
+        # it first): X is neither the cookie nor the seat's token
         victim.cookies.clear()
         other, given = new_game(victim, {"seat.0": "me"}, query=f"?token={mine}", headers={"origin": OWN})
         assert given and given != mine
