@@ -10,6 +10,9 @@ from pathlib import Path
 from typing import Iterator
 
 import pytest
+from starlette.requests import Request
+from starlette.responses import Response
+from starlette.routing import Route
 from starlette.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 
@@ -180,6 +183,20 @@ def test_every_response_carries_the_security_headers(client: TestClient) -> None
         assert answer.headers.get("x-frame-options") == "DENY", path
     refused = client.post("/new/pillage", data={}, headers={"origin": "https://evil.example"})
     assert refused.status_code == 403 and "frame-ancestors 'none'" in refused.headers["content-security-policy"]
+
+
+def test_a_server_error_page_carries_them_too(app_db: str) -> None:
+    app = create_app(app_db, ai_workers=0)
+
+    async def broken(request: Request) -> Response:
+        raise RuntimeError("a bug")
+
+    app.router.routes.append(Route("/broken", broken))
+    with TestClient(app, raise_server_exceptions=False) as client:
+        answer = client.get("/broken")
+    assert answer.status_code == 500 and "Traceback" not in answer.text
+    assert "frame-ancestors 'none'" in answer.headers["content-security-policy"]
+    assert answer.headers["x-content-type-options"] == "nosniff"
 
 
 class InlineCode(HTMLParser):

@@ -25,7 +25,7 @@ from starlette.staticfiles import StaticFiles
 
 from . import editor, games, newgame, pages, replays
 from .limits import CREATE_BURST, CREATE_RATE, MAX_FRAME_BYTES, BodyLimit, Buckets
-from .security import Guard
+from .security import HEADERS, Guard
 from .store import Store
 from .tables import Tables
 from .thinking import Thinkers
@@ -50,8 +50,9 @@ async def http_error(request: Request, exc: Exception) -> Response:
     """Any refused request as a plain page saying why (no traceback ever reaches a user)."""
     status = exc.status_code if isinstance(exc, HTTPException) else 500
     detail = exc.detail if isinstance(exc, HTTPException) else "something went wrong on the server"
+    # the headers again: a 500 is answered outside the middleware that adds them to the rest
     return templates.TemplateResponse(request, "error.html", {"status": status, "detail": detail},
-                                      status_code=status)
+                                      status_code=status, headers=HEADERS)
 
 
 def create_app(db_url: str | None = None, ai_workers: int | None = None, warm: bool = False) -> Starlette:
