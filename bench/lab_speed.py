@@ -88,7 +88,7 @@ def runner(game_id: str, agent: str, seed: int) -> Callable[[int], None]:
 def one_by_one(game_id: str, agent: str, seed: int) -> Callable[[int], None]:
     """Play ``n`` games on the one-game fast path (no batch hook), for the batch path's reference."""
     game = load_game(game_id)
-    fast = entry(game_id).fast_play
+    fast = entry(game_id).speed.fast_play
     assert fast is not None
     built = make_agent(agent, game)
 

@@ -151,7 +151,7 @@ class Table:
 
     def extend(self, moves: Sequence[Move], states: Sequence[State]) -> None:
         """Append moves already written to the store, with the positions after them, to the log."""
-        narrate = self.entry.narrate
+        narrate = self.entry.presentation.narrate
         for move, after in zip(moves, states):
             before = self.states[-1]
             action = self.game.parse_action(before, move.action)
@@ -229,7 +229,7 @@ class Table:
             if len(others) == 1:
                 verdict += f": {others[0]} wins"
             return {"verdict": verdict, "breakdown": [], "scores": list(state.scores())}
-        breakdown = self.entry.breakdown
+        breakdown = self.entry.presentation.breakdown
         return {"verdict": outcome_text(state), "breakdown": breakdown(state) if breakdown else [],
                 "scores": list(state.scores())}
 
@@ -276,7 +276,7 @@ class Tables:
     def __init__(self, store: Store, thinkers: Thinkers, hint_agent: str | None = None) -> None:
         self.store = store
         self.thinkers = thinkers
-        #: the agent behind hints; ``None``: each game's own (``GameEntry.hint``, as ``plunder play``)
+        #: the agent behind hints; ``None``: each game's own (``Strength.hint``, as ``plunder play``)
         self.hint_agent = hint_agent
         self.open: dict[str, Table] = {}
         self._loading: dict[str, asyncio.Lock] = {}
@@ -493,7 +493,7 @@ class Tables:
             state, ply = table.state, len(table.moves)
             table.hinting = True
         try:
-            return await self.thinkers.hint(state, self.hint_agent or table.entry.hint, ply)
+            return await self.thinkers.hint(state, self.hint_agent or table.entry.strength.hint, ply)
         finally:
             table.hinting = False
 
