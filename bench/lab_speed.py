@@ -38,7 +38,7 @@ from typing import Callable, Sequence
 from plunder.agents import make_agent
 from plunder.core.registry import entry, load_game
 from plunder.games.profiteer.batch import cumulative_table
-from plunder.lab.backends import LocalPool, RayCluster
+from plunder.backends import LocalPool, RayCluster
 from plunder.lab.store import Run, Store
 from plunder.match import agent_rng
 from plunder.simulate import chunks, play_chunk, run_games

@@ -38,7 +38,7 @@ from .lab.luck import gather as gather_luck, section as luck_section
 from .lab.report import build as build_report, write as write_report
 from .lab import tournament
 from .lab.plots import heatmap, lines as lines_plot
-from .lab.backends import BACKENDS, make_backend
+from .backends import BACKENDS, make_backend
 from .lab.run import collect
 from .lab.store import Run, Store
 from .lab.sweep import MEASURES, parse_grid, shown as sweep_shown, sweep, table as sweep_table

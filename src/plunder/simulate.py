@@ -11,7 +11,7 @@ from typing import Any, Callable, Iterator, Sequence
 from .agents import make_agent
 from .match import agent_rng, play_out
 from .core.registry import entry, load_game
-from .lab.backends import Backend, LocalPool
+from .backends import Backend, LocalPool
 
 
 @dataclass

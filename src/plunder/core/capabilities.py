@@ -18,12 +18,18 @@ Strength        the game's own agents, level overrides, the     ``--vs greedy``,
                 evaluator, an exact solver                      ``plunder solve``
 Speed           a one-game and a many-games fast path           ``plunder simulate`` and the
                                                                 lab at full speed
+Client          the game's own web files and a board editor     ``/editor/{game}`` in the web
+                                                                app
 ============== =============================================== ==============================
+
+The numeric observation for learning is one hook, ``GameEntry.observation``
+(:mod:`plunder.core.observation`).
 """
 
 from __future__ import annotations
 
 import random
+from pathlib import Path
 from dataclasses import dataclass, field
 from typing import Any, Callable, Generic, Mapping, Protocol, Sequence, TypeVar
 
@@ -141,3 +147,39 @@ class Speed:
     fast_play: Callable[[Game[Any], Sequence[Agent], Sequence[random.Random], int], FastResult | None] | None = None
     #: ``fast_batch(game, agents, seeds)``: many whole games at once, one per seed
     fast_batch: Callable[[Game[Any], Sequence[Agent], Sequence[int]], "list[FastResult] | None"] | None = None
+
+
+@dataclass(frozen=True)
+class Editor:
+    """A game's board editor (the web app's ``/editor/{game}`` page): the page edits a *sketch*,
+    a JSON value of the game's own making, and the game checks it with its own rules, so the
+    editor never saves what the game would refuse. Each hook raises
+    :class:`~plunder.core.errors.ParameterError` for what it refuses, saying why."""
+
+    #: the page's heading ("Design a Pillage and Profit board")
+    title: str
+    #: the page's template, in the game's :attr:`Client.assets` folder
+    template: str
+    #: the largest sketch or file the editor reads, in bytes
+    max_bytes: int
+    #: ``start()``: what a new page opens on: the sketch and the page's settings, handed to the template
+    start: Callable[[], dict[str, Any]]
+    #: ``lattice(spec, filled)``: a generated board as a sketch (``square:4x4``)
+    lattice: Callable[[str, bool], dict[str, Any]]
+    #: ``open(text)``: a saved file's text as a sketch
+    open: Callable[[str], dict[str, Any]]
+    #: ``check(sketch, options)``: ``{"ok": True, ...}`` with what the page shows of an accepted
+    #: sketch (the game parameter that plays it, the file, a picture), or ``{"ok": False,
+    #: "error": ...}`` saying which rule it breaks
+    check: Callable[[Any, Mapping[str, str]], dict[str, Any]]
+
+
+@dataclass(frozen=True)
+class Client:
+    """What a game adds to the web app's pages beyond its SVG picture."""
+
+    #: the folder of the game's own web files (templates, scripts, styles), served under
+    #: ``/assets/{game}/``
+    assets: Path | None = None
+    #: a board editor
+    editor: Editor | None = None

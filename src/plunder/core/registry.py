@@ -10,11 +10,12 @@ import functools
 import importlib
 import importlib.util
 from dataclasses import dataclass, field
-from typing import Any, Generic
+from typing import Any, Callable, Generic
 
-from .capabilities import A, Presentation, S, Speed, Strength
+from .capabilities import A, Client, Presentation, S, Speed, Strength
 from .errors import ParameterError
 from .game import Game
+from .observation import Encoding
 
 #: game id -> module holding its ``ENTRY``
 GAME_MODULES: dict[str, str] = {
@@ -40,6 +41,11 @@ class GameEntry(Generic[S, A]):
     strength: Strength[S, A] = field(default_factory=Strength)
     #: its fast paths for batch simulation
     speed: Speed = field(default_factory=Speed)
+    #: its own web files and board editor
+    client: Client = field(default_factory=Client)
+    #: ``observation(game)``: the numeric observation and fixed action space of ``game`` with
+    #: its parameters, for the reinforcement-learning adapters (:mod:`plunder.core.observation`)
+    observation: Callable[[Game[Any]], Encoding] | None = None
 
 
 def game_ids() -> list[str]:

@@ -7,6 +7,7 @@ from .agents import AGENTS, candidates
 from .guide import HOW_TO_PLAY
 from .hard import HARD
 from .narrate import breakdown, narrate
+from .observation import observation
 from .render import describe, render
 from .rules import CrossroadsGame, CrossroadsState, Phase
 from .svg import svg
@@ -25,6 +26,7 @@ ENTRY: GameEntry[CrossroadsState, CrossroadsAction] = GameEntry(
         levels={"hard": "crossroads-hard"},
         candidates=candidates,
     ),
+    observation=observation,
 )
 
 __all__ = ["ENTRY", "CrossroadsAction", "CrossroadsGame", "CrossroadsState", "Phase"]

@@ -7,6 +7,7 @@ from .agents import AGENTS
 from .candidates import candidates
 from .guide import HOW_TO_PLAY
 from .narrate import breakdown, narrate
+from .observation import observation
 from .render import describe, move_list, render
 from .rules import HubsGame, HubsState
 from .svg import svg
@@ -30,6 +31,7 @@ ENTRY: GameEntry[HubsState, HubsAction] = GameEntry(
         hint="mcts:root=greedy,sims=400,depth=6,scale=20,seconds=2",
         candidates=candidates,
     ),
+    observation=observation,
 )
 
 __all__ = ["ENTRY", "HubsGame", "HubsState"]

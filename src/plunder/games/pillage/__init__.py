@@ -1,13 +1,15 @@
 """Pillage and Profit (seed 000): Dots and Boxes with valued boxes, on any board."""
 
-from ...core.capabilities import Presentation, Strength
+from ...core.capabilities import Client, Presentation, Strength
 from ...core.registry import GameEntry
 from .actions import PillageAction
+from .editor import ASSETS, EDITOR
 from .evaluator import make_evaluator
 from .guide import HOW_TO_PLAY
 from .hard import HARD, solve_state
 from .heuristics import GREEDY, describe
 from .narrate import breakdown, narrate
+from .observation import observation
 from .render import render
 from .rules import PillageGame, PillageState
 from .solver import SOLVER
@@ -26,6 +28,8 @@ ENTRY: GameEntry[PillageState, PillageAction] = GameEntry(
         evaluator=make_evaluator,
         solve=solve_state,
     ),
+    client=Client(assets=ASSETS, editor=EDITOR),
+    observation=observation,
 )
 
 __all__ = ["ENTRY", "PillageGame", "PillageState"]

@@ -6,6 +6,7 @@ from .actions import PiratesAction
 from .agents import AGENTS
 from .guide import HOW_TO_PLAY
 from .narrate import breakdown, narrate
+from .observation import observation
 from .render import describe, render
 from .rules import PiratesGame, PiratesState
 from .svg import svg
@@ -25,6 +26,7 @@ ENTRY: GameEntry[PiratesState, PiratesAction] = GameEntry(
         # measurably stronger at budgets a person would wait for.
         levels={"hard": "greedy:bank=true"},
     ),
+    observation=observation,
 )
 
 __all__ = ["ENTRY", "PiratesGame", "PiratesState"]

@@ -8,6 +8,7 @@ from .batch import fast_batch
 from .fast import evaluator, fast_play
 from .guide import HOW_TO_PLAY
 from .narrate import breakdown, narrate
+from .observation import observation
 from .render import describe, render
 from .rules import ProfiteerGame, ProfiteerState
 from .svg import svg
@@ -26,6 +27,7 @@ ENTRY: GameEntry[ProfiteerState, ProfiteerAction] = GameEntry(
         evaluator=evaluator,
     ),
     speed=Speed(fast_play=fast_play, fast_batch=fast_batch),
+    observation=observation,
 )
 
 __all__ = ["ENTRY", "ProfiteerGame", "ProfiteerState"]
