@@ -24,6 +24,9 @@ RUNGS = {"core": 0, "games": 1, "agents": 2, "match": 3, "pictures": 3, "interop
          "simulate": 4, "terminal": 4, "lab": 4, "web": 5, "cli": 6, "__main__": 6}
 #: the floor of ``plunder`` itself and of a part not listed (a new part must be given a floor)
 TOP = 3
+#: parts that never borrow from one another though the floors would allow it (importer, imported):
+#: the browser's words are not the terminal's
+APART = {("web", "terminal")}
 #: parts of one floor that may import one another (importer, imported)
 SAME_FLOOR = {("lab", "simulate"), ("interop", "pictures"), ("__main__", "cli")}
 
@@ -98,6 +101,8 @@ def test_no_module_imports_up_the_ladder_or_across_games() -> None:
             where = f"{path.relative_to(PACKAGE.parent)}:{line} imports {other}"
             if rung(other) > rung(me):
                 wrong.append(f"{where} (up the ladder)")
+            elif (part(me), part(other)) in APART:
+                wrong.append(f"{where} (parts kept apart)")
             elif (rung(other) == rung(me) and part(me) != part(other) and "plunder" not in (part(me), part(other))
                   and (part(me), part(other)) not in SAME_FLOOR):
                 wrong.append(f"{where} (across one floor)")

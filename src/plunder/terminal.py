@@ -24,12 +24,13 @@ from rich.table import Table
 from rich.text import Text
 
 from .agents import Agent, make_agent
-from .core.errors import IllegalActionError, InvalidActionError, PlunderError, without_rulings
+from .core.errors import PlunderError
 from .core.game import CHANCE, Game, State
 from .core import chance
 from .core.record import Move, Record, replay
 from .core.registry import entry
 from .core.svg import verdict
+from .core.words import refusal
 from .match import chance_index, decision_rng, hint_lines, hint_rng, new_seed, resumed_states, undo_point
 
 #: most terminal rows a run of chance's narrations takes (a 4x4 board deals 16 boxes at once)
@@ -326,22 +327,10 @@ class PlaySession:
                 redraw = True
 
 
-#: the longest reason a refusal of unreadable text repeats before its example move
-PLAIN_REASON_CHARS = 60
-
-
 def plain_error(exc: PlunderError, state: State) -> str:
-    """A refused move in a player's words: the reason as one sentence, without the position or
-    ruling id (``--verbose`` shows the full message); for unreadable text, an example move."""
-    reason = exc.reason if isinstance(exc, (IllegalActionError, InvalidActionError)) else str(exc)
-    reason = without_rulings(reason).strip().rstrip(".")
-    said = reason[:1].upper() + reason[1:] + "."
-    if isinstance(exc, InvalidActionError):
-        legal = state.legal_actions()
-        example = f"a move like {state.game.action_to_text(state, legal[0])}" if legal else "a move"
-        # a long reason spells out the notation, which the example shows better
-        said = (said + " " if len(said) <= PLAIN_REASON_CHARS else "") + f"Type {example}, or 'moves' to list them."
-    return said
+    """A refused move in a player's words (:func:`plunder.core.words.refusal`, ``--verbose``
+    shows the full message), with the terminal's advice for unreadable text."""
+    return refusal(exc, state, "Type {}, or 'moves' to list them.")
 
 
 def result_line(game: Game, state: State) -> str:

@@ -27,9 +27,9 @@ from ..core.game import CHANCE, Action, Game, State
 from ..core.record import Move, Record
 from ..core.registry import entry, load_game
 from ..core.svg import Shown, legal_texts, outcome_text, status_text
+from ..core.words import refusal
 from ..match import chance_index, new_seed, undo_point
 from ..pictures import svg_of
-from ..terminal import plain_error
 from .store import AI, HUMAN, ON, OPEN, OVER, RESIGNED, GameRow, SeatRow, StaleWrite, Store, token_hash
 from .thinking import Thinkers
 
@@ -178,7 +178,7 @@ class Table:
             after = state.apply_text(text)
             action: Action = self.game.parse_action(state, text)
         except PlunderError as exc:
-            raise Refused(plain_error(exc, state), str(exc)) from None
+            raise Refused(refusal(exc, state, "Choose a target on the board, for example {}."), str(exc)) from None
         moves = [Move(seat, self.game.action_to_text(state, action))]
         states = [after]
         self.followed(moves, states)
