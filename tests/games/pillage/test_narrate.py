@@ -75,3 +75,12 @@ def test_every_move_of_played_games_is_told() -> None:
         lines = breakdown(state)
         assert lines[1].endswith(f"= {state.scores()[0]:g}") and lines[2].endswith(f"= {state.scores()[1]:g}")
     assert ENTRY.presentation.narrate is narrate and ENTRY.presentation.breakdown is breakdown
+
+
+def test_a_line_is_a_typed_value_never_equal_to_a_plain_tuple() -> None:
+    # Lines were NamedTuples: Line(0, "a1-b1") == (0, "a1-b1") held, and a tuple passed for a line
+    game = PillageGame.load(board="square:1x1", contents="unit")
+    state = game.new_initial_state()
+    line = state.legal_actions()[0]
+    assert line != (line.edge, line.label) and (line.edge, line.label) not in state.legal_actions()
+    assert not game.codec.is_action(state, (line.edge, line.label))
