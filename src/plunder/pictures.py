@@ -24,7 +24,7 @@ def positions(record: Record) -> Iterator[tuple[State, Shown | None]]:
     (``None`` for the start), narrated where the game narrates. The record is checked whole
     first (:func:`replay`)."""
     replay(record)
-    narrate = entry(record.game).narrate
+    narrate = entry(record.game).presentation.narrate
     state = record_game_start(record)
     yield state, None
     for i, move in enumerate(record.moves):
@@ -41,7 +41,7 @@ def record_game_start(record: Record) -> State:
 
 def svg_of(state: State, shown: Shown | None = None) -> str:
     """The SVG picture of ``state``; a game without one raises :class:`ParameterError`."""
-    draw = entry(state.game.id).svg
+    draw = entry(state.game.id).presentation.svg
     if draw is None:
         raise ParameterError(f"{state.game.id} has no SVG picture")
     return draw(state, shown)

@@ -50,8 +50,8 @@ def test_aiming_at_the_score_finds_more_cards_than_the_first_win() -> None:
 def test_it_is_no_game_s_agent_or_level() -> None:
     for game_id in game_ids():
         e = entry(game_id)
-        assert not any(clairvoyant.LABEL in name for name in e.agents)
-        assert not any(clairvoyant.LABEL in spec for spec in e.levels.values())
+        assert not any(clairvoyant.LABEL in name for name in e.strength.agents)
+        assert not any(clairvoyant.LABEL in spec for spec in e.strength.levels.values())
     with pytest.raises(ValueError):
         make_agent("clairvoyant", load_game("profiteer"))
 

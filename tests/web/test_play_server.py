@@ -102,7 +102,10 @@ def test_an_illegal_move_is_refused_plainly_with_the_ruling_in_the_detail(client
         assert error["type"] == "error"
         assert "PP-" in error["detail"] and "PP-" not in error["message"]
         ws.send_json({"type": "act", "action": "zz99-qq", "ply": message["ply"]})
-        assert ws.receive_json()["type"] == "error"
+        unreadable = ws.receive_json()
+        # the browser's words, not the terminal's: nothing to type, no 'moves' command
+        assert unreadable["type"] == "error" and "for example a move like" in unreadable["message"]
+        assert "moves" not in unreadable["message"] and "Type" not in unreadable["message"]
 
 
 def test_a_stale_ply_is_refused(client: TestClient) -> None:

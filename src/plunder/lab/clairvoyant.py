@@ -29,7 +29,7 @@ from ..core.game import CHANCE, Action, Game, State
 from ..core.record import Move, Record
 from ..core.registry import load_game
 from ..simulate import GameResult
-from .backends import Backend, LocalPool
+from ..backends import Backend, LocalPool
 
 #: the base policy of each solitaire's rollouts: its best legal agent (docs/ai.md)
 POLICY = {"profiteer": "profit", "pirates": "greedy:bank=true"}

@@ -77,7 +77,7 @@ class Replay:
         end = self.states[-1]
         if not end.is_terminal():
             return None
-        breakdown = entry(self.record.game).breakdown
+        breakdown = entry(self.record.game).presentation.breakdown
         return {"verdict": outcome_text(end), "breakdown": breakdown(end) if breakdown else []}
 
 
