@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from plunder import load_game
+from plunder.games.pillage.actions import Line
 from plunder.games.pillage.rules import PillageGame
 from plunder.agents import make_agent
 from plunder.games.pillage import ENTRY
@@ -82,5 +83,6 @@ def test_a_line_is_a_typed_value_never_equal_to_a_plain_tuple() -> None:
     game = PillageGame.load(board="square:1x1", contents="unit")
     state = game.new_initial_state()
     line = state.legal_actions()[0]
+    assert isinstance(line, Line)
     assert line != (line.edge, line.label) and (line.edge, line.label) not in state.legal_actions()
     assert not game.codec.is_action(state, (line.edge, line.label))
