@@ -1,5 +1,9 @@
 """Each game's numeric observation and fixed action space (``docs/interop.md`` lists them).
 
+The built-in games have their own encodings here; any other game gives its
+``GameEntry.observe`` and ``GameEntry.action_table`` (``docs/new-game.md``), which
+:func:`encoding` wraps as they are.
+
 An observation is one ``float32`` vector with a fixed length per parameter set: board
 planes (flattened row by row) first, then tracks and piles. It is taken from a seat's
 point of view: seats are listed from the observer on (the observer's pieces, then the next
@@ -23,7 +27,9 @@ from typing import Any, Callable, cast
 
 import numpy as np
 
+from ..core.errors import ParameterError
 from ..core.game import Game, State
+from ..core.registry import entry
 from ..games.crossroads.board import CELLS, CITY0, ROAD
 from ..games.crossroads.rules import Phase as CrossroadsPhase
 from ..games.hubs.actions import Segment
@@ -484,6 +490,30 @@ _BUILDERS: dict[str, Callable[[Any], Encoding]] = {
 }
 
 
+def _offered(game: Game) -> Encoding:
+    """The encoding a game offers in its ``GameEntry``: ``observe`` as the vector (its length
+    taken from the starting position) and ``action_table`` as a :class:`TableSpace`."""
+    hooks = entry(game.id)
+    observe, table = hooks.observe, hooks.action_table
+    if observe is None or table is None:
+        raise ParameterError(f"{game.id} offers no observation for the adapters: its GameEntry needs "
+                             "observe and action_table (docs/new-game.md)")
+    size = len(observe(game.new_initial_state(), 0))
+
+    def fill(state: State, seat: int, out: np.ndarray | None) -> np.ndarray:
+        values = observe(state, seat)
+        if len(values) != size:
+            raise ValueError(f"{game.id}: observe gave {len(values)} numbers at {state.summary()}, "
+                             f"{size} at the start; every position needs the same count")
+        if out is None:
+            return np.asarray(values, dtype=np.float32)
+        out[:] = values
+        return out
+
+    return Encoding(game, size, fill, TableSpace(table(game)))
+
+
 def encoding(game: Game) -> Encoding:
-    """The observation and action space of ``game`` with its parameters."""
-    return _BUILDERS[game.id](game)
+    """The observation and action space of ``game`` with its parameters: a built-in game's own,
+    any other game's from its ``GameEntry`` (:func:`_offered`)."""
+    return _BUILDERS.get(game.id, _offered)(game)
