@@ -30,7 +30,7 @@ from .core.errors import PlunderError, SearchLimitError
 from .core.game import Game
 from .core import chance
 from .core.record import MAX_SEED, read_record, replay, truncated
-from .core.registry import entry, game_ids, load_game
+from .core.registry import broken_games, entry, game_ids, load_game
 from .core.words import plural
 from .pictures import png_of, positions, svg_of
 from .simulate import histogram_rows, simulate, wilson
@@ -109,6 +109,8 @@ ADDRESS = click.option("--address", default=None, metavar="ADDR",
 @click.group(cls=Commands, context_settings={"help_option_names": ["-h", "--help"]})
 def main() -> None:
     """Plunder: five tabletop games of profit."""
+    for line in broken_games():  # an installed game that does not load is left out, not fatal
+        click.echo(f"plunder: warning: {line}", err=True)
 
 
 @main.command("list")

@@ -71,7 +71,8 @@ def narrate(before: State, action: PigAction, after: State) -> str:
     if action == HOLD:
         return f"{who} holds and banks {before.turn_total} (score {after.banked[before.mover]})"
     if action == 1:
-        return f"the die shows 1: {who} loses {before.turn_total} and the turn passes"
+        lost = f"loses {before.turn_total} and " if before.turn_total else ""
+        return f"the die shows 1: {who} {lost}passes the turn"
     if after.is_terminal():
         return f"the die shows {action}: {who} reaches {after.banked[before.mover]} and wins"
     return f"the die shows {action}: {who} has {after.turn_total} this turn"

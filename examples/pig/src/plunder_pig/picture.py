@@ -8,8 +8,8 @@ from plunder.core.svg import INK, MUTED, RULE, SEAT, SEAT_FILL, Picture, Shown, 
 
 from .rules import PigAction, PigState
 
-WIDTH = 420.0
-MARGIN = 20.0
+WIDTH = 640.0
+MARGIN = 28.0
 #: pips of each face on a 3x3 grid (row, column)
 PIPS = {1: [(1, 1)], 2: [(0, 0), (2, 2)], 3: [(0, 0), (1, 1), (2, 2)], 4: [(0, 0), (0, 2), (2, 0), (2, 2)],
         5: [(0, 0), (0, 2), (1, 1), (2, 0), (2, 2)], 6: [(0, 0), (0, 2), (1, 0), (1, 2), (2, 0), (2, 2)]}
