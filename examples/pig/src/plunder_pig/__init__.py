@@ -78,6 +78,17 @@ def narrate(before: State, action: PigAction, after: State) -> str:
     return f"the die shows {action}: {who} has {after.turn_total} this turn"
 
 
+def breakdown(state: State) -> list[str]:
+    """Each player's banked points against the goal, and what ended the game (PG-4, PG-5)."""
+    assert isinstance(state, PigState)
+    goal = state.game.values["goal"]
+    lines = [f"{state.game.seat_name(seat)}: {points} banked of the {goal} to reach"
+             for seat, points in enumerate(state.banked)]
+    reached = [state.game.seat_name(seat) for seat, points in enumerate(state.banked) if points >= goal]
+    ended = f"when {reached[0]} reached the goal" if reached else f"at the limit of {state.turns} turns"
+    return lines + [f"The game ended {ended}."]
+
+
 def observe(state: State, seat: int) -> Sequence[float]:
     """Both scores (``seat``'s first) and the turn total as shares of the goal, whether ``seat``
     is the mover, whether the die is rolling, and the share of the turn limit used."""
@@ -97,6 +108,7 @@ ENTRY = GameEntry(
     agents=AGENTS,
     svg=svg,
     narrate=narrate,
+    breakdown=breakdown,
     observe=observe,
     action_table=action_table,
     # the root search over hold-at-20 games: a whole search over random play takes too long
