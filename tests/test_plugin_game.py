@@ -10,14 +10,18 @@ import os
 import re
 import subprocess
 import sys
+import xml.etree.ElementTree as ET
 from pathlib import Path
 
 import plunder_pig
+import pytest
 
+from plunder import pictures
 from plunder.core import chance
 from plunder.core.conformance import check_game
 from plunder.core.record import Record, replay
-from plunder.core.registry import GAME_MODULES, entry, game_ids, load_game
+from plunder.core.registry import GAME_MODULES, GameEntry, entry, game_ids, load_game
+from plunder.core.svg import Shown
 from plunder.match import play
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -129,3 +133,14 @@ def test_broken_games_are_reported_in_one_line_each_and_the_others_load(tmp_path
     refused = plunder_cli("play", "raising", env=env)
     assert refused.returncode == 1
     assert refused.stderr.splitlines()[-1].startswith("plunder play: game 'raising' (raising_game:ENTRY) left out")
+
+
+def test_a_game_that_draws_no_picture_gets_the_plain_one(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The smallest game (a ``GameEntry`` with its rules alone) is drawn by ``plain_picture``:
+    its text picture, its legal actions as buttons, the caption."""
+    monkeypatch.setattr(pictures, "entry", lambda game_id: GameEntry(plunder_pig.PigGame))
+    state = load_game("pig").new_initial_state().apply_text("roll").apply_text("die 3")
+    root = ET.fromstring(pictures.svg_of(state, Shown(2, "die 3")))
+    drawn = ["".join(e.itertext()) for e in root.iter("{http://www.w3.org/2000/svg}text")]
+    assert str(state).replace(" ", "\u00a0") in drawn and "move 2: die 3" in drawn
+    assert [e.get("data-action") for e in root.iter() if e.get("data-action")] == ["roll", "hold"]

@@ -583,8 +583,6 @@ def render_cmd(path: str, at: int | None, svg_path: str | None, png_path: str | 
         record = truncated(record, at)
     game_entry = entry(record.game)
     if svg_path or png_path:
-        if game_entry.svg is None:
-            raise click.UsageError(f"{record.game} has no SVG picture")
         state, shown = deque(positions(record), maxlen=1)[0]  # the last, with its move narrated
         picture = svg_of(state, shown)
         if svg_path:
