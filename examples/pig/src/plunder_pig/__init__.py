@@ -12,7 +12,7 @@ import random
 from typing import Sequence
 
 from plunder.core.agent import Agent, AgentFactory, AgentOptions
-from plunder.core.game import CHANCE, Game, State
+from plunder.core.game import CHANCE, Action, Game, State
 from plunder.core.params import Param, parse_int
 from plunder.core.registry import GameEntry
 
@@ -62,7 +62,7 @@ AGENTS = {
 }
 
 
-def narrate(before: State, action: PigAction, after: State) -> str:
+def narrate(before: State, action: Action, after: State) -> str:
     """``Player 1 rolls``, ``the die shows 4: Player 1 has 9 this turn``, ``Player 2 holds and banks 12``."""
     assert isinstance(before, PigState) and isinstance(after, PigState)
     who = before.game.seat_name(before.mover)
