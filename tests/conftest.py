@@ -27,6 +27,8 @@ import pytest
 PIG = Path(__file__).resolve().parents[1] / "examples" / "pig"
 #: how long pip may take to install it
 INSTALL_SECONDS = 300
+#: the first setuptools that builds a wheel without the ``wheel`` package (the ``dev`` extra pins a later one)
+SETUPTOOLS_BUILDS_ALONE = (70, 1)
 
 
 def pig_installed() -> bool:
@@ -36,6 +38,15 @@ def pig_installed() -> bool:
         if dist is not None and _source(dist) == PIG:
             return True
     return False
+
+
+def _setuptools_version() -> tuple[int, ...]:
+    """The installed setuptools' version as numbers (``()`` when there is none)."""
+    try:
+        text = importlib.metadata.version("setuptools")
+    except importlib.metadata.PackageNotFoundError:
+        return ()
+    return tuple(int(part) for part in text.split(".")[:2] if part.isdigit())
 
 
 def _source(dist: importlib.metadata.Distribution) -> Path | None:
@@ -48,10 +59,16 @@ def pytest_configure(config: pytest.Config) -> None:
     """Install Pig (editable, from ``examples/pig``) when the environment lacks it."""
     if pig_installed():
         return
+    have = _setuptools_version()
+    if have < SETUPTOOLS_BUILDS_ALONE:
+        raise pytest.UsageError(
+            f"the example game examples/pig is not installed, and setuptools {'.'.join(map(str, have)) or 'none'} "
+            "cannot build it without a network: install the dev extra (pip install -e '.[dev]') and run again")
     done = subprocess.run([sys.executable, "-m", "pip", "install", "--quiet", "--no-deps", "--no-build-isolation",
                            "--no-index", "-e", str(PIG)], capture_output=True, text=True, timeout=INSTALL_SECONDS)
     if done.returncode != 0:
-        said = (done.stderr.strip() or done.stdout.strip() or "no output").splitlines()[-1]
+        lines = [line.strip() for line in (done.stderr + done.stdout).splitlines() if line.strip()]
+        said = next((line for line in reversed(lines) if line.startswith("error:")), lines[-1] if lines else "no output")
         raise pytest.UsageError(f"could not install the example game examples/pig ({said}); the suite needs it: "
                                 f"install the dev extra (pip install -e '.[dev]') and run again")
     # the running interpreter read its .pth files at start: read them again for the new one
