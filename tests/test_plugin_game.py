@@ -10,6 +10,7 @@ import os
 import re
 import subprocess
 import sys
+import tomllib
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
@@ -38,6 +39,14 @@ def test_pig_comes_after_the_builtin_games_in_their_order() -> None:
     ids = game_ids()
     assert ids[:len(GAME_MODULES)] == list(GAME_MODULES) and "pig" in ids[len(GAME_MODULES):]
     assert entry("pig") is plunder_pig.ENTRY
+
+
+def test_the_builtin_games_register_their_entry_points_in_table_order() -> None:
+    """``pyproject.toml`` registers the five in the ``plunder.games`` group, as any package does."""
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
+    registered = project["entry-points"]["plunder.games"]
+    assert registered == {g: f"{module}:ENTRY" for g, module in GAME_MODULES.items()}
+    assert list(registered) == list(GAME_MODULES)
 
 
 def test_pig_passes_the_conformance_check() -> None:
@@ -113,7 +122,7 @@ def _broken_plugins(tmp_path: Path) -> dict[str, str]:
     (dist / "METADATA").write_text("Metadata-Version: 2.1\nName: broken-games\nVersion: 0.1\n")
     (dist / "entry_points.txt").write_text(
         "[plunder.games]\nraising = raising_game:ENTRY\nnotentry = notentry_game:ENTRY\n"
-        "pillage = notentry_game:ENTRY\n")
+        "pillage = notentry_game:ENTRY\nBad-Id = notentry_game:ENTRY\n")
     (tmp_path / "raising_game.py").write_text("raise RuntimeError('the rules file is missing\\nsecond line')\n")
     (tmp_path / "notentry_game.py").write_text("ENTRY = 3\n")
     return dict(os.environ, PYTHONPATH=os.pathsep.join([str(tmp_path), os.environ.get("PYTHONPATH", "")]))
@@ -125,11 +134,12 @@ def test_broken_games_are_reported_in_one_line_each_and_the_others_load(tmp_path
     assert listed.returncode == 0, listed.stderr
     assert "pig — Pig" in listed.stdout and "pillage — Pillage and Profit" in listed.stdout
     warnings = listed.stderr.splitlines()
-    assert len(warnings) == 3 and all(w.startswith("plunder: warning: game ") for w in warnings)
+    assert len(warnings) == 4 and all(w.startswith("plunder: warning: game ") for w in warnings)
+    assert "'Bad-Id' (notentry_game:ENTRY) left out: an id is a lowercase letter" in warnings[0]
+    assert "'notentry' (notentry_game:ENTRY) left out: it names a int, not a GameEntry" in warnings[1]
+    assert "'pillage' (notentry_game:ENTRY) left out: 'pillage' is a built-in game's id" in warnings[2]
     assert "'raising' (raising_game:ENTRY) left out: it failed to load: RuntimeError: the rules file is missing " \
-           "second line" in warnings[2]
-    assert "'notentry' (notentry_game:ENTRY) left out: it names a int, not a GameEntry" in warnings[0]
-    assert "'pillage' (notentry_game:ENTRY) left out: 'pillage' is a built-in game's id" in warnings[1]
+           "second line" in warnings[3]
     refused = plunder_cli("play", "raising", env=env)
     assert refused.returncode == 1
     assert refused.stderr.splitlines()[-1].startswith("plunder play: game 'raising' (raising_game:ENTRY) left out")
