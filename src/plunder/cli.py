@@ -229,7 +229,7 @@ def play(game_id: str | None, params: Sequence[str], preset: str | None, vs: str
 @click.option("--db", "db_url", default=None,
               help="database URL: sqlite:///PATH or postgresql://... (default: a SQLite file in the user's data folder)")
 def serve_cmd(host: str, port: int, db_url: str | None) -> None:
-    """Play in the browser: serve the web app on http://HOST:PORT (all five games, against the AI,
+    """Play in the browser: serve the web app on http://HOST:PORT (every installed game, against the AI,
     hotseat and online)."""
     click.echo(f"Plunder is being served on http://{host}:{port}/ (Ctrl-C stops it)")
     serve(host, port, db_url)
