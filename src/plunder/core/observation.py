@@ -19,12 +19,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from operator import itemgetter
-from typing import Any, Callable
+from typing import Any, Callable, Sequence
 
 import numpy as np
 
-from .game import Game, State
-from .spaces import ActionSpace
+from .game import Action, Game, State
+from .spaces import ActionSpace, TableSpace
 
 #: ``fill(state, seat, out)``: the vector of ``state`` as ``seat`` sees it, written into ``out``
 #: (the vector's length) and returned, or a new array when ``out`` is ``None``
@@ -110,3 +110,35 @@ def picker(places: list[int]) -> Callable[[tuple], tuple]:
     """``t -> tuple(t[i] for i in places)``, as one C call."""
     get = itemgetter(*places)
     return get if len(places) > 1 else lambda t: (get(t),)
+
+
+@dataclass(frozen=True)
+class TableObservation:
+    """A game's observation from two plain functions, for ``GameEntry.observation``: the
+    simplest way to offer one (``docs/new-game.md``). ``observe(state, seat)`` gives the position
+    as ``seat`` sees it as numbers, the same count for every position of a parameter set;
+    ``action_table(game)`` every action a player can ever be offered, each once, in a fixed
+    order (an action's index is its place in the table)."""
+
+    #: the position as a seat sees it, as numbers
+    observe: Callable[[Any, int], Sequence[float]]
+    #: every action a player can be offered, in a fixed order
+    action_table: Callable[[Any], Sequence[Action]]
+
+    def __call__(self, game: Game) -> Encoding:
+        """The encoding of ``game``: ``observe``'s numbers as ``float32`` (their count taken from
+        the starting position) and the table as a :class:`~.spaces.TableSpace`."""
+        observe = self.observe
+        size = len(observe(game.new_initial_state(), 0))
+
+        def fill(state: State, seat: int, out: np.ndarray | None) -> np.ndarray:
+            values = observe(state, seat)
+            if len(values) != size:
+                raise ValueError(f"{game.id}: observe gave {len(values)} numbers at {state.summary()}, "
+                                 f"{size} at the start; every position needs the same count")
+            if out is None:
+                return np.asarray(values, dtype=np.float32)
+            out[:] = values
+            return out
+
+        return Encoding(game, size, fill, TableSpace(list(self.action_table(game))), self)

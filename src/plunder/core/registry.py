@@ -1,23 +1,31 @@
 """Which games exist, how to load them, and what each offers its adapters.
 
-Each game package ``plunder.games.<id>`` exposes ``ENTRY``, a :class:`GameEntry`.
-Packages are imported lazily so that ``plunder list`` stays fast.
+A game is found through the ``plunder.games`` entry-point group: an installed package
+registers ``<id> = "<module>:ENTRY"``, ``ENTRY`` being a :class:`GameEntry`
+(``docs/new-game.md``). The five built-in games register there too (``pyproject.toml``), and
+are also known by :data:`GAME_MODULES`, which fixes their order and finds them in a source tree
+whose metadata predates the entry points. Built-in packages are imported lazily so that
+``plunder list`` stays fast; another package's game is imported when the games are first
+listed, so that one that fails to load is left out with a one-line reason
+(:func:`broken_games`) and the others still load.
 """
 
 from __future__ import annotations
 
 import functools
 import importlib
+import importlib.metadata
 import importlib.util
+import re
 from dataclasses import dataclass, field
-from typing import Any, Callable, Generic
+from typing import Any, Callable, Generic, Mapping
 
 from .capabilities import A, Client, Presentation, S, Speed, Strength
 from .errors import ParameterError
 from .game import Game
 from .observation import Encoding
 
-#: game id -> module holding its ``ENTRY``
+#: the built-in games in table order: game id -> module holding its ``ENTRY``
 GAME_MODULES: dict[str, str] = {
     "pillage": "plunder.games.pillage",
     "pirates": "plunder.games.pirates",
@@ -25,6 +33,12 @@ GAME_MODULES: dict[str, str] = {
     "profiteer": "plunder.games.profiteer",
     "crossroads": "plunder.games.crossroads",
 }
+#: the entry-point group a package registers its games in (``<id> = "<module>:ENTRY"``)
+ENTRY_POINT_GROUP = "plunder.games"
+#: what a game id may be: it names the game in commands, file names and web addresses
+GAME_ID = re.compile(r"[a-z][a-z0-9_]{0,31}")
+#: how much of a plugin's error a one-line report quotes
+MAX_REASON_CHARS = 200
 
 
 @dataclass(frozen=True)
@@ -49,21 +63,88 @@ class GameEntry(Generic[S, A]):
 
 
 def game_ids() -> list[str]:
-    """The ids of every installed game, in table order."""
-    return list(_installed())
+    """The ids of every installed game that loads: the built-ins in table order, then the
+    other packages' games by id."""
+    return list(_catalog().ids)
+
+
+def broken_games() -> list[str]:
+    """One line per registered game that was left out, saying which and why (an import that
+    failed, an ``ENTRY`` that is no :class:`GameEntry`, an id taken or not allowed)."""
+    return [line for _, line in _catalog().broken]
+
+
+@dataclass(frozen=True)
+class _Catalog:
+    """The games found: their ids in table order, the loaded entries of the other packages'
+    games, and the one-line reports of those left out, each with the id it was registered by."""
+
+    ids: tuple[str, ...]
+    plugins: Mapping[str, GameEntry[Any, Any]]
+    broken: tuple[tuple[str, str], ...]
 
 
 @functools.cache
-def _installed() -> tuple[str, ...]:
-    """The installed games, looked up once: :func:`entry` is asked at every picture the web
-    server draws, and looking for a module reads the disk."""
-    return tuple(g for g, module in GAME_MODULES.items() if importlib.util.find_spec(module) is not None)
+def _catalog() -> _Catalog:
+    """The games, looked up once: :func:`entry` is asked at every picture the web server
+    draws, and looking for modules and entry points reads the disk."""
+    builtins = [g for g, module in GAME_MODULES.items() if importlib.util.find_spec(module) is not None]
+    plugins: dict[str, GameEntry[Any, Any]] = {}
+    broken: list[tuple[str, str]] = []
+    for point in sorted(importlib.metadata.entry_points(group=ENTRY_POINT_GROUP), key=lambda p: p.name):
+        name = point.name
+        if name in GAME_MODULES:
+            if point.module != GAME_MODULES[name]:
+                broken.append((name, f"game {name!r} ({point.value}) left out: {name!r} is a built-in game's id"))
+            continue
+        if name in plugins:
+            broken.append((name, f"game {name!r} ({point.value}) left out: another package registers {name!r} too"))
+            continue
+        if not GAME_ID.fullmatch(name):
+            broken.append((name, f"game {name[:40]!r} ({point.value}) left out: an id is a lowercase letter, "
+                          f"then up to 31 lowercase letters, digits or _"))
+            continue
+        try:
+            loaded = point.load()
+        except Exception as exc:  # a plugin may fail in any way; the other games still load
+            broken.append((name, f"game {name!r} ({point.value}) left out: it failed to load: {_reason(exc)}"))
+            continue
+        problem = _entry_problem(name, loaded)
+        if problem:
+            broken.append((name, f"game {name!r} ({point.value}) left out: {problem}"))
+        else:
+            plugins[name] = loaded
+    return _Catalog(tuple(builtins) + tuple(plugins), plugins, tuple(broken))
+
+
+def _entry_problem(name: str, loaded: object) -> str:
+    """Why ``loaded`` cannot be game ``name``'s entry ("" when it can)."""
+    if not isinstance(loaded, GameEntry):
+        return f"it names a {type(loaded).__name__}, not a GameEntry"
+    cls = loaded.game_class
+    if not (isinstance(cls, type) and issubclass(cls, Game)):
+        return "its game_class is not a subclass of plunder.core.game.Game"
+    if getattr(cls, "id", None) != name:
+        return f"its game_class.id is {getattr(cls, 'id', None)!r}, not {name!r}"
+    return ""
+
+
+def _reason(exc: Exception) -> str:
+    """``exc`` in one line of at most :data:`MAX_REASON_CHARS` characters."""
+    text = f"{type(exc).__name__}: " + " ".join(str(exc).split())
+    return text if len(text) <= MAX_REASON_CHARS else text[: MAX_REASON_CHARS - 3] + "..."
 
 
 def entry(game_id: str) -> GameEntry[Any, Any]:
     """The :class:`GameEntry` of ``game_id``; an unknown id raises :class:`ParameterError`."""
-    if game_id not in game_ids():
-        raise ParameterError(f"unknown game {game_id!r}; games are: {', '.join(game_ids())}")
+    catalog = _catalog()
+    if game_id not in catalog.ids:
+        for name, line in catalog.broken:
+            if name == game_id:
+                raise ParameterError(line)
+        raise ParameterError(f"unknown game {game_id!r}; games are: {', '.join(catalog.ids)}")
+    if game_id in catalog.plugins:
+        return catalog.plugins[game_id]
     module = importlib.import_module(GAME_MODULES[game_id])
     found: GameEntry[Any, Any] = module.ENTRY
     return found

@@ -1,4 +1,4 @@
-"""Pages that need no game in progress: the home page with the five games, and each game's
+"""Pages that need no game in progress: the home page with every installed game, and each game's
 how-to-play page."""
 
 from __future__ import annotations
@@ -77,7 +77,7 @@ def game_card(game_id: str) -> dict[str, object]:
 
 
 async def home(request: Request) -> Response:
-    """The five games, each with a picture, a pitch and links to play and to learn."""
+    """Every installed game, each with a picture, a pitch and links to play and to learn."""
     return templates.TemplateResponse(request, "home.html", {"games": [game_card(g) for g in game_ids()]})
 
 
