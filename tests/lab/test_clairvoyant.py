@@ -27,7 +27,7 @@ def test_its_game_replays_with_chance_drawn_from_the_seed(game_id: str, params: 
 
 def test_it_never_does_worse_than_its_base_policy_on_the_same_seed() -> None:
     game = load_game("profiteer", target="30")
-    policy = make_agent(clairvoyant.POLICY["profiteer"], game)
+    policy = make_agent(entry("profiteer").strength.rollout_policy(), game)
     wins = plain_wins = 0
     for seed in range(12):
         _, plain = play_out(game, [policy], seed)

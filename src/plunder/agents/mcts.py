@@ -313,7 +313,7 @@ MCTS_PARAMS = (
     Param("rollouts", "1", parse_int(1), "rollouts per leaf"),
     Param("eval", "auto", str, "leaf values: fast (the game's own evaluator), random, or one of the game's agents "
                                "playing the rollouts (auto: fast if the game has one, else random; with root=, the base)"),
-    Param("playout", "auto", str, "which playouts the game's fast evaluator plays (Pillage: random, greedy, safe)"),
+    Param("playout", "auto", str, "which playouts the game's fast evaluator plays (a name it does not know is refused with the names it knows)"),
     Param("depth", "0", parse_int(0), "cut rollouts after this many actions and value them by scores (0: play out)"),
     Param("scale", "10", parse_real(0, above=True), "rollouts cut by depth= are valued tanh(score margin / scale)"),
     Param("value", "returns", parse_choice(("returns", "score")), "value finished rollouts by returns or by scores",

@@ -115,6 +115,9 @@ class Strength(Generic[S, A]):
     #: the agent spec behind hints; an agent that can explain its choice
     #: (:class:`~plunder.core.agent.Analyst`) gives its best moves with their values
     hint: str = "hard"
+    #: the game's best agent whose every move is cheap (an agent spec), for rollouts that play
+    #: thousands of games (the lab's clairvoyant); empty: ``greedy`` where the game has one, else ``random``
+    policy: str = ""
     #: ``candidates(state)``: a decision's legal actions narrowed to the distinct ones, for searches
     candidates: Callable[[S], Sequence[A]] | None = None
     #: ``evaluator(game, rollouts, playout)``: a fast leaf evaluator for ``mcts`` (``eval=fast``);
@@ -122,6 +125,10 @@ class Strength(Generic[S, A]):
     evaluator: Callable[[Game[Any], int, str], Evaluator] | None = None
     #: ``solve(state, time_limit, memory)``: the position solved exactly (``plunder solve``)
     solve: SolveHook[S] | None = None
+
+    def rollout_policy(self) -> str:
+        """:attr:`policy`, or the default it stands for."""
+        return self.policy or ("greedy" if "greedy" in self.agents else "random")
 
 
 @dataclass(frozen=True)

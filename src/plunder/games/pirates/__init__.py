@@ -20,6 +20,8 @@ ENTRY: GameEntry[PiratesState, PiratesAction] = GameEntry(
     ),
     strength=Strength(
         agents=AGENTS,
+        # the best agent cheap enough for the lab's rollouts (docs/ai.md)
+        policy="greedy:bank=true",
         # The greedy captain that banks the goal (retires as soon as retiring scores it, PR-14):
         # on the same seeds it reaches the goal in every game greedy does and in more, measured
         # in docs/ai.md (bench/pirates_tables.py); root searches over greedy were not

@@ -22,6 +22,8 @@ ENTRY: GameEntry[ProfiteerState, ProfiteerAction] = GameEntry(
     ),
     strength=Strength(
         agents=AGENTS,
+        # the best agent cheap enough for the lab's rollouts (docs/ai.md)
+        policy="profit",
         # Root search over paired profit rollouts: see docs/ai.md for its measured strength.
         levels={"hard": "mcts:root=profit,sims=200"},
         evaluator=evaluator,
