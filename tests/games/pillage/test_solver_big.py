@@ -184,3 +184,15 @@ def test_the_solver_agent_plays_a_whole_game_on_a_big_board() -> None:
     agent = SolverAgent(nodes=3000)
     late = played(dealt("square:5x6", "random", 4), random.Random(1), 9)
     assert agent.choose(late, random.Random(0)) == solve(late).best_action
+
+
+def test_dict_tables_of_a_wide_frame_keep_to_the_budget() -> None:
+    """A frame of more than 64 lines keeps every entry in dict tables, which the budget
+    trims (0.1 MB holds 421 entries of 67-line keys)."""
+    state = dealt("square:4x7", "unit", 1)
+    solver = Solver(state.game, state.contents, memory=0.1)
+    with pytest.raises(SearchLimitError):
+        solver.solve(state, node_limit=100_000)
+    assert solver.frame is not None and solver.frame.num_edges == 67
+    assert solver.timer.capacity == int(0.1 * (1 << 20)) // (240 + 67 // 7) == 421
+    assert solver.timer.trims > 0 and sum(len(t) for t in solver.timer.tables) <= solver.timer.capacity + 4096
