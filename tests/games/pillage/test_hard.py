@@ -35,8 +35,8 @@ def test_hard_counts_positions_and_its_clock_is_optional() -> None:
             make_agent(bad, game)
 
 
-@pytest.mark.parametrize("contents", ["unit", "random"])
-@pytest.mark.parametrize("board", ["square:5x6", "square:8x8", "square:12x12"])
+@pytest.mark.parametrize(("board", "contents"), [("square:5x6", "unit"), ("square:5x6", "random"),
+                                                  ("square:8x8", "random"), ("square:12x12", "random")])
 def test_hard_plays_whole_games_on_boards_past_64_lines(board: str, contents: str) -> None:
     """Issue 26: once 22 lines were left, hard's solver failed on every board of more than 64
     lines (OverflowError on unit boards, ValueError on valued ones), so the game aborted. A

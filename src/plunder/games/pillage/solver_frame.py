@@ -11,8 +11,9 @@ only counts towards the sides of its boxes, and a closed box's content is alread
 The frame numbers the undrawn lines from 0 and keeps the open boxes, each reduced to its
 undrawn lines: a box closes when they are all drawn, as on the board. Later positions of
 the same game have fewer undrawn lines, all of them in the frame, so one frame and its
-tables serve the rest of a game. An endgame of a 40x50 board is then searched as fast as
-the same endgame on a small board, and a frame of at most 64 lines keeps the array table.
+tables serve the rest of a game. An endgame of a 40x50 board is then searched position for
+position as fast as on a small board (building its frame, with the board's symmetries,
+took about 0.2 CPU s), and a frame of at most 64 lines keeps the array table.
 
 Symmetries: a board symmetry that maps the frame's lines onto themselves maps open boxes
 onto open boxes with the same content, so it is a symmetry of the frame; the others are
