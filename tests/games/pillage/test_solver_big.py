@@ -14,8 +14,10 @@ import random
 import time
 
 import pytest
+from click.testing import CliRunner
 
 import plunder
+from plunder.cli import main
 from plunder.core.errors import SearchLimitError
 from plunder.games.pillage.hard import solve_state
 from plunder.games.pillage.rules import PillageGame, PillageState
@@ -196,3 +198,11 @@ def test_dict_tables_of_a_wide_frame_keep_to_the_budget() -> None:
     assert solver.frame is not None and solver.frame.num_edges == 67
     assert solver.timer.capacity == int(0.1 * (1 << 20)) // (240 + 67 // 7) == 421
     assert solver.timer.trims > 0 and sum(len(t) for t in solver.timer.tables) <= solver.timer.capacity + 4096
+
+
+def test_plunder_solve_refuses_a_huge_board_in_one_line() -> None:
+    """The command prints one line naming the limit, where it printed a RecursionError traceback."""
+    result = CliRunner().invoke(main, ["solve", "pillage", "-p", f"board={square_file(20, 20)}", "-p", "contents=random"])
+    assert result.exit_code == 1 and not isinstance(result.exception, RecursionError)
+    lines = result.output.strip().splitlines()
+    assert len(lines) == 1 and "840 lines left to draw" in lines[0] and "MAX_SOLVE_LINES" in lines[0]
