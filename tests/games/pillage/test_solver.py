@@ -341,10 +341,12 @@ def test_a_small_table_budget_keeps_the_tables_small_and_the_value_exact() -> No
     assert solver.timer.capacity == 21
     result = solver.solve(state)
     assert result.value == solve(state).value == -2
+    assert isinstance(solver.array, ArrayTable)
     assert solver.array.size == 653 and solver.array.grown == 0
     assert result.nodes > 20 * solver.array.size
     unit = Solver(state.game, state.contents, memory=0.02)
     fast = unit.solve(state)
+    assert isinstance(unit.array, ArrayTable)
     assert fast.value == -2 and unit.array.size == 829 and unit.array.grown == 0
     assert fast.nodes > 10 * unit.array.size
     with pytest.raises(ParameterError):

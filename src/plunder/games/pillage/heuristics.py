@@ -16,11 +16,6 @@ from .contents import Commodity, Doubloons, Modifier, apply_op
 from .rules import PillageState
 
 
-def sides_drawn(state: PillageState, drawn: int, box: int) -> int:
-    """How many of ``box``'s edges are drawn in mask ``drawn``."""
-    return sum(drawn >> e & 1 for e in state.game.board.box_edges[box])
-
-
 def closes(state: PillageState, drawn: int, edge: int) -> list[int]:
     """Boxes that drawing ``edge`` on mask ``drawn`` would close."""
     g = state.game
@@ -52,22 +47,27 @@ def box_value(state: PillageState, box: int, player: int) -> float:
 
 
 def sweep(state: PillageState, drawn: int, player: int) -> tuple[float, int]:
-    """Value and count of the boxes ``player`` can take in a row from mask ``drawn``."""
+    """Value and count of the boxes ``player`` can take in a row from mask ``drawn``.
+
+    A worklist of the boxes one line short: drawing a box's last line changes only the boxes
+    on that line, so only they are looked at again (the boxes taken do not depend on the
+    order they are taken in). Each step costs the boxes of one line, not the whole board."""
     g = state.game
+    masks, edge_box_masks = g.box_masks, g.edge_box_masks
     total, count = 0.0, 0
-    open_boxes = [b for b in range(g.board.num_boxes) if state.owner[b] < 0]
-    progress = True
-    while progress:
-        progress = False
-        for b in open_boxes:
-            missing = [e for e in g.board.box_edges[b] if not drawn >> e & 1]
-            if len(missing) == 1:
-                drawn |= 1 << missing[0]
-                for c in closes(state, drawn & ~(1 << missing[0]), missing[0]):
-                    total += box_value(state, c, player)
-                    count += 1
-                progress = True
-        open_boxes = [b for b in open_boxes if sides_drawn(state, drawn, b) < len(g.board.box_edges[b])]
+    todo = [b for b, bm in enumerate(masks) if state.owner[b] < 0 and (bm & ~drawn).bit_count() == 1]
+    while todo:
+        left = masks[todo.pop()] & ~drawn
+        if not left:
+            continue  # closed meanwhile by the line of a neighbour
+        drawn |= left
+        for c, cm in edge_box_masks[left.bit_length() - 1]:
+            missing = (cm & ~drawn).bit_count()
+            if not missing:
+                total += box_value(state, c, player)
+                count += 1
+            elif missing == 1:
+                todo.append(c)
     return total, count
 
 

@@ -76,8 +76,9 @@ from .actions import Choose, PillageAction
 from .contents import OPS, Commodity, Doubloons, Modifier, apply_op
 from .heuristics import GreedyAgent
 from .rules import PillageGame, PillageState
+from .solver_frame import KEY_BITS, Frame, open_frame, whole_frame
 from .solver_symmetry import edge_symmetries, make_canon
-from .solver_table import ArrayTable, Packing, merged_bounds
+from .solver_table import ArrayTable, DictTable, Packing, merged_bounds
 from .solver_unit import RULES, UnitSearch, fits, unit_worth
 
 # Box content codes in the tables.
@@ -94,6 +95,11 @@ ENTRY_BYTES = 240
 ARRAY_SHARE = 0.75
 #: the same share on unit boards, whose search uses no dict table
 UNIT_SHARE = 0.95
+#: the most lines a position may have left to draw for the solver: its search goes one or
+#: two Python calls deeper a line, and this keeps it within Python's default limit of 1000
+#: calls with room for its callers. No search of that many lines ends anyway (unit 4x4, 40
+#: lines, had no answer after 4,200 s, docs/ai.md); positions with more are refused at once.
+MAX_SOLVE_LINES = 200
 
 
 @dataclass(frozen=True)
@@ -167,41 +173,64 @@ class Solver:
             raise ParameterError(f"pillage solver: memory must be a positive number of MB, not {memory}")
         if any(c is None for c in contents):
             raise ValueError("pillage solver: the box contents are not all dealt yet (chance node)")
-        board = game.board
         self.game = game
         self.contents = contents
-        self.num_edges = board.num_edges
-        self.num_boxes = board.num_boxes
+        self.memory = memory
+        self.unit_rules = unit_rules
         self.num_kinds = game.num_kinds
         self.floor = game.floor
-        self.full = (1 << self.num_edges) - 1
-        self.box_mask = [sum(1 << e for e in edges) for edges in board.box_edges]
-        self.box_len = [len(edges) for edges in board.box_edges]
-        self.edge_boxes = [tuple(bs) for bs in board.edge_boxes]
-        self.kind_code: list[int] = []
-        self.amount: list[int] = []  # doubloons n, commodity kind, or 0
-        self.options: list[tuple[tuple[int, int, int], ...]] = []  # modifier (op, amount, kind)
+        # Per board box: its content as the search reads it.
+        self.board_code: list[int] = []
+        self.board_amount: list[int] = []  # doubloons n, commodity kind, or 0
+        self.board_options: list[tuple[tuple[int, int, int], ...]] = []  # modifier (op, amount, kind)
         for c in contents:
             if isinstance(c, Doubloons):
-                self.kind_code.append(_DOUBLOONS)
-                self.amount.append(c.n)
-                self.options.append(())
+                self.board_code.append(_DOUBLOONS)
+                self.board_amount.append(c.n)
+                self.board_options.append(())
             elif isinstance(c, Commodity):
-                self.kind_code.append(_COMMODITY)
-                self.amount.append(c.kind)
-                self.options.append(())
+                self.board_code.append(_COMMODITY)
+                self.board_amount.append(c.kind)
+                self.board_options.append(())
             else:
                 assert isinstance(c, Modifier)
-                self.kind_code.append(_MODIFIER)
-                self.amount.append(0)
-                self.options.append(tuple((OPS.index(op), c.amount, k) for op, k in c.options()))
+                self.board_code.append(_MODIFIER)
+                self.board_amount.append(0)
+                self.board_options.append(tuple((OPS.index(op), c.amount, k) for op, k in c.options()))
+        #: the board's symmetries (computed when a frame first needs them)
+        self._board_perms: list[tuple[int, ...]] | None = None
+        #: the lines and boxes searched (solver_frame.py): the whole board when its masks fit
+        #: the array table's keys, else the open part of the position solved, set by :meth:`solve`
+        self.frame: Frame | None = None
+        if game.board.num_edges <= KEY_BITS:
+            self._use(whole_frame(game.board, self.board_perms()))
+
+    def board_perms(self) -> list[tuple[int, ...]]:
+        """The content-preserving symmetries of the whole board (solver_symmetry.py)."""
+        if self._board_perms is None:
+            self._board_perms = edge_symmetries(self.game.board, self.contents)
+        return self._board_perms
+
+    def _use(self, frame: Frame) -> None:
+        """Search ``frame`` from now on, with new tables (entries of another frame's numbering
+        mean nothing in this one)."""
+        self.frame = frame
+        self.num_edges = frame.num_edges
+        self.num_boxes = frame.num_boxes
+        self.full = (1 << self.num_edges) - 1
+        self.box_mask = [sum(1 << e for e in edges) for edges in frame.box_edges]
+        self.box_len = [len(edges) for edges in frame.box_edges]
+        self.edge_boxes = frame.edge_boxes
+        self.kind_code = [self.board_code[b] for b in frame.boxes]
+        self.amount = [self.board_amount[b] for b in frame.boxes]
+        self.options = [self.board_options[b] for b in frame.boxes]
         self.mod_kinds = [frozenset(k for _, _, k in opts) for opts in self.options]
         #: per edge: every edge of the boxes it borders
         self.near = [0] * self.num_edges
         for e in range(self.num_edges):
             for b in self.edge_boxes[e]:
                 self.near[e] |= self.box_mask[b]
-        self.perms = edge_symmetries(board, contents)
+        self.perms = list(frame.perms)
         self.inverse: list[list[int]] = []
         for perm in self.perms:
             inv = [0] * self.num_edges
@@ -209,14 +238,23 @@ class Solver:
                 inv[image] = e
             self.inverse.append(inv)
         self.canon, self.canon_sym = make_canon(self.perms, self.num_edges)
-        budget = memory * (1 << 20)
+        budget = self.memory * (1 << 20)
+        contents = [self.contents[b] for b in frame.boxes]
         #: the worth of every box on a unit board searched by :class:`UnitSearch`, else None
-        self.unit_worth = unit_worth(contents) if unit_rules is not None and fits(board) else None
-        share = ARRAY_SHARE if self.unit_worth is None else UNIT_SHARE
-        self.timer = _Budget(int(budget * (1 - share)) // ENTRY_BYTES)
-        #: the static searches' shared table; keys are the canonical mask tagged with the
-        #: valuation's number above the edge bits (on unit boards: the canonical mask)
-        self.array = ArrayTable(budget * share, self.full)
+        self.unit_worth = unit_worth(contents) if self.unit_rules is not None and fits(frame) else None
+        keyed = self.num_edges <= KEY_BITS
+        if keyed:
+            share = ARRAY_SHARE if self.unit_worth is None else UNIT_SHARE
+            self.timer = _Budget(int(budget * (1 - share)) // ENTRY_BYTES)
+            #: the static searches' shared table; keys are the canonical mask tagged with the
+            #: valuation's number above the edge bits (on unit boards: the canonical mask)
+            self.array: ArrayTable | DictTable = ArrayTable(budget * share, self.full)
+        else:
+            # Keys too wide for the array table: every table is a dict, and the budget is
+            # theirs. An int key takes 4 bytes per 30 bits.
+            self.timer = _Budget(int(budget) // (ENTRY_BYTES + self.num_edges // 7))
+            self.array = DictTable()
+            self.timer.tables.append(self.array)
         self.general_tt: dict[tuple[int, tuple[int, ...], tuple[int, ...]], tuple[int, int, int]] = {}
         self.timer.tables.append(self.general_tt)
         self.static: dict[tuple[int | None, ...], Callable[[int, int, int, int], int]] = {}
@@ -231,15 +269,34 @@ class Solver:
             timer.tick()
 
         #: the unit-board search (solver_unit.py), used for every position when set
-        self.unit = None if self.unit_worth is None or unit_rules is None else UnitSearch(
-            board, self.array, self.canon_sym, self.perms, self.inverse, count, unit_rules)
+        self.unit = None if self.unit_worth is None or self.unit_rules is None else UnitSearch(
+            frame, self.array, self.canon_sym, self.perms, self.inverse, count, self.unit_rules)
+
+    def _local(self, state: PillageState) -> int:
+        """The drawn mask of ``state`` in the frame searched, choosing a new frame when the
+        one in use does not hold every undrawn line, or when fewer lines are left than the
+        array table's keys hold and the frame in use has more.
+
+        Raises :class:`SearchLimitError` (``memory``) past :data:`MAX_SOLVE_LINES` undrawn lines."""
+        frame = self.frame
+        left = len(state.open_lines)
+        if frame is None or not frame.covers(state.drawn) or (frame.num_edges > KEY_BITS >= left):
+            if left > MAX_SOLVE_LINES:
+                raise SearchLimitError(
+                    f"pillage solver: {left} lines left to draw, more than the {MAX_SOLVE_LINES} it searches "
+                    "(MAX_SOLVE_LINES: its search goes one or two calls deeper a line)", "memory")
+            self._use(open_frame(self.game.board, state.drawn, self.board_perms()))
+        assert self.frame is not None
+        return self.frame.local(state.drawn)
 
     # ----------------------------------------------------------------- positions
 
     def step_line(self, drawn: int, values: tuple[int, ...], hd: tuple[int, ...], e: int
                   ) -> tuple[int, int, tuple[int, ...], list[int], bool]:
-        """Draw line ``e``: (new mask, margin gain, new holdings difference, modifier boxes
-        captured (choices pending, box order), whether the mover keeps the turn).
+        """Draw line ``e`` of the frame in its mask ``drawn``: (new mask, margin gain, new
+        holdings difference, the frame's modifier boxes captured (choices pending, box
+        order), whether the mover keeps the turn). On a whole-board frame these are the
+        board's numbers.
 
         ``hd`` is the mover's holdings minus the opponent's; when the turn passes the
         returned ``hd`` is still from the old mover's side (the caller negates it).
@@ -265,9 +322,14 @@ class Solver:
         return after, gain, tuple(new_hd), mods, closed
 
     def choice_outcomes(self, box: int, values: tuple[int, ...], hd: tuple[int, ...]) -> list[tuple[int, tuple[int, ...], int]]:
-        """Per option of modifier ``box``: (option index, new values, margin gain)."""
+        """Per option of the modifier in board box ``box``: (option index, new values, margin gain)."""
+        return self.outcomes(self.board_options[box], values, hd)
+
+    def outcomes(self, options: tuple[tuple[int, int, int], ...], values: tuple[int, ...], hd: tuple[int, ...]
+                 ) -> list[tuple[int, tuple[int, ...], int]]:
+        """Per option (op, amount, kind) of a modifier: (option index, new values, margin gain)."""
         out = []
-        for i, (op, amount, k) in enumerate(self.options[box]):
+        for i, (op, amount, k) in enumerate(options):
             new = apply_op(values[k], OPS[op], amount, self.floor)
             vals = values[:k] + (new,) + values[k + 1 :]
             out.append((i, vals, (new - values[k]) * hd[k]))
@@ -302,7 +364,7 @@ class Solver:
         tag = len(self.static) << self.num_edges
         tget: Callable[[int, int], int]
         tput: Callable[[int, int], None]
-        if packing.bits <= 64 and tag >> self.num_edges < 1 << (64 - self.num_edges):
+        if packing.bits <= 64 and isinstance(self.array, ArrayTable) and tag + full < 1 << KEY_BITS:
             tget, tput = self.array.get, self.array.put
         else:
             # too wide for the array's 64-bit columns: a dict of its own, trimmed by the budget
@@ -512,12 +574,12 @@ class Solver:
         if not timer.nodes & 4095:
             timer.tick()
         # Captures: (gain, bit, new holdings difference, modifiers taken, fixed worth?).
-        captures: list[tuple[int, int, tuple[int, ...], list[int]]] = []
+        captures: list[tuple[int, int, tuple[int, ...], list[tuple[tuple[int, int, int], ...]]]] = []
         keep = self.full
         for m, boxes in caps.items():
             gain = 0
             new_hd = list(hd)
-            mods: list[int] = []
+            mods: list[tuple[tuple[int, int, int], ...]] = []  # the options of each modifier taken
             fixed = True
             for b in boxes:
                 code = code_[b]
@@ -529,7 +591,7 @@ class Solver:
                     new_hd[k] += 1
                     fixed = fixed and k not in mod_kinds
                 else:
-                    mods.append(b)
+                    mods.append(self.options[b])
                     fixed = False
             if fixed and gain >= 0:
                 if len(boxes) == len(self.edge_boxes[m.bit_length() - 1]):
@@ -599,17 +661,17 @@ class Solver:
         self.general_tt[key] = (lo, hi, self.perms[sym][best_m.bit_length() - 1])
         return best
 
-    def choose(self, drawn: int, values: tuple[int, ...], hd: tuple[int, ...], mods: list[int],
-               alpha: int, beta: int) -> int:
-        """Future increment for the mover who must now make the choices for ``mods`` (in any
-        order, PP-5 amended) and then draw again (fail-soft)."""
+    def choose(self, drawn: int, values: tuple[int, ...], hd: tuple[int, ...],
+               mods: list[tuple[tuple[int, int, int], ...]], alpha: int, beta: int) -> int:
+        """Future increment for the mover who must now make the choices for the modifiers
+        whose options are ``mods`` (in any order, PP-5 amended) and then draw again (fail-soft)."""
         outcomes: dict[tuple[int, ...], int] = {}
         for order in permutations(mods) if len(mods) > 1 else (mods,):
             reached: dict[tuple[int, ...], int] = {values: 0}
-            for b in order:
+            for options in order:
                 nxt: dict[tuple[int, ...], int] = {}
                 for vals, acc in reached.items():
-                    for _, vals2, g in self.choice_outcomes(b, vals, hd):
+                    for _, vals2, g in self.outcomes(options, vals, hd):
                         # Equal resulting values mean equal futures; the gain is fixed by them too.
                         if vals2 not in nxt or nxt[vals2] < acc + g:
                             nxt[vals2] = acc + g
@@ -651,6 +713,7 @@ class Solver:
         margin = state.doubloons[p] - state.doubloons[1 - p] + sum(h * v for h, v in zip(hd, state.values))
         if player == TERMINAL:
             return SolveResult(float(margin), None, 0, time.perf_counter() - start)
+        drawn = self._local(state)
         timer = self.timer
         timer.nodes = 0
         timer.deadline = None if time_limit is None else start + time_limit
@@ -678,12 +741,12 @@ class Solver:
         try:
             if self.unit is not None and not state.pending:
                 # The value first, by null-window tests; then a line reaching it.
-                value = self._unit_value(state.drawn)
+                value = self._unit_value(drawn)
                 self._bounds = None
-                found, action = self._root(state, hd, value - 1, value)
+                found, action = self._root(state, drawn, hd, value - 1, value)
                 assert found == value, (found, value)
             else:
-                value, action = self._root(state, hd, -big, big)
+                value, action = self._root(state, drawn, hd, -big, big)
         finally:
             timer.deadline = timer.node_limit = timer.report = None
             if self.unit is not None:
@@ -709,9 +772,11 @@ class Solver:
                 lo = g
         return w * g
 
-    def _root(self, state: PillageState, hd: tuple[int, ...], alpha: int, beta: int) -> tuple[int, PillageAction]:
-        """(future increment, action) over the legal actions of ``state``, fail-soft in the
-        window (alpha, beta): the action is one reaching the value returned."""
+    def _root(self, state: PillageState, drawn: int, hd: tuple[int, ...], alpha: int, beta: int
+              ) -> tuple[int, PillageAction]:
+        """(future increment, action) over the legal actions of ``state``, whose drawn mask in
+        the frame is ``drawn``, fail-soft in the window (alpha, beta): the action is one
+        reaching the value returned."""
         best: int = -(1 << 60)
         best_a: PillageAction | None = None
         if state.pending:
@@ -719,14 +784,14 @@ class Solver:
             for action in state.legal_actions():
                 assert isinstance(action, Choose)
                 box = next(b for b in state.pending if state.contents[b] == action.modifier)
-                rest = [b for b in state.pending if b != box]
+                rest = [self.board_options[b] for b in state.pending if b != box]
                 i = state.game.actions.choices[action.modifier].index(action)
                 _, vals, gain = self.choice_outcomes(box, state.values, hd)[i]
                 a = max(alpha, best)
                 if rest:
-                    v = gain + self.choose(state.drawn, vals, hd, rest, a - gain, beta - gain)
+                    v = gain + self.choose(drawn, vals, hd, rest, a - gain, beta - gain)
                 else:
-                    v = gain + self.search(state.drawn, vals, hd, a - gain, beta - gain)
+                    v = gain + self.search(drawn, vals, hd, a - gain, beta - gain)
                 if v > best:
                     best, best_a = v, action
                     if best >= beta:
@@ -735,20 +800,24 @@ class Solver:
             return best, best_a
         # Root lines, the richest captures first: an early good value narrows the window
         # for the rest. Every line is searched (no decline pruning here), which is cheap.
-        lines = state.undrawn() if self.unit is None else self.unit.line_order(state.drawn)
-        order = sorted(lines, key=lambda e: -self.step_line(state.drawn, state.values, hd, e)[1])
+        if self.unit is None:
+            lines = [e for e in range(self.num_edges) if not drawn >> e & 1]
+        else:
+            lines = self.unit.line_order(drawn)
+        order = sorted(lines, key=lambda e: -self.step_line(drawn, state.values, hd, e)[1])
+        assert self.frame is not None
         for done, e in enumerate(order):
             self._at = (done, len(order), best)
-            after, gain, hd2, mods, closed = self.step_line(state.drawn, state.values, hd, e)
+            after, gain, hd2, mods, closed = self.step_line(drawn, state.values, hd, e)
             a = max(alpha, best)
             if not closed:
                 v = -self.search(after, state.values, tuple(-x for x in hd), -beta, -a)
             elif not mods:
                 v = gain + self.search(after, state.values, hd2, a - gain, beta - gain)
             else:
-                v = gain + self.choose(after, state.values, hd2, mods, a - gain, beta - gain)
+                v = gain + self.choose(after, state.values, hd2, [self.options[b] for b in mods], a - gain, beta - gain)
             if v > best:
-                best, best_a = v, state.game.lines[e]
+                best, best_a = v, state.game.lines[self.frame.lines[e]]
                 if best >= beta:
                     break
         assert best_a is not None

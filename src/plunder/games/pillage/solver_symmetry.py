@@ -79,7 +79,9 @@ def make_canon(perms: list[tuple[int, ...]], num_edges: int) -> tuple[Callable[[
     two functions are generated as straight-line code: this is the innermost operation of
     the solver, so a Python loop over chunks and symmetries would dominate its time.
     """
-    chunk = max(1, min(12, num_edges))
+    # 12-bit chunks up to 64 lines (six lookups a symmetry); past that 8-bit ones, so that
+    # the tables (2**chunk ints a chunk and symmetry) stay small on a frame of many lines.
+    chunk = max(1, min(12 if num_edges <= 64 else 8, num_edges))
     nchunks = max(1, -(-num_edges // chunk))
     env: dict[str, object] = {}
     for s, perm in enumerate(perms):

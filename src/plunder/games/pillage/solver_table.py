@@ -153,6 +153,16 @@ class ArrayTable:
         self.grown += 1
 
 
+class DictTable(dict[int, int]):
+    """Keys of any size to packed entries: the table of a frame of more than 64 lines, whose
+    keys do not fit :class:`ArrayTable`. It is a dict, so the solver's budget trims it with
+    its other dict tables (each keeps its newest entries)."""
+
+    def put(self, key: int, entry: int) -> None:
+        """Store ``entry`` under ``key``."""
+        self[key] = entry
+
+
 def merged_bounds(best: int, a0: int, b0: int, lo: int, hi: int) -> tuple[int, int]:
     """The bounds ``(lo, hi)`` of a stored entry narrowed by a fail-soft search's ``best`` in the
     window ``(a0, b0)``: at or below the window an upper bound, at or above it a lower bound,

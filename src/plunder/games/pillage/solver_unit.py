@@ -48,7 +48,8 @@ from typing import Callable, Collection, Sequence
 
 from .board import Board
 from .contents import Content, Doubloons
-from .solver_table import ArrayTable, Packing, merged_bounds
+from .solver_frame import Frame
+from .solver_table import ArrayTable, DictTable, Packing, merged_bounds
 
 #: a value below every real one (fail-soft searches start from it)
 _NONE = -(1 << 30)
@@ -67,7 +68,7 @@ def unit_worth(contents: Sequence[Content | None]) -> int | None:
     return worth if worth > 0 else None
 
 
-def fits(board: Board) -> bool:
+def fits(board: Board | Frame) -> bool:
     """Whether the capture rules apply: every line borders one or two boxes."""
     return all(1 <= len(boxes) <= 2 for boxes in board.edge_boxes)
 
@@ -115,14 +116,13 @@ class UnitSearch:
     needs "capture").
     """
 
-    def __init__(self, board: Board, table: ArrayTable, canon_sym: Callable[[int], tuple[int, int]],
-                 perms: list[tuple[int, ...]], inverse: list[list[int]], count: Callable[[int], None],
+    def __init__(self, frame: Frame, table: ArrayTable | DictTable, canon_sym: Callable[[int], tuple[int, int]],
+                 perms: Sequence[tuple[int, ...]], inverse: list[list[int]], count: Callable[[int], None],
                  rules: Collection[str] = RULES) -> None:
-        if not fits(board):
+        if not fits(frame):
             raise ValueError("unit search: a line borders no box or more than two")
         if not set(rules) <= RULES:
             raise ValueError(f"unit search: unknown rules {sorted(set(rules) - RULES)}")
-        self.board = board
         self.table = table
         self.count = count
         self.capture = "capture" in rules
@@ -133,24 +133,16 @@ class UnitSearch:
         #: times each rule of the module docstring was used: captures played at once (1),
         #: double-deals searched beside taking (2), endgames valued by :func:`loony_value` (3)
         self.forced = self.deals = self.endgames = 0
-        self.box_mask = [sum(1 << e for e in edges) for edges in board.box_edges]
+        self.box_mask = [sum(1 << e for e in edges) for edges in frame.box_edges]
         # line bit -> (box, other box or -1)
-        self.ends = {1 << e: (bs[0], bs[1] if len(bs) > 1 else -1) for e, bs in enumerate(board.edge_boxes)}
+        self.ends = {1 << e: (bs[0], bs[1] if len(bs) > 1 else -1) for e, bs in enumerate(frame.edge_boxes)}
         #: the box masks, and line bit -> (its box's mask, the other box's mask or 0)
         self.masks = tuple(self.box_mask)
         self.end_masks = {m: (self.box_mask[a], self.box_mask[b] if b >= 0 else 0) for m, (a, b) in self.ends.items()}
-        self.full = (1 << board.num_edges) - 1
-        # Lines nearest the centre first: on square boards they are the likeliest best.
-        cx = sum(float(x) for x, _ in board.dots) / len(board.dots)
-        cy = sum(float(y) for _, y in board.dots) / len(board.dots)
-
-        def distance(e: int) -> float:
-            (x1, y1), (x2, y2) = board.dots[board.edges[e][0]], board.dots[board.edges[e][1]]
-            return abs(float(x1 + x2) / 2 - cx) + abs(float(y1 + y2) / 2 - cy)
-
-        #: line bits in the order lines are tried within a group
-        self.order = [1 << e for e in sorted(range(board.num_edges), key=distance)]
-        self.packing = Packing(board.num_boxes)
+        self.full = (1 << frame.num_edges) - 1
+        #: line bits in the order lines are tried within a group (nearest the centre first)
+        self.order = [1 << e for e in frame.order]
+        self.packing = Packing(frame.num_boxes)
         self.canon_sym = canon_sym
         self.perms = perms
         self.inverse = inverse
