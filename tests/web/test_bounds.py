@@ -40,7 +40,7 @@ def played(game: Game, seed: int, most: int) -> list[Move]:
     """The moves of a game between random players (chance drawn at random too), at most ``most``."""
     rng = random.Random(seed)
     state: State = game.new_initial_state()
-    moves = []
+    moves: list[Move] = []
     while not state.is_terminal() and len(moves) < most:
         if state.current_player < 0:
             outcomes, weights = zip(*state.chance_outcomes())
