@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import pickle
 import random
 import time
 from pathlib import Path
@@ -183,3 +184,13 @@ def test_a_table_is_built_off_the_event_loop(client: TestClient, tmp_path: Path,
     with TestClient(create_app(f"sqlite:///{tmp_path / 'plunder.db'}", ai_workers=0)) as fresh:
         assert fresh.get(f"/play/{game_id}").status_code == 200
     assert on_loop == [False]
+
+
+def test_a_position_sent_to_an_ai_worker_leaves_its_games_cached_tables_behind() -> None:
+    game = load_game("hubs", width="1000", height="1000")
+    state = game.new_initial_state()
+    assert len(state.legal_actions()) == 1_000_000  # the game now caches its lattice
+    sent = pickle.dumps(state)
+    assert len(sent) < 10_000
+    back = pickle.loads(sent)
+    assert back.game.params == game.params and len(back.legal_actions()) == 1_000_000

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import dataclasses
 from abc import ABC, abstractmethod
+from functools import cached_property
 from typing import Any, ClassVar, Generic, Hashable, Self, Sequence, TypeVar, cast
 
 from .errors import IllegalActionError, InvalidActionError, ParameterError
@@ -50,6 +51,14 @@ class Game(ABC, Generic[A]):
         """The game itself: a parameter set does not change, so a copy of anything holding
         it (OpenSpiel clones its states by deep copy) shares it rather than rebuilding its tables."""
         return self
+
+    def __getstate__(self) -> dict[str, Any]:
+        """Pickled without the tables cached by ``functools.cached_property`` (rebuilt where
+        they are next asked for): a position sent to an AI worker carries its game, and a Hubs
+        sheet of 1000 x 1000 caches a million lattice points, 15 MB and seconds to pickle."""
+        cached = {name for klass in type(self).__mro__ for name, value in vars(klass).items()
+                  if isinstance(value, cached_property)}
+        return {k: v for k, v in self.__dict__.items() if k not in cached}
 
     @property
     @abstractmethod
