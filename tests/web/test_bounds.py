@@ -194,3 +194,4 @@ def test_a_position_sent_to_an_ai_worker_leaves_its_games_cached_tables_behind()
     assert len(sent) < 10_000
     back = pickle.loads(sent)
     assert back.game.params == game.params and len(back.legal_actions()) == 1_000_000
+    assert pickle.loads(sent).game is back.game  # a worker builds the game's tables once

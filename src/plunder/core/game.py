@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import dataclasses
 from abc import ABC, abstractmethod
-from functools import cached_property
 from typing import Any, ClassVar, Generic, Hashable, Self, Sequence, TypeVar, cast
 
 from .errors import IllegalActionError, InvalidActionError, ParameterError
@@ -28,6 +27,23 @@ Action = Hashable
 MAX_ACTION_CHARS = 200
 #: a game's action type: each game's actions are small typed values (see its ``actions`` module)
 A = TypeVar("A", bound=Hashable)
+
+
+#: games a process has unpickled, kept so that each is built once (:meth:`Game.__reduce__`)
+UNPICKLED_GAMES = 16
+_unpickled: dict[tuple[type, tuple[tuple[str, str], ...]], "Game[Any]"] = {}
+
+
+def unpickled(cls: "type[Game[Any]]", params: dict[str, str]) -> "Game[Any]":
+    """The game ``cls`` with canonical ``params``, built at its first unpickling in this
+    process and shared by every state unpickled after (the :data:`UNPICKLED_GAMES` latest)."""
+    key = (cls, tuple(sorted(params.items())))
+    game = _unpickled.get(key)
+    if game is None:
+        if len(_unpickled) >= UNPICKLED_GAMES:
+            _unpickled.pop(next(iter(_unpickled)))
+        game = _unpickled[key] = cls.load(**params)
+    return game
 
 
 class Game(ABC, Generic[A]):
@@ -52,13 +68,12 @@ class Game(ABC, Generic[A]):
         it (OpenSpiel clones its states by deep copy) shares it rather than rebuilding its tables."""
         return self
 
-    def __getstate__(self) -> dict[str, Any]:
-        """Pickled without the tables cached by ``functools.cached_property`` (rebuilt where
-        they are next asked for): a position sent to an AI worker carries its game, and a Hubs
-        sheet of 1000 x 1000 caches a million lattice points, 15 MB and seconds to pickle."""
-        cached = {name for klass in type(self).__mro__ for name, value in vars(klass).items()
-                  if isinstance(value, cached_property)}
-        return {k: v for k, v in self.__dict__.items() if k not in cached}
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Pickled as its class and canonical parameters, and unpickled as the process's one
+        game of those (:func:`unpickled`): a position sent to an AI worker carries its game, and
+        a Hubs sheet of 1000 x 1000 caches a million lattice points (15 MB and seconds to
+        pickle), which a worker then builds once rather than once a move."""
+        return (unpickled, (type(self), dict(self.params)))
 
     @property
     @abstractmethod
