@@ -4,6 +4,7 @@ over WebSockets on localhost.
 Run: .venv/bin/python bench/web_load.py [--games 200] [--moves 20] [--think 3.0] [--seconds 120] [--runs 3]
      [--mix pillage:small,pirates:classic,hubs:tiny,crossroads:2p] [--levels easy,medium,hard]
      [--url http://127.0.0.1:8000]   (an already running server instead of starting one)
+     [--heavy]   (the heaviest game allowed, viewed and reloaded, and an all-AI showcase beside the games)
 
 Each run starts a fresh server (its own SQLite file, the AI in one worker process per core),
 then every bot at once: it creates a game (``POST /new/GAME``, seat 0 its own, seat 1 an AI
@@ -24,6 +25,17 @@ waiting for an AI reply then stops waiting). It measures:
 It prints per run the moves per second (people's and the AI's, through the server), the
 p50/p95/p99 of both latencies and the errors, then the spread of the runs. The target (issue
 14): 200 concurrent games, zero errors, p95 acknowledgement under 100 ms on 2 cores.
+
+With ``--heavy``, two more clients run beside the games, in a thread of their own (issue 26:
+one game must not stall the others): one creates the heaviest game the server allows, Hubs on
+a 1000 x 1000 sheet (a million legal moves while dots are placed) against ``easy``, and reloads
+it without pause: it fetches the game page, opens the WebSocket, reads the first ``state``,
+plays a random legal move when it is its turn, closes and starts again; the other creates an
+all-AI game, Crossroads for six ``easy`` seats with ``max_rounds=10000`` and ``target=100000``
+(millions of moves if nothing stopped it), and watches it. It prints the reloads made, the
+page's and the first message's size, the time a reload took, the showcase's moves, their
+errors, and the server process's peak memory (``VmHWM``). The target: the games'
+acknowledgement p95 under 100 ms, 0 errors, the server's memory under the bound in docs/web.md.
 """
 
 from __future__ import annotations
@@ -39,6 +51,7 @@ import statistics
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 import urllib.parse
 import urllib.request
@@ -51,6 +64,10 @@ import websockets
 from plunder.web.security import TOKEN_HEADER
 
 TARGET_GAMES = 200
+#: the heaviest game the server allows, and the all-AI game beside it (``--heavy``)
+HEAVY_GAME = ("hubs", {"p.width": "1000", "p.height": "1000", "seat.0": "me", "seat.1": "easy"})
+SHOWCASE_GAME = ("crossroads", {"preset": "6p", "p.max_rounds": "10000", "p.target": "100000",
+                                **{f"seat.{i}": "easy" for i in range(6)}})
 TARGET_P95_MS = 100.0
 DEFAULT_MIX = "pillage:small,pirates:classic,hubs:tiny,crossroads:2p"
 
@@ -109,11 +126,11 @@ def cpu_seconds(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
-def create(url: str, game: str, preset: str, level: str) -> tuple[str, str]:
-    """A new game with seat 0 the bot's and seat 1 ``level``: (game id, token)."""
+def create(url: str, game: str, preset: str, level: str, form: dict[str, str] | None = None) -> tuple[str, str]:
+    """A new game with seat 0 the bot's and seat 1 ``level`` (or as ``form`` says): (game id, token)."""
     parts = urllib.parse.urlsplit(url)
     conn = http.client.HTTPConnection(parts.hostname or "127.0.0.1", parts.port, timeout=60)
-    body = urllib.parse.urlencode({"preset": preset, "seat.0": "me", "seat.1": level})
+    body = urllib.parse.urlencode(form or {"preset": preset, "seat.0": "me", "seat.1": level})
     conn.request("POST", f"/new/{game}", body, {"content-type": "application/x-www-form-urlencoded"})
     answer = conn.getresponse()
     answer.read()
@@ -190,6 +207,117 @@ async def run_once(url: str, games: int, mix: list[tuple[str, str]], levels: lis
     return tally, time.perf_counter() - begin
 
 
+@dataclass
+class Heavy:
+    """What the heavy game's reloads and the showcase's watcher met (``--heavy``)."""
+
+    reloads: list[float] = field(default_factory=list)
+    page_bytes: int = 0
+    state_bytes: int = 0
+    moves: int = 0
+    showcase_moves: int = 0
+    errors: list[str] = field(default_factory=list)
+
+
+async def reload_heavy(url: str, heavy: Heavy, deadline: float) -> None:
+    """Reload the heaviest game without pause until ``deadline``: page, WebSocket, first state,
+    a move when it is the bot's turn."""
+    game, form = HEAVY_GAME
+    try:
+        game_id, token = await asyncio.to_thread(create, url, game, "", "", form)
+        rng = random.Random(0)
+        while time.perf_counter() < deadline:
+            began = time.perf_counter()
+            page = await asyncio.to_thread(fetch, f"{url}/play/{game_id}?token={token}")
+            heavy.page_bytes = max(heavy.page_bytes, len(page))
+            # older servers read the token from ?token=, newer ones from the header
+            async with websockets.connect(url.replace("http://", "ws://") + f"/ws/{game_id}?token={token}",
+                                          additional_headers={"x-plunder-token": token}, max_size=2**24,
+                                          open_timeout=60) as ws:
+                raw = await ws.recv()
+                heavy.state_bytes = max(heavy.state_bytes, len(raw))
+                message = json.loads(raw)
+                if message["type"] != "state":
+                    heavy.errors.append(f"heavy: {message.get('message')}")
+                    return
+                heavy.reloads.append(time.perf_counter() - began)
+                if message["your_turn"] and message["legal"]:
+                    await ws.send(json.dumps({"type": "act", "action": rng.choice(message["legal"]), "ply": message["ply"]}))
+                    answer = json.loads(await ws.recv())
+                    if answer["type"] != "state":
+                        heavy.errors.append(f"heavy: {answer.get('message')}")
+                        return
+                    heavy.moves += 1
+    except Exception as exc:  # every failure counts
+        heavy.errors.append(f"heavy: {type(exc).__name__}: {exc}")
+
+
+async def watch_showcase(url: str, heavy: Heavy, deadline: float) -> None:
+    """Create the all-AI game and watch it until ``deadline``, counting its moves."""
+    game, form = SHOWCASE_GAME
+    try:
+        game_id, _ = await asyncio.to_thread(create, url, game, "", "", form)
+        async with websockets.connect(url.replace("http://", "ws://") + f"/ws/{game_id}?watch=1", max_size=2**24,
+                                      open_timeout=60) as ws:
+            first = json.loads(await ws.recv())
+            while (left := deadline - time.perf_counter()) > 0:
+                try:
+                    message = json.loads(await asyncio.wait_for(ws.recv(), left))
+                except asyncio.TimeoutError:
+                    break
+                if message["type"] != "state":
+                    heavy.errors.append(f"showcase: {message.get('message')}")
+                    return
+                heavy.showcase_moves = message["ply"] - first["ply"]
+    except Exception as exc:  # every failure counts
+        heavy.errors.append(f"showcase: {type(exc).__name__}: {exc}")
+
+
+def fetch(address: str) -> bytes:
+    """The body of a GET (an error status raises)."""
+    with urllib.request.urlopen(address, timeout=120) as answer:
+        body: bytes = answer.read()
+        return body
+
+
+def run_heavy(url: str, seconds: float) -> tuple[threading.Thread, Heavy]:
+    """Start the heavy game's reloads and the showcase's watcher in a thread of their own (so
+    that reading a page of a million-point sheet does not delay the bots' measurements)."""
+    heavy = Heavy()
+    deadline = time.perf_counter() + seconds
+
+    async def both() -> None:
+        await asyncio.gather(reload_heavy(url, heavy, deadline), watch_showcase(url, heavy, deadline))
+
+    thread = threading.Thread(target=asyncio.run, args=(both(),), daemon=True)
+    thread.start()
+    return thread, heavy
+
+
+def peak_mb(pid: int) -> float:
+    """The peak resident memory of process ``pid`` (Linux ``VmHWM``) in MB, 0 elsewhere."""
+    try:
+        for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+            if line.startswith("VmHWM:"):
+                return int(line.split()[1]) / 1024
+    except OSError:
+        pass
+    return 0.0
+
+
+def report_heavy(heavy: Heavy, process: subprocess.Popen[bytes] | None) -> int:
+    """Print what ``--heavy`` met; its errors."""
+    print(f"  heavy game (hubs 1000x1000 vs easy): {len(heavy.reloads)} reloads, {heavy.moves} moves, reload "
+          f"p50 {pct(heavy.reloads, 50):.0f} ms p95 {pct(heavy.reloads, 95):.0f} ms, page {heavy.page_bytes:,} bytes, "
+          f"first state {heavy.state_bytes:,} bytes")
+    print(f"  all-AI showcase (crossroads 6p, 6 easy): {heavy.showcase_moves} moves while watched")
+    if process is not None:
+        print(f"  server process peak memory (VmHWM): {peak_mb(process.pid):.0f} MB")
+    for error in sorted(set(heavy.errors))[:10]:
+        print(f"  error x{heavy.errors.count(error)}: {error}")
+    return len(heavy.errors)
+
+
 def report(n: int, tally: Tally, seconds: float, levels: list[str]) -> dict[str, float]:
     """Print one run's figures; its headline numbers."""
     rate = (tally.human_moves + tally.ai_moves) / seconds
@@ -216,6 +344,8 @@ def main() -> None:
     parser.add_argument("--mix", default=DEFAULT_MIX, help="game:preset,... taken in turn")
     parser.add_argument("--levels", default="easy,medium,hard", help="AI levels taken in turn")
     parser.add_argument("--url", help="a running server (default: start one per run)")
+    parser.add_argument("--heavy", action="store_true",
+                        help="also reload the heaviest game allowed and watch an all-AI game (issue 26)")
     args = parser.parse_args()
     mix = [(game, preset) for game, _, preset in (item.partition(":") for item in args.mix.split(","))]
     levels = args.levels.split(",")
@@ -228,6 +358,7 @@ def main() -> None:
             process, url = (None, args.url) if args.url else start_server(Path(tmp) / "load.db")
             used = cpu_seconds(process.pid) if process is not None else 0.0
             cpu_line = ""
+            extra = run_heavy(url, args.seconds) if args.heavy else None
             try:
                 tally, seconds = asyncio.run(run_once(url, args.games, mix, levels, args.moves, args.think,
                                                    args.seconds))
@@ -237,6 +368,10 @@ def main() -> None:
                     used = cpu_seconds(process.pid) - used
                     moves = tally.human_moves + tally.ai_moves
                     cpu_line = f"  server process CPU: {used:.1f} s over the run, {1000 * used / max(moves, 1):.2f} ms per move"
+                if extra is not None:
+                    extra[0].join(60)
+                    tally.errors.extend(extra[1].errors)
+                    report_heavy(extra[1], process)
             finally:
                 if process is not None:
                     process.terminate()

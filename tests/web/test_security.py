@@ -25,7 +25,8 @@ from plunder.web.tables import new_token
 #: the origin of the pages the test client is served (its requests go to http://testserver)
 OWN = "http://testserver"
 #: a preset that makes a quick game of each, as the browser tests use
-PRESETS = {"pillage": "small", "pirates": "channel", "hubs": "tiny", "profiteer": "short", "crossroads": "2p"}
+PRESETS = {"pillage": "small", "pirates": "channel", "hubs": "tiny", "profiteer": "short", "crossroads": "2p",
+           "pig": "quick"}
 
 
 @pytest.fixture

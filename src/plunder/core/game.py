@@ -32,6 +32,23 @@ MAX_ACTION_CHARS = 200
 A = TypeVar("A", bound=Hashable)
 
 
+#: games a process has unpickled, kept so that each is built once (:meth:`Game.__reduce__`)
+UNPICKLED_GAMES = 16
+_unpickled: dict[tuple[type, tuple[tuple[str, str], ...]], "Game[Any]"] = {}
+
+
+def unpickled(cls: "type[Game[Any]]", params: dict[str, str]) -> "Game[Any]":
+    """The game ``cls`` with canonical ``params``, built at its first unpickling in this
+    process and shared by every state unpickled after (the :data:`UNPICKLED_GAMES` latest)."""
+    key = (cls, tuple(sorted(params.items())))
+    game = _unpickled.get(key)
+    if game is None:
+        if len(_unpickled) >= UNPICKLED_GAMES:
+            _unpickled.pop(next(iter(_unpickled)))
+        game = _unpickled[key] = cls.load(**params)
+    return game
+
+
 class Game(ABC, Generic[A]):
     """A game with its parameters fixed. Subclasses set the class attributes."""
 
@@ -53,6 +70,13 @@ class Game(ABC, Generic[A]):
         """The game itself: a parameter set does not change, so a copy of anything holding
         it (OpenSpiel clones its states by deep copy) shares it rather than rebuilding its tables."""
         return self
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Pickled as its class and canonical parameters, and unpickled as the process's one
+        game of those (:func:`unpickled`): a position sent to an AI worker carries its game, and
+        a Hubs sheet of 1000 x 1000 caches a million lattice points (15 MB and seconds to
+        pickle), which a worker then builds once rather than once a move."""
+        return (unpickled, (type(self), dict(self.params)))
 
     @property
     @abstractmethod

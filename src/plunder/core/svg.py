@@ -290,3 +290,13 @@ def legal_texts(state: State[A]) -> dict[A, str]:
     if state.is_terminal() or state.current_player == CHANCE:
         return {}
     return {a: state.game.action_to_text(state, a) for a in state.legal_actions()}
+
+
+def legal_page(state: State, most: int) -> tuple[list[str], int]:
+    """The texts of the first ``most`` legal actions (in the game's order) and how many there
+    are: a Hubs sheet of 1000 x 1000 has a million free points, whose texts alone take seconds
+    to write, so only those sent are written."""
+    if state.is_terminal() or state.current_player == CHANCE:
+        return [], 0
+    actions = state.legal_actions()
+    return [state.game.action_to_text(state, a) for a in actions[:most]], len(actions)

@@ -243,7 +243,7 @@ async def ws(websocket: WebSocket) -> None:
 
 
 async def handle(tables: Tables, table: Table, viewer: Viewer, data: dict[str, Any], error: Any) -> None:
-    """One client message: ``act``, ``hint``, ``undo`` or ``resign``."""
+    """One client message: ``act``, ``hint``, ``undo``, ``resign`` or ``log``."""
     kind = data.get("type")
     if kind == "act":
         action, ply = data.get("action"), data.get("ply")
@@ -259,8 +259,13 @@ async def handle(tables: Tables, table: Table, viewer: Viewer, data: dict[str, A
         await tables.undo(table, viewer)
     elif kind == "resign":
         await tables.resign(table, viewer)
+    elif kind == "log":
+        before = data.get("before")
+        if not isinstance(before, int) or isinstance(before, bool):
+            raise Refused("A log message has the number of the entry to read before.")
+        await viewer.queue.put(table.older(before))
     else:
-        raise Refused("Unknown message type.", f"type {str(kind)[:40]!r}; types are act, hint, undo, resign")
+        raise Refused("Unknown message type.", f"type {str(kind)[:40]!r}; types are act, hint, undo, resign, log")
 
 
 async def hint(tables: Tables, table: Table, viewer: Viewer, error: Any) -> None:

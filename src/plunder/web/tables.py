@@ -26,10 +26,11 @@ from ..core.errors import PlunderError
 from ..core.game import CHANCE, Action, Game, State
 from ..core.record import Move, Record
 from ..core.registry import entry, load_game
-from ..core.svg import Shown, legal_texts, outcome_text, status_text
+from ..core.svg import Shown, legal_page, outcome_text, status_text
 from ..core.words import refusal
 from ..match import chance_index, new_seed, undo_point
 from ..pictures import svg_of
+from .positions import Positions
 from .store import AI, HUMAN, ON, OPEN, OVER, RESIGNED, GameRow, SeatRow, StaleWrite, Store, token_hash
 from .thinking import Thinkers
 
@@ -49,6 +50,19 @@ MAX_OPEN_TABLES = 5000
 SYNC_SECONDS = 1.0
 #: messages waiting for a slow viewer before it is cut off
 MAX_QUEUED = 100
+#: most moves (chance's included) a game on the server lasts: one that reaches it is stopped,
+#: without a winner. Games played as meant last hundreds of moves; Profiteer or Crossroads
+#: with parameters pushed to their bounds could last millions.
+MAX_GAME_MOVES = 10_000
+#: most log entries a state message carries; older ones are sent on request (``log`` messages)
+LOG_WINDOW = 200
+#: a game whose picture and legal moves took longer than this to prepare (CPU seconds) has
+#: them prepared in a thread from then on, off the event loop; quicker ones are prepared on the
+#: loop, where a hand-over to a thread would cost more than the work
+PREPARE_INLINE_SECONDS = 0.002
+#: an all-AI game (a showcase for spectators) moves at most once in this many seconds, and
+#: only while someone watches it
+SHOWCASE_SECONDS = 1.0
 
 
 class Refused(Exception):
@@ -90,8 +104,33 @@ class LogEntry:
         return {"n": self.n, "by": self.by, "text": self.text}
 
 
+@dataclass
+class Prepared:
+    """What every viewer of one position is sent alike, worked out once per change: the
+    picture and the first :data:`LEGAL_CAP` legal moves' texts with their number."""
+
+    key: tuple[int, int]
+    svg: str
+    legal: list[str]
+    legal_total: int
+    #: CPU seconds it took (a slow game is prepared off the event loop from then on)
+    cost: float
+
+    @classmethod
+    def of(cls, key: tuple[int, int], state: State, shown: Shown | None, on: bool) -> Prepared:
+        """Work out what is sent for ``state`` (a pure function of its arguments: it may run in a thread)."""
+        began = time.process_time()
+        picture = svg_of(state, shown)
+        legal, total = legal_page(state, LEGAL_CAP) if on else ([], 0)
+        return cls(key, picture, legal, total, time.process_time() - began)
+
+
 class Table:
-    """A game in progress: its stored row, every position and move, the log, and its viewers."""
+    """A game in progress: its stored row, its moves and log, the positions it keeps
+    (:class:`~plunder.web.positions.Positions`), what its viewers are sent, and its viewers.
+
+    Building a table replays its moves: a long game takes a second or more, so
+    :class:`Tables` builds tables (and rebuilds them, :meth:`replayed`) in a thread."""
 
     def __init__(self, row: GameRow) -> None:
         self.id = row.id
@@ -103,21 +142,40 @@ class Table:
         #: a hint is being worked out (one at a time per game: each is seconds of search)
         self.hinting = False
         self.used = time.monotonic()
-        self.load(row)
+        self._prepared: Prepared | None = None
+        #: the position's picture and legal moves being worked out in a thread (:meth:`Tables.ready`)
+        self.preparing: asyncio.Future[Prepared] | None = None
+        self.adopt(row, self.replayed(row))
 
-    def load(self, row: GameRow) -> None:
-        """Take the stored row as the truth (at start, or after another process changed it)."""
+    def replayed(self, row: GameRow) -> tuple[list[Move], Positions, list[LogEntry]]:
+        """The stored row's moves, positions and log, built afresh without touching the table
+        (so a thread can build them while the event loop goes on showing the table)."""
+        moves: list[Move] = []
+        positions = Positions(self.game, moves)
+        log: list[LogEntry] = []
+        for move in row.moves:
+            before = positions[-1]
+            after = before.apply(self.game.parse_action(before, move.action))
+            log.append(self.entry_of(before, move, after, len(moves) + 1))
+            moves.append(move)
+            positions.append(after)
+        return moves, positions, log
+
+    def adopt(self, row: GameRow, replayed: tuple[list[Move], Positions, list[LogEntry]]) -> None:
+        """Take the stored row as the truth, with its moves, positions and log (:meth:`replayed`)."""
         self.row = row
         self.seed = row.seed
-        self.states: list[State] = [self.game.new_initial_state()]
-        self.moves: list[Move] = []
-        self.log: list[LogEntry] = []
-        for move in row.moves:
-            state = self.states[-1]
-            self.extend([move], [state.apply(self.game.parse_action(state, move.action))])
-        self._svg: tuple[tuple[int, int], str] | None = None
+        self.moves, self.states, self.log = replayed
+        self._prepared = None
         for viewer in self.viewers:
             viewer.known = 0
+
+    def entry_of(self, before: State, move: Move, after: State, n: int) -> LogEntry:
+        """The log entry of move ``n``, ``move`` from ``before`` to ``after``."""
+        narrate = self.entry.presentation.narrate
+        told = narrate(before, self.game.parse_action(before, move.action), after) if narrate is not None else ""
+        who = "Chance" if move.by is None else self.game.seat_name(move.by)
+        return LogEntry(n, move.by, told or f"{who}: {move.action}")
 
     @property
     def state(self) -> State:
@@ -145,21 +203,29 @@ class Table:
         p = self.state.current_player
         return self.on and p >= 0 and self.row.seats[p].kind == AI
 
+    @property
+    def showcase(self) -> bool:
+        """True when every seat is an AI: a game for spectators, played at a watcher's pace
+        and only while watched (docs/web.md)."""
+        return all(s.kind == AI for s in self.row.seats)
+
     def alone(self, you: frozenset[int]) -> bool:
         """True when every seat but ``you`` is an AI: undo and hints are for such games only."""
         return bool(you) and all(i in you or s.kind == AI for i, s in enumerate(self.row.seats))
 
     def extend(self, moves: Sequence[Move], states: Sequence[State]) -> None:
         """Append moves already written to the store, with the positions after them, to the log."""
-        narrate = self.entry.presentation.narrate
         for move, after in zip(moves, states):
-            before = self.states[-1]
-            action = self.game.parse_action(before, move.action)
-            told = narrate(before, action, after) if narrate is not None else ""
-            who = "Chance" if move.by is None else self.game.seat_name(move.by)
-            self.log.append(LogEntry(len(self.moves) + 1, move.by, told or f"{who}: {move.action}"))
+            self.log.append(self.entry_of(self.states[-1], move, after, len(self.moves) + 1))
             self.moves.append(move)
             self.states.append(after)
+
+    def cut(self, first: int) -> None:
+        """Forget the moves from ply ``first`` on (an undo stored)."""
+        self.states.truncate(first)
+        del self.log[first:]
+        for viewer in self.viewers:
+            viewer.known = min(viewer.known, first)
 
     def followed(self, moves: list[Move], states: list[State]) -> None:
         """Add chance's draws after ``states[-1]`` (positions following the table's) until a seat
@@ -184,13 +250,34 @@ class Table:
         self.followed(moves, states)
         return moves, states
 
-    def svg(self) -> str:
-        """The picture of the position now, captioned with the last move (drawn once per change)."""
-        key = (self.version, len(self.moves))
-        if self._svg is None or self._svg[0] != key:
-            shown = Shown(key[1], self.moves[-1].action, self.log[-1].text) if self.moves else None
-            self._svg = (key, svg_of(self.state, shown))
-        return self._svg[1]
+    def now(self) -> tuple[tuple[int, int], State, Shown | None, bool]:
+        """What :meth:`Prepared.of` needs for the position now: its key (version, ply), the
+        position, its caption and whether the game is on."""
+        ply = len(self.moves)
+        shown = Shown(ply, self.moves[-1].action, self.log[-1].text) if self.moves else None
+        return (self.version, ply), self.state, shown, self.on
+
+    def prepare(self) -> Prepared:
+        """The picture of the position now (captioned with the last move) and its legal moves,
+        worked out once per change: every viewer, and every reload of the page, is sent these
+        (:meth:`Tables.ready` works them out in a thread for a slow game)."""
+        if not self.ready():
+            self.keep(Prepared.of(*self.now()))
+        assert self._prepared is not None
+        return self._prepared
+
+    def keep(self, prepared: Prepared) -> None:
+        """Keep ``prepared`` if it is still the position now's."""
+        if prepared.key == (self.version, len(self.moves)):
+            self._prepared = prepared
+
+    def ready(self) -> bool:
+        """True when the position now is prepared (:meth:`prepare` would not work)."""
+        return self._prepared is not None and self._prepared.key == (self.version, len(self.moves))
+
+    def slow(self) -> bool:
+        """True when preparing this game's positions is too slow for the event loop."""
+        return self._prepared is None or self._prepared.cost > PREPARE_INLINE_SECONDS
 
     def seat_views(self, you: frozenset[int]) -> list[dict[str, Any]]:
         """Each seat as a viewer sees it: who sits there, what kind of player, whether to move."""
@@ -222,6 +309,10 @@ class Table:
         if self.on:
             return None
         state = self.state
+        if self.row.status == OVER and not state.is_terminal():
+            return {"verdict": f"Stopped after {len(self.moves):,} moves, without a winner: a game on this "
+                               f"server lasts at most {MAX_GAME_MOVES:,} moves",
+                    "breakdown": [], "scores": list(state.scores())}
         if self.row.status == RESIGNED:
             seat = self.row.resigned_by if self.row.resigned_by is not None else 0
             verdict = f"{self.game.seat_name(seat)} resigned"
@@ -234,20 +325,21 @@ class Table:
                 "scores": list(state.scores())}
 
     def view(self, viewer: Viewer, creator: bool = False) -> dict[str, Any]:
-        """The ``state`` message for ``viewer``: the picture, the log entries it lacks, the seats,
-        and the legal moves when one of its seats is to move (see docs/web.md)."""
+        """The ``state`` message for ``viewer``: the picture, the log entries it lacks (the last
+        :data:`LOG_WINDOW` at most), the seats, and the legal moves when one of its seats is to
+        move (see docs/web.md)."""
         you = self.seats_of(viewer.token)
         state = self.state
         your_turn = self.on and state.current_player in you
-        legal = list(legal_texts(state).values()) if your_turn else []
+        prepared = self.prepare()
         result = self.result()
-        start = min(viewer.known, len(self.log))
+        start = max(min(viewer.known, len(self.log)), len(self.log) - LOG_WINDOW)
         message: dict[str, Any] = {
-            "type": "state", "game": self.game.id, "ply": len(self.moves), "svg": self.svg(),
+            "type": "state", "game": self.game.id, "ply": len(self.moves), "svg": prepared.svg,
             "status": self.status() if result is None else result["verdict"],
             "log_from": start, "log": [e.data() for e in self.log[start:]],
             "seats": self.seat_views(you), "you": sorted(you), "your_turn": your_turn,
-            "legal": legal[:LEGAL_CAP], "legal_total": len(legal),
+            "legal": prepared.legal if your_turn else [], "legal_total": prepared.legal_total if your_turn else 0,
             "thinking": self.ai_to_move(), "can_undo": self.on and self.alone(you),
             "over": result is not None, "result": result,
         }
@@ -256,6 +348,13 @@ class Table:
                                   for i, s in enumerate(self.row.seats) if s.kind == OPEN and s.invite]
         viewer.known = len(self.log)
         return message
+
+    def older(self, before: int) -> dict[str, Any]:
+        """The ``log`` message: the :data:`LOG_WINDOW` entries before entry ``before`` (0-based),
+        for a client showing a window of the log that asks for more."""
+        before = max(0, min(before, len(self.log)))
+        start = max(0, before - LOG_WINDOW)
+        return {"type": "log", "from": start, "log": [e.data() for e in self.log[start:before]]}
 
     def record(self) -> Record:
         """The game's record: with its seed once the game is over (the seed is the server's
@@ -322,11 +421,32 @@ class Tables:
                 if row is None:
                     self._loading.pop(game_id, None)
                     return None
-                table = Table(row)
+                # replaying the moves and drawing the position take a second for a long or
+                # large game: a thread does it while the event loop serves the other games
+                table = await asyncio.to_thread(self._built, row)
                 self._evict()
                 self.open[game_id] = table
         self._loading.pop(game_id, None)
+        await self.ready(table)
         return table
+
+    @staticmethod
+    def _built(row: GameRow) -> Table:
+        """A table for ``row``, its position prepared (run in a thread)."""
+        table = Table(row)
+        table.prepare()
+        return table
+
+    async def ready(self, table: Table) -> None:
+        """Have the position now's picture and legal moves worked out: in a thread for a game
+        whose last ones took longer than :data:`PREPARE_INLINE_SECONDS`, else here."""
+        while not table.ready():
+            if not table.slow():
+                table.prepare()
+                return
+            if table.preparing is None or table.preparing.done():
+                table.preparing = asyncio.ensure_future(asyncio.to_thread(Prepared.of, *table.now()))
+            table.keep(await asyncio.shield(table.preparing))
 
     def _evict(self) -> None:
         """Drop the longest-unused idle tables past :data:`MAX_OPEN_TABLES` (the store keeps them)."""
@@ -364,6 +484,7 @@ class Tables:
         table.extend(moves, states[1:])
         self._evict()
         self.open[row.id] = table
+        await self.ready(table)
         self.kick(table)
         return row.id
 
@@ -384,14 +505,16 @@ class Tables:
         """Reload ``table`` from the store and tell its viewers (hold its lock)."""
         row = await self.db(self.store.load, table.id)
         if row is not None:
-            table.load(row)
+            table.adopt(row, await asyncio.to_thread(table.replayed, row))
+            await self.ready(table)
             self.tell(table)
 
     async def write(self, table: Table, first: int, moves: list[Move], states: list[State]) -> None:
         """Store ``moves`` from ply ``first`` on (dropping any stored from there: an undo), then
         show them (hold the table's lock). A change from another process is refused plainly
         after the table is reloaded."""
-        status = OVER if (states[-1] if states else table.states[first]).is_terminal() else ON
+        ended = (states[-1] if states else table.states[first]).is_terminal()
+        status = OVER if ended or first + len(moves) >= MAX_GAME_MOVES else ON
         try:
             await self.db(self.store.append, table.id, table.version, first, moves, status)
         except StaleWrite:
@@ -400,12 +523,9 @@ class Tables:
         table.row.version += 1
         table.row.status = status
         if first < len(table.moves):
-            del table.moves[first:]
-            del table.states[first + 1:]
-            del table.log[first:]
-            for viewer in table.viewers:
-                viewer.known = min(viewer.known, first)
+            table.cut(first)
         table.extend(moves, states)
+        await self.ready(table)
         self.tell(table)
 
     def tell(self, table: Table) -> None:
@@ -478,6 +598,7 @@ class Tables:
             table.row.version += 1
             table.row.status = RESIGNED
             table.row.resigned_by = seat
+            await self.ready(table)
             self.tell(table)
 
     async def hint(self, table: Table, viewer: Viewer) -> list[str]:
@@ -498,13 +619,21 @@ class Tables:
             table.hinting = False
 
     def kick(self, table: Table) -> None:
-        """Let AI seats move, in the background, if one is to move and none is thinking."""
+        """Let AI seats move, in the background, if one is to move and none is thinking (in a
+        showcase, only while someone watches)."""
+        if table.showcase and not table.viewers:
+            return
         if table.ai_to_move() and (table.thinking is None or table.thinking.done()):
             table.thinking = asyncio.create_task(self._think(table))
 
     async def _think(self, table: Table) -> None:
-        """AI seats move until a person must (a move planned on a position taken back is dropped)."""
+        """AI seats move until a person must (a move planned on a position taken back is dropped);
+        a showcase moves at its pace (:data:`SHOWCASE_SECONDS`) until its last spectator leaves."""
         while True:
+            if table.showcase:
+                await asyncio.sleep(SHOWCASE_SECONDS)
+                if not table.viewers:
+                    return
             async with table.lock:
                 if not table.ai_to_move():
                     return

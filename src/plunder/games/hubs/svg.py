@@ -13,7 +13,7 @@ buttons (``seg c-k``).
 
 from __future__ import annotations
 
-from ...core.svg import ACCENT, INK, MUTED, PAPER, RULE, SEAT, Picture, Shown, legal_texts, text_width
+from ...core.svg import ACCENT, INK, MUTED, PAPER, RULE, SEAT, TARGET, Picture, Shown, text_width
 from .actions import Dot, label
 from .picture import segment_counts, state_sheet
 from .rules import HubsState
@@ -42,8 +42,10 @@ def svg(state: HubsState, shown: Shown | None = None) -> str:
         return left + p[0] * step, top + (g.height - 1 - p[1]) * step
 
     pic = Picture(width)
-    legal = legal_texts(state)
-    placing = any(isinstance(a, Dot) for a in legal)
+    # the actions only, never their texts: a large sheet has a million free points, all of one
+    # kind (dots while placing, segments after; none once the match is over)
+    legal = state.legal_actions()
+    placing = bool(legal) and isinstance(legal[0], Dot)
     pic.rect(left, top, sheet_w, sheet_h, "#ffffff", stroke=RULE, class_="action sheet" if placing else "sheet",
              data_action_pattern="dot {x},{y}" if placing else None, data_origin_x=left,
              data_origin_y=top + sheet_h, data_step=step, data_width=g.width, data_height=g.height)
@@ -84,7 +86,7 @@ def svg(state: HubsState, shown: Shown | None = None) -> str:
     y = pic.paragraph(MARGIN, y, f"Round {min(state.round + 1, g.rounds)} of {g.rounds}: "
                       f"{g.seat_name(state.offense)} on offense, scoring each segment's dots' earlier segments.",
                       inner, 13)
-    best = [a for a in legal if not isinstance(a, Dot)][:SEGMENT_BUTTONS]
+    best = [] if placing else legal[:SEGMENT_BUTTONS]
     y = pic.buttons(state, best, MARGIN, y + 4, inner, "Best segments:")
     pic.height = pic.caption(state, shown, MARGIN, y + 4, inner) + MARGIN / 2
     return pic.document(f"Hubs: {state.summary()}")

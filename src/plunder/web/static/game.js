@@ -12,7 +12,8 @@
   const colours = (root.dataset.seatColours || "").split(",");
 
   let state = JSON.parse($("first-state").textContent);
-  let log = state.log || [];
+  let log = [];              // the log entries held: a window of the game's log ...
+  let logFirst = 0;          // ... starting at this entry (older ones are asked for)
   let socket = null;
   let retry = 0;
   let waiting = false;       // an action is on its way: one click, one action
@@ -61,6 +62,7 @@
   function receive(msg) {
     switch (msg.type) {
       case "state": show(msg); break;
+      case "log": older(msg.log || [], msg.from); break;
       case "error": done(); say(msg.message, msg.detail); break;
       case "hint": hint(msg.lines || []); break;
       default: break;
@@ -96,19 +98,38 @@
     result(msg);
   }
 
-  // the log comes in part: keep the first log_from entries, then the ones sent (docs/web.md)
+  // the log comes in part: keep the entries before log_from, then the ones sent; a long
+  // game's log comes as a window of its last entries, older ones on request (docs/web.md)
   function mergeLog(entries, from) {
-    log = log.slice(0, typeof from === "number" ? from : 0).concat(entries);
+    from = typeof from === "number" ? from : 0;
+    if (from < logFirst || from > logFirst + log.length) { log = []; logFirst = from; }
+    log = log.slice(0, from - logFirst).concat(entries);
+    drawLog(true);
+  }
+
+  function older(entries, from) {
+    if (typeof from !== "number" || from + entries.length !== logFirst) return;  // the log moved on meanwhile
+    log = entries.concat(log);
+    logFirst = from;
+    drawLog(false);
+  }
+
+  function drawLog(toEnd) {
     const ol = $("log");
-    ol.replaceChildren(...log.map((e, i) => {
+    const items = log.map((e, i) => {
       const li = document.createElement("li");
       li.value = e.n;
       li.textContent = e.text;
       if (i === log.length - 1) li.className = "last";
       return li;
-    }));
-    ol.scrollTop = ol.scrollHeight;
+    });
+    $("log-earlier").hidden = logFirst === 0;
+    $("log-earlier").textContent = `Earlier moves (${logFirst})`;
+    ol.replaceChildren(...items);
+    if (toEnd) ol.scrollTop = ol.scrollHeight;
   }
+
+  $("log-earlier").addEventListener("click", () => send({ type: "log", before: logFirst }));
 
   function seats(msg) {
     const ul = $("seats");

@@ -1,0 +1,197 @@
+"""One game must not stall or starve the others (issue 26): what one message and one view cost
+is bounded (legal moves written only for those sent, pictures drawn once per change), a long
+game's page carries a window of its log, a table keeps a bounded number of positions, a game
+on the server has a bounded length, tables are built off the event loop, and an all-AI game is
+a showcase that moves only while watched."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import pickle
+import random
+import time
+from pathlib import Path
+from typing import Any, Iterator
+
+import pytest
+from starlette.testclient import TestClient
+
+from plunder.core.game import Game, State
+from plunder.core.record import Move, Record
+from plunder.core.registry import load_game
+from plunder.games.hubs.rules import HubsGame
+from plunder.web import tables
+from plunder.web.app import create_app
+from plunder.web.positions import CHECKPOINT_EVERY, KEEP_RECENT
+from plunder.web.store import HUMAN, ON, GameRow, SeatRow
+from plunder.web.tables import LEGAL_CAP, LOG_WINDOW, Table, Viewer
+
+from .test_play_server import new_game, state_of
+
+
+@pytest.fixture
+def client(tmp_path: Path) -> Iterator[TestClient]:
+    """The app over a fresh SQLite file, its AI in a thread."""
+    with TestClient(create_app(f"sqlite:///{tmp_path / 'plunder.db'}", ai_workers=0)) as c:
+        yield c
+
+
+def played(game: Game, seed: int, most: int) -> list[Move]:
+    """The moves of a game between random players (chance drawn at random too), at most ``most``."""
+    rng = random.Random(seed)
+    state: State = game.new_initial_state()
+    moves: list[Move] = []
+    while not state.is_terminal() and len(moves) < most:
+        if state.current_player < 0:
+            outcomes, weights = zip(*state.chance_outcomes())
+            action = rng.choices(outcomes, weights)[0]
+        else:
+            action = rng.choice(state.legal_actions())
+        moves.append(Move(None if state.current_player < 0 else state.current_player, game.action_to_text(state, action)))
+        state = state.apply(action)
+    return moves
+
+
+def row_of(game: Game, moves: list[Move]) -> GameRow:
+    """A stored game of two people with ``moves``."""
+    return GameRow("g", game.id, dict(game.params), 1, ON, "t", [SeatRow(HUMAN, token="t")] * game.num_players,
+                   moves=moves)
+
+
+def test_a_hubs_1000x1000_sheet_writes_only_the_legal_texts_it_sends(client: TestClient,
+                                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    written = [0]
+    to_text = HubsGame.action_to_text
+
+    def counted(self: HubsGame, state: Any, action: Any) -> str:
+        written[0] += 1
+        return to_text(self, state, action)
+
+    monkeypatch.setattr(HubsGame, "action_to_text", counted)
+    game_id = new_game(client, "hubs", **{"p.width": "1000", "p.height": "1000", "seat.0": "me", "seat.1": "hotseat"})
+    pages = [client.get(f"/play/{game_id}") for _ in range(3)]
+    assert all(p.status_code == 200 for p in pages)
+    with client.websocket_connect(f"/ws/{game_id}") as ws, client.websocket_connect(f"/ws/{game_id}") as again:
+        message, other = state_of(ws), state_of(again)
+    assert message["your_turn"] and message["legal_total"] == 1_000_000
+    assert len(message["legal"]) == LEGAL_CAP and other["legal"] == message["legal"]
+    # three pages and two connections: the first LEGAL_CAP texts are written once, not a
+    # million per view (the picture writes none)
+    assert written[0] == LEGAL_CAP
+    assert len(json.dumps(message)) < 64_000
+    assert max(len(p.text) for p in pages) < 128_000
+
+
+def test_a_table_keeps_a_bounded_number_of_positions_and_rebuilds_the_others() -> None:
+    game = load_game("hubs", "sixty")
+    moves = played(game, 3, 600)
+    assert len(moves) > 3 * CHECKPOINT_EVERY
+    table = Table(row_of(game, moves))
+    straight = [game.new_initial_state()]
+    for move in moves:
+        straight.append(straight[-1].apply(game.parse_action(straight[-1], move.action)))
+    bound = len(moves) // CHECKPOINT_EVERY + 1 + KEEP_RECENT + CHECKPOINT_EVERY
+    assert table.states.kept() <= bound
+    for i in (0, 1, 99, 100, 101, 250, len(moves) - KEEP_RECENT - 1, len(moves)):
+        assert table.states[i] == straight[i] and table.states[i].summary() == straight[i].summary()
+    assert table.states.kept() <= bound
+    # an undo cut: the positions before the cut stay right, the latest are kept again
+    table.cut(150)
+    assert len(table.states) == 151 and table.states[-1] == straight[150] and table.states.kept() <= bound
+    table.extend(moves[150:160], straight[151:161])
+    assert table.states[-1] == straight[160] and table.log[-1].n == 160
+
+
+def test_a_long_game_sends_a_window_of_its_log_and_older_entries_on_request(client: TestClient) -> None:
+    game = load_game("hubs", "sixty")
+    moves = played(game, 5, 400)
+    table = Table(row_of(game, moves))
+    first = table.view(Viewer(None))
+    assert len(first["log"]) == LOG_WINDOW and first["log_from"] == len(moves) - LOG_WINDOW
+    assert first["log"][-1]["n"] == len(moves)
+    older = table.older(first["log_from"])
+    assert older["from"] == len(moves) - 2 * LOG_WINDOW and len(older["log"]) == LOG_WINDOW
+    assert older["log"][-1]["n"] == first["log_from"]
+    # over the WebSocket
+    game_id = new_game(client, "pillage", preset="small", **{"seat.0": "me", "seat.1": "hotseat"})
+    with client.websocket_connect(f"/ws/{game_id}") as ws:
+        message = state_of(ws)
+        ws.send_json({"type": "act", "action": message["legal"][0], "ply": message["ply"]})
+        assert state_of(ws)["log_from"] == len(message["log"])
+        ws.send_json({"type": "log", "before": 2})
+        answer = ws.receive_json()
+        assert answer["type"] == "log" and answer["from"] == 0 and answer["log"] == message["log"][:2]
+        ws.send_json({"type": "log", "before": "x"})
+        assert ws.receive_json()["type"] == "error"
+
+
+def test_a_game_on_the_server_stops_at_its_move_limit(client: TestClient, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(tables, "MAX_GAME_MOVES", 12, raising=False)
+    game_id = new_game(client, "pillage", preset="small", **{"seat.0": "me", "seat.1": "hotseat"})
+    with client.websocket_connect(f"/ws/{game_id}") as ws:
+        message = state_of(ws)
+        while not message["over"]:
+            ws.send_json({"type": "act", "action": message["legal"][0], "ply": message["ply"]})
+            message = state_of(ws)
+    # a move and chance's draws after it are one change: the game stops at the first change
+    # reaching the limit (Pillage small opens with 9 draws and lasts 20 moves at least)
+    assert 12 <= message["ply"] < 15 and message["legal"] == []
+    assert message["result"]["verdict"].startswith(f"Stopped after {message['ply']} moves")
+    record = Record.from_json(client.get(f"/record/{game_id}").text)
+    assert record.seed is not None and len(record.moves) == message["ply"] and record.returns is None
+
+
+def moves_stored(client: TestClient, game_id: str) -> int:
+    """How many moves the game's record holds."""
+    return len(Record.from_json(client.get(f"/record/{game_id}").text).moves)
+
+
+def test_an_all_ai_game_is_a_showcase_that_moves_only_while_watched(client: TestClient,
+                                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(tables, "SHOWCASE_SECONDS", 0.01, raising=False)
+    game_id = new_game(client, "pillage", preset="small", **{"seat.0": "easy", "seat.1": "easy"})
+    at_start = moves_stored(client, game_id)
+    time.sleep(0.5)
+    assert moves_stored(client, game_id) == at_start  # nobody watches: it waits
+    with client.websocket_connect(f"/ws/{game_id}?watch=1") as ws:
+        message = state_of(ws)
+        assert message["thinking"]
+        message = state_of(ws)
+        assert message["ply"] > at_start  # a spectator sees it play
+    time.sleep(0.3)
+    left_at = moves_stored(client, game_id)
+    time.sleep(0.5)
+    assert moves_stored(client, game_id) == left_at  # the last spectator left: it stops
+
+
+def test_a_table_is_built_off_the_event_loop(client: TestClient, tmp_path: Path,
+                                             monkeypatch: pytest.MonkeyPatch) -> None:
+    game_id = new_game(client, "pillage", preset="small", **{"seat.0": "me", "seat.1": "hotseat"})
+    on_loop = []
+    load = tables.load_game
+
+    def watched(game: str, **params: Any) -> Game:
+        try:
+            asyncio.get_running_loop()
+            on_loop.append(True)
+        except RuntimeError:  # no event loop runs in this thread
+            on_loop.append(False)
+        return load(game, **params)
+
+    monkeypatch.setattr(tables, "load_game", watched)
+    # a second server over the same store loads the game afresh
+    with TestClient(create_app(f"sqlite:///{tmp_path / 'plunder.db'}", ai_workers=0)) as fresh:
+        assert fresh.get(f"/play/{game_id}").status_code == 200
+    assert on_loop == [False]
+
+
+def test_a_position_sent_to_an_ai_worker_leaves_its_games_cached_tables_behind() -> None:
+    game = load_game("hubs", width="1000", height="1000")
+    state = game.new_initial_state()
+    assert len(state.legal_actions()) == 1_000_000  # the game now caches its lattice
+    sent = pickle.dumps(state)
+    assert len(sent) < 10_000
+    back = pickle.loads(sent)
+    assert back.game.params == game.params and len(back.legal_actions()) == 1_000_000
+    assert pickle.loads(sent).game is back.game  # a worker builds the game's tables once
