@@ -64,6 +64,7 @@
     switch (msg.type) {
       case "state": show(msg); break;
       case "error": done(); say(msg.message, msg.detail); break;
+      case "notice": say(msg.message, msg.detail); break;
       case "hint": hint(msg.lines || []); break;
       default: break;
     }
