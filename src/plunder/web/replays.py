@@ -207,8 +207,10 @@ def page_parts(replay: Replay, start: int) -> dict[str, Any]:
         "result": replay.result(),
         "params": {k: shown_param(v) for k, v in record.params.items()},
         "digest": replay.digest,
-        "record_json": record_json,
-        "data_url": "data:application/json;charset=utf-8," + quote(record_json),
+        # escaped here, not by the page's template: megabytes of escaping off the event loop
+        # (a quoted URL has no character HTML gives a meaning to)
+        "record_json": Markup(escape(record_json)),
+        "data_url": Markup("data:application/json;charset=utf-8," + quote(record_json)),
         "filename": f"plunder-{record.game}-{replay.digest[:8]}.json",
     }
 
@@ -348,13 +350,19 @@ def take_upload(request: Request) -> str | None:
 _replaying = 0
 
 
-async def in_worker(request: Request, key: str, call: Callable[..., T], *args: Any) -> T:
-    """``call(*args)`` in the replay worker; 503 when :data:`MAX_REPLAYS_WAITING` full replays
-    already wait, or when a newer request of the same key took this one's place."""
-    global _replaying
+def check_room() -> None:
+    """503 when :data:`MAX_REPLAYS_WAITING` full replays already wait (checked again by
+    :func:`in_worker`; checked first so that a refused upload is not even read)."""
     if _replaying >= MAX_REPLAYS_WAITING:
         raise HTTPException(503, f"The server is busy replaying {MAX_REPLAYS_WAITING} other records; "
                                  "try again in a minute.")
+
+
+async def in_worker(request: Request, key: str, call: Callable[..., T], *args: Any) -> T:
+    """``call(*args)`` in the replay worker; 503 when :data:`MAX_REPLAYS_WAITING` full replays
+    already wait, 409 when a newer request of the same key took this one's place."""
+    global _replaying
+    check_room()
     _replaying += 1
     try:
         return await tables_of(request).thinkers.replay(key, call, *args)
@@ -371,6 +379,7 @@ async def upload(request: Request) -> Response:
     refusal = take_upload(request)
     if refusal is not None:
         raise HTTPException(429, refusal)
+    check_room()
     text = await uploaded_text(request)
     try:
         parts = await in_worker(request, f"upload:{address_of(request)}", text_page, text, int_param(request, "n", 0))
@@ -396,6 +405,7 @@ async def upload_frame(request: Request) -> Response:
         refusal = take_upload(request)
         if refusal is not None:
             return JSONResponse({"error": refusal}, 429)
+        check_room()
         text = (await read_capped(request, MAX_UPLOAD_BYTES)).decode("utf-8", errors="replace")
         return JSONResponse(await in_worker(request, f"upload:{address_of(request)}", text_frame, text, digest, n))
     except RecordError as exc:
