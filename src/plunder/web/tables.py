@@ -237,7 +237,7 @@ class Table:
                 kind, name = "ai", f"{label} (AI {self.level(i)})"
             else:
                 kind, name = "open", f"{label} (open seat)"
-            views.append({"seat": i, "name": name, "label": label, "kind": kind, "level": s.agent,
+            views.append({"seat": i, "name": name, "label": label, "kind": kind, "level": self.level(i) if s.kind == AI else s.agent,
                           "to_move": self.on and self.state.current_player == i})
         return views
 
