@@ -99,7 +99,9 @@ async def _play_against_failing_hard(db: str) -> tuple[list[dict[str, Any]], lis
         assert table is not None
         viewer = Viewer("tok")
         tables.welcome(table, viewer)
-        got: list[dict[str, Any]] = [await asyncio.wait_for(viewer.queue.get(), 30)]  # type: ignore[list-item]
+        first = await asyncio.wait_for(viewer.queue.get(), 30)
+        assert first is not None
+        got: list[dict[str, Any]] = [first]
         await tables.act(table, viewer, got[0]["legal"][0], got[0]["ply"])
         # the AI seat's reply, however it comes, within a bound (the bug: nothing ever came)
         mine = got[0]

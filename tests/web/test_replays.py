@@ -26,8 +26,9 @@ from plunder.web.limits import UPLOAD_BURST, Buckets
 def client(tmp_path_factory: pytest.TempPathFactory) -> Iterator[TestClient]:
     """The app over a fresh SQLite file."""
     db = tmp_path_factory.mktemp("web") / "plunder.db"
-    with TestClient(create_app(f"sqlite:///{db}", ai_workers=0)) as c:
-        c.app.state.uploads = Buckets(1000.0, 1000)  # these tests upload many records; the rate has a test of its own
+    app = create_app(f"sqlite:///{db}", ai_workers=0)
+    app.state.uploads = Buckets(1000.0, 1000)  # these tests upload many records; the rate has a test of its own
+    with TestClient(app) as c:
         yield c
 
 
