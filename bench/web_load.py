@@ -325,10 +325,14 @@ def report_uploads(uploads: Uploads) -> None:
     answers = ", ".join(f"{count} x {status}" for status, count in sorted(uploads.answers.items()))
     took = f"p50 {pct(uploads.seconds, 50) / 1000:.1f} s, max {max(uploads.seconds, default=0):.1f} s"
     print(f"  uploads: {answers or 'none answered'}; a replayed upload took {took}; {len(uploads.failures)} failures")
-    print(f"  peak memory: server process {uploads.server_mb:.0f} MB, all its processes {uploads.total_mb:.0f} MB "
-          f"(bound {TARGET_MEMORY_MB} MB)")
     for failure in sorted(set(uploads.failures))[:5]:
         print(f"  upload failure x{uploads.failures.count(failure)}: {failure}")
+
+
+def report_memory(uploads: Uploads) -> None:
+    """Print the server's peak memory."""
+    print(f"  peak memory: server process {uploads.server_mb:.0f} MB, all its processes {uploads.total_mb:.0f} MB "
+          f"(bound {TARGET_MEMORY_MB} MB)")
 
 
 def report(n: int, tally: Tally, seconds: float, levels: list[str]) -> dict[str, float]:
@@ -391,6 +395,8 @@ def main() -> None:
             print(cpu_line)
         if args.uploads:
             report_uploads(uploads)
+        if process is not None:
+            report_memory(uploads)
     p95s = [h["p95"] for h in heads]
     print(f"over {len(heads)} runs: ack p95 median {statistics.median(p95s):.1f} ms (spread {min(p95s):.1f}-"
           f"{max(p95s):.1f}), moves/s median {statistics.median(h['rate'] for h in heads):.1f}, "
