@@ -36,6 +36,8 @@ from ..match import decision_rng, hint_lines, hint_rng
 #: how much lower the AI workers' CPU priority is than the server's: on a busy machine the
 #: event loop, which acknowledges people's moves, goes first (``os.nice``)
 WORKER_NICENESS = 5
+#: the replay worker's, lower still: an upload's seconds of replay give way to people's moves and the AI's
+REPLAY_NICENESS = 15
 #: agents a worker keeps built, by game and spec (a board's tables are not rebuilt every move)
 AGENT_CACHE = 64
 
@@ -69,14 +71,15 @@ def hint(state: State, spec: str, ply: int) -> list[str]:
 PR_SET_PDEATHSIG = 1
 
 
-def start_worker(server_pid: int) -> None:
+def start_worker(server_pid: int, niceness: int = WORKER_NICENESS) -> None:
     """Run once in each worker: die with the server and give way to it.
 
     A server killed outright (a crash, SIGKILL) cannot stop its workers, and a worker left
     waiting on a dead server's queue would wait forever: on Linux the kernel kills the worker
     when its parent, the server, dies (``PR_SET_PDEATHSIG``); a server already gone by the
-    time the worker starts ends it at once. Then the worker lowers its priority
-    (:data:`WORKER_NICENESS`), so the event loop that acknowledges people's moves goes first.
+    time the worker starts ends it at once. Then the worker lowers its priority by ``niceness``
+    (:data:`WORKER_NICENESS`, :data:`REPLAY_NICENESS`), so the event loop that acknowledges
+    people's moves goes first.
     """
     if sys.platform.startswith("linux"):
         try:
@@ -86,7 +89,7 @@ def start_worker(server_pid: int) -> None:
     if os.getppid() != server_pid:
         os._exit(0)
     try:
-        os.nice(WORKER_NICENESS)
+        os.nice(niceness)
     except OSError:  # a platform or sandbox that refuses it: the workers run at the server's priority
         pass
 
@@ -253,7 +256,8 @@ class Thinkers:
                 self._pools[kind] = ProcessPoolExecutor(size,
                                                         # spawned, so the server is each worker's parent (start_worker)
                                                         mp_context=multiprocessing.get_context("spawn"),
-                                                        initializer=start_worker, initargs=(os.getpid(),))
+                                                        initializer=start_worker,
+                                                        initargs=(os.getpid(), REPLAY_NICENESS if kind == "replay" else WORKER_NICENESS))
             else:
                 self._pools[kind] = ThreadPoolExecutor(1, thread_name_prefix="plunder-ai")
         return self._pools[kind]
