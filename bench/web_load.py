@@ -62,7 +62,7 @@ import websockets
 
 TARGET_GAMES = 200
 #: the peak RSS of all of the server's processes the uploads may bring it to (docs/web.md)
-TARGET_MEMORY_MB = 1000
+TARGET_MEMORY_MB = 1200
 TARGET_P95_MS = 100.0
 DEFAULT_MIX = "pillage:small,pirates:classic,hubs:tiny,crossroads:2p"
 
