@@ -25,7 +25,6 @@ from collections import OrderedDict
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from typing import Any, Callable, TypeVar
-from urllib.parse import quote
 
 from markupsafe import Markup
 from starlette.exceptions import HTTPException
@@ -207,10 +206,9 @@ def page_parts(replay: Replay, start: int) -> dict[str, Any]:
         "result": replay.result(),
         "params": {k: shown_param(v) for k, v in record.params.items()},
         "digest": replay.digest,
-        # escaped here, not by the page's template: megabytes of escaping off the event loop
-        # (a quoted URL has no character HTML gives a meaning to)
+        # escaped here, not by the page's template: megabytes of escaping off the event loop; the
+        # page's download link is made from it by the page's script (not a second copy, quoted)
         "record_json": Markup(escape(record_json)),
-        "data_url": Markup("data:application/json;charset=utf-8," + quote(record_json)),
         "filename": f"plunder-{record.game}-{replay.digest[:8]}.json",
     }
 
