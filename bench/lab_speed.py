@@ -38,7 +38,7 @@ from typing import Callable, Sequence
 from plunder.agents import make_agent
 from plunder.core.registry import entry, load_game
 from plunder.games.profiteer.batch import cumulative_table
-from plunder.lab.backends import LocalPool, RayCluster
+from plunder.backends import LocalPool, RayCluster
 from plunder.lab.store import Run, Store
 from plunder.match import agent_rng
 from plunder.simulate import chunks, play_chunk, run_games
@@ -88,7 +88,7 @@ def runner(game_id: str, agent: str, seed: int) -> Callable[[int], None]:
 def one_by_one(game_id: str, agent: str, seed: int) -> Callable[[int], None]:
     """Play ``n`` games on the one-game fast path (no batch hook), for the batch path's reference."""
     game = load_game(game_id)
-    fast = entry(game_id).fast_play
+    fast = entry(game_id).speed.fast_play
     assert fast is not None
     built = make_agent(agent, game)
 

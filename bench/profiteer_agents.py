@@ -41,7 +41,7 @@ def main() -> None:
                         help="add the clairvoyant of this level (not a legal player: it sees the cards to come)")
     args = parser.parse_args()
     game = plunder.load_game("profiteer")
-    fast_play = entry("profiteer").fast_play
+    fast_play = entry("profiteer").speed.fast_play
     assert fast_play is not None
     seeds = range(args.seed, args.seed + args.games)
     counts: dict[str, list[int]] = {}

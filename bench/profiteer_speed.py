@@ -27,7 +27,7 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=1_000_000)
     args = parser.parse_args()
     game = plunder.load_game("profiteer")
-    fast_play = entry("profiteer").fast_play
+    fast_play = entry("profiteer").speed.fast_play
     assert fast_play is not None
     seeds = range(args.seed, args.seed + args.games)
     print(f"profiteer, {args.games} games per agent and path (seeds {seeds.start}..{seeds.stop - 1}), "

@@ -9,7 +9,8 @@ Run: .venv/bin/python bench/web_load.py [--games 200] [--moves 20] [--think 3.0]
 Each run starts a fresh server (its own SQLite file, the AI in one worker process per core),
 then every bot at once: it creates a game (``POST /new/GAME``, seat 0 its own, seat 1 an AI
 level, games and levels taken in turn from ``--mix`` and ``--levels``), connects to the game's
-WebSocket with its token and plays random legal moves, waiting ``--think`` seconds on average
+WebSocket with its token (the cookie the creation set, passed in the ``x-plunder-token``
+header: a client without cookies) and plays random legal moves, waiting ``--think`` seconds on average
 (uniform between half and one and a half times it) before each, as a person would, until it
 has made ``--moves`` moves, the game ends or ``--seconds`` have passed since the start (a bot
 waiting for an AI reply then stops waiting). It measures:
@@ -59,6 +60,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import websockets
+
+from plunder.web.security import TOKEN_HEADER
 
 TARGET_GAMES = 200
 #: the peak RSS of all of the server's processes the uploads may bring it to (docs/web.md)
@@ -147,8 +150,10 @@ async def bot(i: int, url: str, mix: list[tuple[str, str]], levels: list[str], m
     await start.wait()
     try:
         game_id, token = await asyncio.to_thread(create, url, game, preset, level)
-        ws_url = url.replace("http://", "ws://") + f"/ws/{game_id}?token={token}"
-        async with websockets.connect(ws_url, max_size=2**24, open_timeout=60) as ws:
+        ws_url = url.replace("http://", "ws://") + f"/ws/{game_id}"
+        # a client without cookies passes its seat token in a header on every request
+        async with websockets.connect(ws_url, additional_headers={TOKEN_HEADER: token}, max_size=2**24,
+                                      open_timeout=60) as ws:
             message = json.loads(await ws.recv())
             at = time.perf_counter()
             made = 0

@@ -200,7 +200,7 @@ def test_solve_has_a_default_time_limit_and_reports_the_limit_it_hit(monkeypatch
         raise SearchLimitError("stopped after 60 s", "time")
 
     real = cli.entry("pillage")
-    monkeypatch.setattr(cli, "entry", lambda game_id: replace(real, solve=give_up))
+    monkeypatch.setattr(cli, "entry", lambda game_id: replace(real, strength=replace(real.strength, solve=give_up)))
     message = refused("solve", "pillage")
     assert asked == [60.0] and "no result within the solver's time limit: stopped after 60 s" in message
 

@@ -21,7 +21,7 @@ def test_rules_fit_one_screen_without_ruling_ids(game_id: str) -> None:
     assert 12 <= len(lines) <= 19, len(lines)
     assert max(len(line) for line in lines) <= 80
     assert not re.search(r"\b[A-Z]{2}-\d+\b", result.output), "plain words: no ruling ids"
-    assert result.output.rstrip("\n") == entry(game_id).how_to_play.rstrip("\n")
+    assert result.output.rstrip("\n") == entry(game_id).presentation.how_to_play.rstrip("\n")
     assert "win" in result.output.lower()
 
 

@@ -1,9 +1,14 @@
-"""Imports form a ladder: core <- games <- agents <- match/simulate/cli/terminal, never back up.
+"""Imports form a ladder of floors, never back up:
+
+    core <- games <- agents <- match, pictures, interop <- simulate, terminal, lab <- web <- cli
 
 Every import of every module is read from its source (function-level ones included), resolved
-to the ``plunder`` module it names, and placed on a rung; a module may import from its own
-rung or below. A game imports no other game. Outside the games, no function-level import of a
-``plunder`` module is allowed: one is only ever there to dodge a cycle.
+to the ``plunder`` module it names, and placed on a floor; a module may import from its own
+floor or below. On one floor the parts stay apart but for the pairs in :data:`SAME_FLOOR` (the
+lab is built on simulate). A game imports no other game, and no part outside ``games`` names a
+game: it uses what the registry offers. Parts form no circle (simulate may not import the lab
+that imports it). Outside the games, no function-level import of a ``plunder`` module is
+allowed: one is only ever there to dodge a cycle.
 """
 
 from __future__ import annotations
@@ -13,9 +18,17 @@ from pathlib import Path
 
 PACKAGE = Path(__file__).resolve().parents[1] / "src" / "plunder"
 
-#: rung of each top-level part of ``plunder``; anything else (match, simulate, cli, ...) is the top
-RUNGS = {"core": 0, "games": 1, "agents": 2}
+#: floor of each top-level part of ``plunder``; the package itself (``plunder``: the public API,
+#: over match) is on match's floor
+RUNGS = {"core": 0, "games": 1, "agents": 2, "match": 3, "pictures": 3, "interop": 3, "backends": 3,
+         "simulate": 4, "terminal": 4, "lab": 4, "web": 5, "cli": 6, "__main__": 6}
+#: the floor of ``plunder`` itself and of a part not listed (a new part must be given a floor)
 TOP = 3
+#: parts that never borrow from one another though the floors would allow it (importer, imported):
+#: the browser's words are not the terminal's
+APART = {("web", "terminal")}
+#: parts of one floor that may import one another (importer, imported)
+SAME_FLOOR = {("lab", "simulate"), ("interop", "pictures"), ("__main__", "cli")}
 
 
 def module_name(path: Path) -> str:
@@ -49,10 +62,15 @@ def imported(path: Path) -> list[tuple[int, str, bool]]:
     return found
 
 
-def rung(module: str) -> int:
-    """The ladder rung of a ``plunder`` module (the package itself is the top)."""
+def part(module: str) -> str:
+    """The top-level part of a ``plunder`` module (``plunder`` for the package itself)."""
     parts = module.split(".")
-    return RUNGS.get(parts[1], TOP) if len(parts) > 1 else TOP
+    return parts[1] if len(parts) > 1 else "plunder"
+
+
+def rung(module: str) -> int:
+    """The ladder floor of a ``plunder`` module."""
+    return RUNGS.get(part(module), TOP)
 
 
 def game_of(module: str) -> str | None:
@@ -63,7 +81,8 @@ def game_of(module: str) -> str | None:
 
 def test_rung_and_game_are_read_from_names() -> None:
     assert rung("plunder.core.registry") == 0 and rung("plunder.games.hubs.rules") == 1
-    assert rung("plunder.agents.mcts") == 2 and rung("plunder.simulate") == 3 and rung("plunder") == 3
+    assert rung("plunder.agents.mcts") == 2 and rung("plunder.interop.encoding") == 3 and rung("plunder") == 3
+    assert rung("plunder.simulate") == 4 and rung("plunder.web.tables") == 5 and rung("plunder.cli") == 6
     assert game_of("plunder.games.hubs.svg") == "hubs" and game_of("plunder.games") is None
 
 
@@ -82,8 +101,33 @@ def test_no_module_imports_up_the_ladder_or_across_games() -> None:
             where = f"{path.relative_to(PACKAGE.parent)}:{line} imports {other}"
             if rung(other) > rung(me):
                 wrong.append(f"{where} (up the ladder)")
+            elif (part(me), part(other)) in APART:
+                wrong.append(f"{where} (parts kept apart)")
+            elif (rung(other) == rung(me) and part(me) != part(other) and "plunder" not in (part(me), part(other))
+                  and (part(me), part(other)) not in SAME_FLOOR):
+                wrong.append(f"{where} (across one floor)")
             elif game_of(me) and game_of(other) and game_of(me) != game_of(other):
                 wrong.append(f"{where} (another game)")
+            elif game_of(other) and part(me) != "games":
+                wrong.append(f"{where} (a shared part naming a game)")
             elif not at_top and game_of(me) is None:
                 wrong.append(f"{where} (inside a function)")
     assert not wrong, "\n".join(wrong)
+
+
+def test_parts_form_no_circle() -> None:
+    edges: dict[str, set[str]] = {}
+    for path in sorted(PACKAGE.rglob("*.py")):
+        me = part(module_name(path))
+        for _, other, _ in imported(path):
+            if part(other) != me:
+                edges.setdefault(me, set()).add(part(other))
+
+    def reaches(start: str, goal: str, seen: set[str]) -> bool:
+        for nxt in edges.get(start, set()) - seen:
+            if nxt == goal or reaches(nxt, goal, seen | {nxt}):
+                return True
+        return False
+
+    circles = sorted(f"{a} -> {b} -> ... -> {a}" for a in edges for b in edges[a] if b != "plunder" and reaches(b, a, {b}))
+    assert not circles, "\n".join(circles)

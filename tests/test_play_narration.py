@@ -43,13 +43,13 @@ def test_a_whole_game_is_told_and_taken_apart(game_id: str, params: dict[str, st
     text = out.getvalue()
     assert session.state.is_terminal()
     assert told in text
-    breakdown = entry(game_id).breakdown
+    breakdown = entry(game_id).presentation.breakdown
     assert breakdown is not None
     lines = breakdown(session.state)
     assert lines[0].startswith(first)
     assert all(" ".join(line.split()) in " ".join(text.split()) for line in lines)
     # every move of the human and of the agents is told on a line of its own
-    narrate = entry(game_id).narrate
+    narrate = entry(game_id).presentation.narrate
     assert narrate is not None
     flat = " ".join(text.split())
     for before, move, after in zip(session.states, session.moves, session.states[1:]):

@@ -23,7 +23,7 @@ GAMES = [("pillage", {}), ("pillage", {"board": "square:4x4"}), ("pirates", {}),
 @pytest.mark.parametrize("game_id,params", GAMES, ids=[f"{g}-{'-'.join(p.values())}" for g, p in GAMES])
 def test_every_position_of_a_game_fits_80_columns_and_leaves_rows_to_spare(game_id: str, params: dict[str, str]) -> None:
     game = load_game(game_id, **params)  # a "preset" key names a preset
-    render = entry(game_id).render
+    render = entry(game_id).presentation.render
     assert render is not None
     rng = random.Random(3)
     state = game.new_initial_state()

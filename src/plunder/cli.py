@@ -30,7 +30,7 @@ from .core.errors import PlunderError, SearchLimitError
 from .core.game import Game
 from .core import chance
 from .core.record import MAX_SEED, read_record, replay, truncated
-from .core.registry import entry, game_ids, load_game
+from .core.registry import broken_games, entry, game_ids, load_game
 from .core.words import plural
 from .pictures import png_of, positions, svg_of
 from .simulate import histogram_rows, simulate, wilson
@@ -38,7 +38,7 @@ from .lab.luck import gather as gather_luck, section as luck_section
 from .lab.report import build as build_report, write as write_report
 from .lab import tournament
 from .lab.plots import heatmap, lines as lines_plot
-from .lab.backends import BACKENDS, make_backend
+from .backends import BACKENDS, make_backend
 from .lab.run import collect
 from .lab.store import Run, Store
 from .lab.sweep import MEASURES, parse_grid, shown as sweep_shown, sweep, table as sweep_table
@@ -109,6 +109,8 @@ ADDRESS = click.option("--address", default=None, metavar="ADDR",
 @click.group(cls=Commands, context_settings={"help_option_names": ["-h", "--help"]})
 def main() -> None:
     """Plunder: five tabletop games of profit."""
+    for line in broken_games():  # an installed game that does not load is left out, not fatal
+        click.echo(f"plunder: warning: {line}", err=True)
 
 
 @main.command("list")
@@ -227,7 +229,7 @@ def play(game_id: str | None, params: Sequence[str], preset: str | None, vs: str
 @click.option("--db", "db_url", default=None,
               help="database URL: sqlite:///PATH or postgresql://... (default: a SQLite file in the user's data folder)")
 def serve_cmd(host: str, port: int, db_url: str | None) -> None:
-    """Play in the browser: serve the web app on http://HOST:PORT (all five games, against the AI,
+    """Play in the browser: serve the web app on http://HOST:PORT (every installed game, against the AI,
     hotseat and online)."""
     click.echo(f"Plunder is being served on http://{host}:{port}/ (Ctrl-C stops it)")
     serve(host, port, db_url)
@@ -237,7 +239,7 @@ def serve_cmd(host: str, port: int, db_url: str | None) -> None:
 @click.argument("game_id", metavar="GAME", type=click.Choice(game_ids()))
 def rules_cmd(game_id: str) -> None:
     """How to play GAME and how to win, on one screen (full rules: docs/rules/GAME.md)."""
-    click.echo(entry(game_id).how_to_play.rstrip("\n"))
+    click.echo(entry(game_id).presentation.how_to_play.rstrip("\n"))
 
 
 @main.command("simulate")
@@ -492,7 +494,7 @@ def replay_cmd(path: str, step: bool) -> None:
         return
     final = replay(record)
     game = final.game
-    render = entry(record.game).render
+    render = entry(record.game).presentation.render
     console.print(render(final) if render else Text(str(final)))
     seats = ", ".join(f"{game.seat_name(i)}: {name}" for i, name in enumerate(record.players))
     drawn = "chance drawn from the seed" if record.chance == "seed" else "chance not drawn from the seed"
@@ -517,7 +519,7 @@ def solve_cmd(game_id: str, params: Sequence[str], preset: str | None, moves: st
               time_limit: float, memory: float | None) -> None:
     """Solve a position exactly: its value for the player to move, and a best move."""
     game = _load(game_id, preset, params)
-    solver = entry(game_id).solve
+    solver = entry(game_id).strength.solve
     if solver is None:
         raise click.UsageError(f"{game_id} has no exact solver")
     draws = chance.stream(seed)
@@ -533,7 +535,7 @@ def solve_cmd(game_id: str, params: Sequence[str], preset: str | None, moves: st
     except SearchLimitError as exc:
         raise click.ClickException(f"no result within the solver's {exc.limit} limit: {exc}") from None
     console = Console()
-    render = entry(game_id).render
+    render = entry(game_id).presentation.render
     console.print(render(state) if render else Text(str(state)))
     if result.best_action is None:
         console.print(f"The game is over: final value {result.value:g}.")
@@ -581,8 +583,6 @@ def render_cmd(path: str, at: int | None, svg_path: str | None, png_path: str | 
         record = truncated(record, at)
     game_entry = entry(record.game)
     if svg_path or png_path:
-        if game_entry.svg is None:
-            raise click.UsageError(f"{record.game} has no SVG picture")
         state, shown = deque(positions(record), maxlen=1)[0]  # the last, with its move narrated
         picture = svg_of(state, shown)
         if svg_path:
@@ -593,7 +593,7 @@ def render_cmd(path: str, at: int | None, svg_path: str | None, png_path: str | 
             console.print(Text(f"Wrote {png_path}"))
         return
     state = replay(record)
-    console.print(game_entry.render(state) if game_entry.render else Text(str(state)))
+    console.print(game_entry.presentation.render(state) if game_entry.presentation.render else Text(str(state)))
 
 
 if __name__ == "__main__":

@@ -74,7 +74,7 @@ def hint_lines(hinter: Agent, state: State, rng: random.Random, pad: int = 12) -
     each with its value and how sure it is, else the agent's one move; each with what it does
     where the game describes moves. Move texts are right-aligned in ``pad`` columns (0: none,
     each then followed by a colon)."""
-    describe = entry(state.game.id).describe
+    describe = entry(state.game.id).presentation.describe
     text = state.game.action_to_text
 
     def note(action: object) -> str:

@@ -12,11 +12,10 @@ from typing import Iterator
 
 import resvg_py
 
-from .core.errors import ParameterError
 from .core.game import State
 from .core.record import Record, replay
 from .core.registry import entry
-from .core.svg import Shown
+from .core.svg import Shown, plain_picture
 
 
 def positions(record: Record) -> Iterator[tuple[State, Shown | None]]:
@@ -24,7 +23,7 @@ def positions(record: Record) -> Iterator[tuple[State, Shown | None]]:
     (``None`` for the start), narrated where the game narrates. The record is checked whole
     first (:func:`replay`)."""
     replay(record)
-    narrate = entry(record.game).narrate
+    narrate = entry(record.game).presentation.narrate
     state = record_game_start(record)
     yield state, None
     for i, move in enumerate(record.moves):
@@ -40,11 +39,9 @@ def record_game_start(record: Record) -> State:
 
 
 def svg_of(state: State, shown: Shown | None = None) -> str:
-    """The SVG picture of ``state``; a game without one raises :class:`ParameterError`."""
-    draw = entry(state.game.id).svg
-    if draw is None:
-        raise ParameterError(f"{state.game.id} has no SVG picture")
-    return draw(state, shown)
+    """The SVG picture of ``state``: the game's own, or :func:`plain_picture` for a game that
+    draws none."""
+    return (entry(state.game.id).presentation.svg or plain_picture)(state, shown)
 
 
 def png_of(svg_text: str) -> bytes:

@@ -11,7 +11,7 @@ from typing import Any, Callable, Iterator, Sequence
 from .agents import make_agent
 from .match import agent_rng, play_out
 from .core.registry import entry, load_game
-from .lab.backends import Backend, LocalPool
+from .backends import Backend, LocalPool
 
 
 @dataclass
@@ -105,12 +105,12 @@ def play_chunk(job: Chunk) -> list[tuple[int, GameResult]]:
     hooks = entry(game_id)
     built = {spec: make_agent(spec, game) for spec in dict.fromkeys(agents)}
     done: dict[int, GameResult] = {}
-    if hooks.fast_batch is not None:
+    if hooks.speed.fast_batch is not None:
         groups: dict[tuple[str, ...], list[int]] = {}
         for i in indices:
             groups.setdefault(tuple(seating(agents, game.num_players, i)), []).append(i)
         for seated, group in groups.items():
-            batch = hooks.fast_batch(game, [built[spec] for spec in seated], [seed + i for i in group])
+            batch = hooks.speed.fast_batch(game, [built[spec] for spec in seated], [seed + i for i in group])
             for i, played in zip(group, batch or ()):
                 done[i] = (list(seated), played.returns, played.scores, dict(played.stats))
     results: list[tuple[int, GameResult]] = []
@@ -121,7 +121,7 @@ def play_chunk(job: Chunk) -> list[tuple[int, GameResult]]:
         seats = seating(agents, game.num_players, i)
         players = [built[spec] for spec in seats]
         rngs = [agent_rng(seed + i, s) for s in range(len(players))]
-        result = hooks.fast_play(game, players, rngs, seed + i) if hooks.fast_play is not None else None
+        result = hooks.speed.fast_play(game, players, rngs, seed + i) if hooks.speed.fast_play is not None else None
         if result is not None:
             results.append((i, (seats, result.returns, result.scores, dict(result.stats))))
             continue
@@ -137,7 +137,7 @@ def chunks(game_id: str, params: dict[str, str], agents: Sequence[str], indices:
     About 8 chunks a worker of at most 200 games; for a game whose ``fast_batch`` hook plays
     many games at once (its arrays pay off only over thousands), 2 a worker of at most 4000.
     """
-    batched = entry(game_id).fast_batch is not None
+    batched = entry(game_id).speed.fast_batch is not None
     most, per_worker = (4000, 2) if batched else (200, 8)
     size = max(1, min(most, len(indices) // (workers * per_worker) or 1))
     return [(game_id, dict(params), list(agents), list(indices[s:s + size]), seed)

@@ -1,9 +1,9 @@
 """Terminal play: a human (or several) against agents, drawn with rich.
 
-Works over the public API only: the game's ``ENTRY.render`` draws the position,
-``ENTRY.describe`` annotates the move list, and every action goes through
-``parse_action`` and ``apply``. ``ENTRY.narrate`` tells every move (chance's and the
-agents' too), ``ENTRY.breakdown`` the final score; a refused move is told in one plain
+Works over the public API only: the game's ``ENTRY.presentation.render`` draws the position,
+``ENTRY.presentation.describe`` annotates the move list, and every action goes through
+``parse_action`` and ``apply``. ``ENTRY.presentation.narrate`` tells every move (chance's and the
+agents' too), ``ENTRY.presentation.breakdown`` the final score; a refused move is told in one plain
 sentence (``--verbose``: the rules' full message, with the position and ruling id).
 """
 
@@ -24,12 +24,13 @@ from rich.table import Table
 from rich.text import Text
 
 from .agents import Agent, make_agent
-from .core.errors import IllegalActionError, InvalidActionError, PlunderError, without_rulings
+from .core.errors import PlunderError
 from .core.game import CHANCE, Game, State
 from .core import chance
 from .core.record import Move, Record, replay
 from .core.registry import entry
 from .core.svg import verdict
+from .core.words import refusal
 from .match import chance_index, decision_rng, hint_lines, hint_rng, new_seed, resumed_states, undo_point
 
 #: most terminal rows a run of chance's narrations takes (a 4x4 board deals 16 boxes at once)
@@ -127,7 +128,7 @@ class PlaySession:
             self.seed = new_seed() if seed is None else seed
         names = [a.name if a is not None else "human" for a in seats]
         self.record = Record(game.id, dict(game.params), self.seed, names, list(self.moves))
-        self.hinter = make_agent(hint_agent if hint_agent is not None else self.entry.hint, game)
+        self.hinter = make_agent(hint_agent if hint_agent is not None else self.entry.strength.hint, game)
 
     def agent_rng(self, seat: int) -> random.Random:
         """The RNG of the agent in ``seat`` for this decision, keyed on the seed, the seat and the
@@ -163,7 +164,7 @@ class PlaySession:
     def show(self) -> None:
         """Draw the position, then the moves told since the last drawing (the last move stays in
         view under the board on a small screen)."""
-        render = self.entry.render
+        render = self.entry.presentation.render
         self.console.print(render(self.state) if render else Text(str(self.state)))
         self.print_told()
 
@@ -185,7 +186,7 @@ class PlaySession:
 
     def tell(self, before: State, action: object, after: State) -> None:
         """Say what ``action`` did, in the game's words; chance's draws wait to be told together."""
-        narrate = self.entry.narrate
+        narrate = self.entry.presentation.narrate
         if narrate is not None:
             said = narrate(before, action, after)
         else:
@@ -243,10 +244,10 @@ class PlaySession:
         state = self.state
         table = Table(show_header=True, header_style="bold")
         table.add_column("move")
-        describe = self.entry.describe
+        describe = self.entry.presentation.describe
         if describe:
             table.add_column("what it does")
-        order = self.entry.move_list
+        order = self.entry.presentation.move_list
         legal = list(order(state) if order is not None else state.legal_actions())
         shown = legal if everything else legal[:MOVE_LIST_CAP]
         for action in shown:
@@ -275,8 +276,8 @@ class PlaySession:
         if self.state.is_terminal():
             self.show()
             self.console.print(Text(result_line(self.game, self.state), "bold green"))
-            if self.entry.breakdown is not None:
-                self.console.print(Text("\n".join(self.entry.breakdown(self.state)), "green"))
+            if self.entry.presentation.breakdown is not None:
+                self.console.print(Text("\n".join(self.entry.presentation.breakdown(self.state)), "green"))
         return self.record
 
     def play(self) -> None:
@@ -299,8 +300,8 @@ class PlaySession:
                 self.console.print("Game stopped.")
                 break
             if command == "help":
-                if self.entry.how_to_play:
-                    self.console.print(Text(self.entry.how_to_play.rstrip("\n")))
+                if self.entry.presentation.how_to_play:
+                    self.console.print(Text(self.entry.presentation.how_to_play.rstrip("\n")))
                 self.console.print(help_text())
             elif command in ("moves", "?", "list"):
                 self.list_moves()
@@ -326,22 +327,10 @@ class PlaySession:
                 redraw = True
 
 
-#: the longest reason a refusal of unreadable text repeats before its example move
-PLAIN_REASON_CHARS = 60
-
-
 def plain_error(exc: PlunderError, state: State) -> str:
-    """A refused move in a player's words: the reason as one sentence, without the position or
-    ruling id (``--verbose`` shows the full message); for unreadable text, an example move."""
-    reason = exc.reason if isinstance(exc, (IllegalActionError, InvalidActionError)) else str(exc)
-    reason = without_rulings(reason).strip().rstrip(".")
-    said = reason[:1].upper() + reason[1:] + "."
-    if isinstance(exc, InvalidActionError):
-        legal = state.legal_actions()
-        example = f"a move like {state.game.action_to_text(state, legal[0])}" if legal else "a move"
-        # a long reason spells out the notation, which the example shows better
-        said = (said + " " if len(said) <= PLAIN_REASON_CHARS else "") + f"Type {example}, or 'moves' to list them."
-    return said
+    """A refused move in a player's words (:func:`plunder.core.words.refusal`, ``--verbose``
+    shows the full message), with the terminal's advice for unreadable text."""
+    return refusal(exc, state, "Type {}, or 'moves' to list them.")
 
 
 def result_line(game: Game, state: State) -> str:
@@ -358,7 +347,7 @@ STEP_HELP = "Enter or n: next move, p: back, first, last, a number: that move, q
 
 def step_through(record: Record, console: Console, read: Callable[[str], str]) -> None:
     """Walk through ``record`` move by move at the terminal: each position, then the move that
-    led to it in the game's words (``ENTRY.narrate``, else its text)."""
+    led to it in the game's words (``ENTRY.presentation.narrate``, else its text)."""
     final = replay(record)
     game = final.game
     game_entry = entry(game.id)
@@ -372,13 +361,13 @@ def step_through(record: Record, console: Console, read: Callable[[str], str]) -
     at = 0
     while True:
         state = states[at]
-        console.print(game_entry.render(state) if game_entry.render else Text(str(state)))
+        console.print(game_entry.presentation.render(state) if game_entry.presentation.render else Text(str(state)))
         if at == 0:
             said = "The start."
         else:
             before, action = states[at - 1], actions[at - 1]
-            if game_entry.narrate is not None:
-                said = game_entry.narrate(before, action, state)
+            if game_entry.presentation.narrate is not None:
+                said = game_entry.presentation.narrate(before, action, state)
             else:
                 who = "Chance" if before.current_player == CHANCE else game.seat_name(before.current_player)
                 said = f"{who}: {game.action_to_text(before, action)}"

@@ -80,5 +80,5 @@ def test_hubs_hard_is_the_root_search_over_the_shortlist() -> None:
     game = plunder.load_game("hubs", preset="tiny")
     hard = make_agent("hard", game)
     assert isinstance(hard, RootSearch) and hard.name == "hard"
-    assert hard.sims == 96 and hard.seconds is None and hard.candidates is ENTRY.candidates
+    assert hard.sims == 96 and hard.seconds is None and hard.candidates is ENTRY.strength.candidates
     assert hard.policy.name == "greedy"

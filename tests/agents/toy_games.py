@@ -14,6 +14,21 @@ from plunder.core.game import CHANCE, TERMINAL, Action, Game, State
 from plunder.core.params import Param, parse_int
 
 
+class RaceCodec:
+    """``+1``: a step of 0 to 2 (0 is chance's nothing)."""
+
+    def is_action(self, state: State, value: object) -> bool:
+        return type(value) is int and 0 <= value <= 2
+
+    def text(self, state: State, action: Action) -> str:
+        return f"+{action}"
+
+    def parse(self, state: State, text: str) -> Action:
+        if text in ("+0", "+1", "+2"):
+            return int(text[1])
+        raise state.invalid(text, "write +1 or +2")
+
+
 class Race(Game):
     id = "race"
     title = "Race"
@@ -30,13 +45,9 @@ class Race(Game):
     def new_initial_state(self) -> "RaceState":
         return RaceState(self, (0,) * self.num_players, 0, False)
 
-    def action_to_text(self, state: State, action: Action) -> str:
-        return f"+{action}"
-
-    def parse_action(self, state: State, text: str) -> Action:
-        if text in ("+0", "+1", "+2"):
-            return int(text[1])
-        raise state.invalid(text, "write +1 or +2")
+    @property
+    def codec(self) -> "RaceCodec":
+        return RaceCodec()
 
 
 @dataclass(frozen=True)

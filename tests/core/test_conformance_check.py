@@ -6,12 +6,27 @@ import pytest
 
 import plunder
 from plunder.core.conformance import ConformanceError, check_game, check_tamper, random_record, tamper_positions
+from plunder.games.pillage.actions import PillageCodec
 from plunder.games.pillage.rules import PillageGame
 
 
 class NoRoundTrip(PillageGame):
     def action_to_text(self, state, action):  # type: ignore[no-untyped-def]
         return "a1-b1"
+
+
+class AnyValue(PillageCodec):
+    """A codec that takes any value for an action (as Pillage's NamedTuple actions once let a
+    plain tuple pass for a line)."""
+
+    def is_action(self, state, value):  # type: ignore[no-untyped-def]
+        return True
+
+
+class Gullible(PillageGame):
+    @property
+    def codec(self) -> PillageCodec:
+        return AnyValue(self.actions)
 
 
 class NeverEnds(PillageGame):
@@ -28,6 +43,25 @@ def build(cls):  # type: ignore[no-untyped-def]
 def test_text_that_does_not_round_trip_is_caught() -> None:
     with pytest.raises(ConformanceError, match="parse back|share the text"):
         check_game(build(NoRoundTrip), playthroughs=2)
+
+
+def test_a_codec_taking_a_plain_tuple_for_an_action_is_caught() -> None:
+    with pytest.raises(ConformanceError, match="taken for the plain tuple"):
+        check_game(build(Gullible), playthroughs=1)
+
+
+def test_actions_are_typed_values_with_one_codec_in_every_game() -> None:
+    # one notation: every game's actions go through its codec, the same errors everywhere
+    for game_id in plunder.game_ids():
+        game = plunder.load_game(game_id)
+        state = game.new_initial_state()
+        action = state.legal_actions()[0]
+        assert game.codec.is_action(state, action) and not game.codec.is_action(state, ("x", 1))
+        assert game.codec.parse(state, game.codec.text(state, action)) == action
+        with pytest.raises(plunder.InvalidActionError):
+            game.parse_action(state, "x" * 201)
+        with pytest.raises(plunder.InvalidActionError):
+            game.parse_action(state, "\x00 no action \x00")
 
 
 def test_game_longer_than_its_bound_is_caught() -> None:

@@ -4,6 +4,7 @@ import plunder
 from plunder.core.errors import without_rulings
 from plunder.core.words import plural
 from plunder.games.hubs.narrate import breakdown
+from plunder.games.hubs.rules import HubsState
 
 
 def test_plural_agrees_with_the_count() -> None:
@@ -22,7 +23,7 @@ def test_a_round_of_one_segment_is_told_in_the_singular() -> None:
     state = plunder.load_game("hubs", width=3, height=2, dots=2).new_initial_state()
     for text in ["dot 0,0", "dot 2,0", "seg a-b", "dot 0,0", "dot 2,0", "seg a-b"]:
         state = state.apply_text(text)
-    assert state.is_terminal()
+    assert isinstance(state, HubsState) and state.is_terminal()
     assert "(1 segment, at most 1 at a dot" in breakdown(state)[0]
 
 
@@ -30,6 +31,8 @@ def test_the_pirates_breakdown_counts_one_standoff_in_the_singular() -> None:
     from plunder.core.record import replay
     from plunder.games.pirates.narrate import breakdown as pirates_breakdown
 
+    from plunder.games.pirates.rules import PiratesState
+
     final = replay(plunder.play(plunder.load_game("pirates"), ["greedy"], seed=8))
-    assert final.standoffs == 1  # type: ignore[attr-defined]
+    assert isinstance(final, PiratesState) and final.standoffs == 1
     assert "1 standoff;" in pirates_breakdown(final)[-1]

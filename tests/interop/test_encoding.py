@@ -12,7 +12,7 @@ from plunder.core.errors import IllegalActionError
 from plunder.core.registry import GAME_MODULES, entry
 from plunder.games.pillage.rules import PillageGame
 from plunder.interop.encoding import encoding
-from plunder.interop.spaces import TableSpace
+from plunder.core.spaces import TableSpace
 
 CASES = [(g, p) for g in GAME_MODULES for p in entry(g).game_class.presets]
 

@@ -15,7 +15,7 @@ from click.testing import CliRunner
 from plunder.cli import main
 
 from plunder.core.errors import ParameterError
-from plunder.lab.backends import LocalPool, RayCluster, make_backend
+from plunder.backends import LocalPool, RayCluster, make_backend
 from plunder.lab.run import collect
 from plunder.lab.store import Run, Store
 from plunder.lab.sweep import parse_grid, sweep

@@ -27,7 +27,7 @@ def test_its_game_replays_with_chance_drawn_from_the_seed(game_id: str, params: 
 
 def test_it_never_does_worse_than_its_base_policy_on_the_same_seed() -> None:
     game = load_game("profiteer", target="30")
-    policy = make_agent(clairvoyant.POLICY["profiteer"], game)
+    policy = make_agent(entry("profiteer").strength.rollout_policy(), game)
     wins = plain_wins = 0
     for seed in range(12):
         _, plain = play_out(game, [policy], seed)
@@ -50,8 +50,8 @@ def test_aiming_at_the_score_finds_more_cards_than_the_first_win() -> None:
 def test_it_is_no_game_s_agent_or_level() -> None:
     for game_id in game_ids():
         e = entry(game_id)
-        assert not any(clairvoyant.LABEL in name for name in e.agents)
-        assert not any(clairvoyant.LABEL in spec for spec in e.levels.values())
+        assert not any(clairvoyant.LABEL in name for name in e.strength.agents)
+        assert not any(clairvoyant.LABEL in spec for spec in e.strength.levels.values())
     with pytest.raises(ValueError):
         make_agent("clairvoyant", load_game("profiteer"))
 

@@ -47,7 +47,7 @@ def test_seat_counts_follow_the_players_parameter() -> None:
 def test_rules_page_shows_how_to_play(client: TestClient, game_id: str) -> None:
     page = client.get(f"/rules/{game_id}")
     assert page.status_code == 200
-    first_line = entry(game_id).how_to_play.splitlines()[0]
+    first_line = entry(game_id).presentation.how_to_play.splitlines()[0]
     assert first_line.split(":")[0] in page.text
 
 

@@ -14,7 +14,7 @@ from starlette.testclient import TestClient, WebSocketTestSession
 
 from plunder.core.record import Record, replay
 from plunder.web.app import create_app
-from plunder.web.games import COOKIE
+from plunder.web.security import COOKIE, TOKEN_HEADER
 from plunder.web.limits import MAX_BODY_BYTES, MAX_MESSAGE_BYTES, MESSAGE_BURST
 from plunder.web.store import Store
 
@@ -102,7 +102,10 @@ def test_an_illegal_move_is_refused_plainly_with_the_ruling_in_the_detail(client
         assert error["type"] == "error"
         assert "PP-" in error["detail"] and "PP-" not in error["message"]
         ws.send_json({"type": "act", "action": "zz99-qq", "ply": message["ply"]})
-        assert ws.receive_json()["type"] == "error"
+        unreadable = ws.receive_json()
+        # the browser's words, not the terminal's: nothing to type, no 'moves' command
+        assert unreadable["type"] == "error" and "for example a move like" in unreadable["message"]
+        assert "moves" not in unreadable["message"] and "Type" not in unreadable["message"]
 
 
 def test_a_stale_ply_is_refused(client: TestClient) -> None:
@@ -228,6 +231,9 @@ def test_hint_and_resign(client: TestClient) -> None:
     ('{"type": "act", "action": "a1-a2", "ply": true}', "An act message has an action text and the ply you saw."),
     ('{"type": "act", "action": "' + "9" * 5000 + '", "ply": 0}', "That message is too long."),
     ('{"type": "act", "action": "' + "9" * 1000 + '", "ply": 9}', None),
+    pytest.param("[" * 2000 + "]" * 2000, "That message nests too deeply.", id="nested-arrays"),
+    pytest.param('{"type": "act", "action": ' + "[" * 1990 + "]" * 1990 + ', "ply": 0}',
+                 "That message nests too deeply.", id="nested-in-an-object"),
 ])
 def test_malformed_messages_get_an_error_and_the_connection_lives(client: TestClient, sent: str, said: str | None) -> None:
     game_id = new_game(client, "pillage", preset="small", **{"seat.0": "me", "seat.1": "hotseat"})
@@ -279,7 +285,7 @@ def test_a_new_server_over_the_same_store_carries_every_game_on(db: str) -> None
             before = until_my_turn(ws, state_of(ws))
         token = first.cookies[COOKIE]
     with TestClient(create_app(db, ai_workers=0)) as second:
-        with second.websocket_connect(f"/ws/{game_id}?token={token}") as ws:
+        with second.websocket_connect(f"/ws/{game_id}", headers={TOKEN_HEADER: token}) as ws:
             after = state_of(ws)
             assert after["ply"] == before["ply"] and after["svg"] == before["svg"] and after["your_turn"]
             ws.send_json({"type": "act", "action": after["legal"][0], "ply": after["ply"]})

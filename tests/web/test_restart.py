@@ -15,6 +15,7 @@ from typing import Any, Iterator
 import pytest
 from websockets.sync.client import ClientConnection, connect
 
+from plunder.web.security import TOKEN_HEADER
 from tests.web.browser.conftest import LiveServer
 
 
@@ -41,7 +42,8 @@ def create(server: LiveServer, game: str, **fields: str) -> tuple[str, str]:
 
 def channel(server: LiveServer, game_id: str, token: str) -> ClientConnection:
     """The game's WebSocket for the holder of ``token``."""
-    return connect(f"ws://127.0.0.1:{server.port}/ws/{game_id}?token={token}", max_size=2**24, open_timeout=30)
+    return connect(f"ws://127.0.0.1:{server.port}/ws/{game_id}", additional_headers={TOKEN_HEADER: token},
+                   max_size=2**24, open_timeout=30)
 
 
 def state(ws: ClientConnection) -> dict[str, Any]:

@@ -27,8 +27,8 @@ GENERIC: dict[str, AgentFactory] = {"random": RANDOM, "mcts": MCTS}
 def agent_factories(game: Game) -> dict[str, AgentFactory]:
     """Every agent of ``game`` by name: the generic ones, the game's own, then the levels."""
     registered = game.id in game_ids()
-    own: Mapping[str, AgentFactory] = entry(game.id).agents if registered else {}
-    overrides: Mapping[str, str] = entry(game.id).levels if registered else {}
+    own: Mapping[str, AgentFactory] = entry(game.id).strength.agents if registered else {}
+    overrides: Mapping[str, str] = entry(game.id).strength.levels if registered else {}
     factories = {**GENERIC, **{n: f for n, f in own.items() if n not in GENERIC}}
     for level in LEVELS:
         factories[level] = level_factory(level, factories, overrides)

@@ -313,7 +313,7 @@ MCTS_PARAMS = (
     Param("rollouts", "1", parse_int(1), "rollouts per leaf"),
     Param("eval", "auto", str, "leaf values: fast (the game's own evaluator), random, or one of the game's agents "
                                "playing the rollouts (auto: fast if the game has one, else random; with root=, the base)"),
-    Param("playout", "auto", str, "which playouts the game's fast evaluator plays (Pillage: random, greedy, safe)"),
+    Param("playout", "auto", str, "which playouts the game's fast evaluator plays (a name it does not know is refused with the names it knows)"),
     Param("depth", "0", parse_int(0), "cut rollouts after this many actions and value them by scores (0: play out)"),
     Param("scale", "10", parse_real(0, above=True), "rollouts cut by depth= are valued tanh(score margin / scale)"),
     Param("value", "returns", parse_choice(("returns", "score")), "value finished rollouts by returns or by scores",
@@ -348,26 +348,26 @@ def _make_mcts(game: Game, options: AgentOptions) -> "MCTSAgent | RootSearch":
         if root in ("mcts", "hard") or root.startswith(("mcts:", "hard:")):
             raise ParameterError(f"mcts root={root!r}: the base policy must be a fast agent such as greedy or random")
         base = options.agent(root)
-    default_eval = "fast" if game_entry.evaluator is not None else ("random" if root is None else "base")
+    default_eval = "fast" if game_entry.strength.evaluator is not None else ("random" if root is None else "base")
     kind = default_eval if options["eval"] == "auto" else options["eval"]
     evaluator: Evaluator
     if kind == "fast":
-        if game_entry.evaluator is None:
+        if game_entry.strength.evaluator is None:
             raise ParameterError(f"{game.id} has no fast evaluator; use eval=random or eval=greedy")
         # the game knows its playouts: it checks the name and picks the default for ""
         playout = options["playout"]
-        evaluator = game_entry.evaluator(game, rollouts, "" if playout == "auto" else playout)
+        evaluator = game_entry.strength.evaluator(game, rollouts, "" if playout == "auto" else playout)
     elif kind == "random":
         evaluator = RolloutEvaluator(rollouts, depth=depth, scale=scale, by_score=by_score)
     elif kind == "base" and base is not None:
         evaluator = RolloutEvaluator(rollouts, base, depth=depth, scale=scale, by_score=by_score)
-    elif kind in game_entry.agents:
+    elif kind in game_entry.strength.agents:
         evaluator = RolloutEvaluator(rollouts, options.agent(kind), depth=depth, scale=scale,
                                      by_score=by_score)
     else:
-        raise ParameterError(f"mcts eval={kind!r} is not one of fast, random, {', '.join(game_entry.agents)}")
+        raise ParameterError(f"mcts eval={kind!r} is not one of fast, random, {', '.join(game_entry.strength.agents)}")
     if base is not None:
-        return RootSearch(base, evaluator, sims=sims, seconds=seconds, z=options["z"], candidates=game_entry.candidates)
+        return RootSearch(base, evaluator, sims=sims, seconds=seconds, z=options["z"], candidates=game_entry.strength.candidates)
     return MCTSAgent(game, sims=sims, seconds=seconds, c=options["c"], evaluator=evaluator, reuse=options["reuse"],
                      batch=options["batch"])
 

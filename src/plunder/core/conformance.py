@@ -11,12 +11,13 @@ text, the wrong mover, another chance outcome than the seed draws) is refused at
 
 from __future__ import annotations
 
+import dataclasses
 import math
 import random
 from dataclasses import dataclass, replace
 
 from .errors import IllegalActionError, InvalidActionError, RecordError
-from .game import CHANCE, TERMINAL, Game, State
+from .game import CHANCE, TERMINAL, Action, Game, State
 from . import chance
 from .chance import sample_chance
 from .record import SEEDED, Move, Record, replay
@@ -74,6 +75,7 @@ def check_state(game: Game, state: State, rng: random.Random, report: Conformanc
         texts.add(text)
         if game.parse_action(state, text) != action:
             raise _fail(game, state, f"text {text!r} does not parse back to {action!r}")
+        _check_typed(game, state, action, text)
         if state.illegal_reason(action) is not None:
             raise _fail(game, state, f"listed action {text!r} is called illegal")
         state.apply(action)
@@ -86,6 +88,19 @@ def check_state(game: Game, state: State, rng: random.Random, report: Conformanc
         pass
     else:
         raise _fail(game, state, "garbage text was accepted as an action")
+
+
+def _check_typed(game: Game, state: State, action: Action, text: str) -> None:
+    """An action is a frozen dataclass its codec knows, unequal to a plain tuple of its fields,
+    which the codec does not take for an action (one notation, :mod:`.codec`)."""
+    if not (dataclasses.is_dataclass(action) and not isinstance(action, type)
+            and getattr(type(action), "__dataclass_params__").frozen):
+        raise _fail(game, state, f"action {text!r} is a {type(action).__name__}, not a frozen dataclass")
+    if not game.codec.is_action(state, action):
+        raise _fail(game, state, f"the codec does not know its own action {text!r}")
+    look_alike = dataclasses.astuple(action)
+    if look_alike == action or game.codec.is_action(state, look_alike):
+        raise _fail(game, state, f"action {text!r} is taken for the plain tuple {look_alike!r}")
 
 
 def _refuse_illegal(game: Game, state: State, stale: list, report: ConformanceReport) -> None:

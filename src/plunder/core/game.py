@@ -3,19 +3,22 @@
 A :class:`Game` is a ruleset with its parameters fixed; a :class:`State` is an
 immutable position. ``state.apply(action)`` returns a new state. Chance is a player
 (:data:`CHANCE`) whose outcomes carry probabilities; a finished game's current player
-is :data:`TERMINAL`. Actions are small hashable values (ints for most games); every
-action has one canonical text, given by :meth:`Game.action_to_text` and read back by
-:meth:`Game.parse_action`.
+is :data:`TERMINAL`. Actions are small typed values (frozen dataclasses); every action has one
+canonical text, given by :meth:`Game.action_to_text` and read back by :meth:`Game.parse_action`,
+both through the game's :class:`~.codec.ActionCodec`.
 """
 
 from __future__ import annotations
 
 import dataclasses
 from abc import ABC, abstractmethod
-from typing import Any, ClassVar, Generic, Hashable, Self, Sequence, TypeVar, cast
+from typing import TYPE_CHECKING, Any, ClassVar, Generic, Hashable, Self, Sequence, TypeVar, cast
 
 from .errors import IllegalActionError, InvalidActionError, ParameterError
 from .params import Param, resolve
+
+if TYPE_CHECKING:
+    from .codec import ActionCodec
 
 #: ``current_player`` of a state where chance acts next.
 CHANCE = -1
@@ -65,17 +68,28 @@ class Game(ABC, Generic[A]):
     def new_initial_state(self) -> "State[A]":
         """The starting position (possibly a chance node)."""
 
+    @property
     @abstractmethod
-    def action_to_text(self, state: "State[A]", action: A) -> str:
-        """The canonical text of ``action`` in ``state``."""
+    def codec(self) -> "ActionCodec[Any, A]":
+        """The game's notation (:mod:`.codec`): every action's canonical text and how text is read."""
 
-    @abstractmethod
+    def action_to_text(self, state: "State[A]", action: A) -> str:
+        """The canonical text of ``action`` in ``state``; :class:`ValueError` for a value that is
+        not one of this game's actions."""
+        return self.codec.text(state, action)
+
     def parse_action(self, state: "State[A]", text: str) -> A:
         """Read ``text`` as an action of ``state``; raise :class:`InvalidActionError` if unreadable.
 
-        Parsing does not check legality: a readable but illegal action is returned and
+        Text longer than :data:`MAX_ACTION_CHARS`, or not text at all, is refused before the game
+        reads it. Parsing does not check legality: a readable but illegal action is returned and
         refused by :meth:`State.apply` with :class:`IllegalActionError`.
         """
+        if not isinstance(text, str):
+            raise InvalidActionError(repr(text)[:40], "an action is written as text", state.summary())
+        if len(text) > MAX_ACTION_CHARS:
+            raise state.invalid(text[:40] + "...", f"{len(text)} characters; the limit is {MAX_ACTION_CHARS}")
+        return self.codec.parse(state, text)
 
     @classmethod
     def load(cls, preset: str | None = None, **params: Any) -> Self:
@@ -161,12 +175,7 @@ class State(ABC, Generic[A]):
         return cast(Self, self._apply(action))
 
     def apply_text(self, text: str) -> Self:
-        """Parse ``text`` and apply it; errors quote ``text`` as typed.
-
-        Text longer than :data:`MAX_ACTION_CHARS` is refused before the game reads it.
-        """
-        if len(text) > MAX_ACTION_CHARS:
-            raise self.invalid(text[:40] + "...", f"{len(text)} characters; the limit is {MAX_ACTION_CHARS}")
+        """Parse ``text`` (:meth:`Game.parse_action`) and apply it; errors quote ``text`` as typed."""
         return self._checked_apply(self.game.parse_action(self, text), text.strip())
 
     def _checked_apply(self, action: A, label: str | None) -> Self:

@@ -217,6 +217,34 @@ class Picture:
                           f'<rect width="{w}" height="{h}" fill="{PAPER}"/>', *self.parts, "</svg>"]) + "\n"
 
 
+#: the width of :func:`plain_picture`, and the most lines of a text picture it shows
+PLAIN_WIDTH = 640.0
+PLAIN_LINES = 40
+
+
+def plain_picture(state: State, shown: Shown | None = None) -> str:
+    """The picture of a game that draws none (``GameEntry.svg`` unset): its text picture
+    (``str(state)``) line by line, its legal actions as buttons, and the caption; so that a
+    new game can be played in the browser before it has a picture of its own."""
+    pic = Picture(PLAIN_WIDTH)
+    margin, size = 28.0, 14.0
+    inner = PLAIN_WIDTH - 2 * margin
+    fits = max(int(inner / (size * EM_ADVANCE)), 1)
+    y = margin
+    lines = str(state).splitlines()
+    for line in lines[:PLAIN_LINES]:
+        y += size * 1.35
+        # no-break spaces: an SVG text collapses runs of plain ones, and a text picture's columns need them
+        pic.text(margin, y, line[:fits].replace(" ", "\u00a0"), size, INK, font_family="DejaVu Sans Mono, monospace")
+    if len(lines) > PLAIN_LINES:
+        y += size * 1.35
+        pic.text(margin, y, f"... {len(lines) - PLAIN_LINES} more lines", size, MUTED)
+    y = pic.buttons(state, list(legal_texts(state)), margin, y + 12, inner)
+    y = pic.caption(state, shown, margin, y, inner)
+    pic.height = y + margin
+    return pic.document(f"{state.game.title}: {state.summary()}")
+
+
 def status_text(state: State, waiting: str = "") -> str:
     """``Player 1 to move`` / ``Chance: the lookout's roll`` / ``Player 2 wins 12-7``."""
     game = state.game

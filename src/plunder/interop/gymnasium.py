@@ -27,13 +27,20 @@ from ..agents import make_agent
 from ..core.agent import Agent
 from ..core.errors import IllegalActionError
 from ..core.game import TERMINAL, Game
-from ..core.registry import entry
+from ..core.registry import entry, game_ids
 from .encoding import encoding
 from .episode import Episode
 from .render import RENDER_MODES, Renderer
 
-#: Gymnasium id -> game id of the solitaires
-SOLITAIRES = {"plunder/Pirates-v0": "pirates", "plunder/Profiteer-v0": "profiteer"}
+
+
+def gymnasium_id(game_id: str) -> str:
+    """The Gymnasium id a solitaire is registered under: ``plunder/Pirates-v0`` for ``pirates``."""
+    return f"plunder/{game_id.capitalize()}-v0"
+
+
+#: Gymnasium id -> game id of every installed solitaire (one seat with its default parameters)
+SOLITAIRES = {gymnasium_id(g): g for g in game_ids() if entry(g).game_class.load().num_players == 1}
 
 
 class PlunderEnv(gymnasium.Env):

@@ -17,7 +17,7 @@ import numpy as np
 import pyspiel
 
 from ..core.game import CHANCE, TERMINAL, Game, State
-from ..core.registry import GAME_MODULES, entry
+from ..core.registry import entry, game_ids
 from .encoding import Encoding, encoding
 from .render import text_picture
 
@@ -38,7 +38,7 @@ def short_name(game_id: str) -> str:
 
 def _seat_counts(game_id: str) -> list[int]:
     cls = entry(game_id).game_class
-    return sorted({cls.load(p).num_players for p in cls.presets})
+    return sorted({cls.load(p).num_players for p in cls.presets} | {cls.load().num_players})
 
 
 def _game_type(game_id: str, players: int) -> Any:
@@ -219,6 +219,6 @@ def _register(game_id: str) -> type[PlunderGame]:
 
 #: the registered class of each game
 GAME_CLASSES: dict[str, type[PlunderGame]] = {}
-for _game_id in GAME_MODULES:
+for _game_id in game_ids():
     if short_name(_game_id) not in pyspiel.registered_names():
         GAME_CLASSES[_game_id] = _register(_game_id)

@@ -26,7 +26,7 @@ def text_picture(state: State, width: int = 100) -> str:
     """``state`` drawn by its game's terminal renderer, as plain text."""
     out = io.StringIO()
     console = Console(file=out, width=width, color_system=None, force_terminal=False)
-    render = entry(state.game.id).render
+    render = entry(state.game.id).presentation.render
     console.print(render(state) if render else Text(str(state)))
     return out.getvalue()
 

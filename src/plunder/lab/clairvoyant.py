@@ -27,12 +27,10 @@ from ..core.errors import ParameterError
 from ..core.agent import Agent
 from ..core.game import CHANCE, Action, Game, State
 from ..core.record import Move, Record
-from ..core.registry import load_game
+from ..core.registry import entry, load_game
 from ..simulate import GameResult
-from .backends import Backend, LocalPool
+from ..backends import Backend, LocalPool
 
-#: the base policy of each solitaire's rollouts: its best legal agent (docs/ai.md)
-POLICY = {"profiteer": "profit", "pirates": "greedy:bank=true"}
 #: how a clairvoyant is named in the results store and the reports, never an agent spec
 LABEL = "clairvoyant"
 
@@ -78,7 +76,7 @@ class Clairvoyant:
     """The nested rollout search with the known future of one seed (see the module doc)."""
 
     def __init__(self, game: Game, seed: int, level: int = 1, policy: str | None = None, aim: str = "win") -> None:
-        """``policy``: the agent spec of the rollouts (default :data:`POLICY` of the game); ``aim``:
+        """``policy``: the agent spec of the rollouts (default: the game's ``Strength.policy``); ``aim``:
         ``win`` follows the first winning line found (enough for a win-rate bound, and cheap),
         ``score`` searches on for the highest score among wins (or losses)."""
         if game.num_players != 1:
@@ -88,7 +86,7 @@ class Clairvoyant:
         if aim not in AIMS:
             raise ParameterError(f"clairvoyant aim {aim!r} is not one of {', '.join(AIMS)}")
         self.game, self.seed, self.level, self.aim = game, seed, level, aim
-        self.policy: Agent = make_agent(policy or POLICY.get(game.id, "greedy"), game)
+        self.policy: Agent = make_agent(policy or entry(game.id).strength.rollout_policy(), game)
         self.rollouts = 0
 
     def rollout(self, line: Line) -> tuple[Value, list[Action]]:

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from typing import Callable, Sequence
 
 from . import clairvoyant, plots
-from .backends import Backend
+from ..backends import Backend
 from .measures import Share, mean, pct, wins
 from .report import Plot, Report
 from .run import collect

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Callable, Sequence
 
 from ..simulate import run_plans
-from .backends import Backend, LocalPool
+from ..backends import Backend, LocalPool
 from .store import Row, Run, Store, missing
 
 

@@ -18,7 +18,7 @@ from ..core.errors import ParameterError
 from ..core.registry import load_game
 from .measures import Share, agents_of, game_stat, pct, ties, wins
 from .report import LENGTH
-from .backends import Backend, LocalPool
+from ..backends import Backend, LocalPool
 from .run import collect_many
 from .store import Row, Run, Store
 

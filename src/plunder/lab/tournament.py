@@ -23,7 +23,7 @@ from typing import Callable, Sequence
 
 from ..core.errors import ParameterError
 from ..core.registry import load_game
-from .backends import Backend
+from ..backends import Backend
 from .run import collect
 from .store import Row, Run, Store
 

@@ -1,6 +1,7 @@
 """The ASGI app and the ``plunder serve`` entry point.
 
-:func:`create_app` assembles every module's ``routes`` and the static files; :func:`serve`
+:func:`create_app` assembles every module's ``routes`` and the static files behind the
+origin check and security headers (:class:`.security.Guard`) and the body-size limit; :func:`serve`
 runs it under uvicorn. The database URL (SQLite file by default, PostgreSQL by URL) is kept
 in ``app.state.db_url`` for the store.
 """
@@ -22,8 +23,9 @@ from starlette.responses import Response
 from starlette.routing import Mount
 from starlette.staticfiles import StaticFiles
 
-from . import editor, games, newgame, pages, replays
+from . import assets, editor, games, newgame, pages, replays
 from .limits import CREATE_BURST, CREATE_RATE, MAX_FRAME_BYTES, UPLOAD_BURST, UPLOAD_RATE, BodyLimit, Buckets
+from .security import HEADERS, Guard
 from .store import Store
 from .tables import Tables
 from .thinking import Thinkers
@@ -48,15 +50,16 @@ async def http_error(request: Request, exc: Exception) -> Response:
     """Any refused request as a plain page saying why (no traceback ever reaches a user)."""
     status = exc.status_code if isinstance(exc, HTTPException) else 500
     detail = exc.detail if isinstance(exc, HTTPException) else "something went wrong on the server"
+    # the headers again: a 500 is answered outside the middleware that adds them to the rest
     return templates.TemplateResponse(request, "error.html", {"status": status, "detail": detail},
-                                      status_code=status)
+                                      status_code=status, headers=HEADERS)
 
 
 def create_app(db_url: str | None = None, ai_workers: int | None = None, warm: bool = False) -> Starlette:
     """The web app over the database at ``db_url`` (default: :func:`default_db_url`), its AI
     moves and hints in ``ai_workers`` processes (default: one per core; 0: a thread), started
     in the background with the app when ``warm`` (else at the first AI move)."""
-    routes = [*pages.routes, *newgame.routes, *games.routes, *replays.routes, *editor.routes,
+    routes = [*pages.routes, *newgame.routes, *games.routes, *replays.routes, *editor.routes, *assets.routes,
               Mount("/static", StaticFiles(directory=str(STATIC_DIR)), name="static")]
     store = Store(db_url or default_db_url())
     tables = Tables(store, Thinkers(ai_workers))
@@ -74,7 +77,7 @@ def create_app(db_url: str | None = None, ai_workers: int | None = None, warm: b
             await tables.close()
 
     app = Starlette(routes=routes, exception_handlers={HTTPException: http_error, Exception: http_error},
-                    middleware=[Middleware(BodyLimit)], lifespan=lifespan)
+                    middleware=[Middleware(Guard), Middleware(BodyLimit)], lifespan=lifespan)
     app.state.db_url = store.url
     app.state.tables = tables
     app.state.creations = Buckets(CREATE_RATE, CREATE_BURST)

@@ -1,9 +1,9 @@
 """The routes of games in progress: the new-game form and its POST, the game page, invites,
 the watch link, the record download and the WebSocket every game page talks over.
 
-Who may act for a seat: the holder of its token. A browser gets one token (the
-:data:`COOKIE` cookie, made when it first creates or joins a game; a client without cookies
-passes ``?token=``); a seat stores its SHA-256. Game ids, tokens and invite codes are
+Who may act for a seat: the holder of its token (:mod:`.security`: minted by the server only,
+the :data:`~.security.COOKIE` cookie of a browser or the :data:`~.security.TOKEN_HEADER` header of
+a client without cookies); a seat stores its SHA-256. Game ids, tokens and invite codes are
 unguessable, so a watch link lets nobody act. The protocol is in docs/web.md. (The new-game
 form itself, ``GET /new/{game}``, is :mod:`.newgame`'s.)
 """
@@ -25,18 +25,16 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 from ..core.errors import ParameterError
 from ..core.game import Game
 from ..core.registry import game_ids, load_game
-from .limits import MAX_FIELD_BYTES, MAX_FORM_FIELDS, MAX_MESSAGE_BYTES, MAX_REFUSED, MESSAGE_BURST, MESSAGE_RATE, Bucket
+from .limits import (MAX_FIELD_BYTES, MAX_FORM_FIELDS, MAX_MESSAGE_BYTES, MAX_MESSAGE_DEPTH, MAX_REFUSED,
+                     MESSAGE_BURST, MESSAGE_RATE, Bucket, deeper_than)
 from .newgame import default_seat, render_form
 from .store import OPEN, token_hash
-from .tables import Full, Refused, Table, Tables, Viewer, new_token
+from .security import TokenRefused, navigated_here, remember, seat_token, token_of
+from .tables import Full, Refused, Table, Tables, Viewer
 from .templating import templates
 
 log = logging.getLogger("plunder.web")
 
-#: the cookie holding a browser's seat token
-COOKIE = "plunder_token"
-#: a year: a game may be resumed long after it was left
-COOKIE_SECONDS = 365 * 24 * 3600
 #: WebSocket close code for an unknown game
 CLOSE_UNKNOWN = 4404
 #: WebSocket close code for a connection that kept sending too fast or was too slow to read
@@ -53,17 +51,12 @@ def tables_of(conn: HTTPConnection) -> Tables:
     return found
 
 
-def token_of(conn: HTTPConnection) -> str | None:
-    """The browser's seat token: ``?token=`` or the cookie; ``None`` for a newcomer."""
-    token = conn.query_params.get("token") or conn.cookies.get(COOKIE)
-    return token if token and len(token) <= 100 else None
-
-
-def with_token(response: Response, conn: HTTPConnection, token: str) -> Response:
-    """``response`` setting the browser's token cookie (HTTP only, same site)."""
-    response.set_cookie(COOKIE, token, max_age=COOKIE_SECONDS, httponly=True, samesite="lax",
-                        secure=conn.url.scheme == "https")
-    return response
+def token_or_400(conn: HTTPConnection) -> tuple[str, bool]:
+    """:func:`~.security.seat_token` of a request, a malformed token header a 400 page."""
+    try:
+        return seat_token(conn)
+    except TokenRefused as exc:
+        raise HTTPException(400, str(exc)) from None
 
 
 def known_game(game_id: str) -> str:
@@ -97,7 +90,7 @@ async def new_game(request: Request) -> Response:
     if not request.app.state.creations.take(address):
         raise HTTPException(429, "Too many new games from your address; wait a little and try again.")
     form = await request.form(max_files=0, max_fields=MAX_FORM_FIELDS, max_part_size=MAX_FIELD_BYTES)
-    token = token_of(request) or new_token()
+    token, minted = token_or_400(request)
     try:
         game = game_from_form(game_id, form)
         choices = [str(form.get(f"seat.{i}") or default_seat(i)) for i in range(game.num_players)]
@@ -109,7 +102,7 @@ async def new_game(request: Request) -> Response:
         given = {k: v for k, v in form.multi_items() if isinstance(v, str)}
         return render_form(request, game_id, exc.message, given, status_code=400)
     response = RedirectResponse(request.url_for("play", game_id=new_id).path, status_code=303)
-    return with_token(response, request, token)
+    return remember(response, request, token) if minted else response
 
 
 async def table_or_404(conn: HTTPConnection) -> Table:
@@ -131,7 +124,7 @@ async def game_page(request: Request, spectator: bool) -> Response:
     """The game page with its first frame drawn on the server: ``state`` is the first WebSocket
     message (the picture, the whole log, the seats), so the page shows the game at once."""
     table = await table_or_404(request)
-    token = None if spectator else token_of(request)
+    token = None if spectator else token_or_400(request)[0]
     viewer = Viewer(None if token is None else token_hash(token))
     creator = viewer.token == table.row.creator
     ws_path = request.url_for("ws", game_id=table.id).path + ("?watch=1" if spectator else "")
@@ -155,13 +148,16 @@ async def watch(request: Request) -> Response:
 
 
 async def join(request: Request) -> Response:
-    """``GET /join/{invite}``: claim the open seat of an invite and go to the game (once only)."""
-    token = token_of(request) or new_token()
+    """``GET /join/{invite}``: claim the open seat of an invite and go to the game (once only).
+    Another site may link here, but only a top-level navigation claims (it carries the cookie)."""
+    if not navigated_here(request):
+        raise HTTPException(403, "An invitation is claimed by following its link, not from inside another site's page.")
+    token, minted = token_or_400(request)
     game_id = await tables_of(request).claim(request.path_params["invite"], token_hash(token))
     if game_id is None:
         raise HTTPException(410, "This invitation has been used or does not exist. Ask for a watch link to follow the game.")
     response = RedirectResponse(request.url_for("play", game_id=game_id).path, status_code=303)
-    return with_token(response, request, token)
+    return remember(response, request, token) if minted else response
 
 
 async def record(request: Request) -> Response:
@@ -180,7 +176,12 @@ async def ws(websocket: WebSocket) -> None:
         await websocket.send_json({"type": "error", "message": "There is no such game here.", "detail": "unknown game id"})
         await websocket.close(CLOSE_UNKNOWN)
         return
-    token = None if websocket.query_params.get("watch") else token_of(websocket)
+    try:
+        token = None if websocket.query_params.get("watch") else token_of(websocket)
+    except TokenRefused as exc:
+        await websocket.send_json({"type": "error", "message": str(exc), "detail": str(exc)})
+        await websocket.close(CLOSE_POLICY)
+        return
     viewer = Viewer(None if token is None else token_hash(token))
     tables.welcome(table, viewer)
     bucket = Bucket(MESSAGE_RATE, MESSAGE_BURST)
@@ -216,6 +217,10 @@ async def ws(websocket: WebSocket) -> None:
                 continue
             if len(text) > MAX_MESSAGE_BYTES:
                 await error("That message is too long.", f"{len(text)} characters; the limit is {MAX_MESSAGE_BYTES}")
+                continue
+            # the JSON reader recurses once a level: a deep message would exhaust the stack
+            if deeper_than(text, MAX_MESSAGE_DEPTH):
+                await error("That message nests too deeply.", f"more than {MAX_MESSAGE_DEPTH} levels of [ and {{")
                 continue
             try:
                 data = json.loads(text)

@@ -24,6 +24,9 @@ MAX_FORM_FIELDS = 64
 #: :data:`MAX_FRAME_BYTES`, the handler answers anything between with an error
 MAX_MESSAGE_BYTES = 4_096
 MAX_FRAME_BYTES = 65_536
+#: deepest nesting of ``[`` and ``{`` in a WebSocket message (a message of the protocol has 1);
+#: the JSON reader recurses once a level, so a deeper one is refused before it is read
+MAX_MESSAGE_DEPTH = 8
 #: a connection may send :data:`MESSAGE_BURST` messages at once, then :data:`MESSAGE_RATE` a second
 MESSAGE_RATE = 10.0
 MESSAGE_BURST = 30
@@ -40,6 +43,30 @@ UPLOAD_RATE = 0.1
 UPLOAD_BURST = 10
 #: full replays of records waiting for the replay worker or in it, whatever addresses ask (503 past it)
 MAX_REPLAYS_WAITING = 8
+
+
+def deeper_than(text: str, most: int) -> bool:
+    """Whether the JSON text ``text`` nests arrays and objects more than ``most`` deep
+    (brackets inside strings do not count). One pass, stopping at the first level too deep."""
+    depth = 0
+    in_string = escaped = False
+    for ch in text:
+        if in_string:
+            if escaped:
+                escaped = False
+            elif ch == "\\":
+                escaped = True
+            elif ch == '"':
+                in_string = False
+        elif ch == '"':
+            in_string = True
+        elif ch in "[{":
+            depth += 1
+            if depth > most:
+                return True
+        elif ch in "]}":
+            depth -= 1
+    return False
 
 
 @dataclass

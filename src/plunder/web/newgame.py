@@ -59,7 +59,7 @@ def form_of(game_id: str) -> dict[str, Any]:
     defaults = {spec.name: spec.default for spec in cls.param_specs}
     presets = {name: {**defaults, **values} for name, values in cls.presets.items()}
     counts = seat_counts(game_id)
-    return {"id": game_id, "title": cls.title, "pitch": e.pitch, "params": params, "presets": presets,
+    return {"id": game_id, "title": cls.title, "pitch": e.presentation.pitch, "params": params, "presets": presets,
             "seat_counts": counts, "max_seats": counts[-1],
             "players_param": "players" if "players" in defaults else None}
 

@@ -1,4 +1,4 @@
-"""Pages that need no game in progress: the home page with the five games, and each game's
+"""Pages that need no game in progress: the home page with every installed game, and each game's
 how-to-play page."""
 
 from __future__ import annotations
@@ -33,7 +33,7 @@ MAX_SEATS = 6
 def showcase(game_id: str) -> str:
     """An SVG picture of ``game_id`` part-way through a game of its greedy agent (or random)."""
     game = load_game(game_id)
-    spec = "greedy" if "greedy" in entry(game_id).agents else "random"
+    spec = "greedy" if "greedy" in entry(game_id).strength.agents else "random"
     agents = [make_agent(spec, game) for _ in range(game.num_players)]
     rng = random.Random(SHOWCASE_SEED)
     state = game.new_initial_state()
@@ -72,12 +72,12 @@ def game_card(game_id: str) -> dict[str, object]:
     counts = seat_counts(game_id)
     players = (f"{counts[0]}–{counts[-1]} players" if len(counts) > 1
                else "1 player" if counts[0] == 1 else f"{counts[0]} players")
-    return {"id": game_id, "title": e.game_class.title, "pitch": e.pitch, "players": players,
+    return {"id": game_id, "title": e.game_class.title, "pitch": e.presentation.pitch, "players": players,
             "picture": Markup(showcase(game_id))}
 
 
 async def home(request: Request) -> Response:
-    """The five games, each with a picture, a pitch and links to play and to learn."""
+    """Every installed game, each with a picture, a pitch and links to play and to learn."""
     return templates.TemplateResponse(request, "home.html", {"games": [game_card(g) for g in game_ids()]})
 
 
@@ -88,7 +88,7 @@ async def rules(request: Request) -> Response:
         raise HTTPException(404, f"no game {game_id!r}")
     e = entry(game_id)
     return templates.TemplateResponse(request, "rules.html", {
-        "game": {"id": game_id, "title": e.game_class.title}, "text": e.how_to_play})
+        "game": {"id": game_id, "title": e.game_class.title}, "text": e.presentation.how_to_play})
 
 
 #: the routes of this module, mounted by :func:`plunder.web.app.create_app`

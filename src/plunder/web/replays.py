@@ -108,7 +108,7 @@ class Replay:
         """The verdict and the score's breakdown when the game ended, else ``None``."""
         if not self.end.is_terminal():
             return None
-        breakdown = entry(self.record.game).breakdown
+        breakdown = entry(self.record.game).presentation.breakdown
         return {"verdict": outcome_text(self.end), "breakdown": breakdown(self.end) if breakdown else []}
 
 

@@ -27,9 +27,9 @@ from ..core.game import CHANCE, Action, Game, State
 from ..core.record import Move, Record
 from ..core.registry import entry, load_game
 from ..core.svg import Shown, legal_texts, outcome_text, status_text
+from ..core.words import refusal
 from ..match import chance_index, new_seed, undo_point
 from ..pictures import svg_of
-from ..terminal import plain_error
 from .store import AI, HUMAN, ON, OPEN, OVER, RESIGNED, GameRow, SeatRow, StaleWrite, Store, token_hash
 from .thinking import Busy, Superseded, Thinkers
 
@@ -180,7 +180,7 @@ class Table:
 
     def extend(self, moves: Sequence[Move], states: Sequence[State]) -> None:
         """Append moves already written to the store, with the positions after them, to the log."""
-        narrate = self.entry.narrate
+        narrate = self.entry.presentation.narrate
         for move, after in zip(moves, states):
             before = self.states[-1]
             action = self.game.parse_action(before, move.action)
@@ -209,7 +209,7 @@ class Table:
             after = state.apply_text(text)
             action: Action = self.game.parse_action(state, text)
         except PlunderError as exc:
-            raise Refused(plain_error(exc, state), str(exc)) from None
+            raise Refused(refusal(exc, state, "Choose a target on the board, for example {}."), str(exc)) from None
         moves = [Move(seat, self.game.action_to_text(state, action))]
         states = [after]
         self.followed(moves, states)
@@ -260,7 +260,7 @@ class Table:
             if len(others) == 1:
                 verdict += f": {others[0]} wins"
             return {"verdict": verdict, "breakdown": [], "scores": list(state.scores())}
-        breakdown = self.entry.breakdown
+        breakdown = self.entry.presentation.breakdown
         return {"verdict": outcome_text(state), "breakdown": breakdown(state) if breakdown else [],
                 "scores": list(state.scores())}
 
@@ -307,7 +307,7 @@ class Tables:
     def __init__(self, store: Store, thinkers: Thinkers, hint_agent: str | None = None) -> None:
         self.store = store
         self.thinkers = thinkers
-        #: the agent behind hints; ``None``: each game's own (``GameEntry.hint``, as ``plunder play``)
+        #: the agent behind hints; ``None``: each game's own (``Strength.hint``, as ``plunder play``)
         self.hint_agent = hint_agent
         self.open: dict[str, Table] = {}
         self._loading: dict[str, asyncio.Lock] = {}
@@ -530,7 +530,7 @@ class Tables:
             table.hinting = True
         try:
             return await self.thinkers.hint(table.id, lambda: table.version == version, state,
-                                            self.hint_agent or table.entry.hint, ply)
+                                            self.hint_agent or table.entry.strength.hint, ply)
         except Superseded:
             raise Refused("The game moved on before the hint was ready; ask again.") from None
         except Busy:

@@ -19,6 +19,7 @@ from __future__ import annotations
 import asyncio
 import ctypes
 import functools
+import importlib
 import multiprocessing
 import os
 import signal
@@ -97,6 +98,12 @@ def start_worker(server_pid: int, niceness: int = WORKER_NICENESS) -> None:
 def warm() -> int:
     """Nothing but importing the games: run once per worker at start so the first AI move of a
     game does not wait for the imports."""
+    return os.getpid()
+
+
+def warm_replays() -> int:
+    """:func:`warm` for the replay worker: import the replays' module (the pages' templates, the pictures)."""
+    importlib.import_module("plunder.web.replays")
     return os.getpid()
 
 
@@ -267,10 +274,12 @@ class Thinkers:
         return self.pool_of(self.kind(spec))
 
     async def start(self) -> None:
-        """Start every worker now rather than at the first AI move."""
+        """Start every worker now rather than at the first AI move or upload (a worker starting
+        at low priority on a busy machine takes many seconds to import what it runs)."""
         loop = asyncio.get_running_loop()
         await asyncio.gather(loop.run_in_executor(self.pool_of("quick"), warm),
-                             *(loop.run_in_executor(self.pool_of("deep"), warm) for _ in range(max(self.workers, 1))))
+                             *(loop.run_in_executor(self.pool_of("deep"), warm) for _ in range(max(self.workers, 1))),
+                             loop.run_in_executor(self.pool_of("replay"), warm_replays))
 
     async def choose(self, key: str, wanted: Callable[[], bool], state: State, spec: str, seed: int, seat: int,
                      ply: int) -> str:

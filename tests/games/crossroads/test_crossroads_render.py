@@ -18,8 +18,8 @@ def crossroads(players: int) -> CrossroadsGame:
 
 def text_of(state: plunder.State) -> str:
     console = Console(record=True, width=100, color_system=None)
-    assert ENTRY.render is not None
-    console.print(ENTRY.render(state))
+    assert ENTRY.presentation.render is not None
+    console.print(ENTRY.presentation.render(state))
     return console.export_text()
 
 
@@ -43,22 +43,22 @@ def test_offers_read_as_sentences_for_the_answering_player() -> None:
     out = text_of(offer)
     assert "P1's A3 trades with P2's F1 through P3's C2 (fee 1): P1 gets 1, P2 gets 1" in out
     assert "P2 answers as partner" in out
-    assert ENTRY.describe is not None
+    assert ENTRY.presentation.describe is not None
     for action in offer.legal_actions():
-        assert ENTRY.describe(offer, action)
-    assert "fee of 2" in ENTRY.describe(offer.apply_text("accept"), Demand(2))
+        assert ENTRY.presentation.describe(offer, action)
+    assert "fee of 2" in ENTRY.presentation.describe(offer.apply_text("accept"), Demand(2))
 
 
 def test_every_phase_of_a_game_renders_and_describes() -> None:
     game = plunder.load_game("crossroads", players=2, target=30)
     record = plunder.play(game, ["random", "greedy"], seed=3)
     state = game.new_initial_state()
-    assert ENTRY.describe is not None
+    assert ENTRY.presentation.describe is not None
     for i, move in enumerate(record.moves):
         if i % 7 == 0:
             assert text_of(state)
             for action in state.legal_actions()[:5]:
-                assert ENTRY.describe(state, action)
+                assert ENTRY.presentation.describe(state, action)
         state = state.apply_text(move.action)
     assert "Game over" in text_of(state)
     assert str(state).startswith("   1 2 3 4 5 1 2 3 4 5")

@@ -23,10 +23,12 @@ def test_candidates_are_legal_and_few_on_big_building_turns() -> None:
         if state.current_player == CHANCE:
             state = state.apply(sample_chance(state, rng))
             continue
-        legal = state.legal_actions()
-        got = candidates(state)
+        position = state
+        assert isinstance(position, CrossroadsState)
+        legal = position.legal_actions()
+        got = candidates(position)
         assert got and set(got) <= set(legal)
-        if isinstance(state, CrossroadsState) and state.phase is Phase.BUILD and len(legal) > 6:
+        if position.phase is Phase.BUILD and len(legal) > 6:
             big += 1
             assert len(got) <= 8 and Done() in got
         else:

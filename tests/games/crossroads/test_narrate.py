@@ -50,4 +50,4 @@ def test_every_move_of_played_games_is_told() -> None:
         assert " wins with " in said or " tie" in said
         for seat, line in enumerate(breakdown(state)):
             assert f"= {state.gold[seat]} gold" in line
-    assert ENTRY.narrate is narrate and ENTRY.breakdown is breakdown
+    assert ENTRY.presentation.narrate is narrate and ENTRY.presentation.breakdown is breakdown

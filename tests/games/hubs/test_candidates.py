@@ -73,7 +73,7 @@ def test_placement_candidates_gather_or_spread() -> None:
 def test_root_search_plays_hubs_from_its_seed() -> None:
     game = plunder.load_game("hubs", width=12, height=9, dots=10)
     agent = make_agent("mcts:root=greedy,sims=24,depth=4,scale=20", game)
-    assert isinstance(agent, RootSearch) and agent.candidates is ENTRY.candidates
+    assert isinstance(agent, RootSearch) and agent.candidates is ENTRY.strength.candidates
     for state in positions(3)[::7]:
         move = agent.choose(state, random.Random(5))
         assert move in state.legal_actions()

@@ -58,4 +58,4 @@ def test_every_move_of_played_games_is_told() -> None:
         lines = breakdown(state)
         assert len(lines) == game.rounds + 2
         assert lines[-2].endswith(f"= {state.totals[0]} on offense") and lines[-1].endswith(f"= {state.totals[1]} on offense")
-    assert ENTRY.narrate is narrate and ENTRY.breakdown is breakdown
+    assert ENTRY.presentation.narrate is narrate and ENTRY.presentation.breakdown is breakdown

@@ -94,10 +94,11 @@ def test_greedy_options_are_checked() -> None:
 
 def test_describe_says_what_a_move_scores() -> None:
     state = square().apply_text("seg a-b")
-    assert ENTRY.describe is not None
-    assert ENTRY.describe(state, Segment(1, 2)) == "scores 1 for Player 1 (b has 1, c has 0)"
+    assert ENTRY.presentation.describe is not None
+    assert ENTRY.presentation.describe(state, Segment(1, 2)) == "scores 1 for Player 1 (b has 1, c has 0)"
     first = plunder.load_game("hubs").new_initial_state()
-    assert ENTRY.describe(first, Dot(3, 4)) == "place dot a at 3,4"
+    assert isinstance(first, HubsState)
+    assert ENTRY.presentation.describe(first, Dot(3, 4)) == "place dot a at 3,4"
 
 
 def plot_rows(plot: list[list[tuple[str, str]]]) -> list[str]:
@@ -154,8 +155,8 @@ def test_every_dot_in_the_window_shows_its_whole_label(points: list[tuple[int, i
 def test_render_shows_counts_score_and_roles() -> None:
     state = square().apply_text("seg a-b").apply_text("seg b-c")
     console = Console(width=100, record=True, color_system=None)
-    assert ENTRY.render is not None
-    console.print(ENTRY.render(state))
+    assert ENTRY.presentation.render is not None
+    console.print(ENTRY.presentation.render(state))
     out = console.export_text()
     assert "Round 1/2, Player 1 on offense: Player 2 draws a segment; score 1-0" in out
     assert "Short of two segments: d (0); a c (1)." in out  # b has two
@@ -178,8 +179,8 @@ def test_render_between_rounds_shows_the_finished_sheet_and_stats_add_up() -> No
         state = state.apply_text(text)
     # Round 1 ended: a-b, c-d (0 each), b-c and a-d (2 each) -> 4 points for Player 1.
     console = Console(width=100, record=True, color_system=None)
-    assert ENTRY.render is not None
-    console.print(ENTRY.render(state))
+    assert ENTRY.presentation.render is not None
+    console.print(ENTRY.presentation.render(state))
     out = console.export_text()
     assert "Round 1 is over: Player 1 scored 4. Round 2 starts on a fresh sheet; score 4-0." in out
     assert state.stats() == {
@@ -220,8 +221,8 @@ def test_render_after_the_last_round_announces_no_new_round() -> None:
                 state = state.apply_text(text)
     assert state.is_terminal()
     console = Console(width=100, record=True, color_system=None)
-    assert ENTRY.render is not None
-    console.print(ENTRY.render(state))
+    assert ENTRY.presentation.render is not None
+    console.print(ENTRY.presentation.render(state))
     out = console.export_text()
     assert "Round 3" not in out and "starts" not in out
     assert "The match is over, score 4-4; this was the sheet of round 2, the last." in out
@@ -274,8 +275,8 @@ def test_the_move_list_puts_the_movers_best_segments_first() -> None:
     # . . . . |     c-d would score 1, a-c and b-d 2 -- the lowest first for the defense.
     # a-------b     After c-d (a 1, b 2, c 2, d 1) the offense sees a-c, b-d (3) before a-d (2).
     def scores(state: HubsState) -> list[int]:
-        assert ENTRY.move_list is not None and ENTRY.describe is not None
-        return [int(ENTRY.describe(state, a).split()[1]) for a in ENTRY.move_list(state)]
+        assert ENTRY.presentation.move_list is not None and ENTRY.presentation.describe is not None
+        return [int(ENTRY.presentation.describe(state, a).split()[1]) for a in ENTRY.presentation.move_list(state)]
 
     state = square().apply_text("seg a-b").apply_text("seg b-c")
     assert state.current_player != state.offense

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 from plunder import load_game
+from plunder.games.pillage.actions import Line
+from plunder.games.pillage.rules import PillageGame
 from plunder.agents import make_agent
 from plunder.games.pillage import ENTRY
 from plunder.games.pillage.narrate import breakdown, narrate
@@ -25,7 +27,7 @@ EXAMPLE_LINES = ["b1-b2", "a2-b2", "b2-b3", "b2-c2", "c2-c3", "a1-a2",
 
 
 def test_the_worked_example_told_move_by_move() -> None:
-    game = load_game("pillage", preset="example")
+    game = PillageGame.load("example")
     state = game.new_initial_state()
     told = []
     for text in EXAMPLE_LINES:
@@ -50,7 +52,7 @@ def test_the_worked_example_told_move_by_move() -> None:
 
 
 def test_deals_and_doubloons_are_told() -> None:
-    game = load_game("pillage", board="square:1x1", contents="random", mix="doubloons:1,commodity:0,modifier:0")
+    game = PillageGame.load(board="square:1x1", contents="random", mix="doubloons:1,commodity:0,modifier:0")
     state = game.new_initial_state()
     deal = state.legal_actions()[0]
     dealt = state.apply(deal)
@@ -73,4 +75,14 @@ def test_every_move_of_played_games_is_told() -> None:
             state = after
         lines = breakdown(state)
         assert lines[1].endswith(f"= {state.scores()[0]:g}") and lines[2].endswith(f"= {state.scores()[1]:g}")
-    assert ENTRY.narrate is narrate and ENTRY.breakdown is breakdown
+    assert ENTRY.presentation.narrate is narrate and ENTRY.presentation.breakdown is breakdown
+
+
+def test_a_line_is_a_typed_value_never_equal_to_a_plain_tuple() -> None:
+    # Lines were NamedTuples: Line(0, "a1-b1") == (0, "a1-b1") held, and a tuple passed for a line
+    game = PillageGame.load(board="square:1x1", contents="unit")
+    state = game.new_initial_state()
+    line = state.legal_actions()[0]
+    assert isinstance(line, Line)
+    assert line != (line.edge, line.label) and (line.edge, line.label) not in state.legal_actions()
+    assert not game.codec.is_action(state, (line.edge, line.label))

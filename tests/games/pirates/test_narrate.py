@@ -73,4 +73,4 @@ def test_every_move_of_played_games_is_told() -> None:
             assert said and "\n" not in said and "?" not in said
             state = after
         assert breakdown(state)[3].startswith("Score: ") and f"= {state.score()} " in breakdown(state)[3]
-    assert ENTRY.narrate is narrate and ENTRY.breakdown is breakdown
+    assert ENTRY.presentation.narrate is narrate and ENTRY.presentation.breakdown is breakdown

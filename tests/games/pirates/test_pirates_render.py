@@ -17,8 +17,8 @@ PAIR = [(1, 1), (3, 1)]
 
 def rendered(state: object) -> str:
     console = Console(record=True, width=120, color_system=None)
-    assert ENTRY.render is not None
-    console.print(ENTRY.render(state))  # type: ignore[arg-type]
+    assert ENTRY.presentation.render is not None
+    console.print(ENTRY.presentation.render(state))  # type: ignore[arg-type]
     return console.export_text()
 
 
@@ -46,10 +46,10 @@ def test_describe_lists_what_moves_do() -> None:
     game = sea_game(PAIR)
     state = position(game, (2, 1), ship=1, crew=4, faces={(1, 1): "arms-4"}, winds={(1, 1): "NE"},
                      coins={"suns-brig": (3, 1)})
-    assert ENTRY.describe is not None
-    text = ENTRY.describe(state, Sail("E"))
+    assert ENTRY.presentation.describe is not None
+    text = ENTRY.presentation.describe(state, Sail("E"))
     assert "to 3,1" in text and "explores a face-down tile" in text and "attacks suns-brig" in text
-    assert "retire now" in ENTRY.describe(state, RETIRE)
+    assert "retire now" in ENTRY.presentation.describe(state, RETIRE)
     assert PiratesGame.load().title == "Piece Packing Pirates"
 
 

@@ -47,4 +47,4 @@ def test_every_move_of_played_games_is_told() -> None:
         assert said.endswith("you win" if state.total() >= game.target else "you lose")
         lines = breakdown(state)
         assert lines[0].startswith("Your cards: ") and f"= {state.total()} of {game.target} needed" in lines[0]
-    assert ENTRY.narrate is narrate and ENTRY.breakdown is breakdown
+    assert ENTRY.presentation.narrate is narrate and ENTRY.presentation.breakdown is breakdown

@@ -22,7 +22,7 @@ def test_conformance(preset: str) -> None:
 @pytest.mark.parametrize("preset", ["default", "war_switch", "lean"])
 def test_fast_play_plays_the_same_games_as_the_public_api(agent: str, preset: str) -> None:
     game = plunder.load_game("profiteer", preset=preset)
-    fast_play = entry("profiteer").fast_play
+    fast_play = entry("profiteer").speed.fast_play
     assert fast_play is not None
     for seed in range(12):
         record = plunder.play(game, [agent], seed=seed)
@@ -33,7 +33,7 @@ def test_fast_play_plays_the_same_games_as_the_public_api(agent: str, preset: st
 
 
 def test_fast_play_declines_the_wrong_number_of_agents() -> None:
-    fast_play = entry("profiteer").fast_play
+    fast_play = entry("profiteer").speed.fast_play
     assert fast_play is not None
     game = plunder.load_game("profiteer")
     two = [make_agent("random", game)] * 2

@@ -22,7 +22,7 @@ from tests.games.profiteer.profiteer_helpers import deal, game, stacked
 
 
 def _text(state: ProfiteerState) -> str:
-    render = entry("profiteer").render
+    render = entry("profiteer").presentation.render
     assert render is not None
     console = Console(record=True, width=100, color_system=None)
     console.print(render(state))
@@ -71,7 +71,7 @@ def test_agent_specs_and_options() -> None:
 @pytest.mark.parametrize("agent", ["greedy", "profit"])
 def test_agents_beat_random(agent: str) -> None:
     g = plunder.load_game("profiteer")
-    fast_play = entry("profiteer").fast_play
+    fast_play = entry("profiteer").speed.fast_play
     assert fast_play is not None
 
     def mean(name: str) -> float:
@@ -107,7 +107,7 @@ def test_table_at_the_count_and_at_the_end() -> None:
 
 
 def test_describe_says_who_wins_and_whether_it_makes_a_war() -> None:
-    describe = entry("profiteer").describe
+    describe = entry("profiteer").presentation.describe
     assert describe is not None
     s = deal(stacked(game(), a="8S 2C", b="QH 3C", res="QC KS"), "8S QH")
     said = {s.game.action_to_text(s, a): describe(s, a) for a in s.legal_actions()}

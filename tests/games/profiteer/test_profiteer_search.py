@@ -29,7 +29,7 @@ def test_play_to_end_ends_the_game_and_repeats_for_a_seed() -> None:
 
 def test_fast_evaluator_values_in_range() -> None:
     g = game()
-    make = entry("profiteer").evaluator
+    make = entry("profiteer").strength.evaluator
     assert make is not None
     for playout in ("policy", "random"):
         values = make(g, 3, playout).evaluate([g.new_initial_state()], random.Random(0))

@@ -138,13 +138,17 @@ def context(browser: Browser) -> Iterator[BrowserContext]:
 
 
 @pytest.fixture()
-def page(context: BrowserContext) -> Page:
-    """A page in :func:`context`; browser errors on the page fail the test."""
+def page(context: BrowserContext) -> Iterator[Page]:
+    """A page in :func:`context`; browser errors on the page fail the test, and so does
+    anything the server's Content-Security-Policy blocked (Chromium says so on the console)."""
     p = context.new_page()
     errors: list[str] = []
     p.on("pageerror", lambda exc: errors.append(str(exc)))
     p.errors = errors  # type: ignore[attr-defined]
-    return p
+    blocked: list[str] = []
+    p.on("console", lambda message: blocked.append(message.text) if "Content Security Policy" in message.text else None)
+    yield p
+    assert blocked == [], f"the page broke its Content-Security-Policy: {blocked[:3]}"
 
 
 def screenshot(page: Page, name: str, folder: Path) -> Path:

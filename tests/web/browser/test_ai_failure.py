@@ -58,7 +58,7 @@ def test_a_failing_ai_is_told_and_the_game_goes_on(page: Page, failing_server: s
     on_board = [t for t in drawn(page) if t in legal(page)]
     click_action(page, on_board[0])
     # the player is told, and it is their turn again: the AI moved at the simpler level
-    page.wait_for_function("document.getElementById('message').textContent.includes('failed')")
+    page.wait_for_function("() => document.getElementById('message').textContent.includes('failed')")
     message = page.inner_text("#message")
     assert message == "The hard AI of Player 2 failed on this position; it plays at level medium from now on."
     assert wait_turn(page)
@@ -69,9 +69,9 @@ def test_a_failing_ai_is_told_and_the_game_goes_on(page: Page, failing_server: s
     page.set_viewport_size(PHONE)
     screenshot(page, "ai-fallback-phone", tmp_path)
     # and the game goes on: another move, another reply
-    ply = page.evaluate("document.querySelectorAll('#log li').length")
+    ply = page.evaluate("() => document.querySelectorAll('#log li').length")
     on_board = [t for t in drawn(page) if t in legal(page)]
     click_action(page, on_board[0])
-    page.wait_for_function(f"document.querySelectorAll('#log li').length > {ply + 1}")
+    page.wait_for_function("n => document.querySelectorAll('#log li').length > n", arg=ply + 1)
     assert wait_turn(page) or page.locator("#result").is_visible()
     assert page.errors == []  # type: ignore[attr-defined]

@@ -20,7 +20,8 @@ pytestmark = pytest.mark.browser
 
 def checked(page: Page, verdict: str) -> None:
     """Wait until the server has checked the sketch as it now stands, with ``verdict`` (ok or error)."""
-    page.wait_for_function(f"document.getElementById('status').className === 'status {verdict}'")
+    # a function, not an expression: the page's policy forbids evaluating a string
+    page.wait_for_function("(v) => document.getElementById('status').className === 'status ' + v", arg=verdict)
 
 
 def centre(locator: Locator) -> tuple[float, float]:

@@ -238,7 +238,8 @@ def test_online_game_two_players_and_a_spectator(browser: Browser, live_server: 
             before = other.locator("#log li").count()
             first_drawn(mover, legal(mover), moves)
             moves += 1
-            other.wait_for_function(f"document.querySelectorAll('#log li').length > {before}")
+            # a function, not an expression: the page's policy forbids evaluating a string
+            other.wait_for_function("(n) => document.querySelectorAll('#log li').length > n", arg=before)
         for p in (a, b, c):
             p.wait_for_selector("#result:not([hidden])")
         assert a.inner_text("#verdict") == b.inner_text("#verdict") == c.inner_text("#verdict")

@@ -25,10 +25,13 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, fields
-from typing import TypeAlias
+from typing import TYPE_CHECKING, TypeAlias
 
 from ...core.errors import InvalidActionError
 from .board import CELLS, cell_name, parse_cell
+
+if TYPE_CHECKING:
+    from .rules import CrossroadsState
 
 #: longest action text read (an offer through two relays is about 40 characters)
 MAX_TEXT = 200
@@ -258,7 +261,38 @@ def _cell(name: str) -> int:
     return where
 
 
+class CrossroadsCodec:
+    """Crossroads' notation (:mod:`.actions`); while a first city is being placed, a bare cell
+    (``D4``) reads as ``place D4``: the prompt lists cells, and nothing else a cell could mean then."""
+
+    def is_action(self, state: object, value: object) -> bool:
+        """True for a well-formed Crossroads action."""
+        return malformed(value) is None
+
+    def text(self, state: object, action: CrossroadsAction) -> str:
+        """The action's canonical text."""
+        why = malformed(action)
+        if why is not None:
+            raise ValueError(why)
+        return action.text()
+
+    def parse(self, state: "CrossroadsState", text: str) -> CrossroadsAction:
+        """The action ``text`` names."""
+        if len(text) <= 8 and state.places_first_city() and parse_cell(text.strip()) is not None:
+            text = "place " + text.strip()
+        try:
+            return parse(text)
+        except InvalidActionError as exc:
+            raise state.invalid(exc.text, exc.reason) from None
+
+
+#: Crossroads' notation (the same for every parameter set)
+CODEC = CrossroadsCodec()
+
+
 __all__ = [
+    "CODEC",
+    "CrossroadsCodec",
     "Accept",
     "Axis",
     "City",

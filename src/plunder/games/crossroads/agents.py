@@ -238,7 +238,7 @@ AGENTS: dict[str, AgentFactory] = {
 }
 
 
-def candidates(state: State[CrossroadsAction]) -> list[CrossroadsAction]:
+def candidates(state: CrossroadsState) -> list[CrossroadsAction]:
     """The building moves worth a search's rollouts, else every legal action.
 
     A building turn may list two dozen sites; the ones the greedy builder's own measures
@@ -246,7 +246,6 @@ def candidates(state: State[CrossroadsAction]) -> list[CrossroadsAction]:
     site) and ``done`` cover what it could sensibly do, so a search spends its rollouts
     on those rather than on every road of the board.
     """
-    assert isinstance(state, CrossroadsState)
     legal = state.legal_actions()
     if state.phase is not Phase.BUILD or len(legal) <= 6:
         return legal

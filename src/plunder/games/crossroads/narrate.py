@@ -6,16 +6,14 @@ from __future__ import annotations
 
 from typing import Any, Sequence
 
-from ...core.game import State
 from ...core.words import plural
-from .actions import Accept, Axis, City, Demand, Done, Offer, Pass, Place, Reject, Reroll, Road, Roll
+from .actions import Accept, Axis, City, CrossroadsAction, Demand, Done, Offer, Pass, Place, Reject, Reroll, Road, Roll
 from .board import cell_name, owner
 from .rules import PROPOSER, CrossroadsState, Phase
 
 
-def narrate(before: State, action: Any, after: State) -> str:
+def narrate(before: CrossroadsState, action: CrossroadsAction, after: CrossroadsState) -> str:
     """``Player 3's offer C3-I6 was accepted: Player 3 +2, Player 1 +1``."""
-    assert isinstance(before, CrossroadsState) and isinstance(after, CrossroadsState)
     said = _what(before, action, after)
     if after.phase is Phase.TRADE and before.phase is Phase.BUILD:
         said += f"; trading begins: {_seat(after, after.seat)} offers first"
@@ -105,9 +103,8 @@ def _offer(state: CrossroadsState, offer: Offer) -> str:
             f"{_seat(state, b)} gets {offer.theirs}")
 
 
-def breakdown(state: State) -> list[str]:
+def breakdown(state: CrossroadsState) -> list[str]:
     """Each player's gold by source: activation, trade shares, relay fees, less what building cost."""
-    assert isinstance(state, CrossroadsState)
     lines = []
     for i in range(state.n):
         spent = state.income[i] + state.trade_gold[i] + state.fees[i] - state.gold[i]

@@ -12,7 +12,6 @@ from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
-from ...core.game import Action, State
 from .actions import (
     Accept,
     Axis,
@@ -142,18 +141,16 @@ def build_summary(state: CrossroadsState) -> str:
     return f"Cities: {' '.join(cities) or 'none'}. Roads: {' '.join(roads) or 'none'}."
 
 
-def render(state: State) -> RenderableType:
+def render(state: CrossroadsState) -> RenderableType:
     """The whole picture for ``plunder play``."""
-    assert isinstance(state, CrossroadsState)
     board = board_text(state)
     board.rstrip()  # no blank line under the board: it all fits an 80x24 screen
     parts: list[RenderableType] = [board, gold_table(state), status(state)]
     return Group(*parts)
 
 
-def describe(state: State[CrossroadsAction], action: Action) -> str:
+def describe(state: CrossroadsState, action: CrossroadsAction) -> str:
     """A few words on what ``action`` does."""
-    assert isinstance(state, CrossroadsState)
     match action:
         case Roll(lo, hi):
             return f"the dice show {lo} and {hi}"

@@ -18,7 +18,6 @@ from enum import Enum
 from functools import cached_property
 from typing import Any, ClassVar, Self, Sequence, assert_never
 
-from ...core.errors import InvalidActionError
 from ...core.game import CHANCE, TERMINAL, Game, State
 from ...core.params import Param, parse_choice, parse_int
 from .actions import (
@@ -35,8 +34,9 @@ from .actions import (
     Reroll,
     Road,
     Roll,
+    CODEC,
+    CrossroadsCodec,
     malformed,
-    parse,
 )
 from .board import (
     CELLS,
@@ -51,7 +51,6 @@ from .board import (
     city_sites,
     orthogonal,
     owner,
-    parse_cell,
     road_sites,
     touches_city,
 )
@@ -169,25 +168,10 @@ class CrossroadsGame(Game[CrossroadsAction]):
         return state.evolve(board=tuple(board), gold=tuple(gold) if gold is not None else state.gold,
                             phase=phase, seat=seat, round=round)
 
-    def action_to_text(self, state: State[CrossroadsAction], action: CrossroadsAction) -> str:
-        """The canonical text of ``action``; ``ValueError`` for a value that is no Crossroads action."""
-        why = malformed(action)
-        if why is not None:
-            raise ValueError(why)
-        return action.text()
-
-    def parse_action(self, state: State[CrossroadsAction], text: str) -> CrossroadsAction:
-        """Read an action text; unreadable text raises ``InvalidActionError``.
-
-        While a first city is being placed, a bare cell (``D4``) reads as ``place D4``: the
-        prompt lists cells, and there is nothing else a cell could mean then.
-        """
-        if isinstance(state, CrossroadsState) and state.phase is Phase.SETUP_PLACE and len(text) <= 8:
-            text = "place " + text.strip() if parse_cell(text.strip()) is not None else text
-        try:
-            return parse(text)
-        except InvalidActionError as exc:
-            raise state.invalid(exc.text, exc.reason) from None
+    @property
+    def codec(self) -> CrossroadsCodec:
+        """Crossroads' notation (:mod:`.actions`)."""
+        return CODEC
 
 
 def splits(parts: int) -> list[tuple[int, ...]]:
@@ -655,6 +639,10 @@ class CrossroadsState(State[CrossroadsAction]):
         return self.evolve(offer=raised, waiting=again)
 
     # ----------------------------------------------------------------- reports
+    def places_first_city(self) -> bool:
+        """True while a first city is being placed (a bare cell then reads as ``place``)."""
+        return self.phase is Phase.SETUP_PLACE
+
     def summary(self) -> str:
         """One line: round, phase, whose move, gold."""
         player = self.current_player

@@ -14,7 +14,6 @@ first offers) are buttons.
 
 from __future__ import annotations
 
-from ...core.game import State
 from ...core.svg import ACCENT, INK, MUTED, RULE, SEAT, SEAT_FILL, TARGET, Picture, Shown, legal_texts, wrap
 from .actions import City, CrossroadsAction, Place, Road
 from .board import (CELLS, COLUMNS, EMPTY, ROAD, SIZE, cell_name, col_of, label, orthogonal, owner, parse_cell,
@@ -33,9 +32,8 @@ ROAD_FILL = "#8d8478"
 PIP = "#2b2b2b"
 
 
-def svg(state: State[CrossroadsAction], shown: Shown | None = None) -> str:
+def svg(state: CrossroadsState, shown: Shown | None = None) -> str:
     """The position as a standalone SVG document (see the module text)."""
-    assert isinstance(state, CrossroadsState)
     left, top = MARGIN + AXES, MARGIN + AXES
     grid = CELL * SIZE
     width = left + grid + 24 + PANEL + MARGIN

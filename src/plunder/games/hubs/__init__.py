@@ -1,29 +1,37 @@
 """Hubs (seed 002): place dots, join them with segments; the offense scores busy dots."""
 
+from ...core.capabilities import Presentation, Strength
 from ...core.registry import GameEntry
+from .actions import HubsAction
 from .agents import AGENTS
 from .candidates import candidates
+from .guide import HOW_TO_PLAY
+from .narrate import breakdown, narrate
+from .observation import observation
 from .render import describe, move_list, render
 from .rules import HubsGame, HubsState
 from .svg import svg
-from .guide import HOW_TO_PLAY
-from .narrate import breakdown, narrate
 
-ENTRY = GameEntry(
-    game_class=HubsGame, agents=AGENTS, render=render, describe=describe, svg=svg,
-    # the root search over the shortlist, greedy rollouts cut after 6 actions and valued by the
-    # score margin (docs/ai.md: 169 of 200 games against greedy on fresh seeds, and ahead of the
-    # tree search that was hard before, mcts:sims=100,eval=greedy,depth=8,scale=20)
-    levels={"hard": "mcts:root=greedy,sims=96,depth=6,scale=20"},
-    candidates=candidates,
-    pitch="Place dots, then join them with segments: offense scores for segments that meet busy dots, defense keeps the dots quiet.",
-    # the search of `hard` given more trials, up to two seconds a hint: a value needs at least
-    # 8 paired trials to be more than a guess
-    hint="mcts:root=greedy,sims=400,depth=6,scale=20,seconds=2",
-    move_list=move_list,
-    how_to_play=HOW_TO_PLAY,
-    narrate=narrate,
-    breakdown=breakdown,
+#: what the registry loads for ``hubs``
+ENTRY: GameEntry[HubsState, HubsAction] = GameEntry(
+    game_class=HubsGame,
+    presentation=Presentation(
+        pitch="Place dots, then join them with segments: offense scores for segments that meet busy dots, defense keeps the dots quiet.",
+        how_to_play=HOW_TO_PLAY, render=render, svg=svg, describe=describe, narrate=narrate, breakdown=breakdown,
+        move_list=move_list,
+    ),
+    strength=Strength(
+        agents=AGENTS,
+        # the root search over the shortlist, greedy rollouts cut after 6 actions and valued by
+        # the score margin (docs/ai.md: 169 of 200 games against greedy on fresh seeds, and
+        # ahead of the tree search that was hard before, mcts:sims=100,eval=greedy,depth=8,scale=20)
+        levels={"hard": "mcts:root=greedy,sims=96,depth=6,scale=20"},
+        # the search of `hard` given more trials, up to two seconds a hint: a value needs at
+        # least 8 paired trials to be more than a guess
+        hint="mcts:root=greedy,sims=400,depth=6,scale=20,seconds=2",
+        candidates=candidates,
+    ),
+    observation=observation,
 )
 
 __all__ = ["ENTRY", "HubsGame", "HubsState"]

@@ -11,7 +11,10 @@ from __future__ import annotations
 import re
 import string
 from dataclasses import dataclass
-from typing import TypeAlias
+from typing import TYPE_CHECKING, TypeAlias
+
+if TYPE_CHECKING:
+    from .rules import HubsState
 
 #: how many dots can be given a label (a..z, aa..zz)
 LABELS = 26 + 26 * 26
@@ -105,3 +108,45 @@ def read_action(text: str) -> HubsAction:
             raise Unreadable("a segment joins two different dots")
         return Segment.joining(i, j)
     raise Unreadable("expected 'dot X,Y' or 'seg P-Q' (dot labels like a, k, ab)")
+
+
+def _whole(value: object) -> bool:
+    return type(value) is int
+
+
+class HubsCodec:
+    """Hubs' notation on one sheet: ``dot X,Y`` (also ``X,Y``) and ``seg P-Q`` (also ``P-Q``,
+    either order); a dot must be on the ``width`` x ``height`` lattice (HB-1, HB-8) and a
+    segment must join two of the round's ``dots`` labels (HB-2)."""
+
+    def __init__(self, width: int, height: int, dots: int) -> None:
+        self.width, self.height, self.dots = width, height, dots
+
+    def is_action(self, state: object, value: object) -> bool:
+        """True for a dot on the sheet or a segment between two of a round's labels."""
+        match value:
+            case Dot(x, y):
+                return _whole(x) and _whole(y) and 0 <= x < self.width and 0 <= y < self.height
+            case Segment(first, second):
+                return _whole(first) and _whole(second) and 0 <= first < second < self.dots
+        return False
+
+    def text(self, state: object, action: HubsAction) -> str:
+        """``dot 12,30`` or ``seg c-k``."""
+        if not self.is_action(state, action):
+            raise ValueError(f"{action!r} is not a hubs action on this sheet")
+        return action.text()
+
+    def parse(self, state: "HubsState", text: str) -> HubsAction:
+        """The dot or segment ``text`` names."""
+        try:
+            action = read_action(text)
+        except Unreadable as exc:
+            raise state.invalid(text, str(exc)) from None
+        match action:
+            case Dot(x, y) if not (0 <= x < self.width and 0 <= y < self.height):
+                raise state.invalid(text, f"({x},{y}) is off the {self.width}x{self.height} lattice: "
+                                          f"x runs 0..{self.width - 1}, y 0..{self.height - 1}")
+            case Segment(_, second) if second >= self.dots:
+                raise state.invalid(text, f"a round has {self.dots} dots, labelled a..{label(self.dots - 1)}")
+        return action

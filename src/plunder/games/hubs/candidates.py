@@ -20,7 +20,6 @@ from typing import Sequence
 
 import numpy as np
 
-from ...core.game import State
 from .actions import HubsAction
 from .rules import HubsState
 
@@ -35,9 +34,8 @@ def spread(order: np.ndarray, best: int) -> np.ndarray:
     return order[:WIDTH]
 
 
-def candidates(state: State[HubsAction]) -> Sequence[HubsAction]:
+def candidates(state: HubsState) -> Sequence[HubsAction]:
     """The moves worth searching at ``state`` (see the module docstring)."""
-    assert isinstance(state, HubsState)
     legal: Sequence[HubsAction] = state.legal_actions()
     if len(legal) <= WIDTH:
         return legal

@@ -2,17 +2,14 @@
 
 from __future__ import annotations
 
-from typing import Any
 
-from ...core.game import State
 from ...core.words import plural
-from .actions import Dot, Segment, label
+from .actions import Dot, HubsAction, Segment, label
 from .rules import HubsState
 
 
-def narrate(before: State, action: Any, after: State) -> str:
+def narrate(before: HubsState, action: HubsAction, after: HubsState) -> str:
     """``Player 2 drew c-k: +3 for Player 1 (offense), 5-0``; a round's end is told too."""
-    assert isinstance(before, HubsState) and isinstance(after, HubsState)
     g = before.game
     who = g.seat_name(before.current_player)
     offense = g.seat_name(before.offense)
@@ -37,9 +34,8 @@ def narrate(before: State, action: Any, after: State) -> str:
     return said
 
 
-def breakdown(state: State) -> list[str]:
+def breakdown(state: HubsState) -> list[str]:
     """Points per round by role: who was on offense, what they scored, what the defense held them to."""
-    assert isinstance(state, HubsState)
     g = state.game
     lines = []
     for i, r in enumerate(state.history):

@@ -7,7 +7,6 @@ from typing import Sequence
 from rich.console import Group, RenderableType
 from rich.text import Text
 
-from ...core.game import Action, State
 from ...core.words import plural
 from .actions import Dot, HubsAction, Segment, label
 from .picture import segment_counts, state_plot, state_sheet
@@ -23,11 +22,10 @@ def gain(state: HubsState, segment: Segment) -> int:
     return state.degree[segment.first] + state.degree[segment.second]
 
 
-def move_list(state: State[HubsAction]) -> Sequence[HubsAction]:
+def move_list(state: HubsState) -> Sequence[HubsAction]:
     """The legal moves best first for the mover: segments by what they score for the offense
     (HB-4), highest first on offense and lowest first on defense, then by label; free points
     row by row from the bottom left."""
-    assert isinstance(state, HubsState)
     legal = state.legal_actions()
     if state.placing:
         return legal
@@ -36,9 +34,8 @@ def move_list(state: State[HubsAction]) -> Sequence[HubsAction]:
                   if isinstance(a, Segment) else (0, 0, 0))
 
 
-def describe(state: State[HubsAction], action: Action) -> str:
+def describe(state: HubsState, action: HubsAction) -> str:
     """A few words on what ``action`` does: where a dot goes, or what a segment scores."""
-    assert isinstance(state, HubsState)
     match action:
         case Dot(x, y):
             return f"place dot {label(len(state.dots))} at {x},{y}"
@@ -65,11 +62,10 @@ def short_of_two(counts: list[int]) -> str:
             f"{plural(len(needing[1]), 'dot')} with one.")
 
 
-def render(state: State[HubsAction]) -> RenderableType:
+def render(state: HubsState) -> RenderableType:
     """A title line (round, roles, whose move, score), the sheet plotted one text row per
     lattice row with its axes, and a few lines on what to type and what the moves score.
     Fits an 80x24 terminal with the moves told and the prompt under it."""
-    assert isinstance(state, HubsState)
     g = state.game
     dots, segments, old = state_sheet(state)
     view, plot = state_plot(state)

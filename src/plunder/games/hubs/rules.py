@@ -20,7 +20,7 @@ import numpy as np
 from ...core.errors import ParameterError
 from ...core.game import TERMINAL, Game, State
 from ...core.params import Param
-from .actions import LABELS, Dot, HubsAction, Segment, Unreadable, label, read_action
+from .actions import LABELS, Dot, HubsAction, HubsCodec, Segment, label
 from .geometry import Point, contact, passes_through
 from .paper import IdArray, Paper, paper_for
 from .picture import text_picture
@@ -132,26 +132,10 @@ class HubsGame(Game[HubsAction]):
         """True when ``(x, y)`` is a lattice point of the sheet (HB-1, HB-8)."""
         return 0 <= x < self.width and 0 <= y < self.height
 
-    def action_to_text(self, state: State[HubsAction], action: HubsAction) -> str:
-        """``dot 12,30`` or ``seg c-k``."""
-        match action:
-            case Dot() | Segment():
-                return action.text()
-        raise ValueError(f"{action!r} is not a hubs action")
-
-    def parse_action(self, state: State[HubsAction], text: str) -> HubsAction:
-        """Read ``dot X,Y`` (also ``X,Y``) or ``seg P-Q`` (also ``P-Q``, either order)."""
-        try:
-            action = read_action(text)
-        except Unreadable as exc:
-            raise state.invalid(text, str(exc)) from None
-        match action:
-            case Dot(x, y) if not self.on_sheet(x, y):
-                raise state.invalid(text, f"({x},{y}) is off the {self.width}x{self.height} lattice: "
-                                          f"x runs 0..{self.width - 1}, y 0..{self.height - 1}")
-            case Segment(_, second) if second >= self.dots:
-                raise state.invalid(text, f"a round has {self.dots} dots, labelled a..{label(self.dots - 1)}")
-        return action
+    @cached_property
+    def codec(self) -> HubsCodec:
+        """Hubs' notation on this sheet (HB-1, HB-2)."""
+        return HubsCodec(self.width, self.height, self.dots)
 
 
 @dataclass(frozen=True)

@@ -13,9 +13,8 @@ buttons (``seg c-k``).
 
 from __future__ import annotations
 
-from ...core.game import State
-from ...core.svg import ACCENT, INK, MUTED, PAPER, RULE, SEAT, TARGET, Picture, Shown, legal_texts, text_width
-from .actions import Dot, HubsAction, label
+from ...core.svg import ACCENT, INK, MUTED, PAPER, RULE, SEAT, Picture, Shown, legal_texts, text_width
+from .actions import Dot, label
 from .picture import segment_counts, state_sheet
 from .rules import HubsState
 
@@ -28,9 +27,8 @@ MIN_WIDTH = 600.0
 SEGMENT_BUTTONS = 12
 
 
-def svg(state: State[HubsAction], shown: Shown | None = None) -> str:
+def svg(state: HubsState, shown: Shown | None = None) -> str:
     """The sheet (lattice, segments, labelled dots with their segment counts) as SVG."""
-    assert isinstance(state, HubsState)
     g = state.game
     dots, segments, old = state_sheet(state)
     degree = segment_counts(dots, segments)

@@ -1,29 +1,35 @@
 """Pillage and Profit (seed 000): Dots and Boxes with valued boxes, on any board."""
 
+from ...core.capabilities import Client, Presentation, Strength
 from ...core.registry import GameEntry
+from .actions import PillageAction
+from .editor import ASSETS, EDITOR
 from .evaluator import make_evaluator
+from .guide import HOW_TO_PLAY
 from .hard import HARD, solve_state
 from .heuristics import GREEDY, describe
-from .solver import SOLVER
+from .narrate import breakdown, narrate
+from .observation import observation
 from .render import render
 from .rules import PillageGame, PillageState
+from .solver import SOLVER
 from .svg import svg
-from .guide import HOW_TO_PLAY
-from .narrate import breakdown, narrate
 
-ENTRY = GameEntry(
+#: what the registry loads for ``pillage``
+ENTRY: GameEntry[PillageState, PillageAction] = GameEntry(
     game_class=PillageGame,
-    agents={"greedy": GREEDY, "solver": SOLVER, "pillage-hard": HARD},
-    render=render,
-    describe=describe,
-    evaluator=make_evaluator,
-    svg=svg,
-    levels={"hard": "pillage-hard"},
-    solve=solve_state,
-    pitch="Dots and Boxes where every box holds doubloons, goods or a twist of the market: close the boxes worth the most.",
-    how_to_play=HOW_TO_PLAY,
-    narrate=narrate,
-    breakdown=breakdown,
+    presentation=Presentation(
+        pitch="Dots and Boxes where every box holds doubloons, goods or a twist of the market: close the boxes worth the most.",
+        how_to_play=HOW_TO_PLAY, render=render, svg=svg, describe=describe, narrate=narrate, breakdown=breakdown,
+    ),
+    strength=Strength(
+        agents={"greedy": GREEDY, "solver": SOLVER, "pillage-hard": HARD},
+        levels={"hard": "pillage-hard"},
+        evaluator=make_evaluator,
+        solve=solve_state,
+    ),
+    client=Client(assets=ASSETS, editor=EDITOR),
+    observation=observation,
 )
 
 __all__ = ["ENTRY", "PillageGame", "PillageState"]

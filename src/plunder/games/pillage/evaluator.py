@@ -87,7 +87,7 @@ PLAYOUTS = ("greedy", "random", "safe")
 
 
 def make_evaluator(game: Game, rollouts: int, playout: str = "") -> KernelEvaluator:
-    """``ENTRY.evaluator`` for Pillage: ``playout`` names one of :data:`PLAYOUTS` (empty for the
+    """``ENTRY.strength.evaluator`` for Pillage: ``playout`` names one of :data:`PLAYOUTS` (empty for the
     default, ``greedy``); every playout's value blends win/loss with the margin."""
     assert isinstance(game, PillageGame)
     playout = playout or PLAYOUTS[0]

@@ -98,7 +98,7 @@ HARD = AgentFactory(make_hard, "MCTS in the opening, the exact solver near the e
 
 
 def solve_state(state: State, time_limit: float | None = None, memory: float | None = None) -> SolveResult:
-    """``ENTRY.solve``: the exact solver on any Pillage position (``plunder solve``), within
+    """``ENTRY.strength.solve``: the exact solver on any Pillage position (``plunder solve``), within
     ``time_limit`` seconds and ``memory`` MB of tables (default :data:`DEFAULT_MEMORY`)."""
     if not isinstance(state, PillageState):
         raise ValueError(f"not a Pillage position: {state!r}")

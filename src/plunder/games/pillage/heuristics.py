@@ -86,9 +86,8 @@ def line_effect(state: PillageState, edge: int) -> tuple[float, str]:
     return -gift - 0.1 * count, f"hands over {count} box{'es' if count > 1 else ''} ({gift:+g} to {g.seat_name(1 - me)})"
 
 
-def describe(state: State[PillageAction], action: object) -> str:
+def describe(state: PillageState, action: PillageAction) -> str:
     """A few words on what ``action`` would do (for move lists)."""
-    assert isinstance(state, PillageState)
     g = state.game
     match action:
         case Line(edge=edge):

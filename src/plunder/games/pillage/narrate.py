@@ -6,17 +6,16 @@ closed boxes shows as boxes changing owner, a modifier choice as a legend value 
 
 from __future__ import annotations
 
-from typing import Any
 
-from ...core.game import CHANCE, State
+from ...core.game import CHANCE
 from ...core.words import plural
+from .actions import PillageAction
 from .contents import Commodity, Content, Doubloons, Modifier, apply_op, content_text
 from .rules import PillageState
 
 
-def narrate(before: State, action: Any, after: State) -> str:
+def narrate(before: PillageState, action: PillageAction, after: PillageState) -> str:
     """``Player 2 drew b1-c1 and took 2 boxes (+7 doubloons, +1 food); Player 2 draws again``."""
-    assert isinstance(before, PillageState) and isinstance(after, PillageState)
     g = before.game
     if before.current_player == CHANCE:
         box = before.contents.index(None)
@@ -88,9 +87,8 @@ def _content_words(content: Content, state: PillageState) -> str:
 
 
 
-def breakdown(state: State) -> list[str]:
+def breakdown(state: PillageState) -> list[str]:
     """Each player's boxes, doubloons and commodities at their final values, summed (PP-7)."""
-    assert isinstance(state, PillageState)
     g = state.game
     kinds = g.legend.kinds
     lines = ["Final values: " + ", ".join(f"{k} {v}" for k, v in zip(kinds, state.values))]

@@ -6,7 +6,6 @@ from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
-from ...core.game import State
 from .contents import Commodity, Modifier, content_text
 from .picture import board_grid, modifier_key
 from .rules import PillageState
@@ -40,9 +39,8 @@ def kinds_in_play(state: PillageState) -> list[int]:
     return sorted(used)
 
 
-def render(state: State) -> RenderableType:
+def render(state: PillageState) -> RenderableType:
     """Board picture, then a table of tallies, legend values and scores."""
-    assert isinstance(state, PillageState)
     g = state.game
     board = Text()
     for line in board_grid(state):

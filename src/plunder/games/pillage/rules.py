@@ -7,6 +7,7 @@ box's content (PP-10). Each game makes its actions once; states hand out those v
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
@@ -14,7 +15,7 @@ from .picture import state_text
 from ...core.errors import ParameterError
 from ...core.game import CHANCE, TERMINAL, Game, State
 from ...core.params import Param, parse_int
-from .actions import ActionTable, Choose, Deal, Line, PillageAction
+from .actions import ActionTable, Choose, Deal, Line, PillageAction, PillageCodec
 from .board import Board, BoardError, generated
 from .board_file import BoardFile, parse_board_json
 from .contents import (
@@ -191,25 +192,10 @@ class PillageGame(Game[PillageAction]):
             open_lines=tuple(line for line in self.lines if not mask >> line.edge & 1),
         )
 
-    def action_to_text(self, state: State[PillageAction], action: PillageAction) -> str:
-        """``a1-b1``, ``-5 food`` or ``deal food`` (PP-12); a choice names its modifier too,
-        ``-5 food of -5 food/armor``, when another pending modifier offers the same text (PP-5)."""
-        assert isinstance(state, PillageState)
-        match action:
-            case Choose() if self.actions.is_choice(action):
-                return action.full if self.actions.needs_full_text(state, action) else action.short
-            case Line() if self.actions.is_line(action):
-                return action.label
-            case Deal() if self.actions.is_deal(action):
-                return action.label
-        raise ValueError(f"{action!r} is not a pillage action")
-
-    def parse_action(self, state: State[PillageAction], text: str) -> PillageAction:
-        """Read a line (``a1-b1``), a modifier choice (``-5 food``, ``food`` when the modifier
-        offers one operation, ``-5 food of -5 food/armor``) or a deal (``deal 3``) (PP-12).
-        Raises :class:`InvalidActionError` and nothing else."""
-        assert isinstance(state, PillageState)
-        return self.actions.parse(state, text)
+    @functools.cached_property
+    def codec(self) -> PillageCodec:
+        """Pillage's notation over this game's actions (PP-12)."""
+        return PillageCodec(self.actions)
 
 
 @dataclass(frozen=True, eq=True)

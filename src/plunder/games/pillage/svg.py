@@ -8,7 +8,6 @@ that no line or dot hides them. The lines a player may draw carry their action t
 
 from __future__ import annotations
 
-from ...core.game import State
 from ...core.svg import ACCENT, INK, MUTED, PAPER, SEAT, SEAT_FILL, TARGET, Picture, Shown, legal_texts
 from .actions import Choose
 from .board import Board
@@ -42,9 +41,8 @@ def board_spots(board: Board) -> list[tuple[float, float]]:
     return [(x * fx * zoom, y * fy * zoom) for x, y in spots]
 
 
-def svg(state: State, shown: Shown | None = None) -> str:
+def svg(state: PillageState, shown: Shown | None = None) -> str:
     """The position as a standalone SVG document (see the module text)."""
-    assert isinstance(state, PillageState)
     g = state.game
     board = g.board
     spots = board_spots(board)

@@ -12,10 +12,13 @@ action is legal is for the rules (:mod:`.rules`) to say.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Callable, TypeAlias
+from typing import TYPE_CHECKING, Callable, TypeAlias
 
 from . import tables as T
 from .sea import DIRS, WINDS, Cell, cell_text, parse_cell
+
+if TYPE_CHECKING:
+    from .rules import PiratesState
 
 #: the numbers a player may type: a few ASCII digits (a bury or retrieve amount)
 MAX_AMOUNT_DIGITS = 4
@@ -328,3 +331,32 @@ def short_key(text: str, *, wind_pending: bool, placing: bool, steering: int | N
         return Steer(steering, cell)
     return None
 
+
+
+class PiratesCodec:
+    """Pirates' notation (:mod:`.actions`): the canonical texts, and the one-word keys a player
+    may type — a bare direction sails that way (or sets the wind of a just-flipped tile), a bare
+    space ``x,y`` places the ship at setup or steers the ship whose tie is pending."""
+
+    def is_action(self, state: object, value: object) -> bool:
+        """True for a well-formed pirates action (its text reads back as itself)."""
+        return well_formed(value)
+
+    def text(self, state: object, action: PiratesAction) -> str:
+        """The action's canonical text."""
+        return action_text(action)
+
+    def parse(self, state: "PiratesState", text: str) -> PiratesAction:
+        """The action ``text`` names, or the one its short key stands for at ``state``."""
+        try:
+            return parse_text(text)
+        except ValueError as exc:
+            wind_pending, placing, steering = state.short_keys()
+            key = short_key(text, wind_pending=wind_pending, placing=placing, steering=steering)
+            if key is None:
+                raise state.invalid(text[:80], str(exc)) from None
+            return key
+
+
+#: Pirates' notation (the same for every parameter set)
+CODEC = PiratesCodec()

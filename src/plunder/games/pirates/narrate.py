@@ -10,18 +10,16 @@ from __future__ import annotations
 
 from typing import Any
 
-from ...core.game import State
 from ...core.words import plural
 from . import tables as T
 from .actions import (Bury, Buy, Continue, Dice, Done, Draw, Fight, Flip, Keep, Lookout, Place, Retire, Retrieve, Sail,
-                      Steer, Stop, Wind)
+                      PiratesAction, Steer, Stop, Wind)
 from .rules import Phase, PiratesState
 from .sea import cell_text
 
 
-def narrate(before: State, action: Any, after: State) -> str:
+def narrate(before: PiratesState, action: PiratesAction, after: PiratesState) -> str:
     """``You lost the fight to the suns brig (7 v 11): crew 2→1, booty -3``."""
-    assert isinstance(before, PiratesState) and isinstance(after, PiratesState)
     said = _what(before, action, after)
     more = _aftermath(before, action, after)
     return "; ".join([said, *more]) if said else "; ".join(more)
@@ -134,9 +132,8 @@ def _aftermath(s: PiratesState, action: Any, t: PiratesState) -> list[str]:
     return out
 
 
-def breakdown(state: State) -> list[str]:
+def breakdown(state: PiratesState) -> list[str]:
     """The score formula with the numbers: ship x crew + buried x aboard x notoriety + turns (PR-10)."""
-    assert isinstance(state, PiratesState)
     ship = max(state.ship, 0)
     turns = state.turns_completed()
     total = state.score()

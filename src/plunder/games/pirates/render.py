@@ -7,7 +7,6 @@ from typing import Any
 from rich.console import Group
 from rich.text import Text
 
-from ...core.game import Action, State
 from ...core.words import plural
 from . import tables as T
 from .actions import (Bury, Buy, Continue, Done, Fight, Keep, PiratesAction, Place, Retire, Retrieve, Sail, Steer,
@@ -144,10 +143,9 @@ def reference_text() -> Text:
     return out
 
 
-def render(state: State) -> Any:
+def render(state: PiratesState) -> Any:
     """The sea, its legend and the status in a few lines (the ship table while buying), to fit
     an 80x24 screen, for ``plunder play``."""
-    assert isinstance(state, PiratesState)
     legend = Text("☠ you  a/c/s N ships (red bigger, green smaller)  ░ unexplored  ↗ wind  $ chest  "
                   "light blue: reach", style="dim")
     sea = sea_text(state)
@@ -156,9 +154,8 @@ def render(state: State) -> Any:
     if state.phase in (Phase.BUY, Phase.UPGRADE):
         parts.append(reference_text())
     return Group(*parts)
-def describe(state: State[PiratesAction], action: Action) -> str:
+def describe(state: PiratesState, action: PiratesAction) -> str:
     """A few words on what ``action`` does, with warnings before losing booty (PR-8)."""
-    assert isinstance(state, PiratesState)
     s = state
     match action:
         case Sail(d):

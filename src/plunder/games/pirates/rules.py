@@ -20,9 +20,9 @@ from typing import Any, ClassVar
 from ...core.game import CHANCE, TERMINAL, Game, State
 from ...core.params import Param, parse_choice, parse_int
 from . import tables as T
-from .actions import (CHANCE_KINDS, CONTINUE, DONE, KEEP, RETIRE, STOP, Bury, Buy, Continue, Dice, Done, Draw,
-                      Fight, Flip, Keep, Lookout, PiratesAction, Place, Retire, Retrieve, Sail, Steer, Stop, Wind,
-                      action_text, parse_text, short_key, well_formed)
+from .actions import (CHANCE_KINDS, CODEC, CONTINUE, DONE, KEEP, RETIRE, STOP, Bury, Buy, Continue, Dice, Done, Draw,
+                      Fight, Flip, Keep, Lookout, PiratesAction, PiratesCodec, Place, Retire, Retrieve, Sail, Steer,
+                      Stop, Wind, well_formed)
 from .moves import sail_steps, ship_destinations
 from .picture import picture
 from .sea import LAYOUT_CHOICES, ORTH, WINDS, Cell, LayoutSpec, Sea, build_sea, cell_text, layout_inline, layout_text, parse_layout
@@ -108,29 +108,10 @@ class PiratesGame(Game[PiratesAction]):
         n = self.sea.num_tiles
         return PiratesState(self, faces=(-1,) * n, winds=(-1,) * n)
 
-    def action_to_text(self, state: State[PiratesAction], action: PiratesAction) -> str:
-        """Canonical text of ``action`` (see :mod:`.actions`); ``ValueError`` for a value that
-        is not a pirates action."""
-        return action_text(action)
-
-    def parse_action(self, state: State[PiratesAction], text: str) -> PiratesAction:
-        """Read an action's text; unreadable text raises :class:`InvalidActionError`.
-
-        Besides the canonical texts, a player may type a short key: a bare direction
-        (``e``, ``ne``) sails that way, or sets the wind of a just-flipped tile; a bare
-        space ``x,y`` places the ship (setup) or steers the ship whose tie is pending.
-        """
-        try:
-            return parse_text(text)
-        except ValueError as exc:
-            key = None
-            if isinstance(state, PiratesState):
-                steering = state.movers[0] if state.phase is Phase.OTHERS and state.movers else None
-                key = short_key(text, wind_pending=state.wind_tile >= 0, placing=state.phase is Phase.PLACE,
-                                steering=steering)
-            if key is None:
-                raise state.invalid(text[:80], str(exc)) from None
-            return key
+    @property
+    def codec(self) -> PiratesCodec:
+        """Pirates' notation (:mod:`.actions`)."""
+        return CODEC
 
     def seat_name(self, seat: int) -> str:
         """The only seat is the pirate."""
@@ -254,6 +235,12 @@ class PiratesState(State[PiratesAction]):
             "sightings": float(self.sightings),
             "booty_lost": float(self.booty_lost),
         }
+
+    def short_keys(self) -> tuple[bool, bool, int | None]:
+        """What a one-word key means here (:class:`.actions.PiratesCodec`): whether a wind is
+        being set, whether the ship is being placed, and the ship whose tie is pending."""
+        steering = self.movers[0] if self.phase is Phase.OTHERS and self.movers else None
+        return self.wind_tile >= 0, self.phase is Phase.PLACE, steering
 
     def summary(self) -> str:
         """One line: turn, phase, ship, tracks, position."""

@@ -18,7 +18,6 @@ from __future__ import annotations
 
 from typing import Callable
 
-from ...core.game import State
 from ...core.svg import ACCENT, INK, MUTED, RULE, TARGET, Picture, Shown, legal_texts
 from . import tables as T
 from .actions import Bury, Fight, Place, PiratesAction, Sail, Steer, Wind
@@ -50,9 +49,8 @@ KEY = ("Black coin: your ship and its size. Other ships: their flag's colour and
 Point = Callable[[Cell], tuple[float, float]]
 
 
-def svg(state: State[PiratesAction], shown: Shown | None = None) -> str:
+def svg(state: PiratesState, shown: Shown | None = None) -> str:
     """The position as a standalone SVG document (see the module text)."""
-    assert isinstance(state, PiratesState)
     sea = state.sea
     cell = min(MAX_CELL, SEA_WIDTH / sea.width)
     sea_w, sea_h = cell * sea.width, cell * sea.height

@@ -1,30 +1,35 @@
 """Profiteer (game 003): a one-player War variant about profiting from both sides."""
 
+from ...core.capabilities import Presentation, Speed, Strength
 from ...core.registry import GameEntry
+from .actions import ProfiteerAction
 from .agents import AGENTS
 from .batch import fast_batch
 from .fast import evaluator, fast_play
+from .guide import HOW_TO_PLAY
+from .narrate import breakdown, narrate
+from .observation import observation
 from .render import describe, render
 from .rules import ProfiteerGame, ProfiteerState
 from .svg import svg
-from .guide import HOW_TO_PLAY
-from .narrate import breakdown, narrate
 
-ENTRY = GameEntry(
+#: what the registry loads for ``profiteer``
+ENTRY: GameEntry[ProfiteerState, ProfiteerAction] = GameEntry(
     game_class=ProfiteerGame,
-    agents=AGENTS,
-    render=render,
-    describe=describe,
-    svg=svg,
-    fast_play=fast_play,
-    fast_batch=fast_batch,
-    evaluator=evaluator,
-    # Root search over paired profit rollouts: see docs/ai.md for its measured strength.
-    levels={"hard": "mcts:root=profit,sims=200"},
-    pitch="One-player War: flip cards against the deck and profit from both sides to end with 26 cards.",
-    how_to_play=HOW_TO_PLAY,
-    narrate=narrate,
-    breakdown=breakdown,
+    presentation=Presentation(
+        pitch="One-player War: flip cards against the deck and profit from both sides to end with 26 cards.",
+        how_to_play=HOW_TO_PLAY, render=render, svg=svg, describe=describe, narrate=narrate, breakdown=breakdown,
+    ),
+    strength=Strength(
+        agents=AGENTS,
+        # the best agent cheap enough for the lab's rollouts (docs/ai.md)
+        policy="profit",
+        # Root search over paired profit rollouts: see docs/ai.md for its measured strength.
+        levels={"hard": "mcts:root=profit,sims=200"},
+        evaluator=evaluator,
+    ),
+    speed=Speed(fast_play=fast_play, fast_batch=fast_batch),
+    observation=observation,
 )
 
 __all__ = ["ENTRY", "ProfiteerGame", "ProfiteerState"]

@@ -20,8 +20,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import IntEnum
+from typing import TYPE_CHECKING, Any
 
 from .cards import RANKS, Rank, card_text, parse_card, parse_rank
+
+if TYPE_CHECKING:
+    from ...core.game import State
 
 #: texts longer than this are refused before they are read
 MAX_TEXT = 40
@@ -157,3 +161,29 @@ def parse(text: str) -> ProfiteerAction:
     if not rest:
         return DRAWS[parse_card(words[0])]
     raise ValueError(_HELP)
+
+
+class ProfiteerCodec:
+    """Profiteer's notation: ``QS`` (the card drawn), ``keep``, ``switch A K``, ``give 7``, ``end``."""
+
+    def is_action(self, state: object, value: object) -> bool:
+        """True for a Profiteer action with fields of the right types and ranges."""
+        return well_formed(value)
+
+    def text(self, state: object, action: ProfiteerAction) -> str:
+        """The action's canonical text."""
+        if not well_formed(action):
+            raise ValueError(f"{action!r} is not a profiteer action")
+        return action.text()
+
+    def parse(self, state: "State[Any]", text: str) -> ProfiteerAction:
+        """The action ``text`` names."""
+        try:
+            return parse(text)
+        except ValueError as exc:
+            shown = text if len(text) <= MAX_TEXT else f"{text[:MAX_TEXT]}..."
+            raise state.invalid(shown, str(exc)) from None
+
+
+#: Profiteer's notation (the same for every parameter set)
+CODEC = ProfiteerCodec()

@@ -25,7 +25,7 @@ from numpy.typing import NDArray
 from ...core import chance
 from ...core.agent import Agent
 from ...core.game import Game
-from ...core.registry import FastResult
+from ...core.capabilities import FastResult
 from .agents import GreedyAgent
 from .fast import finish
 from .flow import Ending, Phase

@@ -19,7 +19,7 @@ from ...core.agent import Agent
 from ...core.errors import ParameterError
 from ...core.game import Action, Game, State
 from ...core import chance
-from ...core.registry import FastResult
+from ...core.capabilities import FastResult
 from .agents import PROFIT_WEIGHTS, GreedyAgent
 from .cards import nth_card
 from .flow import BALANCE, DOWN_A, DOWN_B, OVER, SETUP, SWITCH, UP_A, UP_B, deck_weights

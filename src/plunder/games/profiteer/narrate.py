@@ -7,9 +7,8 @@ from __future__ import annotations
 from typing import Any
 
 from ...core.errors import without_rulings
-from ...core.game import State
 from ...core.words import plural
-from .actions import Draw, End, Give, Keep, Side, Switch
+from .actions import Draw, End, Give, Keep, ProfiteerAction, Side, Switch
 from .cards import card_text, mask_text
 from .flow import Phase
 from .rules import ProfiteerState
@@ -17,9 +16,8 @@ from .rules import ProfiteerState
 #: a ruling id in parentheses, as the rules' own messages carry them
 
 
-def narrate(before: State, action: Any, after: State) -> str:
+def narrate(before: ProfiteerState, action: ProfiteerAction, after: ProfiteerState) -> str:
     """``Side A turns up QS``, ``You switched side B's 7H for your KS``, ``War! Both sides flip again``."""
-    assert isinstance(before, ProfiteerState) and isinstance(after, ProfiteerState)
     said = _what(before, action, after)
     # what the flip or the count came to, as the position's own log line says it
     if after.last and after.last != before.last:
@@ -76,9 +74,8 @@ def _drawn(s: ProfiteerState, card: int) -> str:
     return f"Chance: {name}"
 
 
-def breakdown(state: State) -> list[str]:
+def breakdown(state: ProfiteerState) -> list[str]:
     """The profiteer's cards against the target, and how the war went."""
-    assert isinstance(state, ProfiteerState)
     target = state.game.target
     pile, resources = state.profiteer_discard.bit_count(), state.resources.bit_count()
     total = state.total()

@@ -8,9 +8,8 @@ from rich.table import Table
 from rich.text import Text
 
 from ...core.errors import without_rulings
-from ...core.game import Action, State
 from ...core.words import plural
-from .actions import Draw, End, Give, Keep, Side, Switch
+from .actions import Draw, End, Give, Keep, ProfiteerAction, Side, Switch
 from .cards import card_text, cards_of, rank, rank_text
 from .flow import Phase
 from .rules import ProfiteerState
@@ -36,10 +35,9 @@ def _cards(mask: int) -> Text:
     return out if mask else Text("none", style="dim")
 
 
-def render(state: State) -> RenderableType:
+def render(state: ProfiteerState) -> RenderableType:
     """The table: both sides' decks, discards and face-up cards; the profiteer's resources,
     pile count and target; what just happened."""
-    assert isinstance(state, ProfiteerState)
     g = state.game
     sides = Table(show_header=True, header_style="bold cyan", box=None, padding=(0, 2))
     sides.add_column("")
@@ -87,10 +85,9 @@ def _winner(rank_a: int, rank_b: int) -> str:
     return f"side {'A' if rank_a > rank_b else 'B'} wins the flip"
 
 
-def describe(state: State, action: Action) -> str:
+def describe(state: ProfiteerState, action: ProfiteerAction) -> str:
     """What a choice does: who then wins the flip, whether it makes a war, where a gift goes."""
-    assert isinstance(state, ProfiteerState)
-    if state.illegal_reason(action) is not None:  # type: ignore[arg-type]
+    if state.illegal_reason(action) is not None:
         return ""
     rank_a, rank_b = rank(state.face_up_a), rank(state.face_up_b)
     match action:

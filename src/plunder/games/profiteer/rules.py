@@ -24,8 +24,8 @@ from ...core.errors import ParameterError
 from ...core.game import CHANCE, TERMINAL, Game, State
 from ...core.params import Param, parse_bool, parse_int
 from .actions import (
-    DRAWS, END, GIVES, KEEP, MAX_TEXT, SWITCHES, Draw, End, Give, Keep, ProfiteerAction, Side, Switch,
-    parse, well_formed,
+    CODEC, DRAWS, END, GIVES, KEEP, SWITCHES, Draw, End, Give, Keep, ProfiteerAction, ProfiteerCodec, Side, Switch,
+    well_formed,
 )
 from .cards import FULL_DECK, card_text, cards_of, lowest_of_rank, mask_text, rank, rank_text, ranks_of
 from .flow import Ending, Phase, WorkingState, deck_weights, read_fields
@@ -96,19 +96,10 @@ class ProfiteerGame(Game[ProfiteerAction]):
         """The shuffled deck before the profiteer draws (PF-2)."""
         return ProfiteerState(game=self, phase=Phase.SETUP, pool=FULL_DECK)
 
-    def action_to_text(self, state: State[ProfiteerAction], action: ProfiteerAction) -> str:
-        """``QS``, ``keep``, ``switch A K``, ``give 7`` or ``end`` (see :mod:`.actions`)."""
-        if not well_formed(action):
-            raise ValueError(f"{action!r} is not a profiteer action")
-        return action.text()
-
-    def parse_action(self, state: State[ProfiteerAction], text: str) -> ProfiteerAction:
-        """Read ``QS`` (a drawn card), ``keep``, ``switch A K``, ``give 7`` or ``end``."""
-        try:
-            return parse(text)
-        except ValueError as exc:
-            shown = text if isinstance(text, str) and len(text) <= MAX_TEXT else f"{str(text)[:MAX_TEXT]}..."
-            raise state.invalid(shown, str(exc)) from None
+    @property
+    def codec(self) -> ProfiteerCodec:
+        """Profiteer's notation (:mod:`.actions`)."""
+        return CODEC
 
 
 @dataclass(frozen=True, slots=True)

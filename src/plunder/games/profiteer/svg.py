@@ -15,7 +15,6 @@ from __future__ import annotations
 
 
 from ...core.errors import without_rulings
-from ...core.game import State
 from ...core.svg import INK, MUTED, RULE, SEAT, TARGET, Picture, Shown, legal_texts, text_width
 from ...core.words import plural
 from .actions import Give, ProfiteerAction, Side, Switch
@@ -33,9 +32,8 @@ RED_SUIT = "#c0262d"
 SUIT_GLYPH = {"C": "♣", "D": "♦", "H": "♥", "S": "♠"}
 
 
-def svg(state: State[ProfiteerAction], shown: Shown | None = None) -> str:
+def svg(state: ProfiteerState, shown: Shown | None = None) -> str:
     """The position as a standalone SVG document (see the module text)."""
-    assert isinstance(state, ProfiteerState)
     g = state.game
     pic = Picture(WIDTH)
     legal = legal_texts(state)

@@ -10,7 +10,6 @@
   const $ = (id) => document.getElementById(id);
   const board = $("board");
   const colours = (root.dataset.seatColours || "").split(",");
-  const token = new URLSearchParams(location.search).get("token");
 
   let state = JSON.parse($("first-state").textContent);
   let log = state.log || [];
@@ -24,7 +23,6 @@
   function connect() {
     const url = new URL(root.dataset.ws, location.href);
     url.protocol = location.protocol === "https:" ? "wss:" : "ws:";
-    if (token) url.searchParams.set("token", token);
     socket = new WebSocket(url);
     socket.onopen = () => { retry = 0; link("live"); };
     socket.onmessage = (event) => receive(JSON.parse(event.data));

@@ -16,7 +16,7 @@ from concurrent.futures import Future, ProcessPoolExecutor
 from types import ModuleType
 from typing import Any, Callable, Iterator, Protocol, Sequence, TypeVar
 
-from ..core.errors import ParameterError
+from .core.errors import ParameterError
 
 J = TypeVar("J")
 R = TypeVar("R")

@@ -1,0 +1,192 @@
+"""What a game may offer beyond its rules, in small typed groups.
+
+A game's ``ENTRY`` (:class:`plunder.core.registry.GameEntry`) holds its rules class and one
+object per capability group it offers. Each group is optional as a whole and generic over the
+game's own state and action types, so a game's hooks are written for its concrete
+``XState``/``XAction`` (mypy checks them where the game builds its entry) and need no
+``isinstance`` check of what they are given. The adapters above (terminal, web, lab, interop)
+use whatever a game offers and fall back on the rules alone where it offers nothing:
+
+============== =============================================== ==============================
+group           holds                                           unlocks
+============== =============================================== ==============================
+Presentation    pitch, how-to-play text, terminal picture,      ``plunder rules``/``play``'s
+                SVG picture, narration, move descriptions,      pictures and words, the web
+                move-list order, the final score taken apart    app's board, logs and verdicts
+Strength        the game's own agents, level overrides, the     ``--vs greedy``, the levels,
+                hint agent, search candidates, a fast leaf      hints, ``mcts eval=fast``,
+                evaluator, an exact solver                      ``plunder solve``
+Speed           a one-game and a many-games fast path           ``plunder simulate`` and the
+                                                                lab at full speed
+Client          the game's own web files and a board editor     ``/editor/{game}`` in the web
+                                                                app
+============== =============================================== ==============================
+
+The numeric observation for learning is one hook, ``GameEntry.observation``
+(:mod:`plunder.core.observation`).
+"""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+from dataclasses import dataclass, field
+from typing import Any, Callable, Generic, Mapping, Protocol, Sequence, TypeVar
+
+from .agent import Agent, AgentFactory, Evaluator
+from .game import Action, Game, State
+from .svg import Shown
+
+#: a game's own state type (``PillageState`` ...)
+S = TypeVar("S", bound=State[Any])
+#: a game's own action type
+A = TypeVar("A", bound=Action)
+S_contra = TypeVar("S_contra", bound=State[Any], contravariant=True)
+
+
+@dataclass(frozen=True)
+class Presentation(Generic[S, A]):
+    """How a game shows itself: every hook optional; where one is missing the adapters show the
+    state's text picture (``str(state)``) and the action's canonical text."""
+
+    #: the game in one plain sentence, for a list of games (the web app's home page)
+    pitch: str = ""
+    #: how to play and how to win, in plain words without ruling ids, fitting one 80x24 screen
+    #: (``plunder rules``, ``help`` in ``plunder play``); the full rules stay in ``docs/rules/``
+    how_to_play: str = ""
+    #: ``render(state)``: the position drawn for the terminal, as a rich renderable
+    render: Callable[[S], Any] | None = None
+    #: ``svg(state, shown)``: the position as an SVG document captioned with ``shown``, the move
+    #: that led to it (:mod:`plunder.core.svg` says what a picture holds: legal targets carry
+    #: ``data-action``, nothing hidden is drawn); the web app's board and ``plunder render --svg``
+    svg: Callable[[S, Shown | None], str] | None = None
+    #: ``describe(state, action)``: what an action would do, in a few words (move lists, hints)
+    describe: Callable[[S, A], str] | None = None
+    #: ``narrate(before, action, after)``: what ``action`` did, in a player's words, naming seats
+    #: with ``game.seat_name``; chance's actions are narrated too (terminal, game logs, replays)
+    narrate: Callable[[S, A, S], str] | None = None
+    #: ``breakdown(state)``: the final score taken apart, one line per part with its numbers
+    breakdown: Callable[[S], list[str]] | None = None
+    #: ``move_list(state)``: the legal actions best first by the game's own reckoning for the
+    #: mover (Hubs: what a segment scores, by role); ``legal_actions()`` order when absent
+    move_list: Callable[[S], Sequence[A]] | None = None
+
+
+class Solution(Protocol):
+    """What an exact solver reports: the value for the player to move and a best action."""
+
+    @property
+    def value(self) -> float:
+        """The exact value for the player to move."""
+
+    @property
+    def best_action(self) -> Action | None:
+        """An action achieving it (None at the end of the game)."""
+
+    @property
+    def nodes(self) -> int:
+        """Positions searched."""
+
+    @property
+    def seconds(self) -> float:
+        """Time taken."""
+
+
+class SolveHook(Protocol[S_contra]):
+    """``Strength.solve``: solve ``state`` exactly within ``time_limit`` seconds (``None``: no
+    limit) and ``memory`` MB of tables (``None``: the solver's default); raises
+    :class:`~plunder.core.errors.SearchLimitError` at a limit."""
+
+    def __call__(self, state: S_contra, time_limit: float | None = None, memory: float | None = None) -> Solution:
+        """The value and a best action of ``state``."""
+        ...
+
+
+@dataclass(frozen=True)
+class Strength(Generic[S, A]):
+    """How a game plays well: its own agents and the knowledge searches use. ``random``,
+    ``mcts`` and the levels ``easy``/``medium``/``hard`` come with every game
+    (:mod:`plunder.agents`) whether it offers this group or not."""
+
+    #: the game's own agents by name (``greedy`` ...), each declaring its options
+    agents: Mapping[str, AgentFactory] = field(default_factory=dict)
+    #: ``easy``/``medium``/``hard`` -> agent spec, where :mod:`plunder.agents.levels`' defaults do not suit
+    levels: Mapping[str, str] = field(default_factory=dict)
+    #: the agent spec behind hints; an agent that can explain its choice
+    #: (:class:`~plunder.core.agent.Analyst`) gives its best moves with their values
+    hint: str = "hard"
+    #: the game's best agent whose every move is cheap (an agent spec), for rollouts that play
+    #: thousands of games (the lab's clairvoyant); empty: ``greedy`` where the game has one, else ``random``
+    policy: str = ""
+    #: ``candidates(state)``: a decision's legal actions narrowed to the distinct ones, for searches
+    candidates: Callable[[S], Sequence[A]] | None = None
+    #: ``evaluator(game, rollouts, playout)``: a fast leaf evaluator for ``mcts`` (``eval=fast``);
+    #: ``playout`` names the playouts it plays ("" for its default), a bad name is a ParameterError
+    evaluator: Callable[[Game[Any], int, str], Evaluator] | None = None
+    #: ``solve(state, time_limit, memory)``: the position solved exactly (``plunder solve``)
+    solve: SolveHook[S] | None = None
+
+    def rollout_policy(self) -> str:
+        """:attr:`policy`, or the default it stands for."""
+        return self.policy or ("greedy" if "greedy" in self.agents else "random")
+
+
+@dataclass(frozen=True)
+class FastResult:
+    """The outcome of one game played by a game's fast path: it must equal what
+    :func:`plunder.play` gives for the same agents and seed (``returns``, ``scores`` and the
+    final state's ``stats()``); the game's tests check this."""
+
+    returns: list[float]
+    scores: list[float]
+    stats: dict[str, float | list[float]]
+
+
+@dataclass(frozen=True)
+class Speed:
+    """A game's internal fast paths for batch simulation (``plunder simulate``, the lab): each
+    answers ``None`` when it cannot play the agents given, and the runner then plays the games
+    through the rules."""
+
+    #: ``fast_play(game, agents, rngs, seed)``: one whole game with the built ``agents`` in seat
+    #: order, each deciding with its rng of ``rngs``, chance drawn from ``seed`` as
+    #: :mod:`plunder.core.chance` does
+    fast_play: Callable[[Game[Any], Sequence[Agent], Sequence[random.Random], int], FastResult | None] | None = None
+    #: ``fast_batch(game, agents, seeds)``: many whole games at once, one per seed
+    fast_batch: Callable[[Game[Any], Sequence[Agent], Sequence[int]], "list[FastResult] | None"] | None = None
+
+
+@dataclass(frozen=True)
+class Editor:
+    """A game's board editor (the web app's ``/editor/{game}`` page): the page edits a *sketch*,
+    a JSON value of the game's own making, and the game checks it with its own rules, so the
+    editor never saves what the game would refuse. Each hook raises
+    :class:`~plunder.core.errors.ParameterError` for what it refuses, saying why."""
+
+    #: the page's heading ("Design a Pillage and Profit board")
+    title: str
+    #: the page's template, in the game's :attr:`Client.assets` folder
+    template: str
+    #: the largest sketch or file the editor reads, in bytes
+    max_bytes: int
+    #: ``start()``: what a new page opens on: the sketch and the page's settings, handed to the template
+    start: Callable[[], dict[str, Any]]
+    #: ``lattice(spec, filled)``: a generated board as a sketch (``square:4x4``)
+    lattice: Callable[[str, bool], dict[str, Any]]
+    #: ``open(text)``: a saved file's text as a sketch
+    open: Callable[[str], dict[str, Any]]
+    #: ``check(sketch, options)``: ``{"ok": True, ...}`` with what the page shows of an accepted
+    #: sketch (the game parameter that plays it, the file, a picture), or ``{"ok": False,
+    #: "error": ...}`` saying which rule it breaks
+    check: Callable[[Any, Mapping[str, str]], dict[str, Any]]
+
+
+@dataclass(frozen=True)
+class Client:
+    """What a game adds to the web app's pages beyond its SVG picture."""
+
+    #: the folder of the game's own web files (templates, scripts, styles), served under
+    #: ``/assets/{game}/``
+    assets: Path | None = None
+    #: a board editor
+    editor: Editor | None = None

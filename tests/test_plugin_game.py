@@ -1,0 +1,156 @@
+"""A game from outside Plunder: the example Pig (``examples/pig``), found by its
+``plunder.games`` entry point, played through the command line, checked by the conformance
+check; and games that fail to load are left out in one line while the others still load."""
+
+from __future__ import annotations
+
+import ast
+import json
+import os
+import re
+import subprocess
+import sys
+import tomllib
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+import plunder_pig
+import pytest
+
+from plunder import pictures
+from plunder.core import chance
+from plunder.core.conformance import check_game
+from plunder.core.record import Record, replay
+from plunder.core.registry import GAME_MODULES, GameEntry, entry, game_ids, load_game
+from plunder.core.svg import Shown
+from plunder.match import play
+
+ROOT = Path(__file__).resolve().parents[1]
+TUTORIAL = ROOT / "docs" / "new-game.md"
+
+
+def plunder_cli(*args: str, input: str = "", env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
+    """``plunder ARGS`` in a fresh interpreter (which finds the games as a user's does)."""
+    return subprocess.run([sys.executable, "-m", "plunder.cli", *args], input=input, capture_output=True,
+                          text=True, timeout=300, env=env)
+
+
+def test_pig_comes_after_the_builtin_games_in_their_order() -> None:
+    ids = game_ids()
+    assert ids[:len(GAME_MODULES)] == list(GAME_MODULES) and "pig" in ids[len(GAME_MODULES):]
+    assert entry("pig") is plunder_pig.ENTRY
+
+
+def test_the_builtin_games_register_their_entry_points_in_table_order() -> None:
+    """``pyproject.toml`` registers the five in the ``plunder.games`` group, as any package does."""
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
+    registered = project["entry-points"]["plunder.games"]
+    assert registered == {g: f"{module}:ENTRY" for g, module in GAME_MODULES.items()}
+    assert list(registered) == list(GAME_MODULES)
+
+
+def test_pig_passes_the_conformance_check() -> None:
+    for preset in plunder_pig.PigGame.presets:
+        report = check_game(load_game("pig", preset=preset), playthroughs=100)
+        assert report.games == 100 and report.illegal_refused > 0
+
+
+def test_the_die_is_chance_drawn_from_the_seed_and_its_index() -> None:
+    """Every die of a played game is the outcome :func:`chance.draw` gives for the seed and
+    the chance event's index, and a replay of the record checks it."""
+    game = load_game("pig", preset="quick")
+    record = play(game, ["greedy", "random"], seed=21)
+    state, index = game.new_initial_state(), 0
+    for move in record.moves:
+        if move.by is None:
+            assert move.action == game.action_to_text(state, chance.draw(state, 21, index))
+            index += 1
+        state = state.apply_text(move.action)
+    assert index > 5 and state.is_terminal() and replay(record, game) == state
+
+
+def test_plunder_play_pig_with_scripted_input(tmp_path: Path) -> None:
+    path = tmp_path / "pig.json"
+    # roll twice then hold, over and over: a hold after a 1 is refused (PG-3) and play goes on
+    moves = "moves\n" + "roll\nroll\nhold\n" * 200
+    done = plunder_cli("play", "pig", "--preset", "quick", "--vs", "greedy", "--seed", "5", "--record", str(path),
+                       input=moves)
+    assert done.returncode == 0, done.stderr
+    out = done.stdout
+    assert "Player 1 rolls" in out and "the die shows" in out and "must roll before you hold" in out
+    assert re.search(r"^Player [12] wins \d+-\d+$", out, re.M)
+    record = Record.from_json(path.read_text())
+    assert record.game == "pig" and record.players == ["human", "greedy"]
+    assert replay(record).is_terminal() and record.returns is not None
+
+
+def test_plunder_simulate_pig() -> None:
+    done = plunder_cli("simulate", "pig", "--agents", "greedy,random", "--games", "40", "--json")
+    assert done.returncode == 0, done.stderr
+    result = json.loads(done.stdout)
+    assert result["games"] == 40 and "greedy" in json.dumps(result)
+
+
+def test_plunder_list_and_rules_show_pig() -> None:
+    listed = plunder_cli("list")
+    assert listed.returncode == 0 and "pig — Pig" in listed.stdout and "hold at" in listed.stdout
+    assert listed.stderr == ""
+    rules = plunder_cli("rules", "pig")
+    assert rules.returncode == 0 and "turn total" in rules.stdout
+
+
+def test_pig_imports_only_the_public_api_the_tutorial_names() -> None:
+    """The example's package is written against the modules ``docs/new-game.md`` lists as the
+    public API, and nothing else of Plunder's."""
+    public = set(re.findall(r"^- `(plunder[\w.]*)`", TUTORIAL.read_text(), re.M))
+    assert {"plunder.core.game", "plunder.core.registry"} <= public
+    used = set()
+    for source in (ROOT / "examples" / "pig" / "src" / "plunder_pig").glob("*.py"):
+        for node in ast.walk(ast.parse(source.read_text())):
+            if isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+                used.add(node.module)
+            elif isinstance(node, ast.Import):
+                used.update(alias.name for alias in node.names)
+    ours = {m for m in used if m.split(".")[0] == "plunder"}
+    assert ours and ours <= public, ours - public
+
+
+def _broken_plugins(tmp_path: Path) -> dict[str, str]:
+    """An environment with an installed package registering three games that cannot load."""
+    dist = tmp_path / "broken_games-0.1.dist-info"
+    dist.mkdir()
+    (dist / "METADATA").write_text("Metadata-Version: 2.1\nName: broken-games\nVersion: 0.1\n")
+    (dist / "entry_points.txt").write_text(
+        "[plunder.games]\nraising = raising_game:ENTRY\nnotentry = notentry_game:ENTRY\n"
+        "pillage = notentry_game:ENTRY\nBad-Id = notentry_game:ENTRY\n")
+    (tmp_path / "raising_game.py").write_text("raise RuntimeError('the rules file is missing\\nsecond line')\n")
+    (tmp_path / "notentry_game.py").write_text("ENTRY = 3\n")
+    return dict(os.environ, PYTHONPATH=os.pathsep.join([str(tmp_path), os.environ.get("PYTHONPATH", "")]))
+
+
+def test_broken_games_are_reported_in_one_line_each_and_the_others_load(tmp_path: Path) -> None:
+    env = _broken_plugins(tmp_path)
+    listed = plunder_cli("list", env=env)
+    assert listed.returncode == 0, listed.stderr
+    assert "pig — Pig" in listed.stdout and "pillage — Pillage and Profit" in listed.stdout
+    warnings = listed.stderr.splitlines()
+    assert len(warnings) == 4 and all(w.startswith("plunder: warning: game ") for w in warnings)
+    assert "'Bad-Id' (notentry_game:ENTRY) left out: an id is a lowercase letter" in warnings[0]
+    assert "'notentry' (notentry_game:ENTRY) left out: it names a int, not a GameEntry" in warnings[1]
+    assert "'pillage' (notentry_game:ENTRY) left out: 'pillage' is a built-in game's id" in warnings[2]
+    assert "'raising' (raising_game:ENTRY) left out: it failed to load: RuntimeError: the rules file is missing " \
+           "second line" in warnings[3]
+    refused = plunder_cli("play", "raising", env=env)
+    assert refused.returncode == 1
+    assert refused.stderr.splitlines()[-1].startswith("plunder play: game 'raising' (raising_game:ENTRY) left out")
+
+
+def test_a_game_that_draws_no_picture_gets_the_plain_one(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The smallest game (a ``GameEntry`` with its rules alone) is drawn by ``plain_picture``:
+    its text picture, its legal actions as buttons, the caption."""
+    monkeypatch.setattr(pictures, "entry", lambda game_id: GameEntry(plunder_pig.PigGame))
+    state = load_game("pig").new_initial_state().apply_text("roll").apply_text("die 3")
+    root = ET.fromstring(pictures.svg_of(state, Shown(2, "die 3")))
+    drawn = ["".join(e.itertext()) for e in root.iter("{http://www.w3.org/2000/svg}text")]
+    assert str(state).replace(" ", "\u00a0") in drawn and "move 2: die 3" in drawn
+    assert [e.get("data-action") for e in root.iter() if e.get("data-action")] == ["roll", "hold"]
