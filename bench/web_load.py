@@ -5,6 +5,7 @@ Run: .venv/bin/python bench/web_load.py [--games 200] [--moves 20] [--think 3.0]
      [--mix pillage:small,pirates:classic,hubs:tiny,crossroads:2p] [--levels easy,medium,hard]
      [--url http://127.0.0.1:8000]   (an already running server instead of starting one)
      [--heavy]   (the heaviest game allowed, viewed and reloaded, and an all-AI showcase beside the games)
+     [--uploads 2] [--upload-rounds 1000]   (record uploads beside the games, see below)
 
 Each run starts a fresh server (its own SQLite file, the AI in one worker process per core),
 then every bot at once: it creates a game (``POST /new/GAME``, seat 0 its own, seat 1 an AI
@@ -26,8 +27,8 @@ It prints per run the moves per second (people's and the AI's, through the serve
 p50/p95/p99 of both latencies and the errors, then the spread of the runs. The target (issue
 14): 200 concurrent games, zero errors, p95 acknowledgement under 100 ms on 2 cores.
 
-With ``--heavy``, two more clients run beside the games, in a thread of their own (issue 26:
-one game must not stall the others): one creates the heaviest game the server allows, Hubs on
+With ``--heavy``, two more clients run beside the games, in a thread of their own (one game
+must not stall the others): one creates the heaviest game the server allows, Hubs on
 a 1000 x 1000 sheet (a million legal moves while dots are placed) against ``easy``, and reloads
 it without pause: it fetches the game page, opens the WebSocket, reads the first ``state``,
 plays a random legal move when it is its turn, closes and starts again; the other creates an
@@ -36,6 +37,17 @@ all-AI game, Crossroads for six ``easy`` seats with ``max_rounds=10000`` and ``t
 page's and the first message's size, the time a reload took, the showcase's moves, their
 errors, and the server process's peak memory (``VmHWM``). The target: the games'
 acknowledgement p95 under 100 ms, 0 errors, the server's memory under the bound in docs/web.md.
+
+With ``--uploads N``, N loops upload a legal record of the largest kind beside the games, one
+after another without pause: a Crossroads game of ``--upload-rounds`` rounds between random
+players (1000 rounds: about 39,000 moves, 1.5 MB), its players renamed at each upload so that
+no upload is a cache hit, each from a source address of its own (127.0.0.2, 127.0.0.3, ...: the
+limit per address does not hold them back, the server's global bounds must). It prints the
+uploads' answers by status (200 replayed, 503 the server's replays full, 429 an address's
+rate) and the peak memory (RSS) of the server's process and of all its processes (the AI and
+replay workers), sampled every half second. The target: with the upload loops
+running, the games' acknowledgement p95 under 100 ms, 0 errors, memory under the bound in
+docs/web.md.
 """
 
 from __future__ import annotations
@@ -56,6 +68,7 @@ import time
 import urllib.parse
 import urllib.request
 from collections import defaultdict
+from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -68,6 +81,8 @@ TARGET_GAMES = 200
 HEAVY_GAME = ("hubs", {"p.width": "1000", "p.height": "1000", "seat.0": "me", "seat.1": "easy"})
 SHOWCASE_GAME = ("crossroads", {"preset": "6p", "p.max_rounds": "10000", "p.target": "100000",
                                 **{f"seat.{i}": "easy" for i in range(6)}})
+#: the peak RSS of all of the server's processes the uploads may bring it to (docs/web.md)
+TARGET_MEMORY_MB = 1200
 TARGET_P95_MS = 100.0
 DEFAULT_MIX = "pillage:small,pirates:classic,hubs:tiny,crossroads:2p"
 
@@ -195,16 +210,151 @@ async def bot(i: int, url: str, mix: list[tuple[str, str]], levels: list[str], m
 
 
 async def run_once(url: str, games: int, mix: list[tuple[str, str]], levels: list[str], moves: int,
-                   think: float, seconds: float) -> tuple[Tally, float]:
-    """All bots at once; the tally and the wall time from the start to the last bot's end."""
+                   think: float, seconds: float, upload_text: str = "", upload_loops: int = 0,
+                   server_pid: int | None = None) -> tuple[Tally, float, Uploads]:
+    """All bots at once (and the upload loops, and the memory watch); the tally, the wall time
+    from the start to the last bot's end, and what the uploads met."""
     tally = Tally()
+    uploads = Uploads()
     start = asyncio.Event()
+    stop = asyncio.Event()
     begin = time.perf_counter()
     bots = [asyncio.create_task(bot(i, url, mix, levels, moves, think, tally, start, begin + seconds))
             for i in range(games)]
+    pool = ProcessPoolExecutor(upload_loops) if upload_loops else None
+    loop = asyncio.get_running_loop()
+    loops = [loop.run_in_executor(pool, upload_loop, i, url, upload_text, seconds) for i in range(upload_loops)]
+    watch = asyncio.create_task(watch_memory(server_pid, uploads, stop)) if server_pid is not None else None
     start.set()
     await asyncio.gather(*bots)
-    return tally, time.perf_counter() - begin
+    took = time.perf_counter() - begin
+    for done in await asyncio.gather(*loops):
+        for status, count in done.answers.items():
+            uploads.answers[status] += count
+        uploads.seconds += done.seconds
+        uploads.failures += done.failures
+    if pool is not None:
+        pool.shutdown()
+    stop.set()
+    if watch is not None:
+        await watch
+    return tally, took, uploads
+
+
+@dataclass
+class Uploads:
+    """What the upload loops met: answers by HTTP status, the seconds of each replayed upload,
+    the peak memory of the server's process and of all its processes."""
+
+    answers: dict[int, int] = field(default_factory=lambda: defaultdict(int))
+    seconds: list[float] = field(default_factory=list)
+    failures: list[str] = field(default_factory=list)
+    server_mb: float = 0.0
+    total_mb: float = 0.0
+
+
+def big_record(rounds: int) -> str:
+    """A legal record of a Crossroads game of ``rounds`` rounds between random players (no one
+    reaches the target): the longest kind of record a person can upload."""
+    import plunder
+    from plunder.core.registry import load_game
+
+    game = load_game("crossroads", max_rounds=str(rounds), target="100000")
+    return plunder.play(game, ["random"] * game.num_players, seed=1).to_json()
+
+
+def upload_once(url: str, text: str, source: str) -> int:
+    """POST ``text`` to ``/replay`` as a file from the address ``source``; the HTTP status."""
+    parts = urllib.parse.urlsplit(url)
+    boundary = "plunder-bench-boundary"
+    body = (f"--{boundary}\r\nContent-Disposition: form-data; name=\"file\"; filename=\"game.json\"\r\n"
+            f"Content-Type: application/json\r\n\r\n{text}\r\n--{boundary}--\r\n").encode()
+    conn = http.client.HTTPConnection(parts.hostname or "127.0.0.1", parts.port, timeout=300,
+                                      source_address=(source, 0))
+    try:
+        conn.request("POST", "/replay", body, {"content-type": f"multipart/form-data; boundary={boundary}"})
+        answer = conn.getresponse()
+        answer.read()
+        return answer.status
+    finally:
+        conn.close()
+
+
+def upload_loop(i: int, url: str, text: str, seconds: float) -> Uploads:
+    """Upload ``text`` again and again for ``seconds``, renamed each time, each from an address
+    of its own (run in a process of its own: reading megabytes of answers would otherwise slow
+    the bots that measure the acknowledgements)."""
+    uploads = Uploads()
+    deadline = time.perf_counter() + seconds
+    n = 0
+    while time.perf_counter() < deadline:
+        n += 1
+        renamed = text.replace('"players": ["random"', f'"players": ["loop {i} upload {n}"', 1)
+        source = f"127.0.{(i * 1000 + n) // 250 % 250}.{(i * 1000 + n) % 250 + 2}"
+        began = time.perf_counter()
+        try:
+            status = upload_once(url, renamed, source)
+        except Exception as exc:  # every failure counts
+            uploads.failures.append(f"upload: {type(exc).__name__}: {exc}")
+            time.sleep(1)
+            continue
+        uploads.answers[status] += 1
+        if status == 200:
+            uploads.seconds.append(time.perf_counter() - began)
+        elif status not in (429, 503):
+            uploads.failures.append(f"upload answered {status}")
+        if status != 200:
+            time.sleep(0.5)  # refused: ask again a little later, as a persistent client would
+    uploads.answers = dict(uploads.answers)
+    return uploads
+
+
+def rss_mb(pid: int) -> float:
+    """The resident memory of process ``pid`` in MB (Linux ``/proc``), 0 when it is gone."""
+    try:
+        return int(Path(f"/proc/{pid}/status").read_text().split("VmRSS:")[1].split()[0]) / 1024
+    except (OSError, IndexError):
+        return 0.0
+
+
+def process_tree(pid: int) -> list[int]:
+    """``pid`` and its descendants (read from ``/proc``)."""
+    parents: dict[int, int] = {}
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            parents[int(stat.parent.name)] = int(stat.read_text().rsplit(")", 1)[1].split()[1])
+        except (OSError, ValueError, IndexError):
+            continue
+    tree, todo = [], [pid]
+    while todo:
+        p = todo.pop()
+        tree.append(p)
+        todo.extend(c for c, parent in parents.items() if parent == p)
+    return tree
+
+
+async def watch_memory(pid: int, uploads: Uploads, stop: asyncio.Event) -> None:
+    """Sample the server's memory every half second until ``stop``, keeping the peaks."""
+    while not stop.is_set():
+        tree = await asyncio.to_thread(process_tree, pid)
+        uploads.server_mb = max(uploads.server_mb, rss_mb(pid))
+        uploads.total_mb = max(uploads.total_mb, sum(rss_mb(p) for p in tree))
+        await asyncio.sleep(0.5)
+
+
+def report_uploads(uploads: Uploads) -> None:
+    """Print what the upload loops met."""
+    answers = ", ".join(f"{count} x {status}" for status, count in sorted(uploads.answers.items()))
+    took = f"p50 {pct(uploads.seconds, 50) / 1000:.1f} s, max {max(uploads.seconds, default=0):.1f} s"
+    print(f"  uploads: {answers or 'none answered'}; a replayed upload took {took}; {len(uploads.failures)} failures")
+    for failure in sorted(set(uploads.failures))[:5]:
+        print(f"  upload failure x{uploads.failures.count(failure)}: {failure}")
+
+
+def report_memory(uploads: Uploads) -> None:
+    """Print the server's peak memory."""
+    print(f"  peak memory: server process {uploads.server_mb:.0f} MB, all its processes {uploads.total_mb:.0f} MB "
+          f"(bound {TARGET_MEMORY_MB} MB)")
 
 
 @dataclass
@@ -345,13 +495,16 @@ def main() -> None:
     parser.add_argument("--levels", default="easy,medium,hard", help="AI levels taken in turn")
     parser.add_argument("--url", help="a running server (default: start one per run)")
     parser.add_argument("--heavy", action="store_true",
-                        help="also reload the heaviest game allowed and watch an all-AI game (issue 26)")
+                        help="also reload the heaviest game allowed and watch an all-AI game")
+    parser.add_argument("--uploads", type=int, default=0, help="record upload loops beside the games")
+    parser.add_argument("--upload-rounds", type=int, default=1000, help="rounds of the uploaded Crossroads record")
     args = parser.parse_args()
+    upload_text = big_record(args.upload_rounds) if args.uploads else ""
     mix = [(game, preset) for game, _, preset in (item.partition(":") for item in args.mix.split(","))]
     levels = args.levels.split(",")
     print(f"{args.games} games, {args.moves} human moves each at most within {args.seconds:g} s, think {args.think} s, "
           f"mix {args.mix}, "
-          f"levels {args.levels}; {os.cpu_count()} cores, load average {os.getloadavg()[0]:.2f} at the start")
+          f"levels {args.levels}, {args.uploads} upload loops of {len(upload_text):,} bytes; {os.cpu_count()} cores, load average {os.getloadavg()[0]:.2f} at the start")
     heads = []
     for n in range(1, args.runs + 1):
         with tempfile.TemporaryDirectory() as tmp:
@@ -360,8 +513,9 @@ def main() -> None:
             cpu_line = ""
             extra = run_heavy(url, args.seconds) if args.heavy else None
             try:
-                tally, seconds = asyncio.run(run_once(url, args.games, mix, levels, args.moves, args.think,
-                                                   args.seconds))
+                tally, seconds, uploads = asyncio.run(run_once(
+                    url, args.games, mix, levels, args.moves, args.think, args.seconds, upload_text, args.uploads,
+                    process.pid if process is not None else None))
                 if process is not None:
                     # the server's own process (the event loop and the store; the AI workers are
                     # processes of their own): its CPU per move bounds the moves a core can carry
@@ -379,6 +533,10 @@ def main() -> None:
         heads.append(report(n, tally, seconds, levels))
         if cpu_line:
             print(cpu_line)
+        if args.uploads:
+            report_uploads(uploads)
+        if process is not None:
+            report_memory(uploads)
     p95s = [h["p95"] for h in heads]
     print(f"over {len(heads)} runs: ack p95 median {statistics.median(p95s):.1f} ms (spread {min(p95s):.1f}-"
           f"{max(p95s):.1f}), moves/s median {statistics.median(h['rate'] for h in heads):.1f}, "

@@ -9,7 +9,6 @@ import json
 import re
 from pathlib import Path
 from typing import Any, Iterator
-from urllib.parse import unquote
 
 import pytest
 from starlette.testclient import TestClient
@@ -19,13 +18,16 @@ from plunder.core.record import Record
 from plunder.core.registry import game_ids, load_game
 from plunder.web import replays
 from plunder.web.app import create_app
+from plunder.web.limits import UPLOAD_BURST, Buckets
 
 
 @pytest.fixture(scope="module")
 def client(tmp_path_factory: pytest.TempPathFactory) -> Iterator[TestClient]:
     """The app over a fresh SQLite file."""
     db = tmp_path_factory.mktemp("web") / "plunder.db"
-    with TestClient(create_app(f"sqlite:///{db}", ai_workers=0)) as c:
+    app = create_app(f"sqlite:///{db}", ai_workers=0)
+    app.state.uploads = Buckets(1000.0, 1000)  # these tests upload many records; the rate has a test of its own
+    with TestClient(app) as c:
         yield c
 
 
@@ -67,9 +69,11 @@ def test_a_pasted_record_is_shown_and_can_be_downloaded_again(client: TestClient
     record = short_record("pillage")
     page = client.post("/replay", data={"text": record.to_json()})
     assert page.status_code == 200
-    link = re.search(r'id="download" download="[^"]+" href="data:application/json;charset=utf-8,([^"]+)"', page.text)
-    assert link, "no download link"
-    assert Record.from_json(unquote(html.unescape(link.group(1)))).moves == record.moves
+    # the page carries the record; its script makes the download link of it (a browser test follows it)
+    assert re.search(r'id="download" download="plunder-pillage-[0-9a-f]{8}.json"', page.text), "no download link"
+    carried = re.search(r'data-record="([^"]*)"', page.text)
+    assert carried, "the page does not carry the record"
+    assert Record.from_json(html.unescape(carried.group(1))).moves == record.moves
 
 
 def test_start_position_from_the_query(client: TestClient) -> None:
@@ -140,6 +144,52 @@ def test_the_cache_keeps_a_bounded_number_of_games() -> None:
     for seed in range(replays.CACHE_GAMES + 3):
         replays.replay_text(short_record("profiteer", seed).to_json())
     assert len(replays._cache) == replays.CACHE_GAMES
+
+
+def long_record(rounds: int, seed: int = 1) -> Record:
+    """A Crossroads game that lasts ``rounds`` rounds (no one reaches the target): a long record."""
+    game = load_game("crossroads", max_rounds=str(rounds), target="100000")
+    return plunder.play(game, ["random"] * game.num_players, seed=seed)
+
+
+def test_the_cache_is_bounded_in_moves_and_keeps_few_positions(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(replays, "CACHE_MOVES", 2_000)
+    replays._cache.clear()
+    records = [long_record(20, seed) for seed in range(6)]  # each about 700 moves
+    assert all(400 < len(r.moves) < 2_000 for r in records)
+    for record in records:
+        replays.replay_text(record.to_json())
+        assert replays.cached_moves() <= 2_000
+    assert 1 < len(replays._cache) < len(records)
+    # the latest is kept, with a position in every CHECKPOINT_MOVES, and its pictures all come
+    kept = replays.cached(replays.digest_of(records[-1].to_json()))
+    assert kept is not None and len(kept.checkpoints) == kept.last // replays.CHECKPOINT_MOVES + 1
+    for n in (0, 1, replays.CHECKPOINT_MOVES - 1, replays.CHECKPOINT_MOVES, kept.last - 1, kept.last):
+        assert kept.frame(n)["svg"] == replays.svg_of(positions_of(records[-1])[n], kept.shown[n])
+    # a record longer than the whole cache is replayed, but not kept
+    longest = long_record(70)
+    assert len(longest.moves) > 2_000
+    assert replays.replay_text(longest.to_json()).last == len(longest.moves)
+    assert replays.cached_moves() <= 2_000 and replays.cached(replays.digest_of(longest.to_json())) is None
+
+
+def positions_of(record: Record) -> list[Any]:
+    """Every position of ``record``, kept whole."""
+    return [state for state, _ in replays.positions(record)]
+
+
+def test_uploads_past_the_rate_of_an_address_are_refused(tmp_path: Path) -> None:
+    with TestClient(create_app(f"sqlite:///{tmp_path / 'plunder.db'}", ai_workers=0)) as c:
+        text = short_record("profiteer").to_json()
+        for _ in range(UPLOAD_BURST):
+            assert c.post("/replay", data={"text": text}).status_code == 200
+        refused = c.post("/replay", data={"text": text})
+        assert refused.status_code == 429
+        assert "Too many record uploads from your address" in refused.text and "Traceback" not in refused.text
+        # sending a forgotten record again is an upload too
+        digest = replays.digest_of(text)
+        again = c.post(f"/replay/upload/{digest}/1", content=text)
+        assert again.status_code == 429 and "Too many record uploads" in again.json()["error"]
 
 
 # ---- finished games of this server ----

@@ -30,7 +30,7 @@ from .limits import (MAX_FIELD_BYTES, MAX_FORM_FIELDS, MAX_MESSAGE_BYTES, MAX_ME
 from .newgame import default_seat, render_form
 from .store import OPEN, token_hash
 from .security import TokenRefused, navigated_here, remember, seat_token, token_of
-from .tables import Refused, Table, Tables, Viewer
+from .tables import Full, Refused, Table, Tables, Viewer
 from .templating import templates
 
 log = logging.getLogger("plunder.web")
@@ -95,6 +95,8 @@ async def new_game(request: Request) -> Response:
         game = game_from_form(game_id, form)
         choices = [str(form.get(f"seat.{i}") or default_seat(i)) for i in range(game.num_players)]
         new_id = await tables_of(request).create(game, choices, token_hash(token))
+    except Full as exc:  # the server's bound, not the form's fault: a refusal page
+        raise HTTPException(503, exc.message) from None
     except Refused as exc:
         # the form again, with what was given and why it was refused
         given = {k: v for k, v in form.multi_items() if isinstance(v, str)}

@@ -37,6 +37,12 @@ CREATE_RATE = 1.0
 CREATE_BURST = 300
 #: addresses whose creation rate is remembered (the oldest are forgotten first)
 MAX_ADDRESSES = 10_000
+#: records one address may upload to replay (each up to seconds of replay): :data:`UPLOAD_BURST`
+#: at once, then :data:`UPLOAD_RATE` a second (one every 10 s)
+UPLOAD_RATE = 0.1
+UPLOAD_BURST = 10
+#: full replays of records waiting for the replay worker or in it, whatever addresses ask (503 past it)
+MAX_REPLAYS_WAITING = 8
 
 
 def deeper_than(text: str, most: int) -> bool:

@@ -5,22 +5,28 @@ A record is untrusted (an upload, or a game from the store): it is read by
 :meth:`Record.from_json` within its limits and replayed whole through the rules
 (:func:`plunder.pictures.positions`) before a single picture is drawn. An uploaded record is
 not stored: the page carries its text, and the pictures are asked for one at a time (a long
-Crossroads game has hundreds of positions, megabytes of SVG in all), from a small in-memory
-cache of replayed games keyed by the record's digest; a server that has forgotten a record
-(restarted, another process, evicted) is sent it again by the page.
+Crossroads game has tens of thousands of positions), from an in-memory cache of replayed games
+keyed by the record's digest and bounded in moves (:data:`CACHE_MOVES`); a server that has
+forgotten a record (restarted, evicted) is sent it again by the page.
+
+A record of the largest size is seconds of replay: the work runs in the replay worker, a process
+of its own behind a fair queue (:meth:`plunder.web.thinking.Thinkers.replay`), which holds the
+cache; the event loop only fills in the page. Uploads are rate-limited per address
+(:data:`plunder.web.limits.UPLOAD_RATE`), and at most :data:`MAX_REPLAYS_WAITING` full replays
+wait for the worker, whatever addresses ask.
 """
 
 from __future__ import annotations
 
 import hashlib
+from html import escape
 import threading
 from collections import OrderedDict
 from dataclasses import dataclass
 from datetime import datetime, timezone
-from typing import Any
+from typing import Any, Callable, TypeVar
 
 from markupsafe import Markup
-from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
@@ -33,39 +39,65 @@ from ..core.registry import entry
 from ..core.svg import Shown, outcome_text
 from ..pictures import positions, svg_of
 from .games import tables_of
-from .limits import MAX_BODY_BYTES
+from .limits import MAX_BODY_BYTES, MAX_REPLAYS_WAITING, UPLOAD_BURST, UPLOAD_RATE
 from .store import OVER, RESIGNED
 from .tables import Table
 from .templating import templates
+from .thinking import Busy, Superseded
+
+T = TypeVar("T")
 
 #: largest upload, in bytes: a record's own limit plus room for the form's framing (the app's body limit)
 MAX_UPLOAD_BYTES = MAX_BODY_BYTES
 #: finished games the list of replays shows
 RECENT_GAMES = 50
-#: replayed games kept in memory for their pictures (each a few hundred positions at most)
+#: replayed games kept in memory for their pictures, at most
 CACHE_GAMES = 16
+#: moves of the replayed games kept in memory, in all: the cache's bound in size (a move costs a
+#: few hundred bytes with :data:`CHECKPOINT_MOVES`; docs/web.md gives the measured figure). A
+#: record longer than this is replayed but not kept: its pictures come from the page sending it again
+CACHE_MOVES = 120_000
+#: a replay keeps every this-many-th position; a picture between is replayed from the one before
+CHECKPOINT_MOVES = 64
+
+
+class NoPosition(LookupError):
+    """A position number outside a replay."""
 
 
 @dataclass(frozen=True)
 class Replay:
-    """A record replayed: every position from the start, each with the move that led to it."""
+    """A record replayed: its start, every :data:`CHECKPOINT_MOVES`-th position and its end, and
+    each move in words (the positions between are replayed again when asked for: a 39,000-move
+    record kept whole was 70 MB)."""
 
     digest: str
     record: Record
-    states: tuple[State, ...]
+    checkpoints: tuple[State, ...]
+    end: State
     shown: tuple[Shown | None, ...]
 
     @property
     def last(self) -> int:
         """The number of the last position (= the number of moves)."""
-        return len(self.states) - 1
+        return len(self.shown) - 1
+
+    def state(self, n: int) -> State:
+        """Position ``n`` (:class:`NoPosition` outside the game), from the checkpoint before it."""
+        if not 0 <= n <= self.last:
+            raise NoPosition(f"this game has positions 0 to {self.last}, not {n}")
+        if n == self.last:
+            return self.end
+        i = n // CHECKPOINT_MOVES
+        state = self.checkpoints[i]
+        for move in self.record.moves[i * CHECKPOINT_MOVES:n]:
+            state = state.apply(state.game.parse_action(state, move.action))
+        return state
 
     def frame(self, n: int) -> dict[str, object]:
         """Position ``n`` as the page shows it: its picture and the words of the move that led there."""
-        if not 0 <= n <= self.last:
-            raise HTTPException(404, f"this game has positions 0 to {self.last}, not {n}")
-        shown = self.shown[n]
-        return {"n": n, "svg": svg_of(self.states[n], shown), "told": shown.words() if shown else "the start"}
+        shown = self.shown[n] if 0 <= n <= self.last else None
+        return {"n": n, "svg": svg_of(self.state(n), shown), "told": shown.words() if shown else "the start"}
 
     def moves(self) -> list[dict[str, object]]:
         """Every move in words, for the move list (chance's moves marked as such)."""
@@ -74,11 +106,10 @@ class Replay:
 
     def result(self) -> dict[str, object] | None:
         """The verdict and the score's breakdown when the game ended, else ``None``."""
-        end = self.states[-1]
-        if not end.is_terminal():
+        if not self.end.is_terminal():
             return None
         breakdown = entry(self.record.game).presentation.breakdown
-        return {"verdict": outcome_text(end), "breakdown": breakdown(end) if breakdown else []}
+        return {"verdict": outcome_text(self.end), "breakdown": breakdown(self.end) if breakdown else []}
 
 
 _cache: OrderedDict[str, Replay] = OrderedDict()
@@ -99,6 +130,12 @@ def cached(digest: str) -> Replay | None:
         return found
 
 
+def cached_moves() -> int:
+    """The moves of the replays the cache holds, in all (at most :data:`CACHE_MOVES`)."""
+    with _cache_lock:
+        return sum(r.last for r in _cache.values())
+
+
 def replay_text(text: str) -> Replay:
     """Read and replay a record's text (:class:`RecordError` saying what is wrong), cached by
     the digest of its canonical text (what the page sends back when the cache has lost it)."""
@@ -112,22 +149,97 @@ def replay_record(record: Record) -> Replay:
     found = cached(digest)
     if found is not None:
         return found
-    states: list[State] = []
+    checkpoints: list[State] = []
     shown: list[Shown | None] = []
+    state: State | None = None
     try:
-        for state, move in positions(record):
-            states.append(state)
+        for n, (state, move) in enumerate(positions(record)):
+            if n % CHECKPOINT_MOVES == 0:
+                checkpoints.append(state)
             shown.append(move)
     except RecordError:
         raise
     except PlunderError as exc:  # a record that replays but cannot be pictured
         raise RecordError(str(exc)) from None
-    made = Replay(digest, record, tuple(states), tuple(shown))
-    with _cache_lock:
-        _cache[digest] = made
-        while len(_cache) > CACHE_GAMES:
-            _cache.popitem(last=False)
+    assert state is not None  # positions() yields the start at least
+    made = Replay(digest, record, tuple(checkpoints), state, tuple(shown))
+    if made.last <= CACHE_MOVES:
+        with _cache_lock:
+            _cache[digest] = made
+            held = sum(r.last for r in _cache.values())
+            while len(_cache) > CACHE_GAMES or held > CACHE_MOVES:
+                held -= _cache.popitem(last=False)[1].last
     return made
+
+
+# ---- the work of a replay, done in the replay worker (plunder.web.thinking): the page's parts,
+# the heavy ones already rendered, so the server's event loop only fills them in ----
+
+def move_list(replay: Replay, start: int) -> str:
+    """The ``<li>`` items of the replay's move list, position ``start`` marked current (by hand,
+    every text escaped: a template takes seconds over tens of thousands of moves)."""
+    items = []
+    for m in replay.moves():
+        classes = ("chance" if m["chance"] else "") + (" current" if start == m["n"] else "")
+        items.append(f'<li data-n="{m["n"]}" class="{classes}"><a href="?n={m["n"]}"><span class="n">{m["n"]}.</span> '
+                     f'<code>{escape(str(m["text"]))}</code> {escape(str(m["told"]))}</a></li>')
+    return "\n".join(items)
+
+
+def page_parts(replay: Replay, start: int) -> dict[str, Any]:
+    """What the replay page shows of ``replay`` opened at position ``start``, its move list
+    rendered (tens of thousands of moves are hundreds of milliseconds of templating)."""
+    start = min(max(start, 0), replay.last)
+    first = replay.frame(start)
+    record = replay.record
+    record_json = record.to_json()
+    moves = move_list(replay, start)
+    return {
+        "title": entry(record.game).game_class.title,
+        "game_id": record.game,
+        "players": record.players,
+        "moves_html": Markup(moves),
+        "last": replay.last,
+        "start": start,
+        "svg": Markup(first["svg"]),
+        "told": first["told"],
+        "result": replay.result(),
+        "params": {k: shown_param(v) for k, v in record.params.items()},
+        "digest": replay.digest,
+        # escaped here, not by the page's template: megabytes of escaping off the event loop; the
+        # page's download link is made from it by the page's script (not a second copy, quoted)
+        "record_json": Markup(escape(record_json)),
+        "filename": f"plunder-{record.game}-{replay.digest[:8]}.json",
+    }
+
+
+def text_page(text: str, start: int) -> dict[str, Any]:
+    """:func:`page_parts` of a record's text (:class:`RecordError` saying what is wrong)."""
+    return page_parts(replay_text(text), start)
+
+
+def record_page(record: Record, start: int) -> dict[str, Any]:
+    """:func:`page_parts` of a record of this server's."""
+    return page_parts(replay_record(record), start)
+
+
+def cached_frame(digest: str, n: int) -> dict[str, object] | None:
+    """Position ``n`` of the cached replay ``digest``; ``None`` when it is not cached."""
+    found = cached(digest)
+    return None if found is None else found.frame(n)
+
+
+def text_frame(text: str, digest: str, n: int) -> dict[str, object]:
+    """Position ``n`` of a record's text, which must have ``digest`` (:class:`RecordError` if not)."""
+    replay = replay_text(text)
+    if replay.digest != digest:
+        raise RecordError("that is not the record this page shows")
+    return replay.frame(n)
+
+
+def record_frame(record: Record, n: int) -> dict[str, object]:
+    """Position ``n`` of a record of this server's."""
+    return replay_record(record).frame(n)
 
 
 async def read_capped(request: Request, limit: int) -> bytes:
@@ -170,31 +282,18 @@ async def uploaded_text(request: Request) -> str:
     return text
 
 
-def render_replay(request: Request, replay: Replay, *, source: dict[str, object],
+def render_replay(request: Request, parts: dict[str, Any], *, source: dict[str, object],
                   result: dict[str, Any] | None = None, status_code: int = 200) -> Response:
-    """The replay page of ``replay``; ``source`` says where its pictures come from (the page's JS
-    reads it): ``kind`` (``upload`` or ``game``), ``frames`` (the path that position numbers
-    are appended to) and optionally ``download`` (the record's address; else the page carries
-    it). ``result`` is the verdict and breakdown when the caller knows better than the moves (a
-    resignation)."""
-    start = min(max(int_param(request, "n", 0), 0), replay.last)
-    first = replay.frame(start)
-    record = replay.record
+    """The replay page from its ``parts`` (:func:`page_parts`); ``source`` says where its
+    pictures come from (the page's JS reads it): ``kind`` (``upload`` or ``game``), ``frames``
+    (the path that position numbers are appended to) and optionally ``download`` (the record's
+    address; else the page carries it). ``result`` is the verdict and breakdown when the caller
+    knows better than the moves (a resignation)."""
     return templates.TemplateResponse(request, "replay.html", {
-        "title": entry(record.game).game_class.title,
-        "game_id": record.game,
-        "players": record.players,
-        "moves": replay.moves(),
-        "last": replay.last,
-        "start": start,
-        "svg": Markup(first["svg"]),
-        "told": first["told"],
-        "result": result or replay.result(),
-        "params": {k: shown_param(v) for k, v in record.params.items()},
-        "config": {"digest": replay.digest, "last": replay.last, "start": start, **source},
+        **parts,
+        "result": result or parts["result"],
+        "config": {"digest": parts["digest"], "last": parts["last"], "start": parts["start"], **source},
         "download": source.get("download"),
-        "record_json": record.to_json(),
-        "filename": f"plunder-{record.game}-{replay.digest[:8]}.json",
     }, status_code=status_code)
 
 
@@ -231,34 +330,92 @@ async def replays_page(request: Request, error: str | None = None, status_code: 
         "limit": MAX_RECORD_BYTES, "error": error, "games": await finished_games(request)}, status_code=status_code)
 
 
+def address_of(request: Request) -> str:
+    """The client's address (the key of its upload rate)."""
+    return request.client.host if request.client else "?"
+
+
+def take_upload(request: Request) -> str | None:
+    """Spend one of the address's uploads (:data:`UPLOAD_BURST`, :data:`UPLOAD_RATE`); the
+    refusal in words when it has none left."""
+    if request.app.state.uploads.take(address_of(request)):
+        return None
+    return (f"Too many record uploads from your address: {UPLOAD_BURST} at once, then one every "
+            f"{1 / UPLOAD_RATE:g} seconds. Wait a little and try again.")
+
+
+#: full replays waiting for the replay worker or in it (every process's requests share it)
+_replaying = 0
+
+
+def check_room() -> None:
+    """503 when :data:`MAX_REPLAYS_WAITING` full replays already wait (checked again by
+    :func:`in_worker`; checked first so that a refused upload is not even read)."""
+    if _replaying >= MAX_REPLAYS_WAITING:
+        raise HTTPException(503, f"The server is busy replaying {MAX_REPLAYS_WAITING} other records; "
+                                 "try again in a minute.")
+
+
+async def in_worker(request: Request, key: str, call: Callable[..., T], *args: Any) -> T:
+    """``call(*args)`` in the replay worker; 503 when :data:`MAX_REPLAYS_WAITING` full replays
+    already wait, 409 when a newer request of the same key took this one's place."""
+    global _replaying
+    check_room()
+    _replaying += 1
+    try:
+        return await tables_of(request).thinkers.replay(key, call, *args)
+    except Superseded:
+        raise HTTPException(409, "A newer upload from your address took this one's place.") from None
+    except Busy:
+        raise HTTPException(503, "The server is busy; try again in a minute.") from None
+    finally:
+        _replaying -= 1
+
+
 async def upload(request: Request) -> Response:
     """An uploaded record replayed, or the list again saying plainly what is wrong with it."""
+    refusal = take_upload(request)
+    if refusal is not None:
+        raise HTTPException(429, refusal)
+    check_room()
     text = await uploaded_text(request)
     try:
-        replay = await run_in_threadpool(replay_text, text)
+        parts = await in_worker(request, f"upload:{address_of(request)}", text_page, text, int_param(request, "n", 0))
     except RecordError as exc:
         return await replays_page(request, str(exc), 400)
-    frames = request.url_for("replay_upload_frame", digest=replay.digest, n=0).path[:-1]
-    return render_replay(request, replay, source={"kind": "upload", "frames": frames})
+    frames = request.url_for("replay_upload_frame", digest=parts["digest"], n=0).path[:-1]
+    return render_replay(request, parts, source={"kind": "upload", "frames": frames})
 
 
 async def upload_frame(request: Request) -> Response:
-    """One position of an uploaded record: ``GET`` by digest while this process holds it
-    (410 when it does not), ``POST`` with the record's text to replay it again."""
+    """One position of an uploaded record: ``GET`` by digest while the replay worker holds it
+    (410 when it does not), ``POST`` with the record's text to replay it again (an upload:
+    its rate applies)."""
     n = int(request.path_params["n"])
-    if request.method == "GET":
-        found = cached(request.path_params["digest"])
-        if found is None:
-            return JSONResponse({"error": "this server no longer holds that record; send it again"}, 410)
-        return JSONResponse(await run_in_threadpool(found.frame, n))
-    text = (await read_capped(request, MAX_UPLOAD_BYTES)).decode("utf-8", errors="replace")
+    digest = request.path_params["digest"]
     try:
-        replay = await run_in_threadpool(replay_text, text)
+        if request.method == "GET":
+            found = await tables_of(request).thinkers.replay(f"frame:{address_of(request)}:{digest}:{n}",
+                                                             cached_frame, digest, n)
+            if found is None:
+                return JSONResponse({"error": "this server no longer holds that record; send it again"}, 410)
+            return JSONResponse(found)
+        refusal = take_upload(request)
+        if refusal is not None:
+            return JSONResponse({"error": refusal}, 429)
+        check_room()
+        text = (await read_capped(request, MAX_UPLOAD_BYTES)).decode("utf-8", errors="replace")
+        return JSONResponse(await in_worker(request, f"upload:{address_of(request)}", text_frame, text, digest, n))
     except RecordError as exc:
         return JSONResponse({"error": str(exc)}, 400)
-    if replay.digest != request.path_params["digest"]:
-        return JSONResponse({"error": "that is not the record this page shows"}, 400)
-    return JSONResponse(await run_in_threadpool(replay.frame, n))
+    except NoPosition as exc:
+        return JSONResponse({"error": str(exc)}, 404)
+    except Busy:
+        return JSONResponse({"error": "the server is busy; try again in a minute"}, 503)
+    except Superseded:
+        return JSONResponse({"error": "a newer request for this position took this one's place"}, 409)
+    except HTTPException as exc:
+        return JSONResponse({"error": exc.detail}, exc.status_code)
 
 
 async def finished_table(request: Request) -> Table:
@@ -276,17 +433,23 @@ async def finished_table(request: Request) -> Table:
 async def game_replay(request: Request) -> Response:
     """``GET /replay/game/{game_id}``: a finished game of this server, stepped through."""
     table = await finished_table(request)
-    replay = await run_in_threadpool(replay_record, table.record())
+    parts = await in_worker(request, f"game:{address_of(request)}:{table.id}", record_page, table.record(),
+                            int_param(request, "n", 0))
     frames = request.url_for("replay_game_frame", game_id=table.id, n=0).path[:-1]
-    return render_replay(request, replay, result=table.result(), source={
+    return render_replay(request, parts, result=table.result(), source={
         "kind": "game", "frames": frames, "download": request.url_for("record", game_id=table.id).path})
 
 
 async def game_frame(request: Request) -> Response:
     """``GET /replay/game/{game_id}/{n}``: one position of a finished game."""
     table = await finished_table(request)
-    replay = await run_in_threadpool(replay_record, table.record())
-    return JSONResponse(await run_in_threadpool(replay.frame, int(request.path_params["n"])))
+    n = int(request.path_params["n"])
+    try:
+        frame = await tables_of(request).thinkers.replay(f"frame:{address_of(request)}:{table.id}:{n}",
+                                                         record_frame, table.record(), n)
+    except NoPosition as exc:
+        raise HTTPException(404, str(exc)) from None
+    return JSONResponse(frame)
 
 
 #: the routes of this module, mounted by :func:`plunder.web.app.create_app`

@@ -32,7 +32,7 @@ from ..match import chance_index, new_seed, undo_point
 from ..pictures import svg_of
 from .positions import Positions
 from .store import AI, HUMAN, ON, OPEN, OVER, RESIGNED, GameRow, SeatRow, StaleWrite, Store, token_hash
-from .thinking import Thinkers
+from .thinking import Busy, Superseded, Thinkers
 
 log = logging.getLogger("plunder.web")
 
@@ -63,6 +63,18 @@ PREPARE_INLINE_SECONDS = 0.002
 #: an all-AI game (a showcase for spectators) moves at most once in this many seconds, and
 #: only while someone watches it
 SHOWCASE_SECONDS = 1.0
+#: games in progress on one server process at most, whatever addresses create them (the limit
+#: per address, ``limits.CREATE_RATE``, is bypassed by rotating addresses): past it a new game
+#: is refused (:class:`Full`) until some end or go quiet
+MAX_GAMES_ON = 1_000
+#: a game is in progress while it is on and has a viewer, an AI thinking, or was asked for
+#: within this many seconds (a game just created, before its page connects)
+ACTIVE_SECONDS = 600.0
+#: the simpler level an AI seat falls back to when its agent fails (raises in its worker, or
+#: answers a move the rules refuse): the game goes on, and its players are told
+FALLBACK = {"hard": "medium", "medium": "easy", "easy": "random"}
+#: how long an AI move waits before asking again when its lane is full (``thinking.MAX_WAITING``)
+BUSY_RETRY_SECONDS = 1.0
 
 
 class Refused(Exception):
@@ -73,6 +85,10 @@ class Refused(Exception):
         super().__init__(message)
         self.message = message
         self.detail = detail or message
+
+
+class Full(Refused):
+    """A new game refused because :data:`MAX_GAMES_ON` games are in progress."""
 
 
 def new_token() -> str:
@@ -142,6 +158,10 @@ class Table:
         #: a hint is being worked out (one at a time per game: each is seconds of search)
         self.hinting = False
         self.used = time.monotonic()
+        #: the level an AI seat plays at after its own failed (:data:`FALLBACK`), by seat
+        self.levels: dict[int, str] = {}
+        #: what the log adds to a move's narration (why an AI seat plays a simpler level), by move number
+        self.notes: dict[int, str] = {}
         self._prepared: Prepared | None = None
         #: the position's picture and legal moves being worked out in a thread (:meth:`Tables.ready`)
         self.preparing: asyncio.Future[Prepared] | None = None
@@ -175,7 +195,8 @@ class Table:
         narrate = self.entry.presentation.narrate
         told = narrate(before, self.game.parse_action(before, move.action), after) if narrate is not None else ""
         who = "Chance" if move.by is None else self.game.seat_name(move.by)
-        return LogEntry(n, move.by, told or f"{who}: {move.action}")
+        note = f" ({self.notes[n]})" if n in self.notes else ""
+        return LogEntry(n, move.by, (told or f"{who}: {move.action}") + note)
 
     @property
     def state(self) -> State:
@@ -197,6 +218,15 @@ class Table:
         if token is None:
             return frozenset()
         return frozenset(i for i, s in enumerate(self.row.seats) if s.kind == HUMAN and s.token == token)
+
+    def level(self, seat: int) -> str:
+        """The AI level seat ``seat`` plays at now (its own, unless that failed)."""
+        return self.levels.get(seat) or self.row.seats[seat].agent or "medium"
+
+    def active(self, now: float) -> bool:
+        """True while the game is in progress (see :data:`ACTIVE_SECONDS`)."""
+        thinking = self.thinking is not None and not self.thinking.done()
+        return self.on and (bool(self.viewers) or thinking or now - self.used < ACTIVE_SECONDS)
 
     def ai_to_move(self) -> bool:
         """True when an AI seat must decide now."""
@@ -224,6 +254,7 @@ class Table:
         """Forget the moves from ply ``first`` on (an undo stored)."""
         self.states.truncate(first)
         del self.log[first:]
+        self.notes = {n: note for n, note in self.notes.items() if n <= first}
         for viewer in self.viewers:
             viewer.known = min(viewer.known, first)
 
@@ -290,10 +321,10 @@ class Table:
                 kind = "hotseat" if tokens.count(s.token) > 1 else "human"
                 name = ("You" if len(you) == 1 else f"You ({label})") if i in you else label
             elif s.kind == AI:
-                kind, name = "ai", f"{label} (AI {s.agent})"
+                kind, name = "ai", f"{label} (AI {self.level(i)})"
             else:
                 kind, name = "open", f"{label} (open seat)"
-            views.append({"seat": i, "name": name, "label": label, "kind": kind, "level": s.agent,
+            views.append({"seat": i, "name": name, "label": label, "kind": kind, "level": self.level(i) if s.kind == AI else s.agent,
                           "to_move": self.on and self.state.current_player == i})
         return views
 
@@ -462,6 +493,10 @@ class Tables:
         of the token hashed ``creator``; its id. Chance's opening draws are stored with it."""
         if len(choices) != game.num_players:
             raise Refused(f"{game.title} is played by {game.num_players}: give every seat a player")
+        now = time.monotonic()
+        if sum(t.active(now) for t in self.open.values()) >= MAX_GAMES_ON:
+            raise Full(f"The server has {MAX_GAMES_ON:,} games in progress, its limit; "
+                       "try again in a few minutes.")
         seats = []
         for choice in choices:
             if choice in ("me", "hotseat"):
@@ -611,10 +646,15 @@ class Tables:
                 raise Refused("Hints are only for games against the AI.")
             if table.hinting:
                 raise Refused("A hint is on its way.")
-            state, ply = table.state, len(table.moves)
+            state, ply, version = table.state, len(table.moves), table.version
             table.hinting = True
         try:
-            return await self.thinkers.hint(state, self.hint_agent or table.entry.strength.hint, ply)
+            return await self.thinkers.hint(table.id, lambda: table.version == version, state,
+                                            self.hint_agent or table.entry.strength.hint, ply)
+        except Superseded:
+            raise Refused("The game moved on before the hint was ready; ask again.") from None
+        except Busy:
+            raise Refused("The server is busy; ask for a hint again in a little while.") from None
         finally:
             table.hinting = False
 
@@ -628,7 +668,8 @@ class Tables:
 
     async def _think(self, table: Table) -> None:
         """AI seats move until a person must (a move planned on a position taken back is dropped);
-        a showcase moves at its pace (:data:`SHOWCASE_SECONDS`) until its last spectator leaves."""
+        a showcase moves at its pace (:data:`SHOWCASE_SECONDS`) until its last spectator leaves; an AI
+        that fails falls back to a simpler level (:meth:`fall_back`)."""
         while True:
             if table.showcase:
                 await asyncio.sleep(SHOWCASE_SECONDS)
@@ -639,21 +680,54 @@ class Tables:
                     return
                 state, version, ply = table.state, table.version, len(table.moves)
                 seat = state.current_player
-                spec = table.row.seats[seat].agent or "medium"
+                spec = table.level(seat)
             try:
-                text = await self.thinkers.choose(state, spec, table.seed, seat, ply)
+                text = await self.thinkers.choose(table.id, lambda: table.version == version, state, spec,
+                                                  table.seed, seat, ply)
                 async with table.lock:
                     if table.version != version or not table.on:
                         continue
                     moves, states = table.plan(seat, text)
                     await self.write(table, ply, moves, states)
-            except Refused as exc:  # another process moved first: its change is shown; think again
-                if table.version == version:
-                    log.error("AI %s move refused in game %s: %s", spec, table.id, exc.detail)
+                if ply + 1 in table.notes:  # this move was made at a simpler level: say why, after the move
+                    note = table.notes[ply + 1]
+                    self.announce(table, f"{note[0].upper()}{note[1:]}.")
+            except Superseded:
+                continue  # the position changed meanwhile: think about the new one
+            except Busy:
+                await asyncio.sleep(BUSY_RETRY_SECONDS)
+            except Refused as exc:
+                if table.version != version:
+                    continue  # another process moved first: its change is shown; think again
+                log.error("AI %s move refused in game %s: %s", spec, table.id, exc.detail)
+                if not self.fall_back(table, seat, ply, spec, exc.detail):
                     return
-            except Exception:  # a broken worker or store must not stop the server; the next viewer retries
+            except Exception as exc:  # the agent raised in its worker, or the worker died
                 log.exception("AI %s failed in game %s", spec, table.id)
-                return
+                if not self.fall_back(table, seat, ply, spec, f"{type(exc).__name__}: {exc}"):
+                    return
+
+    def fall_back(self, table: Table, seat: int, ply: int, spec: str, reason: str) -> bool:
+        """Let ``seat`` play at the level below ``spec`` (:data:`FALLBACK`) after ``spec`` failed
+        at move ``ply + 1``: that move's log entry says so, and the viewers are told once it is
+        made; ``False`` when there is no simpler level (the viewers are told the AI cannot move)."""
+        simpler = FALLBACK.get(spec)
+        name = table.game.seat_name(seat)
+        if simpler is None:
+            self.announce(table, f"The AI of {name} cannot move; the game cannot go on.", reason[:200])
+            return False
+        table.levels[seat] = simpler
+        note = f"the {spec} AI of {name} failed on this position; it plays at level {simpler} from now on"
+        table.notes[ply + 1] = f"{table.notes[ply + 1]}; {note}" if ply + 1 in table.notes else note
+        return True
+
+    def announce(self, table: Table, message: str, detail: str = "") -> None:
+        """Tell every viewer of ``table`` something that is not a move (a ``notice``)."""
+        for viewer in list(table.viewers):
+            try:
+                viewer.queue.put_nowait({"type": "notice", "message": message, "detail": detail or message})
+            except asyncio.QueueFull:
+                pass  # a viewer that far behind is cut off by the next state (:meth:`tell`)
 
     async def _watch(self) -> None:
         """Reload the watched tables another process changed (PostgreSQL with several servers)."""

@@ -1,4 +1,5 @@
-"""AI moves and hints off the event loop: a pool of worker processes.
+"""AI moves, hints and replays off the event loop: pools of worker processes, each behind a
+fair queue (:class:`Lane`).
 
 A searching level (``hard``: thousands of simulations in Python) takes seconds of CPU; in a
 thread it would hold the interpreter lock and slow every other game's acknowledgement. In a
@@ -6,17 +7,27 @@ worker process it uses its own core. The worker gets the position (states pickle
 parameters travel with it) and decides with the same keyed RNG as ``plunder play``
 (:func:`plunder.match.decision_rng`), so a game resumed after a restart, or played again after
 an undo, meets the same replies.
+
+The requests wait in the server, not in the pools: at most one per game (a newer position's
+supersedes the waiting one), served round robin across games, so under load every game gets
+its turn and no reply is older than its position; a stopping server drops them and ends its
+workers at once (:meth:`Thinkers.close`).
 """
 
 from __future__ import annotations
 
 import asyncio
 import ctypes
+import functools
+import importlib
 import multiprocessing
 import os
 import signal
 import sys
+from collections import OrderedDict
 from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
+from dataclasses import dataclass
+from typing import Any, Callable, TypeVar
 
 from ..agents import make_agent
 from ..core.agent import Agent
@@ -26,6 +37,8 @@ from ..match import decision_rng, hint_lines, hint_rng
 #: how much lower the AI workers' CPU priority is than the server's: on a busy machine the
 #: event loop, which acknowledges people's moves, goes first (``os.nice``)
 WORKER_NICENESS = 5
+#: the replay worker's, lower still: an upload's seconds of replay give way to people's moves and the AI's
+REPLAY_NICENESS = 15
 #: agents a worker keeps built, by game and spec (a board's tables are not rebuilt every move)
 AGENT_CACHE = 64
 
@@ -59,14 +72,15 @@ def hint(state: State, spec: str, ply: int) -> list[str]:
 PR_SET_PDEATHSIG = 1
 
 
-def start_worker(server_pid: int) -> None:
+def start_worker(server_pid: int, niceness: int = WORKER_NICENESS) -> None:
     """Run once in each worker: die with the server and give way to it.
 
     A server killed outright (a crash, SIGKILL) cannot stop its workers, and a worker left
     waiting on a dead server's queue would wait forever: on Linux the kernel kills the worker
     when its parent, the server, dies (``PR_SET_PDEATHSIG``); a server already gone by the
-    time the worker starts ends it at once. Then the worker lowers its priority
-    (:data:`WORKER_NICENESS`), so the event loop that acknowledges people's moves goes first.
+    time the worker starts ends it at once. Then the worker lowers its priority by ``niceness``
+    (:data:`WORKER_NICENESS`, :data:`REPLAY_NICENESS`), so the event loop that acknowledges
+    people's moves goes first.
     """
     if sys.platform.startswith("linux"):
         try:
@@ -76,7 +90,7 @@ def start_worker(server_pid: int) -> None:
     if os.getppid() != server_pid:
         os._exit(0)
     try:
-        os.nice(WORKER_NICENESS)
+        os.nice(niceness)
     except OSError:  # a platform or sandbox that refuses it: the workers run at the server's priority
         pass
 
@@ -87,49 +101,209 @@ def warm() -> int:
     return os.getpid()
 
 
+def warm_replays() -> int:
+    """:func:`warm` for the replay worker: import the replays' module (the pages' templates, the pictures)."""
+    importlib.import_module("plunder.web.replays")
+    return os.getpid()
+
+
 #: the levels that decide in milliseconds (a greedy agent, or half random): they have a pool of
 #: their own, so their replies never wait behind a searching level's
 QUICK_LEVELS = ("easy", "medium")
+#: requests waiting in one lane at most (one per game or address: past this a new one is refused
+#: as :class:`Busy`, a bound that rotating addresses cannot get round)
+MAX_WAITING = 2_000
+#: keys a lane remembers serving (for the round-robin order; the longest-served are forgotten first)
+MAX_SERVED_KEYS = 10_000
+
+T = TypeVar("T")
+
+
+class Superseded(Exception):
+    """A waiting request dropped before it ran: a newer one of its game (or address) took its
+    place, or the position it was asked for is no longer the game's."""
+
+
+class Busy(Exception):
+    """A lane already has :data:`MAX_WAITING` requests waiting."""
+
+
+@dataclass
+class Job:
+    """A request waiting in a :class:`Lane`: the call, its key, whether it is still wanted."""
+
+    key: str
+    call: Callable[..., Any]
+    args: tuple[Any, ...]
+    wanted: Callable[[], bool]
+    future: asyncio.Future[Any]
+    seq: int
+
+
+class Lane:
+    """A fair queue in front of an executor of ``slots`` workers.
+
+    At most ``slots`` calls are in the executor at once, so the executor's own first-come queue
+    never builds up. The rest wait here, at most one per key (a game, say): a newer request of a
+    key supersedes its waiting one, whose caller gets :class:`Superseded`; a request no longer
+    ``wanted`` when its turn comes is dropped the same way, so a reply is never older than the
+    position it answers. A free slot goes to the waiting key served least recently (round robin),
+    so one game asking again and again cannot keep another waiting.
+    """
+
+    def __init__(self, executor: Callable[[], Executor], slots: int, most: int = MAX_WAITING) -> None:
+        self.executor = executor
+        self.slots = max(slots, 1)
+        self.most = most
+        self.waiting: dict[str, Job] = {}
+        self.running = 0
+        #: the turn at which each key was last served, oldest first
+        self.served: OrderedDict[str, int] = OrderedDict()
+        self.turn = 0
+        self.seq = 0
+        self.closed = False
+
+    async def run(self, key: str, wanted: Callable[[], bool], call: Callable[..., T], *args: Any) -> T:
+        """``call(*args)`` in the executor in ``key``'s turn; :class:`Superseded` if dropped first,
+        :class:`Busy` if too many wait, :class:`asyncio.CancelledError` once the lane is closed."""
+        if self.closed:
+            raise asyncio.CancelledError()
+        old = self.waiting.pop(key, None)
+        if old is not None and not old.future.done():
+            old.future.set_exception(Superseded())
+        if len(self.waiting) >= self.most:
+            raise Busy()
+        future: asyncio.Future[T] = asyncio.get_running_loop().create_future()
+        self.seq += 1
+        self.waiting[key] = Job(key, call, args, wanted, future, self.seq)
+        self.dispatch()
+        return await future
+
+    def next(self) -> Job | None:
+        """The waiting job to run now (dropping the ones no longer wanted), or ``None``."""
+        while self.waiting:
+            job = min(self.waiting.values(), key=lambda j: (self.served.get(j.key, -1), j.seq))
+            del self.waiting[job.key]
+            if job.future.done():  # its caller gave up
+                continue
+            if not job.wanted():
+                job.future.set_exception(Superseded())
+                continue
+            return job
+        return None
+
+    def dispatch(self) -> None:
+        """Hand waiting jobs to the executor while it has a free slot."""
+        while self.running < self.slots and not self.closed and (job := self.next()) is not None:
+            self.running += 1
+            self.served.pop(job.key, None)
+            self.served[job.key] = self.turn
+            self.turn += 1
+            if len(self.served) > MAX_SERVED_KEYS:
+                self.served.popitem(last=False)
+            try:
+                done = asyncio.get_running_loop().run_in_executor(self.executor(), job.call, *job.args)
+            except RuntimeError as exc:  # the executor was shut down meanwhile
+                self.running -= 1
+                job.future.set_exception(exc)
+                continue
+            done.add_done_callback(functools.partial(self.finished, job))
+
+    def finished(self, job: Job, done: asyncio.Future[Any]) -> None:
+        """A call came back: pass its outcome on and start the next one."""
+        self.running -= 1
+        if not job.future.done():
+            if done.cancelled():
+                job.future.cancel()
+            elif done.exception() is not None:
+                job.future.set_exception(done.exception())  # type: ignore[arg-type]
+            else:
+                job.future.set_result(done.result())
+        self.dispatch()
+
+    def close(self) -> None:
+        """Refuse new requests and cancel the waiting ones."""
+        self.closed = True
+        for job in self.waiting.values():
+            job.future.cancel()
+        self.waiting.clear()
+
+
+def always() -> bool:
+    """Wanted whenever its turn comes (a replay: no later event makes it stale)."""
+    return True
 
 
 class Thinkers:
-    """The pools that AI moves and hints run in: one worker process for the quick levels
-    (:data:`QUICK_LEVELS`) and ``workers`` processes for the searching ones and hints (``0``:
-    one thread in the server's process for everything, for tests that need no second
-    process); each started at its first use or by :meth:`start`."""
+    """The pools that AI moves, hints and replays run in: one worker process for the quick
+    levels (:data:`QUICK_LEVELS`), ``workers`` processes for the searching ones and hints, and
+    one for replays (``0``: one thread in the server's process for everything, for tests that
+    need no second process); each started at its first use or by :meth:`start`, each behind a
+    fair :class:`Lane`."""
 
     def __init__(self, workers: int | None = None) -> None:
         self.workers = (os.cpu_count() or 1) if workers is None else workers
         self._pools: dict[str, Executor] = {}
+        sizes = {"quick": 1, "deep": max(self.workers, 1), "replay": 1}
+        self.lanes = {kind: Lane(functools.partial(self.pool_of, kind), size) for kind, size in sizes.items()}
 
-    def pool(self, spec: str) -> Executor:
-        """The executor agent ``spec`` runs in, made at the first use."""
-        kind = "quick" if spec in QUICK_LEVELS or self.workers == 0 else "deep"
+    def kind(self, spec: str) -> str:
+        """The pool agent ``spec`` runs in: ``quick`` or ``deep``."""
+        return "quick" if spec in QUICK_LEVELS else "deep"
+
+    def pool_of(self, kind: str) -> Executor:
+        """The executor of ``kind`` (``quick``, ``deep``, ``replay``), made at the first use."""
+        if self.workers == 0:
+            kind = "thread"
+        if getattr(self._pools.get(kind), "_broken", False):  # a worker died (killed, out of memory): start afresh
+            self._pools.pop(kind).shutdown(wait=False, cancel_futures=True)
         if kind not in self._pools:
             if self.workers > 0:
-                self._pools[kind] = ProcessPoolExecutor(1 if kind == "quick" else self.workers,
+                size = self.workers if kind == "deep" else 1
+                self._pools[kind] = ProcessPoolExecutor(size,
                                                         # spawned, so the server is each worker's parent (start_worker)
                                                         mp_context=multiprocessing.get_context("spawn"),
-                                                        initializer=start_worker, initargs=(os.getpid(),))
+                                                        initializer=start_worker,
+                                                        initargs=(os.getpid(), REPLAY_NICENESS if kind == "replay" else WORKER_NICENESS))
             else:
                 self._pools[kind] = ThreadPoolExecutor(1, thread_name_prefix="plunder-ai")
         return self._pools[kind]
 
+    def pool(self, spec: str) -> Executor:
+        """The executor agent ``spec`` runs in, made at the first use."""
+        return self.pool_of(self.kind(spec))
+
     async def start(self) -> None:
-        """Start every worker now rather than at the first AI move."""
+        """Start every worker now rather than at the first AI move or upload (a worker starting
+        at low priority on a busy machine takes many seconds to import what it runs)."""
         loop = asyncio.get_running_loop()
-        await asyncio.gather(loop.run_in_executor(self.pool(QUICK_LEVELS[0]), warm),
-                             *(loop.run_in_executor(self.pool("hard"), warm) for _ in range(max(self.workers, 1))))
+        await asyncio.gather(loop.run_in_executor(self.pool_of("quick"), warm),
+                             *(loop.run_in_executor(self.pool_of("deep"), warm) for _ in range(max(self.workers, 1))),
+                             loop.run_in_executor(self.pool_of("replay"), warm_replays))
 
-    async def choose(self, state: State, spec: str, seed: int, seat: int, ply: int) -> str:
-        """:func:`choose` in the agent's pool."""
-        return await asyncio.get_running_loop().run_in_executor(self.pool(spec), choose, state, spec, seed, seat, ply)
+    async def choose(self, key: str, wanted: Callable[[], bool], state: State, spec: str, seed: int, seat: int,
+                     ply: int) -> str:
+        """:func:`choose` in the agent's lane, in game ``key``'s turn."""
+        return await self.lanes[self.kind(spec)].run(key, wanted, choose, state, spec, seed, seat, ply)
 
-    async def hint(self, state: State, spec: str, ply: int) -> list[str]:
-        """:func:`hint` in the agent's pool."""
-        return await asyncio.get_running_loop().run_in_executor(self.pool(spec), hint, state, spec, ply)
+    async def hint(self, key: str, wanted: Callable[[], bool], state: State, spec: str, ply: int) -> list[str]:
+        """:func:`hint` in the agent's lane, in game ``key``'s turn."""
+        return await self.lanes[self.kind(spec)].run(key, wanted, hint, state, spec, ply)
+
+    async def replay(self, key: str, call: Callable[..., T], *args: Any) -> T:
+        """``call(*args)`` in the replay worker, in ``key``'s turn (an address: its newer upload
+        supersedes a waiting one)."""
+        return await self.lanes["replay"].run(key, always, call, *args)
 
     def close(self) -> None:
-        """Stop the workers once the moves being worked out are done (the others are dropped)."""
+        """Stop at once: refuse new work, cancel what waits, and end the workers in the middle
+        of what they are working out (a search can take many seconds; a stopping server does
+        not wait for it: the game's AI thinks again after the restart)."""
+        for lane in self.lanes.values():
+            lane.close()
         for pool in self._pools.values():
-            pool.shutdown(wait=True, cancel_futures=True)
+            # ProcessPoolExecutor has no public way to stop a running call before Python 3.14
+            processes = getattr(pool, "_processes", None) or {}
+            for process in list(processes.values()):
+                process.kill()
+            pool.shutdown(wait=False, cancel_futures=True)

@@ -9,6 +9,7 @@ import pytest
 from playwright.sync_api import Page
 
 import plunder
+from plunder.core.record import Record
 
 from .conftest import PHONE, LiveServer, screenshot
 
@@ -49,6 +50,10 @@ def test_an_uploaded_replay_is_stepped_through(page: Page, live_server: LiveServ
     page.keyboard.press("End")
     shown(page, last)
     assert page.get_by_role("button", name="next move").is_disabled()
+    # the record downloads again from the page (an upload is not stored on the server)
+    with page.expect_download() as download:
+        page.click("#download")
+    assert Record.from_json(Path(download.value.path()).read_text()).moves == record.moves
     assert "Game over" in page.locator("#board svg").inner_html()
     page.keyboard.press("Home")
     shown(page, 0)

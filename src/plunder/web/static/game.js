@@ -64,6 +64,7 @@
       case "state": show(msg); break;
       case "log": older(msg.log || [], msg.from); break;
       case "error": done(); say(msg.message, msg.detail); break;
+      case "notice": say(msg.message, msg.detail); break;
       case "hint": hint(msg.lines || []); break;
       default: break;
     }

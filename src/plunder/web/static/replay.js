@@ -6,6 +6,11 @@
   const root = document.getElementById("replay");
   if (!root) return;
   const config = JSON.parse(root.dataset.config);
+  if (!config.download) {
+    // an upload is not stored: its record, which the page carries, is downloaded from the page
+    const blob = new Blob([root.dataset.record], {type: "application/json"});
+    document.getElementById("download").href = URL.createObjectURL(blob);
+  }
   const board = document.getElementById("board");
   const told = document.getElementById("told");
   const slider = document.getElementById("step");
