@@ -306,7 +306,7 @@ def test_simulate_tallies_keep_counts_not_every_score() -> None:
 def test_worker_counts_are_bounded() -> None:
     from plunder.core.errors import ParameterError
     from plunder.core.options import MAX_WORKERS
-    from plunder.lab.backends import LocalPool
+    from plunder.backends import LocalPool
 
     for workers in (str(10**12), str(MAX_WORKERS + 1), "0"):
         line = usage_error(invoke("simulate", "profiteer", "--agents", "random", "--games", "2",
@@ -367,6 +367,15 @@ def test_lab_game_counts_are_bounded_before_any_game(tmp_path: Path) -> None:
     assert "MAX_VARIANTS" in line
 
 
+def test_tournament_generations_are_bounded(tmp_path: Path) -> None:
+    """--generations 10**12 ran the replicator dynamics until memory ran out (found by the CLI fuzz test)."""
+    from plunder.core.options import MAX_GENERATIONS
+
+    line = usage_error(invoke("tournament", "profiteer", "--agents", "random", "--games", "1", "--generations",
+                              str(10**12), "--out", str(tmp_path)))
+    assert "--generations" in line and f"0<=x<={MAX_GENERATIONS}" in line
+
+
 def test_report_store_must_be_a_regular_sqlite_file(tmp_path: Path) -> None:
     import os
 
@@ -400,6 +409,12 @@ def test_play_refuses_a_record_path_that_is_not_a_regular_file(tmp_path: Path) -
     with time_bound(20):  # opening a FIFO to write blocks until a reader comes: it must not be opened
         result = invoke("play", "profiteer", "--vs", "random", "--record", str(fifo), input="quit\n")
     assert "not a regular file" in one_line(result, "play")
+    record = tmp_path / "game.json"
+    assert invoke("play", "profiteer", "--vs", "random", "--record", str(record), input="quit\n").exit_code == 0
+    for option in ("--svg", "--png"):  # found by tests/fuzz/test_cli_options.py
+        with time_bound(20):
+            result = invoke("render", str(record), option, str(fifo))
+        assert f"{option} " in one_line(result, "render") and "not a regular file" in result.output
 
 
 def test_serve_refuses_a_database_it_cannot_use_before_serving(tmp_path: Path,

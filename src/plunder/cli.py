@@ -463,7 +463,7 @@ def sweep_cmd(game_id: str, params: Sequence[str], preset: str | None, grid: Seq
 @click.option("--players", default=None, help="player counts, e.g. 3,4 (default: the game's)")
 @click.option("--games", default=100, show_default=True, type=click.IntRange(min=1),
               help="games per mix of seats, rounded up to a multiple of the player count (seats rotate)")
-@click.option("--generations", default=200, show_default=True, type=click.IntRange(min=0),
+@click.option("--generations", default=200, show_default=True, type=click.IntRange(0, options.MAX_GENERATIONS),
               help="generations of the replicator dynamics")
 @click.option("--seed", default=0, show_default=True, type=SEED, help="game i of every mix uses seed SEED+i")
 @WORKERS
@@ -587,6 +587,9 @@ def render_cmd(path: str, at: int | None, svg_path: str | None, png_path: str | 
                all_format: str) -> None:
     """Draw a position of a saved game: in the terminal, or as an SVG or PNG picture; or every
     position of it as numbered pictures (--all)."""
+    for picture_path, option in ((svg_path, "--svg"), (png_path, "--png")):
+        if picture_path:
+            options.writable_file(picture_path, option)  # a FIFO would block the write
     console = Console()
     record = read_record(path)
     if all_dir is not None:

@@ -132,13 +132,21 @@ def test_an_address_without_ray_is_refused_in_one_line(tmp_path: Path) -> None:
         "plunder sweep: --address is for --backend ray; the local pool has no address"]
 
 
-def test_cluster_addresses_are_checked_before_ray_is_asked() -> None:
+def test_cluster_addresses_are_checked_before_ray_is_asked(monkeypatch: pytest.MonkeyPatch) -> None:
     """A malformed address (Ray retried ``garbage:99999`` for over a minute) is refused at once; an address
     nothing answers at is refused within RAY_CONNECT_SECONDS."""
     import socket
     import time
 
-    from plunder.lab.backends import RAY_CONNECT_SECONDS, BackendError
+    import ray
+
+    from plunder.backends import RAY_CONNECT_SECONDS, BackendError
+
+    def init(**kwargs: object) -> None:
+        raise AssertionError("Ray was asked to join an address refused before")
+
+    monkeypatch.setattr(ray, "is_initialized", lambda: False)  # as in a fresh process: no Ray running yet
+    monkeypatch.setattr(ray, "init", init)
 
     for address in ("garbage:99999", "garbage", "host:0", "ray://", ":6379", "a b:1", "http://x:1"):
         result = CliRunner().invoke(main, ["simulate", "profiteer", "--agents", "random", "--games", "2",

@@ -31,6 +31,8 @@ MAX_PRECISION = 0.5
 MAX_PLAYER_COUNTS = 10
 #: most mixes of seats a tournament plays (every multiset of agents filling the seats)
 MAX_MIXES = 10_000
+#: most generations of a tournament's replicator dynamics (each is kept for the plot)
+MAX_GENERATIONS = 10_000
 #: most variants a sweep's grid may make (the product of its axes' lengths)
 MAX_VARIANTS = 10_000
 #: a cluster address: ``HOST:PORT`` or ``ray://HOST:PORT`` (or the word ``auto``); a host name or
