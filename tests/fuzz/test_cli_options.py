@@ -17,8 +17,11 @@ import click
 import pytest
 from click.testing import CliRunner
 
+import matplotlib.pyplot as plt
+
 import plunder.cli as cli
 from plunder.cli import main
+from plunder.lab import plots
 from tests.fuzz.strategies import TooSlow, time_bound
 
 #: wall-time bound of one invocation (generous for a busy machine; a hang is what it catches)
@@ -79,10 +82,13 @@ def invocation(command: click.Command, name: str, target: str, value: str) -> li
 
 @pytest.fixture
 def place(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> dict[str, str]:
-    """A folder to work in, a FIFO, a saved game; ``serve`` checks its options but serves nothing."""
+    """A folder to work in, a FIFO, a saved game; ``serve`` checks its options but serves nothing, and
+    plots are drawn but not rendered to PNG (no option reaches that step, and it is most of a
+    report's time)."""
     monkeypatch.chdir(tmp_path)
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
     monkeypatch.setattr(cli, "serve", lambda *args: None)
+    monkeypatch.setattr(plots, "_png", lambda fig: (plt.close(fig), b"")[1])
     fifo = tmp_path / "fifo"
     os.mkfifo(fifo)
     record = tmp_path / "saved.json"
