@@ -88,7 +88,11 @@ def place(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> dict[str, str]:
     monkeypatch.chdir(tmp_path)
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
     monkeypatch.setattr(cli, "serve", lambda *args: None)
-    monkeypatch.setattr(plots, "_png", lambda fig: (plt.close(fig), b"")[1])
+    def unrendered(fig: plt.Figure) -> bytes:
+        plt.close(fig)
+        return b""
+
+    monkeypatch.setattr(plots, "_png", unrendered)
     fifo = tmp_path / "fifo"
     os.mkfifo(fifo)
     record = tmp_path / "saved.json"

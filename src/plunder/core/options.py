@@ -21,8 +21,8 @@ MAX_AGENTS = 100
 #: most local processes (``--workers``); each is a Python process of its own
 MAX_WORKERS = 256
 #: most games a lab command keeps in memory at once (``report``, ``sweep``, ``tournament``: every
-#: game's row is read back for its tables and plots)
-MAX_LAB_GAMES = 1_000_000
+#: game's row is read back for its tables and plots, 1.6 to 4.2 KB a row: about 1 GB at most)
+MAX_LAB_GAMES = 250_000
 #: games ``plunder simulate`` plays and tallies in one go: memory stays bounded whatever ``--games``
 SIMULATE_BATCH = 50_000
 #: widest interval a sweep may stop at, on each side (a proportion is at most 0.5 from either end)
