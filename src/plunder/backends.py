@@ -12,6 +12,7 @@ from __future__ import annotations
 import importlib
 import logging
 import os
+import signal
 import socket
 from concurrent.futures import Future, ProcessPoolExecutor
 from types import ModuleType
@@ -71,7 +72,7 @@ class LocalPool:
                 yield fn(job)
             return
         if self._pool is None:
-            self._pool = ProcessPoolExecutor(max_workers=self.workers)
+            self._pool = ProcessPoolExecutor(max_workers=self.workers, initializer=_leave_interrupts)
         futures = [self._pool.submit(fn, job) for job in jobs]
         yield from _in_order(futures)
 
@@ -86,6 +87,12 @@ class LocalPool:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+
+def _leave_interrupts() -> None:
+    """A worker ignores Ctrl-C (the terminal sends it to every process of the group): the main
+    process decides what an interrupt stops, and a worker killed midway would break the pool."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
 def _in_order(futures: list[Future[R]]) -> Iterator[R]:

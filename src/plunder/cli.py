@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import math
 import shlex
+import signal
 import sqlite3
 import sys
 from collections import deque
@@ -279,16 +280,32 @@ def rules_cmd(game_id: str) -> None:
 @click.option("--json", "as_json", is_flag=True, help="print one JSON object instead of tables")
 def simulate_cmd(game_id: str, params: Sequence[str], preset: str | None, agents: str, games: int, seed: int,
                  workers: int, backend_name: str, address: str | None, as_json: bool) -> None:
-    """Run many games and print per-agent results."""
+    """Run many games and print per-agent results (Ctrl-C stops early and prints the games played)."""
     game = _load(game_id, preset, params)
     specs = _agents(agents, game)
     err = Console(stderr=True)
-    with make_backend(backend_name, workers, address) as backend, \
-            Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
-                     console=err, transient=True, disable=as_json or not err.is_terminal) as bar:
-        task = bar.add_task(f"{game_id} games", total=games)
-        result = simulate(game_id, dict(game.params), specs, games, seed=seed, backend=backend,
-                          progress=lambda k: bar.advance(task, k))
+    interrupted: list[bool] = []
+
+    def interrupt(signum: int, frame: object) -> None:
+        if interrupted:
+            raise KeyboardInterrupt  # a second Ctrl-C stops at once
+        interrupted.append(True)  # the first lets the games being played end, then prints them
+
+    previous = signal.signal(signal.SIGINT, interrupt)
+    try:
+        with make_backend(backend_name, workers, address) as backend, \
+                Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
+                         console=err, transient=True, disable=as_json or not err.is_terminal) as bar:
+            task = bar.add_task(f"{game_id} games", total=games)
+            result = simulate(game_id, dict(game.params), specs, games, seed=seed, backend=backend,
+                              progress=lambda k: bar.advance(task, k), stop=lambda: bool(interrupted))
+    finally:
+        signal.signal(signal.SIGINT, previous)
+    if not result.games:
+        raise click.ClickException("stopped by Ctrl-C before any game ended")
+    if interrupted:
+        click.echo(f"plunder simulate: stopped by Ctrl-C after {result.games} of {games} games", err=True)
+    games = result.games
     summary = result.to_dict()
     if as_json:
         click.echo(json.dumps(summary, indent=1))

@@ -238,13 +238,15 @@ def simulate(
     workers: int = 1,
     progress: Callable[[int], None] | None = None,
     backend: Backend | None = None,
+    stop: Callable[[], bool] | None = None,
 ) -> Simulation:
     """Play ``games`` games with seats rotated over ``agents``, on ``backend`` (else ``workers``
     local processes); tally per agent.
 
     Game ``i`` uses seed ``seed + i``, so results do not depend on the backend or ``workers``.
     Games are played :data:`~plunder.core.options.SIMULATE_BATCH` at a time and tallied as they
-    finish, so memory does not grow with ``games``: a huge count runs until interrupted.
+    finish, so memory does not grow with ``games``: a huge count runs until ``stop()`` says so
+    (asked after every chunk of games); the result then counts the games played, from game 0.
     """
     game = load_game(game_id, **params)
     agent_list(agents, "agents")
@@ -252,10 +254,14 @@ def simulate(
     game_stats: dict[str, Running] = {}
     if backend is None:
         with LocalPool(workers) as pool:
-            return simulate(game_id, params, agents, games, seed, progress=progress, backend=pool)
+            return simulate(game_id, params, agents, games, seed, progress=progress, backend=pool, stop=stop)
+    played = 0
     for start in range(0, games, SIMULATE_BATCH):
+        if stop is not None and stop():
+            break
         batch = range(start, min(games, start + SIMULATE_BATCH))
         for results in run_games(game_id, dict(game.params), agents, batch, seed, backend=backend):
+            played += len(results)
             for _, (seats, returns, scores, stats) in results:
                 for s, spec in enumerate(seats):
                     per_seat = {k: float(v[s]) for k, v in stats.items() if isinstance(v, list)}
@@ -265,7 +271,9 @@ def simulate(
                         game_stats.setdefault(k, Running()).add(float(v))
             if progress:
                 progress(len(results))
-    return Simulation(game_id, dict(game.params), list(agents), games, seed, tallies, game_stats)
+            if stop is not None and stop():
+                break
+    return Simulation(game_id, dict(game.params), list(agents), played, seed, tallies, game_stats)
 
 
 def number(value: float) -> int | float:
