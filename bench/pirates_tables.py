@@ -16,7 +16,7 @@ import statistics
 import sys
 import time
 
-from plunder.simulate import simulate, wilson
+from plunder.simulate import run_games, wilson
 
 Z95 = 1.959963984540054
 
@@ -48,14 +48,16 @@ def main() -> None:
     scores: dict[str, list[float]] = {}
     for agent in agents:
         start = time.perf_counter()
-        result = simulate("pirates", {}, [agent], games, seed=seed)
-        tally = result.tallies[agent]
-        scores[agent] = tally.scores  # game i's score at index i: the same seed and sea for every agent
-        drowned = int(sum(result.game_stats["drowned"]))
-        lo, hi = median_interval(tally.scores)
-        print(f"| `{agent}` | {tally.games} | {statistics.median(tally.scores):g} ({lo:g}–{hi:g}) "
-              f"| {statistics.fmean(tally.scores):.1f} | {share(tally.wins, tally.games)} "
-              f"| {share(drowned, tally.games)} | {statistics.fmean(result.game_stats['turns']):.2f} "
+        # game i's result at index i: the same seed and sea for every agent (for the paired comparison)
+        played = [result for chunk in run_games("pirates", {}, [agent], range(games), seed) for _, result in chunk]
+        scores[agent] = [score[0] for _, _, score, _ in played]
+        wins = sum(returns[0] > 0 for _, returns, _, _ in played)
+        drowned = int(sum(stats["drowned"] for _, _, _, stats in played))
+        turns = statistics.fmean(stats["turns"] for _, _, _, stats in played)
+        lo, hi = median_interval(scores[agent])
+        print(f"| `{agent}` | {games} | {statistics.median(scores[agent]):g} ({lo:g}–{hi:g}) "
+              f"| {statistics.fmean(scores[agent]):.1f} | {share(wins, games)} "
+              f"| {share(drowned, games)} | {turns:.2f} "
               f"| {time.perf_counter() - start:.0f} |", flush=True)
     paired(agents, scores, 100)
 

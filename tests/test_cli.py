@@ -46,8 +46,9 @@ def test_undo_goes_back_to_the_humans_previous_decision(tmp_path: Path) -> None:
     assert record.moves == []  # the line and the agent's reply are both taken back
 
 
-def test_hotseat_and_bad_options() -> None:
-    out = run("play", "pillage", "--vs", "human", "--seed", "2", "--record", "/dev/null", input="quit\n").output
+def test_hotseat_and_bad_options(tmp_path: Path) -> None:
+    out = run("play", "pillage", "--vs", "human", "--seed", "2", "--record", str(tmp_path / "hotseat.json"),
+              input="quit\n").output
     assert "Player 1, Player 2." in out
     bad = CliRunner().invoke(main, ["play", "pillage", "--vs", "wizard"])
     assert bad.exit_code != 0 and "unknown agent 'wizard'" in bad.output
@@ -214,10 +215,232 @@ def test_solve_passes_its_memory_budget_and_refuses_a_bad_one() -> None:
 
 
 def test_histogram_bins_of_whole_scores_are_whole() -> None:
+    from collections import Counter
+
     from plunder.simulate import histogram_rows
 
     # 0..100 in 12 bins: 9 scores a bin, the last bin holding what is left
-    rows = histogram_rows([float(v) for v in range(101)])
+    rows = histogram_rows(Counter(float(v) for v in range(101)))
     assert [label for label, _, _ in rows][:2] == ["0 .. 8", "9 .. 17"] and rows[-1][0] == "99 .. 100"
     assert sum(n for _, n, _ in rows) == 101
-    assert histogram_rows([0.5 * v for v in range(40)])[0][0] == "0 .. 1.625"  # fractions keep even bins
+    assert histogram_rows(Counter(0.5 * v for v in range(40)))[0][0] == "0 .. 1.625"  # fractions keep even bins
+
+
+# --- hostile options: each a one-line error in bounded time and memory -------------------------------------
+
+
+def one_line(result, command: str) -> str:  # type: ignore[no-untyped-def]
+    """The one line a refused command printed (exit 1, no traceback)."""
+    assert result.exit_code == 1, result.output
+    assert "Traceback" not in result.output
+    lines = result.output.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith(f"plunder {command}: "), result.output
+    return str(lines[0])
+
+
+def usage_error(result) -> str:  # type: ignore[no-untyped-def]
+    """The error line of a refused option (click's usage error: exit 2, no traceback)."""
+    assert result.exit_code == 2, result.output
+    assert "Traceback" not in result.output
+    errors = [line for line in result.output.splitlines() if line.startswith("Error: ")]
+    assert len(errors) == 1, result.output
+    return str(errors[0])
+
+
+def invoke(*args: str, input: str | None = None):  # type: ignore[no-untyped-def]
+    return CliRunner().invoke(main, list(args), input=input)
+
+
+def test_a_huge_simulation_runs_in_batches_in_bounded_memory() -> None:
+    """--games 10**12 used to build every chunk of games up front (MemoryError); it now plays batch after
+    batch until interrupted, its memory bounded (here: 768 MB of address space, not reached), and
+    prints the games it played."""
+    import os
+    import resource
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    def limit() -> None:
+        resource.setrlimit(resource.RLIMIT_AS, (768 * 2**20, resource.RLIM_INFINITY))
+
+    env = {**os.environ, "PYTHONPATH": str(Path(plunder.__file__).parents[1])}
+    proc = subprocess.Popen([sys.executable, "-m", "plunder", "simulate", "profiteer", "--agents", "random",
+                             "--games", str(10**12)], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            env=env, preexec_fn=limit)
+    # 15 s of CPU (start-up, then several batches), however busy the machine is
+    for _ in range(240):
+        with open(f"/proc/{proc.pid}/stat") as stat:
+            user, system = stat.read().rsplit(")", 1)[1].split()[11:13]
+        if proc.poll() is not None or (int(user) + int(system)) / os.sysconf("SC_CLK_TCK") >= 15:
+            break
+        time.sleep(0.5)
+    running = proc.poll() is None
+    if running:
+        with open(f"/proc/{proc.pid}/status") as status:
+            peak = next(int(line.split()[1]) for line in status if line.startswith("VmHWM:"))
+        assert peak < 400 * 1024, f"{peak} kB resident at most"
+    proc.send_signal(signal.SIGINT)
+    try:
+        out, err = proc.communicate(timeout=60)
+    finally:
+        proc.kill()
+    assert running, err
+    assert "Traceback" not in err and "MemoryError" not in err
+    # Ctrl-C lets the games being played end, then prints the games played from game 0
+    (line,) = err.strip().splitlines()
+    played = int(line.removeprefix("plunder simulate: stopped by Ctrl-C after ").split()[0])
+    assert line.endswith(f"of {10**12} games") and played > 0 and proc.returncode == 0
+    assert f"profiteer (defaults): {played} games, seed 0" in out
+
+
+def test_simulate_tallies_keep_counts_not_every_score() -> None:
+    import statistics
+    from collections import Counter
+
+    from plunder.simulate import counted_median
+
+    result = plunder.simulate.simulate("profiteer", {}, ["random", "greedy"], 30, seed=4)
+    for tally in result.tallies.values():
+        assert isinstance(tally.scores, Counter) and sum(tally.scores.values()) == tally.games
+    for values in ([3.0], [1.0, 2.0], [5.0, 1.0, 1.0, 2.0, 9.0, 9.0], [float(v % 7) for v in range(101)]):
+        assert counted_median(Counter(values)) == statistics.median(values)
+
+
+def test_worker_counts_are_bounded() -> None:
+    from plunder.core.errors import ParameterError
+    from plunder.core.options import MAX_WORKERS
+    from plunder.backends import LocalPool
+
+    for workers in (str(10**12), str(MAX_WORKERS + 1), "0"):
+        line = usage_error(invoke("simulate", "profiteer", "--agents", "random", "--games", "2",
+                                  "--workers", workers))
+        assert "--workers" in line and f"1<=x<={MAX_WORKERS}" in line
+    with pytest.raises(ParameterError, match="MAX_WORKERS"):
+        LocalPool(10**12)
+
+
+def test_an_empty_agent_list_is_one_line(tmp_path: Path) -> None:
+    for agents in ("", ",", " , ,"):
+        for command in (["simulate", "profiteer"], ["report", "profiteer", "--out", str(tmp_path / "r")],
+                        ["sweep", "profiteer", "--grid", "hand=8,10", "--out", str(tmp_path / "s")],
+                        ["tournament", "profiteer", "--out", str(tmp_path / "t")]):
+            line = one_line(invoke(*command, "--agents", agents, "--games", "2"), command[0])
+            assert "--agents names no agent" in line
+    from plunder.core.options import MAX_AGENTS
+
+    line = one_line(invoke("simulate", "profiteer", "--agents", ",".join(["random"] * (MAX_AGENTS + 1))),
+                    "simulate")
+    assert f"the limit is {MAX_AGENTS}" in line
+
+
+def test_tournament_player_counts_are_checked_in_one_line(tmp_path: Path) -> None:
+    out = str(tmp_path / "t")
+    for players in ("0", "-1", "x", str(10**12), "3,0", ",", "2,,3"):
+        line = one_line(invoke("tournament", "crossroads", "--agents", "random", "--players", players, "--games", "2",
+                               "--out", out), "tournament")
+        assert "--players" in line and "not a player count" in line
+    line = one_line(invoke("tournament", "crossroads", "--agents", "random", "--players", "7", "--out", out),
+                    "tournament")
+    assert "players='7' is not allowed" in line  # the game's own bound on its parameter
+    line = one_line(invoke("tournament", "pillage", "--agents", "random", "--players", "3", "--out", out),
+                    "tournament")
+    assert "pillage is played by 2, not 3" in line
+
+
+def test_lab_game_counts_are_bounded_before_any_game(tmp_path: Path) -> None:
+    from plunder.core.options import MAX_LAB_GAMES, MAX_MIXES
+
+    huge = str(10**12)
+    cases = [
+        (["report", "profiteer", "--agents", "random", "--games", huge], "--games"),
+        (["report", "profiteer", "--agents", "random,greedy", "--games", "2", "--luck", huge], "--luck"),
+        (["tournament", "profiteer", "--agents", "random", "--games", huge], "--games"),
+        (["sweep", "profiteer", "--grid", "hand=8,10", "--agents", "random", "--games", huge], "--games"),
+    ]
+    for args, option in cases:
+        line = one_line(invoke(*args, "--out", str(tmp_path / "lab")), args[0])
+        assert line.startswith(f"plunder {args[0]}: {option}") and f"the limit {MAX_LAB_GAMES:,}" in line
+    many = ",".join(f"mcts:sims={n}" for n in range(1, 40))
+    line = one_line(invoke("tournament", "crossroads", "--agents", many, "--players", "6", "--out",
+                           str(tmp_path / "lab")), "tournament")
+    assert f"the limit is {MAX_MIXES:,}" in line
+    grid = [f"--grid=seed={','.join(str(n) for n in range(201))}", f"--grid=goal={','.join(str(n) for n in range(1, 61))}"]
+    line = one_line(invoke("sweep", "pirates", *grid, "--agents", "random", "--out", str(tmp_path / "lab")),
+                    "sweep")
+    assert "MAX_VARIANTS" in line
+
+
+def test_tournament_generations_are_bounded(tmp_path: Path) -> None:
+    """--generations 10**12 ran the replicator dynamics until memory ran out (found by the CLI fuzz test)."""
+    from plunder.core.options import MAX_GENERATIONS
+
+    line = usage_error(invoke("tournament", "profiteer", "--agents", "random", "--games", "1", "--generations",
+                              str(10**12), "--out", str(tmp_path)))
+    assert "--generations" in line and f"0<=x<={MAX_GENERATIONS}" in line
+
+
+def test_report_store_must_be_a_regular_sqlite_file(tmp_path: Path) -> None:
+    import os
+
+    fifo = tmp_path / "fifo"
+    os.mkfifo(fifo)
+    text = tmp_path / "notes.sqlite"
+    text.write_text("not a database, only some words " * 10)
+    for store, says in ((fifo, "not a regular file"), (Path("/dev/null"), "not a regular file"),
+                        (text, "not a SQLite results file")):
+        line = one_line(invoke("report", "profiteer", "--agents", "random", "--games", "2", "--luck", "0",
+                               "--store", str(store), "--out", str(tmp_path / "r")), "report")
+        assert "results file" in line and says in line
+
+
+def test_sweep_precision_must_be_finite_in_the_open_half(tmp_path: Path) -> None:
+    for precision in ("nan", "inf", "-inf", "0", "-0.1", "0.51", "x"):
+        line = usage_error(invoke("sweep", "profiteer", "--grid", "hand=8,10", "--agents", "random", "--games", "2",
+                                  "--precision", precision, "--out", str(tmp_path)))
+        assert "--precision" in line
+    assert invoke("sweep", "profiteer", "--grid", "hand=8,10", "--agents", "random", "--games", "2",
+                  "--precision", "0.5", "--out", str(tmp_path)).exit_code == 0
+
+
+def test_play_refuses_a_record_path_that_is_not_a_regular_file(tmp_path: Path) -> None:
+    import os
+
+    from tests.fuzz.strategies import time_bound
+
+    fifo = tmp_path / "fifo"
+    os.mkfifo(fifo)
+    with time_bound(20):  # opening a FIFO to write blocks until a reader comes: it must not be opened
+        result = invoke("play", "profiteer", "--vs", "random", "--record", str(fifo), input="quit\n")
+    assert "not a regular file" in one_line(result, "play")
+    record = tmp_path / "game.json"
+    assert invoke("play", "profiteer", "--vs", "random", "--record", str(record), input="quit\n").exit_code == 0
+    for option in ("--svg", "--png"):  # found by tests/fuzz/test_cli_options.py
+        with time_bound(20):
+            result = invoke("render", str(record), option, str(fifo))
+        assert f"{option} " in one_line(result, "render") and "not a regular file" in result.output
+
+
+def test_serve_refuses_a_database_it_cannot_use_before_serving(tmp_path: Path,
+                                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    import os
+
+    import plunder.cli as cli
+
+    def serve(*args: object) -> None:
+        raise AssertionError("the server started")
+
+    monkeypatch.setattr(cli, "serve", serve)
+    fifo = tmp_path / "fifo"
+    os.mkfifo(fifo)
+    text = tmp_path / "notes.db"
+    text.write_text("not a database, only some words " * 10)
+    (tmp_path / "file").write_text("")
+    for url, says in (("garbage://x", "'garbage' is not a database"), ("::::", "is not a database URL"),
+                      (f"sqlite:///{fifo}", "not a regular file"), ("sqlite:////dev/null", "not a regular file"),
+                      (f"sqlite:///{text}", "file is not a database"),
+                      (f"sqlite:///{tmp_path}/file/x.db", "Not a directory"),
+                      ("postgresql+psycopg://user:secret@127.0.0.1:1/x", "cannot be used")):
+        line = one_line(invoke("serve", "--db", url), "serve")
+        assert says in line and "secret" not in line

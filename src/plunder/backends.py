@@ -12,17 +12,26 @@ from __future__ import annotations
 import importlib
 import logging
 import os
+import signal
+import socket
 from concurrent.futures import Future, ProcessPoolExecutor
 from types import ModuleType
 from typing import Any, Callable, Iterator, Protocol, Sequence, TypeVar
 
-from .core.errors import ParameterError
+from .core.errors import ParameterError, PlunderError
+from .core.options import address as cluster_address, workers as checked_workers
 
 J = TypeVar("J")
 R = TypeVar("R")
 
 #: the backends ``--backend`` names
 BACKENDS = ("pool", "ray")
+#: seconds to wait for a cluster's address to accept a connection before Ray is asked to join it
+RAY_CONNECT_SECONDS = 10.0
+
+
+class BackendError(PlunderError):
+    """A backend that cannot start: Ray failed to start a local cluster or to join one."""
 
 
 class Backend(Protocol):
@@ -49,7 +58,7 @@ class LocalPool:
     """
 
     def __init__(self, workers: int = 1) -> None:
-        self.workers = max(1, workers)
+        self.workers = checked_workers(workers, "workers")
         self._pool: ProcessPoolExecutor | None = None
 
     def slots(self) -> int:
@@ -63,7 +72,7 @@ class LocalPool:
                 yield fn(job)
             return
         if self._pool is None:
-            self._pool = ProcessPoolExecutor(max_workers=self.workers)
+            self._pool = ProcessPoolExecutor(max_workers=self.workers, initializer=_leave_interrupts)
         futures = [self._pool.submit(fn, job) for job in jobs]
         yield from _in_order(futures)
 
@@ -78,6 +87,12 @@ class LocalPool:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+
+def _leave_interrupts() -> None:
+    """A worker ignores Ctrl-C (the terminal sends it to every process of the group): the main
+    process decides what an interrupt stops, and a worker killed midway would break the pool."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
 def _in_order(futures: list[Future[R]]) -> Iterator[R]:
@@ -113,15 +128,24 @@ class RayCluster:
     initialised in this process that connection is used and left open at :meth:`close`.
     """
 
-    def __init__(self, address: str | None = None, workers: int = 1) -> None:
+    def __init__(self, address: str | None = None, workers: int = 1, option: str = "--address") -> None:
+        checked_workers(workers, "workers")
+        where = cluster_address(address, option) if address else None
         self.ray = load_ray()
         self._owned = not self.ray.is_initialized()
         if self._owned:
-            if address:
-                self.ray.init(address=address, log_to_driver=False, logging_level=logging.WARNING)
-            else:
-                self.ray.init(num_cpus=max(1, workers), include_dashboard=False, log_to_driver=False,
-                              logging_level=logging.WARNING)
+            if where is not None:
+                reachable(*where, option)
+            try:
+                if address:
+                    self.ray.init(address=address, log_to_driver=False, logging_level=logging.WARNING)
+                else:
+                    self.ray.init(num_cpus=workers, include_dashboard=False, log_to_driver=False,
+                                  logging_level=logging.WARNING)
+            except Exception as exc:  # Ray raises bare Exceptions, RuntimeErrors, ConnectionErrors...
+                first = next((line for line in str(exc).splitlines() if line.strip()), type(exc).__name__)
+                doing = f"join the cluster at {address}" if address else "start a local cluster"
+                raise BackendError(f"Ray could not {doing}: {first}") from None
         self._remote: dict[Callable[..., Any], Any] = {}
 
     def slots(self) -> int:
@@ -152,6 +176,17 @@ class RayCluster:
         self.close()
 
 
+def reachable(host: str, port: int, option: str = "--address") -> None:
+    """Refuse a cluster address nothing answers at within :data:`RAY_CONNECT_SECONDS` (Ray itself
+    would retry it for a minute or more)."""
+    try:
+        socket.create_connection((host, port), timeout=RAY_CONNECT_SECONDS).close()
+    except OSError as exc:
+        why = exc.strerror or str(exc) or type(exc).__name__
+        raise BackendError(f"{option} {host}:{port}: nothing answers within {RAY_CONNECT_SECONDS:g} s "
+                           f"(RAY_CONNECT_SECONDS): {why}") from None
+
+
 def make_backend(name: str, workers: int = 1, address: str | None = None) -> LocalPool | RayCluster:
     """The backend ``--backend NAME`` asks for: ``pool`` (``workers`` processes) or ``ray``.
 
@@ -162,5 +197,6 @@ def make_backend(name: str, workers: int = 1, address: str | None = None) -> Loc
             raise ParameterError("--address is for --backend ray; the local pool has no address")
         return LocalPool(workers)
     if name == "ray":
-        return RayCluster(address or os.environ.get("RAY_ADDRESS") or None, workers)
+        given = address or os.environ.get("RAY_ADDRESS") or None
+        return RayCluster(given, workers, "--address" if address else "RAY_ADDRESS")
     raise ParameterError(f"no backend {name!r}; backends are {', '.join(BACKENDS)}")

@@ -11,6 +11,8 @@ from __future__ import annotations
 import json
 import math
 import shlex
+import signal
+import sqlite3
 import sys
 from collections import deque
 from pathlib import Path
@@ -28,7 +30,7 @@ from .agents.base import split_specs
 from .core.agent import AgentFactory
 from .core.errors import PlunderError, SearchLimitError
 from .core.game import Game
-from .core import chance
+from .core import chance, options
 from .core.record import MAX_SEED, read_record, replay, truncated
 from .core.registry import broken_games, entry, game_ids, load_game
 from .core.words import plural
@@ -42,7 +44,8 @@ from .backends import BACKENDS, make_backend
 from .lab.run import collect
 from .lab.store import Run, Store
 from .lab.sweep import MEASURES, parse_grid, shown as sweep_shown, sweep, table as sweep_table
-from .web.app import serve
+from .web.app import default_db_url, serve
+from .web.store import check as check_db
 from .terminal import PlaySession, default_record_path, invoked_as, result_line, save_record, step_through
 
 
@@ -58,6 +61,15 @@ def _params(pairs: Sequence[str]) -> dict[str, str]:
 
 def _load(game_id: str, preset: str | None, pairs: Sequence[str]) -> Game:
     return load_game(game_id, preset=preset, **_params(pairs))
+
+
+def _agents(text: str, game: Game) -> list[str]:
+    """The agent specs of an ``--agents`` list, each checked against ``game`` (one to
+    :data:`~plunder.core.options.MAX_AGENTS` of them)."""
+    specs = options.agent_list(split_specs(text))
+    for spec in dict.fromkeys(specs):
+        make_agent(spec, game)
+    return specs
 
 
 #: what ``plunder solve`` allows the solver when no ``--time-limit`` is given, in seconds
@@ -80,6 +92,19 @@ class Seconds(click.ParamType):
         return seconds
 
 
+class Precision(click.ParamType):
+    """A sweep's precision: a finite number in (0, :data:`~plunder.core.options.MAX_PRECISION`]."""
+
+    name = "precision"
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> float:
+        """``value`` as a precision, or a usage error saying why not."""
+        try:
+            return options.precision(float(value), "")
+        except (TypeError, ValueError) as exc:
+            self.fail(str(exc) if isinstance(exc, PlunderError) else f"{value!r} is not a number", param, ctx)
+
+
 class Commands(click.Group):
     """The command group: turns every refusal of bad input into one line on stderr and exit status 1."""
 
@@ -87,7 +112,7 @@ class Commands(click.Group):
         """Run the command; a refused input ends it with its message, not a traceback."""
         try:
             return super().invoke(ctx)
-        except (PlunderError, ValueError, OSError) as exc:
+        except (PlunderError, ValueError, OSError, sqlite3.Error) as exc:
             command = " ".join(filter(None, ("plunder", ctx.invoked_subcommand)))
             message = " ".join(str(exc).split()) or type(exc).__name__
             click.echo(f"{command}: {message}", err=True)
@@ -97,7 +122,7 @@ class Commands(click.Group):
 PARAM = click.option("-p", "--param", "params", multiple=True, metavar="KEY=VALUE", help="game parameter (repeatable)")
 PRESET = click.option("--preset", default=None, help="named parameter set (see plunder list)")
 SEED = click.IntRange(0, MAX_SEED)
-WORKERS = click.option("--workers", default=1, show_default=True, type=click.IntRange(min=1),
+WORKERS = click.option("--workers", default=1, show_default=True, type=click.IntRange(1, options.MAX_WORKERS),
                        help="local processes (--backend pool) or the CPUs of a local Ray (--backend ray)")
 BACKEND = click.option("--backend", "backend_name", default="pool", show_default=True, type=click.Choice(BACKENDS),
                        help="pool: this machine's processes; ray: a Ray cluster (pip install 'plunder[cluster]')")
@@ -205,6 +230,7 @@ def play(game_id: str | None, params: Sequence[str], preset: str | None, vs: str
                 raise click.UsageError(f"--seat must be 0..{n - 1} for {game_id}")
             specs = ["human" if (i == seat or vs == "human") else vs for i in range(n)]
         path = Path(record_path) if record_path else default_record_path(game_id)
+    options.writable_file(path, "--record")  # a FIFO would block the first write, before the game
     seats = [None if s == "human" else make_agent(s, game) for s in specs]
     path.parent.mkdir(parents=True, exist_ok=True)
     path.open("a").close()  # a path that cannot be written is refused before the game, not after
@@ -231,6 +257,7 @@ def play(game_id: str | None, params: Sequence[str], preset: str | None, vs: str
 def serve_cmd(host: str, port: int, db_url: str | None) -> None:
     """Play in the browser: serve the web app on http://HOST:PORT (every installed game, against the AI,
     hotseat and online)."""
+    check_db(db_url or default_db_url())  # a database that cannot be used is refused before the server starts
     click.echo(f"Plunder is being served on http://{host}:{port}/ (Ctrl-C stops it)")
     serve(host, port, db_url)
 
@@ -255,18 +282,32 @@ def rules_cmd(game_id: str) -> None:
 @click.option("--json", "as_json", is_flag=True, help="print one JSON object instead of tables")
 def simulate_cmd(game_id: str, params: Sequence[str], preset: str | None, agents: str, games: int, seed: int,
                  workers: int, backend_name: str, address: str | None, as_json: bool) -> None:
-    """Run many games and print per-agent results."""
+    """Run many games and print per-agent results (Ctrl-C stops early and prints the games played)."""
     game = _load(game_id, preset, params)
-    specs = split_specs(agents)
-    for spec in specs:
-        make_agent(spec, game)
+    specs = _agents(agents, game)
     err = Console(stderr=True)
-    with make_backend(backend_name, workers, address) as backend, \
-            Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
-                     console=err, transient=True, disable=as_json or not err.is_terminal) as bar:
-        task = bar.add_task(f"{game_id} games", total=games)
-        result = simulate(game_id, dict(game.params), specs, games, seed=seed, backend=backend,
-                          progress=lambda k: bar.advance(task, k))
+    interrupted: list[bool] = []
+
+    def interrupt(signum: int, frame: object) -> None:
+        if interrupted:
+            raise KeyboardInterrupt  # a second Ctrl-C stops at once
+        interrupted.append(True)  # the first lets the games being played end, then prints them
+
+    previous = signal.signal(signal.SIGINT, interrupt)
+    try:
+        with make_backend(backend_name, workers, address) as backend, \
+                Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
+                         console=err, transient=True, disable=as_json or not err.is_terminal) as bar:
+            task = bar.add_task(f"{game_id} games", total=games)
+            result = simulate(game_id, dict(game.params), specs, games, seed=seed, backend=backend,
+                              progress=lambda k: bar.advance(task, k), stop=lambda: bool(interrupted))
+    finally:
+        signal.signal(signal.SIGINT, previous)
+    if not result.games:
+        raise click.ClickException("stopped by Ctrl-C before any game ended")
+    if interrupted:
+        click.echo(f"plunder simulate: stopped by Ctrl-C after {result.games} of {games} games", err=True)
+    games = result.games
     summary = result.to_dict()
     if as_json:
         click.echo(json.dumps(summary, indent=1))
@@ -328,9 +369,12 @@ def report_cmd(game_id: str, params: Sequence[str], preset: str | None, agents: 
                store_path: str | None, luck_games: int, seer_level: int) -> None:
     """Play games (resuming from the results file) and write an HTML report with plots."""
     game = _load(game_id, preset, params)
-    specs = split_specs(agents)
-    for spec in specs:
-        make_agent(spec, game)
+    specs = _agents(agents, game)
+    options.lab_games(games)
+    if game.num_players == 1 and luck_games:
+        # a solitaire's luck section plays its seeds with each agent and the clairvoyant, all kept in memory
+        options.at_most(luck_games * (len(set(specs)) + 1), options.MAX_LAB_GAMES, f"--luck {luck_games} games "
+                        "for each agent and the clairvoyant:", "MAX_LAB_GAMES: the lab keeps every game's row in memory")
     folder = Path(out or f"report-{game_id}")
     folder.mkdir(parents=True, exist_ok=True)
     store = Store(store_path or folder / "games.sqlite")
@@ -370,8 +414,9 @@ def report_cmd(game_id: str, params: Sequence[str], preset: str | None, agents: 
               help="; ".join(f"{k}: {v}" for k, v in MEASURES.items()))
 @click.option("--games", default=2000, show_default=True, type=click.IntRange(min=1), help="most games a variant")
 @click.option("--batch", default=200, show_default=True, type=click.IntRange(min=1), help="games a variant per round")
-@click.option("--precision", default=0.02, show_default=True, type=click.FloatRange(min=0),
-              help="a variant stops once its 95%% interval is this narrow on each side")
+@click.option("--precision", default=0.02, show_default=True, type=Precision(),
+              help=f"a variant stops once its 95%% interval is this narrow on each side (above 0, at most "
+                   f"{options.MAX_PRECISION})")
 @click.option("--seed", default=0, show_default=True, type=SEED, help="game i of every variant uses seed SEED+i")
 @WORKERS
 @BACKEND
@@ -383,10 +428,11 @@ def sweep_cmd(game_id: str, params: Sequence[str], preset: str | None, grid: Seq
               backend_name: str, address: str | None, out: str | None) -> None:
     """Play every combination of the grid's values, ranked, spending games where the ranking is in doubt."""
     game = _load(game_id, preset, params)
-    specs = split_specs(agents)
-    for spec in specs:
-        make_agent(spec, game)
+    specs = _agents(agents, game)
     axes = parse_grid(grid)
+    variants_count = options.at_most(math.prod(len(v) for _, v in axes), options.MAX_VARIANTS, "--grid variants",
+                                     "MAX_VARIANTS")
+    options.lab_games(games * variants_count, f"--games {games} for each of {variants_count} variants:")
     folder = Path(out or f"sweep-{game_id}")
     folder.mkdir(parents=True, exist_ok=True)
     store = Store(folder / "games.sqlite")
@@ -395,8 +441,7 @@ def sweep_cmd(game_id: str, params: Sequence[str], preset: str | None, grid: Seq
         with make_backend(backend_name, workers, address) as backend, \
                 Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
                          console=err, transient=True, disable=not err.is_terminal) as bar:
-            total = games * math.prod(len(v) for _, v in axes)
-            task = bar.add_task(f"{game_id} sweep (at most)", total=total)
+            task = bar.add_task(f"{game_id} sweep (at most)", total=games * variants_count)
             variants = sweep(store, game_id, dict(game.params), axes, specs, measure, batch, games, precision,
                              seed, progress=lambda k: bar.advance(task, k), backend=backend)
     finally:
@@ -437,7 +482,7 @@ def sweep_cmd(game_id: str, params: Sequence[str], preset: str | None, grid: Seq
 @click.option("--players", default=None, help="player counts, e.g. 3,4 (default: the game's)")
 @click.option("--games", default=100, show_default=True, type=click.IntRange(min=1),
               help="games per mix of seats, rounded up to a multiple of the player count (seats rotate)")
-@click.option("--generations", default=200, show_default=True, type=click.IntRange(min=0),
+@click.option("--generations", default=200, show_default=True, type=click.IntRange(0, options.MAX_GENERATIONS),
               help="generations of the replicator dynamics")
 @click.option("--seed", default=0, show_default=True, type=SEED, help="game i of every mix uses seed SEED+i")
 @WORKERS
@@ -450,10 +495,12 @@ def tournament_cmd(game_id: str, params: Sequence[str], preset: str | None, agen
                    out: str | None) -> None:
     """Every mix of the agents at the table (Axelrod-style), and which would take over a population."""
     game = _load(game_id, preset, params)
-    specs = list(dict.fromkeys(split_specs(agents)))
-    for spec in specs:
-        make_agent(spec, game)
-    counts = [int(c) for c in players.split(",")] if players else [game.num_players]
+    specs = list(dict.fromkeys(_agents(agents, game)))
+    counts = options.player_counts(players) if players else [game.num_players]
+    for k in counts:
+        tournament.seated(game_id, dict(game.params), k)  # refuses a count the game cannot seat
+        per_mix = -(-options.lab_games(games) // k) * k
+        options.lab_games(per_mix * options.mixes(len(specs), k), f"--games {games} over every mix at {k} players:")
     folder = Path(out or f"tournament-{game_id}")
     folder.mkdir(parents=True, exist_ok=True)
     store = Store(folder / "games.sqlite")
@@ -559,6 +606,9 @@ def render_cmd(path: str, at: int | None, svg_path: str | None, png_path: str | 
                all_format: str) -> None:
     """Draw a position of a saved game: in the terminal, or as an SVG or PNG picture; or every
     position of it as numbered pictures (--all)."""
+    for picture_path, option in ((svg_path, "--svg"), (png_path, "--png")):
+        if picture_path:
+            options.writable_file(picture_path, option)  # a FIFO would block the write
     console = Console()
     record = read_record(path)
     if all_dir is not None:

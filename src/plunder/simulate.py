@@ -3,27 +3,50 @@
 from __future__ import annotations
 
 import math
-import statistics
 from collections import Counter
 from dataclasses import dataclass, field
-from typing import Any, Callable, Iterator, Sequence
+from typing import Any, Callable, Iterator, Mapping, Sequence
 
 from .agents import make_agent
 from .match import agent_rng, play_out
+from .core.options import SIMULATE_BATCH, agent_list
 from .core.registry import entry, load_game
 from .backends import Backend, LocalPool
 
 
 @dataclass
+class Running:
+    """A running mean: the total and the count of the values seen (memory independent of the count)."""
+
+    total: float = 0.0
+    n: int = 0
+
+    def add(self, value: float) -> None:
+        """Count one value."""
+        self.total += value
+        self.n += 1
+
+    @property
+    def mean(self) -> float:
+        """The mean of the values seen (NaN before any)."""
+        return self.total / self.n if self.n else math.nan
+
+
+@dataclass
 class AgentTally:
-    """Everything one agent scored over the games it sat in."""
+    """Everything one agent scored over the games it sat in.
+
+    Scores are counted by value and statistics summed, so a tally's memory depends on how many
+    different scores there are, not on how many games were played.
+    """
 
     games: int = 0
     wins: int = 0
     ties: int = 0
     losses: int = 0
-    scores: list[float] = field(default_factory=list)
-    stats: dict[str, list[float]] = field(default_factory=dict)
+    #: how many of its games ended with each score
+    scores: Counter[float] = field(default_factory=Counter)
+    stats: dict[str, Running] = field(default_factory=dict)
 
     def add(self, ret: float, score: float, stats: dict[str, float]) -> None:
         """Count one game's outcome for this agent."""
@@ -31,9 +54,9 @@ class AgentTally:
         self.wins += ret > 0
         self.ties += ret == 0
         self.losses += ret < 0
-        self.scores.append(score)
+        self.scores[score] += 1
         for key, value in stats.items():
-            self.stats.setdefault(key, []).append(value)
+            self.stats.setdefault(key, Running()).add(value)
 
 
 @dataclass
@@ -46,7 +69,8 @@ class Simulation:
     games: int
     seed: int
     tallies: dict[str, AgentTally]
-    game_stats: dict[str, list[float]]
+    #: each per-game statistic's running mean
+    game_stats: dict[str, Running]
 
     def to_dict(self) -> dict[str, Any]:
         """A JSON-ready summary (what ``plunder simulate --json`` prints)."""
@@ -61,15 +85,36 @@ class Simulation:
             out["games_played"][name] = t.games
             out["win_rate"][name] = t.wins / t.games if t.games else None
             out["win_rate_ci95"][name] = list(wilson(t.wins, t.games))
-            out["mean_scores"][name] = statistics.fmean(t.scores) if t.scores else None
-            out["median_scores"][name] = statistics.median(t.scores) if t.scores else None
+            out["mean_scores"][name] = counted_mean(t.scores)
+            out["median_scores"][name] = counted_median(t.scores)
             out["max_scores"][name] = max(t.scores, default=None)
             out["min_scores"][name] = min(t.scores, default=None)
             # [score, count] pairs: a JSON object's keys would turn the scores into strings
-            out["score_histogram"][name] = [[number(k), n] for k, n in sorted(Counter(t.scores).items())]
-            out["stats"][name] = {k: statistics.fmean(v) for k, v in t.stats.items()}
-        out["game_stats"] = {k: statistics.fmean(v) for k, v in self.game_stats.items()}
+            out["score_histogram"][name] = [[number(k), n] for k, n in sorted(t.scores.items())]
+            out["stats"][name] = {k: v.mean for k, v in t.stats.items()}
+        out["game_stats"] = {k: v.mean for k, v in self.game_stats.items()}
         return out
+
+
+def counted_mean(counts: Counter[float]) -> float | None:
+    """The mean of values counted by value (``None`` for none)."""
+    n = sum(counts.values())
+    return math.fsum(value * k for value, k in counts.items()) / n if n else None
+
+
+def counted_median(counts: Counter[float]) -> float | None:
+    """The median of values counted by value, as :func:`statistics.median` gives it (``None`` for none)."""
+    n = sum(counts.values())
+    if not n:
+        return None
+    # the values at ranks (n-1)//2 and n//2 (0-based): one value for odd n, the two middle ones for even n
+    wanted, found, seen = [(n - 1) // 2, n // 2], [], 0
+    for value in sorted(counts):
+        seen += counts[value]
+        while wanted and wanted[0] < seen:
+            found.append(value)
+            wanted.pop(0)
+    return found[0] if found[0] == found[1] else (found[0] + found[1]) / 2
 
 
 def wilson(successes: int, n: int, z: float = 1.959963984540054) -> tuple[float, float]:
@@ -193,26 +238,42 @@ def simulate(
     workers: int = 1,
     progress: Callable[[int], None] | None = None,
     backend: Backend | None = None,
+    stop: Callable[[], bool] | None = None,
 ) -> Simulation:
     """Play ``games`` games with seats rotated over ``agents``, on ``backend`` (else ``workers``
     local processes); tally per agent.
 
     Game ``i`` uses seed ``seed + i``, so results do not depend on the backend or ``workers``.
+    Games are played :data:`~plunder.core.options.SIMULATE_BATCH` at a time and tallied as they
+    finish, so memory does not grow with ``games``: a huge count runs until ``stop()`` says so
+    (asked after every chunk of games); the result then counts the games played, from game 0.
     """
     game = load_game(game_id, **params)
+    agent_list(agents, "agents")
     tallies = {a: AgentTally() for a in dict.fromkeys(agents)}
-    game_stats: dict[str, list[float]] = {}
-    for results in run_games(game_id, dict(game.params), agents, range(games), seed, workers, backend):
-        for _, (seats, returns, scores, stats) in results:
-            for s, spec in enumerate(seats):
-                per_seat = {k: float(v[s]) for k, v in stats.items() if isinstance(v, list)}
-                tallies[spec].add(returns[s], scores[s], per_seat)
-            for k, v in stats.items():
-                if not isinstance(v, list):
-                    game_stats.setdefault(k, []).append(float(v))
-        if progress:
-            progress(len(results))
-    return Simulation(game_id, dict(game.params), list(agents), games, seed, tallies, game_stats)
+    game_stats: dict[str, Running] = {}
+    if backend is None:
+        with LocalPool(workers) as pool:
+            return simulate(game_id, params, agents, games, seed, progress=progress, backend=pool, stop=stop)
+    played = 0
+    for start in range(0, games, SIMULATE_BATCH):
+        if stop is not None and stop():
+            break
+        batch = range(start, min(games, start + SIMULATE_BATCH))
+        for results in run_games(game_id, dict(game.params), agents, batch, seed, backend=backend):
+            played += len(results)
+            for _, (seats, returns, scores, stats) in results:
+                for s, spec in enumerate(seats):
+                    per_seat = {k: float(v[s]) for k, v in stats.items() if isinstance(v, list)}
+                    tallies[spec].add(returns[s], scores[s], per_seat)
+                for k, v in stats.items():
+                    if not isinstance(v, list):
+                        game_stats.setdefault(k, Running()).add(float(v))
+            if progress:
+                progress(len(results))
+            if stop is not None and stop():
+                break
+    return Simulation(game_id, dict(game.params), list(agents), played, seed, tallies, game_stats)
 
 
 def number(value: float) -> int | float:
@@ -220,27 +281,29 @@ def number(value: float) -> int | float:
     return int(value) if float(value).is_integer() else value
 
 
-def histogram_rows(values: Sequence[float], bins: int = 12, width: int = 40) -> list[tuple[str, int, str]]:
-    """(label, count, bar) rows of a histogram; one row per value when there are few. Whole-number
-    values get whole-number bins (``20 .. 24``, each bin's own first and last value)."""
-    if not values:
+def histogram_rows(counts: Mapping[float, int], bins: int = 12, width: int = 40) -> list[tuple[str, int, str]]:
+    """(label, count, bar) rows of a histogram of values counted by value; one row per value when
+    there are few. Whole-number values get whole-number bins (``20 .. 24``, each bin's own first
+    and last value)."""
+    if not counts:
         return []
-    counts = Counter(values)
     if len(counts) <= bins * 2:
         rows = [(f"{k:g}", n) for k, n in sorted(counts.items())]
-    elif all(float(v).is_integer() for v in values):
-        lo, hi = int(min(values)), int(max(values))
+    elif all(float(v).is_integer() for v in counts):
+        lo, hi = int(min(counts)), int(max(counts))
         size = -(-(hi - lo + 1) // bins)  # whole values per bin, so that at most ``bins`` cover lo..hi
-        tally = Counter((int(v) - lo) // size for v in values)
+        tally: Counter[int] = Counter()
+        for v, n in counts.items():
+            tally[(int(v) - lo) // size] += n
         rows = [(f"{lo + i * size} .. {min(hi, lo + i * size + size - 1)}", tally[i])
                 for i in range((hi - lo) // size + 1)]
     else:
-        low, high = min(values), max(values)
+        low, high = min(counts), max(counts)
         step = (high - low) / bins
         edges = [low + step * i for i in range(bins + 1)]
         tally_list = [0] * bins
-        for v in values:
-            tally_list[min(bins - 1, int((v - low) / step))] += 1
+        for v, n in counts.items():
+            tally_list[min(bins - 1, int((v - low) / step))] += n
         rows = [(f"{edges[i]:.4g} .. {edges[i + 1]:.4g}", tally_list[i]) for i in range(bins)]
     top = max(n for _, n in rows)
     return [(label, n, "█" * max(1 if n else 0, round(width * n / top))) for label, n in rows]

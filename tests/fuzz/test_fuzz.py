@@ -7,8 +7,7 @@ The examples are derandomized so that the default test run is stable and quick;
 
 from __future__ import annotations
 
-import resource
-from typing import Any, Iterator
+from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -17,27 +16,9 @@ from tests.fuzz.strategies import ENTRY_POINTS, time_bound
 
 #: wall-time bound of one case (generous: the machine may be busy; a hang is what it catches)
 CASE_SECONDS = 20.0
-#: address space a case may add to the test process
-CASE_MEMORY = 1536 * 2**20
 
 FEW = settings(max_examples=10, derandomize=True, deadline=None, database=None,
                suppress_health_check=list(HealthCheck))
-
-
-@pytest.fixture
-def bounded_memory() -> Iterator[None]:
-    """Lower the address-space limit while fuzzing, so a memory bomb raises MemoryError here."""
-    soft, hard = resource.getrlimit(resource.RLIMIT_AS)
-    with open("/proc/self/statm") as statm:
-        used = int(statm.read().split()[0]) * resource.getpagesize()
-    limit = used + CASE_MEMORY
-    if hard != resource.RLIM_INFINITY:
-        limit = min(limit, hard)
-    resource.setrlimit(resource.RLIMIT_AS, (limit, hard))
-    try:
-        yield
-    finally:
-        resource.setrlimit(resource.RLIMIT_AS, (soft, hard))
 
 
 # positions come from cached, seeded playthroughs; hypothesis cannot tell those from a random stream

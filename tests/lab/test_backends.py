@@ -130,3 +130,54 @@ def test_an_address_without_ray_is_refused_in_one_line(tmp_path: Path) -> None:
     assert result.exit_code == 1
     assert result.output.strip().splitlines() == [
         "plunder sweep: --address is for --backend ray; the local pool has no address"]
+
+
+def test_cluster_addresses_are_checked_before_ray_is_asked(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A malformed address (Ray retried ``garbage:99999`` for over a minute) is refused at once; an address
+    nothing answers at is refused within RAY_CONNECT_SECONDS."""
+    import socket
+    import time
+
+    import ray
+
+    from plunder.backends import RAY_CONNECT_SECONDS, BackendError
+
+    def init(**kwargs: object) -> None:
+        raise AssertionError("Ray was asked to join an address refused before")
+
+    monkeypatch.setattr(ray, "is_initialized", lambda: False)  # as in a fresh process: no Ray running yet
+    monkeypatch.setattr(ray, "init", init)
+
+    for address in ("garbage:99999", "garbage", "host:0", "ray://", ":6379", "a b:1", "http://x:1"):
+        result = CliRunner().invoke(main, ["simulate", "profiteer", "--agents", "random", "--games", "2",
+                                           "--backend", "ray", "--address", address])
+        assert result.exit_code == 1 and "Traceback" not in result.output
+        assert result.output.strip().splitlines() == [
+            f"plunder simulate: --address {address!r} is not HOST:PORT, ray://HOST:PORT or auto "
+            "(the port a whole number 1..65535)"]
+    with socket.socket() as probe:  # a port nobody listens at: bound, never listened
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+        start = time.monotonic()
+        with pytest.raises(BackendError, match=f"--address 127.0.0.1:{port}: nothing answers"):
+            make_backend("ray", 1, f"127.0.0.1:{port}")
+    assert time.monotonic() - start < RAY_CONNECT_SECONDS + 5
+
+
+def test_ray_failing_to_start_is_one_line(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Ray's own start-up timeout (30 s, e.g. under an address-space limit) raised a bare Exception with a
+    traceback; it is now one line naming what Ray could not do."""
+    import ray
+
+    def init(**kwargs: object) -> None:
+        raise Exception("The current node timed out during startup. This could happen because some of the "
+                        "raylet failed to startup\nor the GCS has become overloaded.")
+
+    monkeypatch.setattr(ray, "is_initialized", lambda: False)
+    monkeypatch.setattr(ray, "init", init)
+    result = CliRunner().invoke(main, ["simulate", "profiteer", "--agents", "random", "--games", "2",
+                                       "--backend", "ray"])
+    assert result.exit_code == 1 and "Traceback" not in result.output
+    assert result.output.strip().splitlines() == [
+        "plunder simulate: Ray could not start a local cluster: The current node timed out during startup. This "
+        "could happen because some of the raylet failed to startup"]

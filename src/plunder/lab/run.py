@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Callable, Sequence
 
+from ..core.options import lab_games
 from ..simulate import run_plans
 from ..backends import Backend, LocalPool
 from .store import Row, Run, Store, missing
@@ -30,6 +31,7 @@ def collect_many(store: Store, wanted: Sequence[tuple[Run, int]], workers: int =
             return collect_many(store, wanted, progress=progress, backend=pool)
     runs: list[Run] = []
     plans = []
+    lab_games(sum(games for _, games in wanted), "games")
     for run, games in wanted:
         todo = missing(store.done(run), games)
         if progress:

@@ -13,7 +13,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Iterable, Sequence
 
+from ..core.errors import ParameterError, quoted
 from ..core.files import canonical_json
+from ..core.options import writable_file
 from ..simulate import GameResult
 
 SCHEMA = """
@@ -63,11 +65,22 @@ class Store:
     """The SQLite file of a lab's games; every write commits, so an interrupted run keeps its games."""
 
     def __init__(self, path: str | Path) -> None:
-        """Open (or create) the store at ``path``."""
+        """Open (or create) the store at ``path``: a regular file (or a new one) holding a SQLite
+        database; anything else (a FIFO, a device, another kind of file) is refused with a
+        :class:`ParameterError`."""
         self.path = Path(path)
-        self.db = sqlite3.connect(self.path)
-        self.db.execute(SCHEMA)
-        self.db.commit()
+        writable_file(self.path, "results file")
+        try:
+            self.db = sqlite3.connect(self.path)
+        except sqlite3.Error as exc:
+            raise ParameterError(f"results file {quoted(str(self.path))} cannot be opened: {exc}") from None
+        try:
+            self.db.execute(SCHEMA)
+            self.db.commit()
+        except sqlite3.Error as exc:
+            self.db.close()
+            raise ParameterError(f"results file {quoted(str(self.path))} is not a SQLite results file of Plunder's "
+                                 f"or cannot be written ({exc})") from None
 
     def close(self) -> None:
         """Close the file."""

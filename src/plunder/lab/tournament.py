@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from typing import Callable, Sequence
 
 from ..core.errors import ParameterError
+from ..core.game import Game
 from ..core.registry import load_game
 from ..backends import Backend
 from .run import collect
@@ -61,15 +62,21 @@ def mixes(agents: Sequence[str], players: int) -> list[Mix]:
     return list(itertools.combinations_with_replacement(agents, players))
 
 
+def seated(game_id: str, params: dict[str, str], players: int) -> Game:
+    """The game of ``params`` at ``players`` seats, or a :class:`ParameterError` if it cannot seat them."""
+    game = load_game(game_id, **{**params, **({"players": str(players)} if "players" in params else {})})
+    if game.num_players != players:
+        raise ParameterError(f"{game_id} is played by {game.num_players}, not {players}: it has no 'players' "
+                             "parameter to change")
+    return game
+
+
 def play(store: Store, game_id: str, params: dict[str, str], agents: Sequence[str], players: int, games: int,
          seed: int = 0, backend: Backend | None = None, progress: Callable[[int], None] | None = None
          ) -> list[Table]:
     """Every mix of ``players`` seats over ``agents``, ``games`` games each (seeds from ``seed``,
     seats rotated); games already in ``store`` are read back, not played again."""
-    game = load_game(game_id, **{**params, **({"players": str(players)} if "players" in params else {})})
-    if game.num_players != players:
-        raise ParameterError(f"{game_id} is played by {game.num_players}, not {players}: it has no 'players' "
-                             "parameter to change")
+    game = seated(game_id, params, players)
     return [Table(mix, collect(store, Run(game_id, dict(game.params), mix, seed), games, progress=progress,
                                backend=backend)) for mix in mixes(agents, players)]
 

@@ -25,9 +25,11 @@ from typing import Any, Sequence
 
 from sqlalchemy import (BigInteger, Column, Float, ForeignKey, Index, Integer, MetaData, String, Table, Text,
                         create_engine, delete, event, insert, select, update)
-from sqlalchemy.engine import Engine
-from sqlalchemy.exc import IntegrityError
+from sqlalchemy.engine import Engine, make_url
+from sqlalchemy.exc import DBAPIError, IntegrityError, SQLAlchemyError
 
+from ..core.errors import quoted
+from ..core.options import writable_file
 from ..core.record import Move
 
 #: a game in progress
@@ -141,14 +143,43 @@ def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
     cursor.close()
 
 
+#: seconds ``plunder serve`` waits for a PostgreSQL server at startup before refusing ``--db``
+CONNECT_SECONDS = 10
+
+
+def check(url: str) -> None:
+    """Refuse, with a one-line ``ValueError``, a database URL the server could not use: not a URL,
+    not SQLite or PostgreSQL, a SQLite path that is not a regular file or cannot be written, a
+    PostgreSQL server that does not answer within :data:`CONNECT_SECONDS`. Creates the tables, as
+    the server's store would."""
+    try:
+        parsed = make_url(url)
+        shown = parsed.render_as_string(hide_password=True)
+        dialect = parsed.get_backend_name()
+    except (SQLAlchemyError, ValueError):
+        raise ValueError(f"--db {quoted(url)} is not a database URL (sqlite:///PATH or postgresql://...)") from None
+    if dialect not in ("sqlite", "postgresql"):
+        raise ValueError(f"--db {quoted(shown)}: {dialect!r} is not a database Plunder serves from "
+                         "(sqlite:///PATH or postgresql://...)")
+    if dialect == "sqlite" and parsed.database not in (None, "", ":memory:"):
+        writable_file(parsed.database, "--db file")
+    try:
+        store = Store(url, connect_args={"connect_timeout": CONNECT_SECONDS} if dialect == "postgresql" else {})
+    except (SQLAlchemyError, OSError) as exc:
+        cause = exc.orig if isinstance(exc, DBAPIError) else exc
+        first = next((line.strip() for line in str(cause).splitlines() if line.strip()), type(cause).__name__)
+        raise ValueError(f"--db {quoted(shown)} cannot be used: {first}") from None
+    store.close()
+
+
 class Store:
     """The games of one database, created on first use."""
 
-    def __init__(self, url: str) -> None:
+    def __init__(self, url: str, connect_args: dict[str, Any] | None = None) -> None:
         self.url = url
         if url.startswith("sqlite:///") and url != "sqlite:///:memory:":
             Path(url[len("sqlite:///"):]).parent.mkdir(parents=True, exist_ok=True)
-        self.engine: Engine = create_engine(url, future=True)
+        self.engine: Engine = create_engine(url, future=True, connect_args=connect_args or {})
         if self.engine.dialect.name == "sqlite":
             event.listen(self.engine, "connect", _sqlite_pragmas)
         metadata.create_all(self.engine)

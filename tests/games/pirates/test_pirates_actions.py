@@ -88,3 +88,19 @@ def test_kinds_with_equal_fields_differ_and_singletons_hash() -> None:
     from plunder.games.pirates.actions import Lookout, Retrieve, Wind
     assert Sail("NE") != Wind("NE") and Lookout(3) != Retrieve(3)
     assert len({STOP, DONE, Sail("E"), Sail("E")}) == 3
+
+
+def test_action_text_past_the_length_cap_is_refused_before_it_is_read() -> None:
+    from plunder.core.registry import load_game
+    from plunder.games.pirates.actions import MAX_TEXT
+
+    game = load_game("pirates")
+    state = game.new_initial_state()
+    # below the engine's own cap on any game's text (MAX_ACTION_CHARS), above the Pirates one
+    for text in ("sail " + "e" * 100, " " * 100 + "e", "1" * 100 + ",1"):
+        with pytest.raises(InvalidActionError, match=f"longer than any action \\({MAX_TEXT} at most\\)"):
+            game.parse_action(state, text)
+    with pytest.raises(ValueError, match=f"longer than any action \\({MAX_TEXT} at most\\)"):
+        parse_text("sail " + "e" * 10**6)  # the parser's own cap, for callers that skip the engine's
+    longest = "bury 9999 at -9999,-9999"  # four digits an amount and a coordinate at most
+    assert len(longest) < MAX_TEXT

@@ -22,6 +22,8 @@ if TYPE_CHECKING:
 
 #: the numbers a player may type: a few ASCII digits (a bury or retrieve amount)
 MAX_AMOUNT_DIGITS = 4
+#: longest action text read (the longest canonical text, ``bury 9999 at -9999,-9999``, has 24)
+MAX_TEXT = 80
 
 
 @dataclass(frozen=True, slots=True)
@@ -300,7 +302,11 @@ _ARITY: dict[str, int] = {"dice": 2, "lookout": 1, "flip": 1, "draw": 1, "buy": 
 
 
 def parse_text(text: str) -> PiratesAction:
-    """Read an action's canonical text (any case, any spacing); ``ValueError`` says what is wrong."""
+    """Read an action's canonical text (any case, any spacing); ``ValueError`` says what is wrong.
+
+    Text longer than :data:`MAX_TEXT` is refused before it is split into words."""
+    if len(text) > MAX_TEXT:
+        raise ValueError(f"{len(text)} characters is longer than any action ({MAX_TEXT} at most)")
     words = text.strip().lower().split()
     if not words:
         raise ValueError("empty action")
@@ -316,6 +322,8 @@ def short_key(text: str, *, wind_pending: bool, placing: bool, steering: int | N
     """The action a one-word key stands for, or ``None``: a bare direction sails that way
     (or sets the wind of a just-flipped tile); a bare space ``x,y`` places the ship at
     setup or steers the ship ``steering`` whose tie is pending."""
+    if len(text) > MAX_TEXT:
+        return None
     word = text.strip()
     if not word or " " in word:
         return None
