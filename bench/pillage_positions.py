@@ -32,6 +32,22 @@ def start_positions(game: PillageGame, games: int, seed: int) -> list[tuple[Pill
     return out
 
 
+def phases(game: PillageGame, positions: int, seed: int) -> dict[str, list[tuple[PillageState, list[int]]]]:
+    """Up to ``positions`` real-game positions (with their lines, as :func:`start_positions`) per
+    phase: early (more than two thirds of the lines undrawn), middle, late (at most a third);
+    positions with one legal line, or a modifier to resolve, left out."""
+    out: dict[str, list[tuple[PillageState, list[int]]]] = {"early": [], "middle": [], "late": []}
+    edges = game.num_edges
+    for state, lines in start_positions(game, 12 * positions, seed):
+        if len(state.legal_actions()) < 2 or state.pending:
+            continue
+        left = len(state.open_lines)
+        phase = "early" if 3 * left > 2 * edges else "late" if 3 * left <= edges else "middle"
+        if len(out[phase]) < positions:
+            out[phase].append((state, lines))
+    return out
+
+
 def openspiel_state(spiel_game, game: PillageGame, lines: list[int]):  # type: ignore[no-untyped-def]
     """The OpenSpiel state reached by playing ``lines`` (our edge numbers) from its opening."""
     t = spiel_game.new_initial_state()

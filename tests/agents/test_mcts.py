@@ -114,7 +114,7 @@ def test_mcts_plays_every_game(game_id: str) -> None:
     assert picks[0] == picks[1] and picks[0] in state.legal_actions()
 
 
-def test_best_child_is_uct_over_the_child_arrays() -> None:
+def test_best_child_is_uct_over_the_child_statistics() -> None:
     """Child 0: 8 of 10 visits' worth; child 1: nothing in 2. Exploitation picks 0, exploration 1."""
     node = Node(race(2).new_initial_state(), 2)
     assert len(node.open()) == 2
