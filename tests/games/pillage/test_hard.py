@@ -28,19 +28,3 @@ def test_hard_counts_positions_and_its_clock_is_optional() -> None:
     for bad in ("pillage-hard:seconds=0", "pillage-hard:seconds=soon", "pillage-hard:depth=2"):
         with pytest.raises(plunder.ParameterError):
             make_agent(bad, game)
-
-
-def test_hard_searches_as_many_simulations_as_the_board_affords() -> None:
-    """Issue 25: 3,000 simulations a move kept people waiting seconds; ``hard`` now spends
-    SIM_LINES simulation-lines a move, so a bigger board gets fewer simulations and a move
-    costs about the same everywhere. ``sims=`` still sets them."""
-    from plunder.agents.mcts import MCTSAgent
-    from plunder.games.pillage.hard import DEFAULT_ENDGAME, SIM_LINES
-
-    for side, sims in ((4, 800), (5, 533)):
-        agent = make_agent("hard", plunder.load_game("pillage", board=f"square:{side}x{side}"))
-        assert isinstance(agent, HardAgent) and isinstance(agent.search, MCTSAgent)
-        assert agent.search.sims == sims == SIM_LINES // (2 * side * (side + 1))
-        assert agent.endgame == DEFAULT_ENDGAME and agent.nodes == DEFAULT_NODES
-    fixed = make_agent("hard:sims=77", plunder.load_game("pillage"))
-    assert isinstance(fixed, HardAgent) and isinstance(fixed.search, MCTSAgent) and fixed.search.sims == 77

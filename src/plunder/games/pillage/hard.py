@@ -23,18 +23,10 @@ from .actions import PillageAction
 from .rules import PillageGame, PillageState
 from .solver import DEFAULT_MEMORY, SolveResult, Solver, solve
 
-#: positions the solver may search per move before ``hard`` falls back to MCTS: about 0.4 s of
-#: CPU on the project's machine (60,000-75,000 positions a second on valued 4x4 endgames), so
-#: a failed attempt and the search after it stay within the 1 s a move people wait at most
-#: (issue 25; docs/ai.md "Pillage: what a move costs"). A failed attempt keeps its table, so
-#: the next move's attempt starts further on: from :data:`DEFAULT_ENDGAME` lines, most valued
-#: 4x4 games are solved with 23 or 24 left, before the 22 of the old 2,000,000-position budget.
-DEFAULT_NODES = 25_000
-#: lines left from which ``hard`` asks the solver
-DEFAULT_ENDGAME = 26
-#: simulations times the board's lines that ``hard`` searches a move: 800 simulations on 4x4
-#: (40 lines), 533 on 5x5, so a move's search costs about the same on every board
-SIM_LINES = 32_000
+#: positions the solver may search per move before ``hard`` falls back to MCTS: the budget the
+#: old 5-second clock gave on an idle machine (solving unit 3x3 from the start searches 1.27
+#: million positions in about 3.4 s there)
+DEFAULT_NODES = 2_000_000
 
 
 class HardAgent:
@@ -43,7 +35,7 @@ class HardAgent:
 
     name = "hard"
 
-    def __init__(self, search: Agent, endgame: int = DEFAULT_ENDGAME, nodes: int = DEFAULT_NODES,
+    def __init__(self, search: Agent, endgame: int = 22, nodes: int = DEFAULT_NODES,
                  seconds: float | None = None) -> None:
         self.search = search
         self.endgame = endgame
@@ -86,21 +78,19 @@ class HardAgent:
 
 
 def make_hard(game: Game, options: AgentOptions) -> HardAgent:
-    """``hard`` for Pillage: MCTS with ``sims`` simulations (by default :data:`SIM_LINES` over
-    the board's lines; greedy playouts, ``rollouts`` a leaf), the solver from ``endgame`` lines
-    left, within ``nodes`` positions (and ``seconds``, if set)."""
+    """``hard`` for Pillage: MCTS with ``sims`` simulations (greedy playouts, ``rollouts`` a
+    leaf), the solver from ``endgame`` lines left, within ``nodes`` positions (and
+    ``seconds``, if set)."""
     assert isinstance(game, PillageGame)
-    sims = options["sims"] or max(1, SIM_LINES // game.num_edges)
-    search = options.agent(f"mcts:sims={sims},eval=fast,playout=greedy,rollouts={options['rollouts']}")
+    search = options.agent(f"mcts:sims={options['sims']},eval=fast,playout=greedy,rollouts={options['rollouts']}")
     return HardAgent(search, endgame=options["endgame"], nodes=options["nodes"], seconds=options["seconds"])
 
 
 #: ``pillage-hard``: the ``hard`` level of Pillage
 HARD = AgentFactory(make_hard, "MCTS in the opening, the exact solver near the end", (
-    Param("sims", "auto", parse_or("auto", parse_int(1)),
-          f"MCTS simulations per move (auto: {SIM_LINES:,} over the board's lines, 800 on 4x4)"),
+    Param("sims", "3000", parse_int(1), "MCTS simulations per move"),
     Param("rollouts", "4", parse_int(1), "greedy playouts per MCTS leaf"),
-    Param("endgame", str(DEFAULT_ENDGAME), parse_int(0), "lines left from which the solver plays"),
+    Param("endgame", "22", parse_int(0), "lines left from which the solver plays"),
     Param("nodes", str(DEFAULT_NODES), parse_int(1), "solver positions per move before the search plays instead"),
     Param("seconds", "none", parse_or("none", parse_real(0, above=True)),
           "also stop the solver after this many seconds (games then depend on the machine)"),
