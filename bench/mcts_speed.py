@@ -37,7 +37,7 @@ def main() -> None:
     parser.add_argument("--positions", type=int, default=10, help="positions from real games per phase")
     parser.add_argument("--runs", type=int, default=5)
     parser.add_argument("--boards", default="3,5", help="unit square sides")
-    parser.add_argument("--quick", action="store_true", help="10 positions, 3 runs")
+    parser.add_argument("--quick", action="store_true", help="4 positions a phase, 3 runs")
     args = parser.parse_args()
     if args.quick:
         args.positions, args.runs = 4, 3
