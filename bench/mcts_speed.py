@@ -1,6 +1,6 @@
 """MCTS speed: Pillage searches next to OpenSpiel's C++ MCTSBot, over positions from real games.
 
-Run: .venv/bin/python bench/mcts_speed.py [--sims 1000] [--positions 30] [--runs 5] [--quick]
+Run: .venv/bin/python bench/mcts_speed.py [--sims 1000] [--positions 10] [--runs 5] [--quick]
 
 Like for like: from each position (sampled from real games of ``greedy`` against
 ``random``, every ply equally likely, positions with one legal line left out) both sides
