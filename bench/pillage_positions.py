@@ -1,8 +1,8 @@
 """Positions from real Pillage games, for the benches that compare with OpenSpiel.
 
-One position per game of ``greedy`` against ``random`` (seats alternating) on a unit board,
-at a ply drawn uniformly, with the lines that led there so the same position can be set up
-in OpenSpiel's ``dots_and_boxes``.
+One position per game of ``greedy`` against ``random`` (seats alternating), at a ply drawn
+uniformly, with the lines that led there so that on a unit board the same position can be set
+up in OpenSpiel's ``dots_and_boxes``.
 """
 
 from __future__ import annotations
@@ -10,6 +10,7 @@ from __future__ import annotations
 import random
 
 import plunder
+from plunder.games.pillage.actions import Line
 from plunder.games.pillage.openspiel_bridge import to_openspiel
 from plunder.games.pillage.rules import PillageGame, PillageState
 
@@ -26,9 +27,26 @@ def start_positions(game: PillageGame, games: int, seed: int) -> list[tuple[Pill
         stop = rng.randrange(len(record.moves))
         for move in record.moves[:stop]:
             action = game.parse_action(state, move.action)
-            lines.append(action.edge)  # type: ignore[union-attr]
+            if isinstance(action, Line):  # deals and modifier choices have no OpenSpiel move
+                lines.append(action.edge)
             state = state.apply(action)
         out.append((state, lines))
+    return out
+
+
+def phases(game: PillageGame, positions: int, seed: int) -> dict[str, list[tuple[PillageState, list[int]]]]:
+    """Up to ``positions`` real-game positions (with their lines, as :func:`start_positions`) per
+    phase: early (more than two thirds of the lines undrawn), middle, late (at most a third);
+    positions still dealt by chance, with a modifier to resolve or with one legal line left out."""
+    out: dict[str, list[tuple[PillageState, list[int]]]] = {"early": [], "middle": [], "late": []}
+    edges = game.num_edges
+    for state, lines in start_positions(game, 12 * positions, seed):
+        if state.current_player < 0 or state.pending or len(state.legal_actions()) < 2:
+            continue
+        left = len(state.open_lines)
+        phase = "early" if 3 * left > 2 * edges else "late" if 3 * left <= edges else "middle"
+        if len(out[phase]) < positions:
+            out[phase].append((state, lines))
     return out
 
 

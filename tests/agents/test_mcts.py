@@ -114,7 +114,7 @@ def test_mcts_plays_every_game(game_id: str) -> None:
     assert picks[0] == picks[1] and picks[0] in state.legal_actions()
 
 
-def test_best_child_is_uct_over_the_child_arrays() -> None:
+def test_best_child_is_uct_over_the_child_statistics() -> None:
     """Child 0: 8 of 10 visits' worth; child 1: nothing in 2. Exploitation picks 0, exploration 1."""
     node = Node(race(2).new_initial_state(), 2)
     assert len(node.open()) == 2
@@ -131,3 +131,28 @@ def test_root_search_names_itself() -> None:
     game = plunder.load_game("profiteer")
     assert RootSearch.name == "root-search" and MCTSAgent.name == "mcts"
     assert make_agent("mcts:root=profit,sims=8", game).name == "mcts:root=profit,sims=8"
+
+
+def test_best_child_agrees_with_the_vector_formula_it_replaced() -> None:
+    """Issue 25: the statistics moved from numpy arrays to lists for speed; the choice must stay
+    argmax((returns + explore * sqrt(visits)) / visits), first of equals, bit for bit."""
+    import math
+
+    import numpy as np
+
+    rng = random.Random(5)
+    node = Node(race(2).new_initial_state(), 2)
+    node.open()
+    for trial in range(300):
+        k = rng.randint(1, 40)
+        visits = [rng.randint(1, 50) for _ in range(k)]
+        returns = [rng.choice([float(rng.randint(-v, v)), rng.uniform(-v, v)]) for v in visits]
+        if trial % 3 == 0:  # ties: the first of equal values must win
+            visits, returns = visits[:1] * k, returns[:1] * k
+        node.child_visits[:], node.child_return[:] = visits, returns
+        node.visits, node.virtual_losses = sum(visits), rng.randint(0, 5)
+        c = rng.choice([0.0, 1.0, 2.0])
+        explore = c * math.sqrt(math.log(node.visits + node.virtual_losses))
+        tried = np.array(visits, dtype=float)
+        expected = int(((np.array(returns) + explore * np.sqrt(tried)) / tried).argmax())
+        assert node.best_child(c) == expected

@@ -22,7 +22,6 @@ import random
 import time
 from typing import Sequence
 
-import numpy as np
 
 from ..core.agent import Agent, AgentFactory, AgentOptions, Evaluator
 from ..core.chance import sample_chance
@@ -102,9 +101,11 @@ class Node:
     brought back for each seat, and its children.
 
     A decision node also keeps its expanded children's statistics for its own mover in two
-    arrays, so that choosing a child by UCT is a few vector operations. Those arrays and the
-    untried actions are made the first time a search passes through the node (:meth:`open`):
-    most nodes stay leaves, visited once, and never need them.
+    flat lists, so that choosing a child by UCT reads no child object. Plain lists, not numpy
+    arrays: a node has a few dozen children at most, where numpy's per-call cost outweighs its
+    vector speed (docs/ai.md, "Pillage: what a move costs"). Those lists and the untried
+    actions are made the first time a search passes through the node (:meth:`open`): most
+    nodes stay leaves, visited once, and never need them.
     """
 
     __slots__ = ("state", "player", "terminal", "children", "expanded", "untried", "visits", "total_return",
@@ -129,9 +130,9 @@ class Node:
     #: simulations of the current batch that passed through and have not come back yet
     virtual_losses: int
     #: per expanded child: its visits plus its virtual losses (how often selection has taken it)
-    child_visits: np.ndarray
+    child_visits: list[int]
     #: per expanded child: the mover's summed return through it, each virtual loss counting -1
-    child_return: np.ndarray
+    child_return: list[float]
 
     def __init__(self, state: State, seats: int) -> None:
         self.state = state
@@ -145,19 +146,24 @@ class Node:
         self.virtual_losses = 0
 
     def open(self) -> list[Action]:
-        """The untried actions, listing them (and making the arrays) on the first pass."""
+        """The untried actions, listing them (and making the statistics' lists) on the first pass."""
         if self.untried is None:
             self.untried = list(self.state.legal_actions())  # a copy: games may share their lists
-            self.child_visits = np.zeros(len(self.untried))
-            self.child_return = np.zeros(len(self.untried))
+            self.child_visits = []
+            self.child_return = []
         return self.untried
 
     def best_child(self, c: float) -> int:
         """UCT over the expanded children: the index maximising the mover's mean return (virtual
         losses counting as losses) plus ``c`` times the exploration bonus."""
-        tried = self.child_visits
         explore = c * math.sqrt(math.log(self.visits + self.virtual_losses))
-        return int(((self.child_return + explore * np.sqrt(tried)) / tried).argmax())
+        sqrt = math.sqrt
+        best, pick = -math.inf, 0
+        for i, (r, n) in enumerate(zip(self.child_return, self.child_visits)):
+            value = (r + explore * sqrt(n)) / n
+            if value > best:  # the first of equals wins, as numpy's argmax would pick
+                best, pick = value, i
+        return pick
 
     def mean(self, seat: int) -> float:
         """Average return of ``seat`` through this node."""
@@ -271,12 +277,14 @@ class MCTSAgent:
                 child = node.children[action] = Node(node.state.apply_unchecked(action), self.seats)
                 i = len(node.expanded)
                 node.expanded.append(child)
+                node.child_visits.append(1)
+                node.child_return.append(-1.0)
             else:
                 i = node.best_child(self.c)
                 child = node.expanded[i]
+                node.child_visits[i] += 1
+                node.child_return[i] -= 1
             child.virtual_losses += 1
-            node.child_visits[i] += 1
-            node.child_return[i] -= 1
             path.append((node, i, child))
             if fresh:
                 return path
