@@ -138,7 +138,6 @@ def _propose(state: CrossroadsState, offer: Offer) -> CrossroadsState:
         offer=offer,
         waiting=(PARTNER, *range(len(offer.relays))),
         offers=_add(state.offers, me, 1),
-        proposed=_add(state.proposed, me, 1),
         last=_put(state.last, pb * n + me, fair),
         grudge=_put(state.grudge, pb * n + me, 1) if fair < 0 else state.grudge,
     )
@@ -160,7 +159,7 @@ def _execute(state: CrossroadsState) -> CrossroadsState:
     """Every named party accepted: the offer binds (CR-7)."""
     offer = state.offer
     assert offer is not None
-    pa, pb = owner(state.board[offer.a]), owner(state.board[offer.b])
+    pa, pb = trade_parties(state)
     shares = [0] * state.n
     shares[pa] += offer.mine
     shares[pb] += offer.theirs
@@ -179,8 +178,6 @@ def _execute(state: CrossroadsState) -> CrossroadsState:
         trade_gold=_plus(state.trade_gold, shares),
         trades=_plus(state.trades, both),
         fees=_plus(state.fees, fees),
-        partners=_plus(state.partners, [1 if {i, j} == {pa, pb} and i != j else 0
-                                        for i in range(state.n) for j in range(state.n)]),
     )
 
 
@@ -192,8 +189,7 @@ def _reject(state: CrossroadsState) -> CrossroadsState:
     if slot == PARTNER and state.offer.theirs >= 1:
         # Turning down a fair offer is the partner's defection; refusing nothing is not.
         last = _put(last, proposer * state.n + rejecter, -1)
-    # A proposer withdrawing changed terms is no refusal by another player.
-    by_other = rejecter != proposer
+    refused = refuser(state)
     return state.evolve(
         phase=Phase.TRADE,
         seat=(proposer + 1) % state.n,
@@ -201,9 +197,21 @@ def _reject(state: CrossroadsState) -> CrossroadsState:
         offer=None,
         waiting=(),
         last=last,
-        refusals=state.refusals | {(proposer, rejecter)} if by_other else state.refusals,
-        refused=_add(state.refused, proposer, 1) if by_other else state.refused,
+        refusals=state.refusals | {refused} if refused is not None else state.refusals,
     )
+
+
+def trade_parties(state: CrossroadsState) -> tuple[int, int]:
+    """The seats of the pending offer's proposer and partner."""
+    assert state.offer is not None
+    return owner(state.board[state.offer.a]), owner(state.board[state.offer.b])
+
+
+def refuser(state: CrossroadsState) -> tuple[int, int] | None:
+    """(proposer, refuser) if a reject now refuses the pending offer; ``None`` when the proposer
+    withdraws changed terms, which is no refusal by another player (CR-11)."""
+    rejecter, proposer = state.slot_owner(state.waiting[0]), state.slot_owner(PROPOSER)
+    return (proposer, rejecter) if rejecter != proposer else None
 
 
 def _demand(state: CrossroadsState, fee: int) -> CrossroadsState:

@@ -125,13 +125,10 @@ class CrossroadsGame(Game[CrossroadsAction]):
             last=(0,) * (n * n),
             grudge=(0,) * (n * n),
             trades=zeros,
-            proposed=zeros,
-            refused=zeros,
             trade_gold=zeros,
             fees=zeros,
             income=zeros,
             roads=zeros,
-            partners=(0,) * (n * n),
         )
 
     def position(
@@ -175,8 +172,10 @@ class CrossroadsState(State[CrossroadsAction]):
     seat ``j`` last treated seat ``i`` in trading (+1 fair, -1 unfair, 0 never) and
     ``grudge[i*n+j]`` whether ``j`` ever treated ``i`` unfairly; with ``refusals`` (pairs
     (proposer, refuser) this trading phase) they are public history for the agents.
-    ``trades`` .. ``roads`` count figures for ``stats()`` only, so they take no part in
-    equality: two positions that differ only there play alike.
+    ``trades`` .. ``roads`` are each seat's public ledger (the table, the score's breakdown
+    and ``crossroads-hard`` read them); no rule does, so they take no part in equality: two
+    positions that differ only there play alike. What only the statistics count is in
+    :mod:`.stats`.
     """
 
     game: CrossroadsGame = field(compare=False, repr=False)
@@ -189,14 +188,10 @@ class CrossroadsState(State[CrossroadsAction]):
     last: tuple[int, ...]
     grudge: tuple[int, ...]
     trades: tuple[int, ...] = field(compare=False)
-    proposed: tuple[int, ...] = field(compare=False)
-    refused: tuple[int, ...] = field(compare=False)
     trade_gold: tuple[int, ...] = field(compare=False)
     fees: tuple[int, ...] = field(compare=False)
     income: tuple[int, ...] = field(compare=False)
     roads: tuple[int, ...] = field(compare=False)
-    #: trades between each pair of seats: ``partners[i*n+j]`` counts seat i's trades with seat j
-    partners: tuple[int, ...] = field(compare=False)
     dice: tuple[int, ...] = ()
     lit: tuple[int, ...] = ()
     rerolls: int = 0
@@ -472,24 +467,6 @@ class CrossroadsState(State[CrossroadsAction]):
         gold = "/".join(str(g) for g in self.gold)
         return f"crossroads round {self.round} {self.phase.value} ({who}) gold {gold}"
 
-    def stats(self) -> dict[str, float | list[float]]:
-        """Per-game figures: rounds, trades, offers, refusals, fees, trade gold, income, builds, and
-        ``trades_with_J``: each seat's trades with seat J (who trades with whom)."""
-        return {
-            "rounds": float(self.round),
-            "trades": [float(x) for x in self.trades],
-            "offers": [float(x) for x in self.proposed],
-            "refused": [float(x) for x in self.refused],
-            "trade_gold": [float(x) for x in self.trade_gold],
-            "fees": [float(x) for x in self.fees],
-            "income": [float(x) for x in self.income],
-            "cities": [float(sum(1 for v in self.board if v == CITY0 + i)) for i in range(self.n)],
-            "roads": [float(x) for x in self.roads],
-            # seat i's trades with each seat, i*n+j; its rows sum to "trades" but for trades with oneself
-            **{f"trades_with_{j + 1}": [float(self.partners[i * self.n + j]) for i in range(self.n)]
-               for j in range(self.n)},
-        }
-
     def __str__(self) -> str:
         """The board as text: '.' empty, '#' road, digits are players' cities; then the gold."""
         rows = ["   " + " ".join("12345" * 2)]
@@ -504,9 +481,4 @@ class CrossroadsState(State[CrossroadsAction]):
         return "\n".join(rows)
 
 
-__all__: Sequence[str] = (
-    "CrossroadsGame",
-    "CrossroadsState",
-    "Phase",
-    "splits",
-)
+__all__: Sequence[str] = ("CrossroadsGame", "CrossroadsState", "Phase", "splits")

@@ -206,23 +206,6 @@ class PiratesState(State[PiratesAction]):
         """The score (PR-10)."""
         return [float(self.score())]
 
-    def stats(self) -> dict[str, float | list[float]]:
-        """Figures for ``plunder simulate``."""
-        return {
-            "turns": float(self.turns_completed()),
-            "drowned": 1.0 if self.drowned else 0.0,
-            "ship": float(self.ship),
-            "crew": float(self.crew),
-            "notoriety": float(self.notoriety),
-            "aboard": float(self.booty),
-            "buried": float(self.buried),
-            "combats_won": float(self.wins),
-            "combats_lost": float(self.losses),
-            "standoffs": float(self.standoffs),
-            "sightings": float(self.sightings),
-            "booty_lost": float(self.booty_lost),
-        }
-
     def short_keys(self) -> tuple[bool, bool, int | None]:
         """What a one-word key means here (:class:`.actions.PiratesCodec`): whether a wind is
         being set, whether the ship is being placed, and the ship whose tie is pending."""
