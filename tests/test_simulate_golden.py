@@ -40,8 +40,8 @@ def simulated(name: str) -> str:
     """What ``plunder simulate ... --json`` prints for case ``name``."""
     game, preset, params, agents = CASES[name]
     options = (["--preset", preset] if preset else []) + [a for k, v in params.items() for a in ("-p", f"{k}={v}")]
-    args = ["simulate", game, *options, "--agents", agents, "--games", str(GAMES), "--seed", str(SEED), "--json"]
-    result = CliRunner().invoke(main, args, catch_exceptions=False)
+    runs = ["--agents", agents, "--games", str(GAMES), "--seed", str(SEED), "--json"]
+    result = CliRunner().invoke(main, ["simulate", game, *options, *runs], catch_exceptions=False)
     assert result.exit_code == 0, result.output
     return result.output
 

@@ -27,10 +27,11 @@ class PillageObserver:
     def stats(self, final: PillageState) -> dict[str, float | list[float]]:
         """Boxes captured per seat, and by kind of content; the turns the game lasted."""
         kinds = {"doubloons": Doubloons, "commodity": Commodity, "modifier": Modifier}
+        boxes = list(zip(final.owner, final.contents))
         return {
             "boxes": [float(final.owner.count(0)), float(final.owner.count(1))],
-            **{f"boxes_{name}": [float(sum(1 for o, c in zip(final.owner, final.contents) if o == p and type(c) is kind))
-                                 for p in (0, 1)] for name, kind in kinds.items()},
+            **{f"boxes_{name}": [float(sum(1 for o, c in boxes if o == p and type(c) is kind)) for p in (0, 1)]
+               for name, kind in kinds.items()},
             # the turns begun: the first, and one more after each pass
             "turns": float(self.passes + 1),
         }
