@@ -230,7 +230,7 @@ def play(game_id: str | None, params: Sequence[str], preset: str | None, vs: str
                 raise click.UsageError(f"--seat must be 0..{n - 1} for {game_id}")
             specs = ["human" if (i == seat or vs == "human") else vs for i in range(n)]
         path = Path(record_path) if record_path else default_record_path(game_id)
-    options.writable_file(path, "--record")  # a FIFO would block the first write, before the game
+    options.writable_file(path, "--record", discard=True)  # a FIFO would block the first write, before the game
     seats = [None if s == "human" else make_agent(s, game) for s in specs]
     path.parent.mkdir(parents=True, exist_ok=True)
     path.open("a").close()  # a path that cannot be written is refused before the game, not after
@@ -608,7 +608,7 @@ def render_cmd(path: str, at: int | None, svg_path: str | None, png_path: str | 
     position of it as numbered pictures (--all)."""
     for picture_path, option in ((svg_path, "--svg"), (png_path, "--png")):
         if picture_path:
-            options.writable_file(picture_path, option)  # a FIFO would block the write
+            options.writable_file(picture_path, option, discard=True)  # a FIFO would block the write
     console = Console()
     record = read_record(path)
     if all_dir is not None:

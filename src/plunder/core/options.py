@@ -100,9 +100,10 @@ def mixes(agents: int, players: int, option: str = "--agents and --players") -> 
     return count
 
 
-def writable_file(path: str | os.PathLike[str], what: str) -> None:
-    """Refuse a ``path`` to write that exists and is not a regular file (a FIFO, a device,
-    ``/dev/null``, a folder): opening one could block, or write nowhere. Checked with ``os.stat``,
+def writable_file(path: str | os.PathLike[str], what: str, discard: bool = False) -> None:
+    """Refuse a ``path`` to write that exists and is not a regular file (a FIFO, a device, a
+    folder): opening one could block, or write nowhere. ``discard``: ``/dev/null`` is allowed,
+    for output the user means to throw away (``--record /dev/null``). Checked with ``os.stat``,
     which never opens the file."""
     try:
         info = os.stat(path)
@@ -110,6 +111,8 @@ def writable_file(path: str | os.PathLike[str], what: str) -> None:
         return
     except OSError as exc:
         raise ParameterError(f"{what} {quoted(os.fspath(path))}: {exc.strerror}") from None
+    if discard and os.path.samestat(info, os.stat(os.devnull)):
+        return
     if not stat.S_ISREG(info.st_mode):
         kind = "a folder" if stat.S_ISDIR(info.st_mode) else "not a regular file"
         raise ParameterError(f"{what} {quoted(os.fspath(path))} is {kind}: it must be a regular file (or a new one)")
