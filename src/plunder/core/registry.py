@@ -18,12 +18,14 @@ import importlib.metadata
 import importlib.util
 import re
 from dataclasses import dataclass, field
-from typing import Any, Callable, Generic, Mapping
+from typing import TYPE_CHECKING, Any, Callable, Generic, Mapping
 
 from .capabilities import A, Client, Presentation, S, Speed, Strength
 from .errors import ParameterError
 from .game import Game
-from .observation import Encoding
+
+if TYPE_CHECKING:  # numpy, under the observation encodings, is not loaded to list the commands
+    from .observation import Encoding
 
 #: the built-in games in table order: game id -> module holding its ``ENTRY``
 GAME_MODULES: dict[str, str] = {
