@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import functools
 import importlib
-import importlib.metadata
 import importlib.util
 import re
 from dataclasses import dataclass, field
@@ -90,6 +89,9 @@ class _Catalog:
 def _catalog() -> _Catalog:
     """The games, looked up once: :func:`entry` is asked at every picture the web server
     draws, and looking for modules and entry points reads the disk."""
+    # imported here, not with the module: it costs a third of ``plunder --help``, which lists no game
+    import importlib.metadata
+
     builtins = [g for g, module in GAME_MODULES.items() if importlib.util.find_spec(module) is not None]
     plugins: dict[str, GameEntry[Any, Any]] = {}
     broken: list[tuple[str, str]] = []
