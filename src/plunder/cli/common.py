@@ -29,7 +29,6 @@ def params(pairs: Sequence[str]) -> dict[str, str]:
     return out
 
 
-
 def load(game_id: str, preset: str | None, pairs: Sequence[str]) -> Game:
     """The game ``game_id`` with a preset and ``-p`` parameters."""
     return load_game(game_id, preset=preset, **params(pairs))
@@ -42,7 +41,6 @@ def agent_specs(text: str, game: Game) -> list[str]:
     for spec in dict.fromkeys(specs):
         make_agent(spec, game)
     return specs
-
 
 
 class Seconds(click.ParamType):
