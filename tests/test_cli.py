@@ -1,15 +1,18 @@
 """The plunder command, driven as a user would: list, play, simulate, replay, render, solve."""
 
 import json
+import subprocess
+import sys
 from dataclasses import replace
 from pathlib import Path
 from typing import NoReturn
 
+import click
 import pytest
 from click.testing import CliRunner
 
 import plunder
-from plunder.cli import main
+from plunder.cli import COMMANDS, main
 
 
 def run(*args: str, input: str | None = None):  # type: ignore[no-untyped-def]
@@ -190,7 +193,7 @@ def test_solve_time_limit_must_be_finite_and_positive() -> None:
 
 
 def test_solve_has_a_default_time_limit_and_reports_the_limit_it_hit(monkeypatch: pytest.MonkeyPatch) -> None:
-    import plunder.cli as cli
+    import plunder.cli.solve as cli
     from plunder.core.errors import SearchLimitError
 
     asked: list[float] = []
@@ -426,7 +429,7 @@ def test_serve_refuses_a_database_it_cannot_use_before_serving(tmp_path: Path,
                                                                  monkeypatch: pytest.MonkeyPatch) -> None:
     import os
 
-    import plunder.cli as cli
+    import plunder.cli.serve as cli
 
     def serve(*args: object) -> None:
         raise AssertionError("the server started")
@@ -444,3 +447,39 @@ def test_serve_refuses_a_database_it_cannot_use_before_serving(tmp_path: Path,
                       ("postgresql+psycopg://user:secret@127.0.0.1:1/x", "cannot be used")):
         line = one_line(invoke("serve", "--db", url), "serve")
         assert says in line and "secret" not in line
+
+
+#: what ``plunder --help`` must not load: the web framework and server, the SQL toolkit, the
+#: plotting library, and the parts of plunder built on them
+HEAVY = ("starlette", "uvicorn", "sqlalchemy", "matplotlib", "plunder.web", "plunder.lab")
+
+
+def test_help_loads_no_web_framework_plotting_library_or_sql_toolkit() -> None:
+    script = ("import sys\n"
+              "from plunder.cli import main\n"
+              "try:\n"
+              "    main(['--help'], standalone_mode=False)\n"
+              "except SystemExit:\n"
+              "    pass\n"
+              f"print(sorted(m for m in sys.modules if m.startswith({HEAVY!r})))\n")
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=60, check=True)
+    assert "Commands:" in done.stdout and "tournament" in done.stdout  # the help was printed
+    assert done.stdout.splitlines()[-1] == "[]"
+
+
+def test_the_command_table_gives_each_command_its_own_help() -> None:
+    ctx = click.Context(main)
+    assert main.list_commands(ctx) == sorted(COMMANDS)
+    for name, (_, line) in COMMANDS.items():
+        command = main.get_command(ctx, name)
+        assert command is not None and command.name == name
+        assert (command.help or "").split("\n\n")[0].split() == line.split(), name
+    assert main.get_command(ctx, "nope") is None
+
+
+def test_every_command_shows_its_help() -> None:
+    listed = run("--help").output
+    for name in COMMANDS:
+        assert f"  {name} " in listed
+        shown = run(name, "--help")
+        assert shown.exit_code == 0 and f"Usage: main {name} [OPTIONS]" in shown.output, name

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
@@ -31,8 +32,9 @@ def test_rules_of_an_unknown_game_lists_the_games() -> None:
     assert "pillage" in result.output
 
 
-def test_help_in_play_shows_how_to_play() -> None:
+def test_help_in_play_shows_how_to_play(tmp_path: Path) -> None:
     result = CliRunner().invoke(main, ["play", "pillage", "--preset", "example", "--vs", "random", "--seed", "3",
-                                       "--record", "/dev/null"], input="help\nquit\n", catch_exceptions=False)
+                                       "--record", str(tmp_path / "game.json")], input="help\nquit\n",
+                                catch_exceptions=False)
     assert "Dots and Boxes where every box holds a prize" in result.output
     assert "lists the legal moves" in " ".join(result.output.split())  # the commands follow

@@ -130,9 +130,9 @@ def test_resume_refuses_a_finished_game_and_options_it_takes_from_the_record(tmp
     assert both.exit_code != 0 and "--resume takes" in both.output
 
 
-def test_players_sets_the_number_of_players() -> None:
-    out = run("play", "crossroads", "--players", "human,random,random", "--seed", "1", "--record", "/dev/null",
-              input="quit\n").output
+def test_players_sets_the_number_of_players(tmp_path: Path) -> None:
+    out = run("play", "crossroads", "--players", "human,random,random", "--seed", "1", "--record",
+              str(tmp_path / "game.json"), input="quit\n").output
     assert "Player 3 (random)" in out
 
 

@@ -14,16 +14,17 @@ from __future__ import annotations
 
 import functools
 import importlib
-import importlib.metadata
 import importlib.util
 import re
 from dataclasses import dataclass, field
-from typing import Any, Callable, Generic, Mapping
+from typing import TYPE_CHECKING, Any, Callable, Generic, Mapping
 
 from .capabilities import A, Client, Observer, Presentation, S, Speed, Strength
 from .errors import ParameterError
 from .game import Game
-from .observation import Encoding
+
+if TYPE_CHECKING:  # numpy, under the observation encodings, is not loaded to list the commands
+    from .observation import Encoding
 
 #: the built-in games in table order: game id -> module holding its ``ENTRY``
 GAME_MODULES: dict[str, str] = {
@@ -93,6 +94,9 @@ class _Catalog:
 def _catalog() -> _Catalog:
     """The games, looked up once: :func:`entry` is asked at every picture the web server
     draws, and looking for modules and entry points reads the disk."""
+    # imported here, not with the module: it costs a third of ``plunder --help``, which lists no game
+    import importlib.metadata
+
     builtins = [g for g, module in GAME_MODULES.items() if importlib.util.find_spec(module) is not None]
     plugins: dict[str, GameEntry[Any, Any]] = {}
     broken: list[tuple[str, str]] = []
