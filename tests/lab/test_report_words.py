@@ -9,6 +9,7 @@ in the file, so the comparison does not depend on how games are played today.
 
 from __future__ import annotations
 
+import inspect
 import json
 from pathlib import Path
 from typing import Any, Callable
@@ -38,12 +39,17 @@ def plain(value: Any) -> Any:
 
 
 def record(game_id: str, case: dict[str, Any], monkeypatch: pytest.MonkeyPatch) -> dict[str, Any]:
-    """What the report on ``case``'s rows says, and what it hands each plot function."""
+    """What the report on ``case``'s rows says, and what it hands each plot function (every
+    argument by name, defaults filled in, however it was passed)."""
     drawn: list[Any] = []
 
     def drawer(name: str) -> Callable[..., bytes]:
+        signature = inspect.signature(getattr(plots, name))
+
         def draw(*args: Any, **kwargs: Any) -> bytes:
-            drawn.append([name, plain(list(args)), plain(kwargs)])
+            bound = signature.bind(*args, **kwargs)
+            bound.apply_defaults()
+            drawn.append([name, plain(dict(bound.arguments))])
             return b""
         return draw
 

@@ -22,6 +22,7 @@ from typing import Any, Callable, Generic, Mapping
 
 from .capabilities import A, Client, Presentation, S, Speed, Strength
 from .errors import ParameterError
+from .figures import Figures
 from .game import Game
 from .observation import Encoding
 
@@ -57,6 +58,8 @@ class GameEntry(Generic[S, A]):
     speed: Speed = field(default_factory=Speed)
     #: its own web files and board editor
     client: Client = field(default_factory=Client)
+    #: what its lab report adds: its length measure, sentences and charts
+    figures: Figures = field(default_factory=Figures)
     #: ``observation(game)``: the numeric observation and fixed action space of ``game`` with
     #: its parameters, for the reinforcement-learning adapters (:mod:`plunder.core.observation`)
     observation: Callable[[Game[Any]], Encoding] | None = None
