@@ -94,8 +94,8 @@ def length_of(game_id: str) -> Length | None:
 
 
 def gathered(series: Series, rows: Sequence[Row], agent: str | None) -> list[float]:
-    """The values of ``series`` in ``rows``: for ``agent``, from its seats or (a game's own
-    figure) from the games whose first seat it holds; else from every game."""
+    """The values of ``series`` in ``rows``. For ``agent``: a seat statistic or the scores from its
+    seats, any other series from the games whose first seat it holds; else from every game."""
     if isinstance(series, SeatStat):
         return seat_stat(rows, series.stat, _needed(agent, series))
     if isinstance(series, Scores):
@@ -130,11 +130,8 @@ def evaluated(value: Value, rows: Sequence[Row], agents: list[str], agent: str |
         return _number(value, rows, agent)
     if isinstance(value, Sum):
         return sum(_number(part, rows, agent) for part in value.parts)
-    if isinstance(value, Flagged):
-        flags = gathered(value.series, rows, agent)
-        return Share(int(sum(flags)), len(flags))
-    if isinstance(value, AtLeast):
-        return at_least(gathered(value.series, rows, agent), value.level)
+    if isinstance(value, (Flagged, AtLeast)):
+        return _fraction(value, rows, agent)
     matrix = pair_table(rows, agents, value.table.prefix)
     pairs = sorted(Found(matrix[i][j], a, b) for i, a in enumerate(agents) for j, b in enumerate(agents) if i < j)
     if not pairs:
@@ -168,8 +165,8 @@ def drawn(chart: Chart, rows: Sequence[Row], agents: list[str]) -> bytes:
                   {label: {"all games": _number(v, rows, None)} for label, v in chart.values.items()})
         return plots.bars(groups, chart.title, chart.ylabel, stacked=chart.stacked)
     if isinstance(chart, Shares):
-        groups_of_shares = {label: {a: _share(v, rows, agents, a) for a in agents} for label, v in chart.values.items()}
-        return plots.shares(groups_of_shares, chart.title, chart.ylabel)
+        return plots.shares({label: {a: _fraction(v, rows, a) for a in agents} for label, v in chart.values.items()},
+                            chart.title, chart.ylabel)
     return plots.heatmap(agents, agents, pair_table(rows, agents, chart.table.prefix), chart.title,
                          chart.row_label, chart.col_label, fmt=chart.fmt)
 
@@ -179,11 +176,12 @@ def _number(value: Mean, rows: Sequence[Row], agent: str | None) -> float:
     return value.scale * mean(gathered(value.series, rows, agent))
 
 
-def _share(value: Fraction, rows: Sequence[Row], agents: list[str], agent: str | None) -> Share:
-    """A share for a bar with its interval."""
-    found = evaluated(value, rows, agents, agent)
-    assert isinstance(found, Share)
-    return found
+def _fraction(value: Fraction, rows: Sequence[Row], agent: str | None) -> Share:
+    """A share with its interval: of values set (``Flagged``: each 0 or 1) or at a level or above."""
+    values = gathered(value.series, rows, agent)
+    if isinstance(value, Flagged):
+        return Share(int(sum(values)), len(values))
+    return at_least(values, value.level)
 
 
 def pair_table(rows: Sequence[Row], agents: list[str], prefix: str) -> list[list[float]]:
