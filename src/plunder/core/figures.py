@@ -1,13 +1,13 @@
 """What a game wants its lab report to say, described as data (``GameEntry.figures``).
 
 A report (``plunder report``, :mod:`plunder.lab.report`) shows every game's win rates, scores
-and seats by itself; a game adds its own figures here, read from what its final state's
-``stats()`` measures. Nothing here computes: a game declares *which* numbers it wants (a
+and seats by itself; a game adds its own figures here, read from the statistics its observer
+gives each game (``GameEntry.observer``). Nothing here computes: a game declares *which* numbers it wants (a
 :data:`Series` of values gathered from the stored games, turned into one number or share by a
 :data:`Value`), the sentences that state them and the charts that draw them, and the lab
 evaluates and draws whatever a game offers. So a game, which sits below the lab, needs no plotting.
 
-Two kinds of statistic come from ``stats()``: a *game* statistic is one number a game
+Two kinds of statistic come from the observer: a *game* statistic is one number a game
 (``turns``), a *seat* statistic a list with one number per seat (``income``). A series is
 gathered either over every game, or *for an agent*: a seat statistic or the scores from that
 agent's seats, a game statistic from the games whose first seat the agent holds (in a

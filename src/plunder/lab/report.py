@@ -81,7 +81,7 @@ def build(game_id: str, params: dict[str, str], rows: Sequence[Row], seed: int) 
             report.plots.append(Plot("length", f"Game length ({unit})", plots.histogram(
                 {"all games": lengths}, "Game length", unit)))
     else:
-        report.notes.append(f"Game length: {game_id}'s stats() has no length measure; not plotted.")
+        report.notes.append(f"Game length: {game_id}'s statistics have no length measure; not plotted.")
     for sentence in figures.sentences:
         report.summary.extend(said(sentence, rows, agents))
     report.plots.extend(Plot(chart.name, chart.caption, drawn(chart, rows, agents)) for chart in figures.charts)

@@ -70,7 +70,7 @@ def skill_gap(rows: Sequence[Row]) -> tuple[float, float, float]:
 
 
 def mean_length(rows: Sequence[Row], game_id: str) -> tuple[float, float, float]:
-    """The mean game length with its 95% normal interval (``stats()``'s length measure)."""
+    """The mean game length with its 95% normal interval (the game's statistics' length measure)."""
     measured = length_of(game_id)
     assert measured is not None, "sweep() refuses --rank short for a game with no length measure"
     values = game_stat(rows, measured.stat)
@@ -154,7 +154,7 @@ def sweep(store: Store, game_id: str, base: dict[str, str], axes: Sequence[tuple
     if measure == "skill" and len(set(agents)) < 2:
         raise ParameterError("--rank skill compares agents: give two agents or more (--agents weak,strong)")
     if measure == "short" and length_of(game_id) is None:
-        raise ParameterError(f"--rank short: {game_id}'s stats() has no length measure")
+        raise ParameterError(f"--rank short: {game_id}'s statistics have no length measure")
     variants = []
     for combo in itertools.product(*(values for _, values in axes)):
         values = {name: v for (name, _), v in zip(axes, combo)}
@@ -182,7 +182,7 @@ def sweep(store: Store, game_id: str, base: dict[str, str], axes: Sequence[tuple
 
 
 def length(rows: Sequence[Row], game_id: str) -> float | None:
-    """The median game length, where the game's ``stats()`` measures one."""
+    """The median game length, where the game's statistics measure one."""
     measured = length_of(game_id)
     if measured is None:
         return None

@@ -12,6 +12,7 @@ from .observation import observation
 from .render import describe, render
 from .rules import CrossroadsGame, CrossroadsState, Phase
 from .svg import svg
+from .stats import CrossroadsObserver
 
 #: what the registry loads for ``crossroads``
 ENTRY: GameEntry[CrossroadsState, CrossroadsAction] = GameEntry(
@@ -29,6 +30,7 @@ ENTRY: GameEntry[CrossroadsState, CrossroadsAction] = GameEntry(
     ),
     figures=FIGURES,
     observation=observation,
+    observer=CrossroadsObserver,
 )
 
 __all__ = ["ENTRY", "CrossroadsAction", "CrossroadsGame", "CrossroadsState", "Phase"]

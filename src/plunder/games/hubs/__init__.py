@@ -12,6 +12,7 @@ from .observation import observation
 from .render import describe, move_list, render
 from .rules import HubsGame, HubsState
 from .svg import svg
+from .stats import HubsObserver
 
 #: what the registry loads for ``hubs``
 ENTRY: GameEntry[HubsState, HubsAction] = GameEntry(
@@ -34,6 +35,7 @@ ENTRY: GameEntry[HubsState, HubsAction] = GameEntry(
     ),
     figures=FIGURES,
     observation=observation,
+    observer=HubsObserver,
 )
 
 __all__ = ["ENTRY", "HubsGame", "HubsState"]

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from ...core.figures import Bars, Figures, Histogram, Length, Margin, Mean, SeatStat, Sentence, Sum
 
-#: the kinds of box content, as ``stats()`` names them (``boxes_KIND``)
+#: the kinds of box content, as the game's statistics name them (``boxes_KIND``)
 BOX_KINDS = ("doubloons", "commodity", "modifier")
 #: each agent's mean boxes a game by kind
 _BOXES = {k: Mean(SeatStat(f"boxes_{k}")) for k in BOX_KINDS}

@@ -11,6 +11,7 @@ from .observation import observation
 from .render import describe, render
 from .rules import PiratesGame, PiratesState
 from .svg import svg
+from .stats import PiratesObserver
 
 #: what the registry loads for ``pirates``
 ENTRY: GameEntry[PiratesState, PiratesAction] = GameEntry(
@@ -31,6 +32,7 @@ ENTRY: GameEntry[PiratesState, PiratesAction] = GameEntry(
     ),
     figures=FIGURES,
     observation=observation,
+    observer=PiratesObserver,
 )
 
 __all__ = ["ENTRY", "PiratesGame", "PiratesState"]

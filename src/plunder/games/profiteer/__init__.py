@@ -13,6 +13,7 @@ from .observation import observation
 from .render import describe, render
 from .rules import ProfiteerGame, ProfiteerState
 from .svg import svg
+from .stats import ProfiteerObserver
 
 #: what the registry loads for ``profiteer``
 ENTRY: GameEntry[ProfiteerState, ProfiteerAction] = GameEntry(
@@ -32,6 +33,7 @@ ENTRY: GameEntry[ProfiteerState, ProfiteerAction] = GameEntry(
     speed=Speed(fast_play=fast_play, fast_batch=fast_batch),
     figures=FIGURES,
     observation=observation,
+    observer=ProfiteerObserver,
 )
 
 __all__ = ["ENTRY", "ProfiteerGame", "ProfiteerState"]
