@@ -9,7 +9,8 @@ from click.testing import CliRunner
 
 from plunder.cli import main
 from plunder.lab.measures import Share, reaching, wins
-from plunder.lab.report import build, partners, write
+from plunder.core.figures import SeatStat
+from plunder.lab.report import build, gathered, pair_table, write
 from plunder.lab.run import collect
 from plunder.lab.store import Row, Run, Store
 from plunder.core.registry import load_game
@@ -78,4 +79,11 @@ def test_who_trades_with_whom_counts_each_agent_s_trades_per_partner() -> None:
     stats = {"trades_with_1": [0, 2, 1], "trades_with_2": [2, 0, 0], "trades_with_3": [1, 0, 0]}
     rows = [Row(0, 0, ["a", "b", "a"], [1.0, -1.0, -1.0], [0.0, 0.0, 0.0], stats)]
     # a (two seats): 2 trades with a, 2 with b, per seat of a: 1 and 1; b: 2 with a
-    assert partners(rows, ["a", "b"]) == [[1.0, 1.0], [2.0, 0.0]]
+    assert pair_table(rows, ["a", "b"], "trades_with_") == [[1.0, 1.0], [2.0, 0.0]]
+
+
+def test_a_seat_series_asked_for_every_game_is_refused_in_words() -> None:
+    rows = [Row(0, 0, ["a", "b"], [1.0, -1.0], [3.0, 1.0], {"income": [2.0, 5.0]})]
+    assert gathered(SeatStat("income"), rows, "b") == [5.0]
+    with pytest.raises(ValueError, match="gathered from an agent's seats"):
+        gathered(SeatStat("income"), rows, None)

@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Any, Callable, Generic, Mapping
 
 from .capabilities import A, Client, Observer, Presentation, S, Speed, Strength
 from .errors import ParameterError
+from .figures import Figures
 from .game import Game
 
 if TYPE_CHECKING:  # numpy, under the observation encodings, is not loaded to list the commands
@@ -58,6 +59,8 @@ class GameEntry(Generic[S, A]):
     speed: Speed = field(default_factory=Speed)
     #: its own web files and board editor
     client: Client = field(default_factory=Client)
+    #: what its lab report adds: its length measure, sentences and charts
+    figures: Figures = field(default_factory=Figures)
     #: ``observation(game)``: the numeric observation and fixed action space of ``game`` with
     #: its parameters, for the reinforcement-learning adapters (:mod:`plunder.core.observation`)
     observation: Callable[[Game[Any]], Encoding] | None = None

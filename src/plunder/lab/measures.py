@@ -72,8 +72,12 @@ def scores_of(rows: Sequence[Row], agent: str) -> list[float]:
 
 def reaching(rows: Sequence[Row], agent: str, level: float) -> Share:
     """Seats of ``agent`` whose score reached ``level``."""
-    scores = scores_of(rows, agent)
-    return Share(sum(1 for x in scores if x >= level), len(scores))
+    return at_least(scores_of(rows, agent), level)
+
+
+def at_least(values: Sequence[float], level: float) -> Share:
+    """The share of ``values`` at ``level`` or above."""
+    return Share(sum(1 for x in values if x >= level), len(values))
 
 
 def seat_stat(rows: Sequence[Row], key: str, agent: str) -> list[float]:

@@ -1,4 +1,9 @@
-"""``plunder report``: a self-contained HTML page of plots and a plain-words summary from stored games."""
+"""``plunder report``: a self-contained HTML page of plots and a plain-words summary from stored games.
+
+Every game gets its win rates, scores and seats; what a game adds of its own (its length
+measure, sentences, charts) it declares in ``GameEntry.figures`` (:mod:`plunder.core.figures`),
+and this module evaluates and draws whatever is declared, knowing no game by name.
+"""
 
 from __future__ import annotations
 
@@ -6,10 +11,13 @@ import base64
 import html
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable, Sequence
+from typing import NamedTuple, Sequence
 
+from ..core.figures import (AtLeast, Bars, Chart, Flagged, Fraction, GameStat, Histogram, Length, Mean, Scores,
+                            SeatScore, SeatStat, Sentence, Series, Shares, Sum, Value)
+from ..core.registry import entry
 from . import plots
-from .measures import Share, agents_of, game_stat, mean, pct, reaching, scores_of, seat_stat, ties, wins
+from .measures import Share, agents_of, at_least, game_stat, mean, pct, scores_of, seat_stat, ties, wins
 from .store import Row
 
 
@@ -30,13 +38,6 @@ class Report:
     summary: list[str] = field(default_factory=list)
     plots: list[Plot] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
-
-
-#: The per-game statistic that measures a game's length, and its unit, where the game's statistics have one.
-LENGTH = {"profiteer": ("passes", "passes"), "pirates": ("turns", "turns"), "crossroads": ("rounds", "rounds"),
-          "pillage": ("turns", "turns"), "hubs": ("segments", "segments drawn")}
-#: Pillage's kinds of box content, as its statistics name them (``boxes_KIND``)
-BOX_KINDS = ("doubloons", "commodity", "modifier")
 
 
 def build(game_id: str, params: dict[str, str], rows: Sequence[Row], seed: int) -> Report:
@@ -69,9 +70,10 @@ def build(game_id: str, params: dict[str, str], rows: Sequence[Row], seed: int) 
                                  plots.shares({f"seat {s + 1}": {"all agents": wins(rows, seat=s)}
                                                for s in range(players)},
                                               "First-seat advantage", "win rate", even=1 / players)))
-    if game_id in LENGTH:
-        key, unit = LENGTH[game_id]
-        lengths = game_stat(rows, key)
+    figures = entry(game_id).figures
+    if figures.length is not None:
+        unit = figures.length.unit
+        lengths = game_stat(rows, figures.length.stat)
         if lengths:
             ordered = sorted(lengths)
             report.summary.append(f"Games last a median {ordered[len(ordered) // 2]:g} {unit} "
@@ -80,88 +82,113 @@ def build(game_id: str, params: dict[str, str], rows: Sequence[Row], seed: int) 
                 {"all games": lengths}, "Game length", unit)))
     else:
         report.notes.append(f"Game length: {game_id}'s statistics have no length measure; not plotted.")
-    OWN.get(game_id, lambda *_: None)(report, rows, agents)
+    for sentence in figures.sentences:
+        report.summary.extend(said(sentence, rows, agents))
+    report.plots.extend(Plot(chart.name, chart.caption, drawn(chart, rows, agents)) for chart in figures.charts)
     return report
 
 
-def _profiteer(report: Report, rows: Sequence[Row], agents: list[str]) -> None:
-    levels = (24, 26, 40)
-    for a in agents:
-        parts = [f"{reaching(rows, a, lv).words()} reach {lv} cards" for lv in levels]
-        report.summary.append(f"With the {a} agent, " + ", ".join(parts) + " (cards held at the end).")
-    report.plots.append(Plot("reaching", "Share of games reaching 24, 26 and 40 cards (the designer's counts)",
-                             plots.shares({f"≥ {lv} cards": {a: reaching(rows, a, lv) for a in agents}
-                                           for lv in levels}, "Cards held at the end", "share of games")))
-    report.plots.append(Plot("endings", "How games end (share of games)", plots.bars(
-        {k.removeprefix("end_"): {"all games": mean(game_stat(rows, k))}
-         for k in ("end_unequal", "end_declined", "end_empty_side", "end_max_rounds")},
-        "How games end", "share of games")))
+def length_of(game_id: str) -> Length | None:
+    """The statistic measuring a game of ``game_id``'s length and its unit, where the game offers one."""
+    return entry(game_id).figures.length
 
 
-def _pirates(report: Report, rows: Sequence[Row], agents: list[str]) -> None:
-    drowned = game_stat(rows, "drowned")
-    turns = game_stat(rows, "turns")
-    buried = game_stat(rows, "buried")
-    sunk = Share(int(sum(drowned)), len(drowned))
-    report.summary.append(f"The ship drowns in {sunk.words()} of games; the others retire. Booty buried: mean "
-                          f"{mean(buried):.1f}; score: mean {mean([r.scores[0] for r in rows]):.1f}.")
-    report.plots.append(Plot("end_turn", "Turn of drowning or retirement", plots.histogram(
-        {"drowned": [t for t, d in zip(turns, drowned) if d], "retired": [t for t, d in zip(turns, drowned) if not d]},
-        "Turn the voyage ends", "turn")))
-    report.plots.append(Plot("buried", "Booty buried", plots.histogram(
-        {a: [float(r.stats["buried"]) for r in rows if r.seats[0] == a] for a in agents}, "Booty buried", "booty")))
+def gathered(series: Series, rows: Sequence[Row], agent: str | None) -> list[float]:
+    """The values of ``series`` in ``rows``. For ``agent``: a seat statistic or the scores from its
+    seats, any other series from the games whose first seat it holds; else from every game."""
+    if isinstance(series, SeatStat):
+        return seat_stat(rows, series.stat, _needed(agent, series))
+    if isinstance(series, Scores):
+        return scores_of(rows, _needed(agent, series))
+    kept = [r for r in rows if agent is None or r.seats[0] == agent]
+    if isinstance(series, GameStat):
+        return game_stat([r for r in kept if not series.when or bool(r.stats.get(series.when)) == series.is_set],
+                         series.stat)
+    if isinstance(series, SeatScore):
+        return [r.scores[series.seat] for r in kept]
+    return [r.scores[series.seat] - r.scores[series.other] for r in kept]
 
 
-def _pillage(report: Report, rows: Sequence[Row], agents: list[str]) -> None:
-    margins = [r.scores[0] - r.scores[1] for r in rows]
-    report.summary.append(f"The first seat's margin (its score less the second's) averages {mean(margins):+.1f}.")
-    report.plots.append(Plot("margin", "Score margin of the first seat", plots.histogram(
-        {"seat 1 − seat 2": margins}, "Margin", "score difference")))
-    kinds = {a: {k: mean(seat_stat(rows, f"boxes_{k}", a)) for k in BOX_KINDS} for a in agents}
-    for a, by_kind in kinds.items():
-        report.summary.append(f"The {a} agent captures {sum(by_kind.values()):.1f} boxes a game: "
-                              + ", ".join(f"{v:.1f} {k}" for k, v in by_kind.items()) + ".")
-    report.plots.append(Plot("boxes", "Boxes captured per agent by kind of content (mean a game)", plots.bars(
-        kinds, "Boxes captured by kind", "boxes", stacked=True)))
+def _needed(agent: str | None, series: Series) -> str:
+    """``agent``; a series of an agent's seats asked for every game is a mistake in a game's figures."""
+    if agent is None:
+        raise ValueError(f"{series} is gathered from an agent's seats: use it per agent")
+    return agent
 
 
-def _hubs(report: Report, rows: Sequence[Row], agents: list[str]) -> None:
-    groups = {a: {"on offense": mean(seat_stat(rows, "offense_points_per_round", a)),
-                  "conceded on defense": mean(seat_stat(rows, "conceded_per_defense_round", a))} for a in agents}
-    for a, g in groups.items():
-        report.summary.append(f"The {a} agent scores {g['on offense']:.1f} points a round on offense and concedes "
-                              f"{g['conceded on defense']:.1f} on defense.")
-    report.plots.append(Plot("roles", "Points per round by role", plots.bars(groups, "Points per round by role",
-                                                                              "points per round")))
+class Found(NamedTuple):
+    """A :class:`~plunder.core.figures.Pair` found: the row's agent, the column's, and their value."""
+
+    value: float
+    row: str
+    col: str
 
 
-def _crossroads(report: Report, rows: Sequence[Row], agents: list[str]) -> None:
-    groups = {a: {"income": mean(seat_stat(rows, "income", a)), "trade gold": mean(seat_stat(rows, "trade_gold", a)),
-                  "fees paid": -mean(seat_stat(rows, "fees", a))} for a in agents}
-    for a, g in groups.items():
-        report.summary.append(f"The {a} agent gains {g['income']:.1f} gold from income, {g['trade gold']:.1f} from "
-                              f"trades and pays {-g['fees paid']:.1f} in fees, with "
-                              f"{mean(seat_stat(rows, 'trades', a)):.1f} trades a game.")
-    report.plots.append(Plot("gold", "Gold by source per agent (mean a game)", plots.bars(
-        groups, "Gold by source", "gold", stacked=True)))
-    report.plots.append(Plot("trades", "Trades, offers and refusals per agent (mean a game)", plots.bars(
-        {a: {k: mean(seat_stat(rows, k, a)) for k in ("offers", "trades", "refused")} for a in agents},
-        "Trading", "per game")))
-    matrix = partners(rows, agents)
-    pairs = sorted(((matrix[i][j], a, b) for i, a in enumerate(agents) for j, b in enumerate(agents) if i < j),
-                   reverse=True)
-    if pairs:
-        (most, a1, b1), (least, a2, b2) = pairs[0], pairs[-1]
-        report.summary.append(f"Who trades with whom: the {a1} agent trades most with the {b1} agent ({most:.1f} "
-                              f"times a game), the {a2} agent least with the {b2} agent ({least:.1f}).")
-    report.plots.append(Plot("partners", "Who trades with whom: trades a game between agents", plots.heatmap(
-        agents, agents, matrix, "Trades a game with each agent", "agent", "partner", fmt="{:.2f}")))
+def evaluated(value: Value, rows: Sequence[Row], agents: list[str], agent: str | None) -> float | Share | Found | None:
+    """``value`` in ``rows`` (for ``agent``, or over every game); ``None`` when it cannot be had."""
+    if isinstance(value, Mean):
+        return _number(value, rows, agent)
+    if isinstance(value, Sum):
+        return sum(_number(part, rows, agent) for part in value.parts)
+    if isinstance(value, (Flagged, AtLeast)):
+        return _fraction(value, rows, agent)
+    matrix = pair_table(rows, agents, value.table.prefix)
+    pairs = sorted(Found(matrix[i][j], a, b) for i, a in enumerate(agents) for j, b in enumerate(agents) if i < j)
+    if not pairs:
+        return None
+    return pairs[-1] if value.most else pairs[0]
 
 
-def partners(rows: Sequence[Row], agents: list[str]) -> list[list[float]]:
-    """Mean trades a game of each agent (row) with each agent (column), from ``trades_with_J``.
+def said(sentence: Sentence, rows: Sequence[Row], agents: list[str]) -> list[str]:
+    """``sentence`` filled in: once, or once per agent; left out where a value cannot be had."""
+    out = []
+    for agent in agents if sentence.per_agent else [None]:
+        values = {k: evaluated(v, rows, agents, agent) for k, v in sentence.values.items()}
+        if any(v is None for v in values.values()):
+            continue
+        shown = {k: v.words() if isinstance(v, Share) else v for k, v in values.items()}
+        out.append(sentence.text.format(**shown, **({"agent": agent} if agent is not None else {})))
+    return out
 
-    An agent seated twice trades with its own kind too; that count is per seat of the row agent.
+
+def drawn(chart: Chart, rows: Sequence[Row], agents: list[str]) -> bytes:
+    """``chart`` drawn from ``rows`` as PNG bytes."""
+    if isinstance(chart, Histogram):
+        by_agent = chart.by_agent
+        series: dict[str, Sequence[float]] = (
+            {a: gathered(by_agent, rows, a) for a in agents} if by_agent is not None
+            else {label: gathered(s, rows, None) for label, s in chart.series.items()})
+        return plots.histogram(series, chart.title, chart.xlabel)
+    if isinstance(chart, Bars):
+        groups = ({a: {label: _number(v, rows, a) for label, v in chart.values.items()} for a in agents}
+                  if chart.by == "agent" else
+                  {label: {"all games": _number(v, rows, None)} for label, v in chart.values.items()})
+        return plots.bars(groups, chart.title, chart.ylabel, stacked=chart.stacked)
+    if isinstance(chart, Shares):
+        return plots.shares({label: {a: _fraction(v, rows, a) for a in agents} for label, v in chart.values.items()},
+                            chart.title, chart.ylabel)
+    return plots.heatmap(agents, agents, pair_table(rows, agents, chart.table.prefix), chart.title,
+                         chart.row_label, chart.col_label, fmt=chart.fmt)
+
+
+def _number(value: Mean, rows: Sequence[Row], agent: str | None) -> float:
+    """A mean, scaled."""
+    return value.scale * mean(gathered(value.series, rows, agent))
+
+
+def _fraction(value: Fraction, rows: Sequence[Row], agent: str | None) -> Share:
+    """A share with its interval: of values set (``Flagged``: each 0 or 1) or at a level or above."""
+    values = gathered(value.series, rows, agent)
+    if isinstance(value, Flagged):
+        return Share(int(sum(values)), len(values))
+    return at_least(values, value.level)
+
+
+def pair_table(rows: Sequence[Row], agents: list[str], prefix: str) -> list[list[float]]:
+    """Mean count a game of each agent (row) with each agent (column), from the seat statistics
+    ``PREFIXj`` (:class:`~plunder.core.figures.PairTable`).
+
+    An agent seated twice meets its own kind too; that count is per seat of the row agent.
     """
     total = {a: {b: 0.0 for b in agents} for a in agents}
     seated = {a: 0 for a in agents}
@@ -169,14 +196,10 @@ def partners(rows: Sequence[Row], agents: list[str]) -> list[list[float]]:
         for i, a in enumerate(r.seats):
             seated[a] += 1
             for j, b in enumerate(r.seats):
-                row = r.stats.get(f"trades_with_{j + 1}")
+                row = r.stats.get(f"{prefix}{j + 1}")
                 if isinstance(row, list):
                     total[a][b] += float(row[i])
     return [[total[a][b] / seated[a] if seated[a] else 0.0 for b in agents] for a in agents]
-
-
-OWN: dict[str, Callable[[Report, Sequence[Row], list[str]], None]] = {
-    "profiteer": _profiteer, "pirates": _pirates, "pillage": _pillage, "hubs": _hubs, "crossroads": _crossroads}
 
 
 def write(report: Report, out: str | Path) -> Path:

@@ -17,7 +17,7 @@ from typing import Callable, Sequence
 from ..core.errors import ParameterError
 from ..core.registry import load_game
 from .measures import Share, agents_of, game_stat, pct, ties, wins
-from .report import LENGTH
+from .report import length_of
 from ..backends import Backend, LocalPool
 from .run import collect_many
 from .store import Row, Run, Store
@@ -71,7 +71,9 @@ def skill_gap(rows: Sequence[Row]) -> tuple[float, float, float]:
 
 def mean_length(rows: Sequence[Row], game_id: str) -> tuple[float, float, float]:
     """The mean game length with its 95% normal interval (the game's statistics' length measure)."""
-    values = game_stat(rows, LENGTH[game_id][0])
+    measured = length_of(game_id)
+    assert measured is not None, "sweep() refuses --rank short for a game with no length measure"
+    values = game_stat(rows, measured.stat)
     if len(values) < 2:
         return (math.inf, math.inf, math.inf) if not values else (values[0], values[0], values[0])
     m, half = statistics.fmean(values), 1.96 * statistics.stdev(values) / math.sqrt(len(values))
@@ -107,7 +109,9 @@ def shown(measure: str, rows: Sequence[Row], game_id: str) -> tuple[float, str, 
     if measure == "skill":
         return skill_gap(rows)[0], "{:.0%}", "strongest less weakest agent's win rate"
     if measure == "short":
-        return mean_length(rows, game_id)[0], "{:.1f}", f"mean length ({LENGTH[game_id][1]})"
+        measured = length_of(game_id)
+        assert measured is not None, "sweep() refuses --rank short for a game with no length measure"
+        return mean_length(rows, game_id)[0], "{:.1f}", f"mean length ({measured.unit})"
     return wins(rows).p, "{:.0%}", "win rate"
 
 
@@ -149,7 +153,7 @@ def sweep(store: Store, game_id: str, base: dict[str, str], axes: Sequence[tuple
                          progress=progress, backend=pool)
     if measure == "skill" and len(set(agents)) < 2:
         raise ParameterError("--rank skill compares agents: give two agents or more (--agents weak,strong)")
-    if measure == "short" and game_id not in LENGTH:
+    if measure == "short" and length_of(game_id) is None:
         raise ParameterError(f"--rank short: {game_id}'s statistics have no length measure")
     variants = []
     for combo in itertools.product(*(values for _, values in axes)):
@@ -179,9 +183,10 @@ def sweep(store: Store, game_id: str, base: dict[str, str], axes: Sequence[tuple
 
 def length(rows: Sequence[Row], game_id: str) -> float | None:
     """The median game length, where the game's statistics measure one."""
-    if game_id not in LENGTH:
+    measured = length_of(game_id)
+    if measured is None:
         return None
-    key = LENGTH[game_id][0]
+    key = measured.stat
     values = [float(r.stats[key]) for r in rows if key in r.stats]
     return statistics.median(values) if values else None
 

@@ -4,6 +4,7 @@ from ...core.capabilities import Presentation, Strength
 from ...core.registry import GameEntry
 from .actions import CrossroadsAction
 from .agents import AGENTS, candidates
+from .figures import FIGURES
 from .guide import HOW_TO_PLAY
 from .hard import HARD
 from .narrate import breakdown, narrate
@@ -27,6 +28,7 @@ ENTRY: GameEntry[CrossroadsState, CrossroadsAction] = GameEntry(
         levels={"hard": "crossroads-hard"},
         candidates=candidates,
     ),
+    figures=FIGURES,
     observation=observation,
     observer=CrossroadsObserver,
 )

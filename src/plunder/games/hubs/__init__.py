@@ -5,6 +5,7 @@ from ...core.registry import GameEntry
 from .actions import HubsAction
 from .agents import AGENTS
 from .candidates import candidates
+from .figures import FIGURES
 from .guide import HOW_TO_PLAY
 from .narrate import breakdown, narrate
 from .observation import observation
@@ -32,6 +33,7 @@ ENTRY: GameEntry[HubsState, HubsAction] = GameEntry(
         hint="mcts:root=greedy,sims=400,depth=6,scale=20,seconds=2",
         candidates=candidates,
     ),
+    figures=FIGURES,
     observation=observation,
     observer=HubsObserver,
 )

@@ -5,6 +5,7 @@ from ...core.registry import GameEntry
 from .actions import PillageAction
 from .editor import ASSETS, EDITOR
 from .evaluator import make_evaluator
+from .figures import FIGURES
 from .guide import HOW_TO_PLAY
 from .hard import HARD, solve_state
 from .heuristics import GREEDY, describe
@@ -30,6 +31,7 @@ ENTRY: GameEntry[PillageState, PillageAction] = GameEntry(
         solve=solve_state,
     ),
     client=Client(assets=ASSETS, editor=EDITOR),
+    figures=FIGURES,
     observation=observation,
     observer=PillageObserver,
 )

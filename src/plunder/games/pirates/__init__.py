@@ -4,6 +4,7 @@ from ...core.capabilities import Presentation, Strength
 from ...core.registry import GameEntry
 from .actions import PiratesAction
 from .agents import AGENTS
+from .figures import FIGURES
 from .guide import HOW_TO_PLAY
 from .narrate import breakdown, narrate
 from .observation import observation
@@ -29,6 +30,7 @@ ENTRY: GameEntry[PiratesState, PiratesAction] = GameEntry(
         # measurably stronger at budgets a person would wait for.
         levels={"hard": "greedy:bank=true"},
     ),
+    figures=FIGURES,
     observation=observation,
     observer=PiratesObserver,
 )

@@ -6,6 +6,7 @@ from .actions import ProfiteerAction
 from .agents import AGENTS
 from .batch import fast_batch
 from .fast import evaluator, fast_play
+from .figures import FIGURES
 from .guide import HOW_TO_PLAY
 from .narrate import breakdown, narrate
 from .observation import observation
@@ -30,6 +31,7 @@ ENTRY: GameEntry[ProfiteerState, ProfiteerAction] = GameEntry(
         evaluator=evaluator,
     ),
     speed=Speed(fast_play=fast_play, fast_batch=fast_batch),
+    figures=FIGURES,
     observation=observation,
     observer=ProfiteerObserver,
 )
