@@ -24,7 +24,8 @@ Client          the game's own web files and a board editor     ``/editor/{game}
 
 The numeric observation for learning is one hook, ``GameEntry.observation``
 (:mod:`plunder.core.observation`); the statistics of a game played out are another,
-``GameEntry.observer`` (an :class:`Observer`, in the game's ``stats.py``).
+``GameEntry.observer`` (an :class:`Observer`, in the game's ``stats.py``); what the lab's
+report draws of a game is ``GameEntry.figures`` (:mod:`plunder.core.figures`).
 """
 
 from __future__ import annotations
