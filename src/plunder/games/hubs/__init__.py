@@ -1,6 +1,8 @@
 """Hubs (seed 002): place dots, join them with segments; the offense scores busy dots."""
 
-from ...core.capabilities import Presentation, Strength
+from pathlib import Path
+
+from ...core.capabilities import Client, Presentation, Strength
 from ...core.registry import GameEntry
 from .actions import HubsAction
 from .agents import AGENTS
@@ -11,6 +13,9 @@ from .observation import observation
 from .render import describe, move_list, render
 from .rules import HubsGame, HubsState
 from .svg import svg
+
+#: the game's own web files: the game page's lattice and dot clicks (``client.js``)
+ASSETS = Path(__file__).parent / "web"
 
 #: what the registry loads for ``hubs``
 ENTRY: GameEntry[HubsState, HubsAction] = GameEntry(
@@ -32,6 +37,7 @@ ENTRY: GameEntry[HubsState, HubsAction] = GameEntry(
         candidates=candidates,
     ),
     observation=observation,
+    client=Client(assets=ASSETS, module="client.js"),
 )
 
 __all__ = ["ENTRY", "HubsGame", "HubsState"]
