@@ -17,7 +17,7 @@ import time
 import plunder
 from plunder.agents import make_agent
 from plunder.core.registry import entry
-from plunder.match import agent_rng, play_out
+from plunder.match import agent_rng, play_stats
 
 
 def main() -> None:
@@ -39,14 +39,14 @@ def main() -> None:
         same = True
         for _ in range(args.repeats):
             start = time.process_time()
-            public = [play_out(game, [agent], seed=seed) for seed in seeds]
+            public = [play_stats(game, [agent], seed=seed) for seed in seeds]
             t_public = time.process_time() - start
             start = time.process_time()
             built = make_agent(agent, game)
             fast = [fast_play(game, [built], [agent_rng(seed, 0)], seed) for seed in seeds]
             t_fast = time.process_time() - start
-            same = same and all(f is not None and (f.returns, f.scores, f.stats) == (r.returns, r.scores, s.stats())
-                                for f, (r, s) in zip(fast, public))
+            same = same and all(f is not None and (f.returns, f.scores, f.stats) == (r.returns, r.scores, s)
+                                for f, (r, _, s) in zip(fast, public))
             ratios.append(t_public / t_fast)
             rates.append((args.games / t_public, args.games / t_fast))
         public_rate = statistics.median(r[0] for r in rates)

@@ -14,7 +14,7 @@ import sys
 import time
 
 import plunder
-from plunder.match import play_out
+from plunder.match import play_stats
 from plunder.simulate import wilson
 
 
@@ -27,11 +27,11 @@ def main() -> None:
     scores: list[float] = []
     wins = 0
     for seed in range(first, first + games):
-        record, final = play_out(game, [spec], seed=seed)
+        record, _, stats = play_stats(game, [spec], seed=seed)
         wins += record.returns[0] > 0
         scores.append(record.scores[0])
         print(f"seed {seed}: result {record.returns[0]:+.0f} score {record.scores[0]:g} "
-              f"stats {final.stats()} ({time.perf_counter() - start:.0f} s)", flush=True)
+              f"stats {stats} ({time.perf_counter() - start:.0f} s)", flush=True)
     lo, hi = wilson(wins, games)
     q = statistics.quantiles(scores, n=4)
     print(f"{spec}: {wins}/{games} won, {wins / games:.1%} ({lo:.1%}-{hi:.1%}); score mean "

@@ -19,9 +19,13 @@ from typing import Callable, Sequence
 from .agents import Agent, make_agent
 from .core import chance
 from .core.agent import Analyst
-from .core.game import CHANCE, Game, State
+from .core.game import CHANCE, Action, Game, State
 from .core.record import Move, Record, replay
+from .core.capabilities import EndObserver, Observer
 from .core.registry import entry
+
+#: a game's statistics: scalars per game, or lists per seat
+Stats = dict[str, float | list[float]]
 
 
 def agent_rng(seed: int, seat: int) -> random.Random:
@@ -96,6 +100,22 @@ def new_seed() -> int:
     return random.SystemRandom().randrange(2**63)
 
 
+def observer_of(game: Game) -> Observer:
+    """A fresh observer of one game of ``game``: the game's own (``ENTRY.observer``), else one
+    that counts nothing."""
+    make = entry(game.id).observer
+    return make(game) if make is not None else EndObserver(game)
+
+
+def observed(game: Game, states: Sequence[State], actions: Sequence[Action]) -> Stats:
+    """The statistics of a finished game given as its positions and the actions between them
+    (``states[i]`` -> ``actions[i]`` -> ``states[i + 1]``)."""
+    observer = observer_of(game)
+    for before, action, after in zip(states, actions, states[1:]):
+        observer.see(before, action, after)
+    return observer.stats(states[-1])
+
+
 def play(game: Game, agents: Sequence[Agent | str], seed: int | None = None) -> Record:
     """Play one game with ``agents`` in seat order (specs or agents) and return its record.
 
@@ -104,8 +124,9 @@ def play(game: Game, agents: Sequence[Agent | str], seed: int | None = None) -> 
     return play_out(game, agents, seed)[0]
 
 
-def play_out(game: Game, agents: Sequence[Agent | str], seed: int | None = None) -> tuple[Record, State]:
-    """Like :func:`play`, also returning the final state."""
+def play_out(game: Game, agents: Sequence[Agent | str], seed: int | None = None,
+             observer: Observer | None = None) -> tuple[Record, State]:
+    """Like :func:`play`, also returning the final state; ``observer`` sees every move."""
     seats = [make_agent(a, game) if isinstance(a, str) else a for a in agents]
     if len(seats) != game.num_players:
         raise ValueError(f"{game.id} needs {game.num_players} agents, got {len(seats)}")
@@ -125,9 +146,18 @@ def play_out(game: Game, agents: Sequence[Agent | str], seed: int | None = None)
         else:
             action = seats[player].choose(state, rngs[player])
             record.moves.append(Move(player, game.action_to_text(state, action)))
-        state = state.apply(action)
+        before, state = state, state.apply(action)
+        if observer is not None:
+            observer.see(before, action, state)
     else:
         raise RuntimeError(f"{game.id} did not end within {game.max_game_length} actions")
     record.returns = list(state.returns())
     record.scores = list(state.scores())
     return record, state
+
+
+def play_stats(game: Game, agents: Sequence[Agent | str], seed: int | None = None) -> tuple[Record, State, Stats]:
+    """Like :func:`play_out`, also returning the game's statistics (:func:`observer_of`)."""
+    observer = observer_of(game)
+    record, final = play_out(game, agents, seed, observer)
+    return record, final, observer.stats(final)

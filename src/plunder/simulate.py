@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Iterator, Mapping, Sequence
 
 from .agents import make_agent
-from .match import agent_rng, play_out
+from .match import agent_rng, play_stats
 from .core.options import SIMULATE_BATCH, agent_list
 from .core.registry import entry, load_game
 from .backends import Backend, LocalPool
@@ -170,8 +170,8 @@ def play_chunk(job: Chunk) -> list[tuple[int, GameResult]]:
         if result is not None:
             results.append((i, (seats, result.returns, result.scores, dict(result.stats))))
             continue
-        _, final = play_out(game, players, seed=seed + i)
-        results.append((i, (seats, list(final.returns()), list(final.scores()), final.stats())))
+        _, final, stats = play_stats(game, players, seed=seed + i)
+        results.append((i, (seats, list(final.returns()), list(final.scores()), stats)))
     return results
 
 

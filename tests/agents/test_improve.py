@@ -10,7 +10,7 @@ from plunder.agents.improve import Arm, RootSearch
 from plunder.agents.mcts import RolloutEvaluator
 from plunder.core.game import Action, State
 
-from tests.agents.toy_games import race
+from tests.agents.toy_games import STEP, race
 
 
 class Always:
@@ -22,12 +22,12 @@ class Always:
         self.step = step
 
     def choose(self, state: State, rng: random.Random) -> Action:
-        return self.step
+        return STEP[self.step]
 
 
 def at_five_of_six() -> State:
     game = race(1, target=6)
-    state = game.new_initial_state().apply(2).apply(1).apply(2).apply(0)
+    state = game.new_initial_state().apply(STEP[2]).apply(STEP[1]).apply(STEP[2]).apply(STEP[0])
     assert state.totals == (5,)
     return state
 
@@ -36,21 +36,21 @@ def test_clearly_better_move_replaces_the_base_move() -> None:
     """Alone at 5 of 6, +2 overshoots and loses for sure; +1 wins: every paired rollout says so."""
     state = at_five_of_six()
     search = RootSearch(Always(2), RolloutEvaluator(1, Always(1)), sims=40)
-    assert search.choose(state, random.Random(0)) == 1
+    assert search.choose(state, random.Random(0)) == STEP[1]
 
 
 def test_base_move_kept_on_too_few_pairs() -> None:
     """Three pairs that agree have no spread, but are too few to leave the base policy on."""
     state = at_five_of_six()
     search = RootSearch(Always(2), RolloutEvaluator(1, Always(1)), sims=6)
-    assert search.choose(state, random.Random(0)) == 2
+    assert search.choose(state, random.Random(0)) == STEP[2]
 
 
 def test_base_move_kept_when_nothing_is_clear() -> None:
     """From the start of a race both moves do about as well: the base move stays."""
     game = race(1, target=6)
     search = RootSearch(Always(2), RolloutEvaluator(1), sims=60, z=3.0)
-    assert search.choose(game.new_initial_state(), random.Random(0)) == 2
+    assert search.choose(game.new_initial_state(), random.Random(0)) == STEP[2]
 
 
 def test_gain_is_the_mean_paired_difference() -> None:
@@ -71,7 +71,7 @@ def test_analyse_lists_the_chosen_move_first() -> None:
     state = at_five_of_six()
     search = RootSearch(Always(2), RolloutEvaluator(1, Always(1)), sims=40)
     rows = search.analyse(state, random.Random(0))
-    assert rows[0][0] == 1 and "from 20 trials" in rows[0][1]
+    assert rows[0][0] == STEP[1] and "from 20 trials" in rows[0][1]
 
 
 @pytest.mark.parametrize("game_id", ["pillage", "pirates", "hubs", "profiteer", "crossroads"])

@@ -12,7 +12,7 @@ from plunder.agents.mcts import MCTSAgent, Node, RolloutEvaluator
 from plunder.core.conformance import check_game
 from plunder.simulate import simulate
 
-from tests.agents.toy_games import race
+from tests.agents.toy_games import STEP, race
 
 
 def test_toy_game_is_itself_sound() -> None:
@@ -28,17 +28,17 @@ def test_every_seat_values_its_own_return(players: int) -> None:
     agent = MCTSAgent(game, sims=400, evaluator=RolloutEvaluator(2), reuse=False)
     for seat in range(players):
         assert state.current_player == seat
-        assert agent.choose(state, random.Random(seat)) == 2
-        state = state.apply(1).apply(0)  # seat adds 1, chance adds 0
+        assert agent.choose(state, random.Random(seat)) == STEP[2]
+        state = state.apply(STEP[1]).apply(STEP[0])  # seat adds 1, chance adds 0
 
 
 def test_one_player_aims_for_the_exact_target() -> None:
     """Alone at 5 of 6: +2 overshoots to 7 and loses; +1 hits 6 and wins."""
     game = race(1, target=6)
-    state = game.new_initial_state().apply(2).apply(1).apply(2).apply(0)
+    state = game.new_initial_state().apply(STEP[2]).apply(STEP[1]).apply(STEP[2]).apply(STEP[0])
     assert state.totals == (5,)
     agent = MCTSAgent(game, sims=800, evaluator=RolloutEvaluator(1), reuse=False)
-    assert agent.choose(state, random.Random(0)) == 1
+    assert agent.choose(state, random.Random(0)) == STEP[1]
 
 
 def test_same_seed_same_choices() -> None:
@@ -97,7 +97,7 @@ def test_cut_rollouts_value_positions_by_scores() -> None:
     assert score_values([5.0], 5.0) == [0.0]
     game = race(3, target=12)
     agent = MCTSAgent(game, sims=300, evaluator=RolloutEvaluator(2, depth=4, scale=3.0), reuse=False)
-    assert agent.choose(game.new_initial_state(), random.Random(0)) == 2
+    assert agent.choose(game.new_initial_state(), random.Random(0)) == STEP[2]
 
 
 @pytest.mark.parametrize("game_id", plunder.game_ids())

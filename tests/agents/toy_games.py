@@ -14,18 +14,30 @@ from plunder.core.game import CHANCE, TERMINAL, Action, Game, State
 from plunder.core.params import Param, parse_int
 
 
+@dataclass(frozen=True)
+class Step:
+    """Add ``n`` to the mover's total (0 is chance's nothing)."""
+
+    n: int
+
+
+#: the steps, shared
+STEP = (Step(0), Step(1), Step(2))
+
+
 class RaceCodec:
     """``+1``: a step of 0 to 2 (0 is chance's nothing)."""
 
     def is_action(self, state: State, value: object) -> bool:
-        return type(value) is int and 0 <= value <= 2
+        return value in STEP and type(value) is Step
 
     def text(self, state: State, action: Action) -> str:
-        return f"+{action}"
+        assert isinstance(action, Step)
+        return f"+{action.n}"
 
     def parse(self, state: State, text: str) -> Action:
         if text in ("+0", "+1", "+2"):
-            return int(text[1])
+            return STEP[int(text[1])]
         raise state.invalid(text, "write +1 or +2")
 
 
@@ -72,18 +84,18 @@ class RaceState(State):
 
     def legal_actions(self) -> list[Action]:
         p = self.current_player
-        return [] if p == TERMINAL else ([0, 1] if p == CHANCE else [1, 2])
+        return [] if p == TERMINAL else ([STEP[0], STEP[1]] if p == CHANCE else [STEP[1], STEP[2]])
 
     def chance_outcomes(self) -> list[tuple[Action, float]]:
-        return [(0, 0.5), (1, 0.5)]
+        return [(STEP[0], 0.5), (STEP[1], 0.5)]
 
     def illegal_reason(self, action: Action) -> tuple[str, str] | None:
         return None if action in self.legal_actions() else ("not allowed", "RACE-1")
 
     def _apply(self, action: Action) -> "RaceState":
-        assert isinstance(action, int)
+        assert isinstance(action, Step)
         totals = list(self.totals)
-        totals[self.turn] += action
+        totals[self.turn] += action.n
         if self.chance:
             return replace(self, totals=tuple(totals), turn=(self.turn + 1) % len(totals), chance=False)
         return replace(self, totals=tuple(totals), chance=True)

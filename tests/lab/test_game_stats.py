@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from plunder.core.registry import load_game
-from plunder.match import play_out
+from plunder.match import play_stats
 
 
 def seat(stats: dict[str, float | list[float]], key: str) -> list[float]:
@@ -16,8 +16,7 @@ def seat(stats: dict[str, float | list[float]], key: str) -> list[float]:
 def test_pillage_boxes_by_kind_add_up_to_the_boxes_and_turns_count_the_passes() -> None:
     game = load_game("pillage", board="square:3x3")
     for seed in range(6):
-        record, final = play_out(game, ["greedy", "random"], seed)
-        stats = final.stats()
+        record, _, stats = play_stats(game, ["greedy", "random"], seed)
         for s in (0, 1):
             kinds = sum(seat(stats, f"boxes_{k}")[s] for k in ("doubloons", "commodity", "modifier"))
             assert kinds == seat(stats, "boxes")[s]
@@ -31,8 +30,7 @@ def test_crossroads_trades_per_partner_are_mutual_and_sum_to_the_trades() -> Non
     game = load_game("crossroads")
     seen = 0.0
     for seed in range(4):
-        _, final = play_out(game, ["greedy", "tit-for-tat", "grudger", "greedy-splitter"], seed)
-        stats = final.stats()
+        _, _, stats = play_stats(game, ["greedy", "tit-for-tat", "grudger", "greedy-splitter"], seed)
         n = len(seat(stats, "trades"))
         matrix = [[seat(stats, f"trades_with_{j + 1}")[i] for j in range(n)] for i in range(n)]
         for i in range(n):
@@ -46,6 +44,5 @@ def test_crossroads_trades_per_partner_are_mutual_and_sum_to_the_trades() -> Non
 
 def test_hubs_length_is_the_segments_of_every_round() -> None:
     game = load_game("hubs", preset="small")
-    _, final = play_out(game, ["greedy", "random"], 3)
-    stats = final.stats()
+    _, _, stats = play_stats(game, ["greedy", "random"], 3)
     assert stats["segments"] == stats["segments_per_round"] * game.values["rounds"] > 0

@@ -24,7 +24,8 @@ Client          the game's own web files, its game page's       its own controls
 ============== =============================================== ==============================
 
 The numeric observation for learning is one hook, ``GameEntry.observation``
-(:mod:`plunder.core.observation`).
+(:mod:`plunder.core.observation`); the statistics of a game played out are another,
+``GameEntry.observer`` (an :class:`Observer`, in the game's ``stats.py``).
 """
 
 from __future__ import annotations
@@ -137,11 +138,38 @@ class Strength(Generic[S, A]):
         return self.policy or ("greedy" if "greedy" in self.agents else "random")
 
 
+class Observer(Protocol[S_contra]):
+    """``ENTRY.observer``'s product: watches one game move by move and gives its statistics
+    (scalars per game, or lists per seat), as :func:`plunder.match.play_out` feeds it."""
+
+    def see(self, before: S_contra, action: Any, after: S_contra) -> None:
+        """Take note of one move (chance's too): ``action`` took ``before`` to ``after``."""
+
+    def stats(self, final: S_contra) -> dict[str, float | list[float]]:
+        """The figures of the game that ended in ``final``, every move of it seen."""
+
+
+class EndObserver(Generic[S]):
+    """An :class:`Observer` whose figures all follow from the last position (a game's ledger or
+    score sheet): it notes nothing on the way. As it is, it gives no figures; a game's
+    subclass reads its own from ``final``."""
+
+    def __init__(self, game: Game[Any]) -> None:
+        self.game = game
+
+    def see(self, before: S, action: Any, after: S) -> None:
+        """Nothing to note: the last position holds every figure."""
+
+    def stats(self, final: S) -> dict[str, float | list[float]]:
+        """No figures."""
+        return {}
+
+
 @dataclass(frozen=True)
 class FastResult:
     """The outcome of one game played by a game's fast path: it must equal what
-    :func:`plunder.play` gives for the same agents and seed (``returns``, ``scores`` and the
-    final state's ``stats()``); the game's tests check this."""
+    :func:`plunder.play` gives for the same agents and seed (``returns``, ``scores``, and
+    ``stats`` as the game's :class:`Observer` gives them); the game's tests check this."""
 
     returns: list[float]
     scores: list[float]

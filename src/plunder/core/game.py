@@ -238,10 +238,6 @@ class State(ABC, Generic[A]):
     def summary(self) -> str:
         """A one-line description of the position, used in error messages."""
 
-    def stats(self) -> dict[str, float | list[float]]:
-        """Extra figures for batch simulation: scalars per game, or lists per seat."""
-        return {}
-
     def invalid(self, text: str, reason: str) -> InvalidActionError:
         """An :class:`InvalidActionError` for ``text`` at this position."""
         return InvalidActionError(text, reason, self.summary())

@@ -20,7 +20,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any, Callable, Generic, Mapping
 
-from .capabilities import A, Client, Presentation, S, Speed, Strength
+from .capabilities import A, Client, Observer, Presentation, S, Speed, Strength
 from .errors import ParameterError
 from .game import Game
 from .observation import Encoding
@@ -60,6 +60,11 @@ class GameEntry(Generic[S, A]):
     #: ``observation(game)``: the numeric observation and fixed action space of ``game`` with
     #: its parameters, for the reinforcement-learning adapters (:mod:`plunder.core.observation`)
     observation: Callable[[Game[Any]], Encoding] | None = None
+    #: ``observer(game)``: a fresh :class:`~plunder.core.capabilities.Observer` of one game of
+    #: ``game``, shown every move (before, action, after) and asked for the game's statistics at
+    #: its end (``plunder simulate``, the lab). The tallies only statistics read live there, not
+    #: in the states, so a state holds its position; no observer, no statistics
+    observer: Callable[[Game[Any]], Observer[S]] | None = None
 
 
 def game_ids() -> list[str]:

@@ -27,7 +27,9 @@ from ..core.errors import ParameterError
 from ..core.agent import Agent
 from ..core.game import CHANCE, Action, Game, State
 from ..core.record import Move, Record
+from ..core.capabilities import Observer
 from ..core.registry import entry, load_game
+from ..match import observer_of
 from ..simulate import GameResult
 from ..backends import Backend, LocalPool
 
@@ -127,8 +129,9 @@ class Clairvoyant:
             line = line.then(action)
         return value(line.state), taken
 
-    def play(self) -> tuple[State, Record]:
-        """The whole game with the known future: the final position and its record.
+    def play(self, observer: Observer | None = None) -> tuple[State, Record]:
+        """The whole game with the known future: the final position and its record; ``observer``
+        sees every move.
 
         The record is an ordinary one (chance drawn from the seed), so ``plunder replay`` checks
         and shows the clairvoyant's game move by move.
@@ -144,12 +147,20 @@ class Clairvoyant:
             while not state.is_terminal() and state.current_player == CHANCE:
                 drawn = chance.pick(state.chance_outcomes(), draws())
                 record.moves.append(Move(None, game.action_to_text(state, drawn)))
-                state = state.apply(drawn)
+                state = _step(state, drawn, observer)
             if action is not None:
                 record.moves.append(Move(0, game.action_to_text(state, action)))
-                state = state.apply(action)
+                state = _step(state, action, observer)
         record.returns, record.scores = list(state.returns()), list(state.scores())
         return state, record
+
+
+def _step(state: State, action: Action, observer: Observer | None) -> State:
+    """``state`` after ``action``, the move shown to ``observer``."""
+    after = state.apply(action)
+    if observer is not None:
+        observer.see(state, action, after)
+    return after
 
 
 def play(game: Game, seed: int, level: int = 1, policy: str | None = None, aim: str = "win") -> State:
@@ -166,8 +177,9 @@ def play_many(job: Job) -> list[tuple[int, GameResult]]:
     game = load_game(game_id, **params)
     out: list[tuple[int, GameResult]] = []
     for i in indices:
-        final = play(game, base + i, level, policy, aim)
-        out.append((i, ([label(level, aim)], list(final.returns()), list(final.scores()), dict(final.stats()))))
+        observer = observer_of(game)
+        final = Clairvoyant(game, base + i, level, policy, aim).play(observer)[0]
+        out.append((i, ([label(level, aim)], list(final.returns()), list(final.scores()), observer.stats(final))))
     return out
 
 

@@ -77,7 +77,7 @@ def reaching(rows: Sequence[Row], agent: str, level: float) -> Share:
 
 
 def seat_stat(rows: Sequence[Row], key: str, agent: str) -> list[float]:
-    """Values of the per-seat statistic ``key`` (a list in ``stats()``) for ``agent``'s seats."""
+    """Values of the per-seat statistic ``key`` (a list in the game's statistics) for ``agent``'s seats."""
     out: list[float] = []
     for r in rows:
         v = r.stats.get(key)
@@ -87,7 +87,7 @@ def seat_stat(rows: Sequence[Row], key: str, agent: str) -> list[float]:
 
 
 def game_stat(rows: Sequence[Row], key: str) -> list[float]:
-    """Values of the per-game statistic ``key`` (a number in ``stats()``)."""
+    """Values of the per-game statistic ``key`` (a number in the game's statistics)."""
     return [float(r.stats[key]) for r in rows if isinstance(r.stats.get(key), (int, float))]
 
 

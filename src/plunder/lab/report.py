@@ -32,10 +32,10 @@ class Report:
     notes: list[str] = field(default_factory=list)
 
 
-#: The per-game statistic that measures a game's length, and its unit, where ``stats()`` has one.
+#: The per-game statistic that measures a game's length, and its unit, where the game's statistics have one.
 LENGTH = {"profiteer": ("passes", "passes"), "pirates": ("turns", "turns"), "crossroads": ("rounds", "rounds"),
           "pillage": ("turns", "turns"), "hubs": ("segments", "segments drawn")}
-#: Pillage's kinds of box content, as its ``stats()`` names them (``boxes_KIND``)
+#: Pillage's kinds of box content, as its statistics name them (``boxes_KIND``)
 BOX_KINDS = ("doubloons", "commodity", "modifier")
 
 
@@ -79,7 +79,7 @@ def build(game_id: str, params: dict[str, str], rows: Sequence[Row], seed: int) 
             report.plots.append(Plot("length", f"Game length ({unit})", plots.histogram(
                 {"all games": lengths}, "Game length", unit)))
     else:
-        report.notes.append(f"Game length: {game_id}'s stats() has no length measure; not plotted.")
+        report.notes.append(f"Game length: {game_id}'s statistics have no length measure; not plotted.")
     OWN.get(game_id, lambda *_: None)(report, rows, agents)
     return report
 

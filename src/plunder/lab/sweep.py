@@ -70,7 +70,7 @@ def skill_gap(rows: Sequence[Row]) -> tuple[float, float, float]:
 
 
 def mean_length(rows: Sequence[Row], game_id: str) -> tuple[float, float, float]:
-    """The mean game length with its 95% normal interval (``stats()``'s length measure)."""
+    """The mean game length with its 95% normal interval (the game's statistics' length measure)."""
     values = game_stat(rows, LENGTH[game_id][0])
     if len(values) < 2:
         return (math.inf, math.inf, math.inf) if not values else (values[0], values[0], values[0])
@@ -150,7 +150,7 @@ def sweep(store: Store, game_id: str, base: dict[str, str], axes: Sequence[tuple
     if measure == "skill" and len(set(agents)) < 2:
         raise ParameterError("--rank skill compares agents: give two agents or more (--agents weak,strong)")
     if measure == "short" and game_id not in LENGTH:
-        raise ParameterError(f"--rank short: {game_id}'s stats() has no length measure")
+        raise ParameterError(f"--rank short: {game_id}'s statistics have no length measure")
     variants = []
     for combo in itertools.product(*(values for _, values in axes)):
         values = {name: v for (name, _), v in zip(axes, combo)}
@@ -178,7 +178,7 @@ def sweep(store: Store, game_id: str, base: dict[str, str], axes: Sequence[tuple
 
 
 def length(rows: Sequence[Row], game_id: str) -> float | None:
-    """The median game length, where the game's ``stats()`` measures one."""
+    """The median game length, where the game's statistics measure one."""
     if game_id not in LENGTH:
         return None
     key = LENGTH[game_id][0]

@@ -6,6 +6,7 @@ from typing import Any
 
 import plunder
 import pytest
+from plunder.match import observed
 from plunder.games.crossroads.actions import (
     Accept,
     Axis,
@@ -32,6 +33,16 @@ def game(players: int = 4, **params: Any) -> CrossroadsGame:
 def cs(state: plunder.State) -> CrossroadsState:
     assert isinstance(state, CrossroadsState)
     return state
+
+
+def stats_after(state: CrossroadsState, *moves: str) -> dict[str, float | list[float]]:
+    """The game's statistics (its observer's) once ``moves`` are played from ``state``."""
+    states: list[plunder.State] = [state]
+    actions = []
+    for text in moves:
+        actions.append(state.game.parse_action(states[-1], text))
+        states.append(states[-1].apply(actions[-1]))
+    return observed(state.game, states, actions)
 
 
 # The relay board of the text ("trading through player 3"):
@@ -175,9 +186,10 @@ def test_only_a_relay_may_demand() -> None:
 
 def test_rejection_ends_the_offer_and_records_the_refusal() -> None:
     board = from_rows(["|_|_|_|_|", "|_|R|R|2|", "|1|R|_|_|"])
-    state = cs(game(2).position(board, phase=Phase.TRADE).apply_text("offer A3-D2 gold 2/1").apply_text("reject"))
+    start = game(2).position(board, phase=Phase.TRADE)
+    state = cs(start.apply_text("offer A3-D2 gold 2/1").apply_text("reject"))
     assert state.gold == (0, 0) and state.phase == Phase.TRADE and state.seat == 1
-    assert (0, 1) in state.refusals and state.refused == (1, 0)
+    assert (0, 1) in state.refusals and stats_after(start, "offer A3-D2 gold 2/1", "reject")["refused"] == [1.0, 0.0]
     # Turning down a fair offer is remembered as P2's unfair treatment of P1.
     assert state.last[0 * 2 + 1] == -1
 
@@ -386,19 +398,20 @@ def test_diagonal_contact_never_links_a_road() -> None:
 
 def test_stats_report_rounds_trades_and_builds() -> None:
     board = from_rows(["|_|_|_|_|", "|_|R|R|2|", "|1|R|_|_|"])
-    state = cs(game(2).position(board, phase=Phase.TRADE).apply_text("offer A3-D2 gold 2/1").apply_text("accept"))
-    stats = state.stats()
+    stats = stats_after(game(2).position(board, phase=Phase.TRADE), "offer A3-D2 gold 2/1", "accept")
     assert stats["rounds"] == 1.0
     assert stats["trades"] == [1.0, 1.0] and stats["trade_gold"] == [2.0, 1.0] and stats["offers"] == [1.0, 0.0]
+    assert stats["trades_with_1"] == [0.0, 1.0] and stats["trades_with_2"] == [1.0, 0.0]
     assert set(stats) >= {"refused", "fees", "income", "cities", "roads"}
 
 
 def test_a_proposer_may_withdraw_changed_terms_without_it_counting_as_a_refusal() -> None:
     state = game(3).position(RELAY_BOARD, phase=Phase.TRADE)
-    state = state.apply_text("offer A3-F1 via C2=0 gold 2/1").apply_text("accept").apply_text("demand 3")
+    moves = ("offer A3-F1 via C2=0 gold 2/1", "accept", "demand 3")
+    start, state = state, state.apply_text(moves[0]).apply_text(moves[1]).apply_text(moves[2])
     assert state.current_player == 0
     withdrawn = cs(state.apply_text("reject"))
-    assert withdrawn.refusals == frozenset() and withdrawn.refused == (0, 0, 0)
+    assert withdrawn.refusals == frozenset() and stats_after(start, *moves, "reject")["refused"] == [0.0, 0.0, 0.0]
     assert withdrawn.gold == (0, 0, 0) and withdrawn.phase == Phase.TRADE and withdrawn.seat == 1
 
 
@@ -412,7 +425,7 @@ def test_relays_zero_allows_direct_trades_only() -> None:
     assert err.value.rule == "CR-3"
 
 
-def test_statistics_take_no_part_in_equality_and_the_networks_follow_the_board() -> None:
+def test_the_ledger_takes_no_part_in_equality_and_the_networks_follow_the_board() -> None:
     # P1 on A3, P2 on D2, linked by the road B3-B2-C2; P1 then lays A2 beside its city.
     #    A B C D
     # 1 |_|_|_|_|
@@ -420,7 +433,7 @@ def test_statistics_take_no_part_in_equality_and_the_networks_follow_the_board()
     # 3 |1|R|_|_|
     board = from_rows(["|_|_|_|_|", "|_|R|R|2|", "|1|R|_|_|"])
     state = game(2).position(board, gold=(3, 0))
-    counted = state.evolve(trades=(4, 4), proposed=(9, 9), income=(30, 0), roads=(2, 0))
+    counted = state.evolve(trades=(4, 4), fees=(9, 9), income=(30, 0), roads=(2, 0))
     assert counted == state and hash(counted) == hash(state)
     assert state.evolve(gold=(4, 0)) != state
     net = state.net

@@ -12,7 +12,7 @@ import plunder
 from plunder.agents import make_agent
 from plunder.core.errors import ParameterError
 from plunder.core.record import replay
-from plunder.match import play
+from plunder.match import observer_of, play
 from plunder.games.hubs import ENTRY
 from plunder.games.hubs.actions import Dot, Segment
 from plunder.games.hubs.agents import GreedyAgent
@@ -183,7 +183,7 @@ def test_render_between_rounds_shows_the_finished_sheet_and_stats_add_up() -> No
     console.print(ENTRY.presentation.render(state))
     out = console.export_text()
     assert "Round 1 is over: Player 1 scored 4. Round 2 starts on a fresh sheet; score 4-0." in out
-    assert state.stats() == {
+    assert observer_of(state.game).stats(state) == {
         "offense_points_per_round": [4.0, 0.0],
         "conceded_per_defense_round": [0.0, 4.0],
         "segments_per_round": 4.0,

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 import plunder
+from plunder.match import observer_of
 from plunder.games.pirates import tables as T
 from plunder.games.pirates.rules import Phase, PiratesGame, PiratesState
 
@@ -84,7 +85,7 @@ def test_retiring_frigate_scores_637() -> None:
     state = run(state, "retire")
     assert state.is_terminal()
     assert state.scores() == [637.0]
-    assert state.stats()["turns"] == 16.0
+    assert observer_of(game).stats(state)["turns"] == 16.0
 
 
 @pytest.mark.parametrize("suns,arms", [(0, 0), (5, 5), (2, 3)])

@@ -1,7 +1,7 @@
 """The batch path plays exactly the games the public API plays for the same seeds.
 
 Each game is compared whole: the final position (every field the position compares), the
-returns, the scores and the statistics, against :func:`plunder.match.play_out`.
+returns, the scores and the statistics, against :func:`plunder.match.play_stats`.
 """
 
 from __future__ import annotations
@@ -16,7 +16,8 @@ from plunder.core.game import Game
 from plunder.games.profiteer import batch
 from plunder.games.profiteer.agents import GreedyAgent
 from plunder.games.profiteer.flow import deck_weights
-from plunder.match import play_out
+from plunder.games.profiteer.stats import final_stats
+from plunder.match import play_stats
 from plunder.simulate import play_chunk
 
 
@@ -27,11 +28,10 @@ def same_as_public(game: Game, agent: str, seeds: range) -> dict[str, float]:
     finals = batch.play_batch(game, built, list(seeds))  # type: ignore[arg-type]
     covered: dict[str, float] = {}
     for seed, final in zip(seeds, finals, strict=True):
-        _, public = play_out(game, [built], seed=seed)
+        _, public, stats = play_stats(game, [built], seed=seed)
         assert final == public, seed
-        assert (final.returns(), final.scores(), final.stats()) == (public.returns(), public.scores(),
-                                                                    public.stats()), seed
-        for key, value in public.stats().items():
+        assert (final.returns(), final.scores(), final_stats(final)) == (public.returns(), public.scores(), stats), seed
+        for key, value in stats.items():
             covered[key] = covered.get(key, 0.0) + float(value)  # type: ignore[arg-type]
     return covered
 
@@ -83,8 +83,8 @@ def test_the_runner_batches_the_greedy_seats_and_plays_the_rest_one_by_one() -> 
     assert [i for i, _ in results] == list(range(300))
     for i, (seats, returns, scores, stats) in results[::7]:
         assert seats == [agents[i % 3]]
-        _, final = play_out(game, [make_agent(seats[0], game)], seed=40 + i)
-        assert (returns, scores, stats) == (final.returns(), final.scores(), final.stats())
+        _, final, played = play_stats(game, [make_agent(seats[0], game)], seed=40 + i)
+        assert (returns, scores, stats) == (final.returns(), final.scores(), played)
 
 
 def test_other_agents_are_declined() -> None:

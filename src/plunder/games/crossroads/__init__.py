@@ -14,6 +14,7 @@ from .observation import observation
 from .render import describe, render
 from .rules import CrossroadsGame, CrossroadsState, Phase
 from .svg import svg
+from .stats import CrossroadsObserver
 
 #: the game's own web files: the game page's trade panel (``client.js``)
 ASSETS = Path(__file__).parent / "web"
@@ -34,6 +35,7 @@ ENTRY: GameEntry[CrossroadsState, CrossroadsAction] = GameEntry(
         candidates=candidates,
     ),
     observation=observation,
+    observer=CrossroadsObserver,
     client=Client(assets=ASSETS, module="client.js"),
 )
 

@@ -1,6 +1,6 @@
 """Crossroads rules: the dice-grid game of cities, roads and negotiated trades (rulings CR-1..CR-15).
 
-The state's methods follow the rule text (seed 004) section by section: Set Up (CR-5),
+The state's methods (what is legal) follow the rule text (seed 004) section by section: Set Up (CR-5),
 A Round (CR-6, CR-13), Rolling (CR-1, CR-9), activation (CR-2), Building (CR-4) and
 Trading (CR-3, CR-7, CR-10..CR-12). The text stops inside its trading section (CR-8), so
 the negotiation protocol (CR-11, CR-12) is this project's ruling, built from what it says.
@@ -8,15 +8,14 @@ the negotiation protocol (CR-11, CR-12) is this project's ruling, built from wha
 Pure rules: no I/O, no rich, no agents. A :class:`CrossroadsState` is an immutable value;
 ``apply`` returns a new one. Dice are chance nodes; nothing hidden is ever stored. The
 actions and their texts are in :mod:`.actions`; the grid, its road networks and trade
-routes in :mod:`.board`.
+routes in :mod:`.board`; the work each action does in :mod:`.flow`.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
-from enum import Enum
+from dataclasses import dataclass, field
 from functools import cached_property
-from typing import Any, ClassVar, Self, Sequence, assert_never
+from typing import Any, ClassVar, Self, Sequence
 
 from ...core.game import CHANCE, TERMINAL, Game, State
 from ...core.params import Param, parse_choice, parse_int
@@ -46,7 +45,6 @@ from .board import (
     Board,
     Network,
     activated,
-    activation_pay,
     cell_name,
     city_sites,
     orthogonal,
@@ -54,19 +52,7 @@ from .board import (
     road_sites,
     touches_city,
 )
-
-
-class Phase(Enum):
-    """Where a game stands; the value is how messages and the terminal name it."""
-
-    SETUP_ROLL = "setup roll"
-    SETUP_PLACE = "setup placement"
-    ROLL = "roll"
-    AXIS = "axis choice"
-    BUILD = "building"
-    TRADE = "trading"
-    RESPOND = "answering"
-    OVER = "over"
+from .flow import CITY_COST, PARTNER, PROPOSER, ROAD_COST, Phase, apply
 
 
 #: the phases where chance rolls the dice
@@ -79,14 +65,9 @@ MOVES: dict[Phase, tuple[tuple[type, ...], str]] = {
     Phase.TRADE: ((Offer, Pass), "offer or pass"),
     Phase.RESPOND: ((Accept, Reject, Demand), "accept, reject or demand"),
 }
-
-CITY_COST = 10
-ROAD_COST = 3
 TRADE_GOLD = 3
 #: After this many 6-rerolls in a row the next roll is drawn from the faces 1-5 directly (CR-9).
 MAX_REROLLS = 5
-#: Response slots of a pending offer: the proposer, the partner; relays are 0, 1, ...
-PROPOSER, PARTNER = -2, -1
 
 
 def _players(text: str) -> int:
@@ -144,13 +125,10 @@ class CrossroadsGame(Game[CrossroadsAction]):
             last=(0,) * (n * n),
             grudge=(0,) * (n * n),
             trades=zeros,
-            proposed=zeros,
-            refused=zeros,
             trade_gold=zeros,
             fees=zeros,
             income=zeros,
             roads=zeros,
-            partners=(0,) * (n * n),
         )
 
     def position(
@@ -194,8 +172,10 @@ class CrossroadsState(State[CrossroadsAction]):
     seat ``j`` last treated seat ``i`` in trading (+1 fair, -1 unfair, 0 never) and
     ``grudge[i*n+j]`` whether ``j`` ever treated ``i`` unfairly; with ``refusals`` (pairs
     (proposer, refuser) this trading phase) they are public history for the agents.
-    ``trades`` .. ``roads`` count figures for ``stats()`` only, so they take no part in
-    equality: two positions that differ only there play alike.
+    ``trades`` .. ``roads`` are each seat's public ledger (the table, the score's breakdown
+    and ``crossroads-hard`` read them); no rule does, so they take no part in equality: two
+    positions that differ only there play alike. What only the statistics count is in
+    :mod:`.stats`.
     """
 
     game: CrossroadsGame = field(compare=False, repr=False)
@@ -208,14 +188,10 @@ class CrossroadsState(State[CrossroadsAction]):
     last: tuple[int, ...]
     grudge: tuple[int, ...]
     trades: tuple[int, ...] = field(compare=False)
-    proposed: tuple[int, ...] = field(compare=False)
-    refused: tuple[int, ...] = field(compare=False)
     trade_gold: tuple[int, ...] = field(compare=False)
     fees: tuple[int, ...] = field(compare=False)
     income: tuple[int, ...] = field(compare=False)
     roads: tuple[int, ...] = field(compare=False)
-    #: trades between each pair of seats: ``partners[i*n+j]`` counts seat i's trades with seat j
-    partners: tuple[int, ...] = field(compare=False)
     dice: tuple[int, ...] = ()
     lit: tuple[int, ...] = ()
     rerolls: int = 0
@@ -325,33 +301,7 @@ class CrossroadsState(State[CrossroadsAction]):
         return None
 
     def _apply(self, action: CrossroadsAction) -> "CrossroadsState":
-        match action:
-            case Roll(lo, hi):
-                return self._after_roll(lo, hi)
-            case Reroll():
-                return self.evolve(rerolls=self.rerolls + 1)
-            case Place(cell):
-                return self._place(cell)
-            case Axis(col, row):
-                return self._activate(col, row)
-            case City(cell):
-                return self._build(cell, CITY0 + self.seat, CITY_COST)
-            case Road(cell):
-                return self._build(cell, ROAD, ROAD_COST)
-            case Done():
-                return self._done()
-            case Pass():
-                return self._pass()
-            case Offer():
-                return self._propose(action)
-            case Accept():
-                return self._accept()
-            case Reject():
-                return self._reject()
-            case Demand(fee):
-                return self._demand(fee)
-            case _:
-                assert_never(action)
+        return apply(self, action)
 
     # ----------------------------------------------------------------- Set Up (CR-5)
     def _setup_rolls(self) -> list[tuple[int, int]]:
@@ -361,34 +311,6 @@ class CrossroadsState(State[CrossroadsAction]):
     def _setup_sites(self, lo: int, hi: int) -> list[int]:
         cells = set(activated(lo, hi)) | set(activated(hi, lo))
         return sorted(c for c in cells if self.board[c] == EMPTY and not touches_city(self.board, c))
-
-    def _place(self, where: int) -> "CrossroadsState":
-        board = _put(self.board, where, CITY0 + self.seat)
-        if self.seat + 1 == self.n:
-            return self.evolve(board=board, phase=Phase.ROLL, seat=0, round=1)
-        return self.evolve(board=board, phase=Phase.SETUP_ROLL, seat=self.seat + 1)
-
-    # ----------------------------------------------------------------- A Round (CR-6, CR-13)
-    def _done(self) -> "CrossroadsState":
-        # Building ends only when the builder says so (CR-14); after the last seat, trading.
-        if self.seat + 1 < self.n:
-            return self.evolve(phase=Phase.ROLL, seat=self.seat + 1)
-        return self.evolve(phase=Phase.TRADE, seat=0, passes=0, offers=(0,) * self.n, used=frozenset(),
-                           refusals=frozenset())
-
-    def _pass(self) -> "CrossroadsState":
-        if self.passes + 1 >= self.n:
-            return self._end_round()
-        return self.evolve(passes=self.passes + 1, seat=(self.seat + 1) % self.n)
-
-    def _end_round(self) -> "CrossroadsState":
-        """The win check after trading (CR-6), and the round cap (CR-13)."""
-        top = max(self.gold)
-        leaders = tuple(i for i, g in enumerate(self.gold) if g == top)
-        over = (top >= self.game.values["target"] and len(leaders) == 1) or self.round >= self.game.values["max_rounds"]
-        if over:
-            return self.evolve(phase=Phase.OVER, passes=0, winners=leaders)
-        return self.evolve(phase=Phase.ROLL, passes=0, seat=0, round=self.round + 1, used=frozenset(), lit=(), dice=())
 
     def returns(self) -> list[float]:
         """+1 for a lone winner, 0 for players tied at the top at the round cap, -1 for the rest."""
@@ -434,21 +356,6 @@ class CrossroadsState(State[CrossroadsAction]):
             return ("the dice show two faces 1-5, lower first", "CR-1")
         return ("no site qualifies on that roll, so it is rerolled", "CR-5")
 
-    def _after_roll(self, lo: int, hi: int) -> "CrossroadsState":
-        if self.phase is Phase.SETUP_ROLL:
-            return self.evolve(phase=Phase.SETUP_PLACE, dice=(lo, hi), lit=())
-        if lo == hi:
-            # Doubles: the axes cannot be told apart, so activation happens at once (CR-1, CR-14).
-            return self.evolve(dice=(lo, hi), rerolls=0)._activate(lo, lo)
-        return self.evolve(phase=Phase.AXIS, dice=(lo, hi), rerolls=0, lit=())
-
-    # ----------------------------------------------------------------- activation (CR-2)
-    def _activate(self, col: int, row: int) -> "CrossroadsState":
-        """Pay the four activated cells (CR-2) and open the roller's building (CR-14)."""
-        cells = activated(col, row)
-        pay = activation_pay(self.board, self.net, cells, self.n)
-        return self.evolve(phase=Phase.BUILD, gold=_plus(self.gold, pay), income=_plus(self.income, pay), lit=cells)
-
     # ----------------------------------------------------------------- Building (CR-4)
     def _build_actions(self) -> list[CrossroadsAction]:
         acts: list[CrossroadsAction] = [Done()]
@@ -476,12 +383,6 @@ class CrossroadsState(State[CrossroadsAction]):
         if not self.net.direct(where) & set(self.city_cells(self.seat)):
             return (f"{cell_name(where)} could not trade directly with one of your cities", "CR-4")
         return None
-
-    def _build(self, where: int, value: int, cost: int) -> "CrossroadsState":
-        built = self.evolve(board=_put(self.board, where, value), gold=_add(self.gold, self.seat, -cost))
-        if value == ROAD:
-            return built.evolve(roads=_add(self.roads, self.seat, 1))
-        return built
 
     # ----------------------------------------------------------------- Trading (CR-3, CR-7, CR-10..CR-12)
     def routes(self, a: int, b: int) -> list[tuple[int, ...]]:
@@ -532,19 +433,6 @@ class CrossroadsState(State[CrossroadsAction]):
                     f"{self.game.values['relays']}); the routes are: {shown}", "CR-10")
         return None
 
-    def _propose(self, offer: Offer) -> "CrossroadsState":
-        me, pb, n = self.seat, owner(self.board[offer.b]), self.n
-        fair = 1 if offer.theirs >= 1 else -1
-        return self.evolve(
-            phase=Phase.RESPOND,
-            offer=offer,
-            waiting=(PARTNER, *range(len(offer.relays))),
-            offers=_add(self.offers, me, 1),
-            proposed=_add(self.proposed, me, 1),
-            last=_put(self.last, pb * n + me, fair),
-            grudge=_put(self.grudge, pb * n + me, 1) if fair < 0 else self.grudge,
-        )
-
     def _response_actions(self) -> list[CrossroadsAction]:
         acts: list[CrossroadsAction] = [Accept(), Reject()]
         slot = self.waiting[0]
@@ -567,77 +455,6 @@ class CrossroadsState(State[CrossroadsAction]):
             return ("the traders' shares cannot cover that fee; the trade makes only 3 gold", "CR-12")
         return None
 
-    def _accept(self) -> "CrossroadsState":
-        assert self.offer is not None
-        slot, rest = self.waiting[0], self.waiting[1:]
-        state = self
-        if slot == PARTNER:
-            proposer, partner = self.slot_owner(PROPOSER), self.slot_owner(PARTNER)
-            state = self.evolve(last=_put(self.last, proposer * self.n + partner, 1))
-        if rest:
-            return state.evolve(waiting=rest)
-        return state._execute()
-
-    def _execute(self) -> "CrossroadsState":
-        """Every named party accepted: the offer binds (CR-7)."""
-        offer = self.offer
-        assert offer is not None
-        pa, pb = owner(self.board[offer.a]), owner(self.board[offer.b])
-        shares = [0] * self.n
-        shares[pa] += offer.mine
-        shares[pb] += offer.theirs
-        fees = [0] * self.n
-        for r, f in zip(offer.relays, offer.fees):
-            fees[owner(self.board[r])] += f
-        both = [1 if i in (pa, pb) else 0 for i in range(self.n)]
-        return self.evolve(
-            phase=Phase.TRADE,
-            seat=(pa + 1) % self.n,
-            passes=0,
-            offer=None,
-            waiting=(),
-            used=self.used | {offer.a, offer.b},
-            gold=_plus(_plus(self.gold, shares), fees),
-            trade_gold=_plus(self.trade_gold, shares),
-            trades=_plus(self.trades, both),
-            fees=_plus(self.fees, fees),
-            partners=_plus(self.partners, [1 if {i, j} == {pa, pb} and i != j else 0
-                                           for i in range(self.n) for j in range(self.n)]),
-        )
-
-    def _reject(self) -> "CrossroadsState":
-        assert self.offer is not None
-        slot = self.waiting[0]
-        rejecter, proposer = self.slot_owner(slot), self.slot_owner(PROPOSER)
-        last = self.last
-        if slot == PARTNER and self.offer.theirs >= 1:
-            # Turning down a fair offer is the partner's defection; refusing nothing is not.
-            last = _put(last, proposer * self.n + rejecter, -1)
-        # A proposer withdrawing changed terms is no refusal by another player.
-        by_other = rejecter != proposer
-        return self.evolve(
-            phase=Phase.TRADE,
-            seat=(proposer + 1) % self.n,
-            passes=0,
-            offer=None,
-            waiting=(),
-            last=last,
-            refusals=self.refusals | {(proposer, rejecter)} if by_other else self.refusals,
-            refused=_add(self.refused, proposer, 1) if by_other else self.refused,
-        )
-
-    def _demand(self, fee: int) -> "CrossroadsState":
-        offer = self.offer
-        assert offer is not None
-        slot = self.waiting[0]
-        extra = fee - offer.fees[slot]
-        # The raise comes out of the proposer's share first, then the partner's (CR-12).
-        take = min(extra, offer.mine)
-        raised = replace(offer, fees=_put(offer.fees, slot, fee), mine=offer.mine - take,
-                         theirs=offer.theirs - (extra - take))
-        again = (PROPOSER, PARTNER, *(i for i in range(len(offer.relays)) if i != slot))
-        return self.evolve(offer=raised, waiting=again)
-
     # ----------------------------------------------------------------- reports
     def places_first_city(self) -> bool:
         """True while a first city is being placed (a bare cell then reads as ``place``)."""
@@ -649,24 +466,6 @@ class CrossroadsState(State[CrossroadsAction]):
         who = "chance" if player == CHANCE else "over" if player == TERMINAL else f"P{player + 1}"
         gold = "/".join(str(g) for g in self.gold)
         return f"crossroads round {self.round} {self.phase.value} ({who}) gold {gold}"
-
-    def stats(self) -> dict[str, float | list[float]]:
-        """Per-game figures: rounds, trades, offers, refusals, fees, trade gold, income, builds, and
-        ``trades_with_J``: each seat's trades with seat J (who trades with whom)."""
-        return {
-            "rounds": float(self.round),
-            "trades": [float(x) for x in self.trades],
-            "offers": [float(x) for x in self.proposed],
-            "refused": [float(x) for x in self.refused],
-            "trade_gold": [float(x) for x in self.trade_gold],
-            "fees": [float(x) for x in self.fees],
-            "income": [float(x) for x in self.income],
-            "cities": [float(sum(1 for v in self.board if v == CITY0 + i)) for i in range(self.n)],
-            "roads": [float(x) for x in self.roads],
-            # seat i's trades with each seat, i*n+j; its rows sum to "trades" but for trades with oneself
-            **{f"trades_with_{j + 1}": [float(self.partners[i * self.n + j]) for i in range(self.n)]
-               for j in range(self.n)},
-        }
 
     def __str__(self) -> str:
         """The board as text: '.' empty, '#' road, digits are players' cities; then the gold."""
@@ -682,21 +481,4 @@ class CrossroadsState(State[CrossroadsAction]):
         return "\n".join(rows)
 
 
-def _add(values: tuple[int, ...], index: int, amount: int) -> tuple[int, ...]:
-    return values[:index] + (values[index] + amount,) + values[index + 1:]
-
-
-def _put(values: tuple[int, ...], index: int, value: int) -> tuple[int, ...]:
-    return values[:index] + (value,) + values[index + 1:]
-
-
-def _plus(values: tuple[int, ...], more: Sequence[int]) -> tuple[int, ...]:
-    return tuple(v + m for v, m in zip(values, more))
-
-
-__all__: Sequence[str] = (
-    "CrossroadsGame",
-    "CrossroadsState",
-    "Phase",
-    "splits",
-)
+__all__: Sequence[str] = ("CrossroadsGame", "CrossroadsState", "Phase", "splits")

@@ -13,6 +13,7 @@ from .observation import observation
 from .render import describe, move_list, render
 from .rules import HubsGame, HubsState
 from .svg import svg
+from .stats import HubsObserver
 
 #: the game's own web files: the game page's lattice and dot clicks (``client.js``)
 ASSETS = Path(__file__).parent / "web"
@@ -37,6 +38,7 @@ ENTRY: GameEntry[HubsState, HubsAction] = GameEntry(
         candidates=candidates,
     ),
     observation=observation,
+    observer=HubsObserver,
     client=Client(assets=ASSETS, module="client.js"),
 )
 

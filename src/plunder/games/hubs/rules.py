@@ -321,25 +321,3 @@ class HubsState(State[HubsAction]):
 
     def __str__(self) -> str:
         return text_picture(self)
-
-    def stats(self) -> dict[str, float | list[float]]:
-        """Offense points per round by seat, points conceded on defense, round shapes, segments drawn."""
-        done = self.history
-        if not done:
-            return {}
-        per_seat_off: list[list[int]] = [[], []]
-        for r in done:
-            per_seat_off[r.offense].append(r.points)
-
-        def mean(xs: list[int]) -> float:
-            return sum(xs) / len(xs) if xs else 0.0
-
-        return {
-            "offense_points_per_round": [mean(per_seat_off[0]), mean(per_seat_off[1])],
-            "conceded_per_defense_round": [mean(per_seat_off[1]), mean(per_seat_off[0])],
-            "segments_per_round": mean([r.segments for r in done]),
-            "stalled_rounds": float(sum(r.stalled for r in done)),
-            "busiest_dot": mean([r.busiest for r in done]),
-            # the match's length: dots are fixed by the parameters, segments are what varies
-            "segments": float(sum(r.segments for r in done)),
-        }

@@ -14,6 +14,7 @@ from .render import render
 from .rules import PillageGame, PillageState
 from .solver import SOLVER
 from .svg import svg
+from .stats import PillageObserver
 
 #: what the registry loads for ``pillage``
 ENTRY: GameEntry[PillageState, PillageAction] = GameEntry(
@@ -30,6 +31,7 @@ ENTRY: GameEntry[PillageState, PillageAction] = GameEntry(
     ),
     client=Client(assets=ASSETS, editor=EDITOR),
     observation=observation,
+    observer=PillageObserver,
 )
 
 __all__ = ["ENTRY", "PillageGame", "PillageState"]

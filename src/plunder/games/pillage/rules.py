@@ -221,8 +221,6 @@ class PillageState(State[PillageAction]):
     open_lines: tuple[Line, ...] = field(default=(), compare=False, repr=False)
     #: actions taken so far and the last line drawn: for display only
     ply: int = field(default=0, compare=False)
-    #: turns passed so far (lines that captured nothing, PP-4): for ``stats`` only
-    passes: int = field(default=0, compare=False)
     last_edge: int = field(default=-1, compare=False)
 
     @property
@@ -345,7 +343,6 @@ class PillageState(State[PillageAction]):
         attributes["open_lines"] = open_lines
         attributes["mover"] = 1 - self.mover
         attributes["last_edge"] = edge
-        attributes["passes"] = self.passes + 1
         return new
 
     def _capture(self, edge: int, drawn: int, open_lines: tuple[Line, ...]) -> "PillageState":
@@ -422,17 +419,6 @@ class PillageState(State[PillageAction]):
         dealt = sum(c is not None for c in self.contents) if g.fixed is None else 0
         return (f"pillage {g.board.name} move {self.ply - dealt + 1}, {who}, "
                 f"{len(lines)}/{g.num_edges} lines drawn [{shown}]")
-
-    def stats(self) -> dict[str, float | list[float]]:
-        """Boxes captured per seat, and by kind of content; the turns the game lasted."""
-        kinds = {"doubloons": Doubloons, "commodity": Commodity, "modifier": Modifier}
-        return {
-            "boxes": [float(self.owner.count(0)), float(self.owner.count(1))],
-            **{f"boxes_{name}": [float(sum(1 for o, c in zip(self.owner, self.contents) if o == p and type(c) is kind))
-                                 for p in (0, 1)] for name, kind in kinds.items()},
-            # every line that captures nothing passes the turn (PP-4): the turns begun
-            "turns": float(self.passes + 1),
-        }
 
     def __str__(self) -> str:
         return state_text(self)

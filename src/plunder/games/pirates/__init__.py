@@ -10,6 +10,7 @@ from .observation import observation
 from .render import describe, render
 from .rules import PiratesGame, PiratesState
 from .svg import svg
+from .stats import PiratesObserver
 
 #: what the registry loads for ``pirates``
 ENTRY: GameEntry[PiratesState, PiratesAction] = GameEntry(
@@ -29,6 +30,7 @@ ENTRY: GameEntry[PiratesState, PiratesAction] = GameEntry(
         levels={"hard": "greedy:bank=true"},
     ),
     observation=observation,
+    observer=PiratesObserver,
 )
 
 __all__ = ["ENTRY", "PiratesGame", "PiratesState"]

@@ -6,14 +6,14 @@ The game is a chain of small steps. A state's :class:`Phase` is the step of the 
 ``END``, and ``OVER``); pending events interrupt it in a fixed order: a tile flip
 (chance), its wind (player), a sighting roll (chance), a coin draw (chance), the
 choice of which ship to fight next (player) and a combat roll (chance).
-:meth:`PiratesState._settle` runs every automatic transition so each state waits on
-exactly one decision or chance event. The actions and their texts are in :mod:`.actions`.
+:func:`.flow.apply` runs every automatic transition so each state waits on
+exactly one decision or chance event. The actions and their texts are in :mod:`.actions`;
+the work each action does, and the automatic steps after it, in :mod:`.flow`.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from enum import Enum
 from functools import cached_property
 from typing import Any, ClassVar
 
@@ -23,6 +23,7 @@ from . import tables as T
 from .actions import (CHANCE_KINDS, CODEC, CONTINUE, DONE, KEEP, RETIRE, STOP, Bury, Buy, Continue, Dice, Done, Draw,
                       Fight, Flip, Keep, Lookout, PiratesAction, PiratesCodec, Place, Retire, Retrieve, Sail, Steer,
                       Stop, Wind, well_formed)
+from .flow import Phase, apply
 from .moves import sail_steps, ship_destinations
 from .picture import picture
 from .sea import LAYOUT_CHOICES, ORTH, WINDS, Cell, LayoutSpec, Sea, build_sea, cell_text, layout_inline, layout_text, parse_layout
@@ -30,20 +31,6 @@ from .sea import LAYOUT_CHOICES, ORTH, WINDS, Cell, LayoutSpec, Sea, build_sea, 
 #: the largest sea seed and goal a parameter may name
 MAX_SEED = 2**63 - 1
 MAX_GOAL = 10**9
-
-
-class Phase(Enum):
-    """The step of the turn a position is in (setup, the five steps of the turn, over)."""
-
-    START = "start"
-    BUY = "buy"
-    PLACE = "place"
-    SAIL = "sail"
-    OTHERS = "others"
-    BURY = "bury"
-    UPGRADE = "upgrade"
-    END = "end"
-    OVER = "over"
 
 
 #: the pirate's kinds of action in each step, with the ruling that governs the step
@@ -219,23 +206,6 @@ class PiratesState(State[PiratesAction]):
         """The score (PR-10)."""
         return [float(self.score())]
 
-    def stats(self) -> dict[str, float | list[float]]:
-        """Figures for ``plunder simulate``."""
-        return {
-            "turns": float(self.turns_completed()),
-            "drowned": 1.0 if self.drowned else 0.0,
-            "ship": float(self.ship),
-            "crew": float(self.crew),
-            "notoriety": float(self.notoriety),
-            "aboard": float(self.booty),
-            "buried": float(self.buried),
-            "combats_won": float(self.wins),
-            "combats_lost": float(self.losses),
-            "standoffs": float(self.standoffs),
-            "sightings": float(self.sightings),
-            "booty_lost": float(self.booty_lost),
-        }
-
     def short_keys(self) -> tuple[bool, bool, int | None]:
         """What a one-word key means here (:class:`.actions.PiratesCodec`): whether a wind is
         being set, whether the ship is being placed, and the ship whose tie is pending."""
@@ -265,7 +235,7 @@ class PiratesState(State[PiratesAction]):
         out: list[PiratesAction] = []
         match self.phase:
             case Phase.BUY:
-                out += self._refits
+                out += self.refits
             case Phase.PLACE:
                 out += [Place(c) for c in self.sea.coast]
             case Phase.SAIL:
@@ -273,12 +243,12 @@ class PiratesState(State[PiratesAction]):
                 out.append(STOP)
             case Phase.OTHERS:
                 coin = self.movers[0]
-                out += [Steer(coin, c) for c in self._destinations(coin)]
+                out += [Steer(coin, c) for c in self.destinations(coin)]
             case Phase.BURY:
-                out += self._bury_options
+                out += self.bury_options
                 out.append(DONE)
             case Phase.UPGRADE:
-                out += self._refits
+                out += self.refits
                 out.append(KEEP)
             case Phase.END:
                 out += (CONTINUE, RETIRE)
@@ -306,13 +276,15 @@ class PiratesState(State[PiratesAction]):
         assert self.pos is not None
         return sail_steps(self.sea, self.winds, self.pos, self.orth, self.last, self.diag)
 
-    def _destinations(self, coin: int) -> list[Cell]:
+    def destinations(self, coin: int) -> list[Cell]:
+        """Where another ship ``coin`` may sail on its best routes (PR-7): toward the pirate,
+        or away from it when smaller than the pirate's ship."""
         at = self.coin_at(coin)
         assert at is not None and self.pos is not None
         return ship_destinations(self.sea, self.winds, at, self.pos, T.coin_value(coin) < self.ship)
 
     @cached_property
-    def _refits(self) -> tuple[Buy, ...]:
+    def refits(self) -> tuple[Buy, ...]:
         """Every ship and crew the pirate may buy now (PR-3, PR-9)."""
         out: list[Buy] = []
         for ship in range(6):
@@ -334,7 +306,8 @@ class PiratesState(State[PiratesAction]):
                 and self.chest in self.sea.land_next_to(self.pos))
 
     @cached_property
-    def _bury_options(self) -> tuple[Bury | Retrieve, ...]:
+    def bury_options(self) -> tuple[Bury | Retrieve, ...]:
+        """The burials and retrievals open in this bury step (PR-8)."""
         # one burial and one retrieval per step keep the game finite (PR-13)
         out: list[Bury | Retrieve] = []
         if not self.did_bury:
@@ -399,157 +372,5 @@ class PiratesState(State[PiratesAction]):
                 return "retrieve at most the buried booty, from a space orthogonally adjacent to the chest", "PR-8"
         return f"not allowed in the {self.phase.value} step", rule
 
-    # -- applying --------------------------------------------------------------------
     def _apply(self, action: PiratesAction) -> "PiratesState":
-        s = self
-        match action:
-            case Dice(suns, arms) if s.phase is Phase.START:
-                s = s.evolve(phase=Phase.BUY, booty=suns + arms + 5)
-            case Dice(suns, arms):
-                s = s._combat(suns, arms)
-            case Flip(face):
-                s = s.evolve(faces=_set(s.faces, s.flip, face), flip=-1)
-            case Wind(wind):
-                s = s.evolve(winds=_set(s.winds, s.wind_tile, WINDS.index(wind)), wind_tile=-1)
-            case Lookout(roll):
-                seen = roll <= s.face_value(s.sight) and bool(s.bag)
-                s = s.evolve(draw=s.sight if seen else -1, sight=-1)
-            case Draw(coin):
-                assert s.pos is not None
-                spot = s.sea.opposite_quadrant(s.pos)
-                s = s.evolve(coins=tuple(sorted(s.coins + ((coin, spot),))), draw=-1, sightings=s.sightings + 1)
-            case Fight(coin):
-                s = s.evolve(fights=tuple(c for c in s.fights if c != coin), combat=coin)
-            case Buy(ship, crew):
-                cost = T.refit_cost(s.ship, s.crew, ship, crew)
-                assert cost is not None
-                s = s.evolve(ship=ship, crew=crew, booty=s.booty - cost,
-                             phase=Phase.PLACE if s.phase is Phase.BUY else Phase.END)
-            case Place(cell):
-                t = s.sea.tile_at[cell]
-                # placing flips the tile and sets its wind but sights nothing (PR-3)
-                s = s.evolve(pos=cell, phase=Phase.SAIL, flip=t, wind_tile=t)
-            case Sail(d):
-                s = s._enter(dict(s.sail_options)[d], d)
-            case Stop():
-                s = s._to_others()
-            case Steer(coin, cell):
-                s = s._move_ship(coin, cell)
-            case Bury(amount, site):
-                same = site == s.chest
-                lost = 0 if same else s.buried
-                s = s.evolve(booty=s.booty - amount, buried=(s.buried if same else 0) + amount, chest=site,
-                             did_bury=True, booty_lost=s.booty_lost + lost)
-            case Retrieve(amount):
-                s = s.evolve(booty=s.booty + amount, buried=s.buried - amount, did_retrieve=True)
-            case Done():
-                s = s._end_bury()
-            case Keep():
-                s = s.evolve(phase=Phase.END)
-            case Continue():
-                s = s.evolve(turn=s.turn + 1, phase=Phase.SAIL, orth=0, last="", diag=False,
-                             did_bury=False, did_retrieve=False)
-            case Retire():
-                s = s.evolve(phase=Phase.OVER)
-        return s._settle()
-
-    def _enter(self, target: Cell, d: str) -> "PiratesState":
-        """The pirate steps onto ``target``: flips, sighting and combat as they happen (PR-4..6)."""
-        assert self.pos is not None
-        sea = self.sea
-        old_tile, tile = sea.tile_at[self.pos], sea.tile_at[target]
-        hidden = self.faces[tile] < 0
-        lonely = not any(sea.tile_at[at] == tile for _, at in self.coins)
-        progress: dict[str, Any] = {"orth": self.orth + 1, "last": d} if d in ORTH else {"diag": True}
-        return self.evolve(
-            pos=target, **progress,
-            flip=tile if hidden else -1, wind_tile=tile if hidden else -1,
-            # no lookout when the bag is empty: there is nothing to sight (PR-12)
-            sight=tile if tile != old_tile and lonely and len(self.coins) < T.NUM_COINS else -1,
-            fights=self.ships_on(target),
-        )
-
-    def _combat(self, suns: int, arms: int) -> "PiratesState":
-        """Resolve the combat with ``self.combat`` on this roll (PR-6)."""
-        coin = self.combat
-        enemy = T.coin_value(coin)
-        mine = self.ship + self.crew + arms
-        theirs = enemy + self.notoriety + suns
-        if mine > theirs:
-            gain = arms * (enemy + suns) - self.crew
-            return self.evolve(
-                combat=-1, coins=tuple(p for p in self.coins if p[0] != coin),
-                notoriety=self.notoriety + 1, booty=max(0, self.booty + gain), wins=self.wins + 1,
-            )
-        if mine < theirs:
-            crew = max(0, self.crew - 1)
-            ship = T.ship_for_crew(self.ship, crew)
-            loss = min(self.booty, suns)
-            return self.evolve(
-                combat=-1, notoriety=max(0, self.notoriety - 1), crew=crew, ship=ship,
-                booty=self.booty - loss, losses=self.losses + 1, booty_lost=self.booty_lost + loss,
-                # a shipless pirate fights no more this turn (PR-12)
-                fights=self.fights if ship >= 0 else (),
-            )
-        return self.evolve(combat=-1, standoffs=self.standoffs + 1)
-
-    def _to_others(self) -> "PiratesState":
-        """End the sail; the nearby ships of other sizes get ready to sail (PR-7)."""
-        if self.ship < 0 or self.pos is None:
-            return self.evolve(phase=Phase.BURY, movers=())
-        near = self.sea.nearby_tiles(self.sea.tile_at[self.pos])
-        movers = tuple(c for c, at in self.coins if self.sea.tile_at[at] in near and T.coin_value(c) != self.ship)
-        return self.evolve(phase=Phase.OTHERS, movers=movers, arrived=())
-
-    def _move_ship(self, coin: int, to: Cell) -> "PiratesState":
-        """``coin`` sails to ``to``; arriving on the pirate's space means a fight (PR-6, PR-15)."""
-        coins = tuple(sorted((c, to if c == coin else at) for c, at in self.coins))
-        arrived = self.arrived
-        if to == self.pos and self.coin_at(coin) != to:
-            arrived = arrived + (coin,)
-        return self.evolve(coins=coins, movers=self.movers[1:], arrived=arrived)
-
-    def _end_bury(self) -> "PiratesState":
-        """Booty above the hold is lost after the bury step (PR-8)."""
-        over = max(0, self.booty - T.HOLD)
-        return self.evolve(booty=self.booty - over, booty_lost=self.booty_lost + over, phase=Phase.UPGRADE)
-
-    def _settle(self) -> "PiratesState":
-        """Run automatic steps until a decision or chance event is due."""
-        s = self
-        while True:
-            if s.phase in (Phase.OVER, Phase.START) or s.current_player == CHANCE or s.wind_tile >= 0:
-                return s
-            if s.fights:
-                if s.ship < 0:
-                    s = s.evolve(fights=())
-                    continue
-                if len(s.fights) == 1:
-                    s = s.evolve(combat=s.fights[0], fights=())
-                    continue
-                return s
-            match s.phase:
-                case Phase.SAIL if s.ship < 0 or not s.sail_options:
-                    s = s._to_others()
-                case Phase.OTHERS if not s.movers:
-                    # ships that reached the pirate fight once all have sailed (PR-7)
-                    s = s.evolve(phase=Phase.BURY, fights=s.arrived, arrived=())
-                case Phase.OTHERS:
-                    ends = s._destinations(s.movers[0])
-                    if len(ends) > 1 and not s.game.auto_ties:
-                        return s
-                    s = s._move_ship(s.movers[0], ends[0])
-                case Phase.BURY if not s._bury_options:
-                    s = s._end_bury()
-                case Phase.UPGRADE if not s._refits:
-                    s = s.evolve(phase=Phase.END)
-                case Phase.END if s.ship < 0:
-                    return s.evolve(phase=Phase.OVER, drowned=True)  # PR-9: no ship, no crew: drowned
-                case Phase.END if s.turn >= s.game.turns:
-                    return s.evolve(phase=Phase.OVER)  # PR-10: must retire after the last turn
-                case _:
-                    return s
-
-
-def _set(values: tuple[int, ...], index: int, value: int) -> tuple[int, ...]:
-    return values[:index] + (value,) + values[index + 1:]
+        return apply(self, action)

@@ -12,6 +12,7 @@ from .observation import observation
 from .render import describe, render
 from .rules import ProfiteerGame, ProfiteerState
 from .svg import svg
+from .stats import ProfiteerObserver
 
 #: what the registry loads for ``profiteer``
 ENTRY: GameEntry[ProfiteerState, ProfiteerAction] = GameEntry(
@@ -30,6 +31,7 @@ ENTRY: GameEntry[ProfiteerState, ProfiteerAction] = GameEntry(
     ),
     speed=Speed(fast_play=fast_play, fast_batch=fast_batch),
     observation=observation,
+    observer=ProfiteerObserver,
 )
 
 __all__ = ["ENTRY", "ProfiteerGame", "ProfiteerState"]

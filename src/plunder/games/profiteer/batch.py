@@ -30,6 +30,7 @@ from .agents import GreedyAgent
 from .fast import finish
 from .flow import Ending, Phase
 from .rules import ProfiteerGame, ProfiteerState
+from .stats import final_stats
 
 U64 = np.uint64
 I64 = np.int64
@@ -527,5 +528,5 @@ def fast_batch(game: Game, agents: Sequence[Agent], seeds: Sequence[int]) -> lis
     """Games of ``seeds`` with the one seat's ``agents``: the batch path for the greedy agents, else None."""
     if len(agents) != 1 or type(agents[0]) is not GreedyAgent or not isinstance(game, ProfiteerGame):
         return None
-    return [FastResult(returns=s.returns(), scores=s.scores(), stats=s.stats())
+    return [FastResult(returns=s.returns(), scores=s.scores(), stats=final_stats(s))
             for s in play_batch(game, agents[0], seeds)]

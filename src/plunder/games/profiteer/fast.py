@@ -24,6 +24,7 @@ from .agents import PROFIT_WEIGHTS, GreedyAgent
 from .cards import nth_card
 from .flow import BALANCE, DOWN_A, DOWN_B, OVER, SETUP, SWITCH, UP_A, UP_B, deck_weights
 from .rules import ProfiteerGame, ProfiteerState
+from .stats import final_stats
 
 _CUMULATIVE: dict[tuple[int, int, int], list[float]] = {}
 
@@ -55,7 +56,7 @@ def fast_play(game: Game, agents: Sequence[Agent], rngs: Sequence[random.Random]
     if len(agents) != 1 or len(rngs) != 1:
         return None
     final = finish(game.new_initial_state(), agents[0], rngs[0], chance.stream(seed))
-    return FastResult(returns=final.returns(), scores=final.scores(), stats=final.stats())
+    return FastResult(returns=final.returns(), scores=final.scores(), stats=final_stats(final))
 
 
 def play_to_end(state: ProfiteerState, agent: Agent, rng: random.Random) -> ProfiteerState:

@@ -307,16 +307,6 @@ class ProfiteerState(State[ProfiteerAction]):
         """The profiteer's card count (PF-8)."""
         return [float(self.total())]
 
-    def stats(self) -> dict[str, float | list[float]]:
-        """Passes, flips, wars, switches, gifts and why the game ended."""
-        return {
-            "passes": float(self.round), "flips": float(self.flips), "wars": float(self.wars),
-            "war_rounds": float(self.war_rounds), "war_cards": float(self.war_cards),
-            "switches": float(self.switches), "gifts": float(self.gifts), "reshuffles": float(self.reshuffles),
-            "end_unequal": float(self.ending == Ending.UNEQUAL), "end_declined": float(self.ending == Ending.DECLINED),
-            "end_empty_side": float(self.ending == Ending.EMPTY), "end_max_rounds": float(self.ending == Ending.ROUNDS),
-        }
-
     def summary(self) -> str:
         """One line: pass, phase, the sides' decks and piles, the table, the profiteer."""
         table = ""
