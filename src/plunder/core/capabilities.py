@@ -18,8 +18,9 @@ Strength        the game's own agents, level overrides, the     ``--vs greedy``,
                 evaluator, an exact solver                      ``plunder solve``
 Speed           a one-game and a many-games fast path           ``plunder simulate`` and the
                                                                 lab at full speed
-Client          the game's own web files and a board editor     ``/editor/{game}`` in the web
-                                                                app
+Client          the game's own web files, its game page's       its own controls on the web
+                browser module and a board editor               app's game page,
+                                                                ``/editor/{game}``
 ============== =============================================== ==============================
 
 The numeric observation for learning is one hook, ``GameEntry.observation``
@@ -72,6 +73,11 @@ class Presentation(Generic[S, A]):
     #: ``move_list(state)``: the legal actions best first by the game's own reckoning for the
     #: mover (Hubs: what a segment scores, by role); ``legal_actions()`` order when absent
     move_list: Callable[[S], Sequence[A]] | None = None
+    #: ``legal_fields(state, action)``: a legal action's parts as a small JSON object (Crossroads'
+    #: offer: its cities, route, fees and split), sent beside its text in the web app's ``state``
+    #: message so the game's browser module (:attr:`Client.module`) builds its choices from
+    #: fields instead of reading texts; ``None`` for an action with nothing to add
+    legal_fields: Callable[[S, A], Mapping[str, Any] | None] | None = None
 
 
 class Solution(Protocol):
@@ -217,5 +223,10 @@ class Client:
     #: the folder of the game's own web files (templates, scripts, styles), served under
     #: ``/assets/{game}/``
     assets: Path | None = None
+    #: the game page's own browser code: a file in :attr:`assets` holding an ES module the page
+    #: imports before it connects (Hubs' lattice clicks, Crossroads' trade panel); it exports
+    #: any of ``setup(api)``, ``update(msg)`` and ``click(event)``, which ``docs/web.md``
+    #: describes; "" for none
+    module: str = ""
     #: a board editor
     editor: Editor | None = None

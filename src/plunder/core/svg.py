@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 from html import escape
-from typing import Any, Iterable, NamedTuple, Sequence
+from typing import Any, Callable, Iterable, Mapping, NamedTuple, Sequence
 
 from .game import CHANCE, A, Action, State
 
@@ -292,11 +292,15 @@ def legal_texts(state: State[A]) -> dict[A, str]:
     return {a: state.game.action_to_text(state, a) for a in state.legal_actions()}
 
 
-def legal_page(state: State, most: int) -> tuple[list[str], int]:
-    """The texts of the first ``most`` legal actions (in the game's order) and how many there
-    are: a Hubs sheet of 1000 x 1000 has a million free points, whose texts alone take seconds
-    to write, so only those sent are written."""
+def legal_page(state: State[A], most: int, fields: Callable[[Any, Any], Mapping[str, Any] | None] | None = None,
+               ) -> tuple[list[str], int, list[Mapping[str, Any] | None]]:
+    """The texts of the first ``most`` legal actions (in the game's order), how many there are,
+    and, when the game gives ``fields`` (``Presentation.legal_fields``), each listed action's
+    fields (else none): a Hubs sheet of 1000 x 1000 has a million free points, whose texts
+    alone take seconds to write, so only those sent are written."""
     if state.is_terminal() or state.current_player == CHANCE:
-        return [], 0
+        return [], 0, []
     actions = state.legal_actions()
-    return [state.game.action_to_text(state, a) for a in actions[:most]], len(actions)
+    page = actions[:most]
+    texts = [state.game.action_to_text(state, a) for a in page]
+    return texts, len(actions), [fields(state, a) for a in page] if fields is not None else []

@@ -128,12 +128,15 @@ async def game_page(request: Request, spectator: bool) -> Response:
     viewer = Viewer(None if token is None else token_hash(token))
     creator = viewer.token == table.row.creator
     ws_path = request.url_for("ws", game_id=table.id).path + ("?watch=1" if spectator else "")
+    client = table.entry.client
+    # the game's own controls (docs/web.md, "A game's own module")
+    module = request.url_for("assets", game=table.game.id, path=client.module).path if client.module and client.assets else ""
     return templates.TemplateResponse(request, "game.html", {
         "game": {"id": table.game.id, "title": table.game.title}, "game_id": table.id,
         "state": table.view(viewer, creator=creator), "ws_path": ws_path, "spectator": spectator,
         "invites": invites(request, table) if creator else [],
         "watch_url": str(request.url_for("watch", game_id=table.id)),
-        "record_url": request.url_for("record", game_id=table.id).path,
+        "record_url": request.url_for("record", game_id=table.id).path, "module": module,
     })
 
 

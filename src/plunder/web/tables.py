@@ -18,7 +18,7 @@ import secrets
 import time
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
-from typing import Any, Callable, Sequence, TypeVar
+from typing import Any, Callable, Mapping, Sequence, TypeVar
 
 
 from ..core import chance
@@ -123,12 +123,14 @@ class LogEntry:
 @dataclass
 class Prepared:
     """What every viewer of one position is sent alike, worked out once per change: the
-    picture and the first :data:`LEGAL_CAP` legal moves' texts with their number."""
+    picture and the first :data:`LEGAL_CAP` legal moves' texts with their number, and their
+    fields where the game gives them (``Presentation.legal_fields``)."""
 
     key: tuple[int, int]
     svg: str
     legal: list[str]
     legal_total: int
+    legal_fields: list[Mapping[str, Any] | None]
     #: CPU seconds it took (a slow game is prepared off the event loop from then on)
     cost: float
 
@@ -137,8 +139,9 @@ class Prepared:
         """Work out what is sent for ``state`` (a pure function of its arguments: it may run in a thread)."""
         began = time.process_time()
         picture = svg_of(state, shown)
-        legal, total = legal_page(state, LEGAL_CAP) if on else ([], 0)
-        return cls(key, picture, legal, total, time.process_time() - began)
+        fields = entry(state.game.id).presentation.legal_fields
+        legal, total, legal_fields = legal_page(state, LEGAL_CAP, fields) if on else ([], 0, [])
+        return cls(key, picture, legal, total, legal_fields, time.process_time() - began)
 
 
 class Table:
@@ -371,6 +374,7 @@ class Table:
             "log_from": start, "log": [e.data() for e in self.log[start:]],
             "seats": self.seat_views(you), "you": sorted(you), "your_turn": your_turn,
             "legal": prepared.legal if your_turn else [], "legal_total": prepared.legal_total if your_turn else 0,
+            "legal_fields": prepared.legal_fields if your_turn else [],
             "thinking": self.ai_to_move(), "can_undo": self.on and self.alone(you),
             "over": result is not None, "result": result,
         }

@@ -1,9 +1,12 @@
 """Crossroads: the dice-grid game of cities, roads and negotiated trades (game id ``crossroads``)."""
 
-from ...core.capabilities import Presentation, Strength
+from pathlib import Path
+
+from ...core.capabilities import Client, Presentation, Strength
 from ...core.registry import GameEntry
 from .actions import CrossroadsAction
 from .agents import AGENTS, candidates
+from .fields import legal_fields
 from .figures import FIGURES
 from .guide import HOW_TO_PLAY
 from .hard import HARD
@@ -14,12 +17,16 @@ from .rules import CrossroadsGame, CrossroadsState, Phase
 from .svg import svg
 from .stats import CrossroadsObserver
 
+#: the game's own web files: the game page's trade panel (``client.js``)
+ASSETS = Path(__file__).parent / "web"
+
 #: what the registry loads for ``crossroads``
 ENTRY: GameEntry[CrossroadsState, CrossroadsAction] = GameEntry(
     game_class=CrossroadsGame,
     presentation=Presentation(
         pitch="Roll dice to build cities and roads on a 10x10 grid, and trade with rivals who may or may not play fair.",
         how_to_play=HOW_TO_PLAY, render=render, svg=svg, describe=describe, narrate=narrate, breakdown=breakdown,
+        legal_fields=legal_fields,
     ),
     strength=Strength(
         agents={**AGENTS, "crossroads-hard": HARD},
@@ -31,6 +38,7 @@ ENTRY: GameEntry[CrossroadsState, CrossroadsAction] = GameEntry(
     figures=FIGURES,
     observation=observation,
     observer=CrossroadsObserver,
+    client=Client(assets=ASSETS, module="client.js"),
 )
 
 __all__ = ["ENTRY", "CrossroadsAction", "CrossroadsGame", "CrossroadsState", "Phase"]

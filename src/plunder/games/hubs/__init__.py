@@ -1,6 +1,8 @@
 """Hubs (seed 002): place dots, join them with segments; the offense scores busy dots."""
 
-from ...core.capabilities import Presentation, Strength
+from pathlib import Path
+
+from ...core.capabilities import Client, Presentation, Strength
 from ...core.registry import GameEntry
 from .actions import HubsAction
 from .agents import AGENTS
@@ -13,6 +15,9 @@ from .render import describe, move_list, render
 from .rules import HubsGame, HubsState
 from .svg import svg
 from .stats import HubsObserver
+
+#: the game's own web files: the game page's lattice and dot clicks (``client.js``)
+ASSETS = Path(__file__).parent / "web"
 
 #: what the registry loads for ``hubs``
 ENTRY: GameEntry[HubsState, HubsAction] = GameEntry(
@@ -36,6 +41,7 @@ ENTRY: GameEntry[HubsState, HubsAction] = GameEntry(
     figures=FIGURES,
     observation=observation,
     observer=HubsObserver,
+    client=Client(assets=ASSETS, module="client.js"),
 )
 
 __all__ = ["ENTRY", "HubsGame", "HubsState"]

@@ -1,8 +1,10 @@
 // The game page: shows the position the server sends over the WebSocket and sends back the
 // action texts the player clicks. There are no rules here: the picture's elements carry
-// their actions (data-action; Hubs' sheet a data-action-pattern, its dots data-dot), the
-// server checks every action and says plainly why one is refused. The move list and the
-// Crossroads trade panel only arrange the legal texts the server sent.
+// their actions (data-action), the server checks every action and says plainly why one is
+// refused, and the move list only arranges the legal texts the server sent. A game with
+// controls of its own (Client.module: a lattice to click, a panel of choices) has them in
+// its own ES module, imported before the page connects and handed the small API below
+// (docs/web.md, "A game's own module").
 "use strict";
 (function () {
   const root = document.getElementById("game");
@@ -17,7 +19,7 @@
   let socket = null;
   let retry = 0;
   let waiting = false;       // an action is on its way: one click, one action
-  let picked = null;         // Hubs: the first dot of a segment
+  let plugin = {};           // the game's own module's hooks (none: {})
   let resultSeen = false;    // the result screen was closed: do not open it again
 
   // --- the connection -------------------------------------------------------------------
@@ -82,7 +84,6 @@
     state = msg;
     done();
     if (moved) { say(""); $("hint").hidden = true; }
-    picked = null;
     board.innerHTML = msg.svg;
     $("status").textContent = msg.status;
     const mine = (msg.you || []).length > 0;
@@ -94,8 +95,7 @@
     seats(msg);
     controls(msg, mine);
     moves(msg.your_turn ? msg.legal || [] : []);
-    trade(msg.your_turn ? msg.legal || [] : []);
-    hubs(msg);
+    hook("update", msg);
     result(msg);
   }
 
@@ -212,242 +212,57 @@
     return p.matrixTransform(svg.getScreenCTM().inverse());
   }
 
-  // Hubs: the lattice point nearest a click on the sheet, from the sheet's origin and step
-  function latticePoint(sheet, event) {
-    const svg = sheet.ownerSVGElement;
-    const p = svgPoint(svg, event);
-    const step = Number(sheet.dataset.step);
-    const x = Math.round((p.x - Number(sheet.dataset.originX)) / step);
-    const y = Math.round((Number(sheet.dataset.originY) - p.y) / step);
-    if (x < 0 || y < 0 || x >= Number(sheet.dataset.width) || y >= Number(sheet.dataset.height)) return null;
-    return { x, y, cx: Number(sheet.dataset.originX) + x * step, cy: Number(sheet.dataset.originY) - y * step };
-  }
-
-  function patternText(sheet, pt) {
-    return sheet.dataset.actionPattern.replace("{x}", pt.x).replace("{y}", pt.y);
-  }
-
-  board.addEventListener("click", (event) => {
-    if (!state.your_turn) return;
-    const target = event.target;
-    const dot = target.closest("[data-dot].action");
-    if (dot) { pickDot(dot); return; }
-    // a ship or a label drawn over a target does not hide it: what lies under the pointer counts
-    const action = target.closest("[data-action]") || underPoint(event, "[data-action]");
-    if (action) { act(action.dataset.action); return; }
-    const sheet = target.closest("[data-action-pattern]") || underPoint(event, "[data-action-pattern]");
-    if (sheet) {
-      const pt = latticePoint(sheet, event);
-      if (pt) act(patternText(sheet, pt));
-      return;
-    }
-    if (tradeOpen) pickCity(event);
-  });
-
   function underPoint(event, selector) {
     return document.elementsFromPoint(event.clientX, event.clientY).find((el) => el.matches && el.matches(selector));
   }
 
-  // a ghost dot follows the pointer over Hubs' sheet: green on a free point the server listed
-  board.addEventListener("mousemove", (event) => {
-    const sheet = state.your_turn && board.querySelector("[data-action-pattern]");
-    const svg = board.querySelector("svg");
-    let ghost = svg && svg.querySelector("circle.ghost");
-    if (!sheet) { if (ghost) ghost.remove(); return; }
-    const pt = latticePoint(sheet, event);
-    if (!pt) { if (ghost) ghost.remove(); return; }
-    if (!ghost) {
-      ghost = document.createElementNS("http://www.w3.org/2000/svg", "circle");
-      ghost.setAttribute("class", "ghost");
-      ghost.setAttribute("r", Math.max(4, Math.min(9, Number(sheet.dataset.step) * 0.32)));
-      svg.append(ghost);
-    }
-    ghost.setAttribute("cx", pt.cx);
-    ghost.setAttribute("cy", pt.cy);
-    const legal = state.legal || [];
-    const listed = legal.includes(patternText(sheet, pt));
-    // a capped list may leave a legal point out: only a full list can say a point is taken
-    ghost.classList.toggle("bad", !listed && legal.length >= (state.legal_total || 0));
+  // a ship or a label drawn over a target does not hide it: what lies under the pointer counts
+  function actionAt(event) {
+    return event.target.closest("[data-action]") || underPoint(event, "[data-action]");
+  }
+
+  board.addEventListener("click", (event) => {
+    if (!state.your_turn) return;
+    // the game's module sees the click first and says whether it took it
+    if (hook("click", event)) return;
+    const action = actionAt(event);
+    if (action) act(action.dataset.action);
   });
 
-  // --- Hubs: two dots make a segment ----------------------------------------------------
-  function labelIndex(label) {
-    return label.length === 1 ? label.charCodeAt(0) - 97 : 26 + 26 * (label.charCodeAt(0) - 97) + label.charCodeAt(1) - 97;
-  }
-
-  function segmentText(a, b) {
-    return labelIndex(a) < labelIndex(b) ? `seg ${a}-${b}` : `seg ${b}-${a}`;
-  }
-
-  function pickDot(el) {
-    const label = el.dataset.dot;
-    if (picked === label) { picked = null; markDots(); return; }
-    if (picked === null) { picked = label; markDots(); return; }
-    const text = segmentText(picked, label);
-    picked = null;
-    markDots();
-    act(text);
-  }
-
-  function markDots() {
-    const legal = new Set(state.legal || []);
-    board.querySelectorAll("[data-dot]").forEach((el) => {
-      const label = el.dataset.dot;
-      el.classList.toggle("picked", label === picked);
-      el.classList.toggle("partner", picked !== null && label !== picked && legal.has(segmentText(picked, label)));
-    });
-    const panel = $("hub-pick");
-    panel.hidden = picked === null;
-    panel.textContent = picked === null ? "" : `Dot ${picked} picked: click the dot to join it to (outlined dots are legal), or click it again to let go.`;
-  }
-
-  function hubs(msg) {
-    $("hub-pick").hidden = true;
-    if (msg.your_turn && board.querySelector("[data-dot].action")) markDots();
-  }
-
-  // --- Crossroads: trading as a panel ---------------------------------------------------
-  // An offer's text: offer A3-F1 [via C2=1,D5=0] gold 2/1
-  const OFFER = /^offer ([a-j]\d+)-([a-j]\d+)(?: via (\S+))? gold (\d+)\/(\d+)$/i;
-  let tradeOpen = false;
-  let choice = { mine: null, theirs: null, route: null };
-
-  function parseOffer(text) {
-    const m = OFFER.exec(text);
-    if (!m) return null;
-    const relays = m[3] ? m[3].split(",").map((r) => r.split("=")) : [];
-    return { text, mine: m[1].toUpperCase(), theirs: m[2].toUpperCase(), route: relays.map((r) => r[0].toUpperCase()).join(","),
-             relays, give: Number(m[4]), get: Number(m[5]) };
-  }
-
-  // who owns the city on a cell, read off the picture (the house drawn in the cell)
-  function ownerOf(cell) {
-    const rect = board.querySelector(`rect.cell[data-cell="${cell}"]`);
-    if (!rect) return "";
-    const box = rect.getBoundingClientRect();
-    const hit = document.elementsFromPoint(box.left + box.width / 2, box.top + box.height * 0.7)
-      .find((el) => el.matches && el.matches(".city"));
-    return hit ? hit.dataset.owner : "";
-  }
-
-  function seatName(owner) {
-    const i = Number((owner || "").slice(1)) - 1;
-    const s = (state.seats || [])[i];
-    return s ? s.name : owner;
-  }
-
-  function trade(legal) {
-    const panel = $("trade");
-    const offers = legal.map(parseOffer).filter(Boolean);
-    const answering = legal.includes("accept");
-    tradeOpen = offers.length > 0;
-    if (!offers.length && !answering) { panel.hidden = true; markCells(); return; }
-    panel.hidden = false;
-    panel.replaceChildren();
-    if (answering) {
-      answer(panel, legal);
-      return;
+  // --- the game's own module ------------------------------------------------------------
+  // a hook that throws is reported and the page goes on: the move list still plays the game
+  function hook(name, arg) {
+    if (typeof plugin[name] !== "function") return undefined;
+    try {
+      return plugin[name](arg);
+    } catch (err) {
+      console.error(err);
+      say("This game's own controls failed; the move list still works.", String(err));
+      return undefined;
     }
-    const h = document.createElement("h3");
-    h.textContent = "Trade: make an offer or pass";
-    panel.append(h);
-    if (!offers.some((o) => o.mine === choice.mine)) choice = { mine: null, theirs: null, route: null };
-    const mineCities = [...new Set(offers.map((o) => o.mine))];
-    if (mineCities.length === 1) choice.mine = mineCities[0];
-    panel.append(row("Your city", mineCities.map((c) => [c, c]), choice.mine, (v) => { choice = { mine: v, theirs: null, route: null }; trade(legal); }));
-    const forMine = offers.filter((o) => o.mine === choice.mine);
-    if (choice.mine) {
-      const theirs = [...new Set(forMine.map((o) => o.theirs))];
-      if (theirs.length === 1) choice.theirs = theirs[0];
-      panel.append(row("With", theirs.map((c) => [c, `${c} (${seatName(ownerOf(c))})`]), choice.theirs, (v) => { choice.theirs = v; choice.route = null; trade(legal); }));
-    }
-    const forPair = forMine.filter((o) => o.theirs === choice.theirs);
-    if (choice.theirs) {
-      const routes = [...new Set(forPair.map((o) => o.route))];
-      if (routes.length === 1) choice.route = routes[0];
-      if (routes.length > 1 || routes[0]) {
-        panel.append(row("Route", routes.map((r) => [r, r ? `through ${r.split(",").map((c) => `${c} (${seatName(ownerOf(c))})`).join(", ")}` : "direct"]),
-          choice.route, (v) => { choice.route = v; trade(legal); }));
+  }
+
+  // what a module may use: the page's elements, the position shown, and the page's own ways
+  // to act, to lay out buttons and panels and to find what lies under the pointer
+  const api = {
+    root, board,
+    state: () => state,
+    log: () => log,
+    act, say, button, svgPoint, underPoint, actionAt,
+    seatName: (i) => { const s = (state.seats || [])[i]; return s ? s.name : `seat ${i + 1}`; },
+    // a panel under the board (hidden until the module shows it), made once per id
+    panel: (id) => {
+      let el = $(id);
+      if (!el) {
+        el = document.createElement("div");
+        el.className = "panel";
+        el.id = id;
+        el.hidden = true;
+        root.querySelector(".play").append(el);
       }
-    }
-    if (choice.theirs && choice.route !== null) {
-      const splits = forPair.filter((o) => o.route === choice.route);
-      const p = document.createElement("div");
-      p.className = "splits";
-      const label = document.createElement("span");
-      label.textContent = "Split the 3 new gold:";
-      p.append(label);
-      for (const o of splits) {
-        const parts = [`you ${o.give}`, `${seatName(ownerOf(o.theirs))} ${o.get}`]
-          .concat(o.relays.map(([cell, fee]) => `${cell} ${fee}`));
-        p.append(button(parts.join(" · "), () => act(o.text), "offer"));
-      }
-      panel.append(p);
-    }
-    if (legal.includes("pass")) panel.append(button("Pass", () => act("pass"), "pass"));
-    markCells();
-  }
-
-  function answer(panel, legal) {
-    const h = document.createElement("h3");
-    h.textContent = "An offer names you";
-    const told = document.createElement("p");
-    const last = log.length ? log[log.length - 1].text : "";
-    told.textContent = last;
-    panel.append(h, told);
-    const p = document.createElement("div");
-    p.className = "answers";
-    p.append(button("Accept", () => act("accept"), "accept"), button("Reject", () => act("reject"), "reject"));
-    const demands = legal.filter((t) => /^demand \d+$/.test(t));
-    if (demands.length) {
-      const sel = document.createElement("select");
-      sel.id = "demand-fee";
-      sel.setAttribute("aria-label", "the fee to demand");
-      for (const t of demands) {
-        const o = document.createElement("option");
-        o.value = t;
-        o.textContent = `${t.split(" ")[1]} gold`;
-        sel.append(o);
-      }
-      p.append(button("Demand a fee of", () => act(sel.value), "demand"), sel);
-    }
-    panel.append(p);
-  }
-
-  function row(label, options, current, onpick) {
-    const div = document.createElement("div");
-    div.className = "pick";
-    const span = document.createElement("span");
-    span.textContent = label + ":";
-    div.append(span);
-    for (const [value, words] of options) {
-      const b = button(words, () => onpick(value), value === current ? "chosen" : "");
-      b.dataset.value = value;
-      div.append(b);
-    }
-    return div;
-  }
-
-  // outline the cities the offer being made names
-  function markCells() {
-    board.querySelectorAll("rect.cell").forEach((el) => {
-      const cell = el.dataset.cell;
-      el.classList.toggle("mine", tradeOpen && cell === choice.mine);
-      el.classList.toggle("theirs", tradeOpen && cell === choice.theirs);
-    });
-  }
-
-  // clicking a city while an offer is being made picks it: one's own, then a partner's
-  function pickCity(event) {
-    const rect = underPoint(event, "rect.cell");
-    if (!rect) return;
-    const cell = rect.dataset.cell;
-    const offers = (state.legal || []).map(parseOffer).filter(Boolean);
-    if (offers.some((o) => o.mine === cell)) choice = { mine: cell, theirs: null, route: null };
-    else if (offers.some((o) => o.mine === choice.mine && o.theirs === cell)) { choice.theirs = cell; choice.route = null; }
-    else return;
-    trade(state.legal || []);
-  }
+      return el;
+    },
+  };
 
   // --- hint, undo, resign, the result ---------------------------------------------------
   $("hint-button").addEventListener("click", () => {
@@ -473,6 +288,16 @@
 
   document.querySelectorAll("input.copy").forEach((el) => el.addEventListener("focus", () => el.select()));
 
-  show(state);
-  connect();
+  // the module is in place before the first position is shown and the socket opens; a module
+  // that cannot be loaded leaves the page playable by its move list
+  const url = root.dataset.module;
+  (url ? import(url) : Promise.resolve({}))
+    .then((mod) => [mod, ""], (err) => [{}, String(err)])
+    .then(([mod, failed]) => {
+      plugin = mod;
+      hook("setup", api);
+      show(state);
+      connect();
+      if (failed) say("This game's own controls did not load; the move list still works.", failed);
+    });
 })();
