@@ -72,7 +72,7 @@ def load_json(text: str, what: str, max_bytes: int = MAX_FILE_BYTES, max_depth: 
     """Parse ``text`` as JSON within the limits; a ValueError names ``what`` and the limit broken."""
     if len(text) > max_bytes:
         raise ValueError(f"{what} has {len(text)} characters; the limit is {max_bytes}")
-    depth = _depth(text)
+    depth = json_depth(text)
     if depth > max_depth:
         raise ValueError(f"{what} nests {depth} levels deep; the limit is {max_depth}")
     try:
@@ -85,8 +85,9 @@ def load_json(text: str, what: str, max_bytes: int = MAX_FILE_BYTES, max_depth: 
         raise ValueError(f"{what} nests too deep; the limit is {max_depth}") from None
 
 
-def _depth(text: str) -> int:
-    """The deepest bracket nesting of JSON ``text``, skipping strings (a linear scan)."""
+def json_depth(text: str) -> int:
+    """The deepest bracket nesting of JSON ``text``, skipping strings (a linear scan, before any
+    recursive parser sees the text)."""
     depth = deepest = 0
     in_string = escaped = False
     for ch in text:

@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from starlette.exceptions import HTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from ..core.files import MAX_FILE_BYTES
+from ..core.files import MAX_FILE_BYTES, json_depth
 from ..core.record import MAX_RECORD_BYTES
 
 #: largest request body: a record upload (the largest thing a browser sends) and its form
@@ -47,26 +47,8 @@ MAX_REPLAYS_WAITING = 8
 
 def deeper_than(text: str, most: int) -> bool:
     """Whether the JSON text ``text`` nests arrays and objects more than ``most`` deep
-    (brackets inside strings do not count). One pass, stopping at the first level too deep."""
-    depth = 0
-    in_string = escaped = False
-    for ch in text:
-        if in_string:
-            if escaped:
-                escaped = False
-            elif ch == "\\":
-                escaped = True
-            elif ch == '"':
-                in_string = False
-        elif ch == '"':
-            in_string = True
-        elif ch in "[{":
-            depth += 1
-            if depth > most:
-                return True
-        elif ch in "]}":
-            depth -= 1
-    return False
+    (brackets inside strings do not count)."""
+    return json_depth(text) > most
 
 
 @dataclass
