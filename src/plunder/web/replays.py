@@ -27,6 +27,7 @@ from datetime import datetime, timezone
 from typing import Any, Callable, TypeVar
 
 from markupsafe import Markup
+from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
@@ -282,19 +283,23 @@ async def uploaded_text(request: Request) -> str:
     return text
 
 
-def render_replay(request: Request, parts: dict[str, Any], *, source: dict[str, object],
-                  result: dict[str, Any] | None = None, status_code: int = 200) -> Response:
+async def render_replay(request: Request, parts: dict[str, Any], *, source: dict[str, object],
+                        result: dict[str, Any] | None = None, status_code: int = 200) -> Response:
     """The replay page from its ``parts`` (:func:`page_parts`); ``source`` says where its
     pictures come from (the page's JS reads it): ``kind`` (``upload`` or ``game``), ``frames``
     (the path that position numbers are appended to) and optionally ``download`` (the record's
     address; else the page carries it). ``result`` is the verdict and breakdown when the caller
-    knows better than the moves (a resignation)."""
-    return templates.TemplateResponse(request, "replay.html", {
+    knows better than the moves (a resignation). The page of a long record is megabytes of
+    HTML: it is rendered in a thread, never on the event loop the games' moves wait on."""
+    context = {
         **parts,
         "result": result or parts["result"],
         "config": {"digest": parts["digest"], "last": parts["last"], "start": parts["start"], **source},
         "download": source.get("download"),
-    }, status_code=status_code)
+    }
+    response: Response = await run_in_threadpool(templates.TemplateResponse, request, "replay.html", context,
+                                                 status_code=status_code)
+    return response
 
 
 #: longest parameter text the page shows whole (an inline board file can be a megabyte)
@@ -384,7 +389,7 @@ async def upload(request: Request) -> Response:
     except RecordError as exc:
         return await replays_page(request, str(exc), 400)
     frames = request.url_for("replay_upload_frame", digest=parts["digest"], n=0).path[:-1]
-    return render_replay(request, parts, source={"kind": "upload", "frames": frames})
+    return await render_replay(request, parts, source={"kind": "upload", "frames": frames})
 
 
 async def upload_frame(request: Request) -> Response:
@@ -436,7 +441,7 @@ async def game_replay(request: Request) -> Response:
     parts = await in_worker(request, f"game:{address_of(request)}:{table.id}", record_page, table.record(),
                             int_param(request, "n", 0))
     frames = request.url_for("replay_game_frame", game_id=table.id, n=0).path[:-1]
-    return render_replay(request, parts, result=table.result(), source={
+    return await render_replay(request, parts, result=table.result(), source={
         "kind": "game", "frames": frames, "download": request.url_for("record", game_id=table.id).path})
 
 
