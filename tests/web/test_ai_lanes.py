@@ -63,8 +63,15 @@ async def _served_order() -> tuple[list[str], list[str]]:
     return ran, dropped
 
 
+
+def run_apart(coroutine: Any) -> Any:
+    """``asyncio.run(coroutine)`` in a thread of its own: the browser tests' session keeps an
+    event loop running in the main thread, where ``asyncio.run`` refuses to start another."""
+    with ThreadPoolExecutor(1) as pool:
+        return pool.submit(asyncio.run, coroutine).result()
+
 def test_a_game_behind_another_games_searches_is_served_in_turn() -> None:
-    ran, dropped = asyncio.run(_served_order())
+    ran, dropped = run_apart(_served_order())
     # B and D asked after A's second and third requests, but A had just been served: they go first;
     # A's newer request replaced its waiting one; C's position changed before its turn
     assert ran == ["A1", "B1", "D1", "A3"]
@@ -126,7 +133,7 @@ async def _play_against_failing_hard(db: str) -> tuple[list[dict[str, Any]], lis
 
 def test_a_failing_ai_falls_back_to_a_simpler_level_and_says_so(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     asked = failing_hard(monkeypatch)
-    got, log = asyncio.run(_play_against_failing_hard(f"sqlite:///{tmp_path / 'plunder.db'}"))
+    got, log = run_apart(_play_against_failing_hard(f"sqlite:///{tmp_path / 'plunder.db'}"))
     notices = [m for m in got if m["type"] == "notice"]
     assert len(notices) == 1
     assert "hard AI of Player 2 failed" in notices[0]["message"] and "level medium" in notices[0]["message"]
