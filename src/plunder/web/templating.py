@@ -22,7 +22,7 @@ STATIC_DIR = HERE / "static"
 
 
 def game_template(game_id: str, name: str) -> str:
-    """The template name of a game's own page ``name`` (``games/pillage/editor.html``)."""
+    """The template name of a game's own page ``name`` (``games/<id>/editor.html``)."""
     return f"games/{game_id}/{name}"
 
 
