@@ -57,6 +57,9 @@ def check_state(game: Game, state: State, rng: random.Random, report: Conformanc
         raise _fail(game, state, "non-terminal state has no legal action")
     if len(set(legal)) != len(legal):
         raise _fail(game, state, "legal_actions() repeats an action")
+    for most in (0, 1, 7):
+        if state.legal_head(most) != (legal[:most], len(legal)):
+            raise _fail(game, state, f"legal_head({most}) is not the first {most} of legal_actions() and their number")
     if not (player == CHANCE or 0 <= player < game.num_players):
         raise _fail(game, state, f"current_player {player} is not a seat, CHANCE or TERMINAL")
     if player == CHANCE:

@@ -178,6 +178,15 @@ class State(ABC, Generic[A]):
     def legal_actions(self) -> list[A]:
         """Legal actions; at a chance node, the outcomes; empty when terminal."""
 
+    def legal_head(self, most: int) -> tuple[list[A], int]:
+        """The first ``most`` of :meth:`legal_actions` and how many there are. A game whose
+        list can be huge but is cheap to count overrides it, so that a page of the list (the
+        web's move list) costs what the page costs: a web server that listed a million
+        actions would hold a million objects, which every full garbage collection of its
+        event loop's process then walks."""
+        actions = self.legal_actions()
+        return actions[:most], len(actions)
+
     def chance_outcomes(self) -> list[tuple[A, float]]:
         """``[(outcome, probability), ...]`` at a chance node; probabilities sum to 1."""
         raise ValueError(f"{self.summary()} is not a chance node")

@@ -300,7 +300,6 @@ def legal_page(state: State[A], most: int, fields: Callable[[Any, Any], Mapping[
     alone take seconds to write, so only those sent are written."""
     if state.is_terminal() or state.current_player == CHANCE:
         return [], 0, []
-    actions = state.legal_actions()
-    page = actions[:most]
+    page, total = state.legal_head(most)
     texts = [state.game.action_to_text(state, a) for a in page]
-    return texts, len(actions), [fields(state, a) for a in page] if fields is not None else []
+    return texts, total, [fields(state, a) for a in page] if fields is not None else []

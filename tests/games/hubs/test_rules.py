@@ -292,3 +292,21 @@ def test_the_dot_limit_is_the_documented_one() -> None:
     for too_many in (702, 704, 10**6):
         with pytest.raises(ParameterError, match=r"outside 2\.\.700"):
             hubs(width=1000, height=1000, dots=too_many)
+
+
+def test_a_page_of_a_million_free_points_lists_only_the_page() -> None:
+    # A 1000 x 1000 sheet has a million free points: the web's move list and picture ask for a
+    # page of them and their number, and must not make the million (a server holding a
+    # million objects pays for them in every full garbage collection).
+    from plunder.core.svg import legal_page
+    from plunder.games.hubs.rules import _lattice
+    from plunder.pictures import svg_of
+
+    game = hubs(width=1000, height=1000)
+    state = game.new_initial_state().apply(Dot(0, 0)).apply(Dot(2, 0))
+    _lattice.cache_clear()
+    texts, total, _ = legal_page(state, 3)
+    svg_of(state, None)
+    assert _lattice.cache_info().misses == 0
+    assert (texts, total) == (["dot 1,0", "dot 3,0", "dot 4,0"], 10**6 - 2)
+    assert state.legal_head(3) == (state.legal_actions()[:3], len(state.legal_actions()))

@@ -12,7 +12,7 @@ Actions are :class:`~.actions.Dot` (place) and :class:`~.actions.Segment` (join)
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from functools import cached_property
+from functools import cached_property, lru_cache
 from typing import Any, Callable, ClassVar
 
 import numpy as np
@@ -115,10 +115,10 @@ class HubsGame(Game[HubsAction]):
         """Per round: every dot, plus at most 3n-6 segments (a planar straight-line graph)."""
         return self.rounds * (self.dots + max(1, 3 * self.dots - 6))
 
-    @cached_property
+    @property
     def lattice(self) -> tuple[Dot, ...]:
         """A :class:`Dot` for every lattice point, row by row (``y * width + x``); placement lists slice it."""
-        return tuple(Dot(x, y) for y in range(self.height) for x in range(self.width))
+        return _lattice(self.width, self.height)
 
     def new_initial_state(self) -> "HubsState":
         """Round 1, an empty sheet, the defense (Player 2, HB-6) to place the first dot."""
@@ -136,6 +136,13 @@ class HubsGame(Game[HubsAction]):
     def codec(self) -> HubsCodec:
         """Hubs' notation on this sheet (HB-1, HB-2)."""
         return HubsCodec(self.width, self.height, self.dots)
+
+
+@lru_cache(maxsize=2)
+def _lattice(width: int, height: int) -> tuple[Dot, ...]:
+    # Shared by every game of one sheet size: a 1000 x 1000 sheet's million points take a
+    # second of CPU and 60 MB to make, and the web server loads one game per table.
+    return tuple(Dot(x, y) for y in range(height) for x in range(width))
 
 
 @dataclass(frozen=True)
@@ -205,6 +212,20 @@ class HubsState(State[HubsAction]):
         degree = np.array(self.degree, dtype=np.int64)
         worth = degree[paper.ends[ids]].sum(axis=1)
         return list(paper.segments(ids[np.lexsort((ids, -worth))]))
+
+    def legal_head(self, most: int) -> tuple[list[HubsAction], int]:
+        """While placing, the first ``most`` free points (row by row) without listing the
+        others: a 1000 x 1000 sheet has a million."""
+        if self.round >= self.game.rounds or not self.placing:
+            return super().legal_head(most)
+        width, taken = self.game.width, {y * self.game.width + x for x, y in self.dots}
+        head: list[HubsAction] = []
+        spot = 0
+        while len(head) < most and spot < width * self.game.height:
+            if spot not in taken:
+                head.append(Dot(spot % width, spot // width))
+            spot += 1
+        return head, width * self.game.height - len(self.dots)
 
     def _free_points(self) -> list[HubsAction]:
         lattice, width = self.game.lattice, self.game.width

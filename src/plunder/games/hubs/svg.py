@@ -14,7 +14,7 @@ buttons (``seg c-k``).
 from __future__ import annotations
 
 from ...core.svg import ACCENT, INK, MUTED, PAPER, RULE, SEAT, TARGET, Picture, Shown, text_width
-from .actions import Dot, label
+from .actions import label
 from .picture import segment_counts, state_sheet
 from .rules import HubsState
 
@@ -42,10 +42,11 @@ def svg(state: HubsState, shown: Shown | None = None) -> str:
         return left + p[0] * step, top + (g.height - 1 - p[1]) * step
 
     pic = Picture(width)
-    # the actions only, never their texts: a large sheet has a million free points, all of one
-    # kind (dots while placing, segments after; none once the match is over)
-    legal = state.legal_actions()
-    placing = bool(legal) and isinstance(legal[0], Dot)
+    # a large sheet has a million free points: while placing, the sheet is one clickable
+    # pattern and no list of points is made; segments (far fewer) are listed to offer the best
+    on = not state.is_terminal()
+    placing = on and state.placing
+    legal = state.legal_actions() if on and not placing else []
     pic.rect(left, top, sheet_w, sheet_h, "#ffffff", stroke=RULE, class_="action sheet" if placing else "sheet",
              data_action_pattern="dot {x},{y}" if placing else None, data_origin_x=left,
              data_origin_y=top + sheet_h, data_step=step, data_width=g.width, data_height=g.height)
