@@ -24,7 +24,7 @@ import time
 from typing import Any, Callable
 
 import plunder
-from plunder.games.pillage.rules import PillageGame
+from plunder.games.pillage.rules import PillageGame, PillageState
 
 from ai_latency import load
 from pillage_positions import openspiel_state, start_positions

@@ -15,11 +15,10 @@ are those of the all-AI game of issue 26 (Crossroads for six, ``max_rounds=10000
 from __future__ import annotations
 
 import argparse
-import random
 import time
 import tracemalloc
 
-from plunder.core.record import Move
+from plunder.match import play_out
 from plunder.core.registry import load_game
 from plunder.web.store import HUMAN, ON, GameRow, SeatRow
 from plunder.web.tables import MAX_GAME_MOVES, Table
@@ -34,17 +33,7 @@ def main() -> None:
     args = parser.parse_args()
     params = dict(item.split("=", 1) for item in (args.p or ["max_rounds=10000", "target=100000"]))
     game = load_game(args.game, args.preset, **params)
-    rng = random.Random(1)
-    state = game.new_initial_state()
-    moves: list[Move] = []
-    while len(moves) < args.moves and not state.is_terminal():
-        if state.current_player < 0:
-            outcomes, weights = zip(*state.chance_outcomes())
-            action = rng.choices(outcomes, weights)[0]
-        else:
-            action = rng.choice(state.legal_actions())
-        moves.append(Move(None if state.current_player < 0 else state.current_player, game.action_to_text(state, action)))
-        state = state.apply(action)
+    moves = play_out(game, ["random"] * game.num_players, 1, most=args.moves)[0].moves
     row = GameRow("bench", game.id, dict(game.params), 1, ON, "t", [SeatRow(HUMAN, token="t")] * game.num_players,
                   moves=moves)
     tracemalloc.start()

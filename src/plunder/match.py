@@ -125,8 +125,9 @@ def play(game: Game, agents: Sequence[Agent | str], seed: int | None = None) -> 
 
 
 def play_out(game: Game, agents: Sequence[Agent | str], seed: int | None = None,
-             observer: Observer | None = None) -> tuple[Record, State]:
-    """Like :func:`play`, also returning the final state; ``observer`` sees every move."""
+             observer: Observer | None = None, most: int | None = None) -> tuple[Record, State]:
+    """Like :func:`play`, also returning the final state; ``observer`` sees every move. With
+    ``most``, play stops after that many moves (chance's included), the game maybe unfinished."""
     seats = [make_agent(a, game) if isinstance(a, str) else a for a in agents]
     if len(seats) != game.num_players:
         raise ValueError(f"{game.id} needs {game.num_players} agents, got {len(seats)}")
@@ -137,7 +138,7 @@ def play_out(game: Game, agents: Sequence[Agent | str], seed: int | None = None,
     rngs = [agent_rng(seed, i) for i in range(len(seats))]
     state = game.new_initial_state()
     for _ in range(game.max_game_length + 1):
-        if state.is_terminal():
+        if state.is_terminal() or (most is not None and len(record.moves) >= most):
             break
         player = state.current_player
         if player == CHANCE:
@@ -151,8 +152,9 @@ def play_out(game: Game, agents: Sequence[Agent | str], seed: int | None = None,
             observer.see(before, action, state)
     else:
         raise RuntimeError(f"{game.id} did not end within {game.max_game_length} actions")
-    record.returns = list(state.returns())
-    record.scores = list(state.scores())
+    if state.is_terminal():
+        record.returns = list(state.returns())
+        record.scores = list(state.scores())
     return record, state
 
 

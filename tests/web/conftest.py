@@ -1,11 +1,13 @@
-"""Fixtures of the web tests: the databases the store is tested on."""
+"""Fixtures of the web tests: the databases the store is tested on, and a live server."""
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Iterator
 
 import pytest
 
+from .browser.conftest import LiveServer
 from .postgres import cluster
 
 
@@ -13,3 +15,12 @@ from .postgres import cluster
 def postgres_url() -> Iterator[str]:
     """A throwaway PostgreSQL database for the session (see :mod:`tests.web.postgres`)."""
     yield from cluster()
+
+
+@pytest.fixture
+def server(tmp_path: Path) -> Iterator[LiveServer]:
+    """A live server on its own database."""
+    live = LiveServer(tmp_path / "plunder.db")
+    live.start()
+    yield live
+    live.kill()

@@ -14,7 +14,7 @@ import time
 import urllib.parse
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any
 
 import pytest
 from starlette.testclient import TestClient
@@ -165,15 +165,6 @@ def test_games_past_the_global_bound_are_refused_plainly(monkeypatch: pytest.Mon
 
 
 # ---- a stopping server ----
-
-@pytest.fixture
-def server(tmp_path: Path) -> Iterator[LiveServer]:
-    """A live server on its own database."""
-    live = LiveServer(tmp_path / "plunder.db")
-    live.start()
-    yield live
-    live.kill()
-
 
 #: how long a stopping server may take, generously (it took 15 to 26 s with searches queued)
 STOP_SECONDS = 10.0

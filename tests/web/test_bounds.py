@@ -9,7 +9,6 @@ from __future__ import annotations
 import asyncio
 import json
 import pickle
-import random
 import time
 from pathlib import Path
 from typing import Any, Iterator
@@ -17,10 +16,11 @@ from typing import Any, Iterator
 import pytest
 from starlette.testclient import TestClient
 
-from plunder.core.game import Game, State
+from plunder.core.game import Game
 from plunder.core.record import Move, Record
 from plunder.core.registry import load_game
 from plunder.games.hubs.rules import HubsGame
+from plunder.match import play_out
 from plunder.web import tables
 from plunder.web.app import create_app
 from plunder.web.positions import CHECKPOINT_EVERY, KEEP_RECENT
@@ -38,19 +38,8 @@ def client(tmp_path: Path) -> Iterator[TestClient]:
 
 
 def played(game: Game, seed: int, most: int) -> list[Move]:
-    """The moves of a game between random players (chance drawn at random too), at most ``most``."""
-    rng = random.Random(seed)
-    state: State = game.new_initial_state()
-    moves: list[Move] = []
-    while not state.is_terminal() and len(moves) < most:
-        if state.current_player < 0:
-            outcomes, weights = zip(*state.chance_outcomes())
-            action = rng.choices(outcomes, weights)[0]
-        else:
-            action = rng.choice(state.legal_actions())
-        moves.append(Move(None if state.current_player < 0 else state.current_player, game.action_to_text(state, action)))
-        state = state.apply(action)
-    return moves
+    """The moves of a game between random players, at most ``most`` (chance's included)."""
+    return play_out(game, ["random"] * game.num_players, seed, most=most)[0].moves
 
 
 def row_of(game: Game, moves: list[Move]) -> GameRow:

@@ -3,7 +3,6 @@ game's how-to-play page reads its guide, and an unknown page is a plain 404 page
 
 from __future__ import annotations
 
-from pathlib import Path
 from xml.etree import ElementTree
 
 import pytest

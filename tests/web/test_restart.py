@@ -10,22 +10,12 @@ import random
 import time
 import urllib.parse
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any
 
-import pytest
 from websockets.sync.client import ClientConnection, connect
 
 from plunder.web.security import TOKEN_HEADER
 from tests.web.browser.conftest import LiveServer
-
-
-@pytest.fixture
-def server(tmp_path: Path) -> Iterator[LiveServer]:
-    """A live server on its own database."""
-    live = LiveServer(tmp_path / "plunder.db")
-    live.start()
-    yield live
-    live.kill()
 
 
 def create(server: LiveServer, game: str, **fields: str) -> tuple[str, str]:

@@ -26,7 +26,7 @@ def observation(game: Any) -> Encoding:
     phase_rows = enum_rows(Phase)
     seat_rows = [one_hot(k, players) for k in range(players)] + [[0] * players]
     layout = Layout()
-    planes_part = layout.take((players + 5) * CELLS)
+    layout.take((players + 5) * CELLS)  # the board planes, from 0 on (planes_of below)
     tail_part = layout.take(2 + 2 * players + 2 * players * players + 2 * players + len(phases) + 6)
     orders = [[(seat + k) % players for k in range(players)] for seat in range(players)]
     # how each seat treated each, read from the observer on: [i*n+j] is how seat j treated seat i

@@ -13,7 +13,7 @@ buttons (``seg c-k``).
 
 from __future__ import annotations
 
-from ...core.svg import ACCENT, INK, MUTED, PAPER, RULE, SEAT, TARGET, Picture, Shown, text_width
+from ...core.svg import ACCENT, INK, MUTED, PAPER, RULE, SEAT, Picture, Shown, text_width
 from .actions import label
 from .picture import segment_counts, state_sheet
 from .rules import HubsState
