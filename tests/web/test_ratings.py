@@ -5,6 +5,7 @@ high-score tables per variant."""
 
 from __future__ import annotations
 
+import json
 import random
 import time
 from pathlib import Path
@@ -59,6 +60,14 @@ def play_to_the_end(ws: WebSocketTestSession, rng: random.Random) -> dict[str, A
             ws.send_json({"type": "act", "action": rng.choice(message["legal"]), "ply": message["ply"]})
         message = state_of(ws)
     return message
+
+
+def page_yours(client: TestClient, game_id: str) -> list[str]:
+    """What the game page's first state (drawn on the server) tells this browser of the end."""
+    page = client.get(f"/play/{game_id}").text
+    first = page.split('<script type="application/json" id="first-state">')[1].split("</script>")[0]
+    yours: list[str] = json.loads(first)["result"].get("yours", [])
+    return yours
 
 
 def rating_rows(db: str, game: str) -> dict[str, dict[str, Any]]:
@@ -124,11 +133,11 @@ def test_a_rated_end_updates_the_rating_once_and_a_restart_never_again(db: str) 
         assert row["games"] == 1 and line == f"Your rating {shown(MU, SIGMA)} → {shown(row['mu'], row['sigma'])}"
         assert row["mu"] != MU
         # a second viewer, a reload: the same line, nothing moves
-        assert line in client.get(f"/play/{game_id}").text
+        assert page_yours(client, game_id) == [line]
         assert rating_rows(db, "pillage")[token] == row
     with TestClient(create_app(db, ai_workers=0)) as again:  # a restart over the same store
         again.cookies.set("plunder_token", token_of_client(client))
-        assert line in again.get(f"/play/{game_id}").text
+        assert page_yours(again, game_id) == [line]
         stored = Store(db).load(game_id)
         assert stored is not None
         final = load_game("pillage", **stored.params).new_initial_state()
@@ -199,8 +208,10 @@ def test_the_ai_ratings_file_gives_every_rated_game_its_levels() -> None:
 def test_the_leaderboard_is_bounded_escaped_and_shows_the_ai_levels(client: TestClient, db: str,
                                                                      monkeypatch: pytest.MonkeyPatch) -> None:
     store = Store(db)
-    with store.engine.begin() as c:
-        c.execute(insert(ratings.ratings), [{"game": "pillage", "token": f"{i:064x}", "mu": 1500.0 + i,
+    levels = ratings.ai_ratings()["pillage"]
+    floor = min(shown(mu, sigma) for mu, sigma in levels.values())
+    with store.engine.begin() as c:  # more players than the board shows, all below the AI levels
+        c.execute(insert(ratings.ratings), [{"game": "pillage", "token": f"{i:064x}", "mu": floor - 10.0 * i,
                                              "sigma": 100.0, "games": i + 1, "updated": time.time()}
                                             for i in range(ratings.LEADERBOARD_SIZE + 20)])
     monkeypatch.setattr(ratings, "display_names",
@@ -209,9 +220,11 @@ def test_the_leaderboard_is_bounded_escaped_and_shows_the_ai_levels(client: Test
     body = page.split('id="leaderboard"')[1].split("</table>")[0]
     assert body.count("<tr") == ratings.LEADERBOARD_SIZE + 1  # the header row
     assert "<script>x" not in page and "&lt;script&gt;x&lt;/script&gt;" in page
-    assert "The hard AI" in page and '<span class="tag">AI</span>' in page
-    best = shown(1500.0 + ratings.LEADERBOARD_SIZE + 19, 100.0)
-    assert f'<td class="num">{best}</td>' in body.split("</tr>")[1]  # best first
+    rows = body.split("</tr>")[1:-1]
+    ai = sorted((shown(mu, sigma) for mu, sigma in levels.values()), reverse=True)
+    assert all('<span class="tag">AI</span>' in r for r in rows[:3]) and "The hard AI" in page
+    assert [int(r.split('<td class="num">')[1].split("<")[0]) for r in rows] == \
+        ai + [shown(floor - 10.0 * i, 100.0) for i in range(ratings.LEADERBOARD_SIZE - 3)]  # best first, cut
     # the default name is an anonymous label of the hash, never an AI's
     assert standing.display_names(store, ["ab" * 32]) == {"ab" * 32: "Anonymous ababab"}
     # a solitaire's leaderboard is its high scores
