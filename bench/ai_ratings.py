@@ -16,7 +16,7 @@ newcomer's rating, exactly as the server rates players. The agents decide as peo
 draws it). Prints per game the tally of every pair and each agent's mu, sigma and shown rating
 (mu - 3 sigma), and writes the levels' mu and sigma (``random`` is an anchor only, not a level
 the server seats) into ``--out`` with the command and the games behind them, keeping the other
-games' entries already there.
+games' entries already there (so runs for different games, in parallel, add up).
 """
 
 from __future__ import annotations
@@ -104,10 +104,11 @@ def main() -> None:
     chosen = args.only or [g for g in game_ids() if plunder.load_game(g).num_players >= 2]
     print(f"games {chosen}, {args.games} per pair ({hard_games} with hard), seeds {args.seed}+; load {load()}",
           flush=True)
-    found = json.loads(args.out.read_text()) if args.out.exists() else {}
     for game_id in chosen:
         entry = measure(game_id, args.games, hard_games, args.seed)
         entry["command"] = "bench/ai_ratings.py " + " ".join(sys.argv[1:])
+        # read just before writing: runs for different games (one per game, in parallel) add up
+        found = json.loads(args.out.read_text()) if args.out.exists() else {}
         found[game_id] = entry
         args.out.write_text(json.dumps(found, indent=1, sort_keys=True) + "\n")
     print(f"written {args.out}; load {load()}")
