@@ -119,6 +119,14 @@ def test_a_rated_game_that_cannot_be_rated_is_refused_plainly(client: TestClient
     assert new_game(client, game, **fields)
 
 
+def test_a_rated_game_against_an_unmeasured_ai_level_is_refused(client: TestClient,
+                                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(ratings, "ai_ratings", lambda: {"pillage": {"easy": (1500.0, 100.0)}})
+    answer = client.post("/new/pillage", data={**RATED_VS_EASY, "seat.1": "hard"}, follow_redirects=False)
+    assert answer.status_code == 400 and "The hard AI of Pillage and Profit has no measured rating" in answer.text
+    assert new_game(client, "pillage", **RATED_VS_EASY)
+
+
 def test_a_browser_cannot_claim_a_second_seat_of_a_rated_game(client: TestClient, db: str) -> None:
     game_id = new_game(client, "pillage", preset="small", rated="on", **{"seat.0": "me", "seat.1": "open"})
     invite = Store(db).load(game_id)
@@ -143,6 +151,13 @@ def test_a_rated_end_updates_the_rating_once_and_a_restart_never_again(any_db: s
         row = rating_rows(db, "pillage")[token]
         assert row["games"] == 1 and line == f"Your rating {shown(MU, SIGMA)} → {shown(row['mu'], row['sigma'])}"
         assert row["mu"] != MU
+        # the AI seat's rating is the measured one, untouched: only the person's changed
+        with Store(db).engine.connect() as c:
+            changed = c.execute(select(ratings.rating_changes.c.seat)
+                                .where(ratings.rating_changes.c.game_id == game_id)).scalars().all()
+        assert changed == [0]
+        board = {r["name"]: r["rating"] for r in ratings.leaderboard(Store(db), "pillage", token) if r["ai"]}
+        assert board == {f"The {level} AI": shown(mu, sigma) for level, (mu, sigma) in ratings.ai_ratings()["pillage"].items()}
         # a second viewer, a reload: the same line, nothing moves
         assert page_yours(client, game_id) == [line]
         assert rating_rows(db, "pillage")[token] == row
