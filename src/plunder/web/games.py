@@ -27,6 +27,7 @@ from ..core.game import Game
 from ..core.registry import game_ids, load_game
 from .limits import (MAX_FIELD_BYTES, MAX_FORM_FIELDS, MAX_MESSAGE_BYTES, MAX_MESSAGE_DEPTH, MAX_REFUSED,
                      MESSAGE_BURST, MESSAGE_RATE, Bucket, deeper_than)
+from . import ratings
 from .newgame import default_seat, render_form
 from .store import OPEN, token_hash
 from .security import TokenRefused, navigated_here, remember, seat_token, token_of
@@ -94,7 +95,7 @@ async def new_game(request: Request) -> Response:
     try:
         game = game_from_form(game_id, form)
         choices = [str(form.get(f"seat.{i}") or default_seat(i)) for i in range(game.num_players)]
-        new_id = await tables_of(request).create(game, choices, token_hash(token))
+        new_id = await tables_of(request).create(game, choices, token_hash(token), rated=form.get("rated") == "on")
     except Full as exc:  # the server's bound, not the form's fault: a refusal page
         raise HTTPException(503, exc.message) from None
     except Refused as exc:
@@ -156,7 +157,11 @@ async def join(request: Request) -> Response:
     if not navigated_here(request):
         raise HTTPException(403, "An invitation is claimed by following its link, not from inside another site's page.")
     token, minted = token_or_400(request)
-    game_id = await tables_of(request).claim(request.path_params["invite"], token_hash(token))
+    tables = tables_of(request)
+    refusal = await tables.db(ratings.claim_refusal, tables.store, request.path_params["invite"], token_hash(token))
+    if refusal:
+        raise HTTPException(409, refusal)
+    game_id = await tables.claim(request.path_params["invite"], token_hash(token))
     if game_id is None:
         raise HTTPException(410, "This invitation has been used or does not exist. Ask for a watch link to follow the game.")
     response = RedirectResponse(request.url_for("play", game_id=game_id).path, status_code=303)

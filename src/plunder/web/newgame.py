@@ -2,7 +2,7 @@
 allowed choices, and one row per seat (me, hotseat, an open seat for a friend, an AI level).
 
 The form posts to the same address (``POST /new/{game}``, the game routes' handler) with the
-fields ``preset``, ``p.<name>`` and ``seat.<i>`` that docs/web.md describes. Nothing here
+fields ``preset``, ``p.<name>``, ``seat.<i>`` and ``rated`` that docs/web.md describes. Nothing here
 checks a value: the server's handler loads the game through ``Game.load`` and says what is
 wrong.
 """
@@ -82,7 +82,8 @@ def render_form(request: Request, game_id: str, error: str = "", given: dict[str
     seats = [given.get(f"seat.{i}", default_seat(i)) for i in range(form["max_seats"])]
     return templates.TemplateResponse(request, "new.html", {
         "game": form, "seat_kinds": SEAT_KINDS, "values": values, "seats": seats,
-        "preset": given.get("preset", ""), "error": error}, status_code=status_code)
+        "preset": given.get("preset", ""), "rated": given.get("rated") == "on", "error": error},
+        status_code=status_code)
 
 
 async def new_game_form(request: Request) -> Response:

@@ -30,6 +30,7 @@ from ..core.svg import Shown, legal_page, outcome_text, status_text
 from ..core.words import refusal
 from ..match import chance_index, new_seed, undo_point
 from ..pictures import svg_of
+from . import ratings
 from .positions import Positions
 from .store import AI, HUMAN, ON, OPEN, OVER, RESIGNED, GameRow, SeatRow, StaleWrite, Store, token_hash
 from .thinking import Busy, Superseded, Thinkers
@@ -166,6 +167,9 @@ class Table:
         #: what the log adds to a move's narration (why an AI seat plays a simpler level), by move number
         self.notes: dict[int, str] = {}
         self._prepared: Prepared | None = None
+        #: what the game's end means to each browser seated in it, by token hash (a rating
+        #: change, a personal best: :func:`.ratings.settle`); ``None`` until the game is settled
+        self.outcome: dict[str, list[str]] | None = None
         #: the position's picture and legal moves being worked out in a thread (:meth:`Tables.ready`)
         self.preparing: asyncio.Future[Prepared] | None = None
         self.adopt(row, self.replayed(row))
@@ -367,6 +371,8 @@ class Table:
         your_turn = self.on and state.current_player in you
         prepared = self.prepare()
         result = self.result()
+        if result is not None and self.outcome and viewer.token in self.outcome:
+            result["yours"] = self.outcome[viewer.token]
         start = max(min(viewer.known, len(self.log)), len(self.log) - LOG_WINDOW)
         message: dict[str, Any] = {
             "type": "state", "game": self.game.id, "ply": len(self.moves), "svg": prepared.svg,
@@ -462,6 +468,7 @@ class Tables:
                 self._evict()
                 self.open[game_id] = table
         self._loading.pop(game_id, None)
+        await self.settle(table)
         await self.ready(table)
         return table
 
@@ -492,11 +499,15 @@ class Tables:
         for table in idle[: len(self.open) - MAX_OPEN_TABLES + 1]:
             del self.open[table.id]
 
-    async def create(self, game: Game, choices: Sequence[str], creator: str) -> str:
+    async def create(self, game: Game, choices: Sequence[str], creator: str, rated: bool = False) -> str:
         """Store a new game of ``game`` with seats as chosen (:data:`SEAT_CHOICES`) by the holder
-        of the token hashed ``creator``; its id. Chance's opening draws are stored with it."""
+        of the token hashed ``creator``, rated or not (:mod:`.ratings`); its id. Chance's opening
+        draws are stored with it."""
         if len(choices) != game.num_players:
             raise Refused(f"{game.title} is played by {game.num_players}: give every seat a player")
+        refusal = ratings.rated_refusal(game, choices) if rated else None
+        if refusal:
+            raise Refused(refusal)
         now = time.monotonic()
         if sum(t.active(now) for t in self.open.values()) >= MAX_GAMES_ON:
             raise Full(f"The server has {MAX_GAMES_ON:,} games in progress, its limit; "
@@ -520,6 +531,8 @@ class Tables:
         if states[-1].is_terminal():
             row.status = OVER
         await self.db(self.store.create, row)
+        if rated:
+            await self.db(ratings.mark_rated, self.store, row.id)
         table.extend(moves, states[1:])
         self._evict()
         self.open[row.id] = table
@@ -545,6 +558,7 @@ class Tables:
         row = await self.db(self.store.load, table.id)
         if row is not None:
             table.adopt(row, await asyncio.to_thread(table.replayed, row))
+            await self.settle(table)
             await self.ready(table)
             self.tell(table)
 
@@ -564,8 +578,18 @@ class Tables:
         if first < len(table.moves):
             table.cut(first)
         table.extend(moves, states)
+        await self.settle(table)
         await self.ready(table)
         self.tell(table)
+
+    async def settle(self, table: Table) -> None:
+        """Once the game is over, have its end rated (or its solitaire score kept) and learn
+        what it means to each seat (:func:`.ratings.settle`, which acts once per game whoever calls)."""
+        if not table.on and table.outcome is None:
+            try:
+                table.outcome = await self.db(ratings.settle, self.store, table.row, table.state)
+            except Exception:  # the store failing here costs the game nothing: the next load settles it
+                log.exception("could not settle game %s", table.id)
 
     def tell(self, table: Table) -> None:
         """Queue the table's state for each of its viewers (a viewer too slow to take it is cut off)."""
@@ -637,6 +661,7 @@ class Tables:
             table.row.version += 1
             table.row.status = RESIGNED
             table.row.resigned_by = seat
+            await self.settle(table)
             await self.ready(table)
             self.tell(table)
 

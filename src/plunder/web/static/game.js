@@ -283,6 +283,9 @@
       li.textContent = line;
       return li;
     }));
+    // what the end means to this browser: a rating change, a personal best (docs/web.md, "Ratings")
+    $("yours").textContent = (msg.result.yours || []).join("; ");
+    $("yours").hidden = !(msg.result.yours || []).length;
     $("result").hidden = resultSeen;
   }
 

@@ -1,0 +1,29 @@
+"""Who the standings pages (:mod:`.ratings`' leaderboards, :mod:`.scores`' high scores) show and
+for whom: the name shown for a browser identity, and the identity of the browser looking.
+"""
+
+from __future__ import annotations
+
+from typing import Sequence
+
+from starlette.requests import Request
+
+from .security import TokenRefused, token_of
+from .store import Store, token_hash
+
+
+def display_names(store: Store, tokens: Sequence[str]) -> dict[str, str]:
+    """The name shown for each browser of ``tokens`` (hashes of seat tokens): for now a short
+    anonymous label drawn from the hash (``Anonymous 3fa2c1``), which no AI label ("The hard AI")
+    can be taken for. The one place chosen names are to be read from once players have them."""
+    return {t: f"Anonymous {t[:6]}" for t in tokens}
+
+
+def viewer_hash(request: Request) -> str | None:
+    """The hash of the seat token this request carries; ``None`` for a newcomer (or a malformed
+    token header: such a request acts for nobody)."""
+    try:
+        token = token_of(request)
+    except TokenRefused:
+        return None
+    return None if token is None else token_hash(token)

@@ -1,0 +1,315 @@
+"""Rated play and solitaire scores on the server: the rated flag, the refusals (hotseat, a
+second seat by invite, a solitaire), one rating update per rated end (played out, resigned,
+across a restart), the AI levels' fixed ratings, the leaderboard's bound and escaping, and the
+high-score tables per variant."""
+
+from __future__ import annotations
+
+import json
+import random
+import time
+from pathlib import Path
+from typing import Any, Iterator
+
+import pytest
+from sqlalchemy import insert, select
+from starlette.testclient import TestClient, WebSocketTestSession
+
+from plunder.core.registry import load_game
+from plunder.match import play_out
+from plunder.web import ratings, scores, standing
+from plunder.web.app import create_app
+from plunder.web.security import TOKEN_HEADER
+from plunder.web.skill import MU, SIGMA, shown
+from plunder.web.store import HUMAN, OVER, GameRow, SeatRow, Store, token_hash
+from plunder.web.tables import new_token
+
+
+@pytest.fixture
+def db(tmp_path: Path) -> str:
+    """A fresh SQLite database."""
+    return f"sqlite:///{tmp_path / 'plunder.db'}"
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def any_db(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    """A fresh SQLite database, or the session's PostgreSQL database (shared by the tests:
+    they look only at their own games and tokens there)."""
+    if request.param == "postgresql":
+        url: str = request.getfixturevalue("postgres_url")
+        return url
+    return f"sqlite:///{tmp_path / 'plunder.db'}"
+
+
+@pytest.fixture
+def client(db: str) -> Iterator[TestClient]:
+    """The app over ``db``, its AI in a thread."""
+    with TestClient(create_app(db, ai_workers=0)) as c:
+        yield c
+
+
+def new_game(client: TestClient, game: str, **fields: str) -> str:
+    """POST the new-game form; the new game's id."""
+    answer = client.post(f"/new/{game}", data=fields, follow_redirects=False)
+    assert answer.status_code == 303, answer.text
+    return str(answer.headers["location"]).rsplit("/", 1)[1]
+
+
+def state_of(ws: WebSocketTestSession) -> dict[str, Any]:
+    """The next ``state`` message."""
+    message = ws.receive_json()
+    assert message["type"] == "state", message
+    return message
+
+
+def play_to_the_end(ws: WebSocketTestSession, rng: random.Random) -> dict[str, Any]:
+    """Play random legal moves for this connection's seats until the game is over; the last state."""
+    message = state_of(ws)
+    while not message["over"]:
+        if message["your_turn"]:
+            ws.send_json({"type": "act", "action": rng.choice(message["legal"]), "ply": message["ply"]})
+        message = state_of(ws)
+    return message
+
+
+def page_yours(client: TestClient, game_id: str) -> list[str]:
+    """What the game page's first state (drawn on the server) tells this browser of the end."""
+    page = client.get(f"/play/{game_id}").text
+    first = page.split('<script type="application/json" id="first-state">')[1].split("</script>")[0]
+    yours: list[str] = json.loads(first)["result"].get("yours", [])
+    return yours
+
+
+def rating_rows(db: str, game: str) -> dict[str, dict[str, Any]]:
+    """Every stored rating at ``game``, by token hash."""
+    with Store(db).engine.connect() as c:
+        return {r["token"]: dict(r) for r in c.execute(select(ratings.ratings).where(ratings.ratings.c.game == game)).mappings()}
+
+
+def token_of_client(client: TestClient) -> str:
+    """The seat token the test client's cookie holds."""
+    token = client.cookies.get("plunder_token")
+    assert token
+    return str(token)
+
+
+RATED_VS_EASY = {"preset": "small", "seat.0": "me", "seat.1": "easy", "rated": "on"}
+
+
+def test_the_rated_flag_is_stored_only_when_ticked(client: TestClient, db: str) -> None:
+    rated = new_game(client, "pillage", **RATED_VS_EASY)
+    casual = new_game(client, "pillage", preset="small", **{"seat.0": "me", "seat.1": "easy"})
+    store = Store(db)
+    assert ratings.is_rated(store, rated) and not ratings.is_rated(store, casual)
+    form = client.get("/new/pillage").text
+    assert 'name="rated"' in form and "checked" not in form.split('name="rated"')[1].split(">")[0]
+
+
+@pytest.mark.parametrize("game,fields,said", [
+    ("pillage", {"preset": "small", "seat.0": "me", "seat.1": "hotseat"}, "no hotseat"),
+    ("pillage", {"preset": "small", "seat.0": "easy", "seat.1": "hard"}, "needs you in one seat"),
+    ("profiteer", {"seat.0": "me"}, "solitaire"),
+])
+def test_a_rated_game_that_cannot_be_rated_is_refused_plainly(client: TestClient, db: str, game: str,
+                                                                 fields: dict[str, str], said: str) -> None:
+    answer = client.post(f"/new/{game}", data={**fields, "rated": "on"}, follow_redirects=False)
+    assert answer.status_code == 400 and said in answer.text
+    assert 'id="rated" checked' in answer.text or game == "profiteer"  # the form comes back as given
+    # the same seats unrated are a game
+    assert new_game(client, game, **fields)
+
+
+def test_a_rated_game_against_an_unmeasured_ai_level_is_refused(client: TestClient,
+                                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(ratings, "ai_ratings", lambda: {"pillage": {"easy": (1500.0, 100.0)}})
+    answer = client.post("/new/pillage", data={**RATED_VS_EASY, "seat.1": "hard"}, follow_redirects=False)
+    assert answer.status_code == 400 and "The hard AI of Pillage and Profit has no measured rating" in answer.text
+    assert new_game(client, "pillage", **RATED_VS_EASY)
+
+
+def test_a_browser_cannot_claim_a_second_seat_of_a_rated_game(client: TestClient, db: str) -> None:
+    game_id = new_game(client, "pillage", preset="small", rated="on", **{"seat.0": "me", "seat.1": "open"})
+    invite = Store(db).load(game_id)
+    assert invite is not None and invite.seats[1].invite
+    answer = client.get(f"/join/{invite.seats[1].invite}", follow_redirects=False)
+    assert answer.status_code == 409 and "cannot hold two seats" in answer.text
+    # an unrated game lets the same browser take both (a hotseat by invite)
+    casual = new_game(client, "pillage", preset="small", **{"seat.0": "me", "seat.1": "open"})
+    row = Store(db).load(casual)
+    assert row is not None
+    assert client.get(f"/join/{row.seats[1].invite}", follow_redirects=False).status_code == 303
+
+
+def test_a_rated_end_updates_the_rating_once_and_a_restart_never_again(any_db: str) -> None:
+    db = any_db
+    with TestClient(create_app(db, ai_workers=0)) as client:
+        game_id = new_game(client, "pillage", **RATED_VS_EASY)
+        token = token_hash(token_of_client(client))
+        with client.websocket_connect(f"/ws/{game_id}") as ws:
+            end = play_to_the_end(ws, random.Random(3))
+        [line] = end["result"]["yours"]
+        row = rating_rows(db, "pillage")[token]
+        assert row["games"] == 1 and line == f"Your rating {shown(MU, SIGMA)} → {shown(row['mu'], row['sigma'])}"
+        assert row["mu"] != MU
+        # the AI seat's rating is the measured one, untouched: only the person's changed
+        with Store(db).engine.connect() as c:
+            changed = c.execute(select(ratings.rating_changes.c.seat)
+                                .where(ratings.rating_changes.c.game_id == game_id)).scalars().all()
+        assert changed == [0]
+        board = {r["name"]: r["rating"] for r in ratings.leaderboard(Store(db), "pillage", token) if r["ai"]}
+        assert board == {f"The {level} AI": shown(mu, sigma) for level, (mu, sigma) in ratings.ai_ratings()["pillage"].items()}
+        # a second viewer, a reload: the same line, nothing moves
+        assert page_yours(client, game_id) == [line]
+        assert rating_rows(db, "pillage")[token] == row
+    with TestClient(create_app(db, ai_workers=0)) as again:  # a restart over the same store
+        again.cookies.set("plunder_token", token_of_client(client))
+        assert page_yours(again, game_id) == [line]
+        stored = Store(db).load(game_id)
+        assert stored is not None
+        final = load_game("pillage", **stored.params).new_initial_state()
+        for m in stored.moves:
+            final = final.apply_text(m.action)
+        # settling the same end again (a replay of it) changes nothing
+        assert ratings.settle(Store(db), stored, final) == {token: [line]}
+        assert rating_rows(db, "pillage")[token] == row
+
+
+def test_a_resignation_in_a_rated_game_lowers_the_resigners_rating(client: TestClient, db: str) -> None:
+    game_id = new_game(client, "pillage", **RATED_VS_EASY)
+    token = token_hash(token_of_client(client))
+    with client.websocket_connect(f"/ws/{game_id}") as ws:
+        state_of(ws)
+        ws.send_json({"type": "resign"})
+        message = state_of(ws)
+        while not message["over"]:
+            message = state_of(ws)
+    row = rating_rows(db, "pillage")[token]
+    assert row["games"] == 1 and row["mu"] < MU
+    assert message["result"]["yours"] == [f"Your rating {shown(MU, SIGMA)} → {shown(row['mu'], row['sigma'])}"]
+
+
+def test_an_unrated_game_changes_no_rating(client: TestClient, db: str) -> None:
+    game_id = new_game(client, "pillage", preset="small", **{"seat.0": "me", "seat.1": "easy"})
+    with client.websocket_connect(f"/ws/{game_id}") as ws:
+        end = play_to_the_end(ws, random.Random(4))
+    assert "yours" not in end["result"] and rating_rows(db, "pillage") == {}
+
+
+def test_two_people_in_a_rated_game_both_move_and_the_ai_levels_stay_fixed(any_db: str) -> None:
+    db = any_db
+    measured = dict(ratings.ai_ratings()["pillage"])
+    app = create_app(db, ai_workers=0)
+    with TestClient(app) as anna, TestClient(app) as bo:
+        game_id = new_game(anna, "pillage", preset="small", rated="on", **{"seat.0": "me", "seat.1": "open"})
+        row = Store(db).load(game_id)
+        assert row is not None
+        assert bo.get(f"/join/{row.seats[1].invite}", follow_redirects=False).status_code == 303
+        rng = random.Random(5)
+        with anna.websocket_connect(f"/ws/{game_id}") as wa, bo.websocket_connect(f"/ws/{game_id}") as wb:
+            ma, mb = state_of(wa), state_of(wb)
+            while not ma["over"]:
+                mover, ws = (wa, ma) if ma["your_turn"] else (wb, mb)
+                mover.send_json({"type": "act", "action": rng.choice(ws["legal"]), "ply": ws["ply"]})
+                ma, mb = state_of(wa), state_of(wb)
+        a, b = token_hash(token_of_client(anna)), token_hash(token_of_client(bo))
+        rows = rating_rows(db, "pillage")
+        assert rows[a]["games"] == rows[b]["games"] == 1
+        returns = ma["result"]["scores"]
+        if returns[0] != returns[1]:
+            assert (rows[a]["mu"] > rows[b]["mu"]) == (returns[0] > returns[1])
+        assert ma["result"]["yours"] != mb["result"]["yours"] or returns[0] == returns[1]
+    ratings.ai_ratings.cache_clear()
+    assert ratings.ai_ratings()["pillage"] == measured  # never updated by games with people
+
+
+def test_the_ai_ratings_file_gives_every_rated_game_its_levels() -> None:
+    found = ratings.ai_ratings()
+    for game_id, levels in found.items():
+        assert load_game(game_id).num_players >= 2
+        assert set(levels) == set(ratings.LEVELS), game_id
+        for mu, sigma in levels.values():
+            assert 0 < sigma < SIGMA and mu > 0
+    assert "crossroads" in found and "pillage" in found
+
+
+def test_the_leaderboard_is_bounded_escaped_and_shows_the_ai_levels(client: TestClient, db: str,
+                                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    store = Store(db)
+    levels = ratings.ai_ratings()["pillage"]
+    floor = min(shown(mu, sigma) for mu, sigma in levels.values())
+    with store.engine.begin() as c:  # more players than the board shows, all below the AI levels
+        c.execute(insert(ratings.ratings), [{"game": "pillage", "token": f"{i:064x}", "mu": floor - 10.0 * i,
+                                             "sigma": 100.0, "games": i + 1, "updated": time.time()}
+                                            for i in range(ratings.LEADERBOARD_SIZE + 20)])
+    monkeypatch.setattr(ratings, "display_names",
+                        lambda store, tokens: {t: f"<script>x</script>{t[-3:]}" for t in tokens})
+    page = client.get("/ratings/pillage").text
+    body = page.split('id="leaderboard"')[1].split("</table>")[0]
+    assert body.count("<tr") == ratings.LEADERBOARD_SIZE + 1  # the header row
+    assert "<script>x" not in page and "&lt;script&gt;x&lt;/script&gt;" in page
+    rows = body.split("</tr>")[1:-1]
+    ai = sorted((shown(mu, sigma) for mu, sigma in levels.values()), reverse=True)
+    assert all('<span class="tag">AI</span>' in r for r in rows[:3]) and "The hard AI" in page
+    assert [int(r.split('<td class="num">')[1].split("<")[0]) for r in rows] == \
+        ai + [shown(floor - 10.0 * i, 100.0) for i in range(ratings.LEADERBOARD_SIZE - 3)]  # best first, cut
+    # the default name is an anonymous label of the hash, never an AI's
+    assert standing.display_names(store, ["ab" * 32]) == {"ab" * 32: "Anonymous ababab"}
+    # a solitaire's leaderboard is its high scores
+    assert client.get("/ratings/pirates", follow_redirects=False).headers["location"] == "/scores/pirates"
+    assert client.get("/ratings/nosuch").status_code == 404
+
+
+def finished_solitaire(store: Store, token: str, params: dict[str, str], seed: int) -> tuple[GameRow, Any]:
+    """A played-out Profiteer game of ``params`` stored for the holder of ``token`` (a hash)."""
+    game = load_game("profiteer", **params)
+    record, final = play_out(game, ["random"], seed)
+    row = GameRow(new_token(), "profiteer", dict(game.params), seed, OVER, token, [SeatRow(HUMAN, token=token)],
+                  record.moves)
+    store.create(row)
+    return row, final
+
+
+def test_solitaire_scores_make_a_high_score_table_per_variant(client: TestClient, db: str) -> None:
+    store = Store(db)
+    me = new_token()
+    mine = token_hash(me)
+    other = token_hash(new_token())
+    said = []
+    got: list[float] = []
+    for seed in range(6):
+        row, final = finished_solitaire(store, mine, {}, seed)
+        [line] = ratings.settle(store, row, final)[mine]
+        assert ratings.settle(store, row, final)[mine] == [line]  # once: the same answer again
+        said.append(line)
+        got.append(final.scores()[0])
+    bests = [i for i, s in enumerate(got) if s > max(got[:i], default=-1)]
+    assert [i for i, line in enumerate(said) if line.startswith("New personal best")] == bests
+    short, final = finished_solitaire(store, other, {"max_rounds": "1"}, 1)
+    scores.settle(store, short, final)
+    page = client.get("/scores/profiteer", headers={TOKEN_HEADER: me}).text
+    assert "max_rounds=1" in page and "standard" in page and "(6 games)" in page
+    assert f"Your best: <strong>{scores.fmt(max(got))}</strong>" in page
+    assert "You have not finished this variant yet." in page  # the other's variant
+    with store.engine.connect() as c:
+        assert c.execute(select(scores.high_scores)).all().__len__() == 7
+    assert client.get("/scores/pillage", follow_redirects=False).headers["location"] == "/ratings/pillage"
+
+
+def test_the_high_score_tables_are_bounded(client: TestClient, db: str) -> None:
+    store = Store(db)
+    for i in range(scores.SCORES_SHOWN + 3):
+        row, final = finished_solitaire(store, token_hash(new_token()), {}, 100 + i)
+        scores.settle(store, row, final)
+    page = client.get("/scores/profiteer").text
+    assert page.split("<tbody>")[1].split("</tbody>")[0].count("<tr") == scores.SCORES_SHOWN
+
+
+def test_a_resigned_solitaire_is_no_score(client: TestClient, db: str) -> None:
+    game_id = new_game(client, "profiteer", **{"seat.0": "me"})
+    with client.websocket_connect(f"/ws/{game_id}") as ws:
+        state_of(ws)
+        ws.send_json({"type": "resign"})
+        message = state_of(ws)
+    assert message["over"] and "yours" not in message["result"]
+    with Store(db).engine.connect() as c:
+        assert c.execute(select(scores.high_scores)).all() == []
