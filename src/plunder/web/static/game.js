@@ -97,6 +97,7 @@
     moves(msg.your_turn ? msg.legal || [] : []);
     hook("update", msg);
     result(msg);
+    root.dispatchEvent(new CustomEvent("plunder:state", { detail: msg }));  // people.js: rematch offers
   }
 
   // the log comes in part: keep the entries before log_from, then the ones sent; a long
