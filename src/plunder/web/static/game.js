@@ -91,7 +91,9 @@
     root.classList.toggle("my-turn", !!msg.your_turn);
     $("turn").hidden = !msg.your_turn;
     $("thinking").hidden = !msg.thinking;
-    document.title = (msg.your_turn ? "● Your turn · " : "") + document.title.replace(/^● Your turn · /, "");
+    // people.js keeps a "(n) " prefix (your turn in n games) in front of this page's marker
+    const count = (document.title.match(/^\(\d+\) /) || [""])[0];
+    document.title = count + (msg.your_turn ? "● Your turn · " : "") + document.title.replace(/^(\(\d+\) )?(● Your turn · )?/, "");
     seats(msg);
     controls(msg, mine);
     moves(msg.your_turn ? msg.legal || [] : []);
