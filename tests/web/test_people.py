@@ -96,11 +96,16 @@ def test_a_newcomer_gets_a_token_when_naming_itself_and_another_site_cannot(app_
         assert "set-cookie" not in c.post("/name", data={"name": "Zoë"}, follow_redirects=False).headers
 
 
-def test_a_browser_without_a_name_is_asked_with_a_default(app_db: str) -> None:
+def test_a_browser_without_a_name_is_asked_with_a_default_it_may_keep(app_db: str) -> None:
     with TestClient(create_app(app_db, ai_workers=0)) as c:
         new_game(c, "pillage", preset="small", **{"seat.0": "me", "seat.1": "easy"})
-        page = c.get("/").text
-        assert re.search(r'<details class="me" open>\s*<summary id="my-name">Guest-[0-9a-f]{4}</summary>', page)
+        asked = re.search(r'<details class="me" open>\s*<summary id="my-name">(Guest-[0-9a-f]{4})</summary>', c.get("/").text)
+        assert asked
+        with TestClient(c.app) as other_browser:  # another browser may not pass for this one
+            refused = other_browser.post("/name", data={"name": asked.group(1)}, follow_redirects=False)
+            assert refused.status_code == 400 and "word the pages use" in refused.text
+        named(c, asked.group(1))
+        assert '<details class="me">' in c.get("/").text  # chosen: no longer asked
 
 
 def test_names_on_seats_in_the_log_and_the_verdict(anna: TestClient) -> None:

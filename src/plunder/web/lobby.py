@@ -18,7 +18,8 @@ from starlette.routing import BaseRoute, Route
 from ..core.registry import entry, load_game
 from .games import table_or_404, tables_of, token_or_400
 from .limits import MAX_FIELD_BYTES
-from .names import MAX_NAME_CHARS, Callers, NameRefused, SeatWho, name_of, names_of, normalise, set_name
+from .names import (MAX_NAME_CHARS, Callers, NameRefused, SeatWho, default_name, name_of, names_of, normalise,
+                    set_name)
 from .rooms import accept, lobby as listed, mine as held, offer, rematch_of
 from .security import TokenRefused, remember, token_of
 from .store import AI, HUMAN, OPEN, SeatRow, token_hash
@@ -69,12 +70,12 @@ async def set_name_route(request: Request) -> Response:
     is given a token here, as by a new game) and go back to ``next``."""
     form = await request.form(max_files=0, max_fields=4, max_part_size=MAX_FIELD_BYTES)
     given, back = str(form.get("name") or ""), safe_next(str(form.get("next") or "/"))
+    token, minted = token_or_400(request)
     try:
-        name = normalise(given)
+        name = normalise(given, default_name(token_hash(token)))
     except NameRefused as exc:
         return templates.TemplateResponse(request, "name.html", {"error": str(exc), "next": back, "given": given[:200]},
                                           status_code=400)
-    token, minted = token_or_400(request)
     await tables_of(request).db(set_name, tables_of(request).store, token_hash(token), name)
     response = RedirectResponse(back, status_code=303)
     return remember(response, request, token) if minted else response

@@ -43,10 +43,11 @@ class NameRefused(ValueError):
     """A display name that breaks a rule of :func:`normalise` (the message says which)."""
 
 
-def normalise(text: str) -> str:
+def normalise(text: str, own_default: str = "") -> str:
     """``text`` as a display name: Unicode NFC, control and format characters and runs of
     whitespace made one space, trimmed. :class:`NameRefused` when it is empty, longer than
-    :data:`MAX_NAME_CHARS`, or could be taken for an AI or the page's own words."""
+    :data:`MAX_NAME_CHARS`, or could be taken for an AI or the page's own words (another
+    browser's default name among them: ``own_default``, the asker's own, may be kept)."""
     text = unicodedata.normalize("NFC", text[: 8 * MAX_NAME_CHARS + 1])
     # a control (Cc), format (Cf: bidi overrides, zero widths) or separator character is a space
     spaced = "".join(" " if unicodedata.category(c)[0] in "CZ" else c for c in text)
@@ -59,7 +60,7 @@ def normalise(text: str) -> str:
     if words & RESERVED_WORDS:
         raise NameRefused(f"A name may not contain the word {sorted(words & RESERVED_WORDS)[0].upper()}: "
                           "it would pass for an AI seat.")
-    if RESERVED_NAMES.fullmatch(name):
+    if RESERVED_NAMES.fullmatch(name) and name != own_default:
         raise NameRefused(f"{name!r} is a word the pages use for a seat; choose another name.")
     return name
 
