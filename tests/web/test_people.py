@@ -212,3 +212,26 @@ def test_a_rematch_against_the_ai_starts_at_once(anna: TestClient) -> None:
         assert message["you"] == [1] and message["seats"][0]["kind"] == "ai"
     # a second click goes to the same rematch
     assert anna.post(f"/rematch/{game_id}", follow_redirects=False).headers["location"] == f"/play/{new_id}"
+
+
+def test_a_replay_names_the_players_and_says_the_verdict_from_your_side(anna: TestClient) -> None:
+    game_id = new_game(anna, "pillage", preset="small", **{"seat.0": "me", "seat.1": "hard"})
+    with anna.websocket_connect(f"/ws/{game_id}") as ws:
+        message = until_my_turn(ws, state_of(ws))
+        ws.send_json({"type": "act", "action": message["legal"][0], "ply": message["ply"]})
+        until_my_turn(ws, state_of(ws))
+        ws.send_json({"type": "resign"})
+        assert state_of(ws)["over"]
+    page = anna.get(f"/replay/game/{game_id}").text
+    assert re.search(r'class="seat seat-0">Anna</span> vs <span class="seat seat-1">the hard AI<', page)
+    assert "You resigned: the hard AI wins" in page
+    listed = page.split('id="moves"', 1)[1].split("</ol>", 1)[0]
+    assert re.search(r"</code> (Anna|The hard AI) ", listed)  # the move list names the players
+    assert "Player 1" not in listed and "Player 2" not in listed  # (the pictures keep the rules' labels)
+    found = re.search(r'id="step" min="0" max="(\d+)"', page)
+    assert found
+    last = int(found.group(1))
+    told = [anna.get(f"/replay/game/{game_id}/{n}").json()["told"] for n in range(1, last + 1)]
+    assert any("Anna drew" in t for t in told) and not any("Player 1" in t for t in told), told
+    with other(anna) as stranger:
+        assert "Anna resigned: the hard AI wins" in stranger.get(f"/replay/game/{game_id}").text

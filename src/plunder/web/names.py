@@ -17,6 +17,7 @@ import unicodedata
 from dataclasses import dataclass
 from typing import Iterable, Sequence
 
+from markupsafe import escape
 from sqlalchemy import Column, Float, String, Table, insert, select, update
 from sqlalchemy.exc import IntegrityError
 
@@ -139,10 +140,12 @@ class Callers:
         """Seat ``seat`` from the side of a viewer acting for ``you``: ``You`` for its one seat."""
         return "You" if you == {seat} else self.names[seat]
 
-    def told(self, text: str) -> str:
+    def told(self, text: str, html: bool = False) -> str:
         """A log line or caption of the rules with each seat's label (``Player 2``) put as its
-        name (labels longest first, so ``Player 1`` never eats into ``Player 10``)."""
-        pairs = {label: name for label, name in zip(self.labels, self.names) if label != name}
+        name (labels longest first, so ``Player 1`` never eats into ``Player 10``); ``html``:
+        ``text`` is HTML, and the names are put in escaped."""
+        pairs = {label: str(escape(name)) if html else name
+                 for label, name in zip(self.labels, self.names) if label != name}
         if not pairs:
             return text
         pattern = re.compile("|".join(rf"\b{re.escape(k)}\b" for k in sorted(pairs, key=len, reverse=True)))
