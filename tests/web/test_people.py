@@ -14,7 +14,8 @@ from starlette.testclient import TestClient
 
 from plunder.web.app import create_app
 from plunder.web.names import MAX_NAME_CHARS, Callers, NameRefused, SeatWho, normalise
-from plunder.web.rooms import MAX_LOBBY
+from plunder.web import lobby, rooms
+from plunder.web.rooms import MAX_LOBBY, offer
 from plunder.web.security import COOKIE
 
 from .test_play_server import new_game, state_of, until_my_turn
@@ -235,3 +236,23 @@ def test_a_replay_names_the_players_and_says_the_verdict_from_your_side(anna: Te
     assert any("Anna drew" in t for t in told) and not any("Player 1" in t for t in told), told
     with other(anna) as stranger:
         assert "Anna resigned: the hard AI wins" in stranger.get(f"/replay/game/{game_id}").text
+
+
+def test_a_rematch_offered_first_by_another_process_stands_and_the_second_game_is_dropped(anna: TestClient) -> None:
+    game_id = new_game(anna, "pillage", preset="small", **{"seat.0": "me", "seat.1": "easy"})
+    finish_by_resigning(anna, game_id)
+    first = new_game(anna, "pillage", preset="small", **{"seat.0": "easy", "seat.1": "me"})
+    tables = anna.app.state.tables  # type: ignore[attr-defined]
+    assert offer(tables.store, game_id, first, frozenset()) is not None  # as another process would
+    tables.open[game_id].rematch = None
+    original = rooms.rematch_of
+    try:
+        rooms_seen: list[str] = []
+        # this process read no rematch yet (it raced the other one), so it makes a game of its own
+        lobby.rematch_of = lambda store, old: rooms_seen.append(old)  # type: ignore[assignment,misc,return-value]
+        went = anna.post(f"/rematch/{game_id}", follow_redirects=False).headers["location"]
+    finally:
+        lobby.rematch_of = original
+    assert rooms_seen == [game_id] and went == f"/play/{first}"
+    mine = anna.get("/mine").text
+    assert sorted(re.findall(r'href="/play/([^"]+)"', mine)) == sorted([game_id, first])  # the second is gone

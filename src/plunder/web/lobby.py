@@ -20,7 +20,7 @@ from .games import table_or_404, tables_of, token_or_400
 from .limits import MAX_FIELD_BYTES
 from .names import (MAX_NAME_CHARS, Callers, NameRefused, SeatWho, default_name, name_of, names_of, normalise,
                     set_name)
-from .rooms import accept, lobby as listed, mine as held, offer, rematch_of
+from .rooms import accept, drop_game, lobby as listed, mine as held, offer, rematch_of
 from .security import TokenRefused, remember, token_of
 from .store import AI, HUMAN, OPEN, SeatRow, token_hash
 from .tables import Refused, Table, new_token
@@ -218,17 +218,21 @@ async def rematch(request: Request) -> Response:
         raise HTTPException(403, "Only the game's players may ask for a rematch.")
     if table.on:
         raise HTTPException(409, "The game is not over yet: a rematch is for a finished game.")
-    found = await tables.db(rematch_of, tables.store, table.id)
-    if found is None:
-        address = request.client.host if request.client else "?"
-        if not request.app.state.creations.take(address):
-            raise HTTPException(429, "Too many new games from your address; wait a little and try again.")
-        try:
-            new_id = await tables.seated(table.game, rotated(table), token)
-        except Refused as exc:
-            raise HTTPException(503, exc.message) from None
-        others = frozenset(s.token for s in table.row.seats if s.kind == HUMAN and s.token and s.token != token)
-        found = await tables.db(offer, tables.store, table.id, new_id, others)
+    async with table.lock:  # two players clicking at once make one rematch (in one server process)
+        found = await tables.db(rematch_of, tables.store, table.id)
+        if found is None:
+            address = request.client.host if request.client else "?"
+            if not request.app.state.creations.take(address):
+                raise HTTPException(429, "Too many new games from your address; wait a little and try again.")
+            try:
+                new_id = await tables.seated(table.game, rotated(table), token)
+            except Refused as exc:
+                raise HTTPException(503, exc.message) from None
+            others = frozenset(s.token for s in table.row.seats if s.kind == HUMAN and s.token and s.token != token)
+            found = await tables.db(offer, tables.store, table.id, new_id, others)
+            if found is None:  # another server process offered one first: that one stands
+                tables.open.pop(new_id, None)
+                await tables.db(drop_game, tables.store, new_id)
     if found is None or token in found.waiting:  # lost the race to create it, or accepting
         found = await tables.db(accept, tables.store, table.id, token)
     assert found is not None

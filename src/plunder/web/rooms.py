@@ -12,7 +12,7 @@ import time
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import Column, Float, ForeignKey, String, Table, Text, insert, select, update
+from sqlalchemy import Column, Float, ForeignKey, String, Table, Text, delete, insert, select, update
 from sqlalchemy.exc import IntegrityError
 
 from .store import ON, OPEN, Store, games, metadata, seats
@@ -76,6 +76,12 @@ def offer(store: Store, old: str, new: str, waiting: frozenset[str]) -> Rematch 
     except IntegrityError:
         return None
     return Rematch(new, waiting)
+
+
+def drop_game(store: Store, game_id: str) -> None:
+    """Delete ``game_id`` with its seats and moves (a rematch made twice at once: the second)."""
+    with store.engine.begin() as db:
+        db.execute(delete(games).where(games.c.id == game_id))
 
 
 def accept(store: Store, old: str, token: str) -> Rematch | None:
