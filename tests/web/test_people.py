@@ -249,7 +249,7 @@ def test_a_rematch_offered_first_by_another_process_stands_and_the_second_game_i
     try:
         rooms_seen: list[str] = []
         # this process read no rematch yet (it raced the other one), so it makes a game of its own
-        lobby.rematch_of = lambda store, old: rooms_seen.append(old)  # type: ignore[assignment,misc,return-value]
+        lobby.rematch_of = lambda store, old: rooms_seen.append(old)
         went = anna.post(f"/rematch/{game_id}", follow_redirects=False).headers["location"]
     finally:
         lobby.rematch_of = original
