@@ -71,6 +71,10 @@ def test_verdicts_from_each_side() -> None:
     assert callers.verdict([-1, 1], frozenset()) == "The hard AI wins"
     assert callers.verdict([0, 0], frozenset()) == "A tie"
     assert callers.told("Player 2 drew a1-b1. Player 1 took 1 box") == "The hard AI drew a1-b1. Anna took 1 box"
+    html = Callers([SeatWho("human", "b" * 64, None, "Player 1"), SeatWho("human", "c" * 64, None, "Player 10")],
+                   {"b" * 64: "<b>", "c" * 64: "Ten"})
+    assert html.told("<code>x</code> Player 10 gave Player 1 a box", html=True) == \
+        "<code>x</code> Ten gave &lt;b&gt; a box"
     two = Callers([SeatWho("ai", None, "hard", "Player 1"), SeatWho("ai", None, "hard", "Player 2")], {})
     assert two.names == ["the hard AI (Player 1)", "the hard AI (Player 2)"]
 

@@ -131,6 +131,9 @@ class Callers:
         self.names = [c if called.count(c) == 1 or c == s.label else f"{c} ({s.label})"
                       for c, s in zip(called, seats)]
         self.labels = [s.label for s in seats]
+        renamed = sorted({label for label, name in zip(self.labels, self.names) if label != name}, key=len, reverse=True)
+        # labels longest first, so "Player 1" never eats into "Player 10"; None: nothing to put
+        self._labels = re.compile("|".join(rf"\b{re.escape(k)}\b" for k in renamed)) if renamed else None
 
     def third(self, seat: int) -> str:
         """Seat ``seat`` as anyone calls it (``Anna``, ``the hard AI``)."""
@@ -142,17 +145,17 @@ class Callers:
 
     def told(self, text: str, html: bool = False) -> str:
         """A log line or caption of the rules with each seat's label (``Player 2``) put as its
-        name (labels longest first, so ``Player 1`` never eats into ``Player 10``); ``html``:
-        ``text`` is HTML, and the names are put in escaped."""
-        pairs = {label: str(escape(name)) if html else name
-                 for label, name in zip(self.labels, self.names) if label != name}
-        if not pairs:
+        name; ``html``: ``text`` is HTML, and the names are put in escaped."""
+        if self._labels is None:
             return text
-        pattern = re.compile("|".join(rf"\b{re.escape(k)}\b" for k in sorted(pairs, key=len, reverse=True)))
+        pairs = {label: str(escape(name)) if html else name for label, name in zip(self.labels, self.names)}
+        pattern = self._labels
 
         def put(match: re.Match[str]) -> str:
             name = pairs[match.group(0)]
-            start = match.start() == 0 or text[: match.start()].rstrip().endswith((".", ":", "!", "?"))
+            # a sentence starts here: the text's start, or after a stop, a dash or a tag (HTML)
+            before = text[max(0, match.start() - 3): match.start()].rstrip()
+            start = match.start() == 0 or before.endswith((".", ":", "!", "?", "—", ">"))
             return capital(name) if start else name
         return pattern.sub(put, text)
 
