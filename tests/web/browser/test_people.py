@@ -77,6 +77,8 @@ def test_lobby_join_names_verdict_and_rematch(page: Page, browser: Browser, live
         # a rematch: Anna asks, Bob accepts, both land on the new game with the seats rotated
         page.locator("#rematch-result .rematch-button").click()
         expect(page.locator("#rematch-result .rematch-waiting")).to_contain_text("waiting for 1 player")
+        expect(bob.locator("#rematch-result")).to_contain_text("Your opponent offers a rematch.")
+        screenshot(bob, "people-rematch", tmp_path)
         bob.locator("#rematch-result .accept-rematch").click()
         bob.wait_for_url(lambda url: url != game_url)
         page.wait_for_url(bob.url)
