@@ -216,7 +216,7 @@ def test_hint_and_resign(client: TestClient) -> None:
         assert hint["lines"][1].split(":")[0] in message["legal"]
         ws.send_json({"type": "resign"})
         over = state_of(ws)
-        assert over["over"] and over["result"]["verdict"] == "Player 1 resigned: Player 2 wins"
+        assert over["over"] and over["result"]["verdict"] == "You resigned: the easy AI wins"
         ws.send_json({"type": "act", "action": message["legal"][0], "ply": over["ply"]})
         assert ws.receive_json()["message"] == "The game is over."
     record = Record.from_json(client.get(f"/record/{game_id}").text)

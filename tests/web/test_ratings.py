@@ -19,10 +19,11 @@ from plunder.core.registry import load_game
 from plunder.match import play_out
 from plunder.web import ratings, scores, standing
 from plunder.web.app import create_app
+from plunder.web.names import default_name
 from plunder.web.security import TOKEN_HEADER
 from plunder.web.skill import MU, SIGMA, shown
 from plunder.web.store import HUMAN, OVER, GameRow, SeatRow, Store, token_hash
-from plunder.web.tables import new_token
+from plunder.web.security import new_token
 
 
 @pytest.fixture
@@ -252,8 +253,8 @@ def test_the_leaderboard_is_bounded_escaped_and_shows_the_ai_levels(client: Test
     assert all('<span class="tag">AI</span>' in r for r in rows[:3]) and "The hard AI" in page
     assert [int(r.split('<td class="num">')[1].split("<")[0]) for r in rows] == \
         ai + [shown(floor - 10.0 * i, 100.0) for i in range(ratings.LEADERBOARD_SIZE - 3)]  # best first, cut
-    # the default name is an anonymous label of the hash, never an AI's
-    assert standing.display_names(store, ["ab" * 32]) == {"ab" * 32: "Anonymous ababab"}
+    # a browser that chose no name shows its default name, never an AI's
+    assert standing.display_names(store, ["ab" * 32]) == {"ab" * 32: default_name("ab" * 32)}
     # a solitaire's leaderboard is its high scores
     assert client.get("/ratings/pirates", follow_redirects=False).headers["location"] == "/scores/pirates"
     assert client.get("/ratings/nosuch").status_code == 404

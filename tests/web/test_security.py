@@ -20,7 +20,7 @@ from plunder.core.registry import game_ids
 from plunder.web.app import create_app
 from plunder.web.limits import MAX_MESSAGE_DEPTH, deeper_than
 from plunder.web.security import COOKIE, TOKEN_HEADER, TOKEN_SHAPE
-from plunder.web.tables import new_token
+from plunder.web.security import new_token
 
 #: the origin of the pages the test client is served (its requests go to http://testserver)
 OWN = "http://testserver"

@@ -29,6 +29,7 @@ from .limits import (MAX_FIELD_BYTES, MAX_FORM_FIELDS, MAX_MESSAGE_BYTES, MAX_ME
                      MESSAGE_BURST, MESSAGE_RATE, Bucket, deeper_than)
 from . import ratings
 from .newgame import default_seat, render_form
+from .rooms import list_game
 from .store import OPEN, token_hash
 from .security import TokenRefused, navigated_here, remember, seat_token, token_of
 from .tables import Full, Refused, Table, Tables, Viewer
@@ -96,6 +97,8 @@ async def new_game(request: Request) -> Response:
         game = game_from_form(game_id, form)
         choices = [str(form.get(f"seat.{i}") or default_seat(i)) for i in range(game.num_players)]
         new_id = await tables_of(request).create(game, choices, token_hash(token), rated=form.get("rated") == "on")
+        if form.get("listed") == "anyone" and "open" in choices:  # the lobby lists its open seats
+            await tables_of(request).db(list_game, tables_of(request).store, new_id)
     except Full as exc:  # the server's bound, not the form's fault: a refusal page
         raise HTTPException(503, exc.message) from None
     except Refused as exc:

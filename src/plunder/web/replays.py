@@ -18,6 +18,7 @@ wait for the worker, whatever addresses ask.
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
 from html import escape
 import threading
@@ -41,6 +42,7 @@ from ..core.svg import Shown, outcome_text
 from ..pictures import positions, svg_of
 from .games import tables_of
 from .limits import MAX_BODY_BYTES, MAX_REPLAYS_WAITING, UPLOAD_BURST, UPLOAD_RATE
+from .lobby import hashed_token
 from .store import OVER, RESIGNED
 from .tables import Table
 from .templating import templates
@@ -441,7 +443,14 @@ async def game_replay(request: Request) -> Response:
     parts = await in_worker(request, f"game:{address_of(request)}:{table.id}", record_page, table.record(),
                             int_param(request, "n", 0))
     frames = request.url_for("replay_game_frame", game_id=table.id, n=0).path[:-1]
-    return await render_replay(request, parts, result=table.result(), source={
+    # the players by their names, the verdict from this browser's side (docs/web.md, "Names")
+    callers = table.callers()
+    parts = {**parts, "players": [callers.third(i) for i in range(len(table.row.seats))],
+             "told": callers.told(parts["told"]),
+             # megabytes for a long game: off the event loop, like the list's rendering
+             "moves_html": Markup(await asyncio.to_thread(callers.told, str(parts["moves_html"]), True))}
+    you = table.seats_of(hashed_token(request))
+    return await render_replay(request, parts, result=table.result(you), source={
         "kind": "game", "frames": frames, "download": request.url_for("record", game_id=table.id).path})
 
 
@@ -454,7 +463,7 @@ async def game_frame(request: Request) -> Response:
                                                          record_frame, table.record(), n)
     except NoPosition as exc:
         raise HTTPException(404, str(exc)) from None
-    return JSONResponse(frame)
+    return JSONResponse({**frame, "told": table.callers().told(str(frame["told"]))})
 
 
 #: the routes of this module, mounted by :func:`plunder.web.app.create_app`

@@ -17,6 +17,7 @@ without inline script, no framing, no sniffing, no referrer to other sites. docs
 from __future__ import annotations
 
 import re
+import secrets
 import urllib.parse
 
 from starlette.datastructures import URL, Headers, MutableHeaders
@@ -24,7 +25,11 @@ from starlette.requests import HTTPConnection
 from starlette.responses import Response
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from .tables import new_token
+
+def new_token() -> str:
+    """An unguessable token (game ids, seat tokens, invite codes)."""
+    return secrets.token_urlsafe(18)
+
 
 #: the cookie holding a browser's seat token
 COOKIE = "plunder_token"

@@ -8,15 +8,16 @@ from typing import Sequence
 
 from starlette.requests import Request
 
+from .names import default_name, names_of
 from .security import TokenRefused, token_of
 from .store import Store, token_hash
 
 
 def display_names(store: Store, tokens: Sequence[str]) -> dict[str, str]:
-    """The name shown for each browser of ``tokens`` (hashes of seat tokens): for now a short
-    anonymous label drawn from the hash (``Anonymous 3fa2c1``), which no AI label ("The hard AI")
-    can be taken for. The one place chosen names are to be read from once players have them."""
-    return {t: f"Anonymous {t[:6]}" for t in tokens}
+    """The name shown for each browser of ``tokens`` (hashes of seat tokens): its chosen name,
+    else its default (``Guest-xxxx``); neither can be taken for an AI label (:mod:`.names`)."""
+    chosen = names_of(store, tokens)
+    return {t: chosen.get(t) or default_name(t) for t in tokens}
 
 
 def viewer_hash(request: Request) -> str | None:

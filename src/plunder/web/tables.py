@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import secrets
 import time
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
@@ -31,7 +30,10 @@ from ..core.words import refusal
 from ..match import chance_index, new_seed, undo_point
 from ..pictures import svg_of
 from . import ratings
+from .names import Callers, SeatWho, capital, names_of
 from .positions import Positions
+from .rooms import Rematch, rematch_of
+from .security import new_token
 from .store import AI, HUMAN, ON, OPEN, OVER, RESIGNED, GameRow, SeatRow, StaleWrite, Store, token_hash
 from .thinking import Busy, Superseded, Thinkers
 
@@ -90,11 +92,6 @@ class Refused(Exception):
 
 class Full(Refused):
     """A new game refused because :data:`MAX_GAMES_ON` games are in progress."""
-
-
-def new_token() -> str:
-    """An unguessable token (game ids, seat tokens, invite codes)."""
-    return secrets.token_urlsafe(18)
 
 
 @dataclass(eq=False)
@@ -170,6 +167,10 @@ class Table:
         #: what the game's end means to each browser seated in it, by token hash (a rating
         #: change, a personal best: :func:`.ratings.settle`); ``None`` until the game is settled
         self.outcome: dict[str, list[str]] | None = None
+        #: the chosen display names of the seats' players, by token hash (:meth:`Tables.named`)
+        self.chosen: dict[str, str] = {}
+        #: the rematch offered once the game is over (:meth:`Tables.named`)
+        self.rematch: Rematch | None = None
         #: the position's picture and legal moves being worked out in a thread (:meth:`Tables.ready`)
         self.preparing: asyncio.Future[Prepared] | None = None
         self.adopt(row, self.replayed(row))
@@ -317,16 +318,22 @@ class Table:
         """True when preparing this game's positions is too slow for the event loop."""
         return self._prepared is None or self._prepared.cost > PREPARE_INLINE_SECONDS
 
+    def callers(self) -> Callers:
+        """How the seats are called: their players' names, ``the hard AI`` (:mod:`.names`)."""
+        return Callers([SeatWho(s.kind, s.token, self.level(i) if s.kind == AI else None, self.game.seat_name(i))
+                        for i, s in enumerate(self.row.seats)], self.chosen)
+
     def seat_views(self, you: frozenset[int]) -> list[dict[str, Any]]:
         """Each seat as a viewer sees it: who sits there, what kind of player, whether to move."""
         game = self.game
         tokens = [s.token for s in self.row.seats if s.kind == HUMAN]
+        callers = self.callers()
         views = []
         for i, s in enumerate(self.row.seats):
             label = game.seat_name(i)
             if s.kind == HUMAN:
                 kind = "hotseat" if tokens.count(s.token) > 1 else "human"
-                name = ("You" if len(you) == 1 else f"You ({label})") if i in you else label
+                name = ("You" if len(you) == 1 else f"You ({label})") if i in you else callers.third(i)
             elif s.kind == AI:
                 kind, name = "ai", f"{label} (AI {self.level(i)})"
             else:
@@ -335,15 +342,19 @@ class Table:
                           "to_move": self.on and self.state.current_player == i})
         return views
 
-    def status(self) -> str:
-        """Who is to move, in words: ``Player 2 to move``, or who the game waits for to join."""
+    def status(self, you: frozenset[int] = frozenset()) -> str:
+        """Who is to move, in words from the side of a viewer acting for ``you``: ``Anna to
+        move``, ``Your turn``, or who the game waits for to join."""
         p = self.state.current_player
         if p >= 0 and self.row.seats[p].kind == OPEN:
             return f"Waiting for {self.game.seat_name(p)} to join by the invite link"
+        if p >= 0 and self.game.num_players > 1:
+            return "Your turn" if p in you and len(you) == 1 else f"{capital(self.callers().third(p))} to move"
         return status_text(self.state)
 
-    def result(self) -> dict[str, Any] | None:
-        """The end of the game in words: the verdict and the score's breakdown; ``None`` while on."""
+    def result(self, you: frozenset[int] = frozenset()) -> dict[str, Any] | None:
+        """The end of the game in words from the side of a viewer acting for ``you`` (``You
+        lost to the hard AI``): the verdict and the score's breakdown; ``None`` while on."""
         if self.on:
             return None
         state = self.state
@@ -353,13 +364,13 @@ class Table:
                     "breakdown": [], "scores": list(state.scores())}
         if self.row.status == RESIGNED:
             seat = self.row.resigned_by if self.row.resigned_by is not None else 0
-            verdict = f"{self.game.seat_name(seat)} resigned"
-            others = [self.game.seat_name(i) for i in range(self.game.num_players) if i != seat]
-            if len(others) == 1:
-                verdict += f": {others[0]} wins"
-            return {"verdict": verdict, "breakdown": [], "scores": list(state.scores())}
+            others = [i for i in range(self.game.num_players) if i != seat]
+            return {"verdict": self.callers().resigned(seat, others, you), "breakdown": [],
+                    "scores": list(state.scores())}
         breakdown = self.entry.presentation.breakdown
-        return {"verdict": outcome_text(state), "breakdown": breakdown(state) if breakdown else [],
+        verdict = outcome_text(state) if self.game.num_players == 1 else \
+            f"Game over: {self.callers().verdict(state.returns(), you)}"
+        return {"verdict": verdict, "breakdown": breakdown(state) if breakdown else [],
                 "scores": list(state.scores())}
 
     def view(self, viewer: Viewer, creator: bool = False) -> dict[str, Any]:
@@ -370,20 +381,22 @@ class Table:
         state = self.state
         your_turn = self.on and state.current_player in you
         prepared = self.prepare()
-        result = self.result()
+        result = self.result(you)
         if result is not None and self.outcome and viewer.token in self.outcome:
             result["yours"] = self.outcome[viewer.token]
         start = max(min(viewer.known, len(self.log)), len(self.log) - LOG_WINDOW)
         message: dict[str, Any] = {
             "type": "state", "game": self.game.id, "ply": len(self.moves), "svg": prepared.svg,
-            "status": self.status() if result is None else result["verdict"],
-            "log_from": start, "log": [e.data() for e in self.log[start:]],
+            "status": self.status(you) if result is None else result["verdict"],
+            "log_from": start, "log": self.told(self.log[start:]),
             "seats": self.seat_views(you), "you": sorted(you), "your_turn": your_turn,
             "legal": prepared.legal if your_turn else [], "legal_total": prepared.legal_total if your_turn else 0,
             "legal_fields": prepared.legal_fields if your_turn else [],
             "thinking": self.ai_to_move(), "can_undo": self.on and self.alone(you),
             "over": result is not None, "result": result,
         }
+        if self.rematch is not None and you:
+            message["rematch"] = self.rematch.view(viewer.token)
         if creator:
             message["invites"] = [{"seat": i, "path": f"/join/{s.invite}"}
                                   for i, s in enumerate(self.row.seats) if s.kind == OPEN and s.invite]
@@ -395,7 +408,12 @@ class Table:
         for a client showing a window of the log that asks for more."""
         before = max(0, min(before, len(self.log)))
         start = max(0, before - LOG_WINDOW)
-        return {"type": "log", "from": start, "log": [e.data() for e in self.log[start:before]]}
+        return {"type": "log", "from": start, "log": self.told(self.log[start:before])}
+
+    def told(self, entries: Sequence[LogEntry]) -> list[dict[str, Any]]:
+        """``entries`` as sent, each seat named by its player's name (:meth:`.names.Callers.told`)."""
+        callers = self.callers()
+        return [{**e.data(), "text": callers.told(e.text)} for e in entries]
 
     def record(self) -> Record:
         """The game's record: with its seed once the game is over (the seed is the server's
@@ -453,6 +471,7 @@ class Tables:
         table = self.open.get(game_id)
         if table is not None:
             table.used = time.monotonic()
+            await self.named(table)  # a name may have changed since
             return table
         lock = self._loading.setdefault(game_id, asyncio.Lock())
         async with lock:
@@ -468,9 +487,15 @@ class Tables:
                 self._evict()
                 self.open[game_id] = table
         self._loading.pop(game_id, None)
+        await self.named(table)
         await self.settle(table)
         await self.ready(table)
         return table
+
+    async def named(self, table: Table) -> None:
+        """Read the seats' chosen names and, once the game is over, its rematch, as stored now."""
+        table.chosen = await self.db(names_of, self.store, [s.token for s in table.row.seats if s.token])
+        table.rematch = None if table.on else await self.db(rematch_of, self.store, table.id)
 
     @staticmethod
     def _built(row: GameRow) -> Table:
@@ -522,6 +547,11 @@ class Tables:
                 seats.append(SeatRow(AI, agent=choice))
             else:
                 raise Refused(f"a seat is {choice!r}; each seat is one of {', '.join(SEAT_CHOICES)}")
+        return await self.seated(game, seats, creator, rated)
+
+    async def seated(self, game: Game, seats: list[SeatRow], creator: str, rated: bool = False) -> str:
+        """Store a new game of ``game`` with ``seats``, created by the holder of the token
+        hashed ``creator``, rated or not; its id (:meth:`create` and rematches)."""
         row = GameRow(new_token(), game.id, dict(game.params), new_seed(), ON, creator, seats)
         table = Table(row)
         moves: list[Move] = []
@@ -536,6 +566,7 @@ class Tables:
         table.extend(moves, states[1:])
         self._evict()
         self.open[row.id] = table
+        await self.named(table)
         await self.ready(table)
         self.kick(table)
         return row.id
@@ -558,6 +589,7 @@ class Tables:
         row = await self.db(self.store.load, table.id)
         if row is not None:
             table.adopt(row, await asyncio.to_thread(table.replayed, row))
+            await self.named(table)
             await self.settle(table)
             await self.ready(table)
             self.tell(table)

@@ -91,12 +91,15 @@
     root.classList.toggle("my-turn", !!msg.your_turn);
     $("turn").hidden = !msg.your_turn;
     $("thinking").hidden = !msg.thinking;
-    document.title = (msg.your_turn ? "● Your turn · " : "") + document.title.replace(/^● Your turn · /, "");
+    // people.js keeps a "(n) " prefix (your turn in n games) in front of this page's marker
+    const count = (document.title.match(/^\(\d+\) /) || [""])[0];
+    document.title = count + (msg.your_turn ? "● Your turn · " : "") + document.title.replace(/^(\(\d+\) )?(● Your turn · )?/, "");
     seats(msg);
     controls(msg, mine);
     moves(msg.your_turn ? msg.legal || [] : []);
     hook("update", msg);
     result(msg);
+    root.dispatchEvent(new CustomEvent("plunder:state", { detail: msg }));  // people.js: rematch offers
   }
 
   // the log comes in part: keep the entries before log_from, then the ones sent; a long

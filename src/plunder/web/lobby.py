@@ -1,0 +1,257 @@
+"""The routes of the room around the tables: a browser's name (``/name``), its games
+(``/mine`` and the small ``/mine.json`` the page header polls), the lobby of listed games
+with open seats (``/lobby``, a seat taken with one ``POST``), and the rematch of a finished
+game (``POST /rematch/{game_id}``). docs/web.md, "Names, my games, the lobby, rematch", has
+the rules; the names' are :mod:`.names`', the stored rows :mod:`.rooms`'.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+from starlette.exceptions import HTTPException
+from starlette.requests import HTTPConnection, Request
+from starlette.responses import JSONResponse, RedirectResponse, Response
+from starlette.routing import BaseRoute, Route
+
+from ..core.registry import entry, load_game
+from .games import table_or_404, tables_of, token_or_400
+from .limits import MAX_FIELD_BYTES
+from .names import (MAX_NAME_CHARS, Callers, NameRefused, SeatWho, default_name, name_of, names_of, normalise,
+                    set_name)
+from .ratings import is_rated
+from .rooms import accept, drop_game, lobby as listed, mine as held, offer, rematch_of
+from .security import TokenRefused, remember, token_of
+from .store import AI, HUMAN, OPEN, SeatRow, token_hash
+from .security import new_token
+from .tables import Refused, Table
+from .templating import templates
+
+#: seconds between the page header's looks at ``/mine.json`` (is it my turn somewhere?)
+POLL_SECONDS = 15
+#: most characters of one parameter's value in the lobby's variant summary (a board file is long)
+MAX_SUMMARY_CHARS = 30
+
+
+def hashed_token(conn: HTTPConnection) -> str | None:
+    """The hash of the token a request carries (``None``: none, or a malformed header)."""
+    try:
+        token = token_of(conn)
+    except TokenRefused:
+        return None
+    return None if token is None else token_hash(token)
+
+
+def header(request: Request) -> dict[str, Any]:
+    """What every page's header shows of this browser: its name, whether it chose it, and how
+    often the header script asks whether it is the browser's turn somewhere."""
+    try:
+        name, chosen = name_of(tables_of(request).store, hashed_token(request))
+    except Exception:  # an error page of a server whose store is gone still renders
+        name, chosen = "", True
+    return {"name": name, "chosen": chosen, "max": MAX_NAME_CHARS, "poll": POLL_SECONDS}
+
+
+templates.env.globals["people_header"] = header
+
+
+def safe_next(path: str) -> str:
+    """Where to go after the name form: a path of this server (never another site's address)."""
+    return path if path.startswith("/") and not path.startswith(("//", "/\\")) else "/"
+
+
+async def name_page(request: Request) -> Response:
+    """``GET /name``: the form to choose this browser's name."""
+    return templates.TemplateResponse(request, "name.html", {"error": "", "next": safe_next(
+        request.query_params.get("next", "/")), "given": ""})
+
+
+async def set_name_route(request: Request) -> Response:
+    """``POST /name`` (field ``name``, optional ``next``): keep this browser's name (a newcomer
+    is given a token here, as by a new game) and go back to ``next``."""
+    form = await request.form(max_files=0, max_fields=4, max_part_size=MAX_FIELD_BYTES)
+    given, back = str(form.get("name") or ""), safe_next(str(form.get("next") or "/"))
+    token, minted = token_or_400(request)
+    try:
+        name = normalise(given, default_name(token_hash(token)))
+    except NameRefused as exc:
+        return templates.TemplateResponse(request, "name.html", {"error": str(exc), "next": back, "given": given[:200]},
+                                          status_code=400)
+    await tables_of(request).db(set_name, tables_of(request).store, token_hash(token), name)
+    response = RedirectResponse(back, status_code=303)
+    return remember(response, request, token) if minted else response
+
+
+def ago(seconds: float) -> str:
+    """``just now``, ``5 min``, ``3 h``, ``2 days``: how long ago, in a few characters."""
+    if seconds < 60:
+        return "just now"
+    if seconds < 3600:
+        return f"{int(seconds // 60)} min"
+    if seconds < 86400:
+        return f"{int(seconds // 3600)} h"
+    return f"{int(seconds // 86400)} days"
+
+
+def variant(game: str, params: dict[str, str]) -> str:
+    """The parameters that differ from the game's defaults, in a few words (``standard`` if none)."""
+    defaults = {p.name: str(p.default) for p in entry(game).game_class.param_specs}
+    said = []
+    for key, value in params.items():
+        text = str(value)
+        if text != defaults.get(key):
+            said.append(f"{key} {text if len(text) <= MAX_SUMMARY_CHARS else text[:MAX_SUMMARY_CHARS] + '…'}")
+    return ", ".join(said) or "standard"
+
+
+def stored_callers(game: str, params: dict[str, str], seats: list[dict[str, Any]], chosen: dict[str, str]) -> Callers:
+    """The :class:`~.names.Callers` of a game read by :mod:`.rooms` (no table needed)."""
+    rules = load_game(game, **params)
+    return Callers([SeatWho(s["kind"], s["token"], s["agent"], rules.seat_name(i)) for i, s in enumerate(seats)],
+                   chosen)
+
+
+async def mine_rows(request: Request, token: str) -> list[dict[str, Any]]:
+    """This browser's games as the page shows them: each with its table (whose turn, verdict)."""
+    tables = tables_of(request)
+    rows = []
+    for row in await tables.db(held, tables.store, token):
+        table = tables.open.get(row["id"]) or await tables.get(row["id"])
+        if table is None:
+            continue
+        you = table.seats_of(token)
+        callers = table.callers()
+        result = table.result(you)
+        rows.append({"id": row["id"], "title": table.game.title, "variant": variant(row["game"], row["params"]),
+                     "others": [callers.third(i) for i in range(len(table.row.seats)) if i not in you] or ["solitaire"],
+                     "on": table.on, "your_turn": table.on and table.state.current_player in you,
+                     "status": table.status(you) if result is None else result["verdict"],
+                     "ago": ago(time.time() - row["updated"])})
+    return rows
+
+
+async def mine_page(request: Request) -> Response:
+    """``GET /mine``: this browser's games, in progress then finished."""
+    token = hashed_token(request)
+    rows = await mine_rows(request, token) if token else []
+    return templates.TemplateResponse(request, "mine.html", {
+        "playing": [r for r in rows if r["on"]], "finished": [r for r in rows if not r["on"]]})
+
+
+async def mine_json(request: Request) -> Response:
+    """``GET /mine.json``: ``{"your_turn": n, "games": [ids]}``, the games in progress where it
+    is this browser's turn (the header's marker and the tab title's ``(n)``)."""
+    token = hashed_token(request)
+    tables = tables_of(request)
+    turns = []
+    for row in await tables.db(held, tables.store, token) if token else []:
+        if row["status"] != "on":
+            continue
+        table = tables.open.get(row["id"]) or await tables.get(row["id"])
+        if table is not None and table.on and table.state.current_player in table.seats_of(token):
+            turns.append(row["id"])
+    return JSONResponse({"your_turn": len(turns), "games": turns}, headers={"cache-control": "no-store"})
+
+
+async def lobby_page(request: Request) -> Response:
+    """``GET /lobby``: the listed games with an open seat, newest first."""
+    tables = tables_of(request)
+    token = hashed_token(request)
+    rows = await tables.db(listed, tables.store)
+    chosen = await tables.db(names_of, tables.store, [s["token"] for r in rows for s in r["seats"] if s["token"]])
+    now = time.time()
+    games = []
+    for r in rows:
+        callers = stored_callers(r["game"], r["params"], r["seats"], chosen)
+        seats = r["seats"]
+        first_open = next(i for i, s in enumerate(seats) if s["kind"] == OPEN)
+        games.append({"id": r["id"], "title": entry(r["game"]).game_class.title, "variant": variant(r["game"], r["params"]),
+                      "seated": [callers.third(i) for i, s in enumerate(seats) if s["kind"] != OPEN],
+                      "open": sum(s["kind"] == OPEN for s in seats), "seat": first_open,
+                      "seat_label": callers.labels[first_open], "waiting": ago(now - r["created"]),
+                      "yours": token is not None and any(s["token"] == token for s in seats)})
+    return templates.TemplateResponse(request, "lobby.html", {"games": games})
+
+
+async def sit(request: Request) -> Response:
+    """``POST /lobby/{game_id}/{seat}``: take the open seat ``seat`` of a listed game, as its
+    invite link would (a newcomer is given a token here)."""
+    tables = tables_of(request)
+    game_id, seat = request.path_params["game_id"], request.path_params["seat"]
+    rows = {r["id"]: r for r in await tables.db(listed, tables.store)}
+    row = rows.get(game_id)
+    if row is None or not 0 <= seat < len(row["seats"]) or row["seats"][seat]["kind"] != OPEN:
+        raise HTTPException(410, "That seat has been taken, or the game is no longer in the lobby.")
+    token, minted = token_or_400(request)
+    if any(s["token"] == token_hash(token) for s in row["seats"]):
+        raise HTTPException(409, "You already sit at this game: open it from My games.")
+    claimed = await tables.claim(row["seats"][seat]["invite"], token_hash(token))
+    if claimed is None:
+        raise HTTPException(410, "That seat has just been taken by someone else.")
+    response = RedirectResponse(request.url_for("play", game_id=claimed).path, status_code=303)
+    return remember(response, request, token) if minted else response
+
+
+def rotated(table: Table) -> list[SeatRow]:
+    """The seats of ``table`` moved round by one: who sat second plays first."""
+    old = table.row.seats
+    seats = []
+    for i in range(len(old)):
+        s = old[(i + 1) % len(old)]
+        if s.kind == HUMAN:
+            seats.append(SeatRow(HUMAN, token=s.token))
+        elif s.kind == AI:
+            seats.append(SeatRow(AI, agent=s.agent))
+        else:
+            seats.append(SeatRow(OPEN, invite=new_token()))
+    return seats
+
+
+async def rematch(request: Request) -> Response:
+    """``POST /rematch/{game_id}``: a player of a finished game asks for a rematch (the first
+    creates it, the others accept it); to the new game once every player has accepted, else
+    back to the finished game's page, which says whom it waits for."""
+    table = await table_or_404(request)
+    tables = tables_of(request)
+    token = hashed_token(request)
+    you = table.seats_of(token)
+    if not you or token is None:
+        raise HTTPException(403, "Only the game's players may ask for a rematch.")
+    if table.on:
+        raise HTTPException(409, "The game is not over yet: a rematch is for a finished game.")
+    async with table.lock:  # two players clicking at once make one rematch (in one server process)
+        found = await tables.db(rematch_of, tables.store, table.id)
+        if found is None:
+            address = request.client.host if request.client else "?"
+            if not request.app.state.creations.take(address):
+                raise HTTPException(429, "Too many new games from your address; wait a little and try again.")
+            try:
+                rated = await tables.db(is_rated, tables.store, table.id)
+                new_id = await tables.seated(table.game, rotated(table), token, rated)
+            except Refused as exc:
+                raise HTTPException(503, exc.message) from None
+            others = frozenset(s.token for s in table.row.seats if s.kind == HUMAN and s.token and s.token != token)
+            found = await tables.db(offer, tables.store, table.id, new_id, others)
+            if found is None:  # another server process offered one first: that one stands
+                tables.open.pop(new_id, None)
+                await tables.db(drop_game, tables.store, new_id)
+    if found is None or token in found.waiting:  # lost the race to create it, or accepting
+        found = await tables.db(accept, tables.store, table.id, token)
+    assert found is not None
+    await tables.named(table)
+    tables.tell(table)
+    target = found.game_id if not found.waiting else table.id
+    return RedirectResponse(request.url_for("play", game_id=target).path, status_code=303)
+
+
+#: the routes of this module, mounted by :func:`plunder.web.app.create_app`
+routes: list[BaseRoute] = [
+    Route("/name", name_page, name="name"),
+    Route("/name", set_name_route, methods=["POST"], name="set_name"),
+    Route("/mine", mine_page, name="mine"),
+    Route("/mine.json", mine_json, name="mine_json"),
+    Route("/lobby", lobby_page, name="lobby"),
+    Route("/lobby/{game_id:str}/{seat:int}", sit, methods=["POST"], name="sit"),
+    Route("/rematch/{game_id:str}", rematch, methods=["POST"], name="rematch"),
+]

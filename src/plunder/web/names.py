@@ -1,0 +1,187 @@
+"""Display names of browsers, without accounts: a name is kept per seat token (by its SHA-256,
+as seats keep tokens) and shown wherever a seat is named on the web: seats, verdicts, the
+game log, my games and the lobby.
+
+Names are untrusted input: :func:`normalise` bounds them (:data:`MAX_NAME_CHARS`), turns
+control characters and runs of whitespace into one space, and refuses a name that could pass
+for an AI seat or the page's own words ("hard AI", "You", "Player 2"). They are shown through
+Jinja's autoescaping and the scripts' ``textContent`` only. How a seat is called from a
+viewer's side ("You", "Anna", "the hard AI") is :class:`Callers`.
+"""
+
+from __future__ import annotations
+
+import re
+import time
+import unicodedata
+from dataclasses import dataclass
+from typing import Iterable, Sequence
+
+from markupsafe import escape
+from sqlalchemy import Column, Float, String, Table, insert, select, update
+from sqlalchemy.exc import IntegrityError
+
+from .store import AI, HUMAN, Store, metadata
+
+#: most characters of a display name (after :func:`normalise`)
+MAX_NAME_CHARS = 24
+#: the words no name may contain (case-insensitive, as whole words): an AI seat is called
+#: "the hard AI", and a name must not pass for one
+RESERVED_WORDS = frozenset({"ai", "bot", "computer"})
+#: names that are the page's own words for a seat
+RESERVED_NAMES = re.compile(r"(you|me|chance|nobody|open seat|player \d+|seat \d+|guest-[0-9a-f]{4})", re.IGNORECASE)
+
+names = Table(
+    "names", metadata,
+    # the SHA-256 of the seat token the name is for (:func:`plunder.web.store.token_hash`)
+    Column("token", String(64), primary_key=True),
+    Column("name", String(4 * MAX_NAME_CHARS), nullable=False),
+    Column("updated", Float, nullable=False),
+)
+
+
+class NameRefused(ValueError):
+    """A display name that breaks a rule of :func:`normalise` (the message says which)."""
+
+
+def normalise(text: str, own_default: str = "") -> str:
+    """``text`` as a display name: Unicode NFC, control and format characters and runs of
+    whitespace made one space, trimmed. :class:`NameRefused` when it is empty, longer than
+    :data:`MAX_NAME_CHARS`, or could be taken for an AI or the page's own words (another
+    browser's default name among them: ``own_default``, the asker's own, may be kept)."""
+    text = unicodedata.normalize("NFC", text[: 8 * MAX_NAME_CHARS + 1])
+    # a control (Cc), format (Cf: bidi overrides, zero widths) or separator character is a space
+    spaced = "".join(" " if unicodedata.category(c)[0] in "CZ" else c for c in text)
+    name = " ".join(spaced.split())
+    if not name:
+        raise NameRefused("A name needs at least one visible character.")
+    if len(name) > MAX_NAME_CHARS:
+        raise NameRefused(f"A name is at most {MAX_NAME_CHARS} characters; this one has {len(name)}.")
+    words = set(re.findall(r"[^\W_]+", name.casefold()))
+    if words & RESERVED_WORDS:
+        raise NameRefused(f"A name may not contain the word {sorted(words & RESERVED_WORDS)[0].upper()}: "
+                          "it would pass for an AI seat.")
+    if RESERVED_NAMES.fullmatch(name) and name != own_default:
+        raise NameRefused(f"{name!r} is a word the pages use for a seat; choose another name.")
+    return name
+
+
+def default_name(token: str) -> str:
+    """The name of a browser that has not chosen one: ``Guest-`` and four hex digits of its
+    token's hash (``token``)."""
+    return f"Guest-{token[:4]}"
+
+
+def names_of(store: Store, tokens: Iterable[str]) -> dict[str, str]:
+    """The chosen names of the token hashes ``tokens`` (a token without one is left out)."""
+    wanted = sorted(set(tokens))
+    if not wanted:
+        return {}
+    with store.engine.connect() as db:
+        rows = db.execute(select(names.c.token, names.c.name).where(names.c.token.in_(wanted)))
+        return {str(t): str(n) for t, n in rows}
+
+
+def name_of(store: Store, token: str | None) -> tuple[str, bool]:
+    """The name of the token hash ``token`` and whether it was chosen (else the default)."""
+    if token is None:
+        return "", False
+    found = names_of(store, [token]).get(token)
+    return (found, True) if found is not None else (default_name(token), False)
+
+
+def set_name(store: Store, token: str, name: str) -> None:
+    """Keep ``name`` (already :func:`normalise`\\ d) as the name of the token hash ``token``."""
+    now = time.time()
+    with store.engine.begin() as db:
+        done = db.execute(update(names).where(names.c.token == token).values(name=name, updated=now))
+        if done.rowcount == 0:
+            try:
+                db.execute(insert(names).values(token=token, name=name, updated=now))
+            except IntegrityError:  # set at the same moment by another request: the later wins
+                db.execute(update(names).where(names.c.token == token).values(name=name, updated=now))
+
+
+@dataclass(frozen=True)
+class SeatWho:
+    """What :class:`Callers` needs of a seat: its kind (``human``/``ai``/``open``), the hash of
+    its token, its AI level and the rules' label for it (``Player 2``)."""
+
+    kind: str
+    token: str | None
+    level: str | None
+    label: str
+
+
+class Callers:
+    """How the seats of one game are called: by their players' names (a person), ``the hard AI``
+    (an AI seat), their label (an open seat, or two seats that would be called alike), and
+    ``You`` from the side of a viewer holding just that seat."""
+
+    def __init__(self, seats: Sequence[SeatWho], chosen: dict[str, str]) -> None:
+        called = []
+        for s in seats:
+            if s.kind == HUMAN and s.token is not None:
+                called.append(chosen.get(s.token) or default_name(s.token))
+            elif s.kind == AI:
+                called.append(f"the {s.level or 'medium'} AI")
+            else:
+                called.append(s.label)
+        # two seats called alike (two hard AIs, a hotseat) are told apart by their labels
+        self.names = [c if called.count(c) == 1 or c == s.label else f"{c} ({s.label})"
+                      for c, s in zip(called, seats)]
+        self.labels = [s.label for s in seats]
+        renamed = sorted({label for label, name in zip(self.labels, self.names) if label != name}, key=len, reverse=True)
+        # labels longest first, so "Player 1" never eats into "Player 10"; None: nothing to put
+        self._labels = re.compile("|".join(rf"\b{re.escape(k)}\b" for k in renamed)) if renamed else None
+
+    def third(self, seat: int) -> str:
+        """Seat ``seat`` as anyone calls it (``Anna``, ``the hard AI``)."""
+        return self.names[seat]
+
+    def of(self, seat: int, you: frozenset[int]) -> str:
+        """Seat ``seat`` from the side of a viewer acting for ``you``: ``You`` for its one seat."""
+        return "You" if you == {seat} else self.names[seat]
+
+    def told(self, text: str, html: bool = False) -> str:
+        """A log line or caption of the rules with each seat's label (``Player 2``) put as its
+        name; ``html``: ``text`` is HTML, and the names are put in escaped."""
+        if self._labels is None:
+            return text
+        pairs = {label: str(escape(name)) if html else name for label, name in zip(self.labels, self.names)}
+        pattern = self._labels
+
+        def put(match: re.Match[str]) -> str:
+            name = pairs[match.group(0)]
+            # a sentence starts here: the text's start, or after a stop, a dash or a tag (HTML)
+            before = text[max(0, match.start() - 3): match.start()].rstrip()
+            start = match.start() == 0 or before.endswith((".", ":", "!", "?", "—", ">"))
+            return capital(name) if start else name
+        return pattern.sub(put, text)
+
+    def verdict(self, returns: Sequence[float], you: frozenset[int]) -> str:
+        """Who won, from the viewer's side: ``You win``, ``Anna wins``, ``You lost to the hard
+        AI``, ``Anna and the easy AI win``, ``A tie`` (several seats; a solitaire keeps the
+        rules' words)."""
+        best = max(returns)
+        winners = [i for i, r in enumerate(returns) if r == best and r > 0]
+        if not winners:
+            return "A tie"
+        if len(you) == 1 and not you & set(winners):
+            return f"You lost to {' and '.join(self.third(i) for i in winners)}"
+        said = [self.of(i, you) for i in winners]
+        plural = len(winners) > 1 or said == ["You"]
+        return capital(f"{' and '.join(said)} win{'' if plural else 's'}")
+
+    def resigned(self, seat: int, others: Sequence[int], you: frozenset[int]) -> str:
+        """``Anna resigned: you win`` / ``You resigned: the hard AI wins``."""
+        said = f"{self.of(seat, you)} resigned"
+        if len(others) == 1:
+            winner = self.of(others[0], you)
+            said += f": {'you win' if winner == 'You' else winner + ' wins'}"
+        return said
+
+
+def capital(text: str) -> str:
+    """``text`` with its first letter a capital (``the hard AI`` starts a sentence as ``The hard AI``)."""
+    return text[:1].upper() + text[1:]

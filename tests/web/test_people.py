@@ -1,0 +1,262 @@
+"""Names, my games, the lobby and rematches over HTTP and the WebSocket (web/names.py,
+web/rooms.py, web/lobby.py): hostile names refused or escaped, names on seats, in verdicts
+and in the log, a browser's games listed, listed games joined with one POST, rematches with
+the seats rotated."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Any, Iterator
+
+import pytest
+from starlette.testclient import TestClient
+
+from plunder.web.app import create_app
+from plunder.web.names import MAX_NAME_CHARS, Callers, NameRefused, SeatWho, normalise
+from plunder.web import lobby, rooms
+from plunder.web.rooms import MAX_LOBBY, offer
+from plunder.web.security import COOKIE
+
+from .test_play_server import new_game, state_of, until_my_turn
+
+
+@pytest.fixture
+def app_db(tmp_path: Path) -> str:
+    """A fresh SQLite database URL."""
+    return f"sqlite:///{tmp_path / 'plunder.db'}"
+
+
+@pytest.fixture
+def anna(app_db: str) -> Iterator[TestClient]:
+    """A browser called Anna."""
+    with TestClient(create_app(app_db, ai_workers=0)) as c:
+        named(c, "Anna")
+        yield c
+
+
+def named(client: TestClient, name: str) -> None:
+    """Set the browser's name (it is given a token if it has none)."""
+    answer = client.post("/name", data={"name": name, "next": "/"}, follow_redirects=False)
+    assert answer.status_code == 303, answer.text
+
+
+def other(client: TestClient) -> TestClient:
+    """A second browser on the same app (its own cookies)."""
+    return TestClient(client.app)
+
+
+@pytest.mark.parametrize("name, why", [
+    ("x" * (MAX_NAME_CHARS + 1), "at most 24 characters"),
+    ("Hard AI", "word AI"), ("the medium AI", "word AI"), ("ai", "word AI"), ("EASY-ai", "word AI"),
+    ("You", "word the pages use"), ("Player 2", "word the pages use"), ("  \t\n ", "visible character"),
+])
+def test_a_hostile_name_is_refused_with_one_line(name: str, why: str) -> None:
+    with pytest.raises(NameRefused, match=why) as refused:
+        normalise(name)
+    assert "\n" not in str(refused.value)
+
+
+def test_control_characters_and_spaces_are_made_one_space() -> None:
+    assert normalise(" Anna\x00\u202e  B\tob\n") == "Anna B ob"
+    assert normalise("Élise") == "Élise" and normalise("<script>") == "<script>"
+
+
+def test_verdicts_from_each_side() -> None:
+    seats = [SeatWho("human", "a" * 64, None, "Player 1"), SeatWho("ai", None, "hard", "Player 2")]
+    callers = Callers(seats, {"a" * 64: "Anna"})
+    assert callers.verdict([1, -1], frozenset({0})) == "You win"
+    assert callers.verdict([-1, 1], frozenset({0})) == "You lost to the hard AI"
+    assert callers.verdict([1, -1], frozenset()) == "Anna wins"
+    assert callers.verdict([-1, 1], frozenset()) == "The hard AI wins"
+    assert callers.verdict([0, 0], frozenset()) == "A tie"
+    assert callers.told("Player 2 drew a1-b1. Player 1 took 1 box") == "The hard AI drew a1-b1. Anna took 1 box"
+    html = Callers([SeatWho("human", "b" * 64, None, "Player 1"), SeatWho("human", "c" * 64, None, "Player 10")],
+                   {"b" * 64: "<b>", "c" * 64: "Ten"})
+    assert html.told("<code>x</code> Player 10 gave Player 1 a box", html=True) == \
+        "<code>x</code> Ten gave &lt;b&gt; a box"
+    two = Callers([SeatWho("ai", None, "hard", "Player 1"), SeatWho("ai", None, "hard", "Player 2")], {})
+    assert two.names == ["the hard AI (Player 1)", "the hard AI (Player 2)"]
+
+
+def test_the_name_form_refuses_plainly_and_escapes(anna: TestClient) -> None:
+    refused = anna.post("/name", data={"name": "The hard AI"}, follow_redirects=False)
+    assert refused.status_code == 400 and "may not contain the word AI" in refused.text
+    named(anna, "<b>x</b><script>")
+    page = anna.get("/")
+    assert "<b>x</b><script>" not in page.text and "&lt;b&gt;x&lt;/b&gt;&lt;script&gt;" in page.text
+    assert anna.post("/name", data={"name": "Bob", "next": "//evil.example/"}, follow_redirects=False) \
+        .headers["location"] == "/"
+
+
+def test_a_newcomer_gets_a_token_when_naming_itself_and_another_site_cannot(app_db: str) -> None:
+    with TestClient(create_app(app_db, ai_workers=0)) as c:
+        assert c.post("/name", data={"name": "Zoe"}, headers={"origin": "http://evil.example"},
+                      follow_redirects=False).status_code == 403
+        assert COOKIE not in c.cookies
+        answer = c.post("/name", data={"name": "Zoe"}, follow_redirects=False)
+        assert answer.status_code == 303 and COOKIE in c.cookies
+        assert ">Zoe</summary>" in c.get("/").text
+        # a browser with its token keeps it
+        assert "set-cookie" not in c.post("/name", data={"name": "Zoë"}, follow_redirects=False).headers
+
+
+def test_a_browser_without_a_name_is_asked_with_a_default_it_may_keep(app_db: str) -> None:
+    with TestClient(create_app(app_db, ai_workers=0)) as c:
+        new_game(c, "pillage", preset="small", **{"seat.0": "me", "seat.1": "easy"})
+        asked = re.search(r'<details class="me" open>\s*<summary id="my-name">(Guest-[0-9a-f]{4})</summary>', c.get("/").text)
+        assert asked
+        with TestClient(c.app) as other_browser:  # another browser may not pass for this one
+            refused = other_browser.post("/name", data={"name": asked.group(1)}, follow_redirects=False)
+            assert refused.status_code == 400 and "word the pages use" in refused.text
+        named(c, asked.group(1))
+        assert '<details class="me">' in c.get("/").text  # chosen: no longer asked
+
+
+def test_names_on_seats_in_the_log_and_the_verdict(anna: TestClient) -> None:
+    game_id = new_game(anna, "pillage", preset="small", **{"seat.0": "open", "seat.1": "me"})
+    invite = re.search(r"/join/[A-Za-z0-9_-]+", anna.get(f"/play/{game_id}").text)
+    assert invite
+    with other(anna) as bob:
+        named(bob, "Bob")
+        assert bob.get(invite.group(0), follow_redirects=False).status_code == 303
+        with bob.websocket_connect(f"/ws/{game_id}") as ws:
+            message = until_my_turn(ws, state_of(ws))
+            assert [s["name"] for s in message["seats"]] == ["You", "Anna"]
+            assert message["status"] == "Your turn"
+            ws.send_json({"type": "act", "action": message["legal"][0], "ply": message["ply"]})
+            moved = state_of(ws)
+            assert moved["log"][-1]["text"].startswith("Bob ") and moved["status"] == "Anna to move"
+            ws.send_json({"type": "resign"})
+            assert state_of(ws)["result"]["verdict"] == "You resigned: Anna wins"
+        with anna.websocket_connect(f"/ws/{game_id}") as ws:
+            assert state_of(ws)["result"]["verdict"] == "Bob resigned: you win"
+        with anna.websocket_connect(f"/ws/{game_id}?watch=1") as ws:
+            assert state_of(ws)["result"]["verdict"] == "Bob resigned: Anna wins"
+
+
+def test_my_games_lists_games_in_progress_and_finished_and_whose_turn(anna: TestClient) -> None:
+    on = new_game(anna, "pillage", preset="small", **{"seat.0": "me", "seat.1": "easy"})
+    done = new_game(anna, "pillage", preset="small", **{"seat.0": "me", "seat.1": "hard"})
+    with anna.websocket_connect(f"/ws/{done}") as ws:
+        until_my_turn(ws, state_of(ws))
+        ws.send_json({"type": "resign"})
+        state_of(ws)
+    with anna.websocket_connect(f"/ws/{on}") as ws:
+        until_my_turn(ws, state_of(ws))
+    page = anna.get("/mine").text
+    playing, finished = page.split('id="finished"')
+    assert f"/play/{on}" in playing and "the easy AI" in playing and "Your turn" in playing
+    assert f"/play/{done}" in finished and "You resigned: the hard AI wins" in finished
+    assert anna.get("/mine.json").json() == {"your_turn": 1, "games": [on]}
+    with other(anna) as stranger:
+        assert stranger.get("/mine.json").json() == {"your_turn": 0, "games": []}
+        assert f"/play/{on}" not in stranger.get("/mine").text
+
+
+def test_the_lobby_lists_only_games_anyone_may_join_and_one_post_sits_down(anna: TestClient) -> None:
+    listed = new_game(anna, "pillage", preset="small", listed="anyone", **{"seat.0": "me", "seat.1": "open"})
+    unlisted = new_game(anna, "pillage", preset="small", **{"seat.0": "me", "seat.1": "open"})
+    lobby = anna.get("/lobby").text
+    assert listed in lobby and unlisted not in lobby and "Anna" in lobby and "Your game" in lobby
+    assert anna.post(f"/lobby/{listed}/1", follow_redirects=False).status_code == 409  # already seated
+    with TestClient(anna.app) as bob:
+        assert bob.post(f"/lobby/{unlisted}/1", follow_redirects=False).status_code == 410
+        assert bob.post(f"/lobby/{listed}/1", headers={"origin": "http://evil.example"},
+                        follow_redirects=False).status_code == 403
+        sat = bob.post(f"/lobby/{listed}/1", follow_redirects=False)
+        assert sat.status_code == 303 and sat.headers["location"] == f"/play/{listed}" and COOKIE in bob.cookies
+        with bob.websocket_connect(f"/ws/{listed}") as ws:
+            assert state_of(ws)["you"] == [1]
+    assert listed not in anna.get("/lobby").text  # no open seat left
+    with TestClient(anna.app) as carl:
+        assert carl.post(f"/lobby/{listed}/1", follow_redirects=False).status_code == 410
+    assert MAX_LOBBY == 50
+
+
+def finish_by_resigning(client: TestClient, game_id: str) -> dict[str, Any]:
+    """Resign ``game_id`` for this browser's seat; the last state."""
+    with client.websocket_connect(f"/ws/{game_id}") as ws:
+        state_of(ws)
+        ws.send_json({"type": "resign"})
+        return state_of(ws)
+
+
+def test_a_rematch_rotates_the_seats_and_waits_for_the_other_player(anna: TestClient) -> None:
+    game_id = new_game(anna, "pillage", preset="small", listed="anyone", **{"seat.0": "me", "seat.1": "open"})
+    with TestClient(anna.app) as bob:
+        named(bob, "Bob")
+        assert bob.post(f"/rematch/{game_id}", follow_redirects=False).status_code == 403  # not a player
+        bob.post(f"/lobby/{game_id}/1", follow_redirects=False)
+        assert bob.post(f"/rematch/{game_id}", follow_redirects=False).status_code == 409  # not over
+        finish_by_resigning(anna, game_id)
+        with bob.websocket_connect(f"/ws/{game_id}") as ws:
+            assert "rematch" not in state_of(ws)
+            asked = anna.post(f"/rematch/{game_id}", follow_redirects=False)
+            assert asked.headers["location"] == f"/play/{game_id}"  # waiting for Bob
+            offer = state_of(ws)["rematch"]
+            assert offer["you_waiting"] and not offer["ready"]
+            accepted = bob.post(f"/rematch/{game_id}", follow_redirects=False)
+            new_id = offer["game_id"]
+            assert accepted.headers["location"] == f"/play/{new_id}"
+            assert state_of(ws)["rematch"]["ready"]
+        with bob.websocket_connect(f"/ws/{new_id}") as ws:
+            message = state_of(ws)
+            assert message["you"] == [0] and [s["name"] for s in message["seats"]] == ["You", "Anna"]
+    with anna.websocket_connect(f"/ws/{game_id}?watch=1") as ws:
+        assert "rematch" not in state_of(ws)  # spectators are not offered one
+
+
+def test_a_rematch_against_the_ai_starts_at_once(anna: TestClient) -> None:
+    game_id = new_game(anna, "pillage", preset="small", **{"seat.0": "me", "seat.1": "easy"})
+    finish_by_resigning(anna, game_id)
+    new_id = anna.post(f"/rematch/{game_id}", follow_redirects=False).headers["location"].rsplit("/", 1)[1]
+    assert new_id != game_id
+    with anna.websocket_connect(f"/ws/{new_id}") as ws:
+        message = state_of(ws)
+        assert message["you"] == [1] and message["seats"][0]["kind"] == "ai"
+    # a second click goes to the same rematch
+    assert anna.post(f"/rematch/{game_id}", follow_redirects=False).headers["location"] == f"/play/{new_id}"
+
+
+def test_a_replay_names_the_players_and_says_the_verdict_from_your_side(anna: TestClient) -> None:
+    game_id = new_game(anna, "pillage", preset="small", **{"seat.0": "me", "seat.1": "hard"})
+    with anna.websocket_connect(f"/ws/{game_id}") as ws:
+        message = until_my_turn(ws, state_of(ws))
+        ws.send_json({"type": "act", "action": message["legal"][0], "ply": message["ply"]})
+        until_my_turn(ws, state_of(ws))
+        ws.send_json({"type": "resign"})
+        assert state_of(ws)["over"]
+    page = anna.get(f"/replay/game/{game_id}").text
+    assert re.search(r'class="seat seat-0">Anna</span> vs <span class="seat seat-1">the hard AI<', page)
+    assert "You resigned: the hard AI wins" in page
+    listed = page.split('id="moves"', 1)[1].split("</ol>", 1)[0]
+    assert re.search(r"</code> (Anna|The hard AI) ", listed)  # the move list names the players
+    assert "Player 1" not in listed and "Player 2" not in listed  # (the pictures keep the rules' labels)
+    found = re.search(r'id="step" min="0" max="(\d+)"', page)
+    assert found
+    last = int(found.group(1))
+    told = [anna.get(f"/replay/game/{game_id}/{n}").json()["told"] for n in range(1, last + 1)]
+    assert any("Anna drew" in t for t in told) and not any("Player 1" in t for t in told), told
+    with other(anna) as stranger:
+        assert "Anna resigned: the hard AI wins" in stranger.get(f"/replay/game/{game_id}").text
+
+
+def test_a_rematch_offered_first_by_another_process_stands_and_the_second_game_is_dropped(anna: TestClient) -> None:
+    game_id = new_game(anna, "pillage", preset="small", **{"seat.0": "me", "seat.1": "easy"})
+    finish_by_resigning(anna, game_id)
+    first = new_game(anna, "pillage", preset="small", **{"seat.0": "easy", "seat.1": "me"})
+    tables = anna.app.state.tables  # type: ignore[attr-defined]
+    assert offer(tables.store, game_id, first, frozenset()) is not None  # as another process would
+    tables.open[game_id].rematch = None
+    original = rooms.rematch_of
+    try:
+        rooms_seen: list[str] = []
+        # this process read no rematch yet (it raced the other one), so it makes a game of its own
+        lobby.rematch_of = lambda store, old: rooms_seen.append(old)
+        went = anna.post(f"/rematch/{game_id}", follow_redirects=False).headers["location"]
+    finally:
+        lobby.rematch_of = original
+    assert rooms_seen == [game_id] and went == f"/play/{first}"
+    mine = anna.get("/mine").text
+    assert sorted(re.findall(r'href="/play/([^"]+)"', mine)) == sorted([game_id, first])  # the second is gone
