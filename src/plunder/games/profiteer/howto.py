@@ -30,7 +30,7 @@ def sections() -> list[HowToSection]:
         ), opening),
         HowToSection("A flip and a switch", (
             "Each flip, both sides turn up a card. Before it counts you may switch one of them for a "
-            "higher card of your resources: click the A or B tab under that resource. The card you "
+            "higher card of your resources: click the →A or →B tab under that resource. The card you "
             "take goes to your pile. Or click keep to let the flip stand. The higher card takes both "
             "into its side's pile.",
         ), switch),
