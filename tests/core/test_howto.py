@@ -7,6 +7,8 @@ import pytest
 
 from plunder.core.howto import Position, seek, settle
 from plunder.core.registry import load_game
+from plunder.games.pillage.actions import Line
+from plunder.games.pillage.rules import PillageState
 
 
 def test_seek_finds_the_move_wanted_and_numbers_the_moves_before_it() -> None:
@@ -15,7 +17,9 @@ def test_seek_finds_the_move_wanted_and_numbers_the_moves_before_it() -> None:
     assert not opening.state.is_chance_node() and opening.shown is not None
     dealt = opening.shown.number
     found = seek(opening, 3, lambda s, a, t: t.owner != s.owner)
-    assert found.move is not None and found.state.apply(found.move).owner != found.state.owner
+    before = found.state
+    assert isinstance(before, PillageState) and isinstance(found.move, Line)
+    assert before.apply(found.move).owner != before.owner
     assert found.shown is not None and found.shown.number > dealt
     # the same seed finds the same move
     assert seek(opening, 3, lambda s, a, t: t.owner != s.owner) == found
