@@ -50,6 +50,26 @@ def test_rules_page_shows_how_to_play(client: TestClient, game_id: str) -> None:
     assert first_line.split(":")[0] in page.text
 
 
+@pytest.mark.parametrize("game_id", game_ids())
+def test_rules_page_is_the_games_sections_with_pictures_or_its_text(client: TestClient, game_id: str) -> None:
+    """A game offering how-to sections gets them, each picture drawn by its own renderer and
+    well formed; a game without them (a plugin) gets its one-screen text."""
+    page = client.get(f"/rules/{game_id}").text
+    hook = entry(game_id).presentation.how_to_web
+    if hook is None:
+        assert '<pre class="rules">' in page and "<svg" not in page
+        return
+    sections = hook()
+    assert page.count('<section class="howto-section">') == len(sections)
+    pictures = sum(0 if s.position is None else 1 if s.position.move is None else 2 for s in sections)
+    assert pictures >= 5 and page.count("<svg") == pictures
+    for s in sections:
+        assert s.heading in page
+    for svg in page.split("<svg")[1:]:
+        ElementTree.fromstring("<svg" + svg.split("</svg>")[0] + "</svg>")
+    assert '<pre class="rules">' not in page
+
+
 def test_unknown_pages_are_plain_404_pages(client: TestClient) -> None:
     for path in ("/rules/chess", "/nowhere"):
         page = client.get(path)

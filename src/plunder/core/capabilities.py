@@ -10,9 +10,10 @@ use whatever a game offers and fall back on the rules alone where it offers noth
 ============== =============================================== ==============================
 group           holds                                           unlocks
 ============== =============================================== ==============================
-Presentation    pitch, how-to-play text, terminal picture,      ``plunder rules``/``play``'s
-                SVG picture, narration, move descriptions,      pictures and words, the web
-                move-list order, the final score taken apart    app's board, logs and verdicts
+Presentation    pitch, how-to-play text and web sections,       ``plunder rules``/``play``'s
+                terminal picture, SVG picture, narration,       pictures and words, the web
+                move descriptions, move-list order, the final   app's board, how-to pages,
+                score taken apart                               logs and verdicts
 Strength        the game's own agents, level overrides, the     ``--vs greedy``, the levels,
                 hint agent, search candidates, a fast leaf      hints, ``mcts eval=fast``,
                 evaluator, an exact solver                      ``plunder solve``
@@ -38,6 +39,7 @@ from typing import Any, Callable, Generic, Mapping, Protocol, Sequence, TypeVar
 
 from .agent import Agent, AgentFactory, Evaluator
 from .game import Action, Game, State
+from .howto import HowToSection
 from .svg import Shown
 
 #: a game's own state type (``PillageState`` ...)
@@ -57,6 +59,10 @@ class Presentation(Generic[S, A]):
     #: how to play and how to win, in plain words without ruling ids, fitting one 80x24 screen
     #: (``plunder rules``, ``help`` in ``plunder play``); the full rules stay in ``docs/rules/``
     how_to_play: str = ""
+    #: ``how_to_web()``: how to play for the web app's how-to page, in a browser player's words,
+    #: with positions to picture (:mod:`plunder.core.howto`); the page shows :attr:`how_to_play`
+    #: when absent
+    how_to_web: Callable[[], Sequence[HowToSection]] | None = None
     #: ``render(state)``: the position drawn for the terminal, as a rich renderable
     render: Callable[[S], Any] | None = None
     #: ``svg(state, shown)``: the position as an SVG document captioned with ``shown``, the move

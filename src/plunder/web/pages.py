@@ -18,6 +18,7 @@ from ..core.game import CHANCE
 from ..core import chance
 from ..core.registry import entry, game_ids, load_game
 from ..pictures import svg_of
+from .howto import howto_sections
 from .templating import templates
 
 #: how far into a game the home page's picture is taken: a board with some play on it says
@@ -82,13 +83,14 @@ async def home(request: Request) -> Response:
 
 
 async def rules(request: Request) -> Response:
-    """How to play one game, in plain words."""
+    """How to play one game: its sections with pictures, or its one-screen text."""
     game_id = request.path_params["game"]
     if game_id not in game_ids():
         raise HTTPException(404, f"no game {game_id!r}")
     e = entry(game_id)
     return templates.TemplateResponse(request, "rules.html", {
-        "game": {"id": game_id, "title": e.game_class.title}, "text": e.presentation.how_to_play})
+        "game": {"id": game_id, "title": e.game_class.title}, "text": e.presentation.how_to_play,
+        "sections": howto_sections(game_id)})
 
 
 #: the routes of this module, mounted by :func:`plunder.web.app.create_app`

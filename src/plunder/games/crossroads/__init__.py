@@ -9,6 +9,7 @@ from .agents import AGENTS, candidates
 from .fields import legal_fields
 from .figures import FIGURES
 from .guide import HOW_TO_PLAY
+from .howto import sections
 from .hard import HARD
 from .narrate import breakdown, narrate
 from .observation import observation
@@ -25,7 +26,7 @@ ENTRY: GameEntry[CrossroadsState, CrossroadsAction] = GameEntry(
     game_class=CrossroadsGame,
     presentation=Presentation(
         pitch="Roll dice to build cities and roads on a 10x10 grid, and trade with rivals who may or may not play fair.",
-        how_to_play=HOW_TO_PLAY, render=render, svg=svg, describe=describe, narrate=narrate, breakdown=breakdown,
+        how_to_play=HOW_TO_PLAY, how_to_web=sections, render=render, svg=svg, describe=describe, narrate=narrate, breakdown=breakdown,
         legal_fields=legal_fields,
     ),
     strength=Strength(

@@ -9,6 +9,7 @@ from .agents import AGENTS
 from .candidates import candidates
 from .figures import FIGURES
 from .guide import HOW_TO_PLAY
+from .howto import sections
 from .narrate import breakdown, narrate
 from .observation import observation
 from .render import describe, move_list, render
@@ -24,7 +25,7 @@ ENTRY: GameEntry[HubsState, HubsAction] = GameEntry(
     game_class=HubsGame,
     presentation=Presentation(
         pitch="Place dots, then join them with segments: offense scores for segments that meet busy dots, defense keeps the dots quiet.",
-        how_to_play=HOW_TO_PLAY, render=render, svg=svg, describe=describe, narrate=narrate, breakdown=breakdown,
+        how_to_play=HOW_TO_PLAY, how_to_web=sections, render=render, svg=svg, describe=describe, narrate=narrate, breakdown=breakdown,
         move_list=move_list,
     ),
     strength=Strength(

@@ -13,8 +13,9 @@ Each round, on a fresh sheet:
    grid (type 12,30), defense first, until all the round's dots are down.
    Dots are labelled a, b, c ... in the order they are placed.
  2 Join dots: the players take turns drawing one straight segment between two
-   dots (type c-k), defense first. A segment may not cross or touch another
-   segment, pass through a dot, or join a pair twice.
+   dots (type c-k), defense first. A segment may not cross, overlap or touch
+   another segment (segments meet only at a shared dot), pass over any other
+   dot, or join a pair twice.
 Scoring: every segment, whoever draws it, gives the OFFENSE the number of
 segments already at its two ends. So offense builds hubs - dots with many
 segments - and defense joins quiet dots and blocks the way to the hubs.

@@ -7,6 +7,7 @@ from .editor import ASSETS, EDITOR
 from .evaluator import make_evaluator
 from .figures import FIGURES
 from .guide import HOW_TO_PLAY
+from .howto import sections
 from .hard import HARD, solve_state
 from .heuristics import GREEDY, describe
 from .narrate import breakdown, narrate
@@ -22,7 +23,7 @@ ENTRY: GameEntry[PillageState, PillageAction] = GameEntry(
     game_class=PillageGame,
     presentation=Presentation(
         pitch="Dots and Boxes where every box holds doubloons, goods or a twist of the market: close the boxes worth the most.",
-        how_to_play=HOW_TO_PLAY, render=render, svg=svg, describe=describe, narrate=narrate, breakdown=breakdown,
+        how_to_play=HOW_TO_PLAY, how_to_web=sections, render=render, svg=svg, describe=describe, narrate=narrate, breakdown=breakdown,
     ),
     strength=Strength(
         agents={"greedy": GREEDY, "solver": SOLVER, "pillage-hard": HARD},

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from ...core.game import CHANCE
 from ...core.words import plural
-from .actions import PillageAction
-from .contents import Commodity, Content, Doubloons, Modifier, apply_op, content_text
+from .actions import Choose, PillageAction
+from .contents import Commodity, Content, Doubloons, Modifier, content_text
 from .rules import PillageState
 
 
@@ -23,8 +23,8 @@ def narrate(before: PillageState, action: PillageAction, after: PillageState) ->
         assert dealt is not None
         return f"Box {box + 1} of {len(before.contents)} holds {_content_words(dealt, before)}"
     who = g.seat_name(before.current_player)
-    if before.pending:
-        return who + " " + _choice_words(before, after)
+    if isinstance(action, Choose):
+        return who + " " + _choice_words(before, action, after)
     line = g.action_to_text(before, action)
     taken = [b for b, (was, now) in enumerate(zip(before.owner, after.owner)) if was != now]
     if not taken:
@@ -39,22 +39,17 @@ def narrate(before: PillageState, action: PillageAction, after: PillageState) ->
     return said
 
 
-def _choice_words(before: PillageState, after: PillageState) -> str:
-    """``chose -5 food: food 5→0`` for the modifier just resolved."""
+def _choice_words(before: PillageState, action: Choose, after: PillageState) -> str:
+    """``used the modifier -5 f/w as -5 food: food 5→0``: the operation and kind are the
+    action's own, as two operations can give the same value (``+2`` and ``x2`` on 2)."""
     g = before.game
-    # the box whose modifier was resolved: the one no longer pending (the capturer may pick
-    # which of two goes first, PP-5)
-    box = next(b for b in before.pending if b not in after.pending)
-    mod = before.contents[box]
-    assert isinstance(mod, Modifier)
-    changed = [k for k, (was, now) in enumerate(zip(before.values, after.values)) if was != now]
-    if changed:
-        k = changed[0]
-        op = next(o for o in mod.ops if apply_op(before.values[k], o, mod.amount, g.floor) == after.values[k])
-        return (f"used the modifier {content_text(mod, g.legend)} as {op}{mod.amount} {g.legend.kinds[k]}: "
-                f"{g.legend.kinds[k]} {before.values[k]}→{after.values[k]}")
-    # the value did not move (a floor, or x1): say so rather than nothing
-    return f"used the modifier {content_text(mod, g.legend)}; no value changed"
+    k = action.kind
+    kind = g.legend.kinds[k]
+    said = f"used the modifier {content_text(action.modifier, g.legend)} as {action.op}{action.modifier.amount} {kind}"
+    if before.values[k] == after.values[k]:
+        # a floor, or x1: say the value held rather than nothing
+        return f"{said}: {kind} stays at {after.values[k]}"
+    return f"{said}: {kind} {before.values[k]}→{after.values[k]}"
 
 
 def _gains(before: PillageState, after: PillageState) -> str:

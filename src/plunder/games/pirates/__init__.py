@@ -6,6 +6,7 @@ from .actions import PiratesAction
 from .agents import AGENTS
 from .figures import FIGURES
 from .guide import HOW_TO_PLAY
+from .howto import sections
 from .narrate import breakdown, narrate
 from .observation import observation
 from .render import describe, render
@@ -18,7 +19,7 @@ ENTRY: GameEntry[PiratesState, PiratesAction] = GameEntry(
     game_class=PiratesGame,
     presentation=Presentation(
         pitch="Sail a pirate ship alone across a sea of tiles, fight, loot and bury booty before the sea takes you.",
-        how_to_play=HOW_TO_PLAY, render=render, svg=svg, describe=describe, narrate=narrate, breakdown=breakdown,
+        how_to_play=HOW_TO_PLAY, how_to_web=sections, render=render, svg=svg, describe=describe, narrate=narrate, breakdown=breakdown,
     ),
     strength=Strength(
         agents=AGENTS,

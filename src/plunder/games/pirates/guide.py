@@ -15,12 +15,12 @@ Each turn, in order:
    empty new tile rolls the lookout: at or under its value a ship appears.
  2 Nearby ships sail: smaller ones flee, bigger ones chase you.
  3 Bury booty in land next to you (bury 10 at 4,5) or dig it up (retrieve).
- 4 Refit: buy a bigger ship or more crew (buy brig 5), or keep.
- 5 Continue, or retire.
+ 4 Refit: a bigger ship or more crew (buy brig 5), or keep. 5 Go on, or retire.
 Fights: you roll ship + crew + arms die against their ship + your
 notoriety + suns die. Win: notoriety +1, booty = arms x (their ship + suns)
 - crew. Lose: notoriety -1, crew -1, booty - suns die. A ship holds 50 booty.
-Score = ship x crew + buried x aboard x notoriety + turns completed.
-You must retire after 20 turns; losing your last crew drowns you.
-100 points counts as a win. Nothing buried means your booty aboard scores 0!
+Score = ship x crew + buried x aboard x notoriety + turns completed; 100
+points is a win. Nothing buried means your booty aboard scores 0! Retire by
+turn 20. Lost your last crew (and so your sloop)? Buy a new ship and crew in
+the refit; only if you cannot pay do you drown at the end of the turn.
 """

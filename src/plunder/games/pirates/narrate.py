@@ -15,7 +15,7 @@ from . import tables as T
 from .actions import (Bury, Buy, Continue, Dice, Done, Draw, Fight, Flip, Keep, Lookout, Place, Retire, Retrieve, Sail,
                       PiratesAction, Steer, Stop, Wind)
 from .rules import Phase, PiratesState
-from .sea import cell_text
+from .sea import Cell, cell_text
 
 
 def narrate(before: PiratesState, action: PiratesAction, after: PiratesState) -> str:
@@ -49,7 +49,8 @@ def _what(s: PiratesState, action: Any, t: PiratesState) -> str:
         case Flip(face):
             return f"The tile flips: {T.face_name(face)} (a ship is sighted here on {T.face_value(face)} or less)"
         case Draw(coin):
-            at = t.coin_at(coin)
+            # where the lookout placed it (PR-5); if it sails at once, the aftermath says so
+            at = _sighted_at(s)
             size = T.coin_value(coin)
             mood = ("bigger than you: it will chase" if size > t.ship else
                     "smaller than you: it will flee" if size < t.ship else "your size: it stays put")
@@ -87,6 +88,11 @@ def _what(s: PiratesState, action: Any, t: PiratesState) -> str:
     return f"You: {s.game.action_to_text(s, action)}"
 
 
+def _sighted_at(s: PiratesState) -> Cell | None:
+    """Where a ship sighted in ``s`` is placed: the quadrant opposite the pirate (PR-5)."""
+    return s.sea.opposite_quadrant(s.pos) if s.pos is not None else None
+
+
 def _combat(s: PiratesState, suns: int, arms: int, t: PiratesState) -> str:
     """The fight with ``s.combat`` on this roll, with the numbers the text's formulas use (PR-6)."""
     coin = s.combat
@@ -112,15 +118,22 @@ def _combat(s: PiratesState, suns: int, arms: int, t: PiratesState) -> str:
 def _aftermath(s: PiratesState, action: Any, t: PiratesState) -> list[str]:
     """What the automatic steps after ``action`` did: ships sailing, fights due, the end."""
     out: list[str] = []
-    if not isinstance(action, Steer):
-        before = dict(s.coins)
-        for coin, cell in t.coins:
-            if coin in before and before[coin] != cell:
-                out.append(f"{_ship(coin)} sails to {cell_text(cell)}")
+    before = dict(s.coins)
+    if isinstance(action, Draw):
+        spot = _sighted_at(s)
+        if spot is not None:
+            before[action.coin] = spot
+    for coin, cell in t.coins:
+        # a steered ship's own move is the action's line; the ships after it sail by rule (PR-7)
+        steered = isinstance(action, Steer) and coin == action.coin
+        if coin in before and before[coin] != cell and not steered:
+            out.append(f"{_ship(coin)} sails to {cell_text(cell)}")
     if t.combat >= 0 and t.combat != s.combat and not isinstance(action, Fight):
         out.append(f"a fight with {_ship(t.combat)}!")
-    if t.fights and set(t.fights) != set(s.fights):
+    if len(t.fights) > 1 and set(t.fights) != set(s.fights):
         out.append("ships to fight here: " + ", ".join(T.coin_name(c) for c in t.fights) + " (choose the order)")
+    elif len(t.fights) == 1 and t.fights != s.fights:
+        out.append(f"{_ship(t.fights[0])} is still to fight")
     lost = t.booty_lost - s.booty_lost
     if isinstance(action, Done) and lost:
         out.append(f"{lost} booty above the hold's {T.HOLD} is lost")

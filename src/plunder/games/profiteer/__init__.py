@@ -8,6 +8,7 @@ from .batch import fast_batch
 from .fast import evaluator, fast_play
 from .figures import FIGURES
 from .guide import HOW_TO_PLAY
+from .howto import sections
 from .narrate import breakdown, narrate
 from .observation import observation
 from .render import describe, render
@@ -20,7 +21,7 @@ ENTRY: GameEntry[ProfiteerState, ProfiteerAction] = GameEntry(
     game_class=ProfiteerGame,
     presentation=Presentation(
         pitch="One-player War: flip cards against the deck and profit from both sides to end with 26 cards.",
-        how_to_play=HOW_TO_PLAY, render=render, svg=svg, describe=describe, narrate=narrate, breakdown=breakdown,
+        how_to_play=HOW_TO_PLAY, how_to_web=sections, render=render, svg=svg, describe=describe, narrate=narrate, breakdown=breakdown,
     ),
     strength=Strength(
         agents=AGENTS,

@@ -13,12 +13,12 @@ split between side A and side B. Then the sides play War:
    goes to your pile. Or let it stand (keep).
  - The higher card takes both into its side's pile. Equal cards mean War:
    each side plays a card face down and one face up, and EVERY face-down card
-   goes to you. A tie again means another war.
+   goes to you. A tie again means another war. A war that runs out of cards:
+   both sides shuffle their own piles in to finish it; then the pass ends.
  - When the decks run out, the sides' piles are counted. Equal: play another
    pass (you shuffle your pile and draw a new hand). Unequal: you may give
    resource cards to the smaller side until they match (give 7), or end.
-   If you cannot make them equal, the game is over.
-Suits never matter: 2 is lowest, ace highest.
+   If you cannot make them equal, the game is over. Suits never matter.
 
 You win with 26 cards or more (your pile plus resources) when the game ends.
 So: cause wars to collect cards, but keep the sides' piles even or the game

@@ -13,8 +13,6 @@ from .cards import card_text, mask_text
 from .flow import Phase
 from .rules import ProfiteerState
 
-#: a ruling id in parentheses, as the rules' own messages carry them
-
 
 def narrate(before: ProfiteerState, action: ProfiteerAction, after: ProfiteerState) -> str:
     """``Side A turns up QS``, ``You switched side B's 7H for your KS``, ``War! Both sides flip again``."""
@@ -42,14 +40,16 @@ def _what(s: ProfiteerState, action: Any, t: ProfiteerState) -> str:
             return _drawn(s, card)
         case Keep():
             return "You let the flip stand"
-        case Switch(side=side, rank=_):
-            old = s.face_up(side)
-            given = (s.resources & ~t.resources).bit_length() - 1
+        case Switch(side=side, rank=r):
+            # read from the position before: a switch on a pass's last flip redraws the hand
+            old, given = s.face_up(side), s.resource_of_rank(r)
             return (f"You switched side {Side(side).name}'s {card_text(old)} for your {card_text(given)} "
                     f"({card_text(old)} goes to your pile)")
-        case Give(rank=_):
-            given = (s.resources & ~t.resources).bit_length() - 1
-            gave_to = "A" if t.discard_a != s.discard_a else "B"
+        case Give(rank=r):
+            # PF-6: the gift goes to the smaller side; read from the position before, as the gift
+            # that balances the piles starts the next pass (the discards become decks)
+            given = s.resource_of_rank(r)
+            gave_to = "A" if s.pile_a() < s.pile_b() else "B"
             return f"You gave {card_text(given)} to side {gave_to}"
         case End():
             return "You ended the war rather than balance the piles"
