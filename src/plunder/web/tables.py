@@ -38,6 +38,9 @@ log = logging.getLogger("plunder.web")
 
 T = TypeVar("T")
 
+#: how a refused move that could not be read is answered on the page (``core.words.refusal``'s
+#: example, ``{}`` being "a move like b1-c1"): the page's own ways to move, not the terminal's
+PAGE_EXAMPLE = "Click a target on the board, or pick one under All moves ({})."
 #: most legal moves a state message lists (Hubs and Crossroads can have many)
 LEGAL_CAP = 500
 #: the seat choices of the new-game form: a person here, a second person at this screen, a
@@ -278,7 +281,7 @@ class Table:
             after = state.apply_text(text)
             action: Action = self.game.parse_action(state, text)
         except PlunderError as exc:
-            raise Refused(refusal(exc, state, "Choose a target on the board, for example {}."), str(exc)) from None
+            raise Refused(refusal(exc, state, PAGE_EXAMPLE), str(exc)) from None
         moves = [Move(seat, self.game.action_to_text(state, action))]
         states = [after]
         self.followed(moves, states)
