@@ -6,6 +6,7 @@ seat is claimed, a refused move is told in the page's words, and no page asks fo
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -149,3 +150,22 @@ def test_no_page_asks_for_a_missing_icon(page: Page, live_server: LiveServer) ->
     cells.nth(2).click()
     checked(page, "error")
     assert failed == [] and errors == [], (failed, errors)
+
+
+@pytest.mark.parametrize("game", ["pillage", "pirates", "hubs", "profiteer", "crossroads"])
+def test_the_new_game_form_speaks_words_with_names_for_designers(page: Page, live_server: LiveServer,
+                                                                 game: str, tmp_path: Path) -> None:
+    page.goto(f"{live_server.url}/new/{game}")
+    fields = page.eval_on_selector_all(
+        "label.row.param", "els => els.map(e => [e.querySelector('span').textContent, e.querySelector('span').title, "
+        "e.querySelector('[data-param]').dataset.param])")
+    assert fields
+    for label, title, name in fields:
+        assert label != name and label[:1].isupper() and "_" not in label, (label, name)
+        assert title.startswith(f"{name}: "), title  # the parameter's name, for designers
+    shown = page.inner_text("#new-game")
+    assert not re.search(r"\b[A-Z]{2}-\d+\b", shown), "a ruling id is shown on the form"
+    if game == "hubs":
+        screenshot(page, "roughweb-newgame", tmp_path)
+        page.set_viewport_size(PHONE)
+        screenshot(page, "roughweb-newgame-phone", tmp_path)
