@@ -169,3 +169,30 @@ def test_the_new_game_form_speaks_words_with_names_for_designers(page: Page, liv
         screenshot(page, "roughweb-newgame", tmp_path)
         page.set_viewport_size(PHONE)
         screenshot(page, "roughweb-newgame-phone", tmp_path)
+
+
+@pytest.mark.parametrize("game,preset", [("hubs", "small"), ("profiteer", None)])
+def test_a_hint_says_which_move_and_why_in_words_inside_its_box(browser: Browser, live_server: LiveServer,
+                                                               game: str, preset: str | None, tmp_path: Path) -> None:
+    for size, viewport in (("desktop", DESKTOP), ("phone", PHONE)):
+        context = browser.new_context(viewport=viewport)
+        try:
+            page = context.new_page()
+            start(page, live_server, game, preset, seats=["me", "easy"] if game == "hubs" else ["me"])
+            page.wait_for_selector("#game.my-turn")
+            page.click("#hint-button")
+            page.wait_for_function("() => (document.querySelector('#hint p') || {}).textContent?.startsWith('Play ')",
+                                   timeout=60_000)
+            lines = page.eval_on_selector_all("#hint p", "els => els.map(e => e.textContent)")
+            assert lines[0][5:].split(" (")[0].rstrip(".") in legal(page), lines
+            assert lines[1].startswith("Why: "), lines
+            said = " ".join(lines)
+            assert not re.search(r"mcts|root=|sims=|±|visits|'s move", said), said
+            # nothing sticks out of the hint's box
+            wide = page.eval_on_selector("#hint", "el => [el.scrollWidth, el.clientWidth]")
+            assert wide[0] <= wide[1], f"the hint is {wide[0]}px wide in a box of {wide[1]}px"
+            if game == "hubs":
+                page.locator("#hint").scroll_into_view_if_needed()
+                screenshot(page, f"roughweb-hint-{size}", tmp_path)
+        finally:
+            context.close()
