@@ -31,6 +31,7 @@ from ..core.words import refusal
 from ..match import chance_index, new_seed, undo_point
 from ..pictures import svg_of
 from .positions import Positions
+from . import outcomes
 from .store import AI, HUMAN, ON, OPEN, OVER, RESIGNED, GameRow, SeatRow, StaleWrite, Store, token_hash
 from .thinking import Busy, Superseded, Thinkers
 
@@ -568,7 +569,14 @@ class Tables:
             table.cut(first)
         table.extend(moves, states)
         await self.ready(table)
+        await self.ended(table)
         self.tell(table)
+
+    async def ended(self, table: Table) -> None:
+        """Keep how a game that has just ended ended, for the list of replays."""
+        result = table.result()
+        if result is not None:
+            await self.db(outcomes.record, self.store, table.id, str(result["verdict"]))
 
     def tell(self, table: Table) -> None:
         """Queue the table's state for each of its viewers (a viewer too slow to take it is cut off)."""
@@ -641,6 +649,7 @@ class Tables:
             table.row.status = RESIGNED
             table.row.resigned_by = seat
             await self.ready(table)
+            await self.ended(table)
             self.tell(table)
 
     async def hint(self, table: Table, viewer: Viewer) -> list[str]:

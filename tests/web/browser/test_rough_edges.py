@@ -196,3 +196,18 @@ def test_a_hint_says_which_move_and_why_in_words_inside_its_box(browser: Browser
                 screenshot(page, f"roughweb-hint-{size}", tmp_path)
         finally:
             context.close()
+
+
+def test_the_replay_list_shows_who_played_and_who_won(page: Page, live_server: LiveServer, tmp_path: Path) -> None:
+    start(page, live_server, "pillage", "example", seats=["me", "easy"])
+    page.once("dialog", lambda dialog: dialog.accept())
+    page.click("#resign-button")
+    page.wait_for_selector("#result:not([hidden])")
+    game_id = page.url.rsplit("/", 1)[1]
+    page.goto(live_server.url + "/replay")
+    row = page.locator(f"table.finished tr:has(a[href$='{game_id}'])")
+    assert row.locator("td.players").inner_text() == "Player 1 (a person), Player 2 (AI easy)"
+    assert row.locator("td.verdict").inner_text() == "Player 1 resigned: Player 2 wins"
+    screenshot(page, "roughweb-replays", tmp_path)
+    page.set_viewport_size(PHONE)
+    screenshot(page, "roughweb-replays-phone", tmp_path)
