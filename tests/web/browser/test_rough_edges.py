@@ -211,3 +211,33 @@ def test_the_replay_list_shows_who_played_and_who_won(page: Page, live_server: L
     screenshot(page, "roughweb-replays", tmp_path)
     page.set_viewport_size(PHONE)
     screenshot(page, "roughweb-replays-phone", tmp_path)
+
+
+def test_profiteer_switches_are_finger_sized_on_a_phone(browser: Browser, live_server: LiveServer,
+                                                       tmp_path: Path) -> None:
+    context = browser.new_context(viewport=PHONE, has_touch=True, is_mobile=True)
+    context.set_default_timeout(15_000)
+    try:
+        page = context.new_page()
+        start(page, live_server, "profiteer", seats=["me"])
+        for _ in range(40):  # play "keep" until a decision offers switches
+            page.wait_for_selector("#game.my-turn:not(.waiting)")
+            moves = legal(page)
+            if any(m.startswith("switch ") for m in moves):
+                break
+            target = "keep" if "keep" in moves else moves[0]
+            page.locator(f'#board [data-action="{target}"]').first.tap()
+        switches = [m for m in legal(page) if m.startswith("switch ")]
+        assert switches, "no decision offered a switch"
+        buttons = page.locator("#profiteer-switches button.switch")
+        assert buttons.count() == len(switches)
+        for i in range(buttons.count()):
+            box = buttons.nth(i).bounding_box()
+            assert box is not None and box["width"] >= 40 and box["height"] >= 40, box
+        screenshot(page, "roughweb-profiteer-switches-phone", tmp_path)
+        before = page.locator("#log li").count()
+        buttons.first.tap()
+        # the tap played the switch: the log tells one more move
+        page.wait_for_function("(n) => document.querySelectorAll('#log li').length > n", arg=before)
+    finally:
+        context.close()
