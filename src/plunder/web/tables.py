@@ -41,7 +41,7 @@ T = TypeVar("T")
 
 #: how a refused move that could not be read is answered on the page (``core.words.refusal``'s
 #: example, ``{}`` being "a move like b1-c1"): the page's own ways to move, not the terminal's
-PAGE_EXAMPLE = "Click a target on the board, or pick one under All moves ({})."
+PAGE_EXAMPLE = "Click a target on the board or choose from the move list, for example {}."
 #: most legal moves a state message lists (Hubs and Crossroads can have many)
 LEGAL_CAP = 500
 #: the seat choices of the new-game form: a person here, a second person at this screen, a

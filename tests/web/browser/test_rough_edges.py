@@ -120,8 +120,8 @@ def test_a_refused_move_is_told_in_the_pages_words(page: Page, live_server: Live
     page.wait_for_selector("#message:not([hidden])")
     said = page.inner_text("#message")
     # the terminal's advice ("Type ...", "'moves' to list them") has no place on the page
-    assert "type" not in said.lower() and "'moves'" not in said, said
-    assert "Click a target on the board, or pick one under All moves" in said, said
+    assert "type" not in said.lower() and "moves" not in said, said
+    assert "Click a target on the board or choose from the move list, for example a move like" in said, said
 
 
 def test_no_page_asks_for_a_missing_icon(page: Page, live_server: LiveServer) -> None:
