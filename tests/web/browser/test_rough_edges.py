@@ -210,6 +210,8 @@ def test_the_replay_list_shows_who_played_and_who_won(page: Page, live_server: L
     assert row.locator("td.verdict").inner_text() == "Player 1 resigned: Player 2 wins"
     screenshot(page, "roughweb-replays", tmp_path)
     page.set_viewport_size(PHONE)
+    width = page.evaluate("document.documentElement.scrollWidth")
+    assert width <= PHONE["width"], f"the list is {width}px wide on a {PHONE['width']}px screen"
     screenshot(page, "roughweb-replays-phone", tmp_path)
 
 
