@@ -213,7 +213,9 @@ def test_hint_and_resign(client: TestClient) -> None:
         ws.send_json({"type": "hint"})
         hint = ws.receive_json()
         assert hint["type"] == "hint" and len(hint["lines"]) >= 2
-        assert hint["lines"][1].split(":")[0] in message["legal"]
+        best = hint["lines"][0]
+        assert best.startswith("Play ") and best[5:].split(" (")[0].rstrip(".") in message["legal"], best
+        assert hint["lines"][1].startswith("Why: ")
         ws.send_json({"type": "resign"})
         over = state_of(ws)
         assert over["over"] and over["result"]["verdict"] == "You resigned: the easy AI wins"

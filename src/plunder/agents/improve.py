@@ -24,7 +24,7 @@ import time
 from dataclasses import dataclass
 from typing import Callable, Sequence
 
-from ..core.agent import Agent, Evaluator
+from ..core.agent import Agent, Appraisal, Evaluator
 from ..core.game import Action, State
 from .confidence import judged
 
@@ -155,6 +155,14 @@ class RootSearch:
             rows.append((arm.action, mean, said))
         rows.sort(key=lambda r: (r[0] != chosen, -r[1]))
         return [(action, said) for action, _, said in rows]
+
+
+    def appraise(self, state: State, rng: random.Random) -> list[Appraisal]:
+        """Candidates by mean rollout value, highest first (the chosen one first among equals)."""
+        base, arms = self.search(state, rng)
+        chosen = self.pick(base, arms)
+        ranked = sorted(arms, key=lambda arm: (-arm.mean(), arm.action != chosen))
+        return [Appraisal(arm.action, arm.mean(), len(arm.values)) for arm in ranked]
 
 
 def _mean_plus(gain: tuple[float, float], z: float) -> float:

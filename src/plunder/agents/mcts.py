@@ -23,7 +23,7 @@ import time
 from typing import Sequence
 
 
-from ..core.agent import Agent, AgentFactory, AgentOptions, Evaluator
+from ..core.agent import Agent, AgentFactory, AgentOptions, Appraisal, Evaluator
 from ..core.chance import sample_chance
 from ..core.errors import ParameterError
 from ..core.game import CHANCE, TERMINAL, Action, Game, State
@@ -303,6 +303,10 @@ class MCTSAgent:
         # SURE_VISITS visits the value is called a guess
         return [(a, judged(v, math.sqrt(max(0.0, 1 - v * v)), n, "visit", SURE_VISITS))
                 for a, n, v in self.ranked(self.search(state, rng))]
+
+    def appraise(self, state: State, rng: random.Random) -> list[Appraisal]:
+        """Root actions, most visited first, each with its mean return for the mover."""
+        return [Appraisal(a, v, n) for a, n, v in self.ranked(self.search(state, rng))]
 
     def choose(self, state: State, rng: random.Random) -> Action:
         """The most visited action after searching from ``state``."""

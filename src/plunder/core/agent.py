@@ -38,6 +38,28 @@ class Analyst(Protocol):
         ...
 
 
+@dataclass(frozen=True)
+class Appraisal:
+    """One move as a search judged it, for words a player reads (:class:`Appraiser`)."""
+
+    action: Action
+    #: the mover's expected result after it, -1 (a loss) .. +1 (a win)
+    value: float
+    #: how many playouts (or visits) the value rests on
+    tries: int
+    #: the final score margin for the mover with best play on both sides, where it is proven
+    margin: float | None = None
+
+
+@runtime_checkable
+class Appraiser(Protocol):
+    """An agent that can give its judgement of the moves as numbers (hints in words)."""
+
+    def appraise(self, state: State, rng: random.Random) -> list[Appraisal]:
+        """The moves it looked at, best first for the mover."""
+        ...
+
+
 class Evaluator(Protocol):
     """Estimates per-seat returns of leaf positions for a search (``GameEntry.evaluator``)."""
 

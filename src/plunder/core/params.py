@@ -31,6 +31,9 @@ class Param:
     once, within :data:`plunder.core.files.MAX_FILE_BYTES`, and ``inline(content)`` turns
     its content into the parameter's own inline text, which is what the game parses and
     what records store, so a record replays after the file is gone.
+
+    ``label`` is the parameter's name in words for a form ("Sheet width" for ``width``);
+    without it, :attr:`words` makes one from the name.
     """
 
     name: str
@@ -40,6 +43,13 @@ class Param:
     choices: Sequence[str] = ()
     canonical: Callable[[Any], str] | None = None
     inline: Callable[[str], str] | None = None
+    label: str = ""
+
+    @property
+    def words(self) -> str:
+        """The parameter's name for people: its :attr:`label`, else its name spelt out
+        (``max_rounds``: "Max rounds")."""
+        return self.label or self.name.replace("_", " ").capitalize()
 
 
 def to_text(value: Any) -> str:

@@ -17,6 +17,7 @@ from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import BaseRoute, Route
 
+from ..core.errors import without_rulings
 from ..core.params import Param
 from ..core.registry import entry, game_ids
 from .pages import seat_counts
@@ -50,7 +51,9 @@ def form_of(game_id: str) -> dict[str, Any]:
     for spec in cls.param_specs:
         picks = closed_choices(spec)
         params.append({
-            "name": spec.name, "default": spec.default, "help": spec.help,
+            # the label and help in words; the name and the rulings cited for designers, as a tooltip
+            "name": spec.name, "default": spec.default, "label": spec.words, "help": without_rulings(spec.help),
+            "title": f"{spec.name}: {spec.help}",
             # a closed list is a select; otherwise a text field suggesting the readable choices
             "select": picks if picks and len(picks) == len(spec.choices) else [],
             # file:PATH is the terminal's: the server never reads its own files for a browser

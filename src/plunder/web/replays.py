@@ -19,6 +19,7 @@ wait for the worker, whatever addresses ask.
 from __future__ import annotations
 
 import asyncio
+import functools
 import hashlib
 from html import escape
 import threading
@@ -35,14 +36,15 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import BaseRoute, Route
 
 from ..core.errors import PlunderError, RecordError
-from ..core.game import State
+from ..core.game import Game, State
 from ..core.record import MAX_RECORD_BYTES, Record
-from ..core.registry import entry
+from ..core.registry import entry, load_game
 from ..core.svg import Shown, outcome_text
 from ..pictures import positions, svg_of
 from .games import tables_of
 from .limits import MAX_BODY_BYTES, MAX_REPLAYS_WAITING, UPLOAD_BURST, UPLOAD_RATE
 from .lobby import hashed_token
+from . import outcomes
 from .store import OVER, RESIGNED
 from .tables import Table
 from .templating import templates
@@ -325,10 +327,25 @@ async def finished_games(request: Request) -> list[dict[str, object]]:
     """The most recently finished games of this server, newest first, for the list of replays."""
     tables = tables_of(request)
     rows = await tables.db(tables.store.recent, RECENT_GAMES, (OVER, RESIGNED))
+    found = await tables.db(outcomes.players, tables.store, [r["id"] for r in rows])
     return [{"id": r["id"], "title": entry(r["game"]).game_class.title,
              "status": "resigned" if r["status"] == RESIGNED else "played out",
+             "players": seated(r["game"], found[r["id"]]["seats"]), "verdict": found[r["id"]]["verdict"] or "",
              "when": datetime.fromtimestamp(r["updated"], timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
              "path": request.url_for("replay_game", game_id=r["id"]).path} for r in rows]
+
+
+def seated(game_id: str, seats: list[tuple[int, str, str | None]]) -> str:
+    """Who played a finished game, in seat order: "Player 1 (a person), Player 2 (AI hard)"."""
+    game = default_game(game_id)  # seat names do not depend on parameters
+    said = ", ".join(f"{game.seat_name(i)} ({f'AI {level}' if level else 'a person'})" for i, _, level in seats)
+    return said[:1].upper() + said[1:]
+
+
+@functools.cache
+def default_game(game_id: str) -> Game:
+    """``game_id`` with its default parameters, made once (for its seats' names)."""
+    return load_game(game_id)
 
 
 async def replays_page(request: Request, error: str | None = None, status_code: int = 200) -> Response:

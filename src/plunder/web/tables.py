@@ -34,6 +34,7 @@ from .names import Callers, SeatWho, capital, names_of
 from .positions import Positions
 from .rooms import Rematch, rematch_of
 from .security import new_token
+from . import outcomes
 from .store import AI, HUMAN, ON, OPEN, OVER, RESIGNED, GameRow, SeatRow, StaleWrite, Store, token_hash
 from .thinking import Busy, Superseded, Thinkers
 
@@ -41,6 +42,9 @@ log = logging.getLogger("plunder.web")
 
 T = TypeVar("T")
 
+#: how a refused move that could not be read is answered on the page (``core.words.refusal``'s
+#: example, ``{}`` being "a move like b1-c1"): the page's own ways to move, not the terminal's
+PAGE_EXAMPLE = "Click a target on the board or choose from the move list, for example {}."
 #: most legal moves a state message lists (Hubs and Crossroads can have many)
 LEGAL_CAP = 500
 #: the seat choices of the new-game form: a person here, a second person at this screen, a
@@ -283,7 +287,7 @@ class Table:
             after = state.apply_text(text)
             action: Action = self.game.parse_action(state, text)
         except PlunderError as exc:
-            raise Refused(refusal(exc, state, "Choose a target on the board, for example {}."), str(exc)) from None
+            raise Refused(refusal(exc, state, PAGE_EXAMPLE), str(exc)) from None
         moves = [Move(seat, self.game.action_to_text(state, action))]
         states = [after]
         self.followed(moves, states)
@@ -615,10 +619,13 @@ class Tables:
         self.tell(table)
 
     async def settle(self, table: Table) -> None:
-        """Once the game is over, have its end rated (or its solitaire score kept) and learn
-        what it means to each seat (:func:`.ratings.settle`, which acts once per game whoever calls)."""
-        if not table.on and table.outcome is None:
+        """Once the game is over, keep its verdict for the list of replays (:func:`.outcomes.record`),
+        have its end rated (or its solitaire score kept) and learn what it means to each seat
+        (:func:`.ratings.settle`); each acts once per game whoever calls."""
+        result = table.result()
+        if result is not None and table.outcome is None:
             try:
+                await self.db(outcomes.record, self.store, table.id, str(result["verdict"]))
                 table.outcome = await self.db(ratings.settle, self.store, table.row, table.state)
             except Exception:  # the store failing here costs the game nothing: the next load settles it
                 log.exception("could not settle game %s", table.id)

@@ -32,7 +32,8 @@ from typing import Any, Callable, TypeVar
 from ..agents import make_agent
 from ..core.agent import Agent
 from ..core.game import State
-from ..match import decision_rng, hint_lines, hint_rng
+from ..advice import advice
+from ..match import decision_rng, hint_rng
 
 #: how much lower the AI workers' CPU priority is than the server's: on a busy machine the
 #: event loop, which acknowledges people's moves, goes first (``os.nice``)
@@ -64,8 +65,9 @@ def choose(state: State, spec: str, seed: int, seat: int, ply: int) -> str:
 
 
 def hint(state: State, spec: str, ply: int) -> list[str]:
-    """The hint ``plunder play`` gives at move ``ply``, from agent ``spec``, in lines."""
-    return hint_lines(agent_for(state, spec), state, hint_rng(ply), pad=0)
+    """The hint at move ``ply`` from agent ``spec``, in a player's words (:func:`plunder.advice.advice`;
+    the same randomness as ``plunder play``'s hint)."""
+    return advice(agent_for(state, spec), state, hint_rng(ply))
 
 
 #: Linux's prctl option that sends a signal to a process when its parent dies

@@ -80,12 +80,12 @@ class CrossroadsGame(Game[CrossroadsAction]):
     id = "crossroads"
     title = "Crossroads"
     param_specs = (
-        Param("players", "4", _players, "number of players, 2-6"),
-        Param("dice", "d5", parse_choice(("d5", "d6")), "d5: dice show 1-5; d6: sixes are rerolled (CR-1, CR-9)", ("d5", "d6")),
-        Param("target", "100", parse_int(1, 100000), "gold that wins at the end of a round (CR-6)"),
-        Param("max_rounds", "200", parse_int(1, 10000), "rounds before the richest wins or ties (CR-13)"),
-        Param("offers", "3", parse_int(0, 50), "proposals each player may make per trading phase (CR-11)"),
-        Param("relays", "2", parse_int(0, 2), "most relay cities a trade route may pass through (CR-7, CR-10)"),
+        Param("players", "4", _players, "number of players, 2-6", label="Players"),
+        Param("dice", "d5", parse_choice(("d5", "d6")), "d5: dice show 1-5; d6: sixes are rerolled (CR-1, CR-9)", ("d5", "d6"), label="Dice"),
+        Param("target", "100", parse_int(1, 100000), "gold that wins at the end of a round (CR-6)", label="Gold to win"),
+        Param("max_rounds", "200", parse_int(1, 10000), "rounds before the richest wins or ties (CR-13)", label="Rounds at most"),
+        Param("offers", "3", parse_int(0, 50), "proposals each player may make per trading phase (CR-11)", label="Offers per trade"),
+        Param("relays", "2", parse_int(0, 2), "most relay cities a trade route may pass through (CR-7, CR-10)", label="Relay cities at most"),
     )
     presets: ClassVar[dict[str, dict[str, str]]] = {
         "2p": {"players": "2"},

@@ -80,11 +80,11 @@ class HubsGame(Game[HubsAction]):
     id: ClassVar[str] = "hubs"
     title: ClassVar[str] = "Hubs (dots and segments, offense and defense)"
     param_specs: ClassVar[list[Param]] = [
-        Param("width", "60", _parse_side, "lattice points across; x runs 0..width-1 (HB-1, HB-8)"),
-        Param("height", "40", _parse_side, "lattice points up; y runs 0..height-1 (HB-1, HB-8)"),
+        Param("width", "60", _parse_side, "lattice points across; x runs 0..width-1 (HB-1, HB-8)", label="Sheet width"),
+        Param("height", "40", _parse_side, "lattice points up; y runs 0..height-1 (HB-1, HB-8)", label="Sheet height"),
         Param("dots", "24", _parse_even("dots", 2, MAX_DOTS),
-              f"dots per round, even, at most {MAX_DOTS}: half each (HB-1)"),
-        Param("rounds", "2", _parse_even("rounds", 2, 100), "rounds in the match, even (HB-6)"),
+              f"dots per round, even, at most {MAX_DOTS}: half each (HB-1)", label="Dots per round"),
+        Param("rounds", "2", _parse_even("rounds", 2, 100), "rounds in the match, even (HB-6)", label="Rounds"),
     ]
     presets: ClassVar[dict[str, dict[str, str]]] = {
         "default": {},

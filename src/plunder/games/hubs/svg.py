@@ -81,16 +81,26 @@ def svg(state: HubsState, shown: Shown | None = None) -> str:
                  class_="label")
     y = top + sheet_h + radius + 24
     inner = width - 2 * MARGIN
-    if old:
-        y = pic.paragraph(MARGIN, y, f"Round {state.round} as it ended; the next round starts on a fresh sheet.",
-                          inner, 13, MUTED)
-    y = pic.paragraph(MARGIN, y, f"Round {min(state.round + 1, g.rounds)} of {g.rounds}: "
-                      f"{g.seat_name(state.offense)} on offense, scoring each segment's dots' earlier segments.",
-                      inner, 13)
+    y = pic.paragraph(MARGIN, y, round_caption(state), inner, 13)
     best = [] if placing else legal[:SEGMENT_BUTTONS]
     y = pic.buttons(state, best, MARGIN, y + 4, inner, "Best segments:")
     pic.height = pic.caption(state, shown, MARGIN, y + 4, inner) + MARGIN / 2
     return pic.document(f"Hubs: {state.summary()}")
+
+
+def round_caption(state: HubsState) -> str:
+    """What the sheet shown is: the round being played and who is on offense, or the round
+    just finished (its own offense and points) and what follows it, if anything (HB-6, HB-7)."""
+    g = state.game
+    if not state_sheet(state)[2]:
+        return (f"Round {state.round + 1} of {g.rounds}: {g.seat_name(state.offense)} on offense, "
+                "scoring each segment's dots' earlier segments.")
+    done = state.history[-1]
+    ended = f"Round {state.round} of {g.rounds} as it ended: {g.seat_name(done.offense)} on offense scored {done.points}."
+    if state.is_terminal():
+        return f"{ended} That was the last round."
+    return (f"{ended} Round {state.round + 1} starts on a fresh sheet, "
+            f"{g.seat_name(state.offense)} on offense.")
 
 
 def _ticks(pic: Picture, w: int, h: int, left: float, top: float, step: float, radius: float) -> None:

@@ -15,7 +15,7 @@ from __future__ import annotations
 import random
 from typing import cast
 
-from ...core.agent import Agent, AgentFactory, AgentOptions, Analyst
+from ...core.agent import Agent, AgentFactory, AgentOptions, Analyst, Appraisal, Appraiser
 from ...core.errors import SearchLimitError
 from ...core.game import Game, State
 from ...core.params import Param, parse_int, parse_or, parse_real
@@ -75,6 +75,18 @@ class HardAgent:
         if isinstance(self.search, Analyst):
             return [(cast(PillageAction, a), why) for a, why in self.search.analyse(state, rng)]
         return [(cast(PillageAction, self.search.choose(state, rng)), "the search's move")]
+
+
+    def appraise(self, state: State[PillageAction], rng: random.Random) -> list[Appraisal]:
+        """The proven best move with its exact margin near the end; the search's judgement before."""
+        assert isinstance(state, PillageState)
+        solved = self._solved(state)
+        if solved is not None and solved.best_action is not None:
+            value = 1.0 if solved.value > 0 else -1.0 if solved.value < 0 else 0.0
+            return [Appraisal(solved.best_action, value, 1, float(solved.value))]
+        if isinstance(self.search, Appraiser):
+            return self.search.appraise(state, rng)
+        return []
 
 
 def make_hard(game: Game, options: AgentOptions) -> HardAgent:

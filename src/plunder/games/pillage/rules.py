@@ -92,19 +92,19 @@ class PillageGame(Game[PillageAction]):
     param_specs: ClassVar[list[Param]] = [
         Param("board", "square:4x4", _parse_board, "board shape (PP-1)",
               ("square:RxC", "triangle:RxC", "hex:RxC", "octagon:RxC", "file:PATH", "json:TEXT"),
-              canonical=_board_text, inline=lambda content: "json:" + content),
+              canonical=_board_text, inline=lambda content: "json:" + content, label="Board"),
         Param("contents", "auto", _parse_contents,
               "box contents: random (dealt by chance), unit (1 doubloon each), example (PP-8), "
               "file (from the board file); auto = file contents if the board file has them, else random",
-              CONTENT_MODES),
+              CONTENT_MODES, label="Box contents"),
         Param("legend", "auto", _parse_legend_param,
               "commodity kinds and starting values, e.g. food:5,weapons:5,armor:5 (PP-3); "
               "auto = the board file's legend, else food, weapons, armor at 5", ("auto", "KIND:VALUE,..."),
-              canonical=_legend_text),
+              canonical=_legend_text, label="Commodities"),
         Param("floor", "none", _parse_floor, "lowest commodity value, or none for no floor (PP-6)", ("none", "INT"),
-              canonical=_floor_text),
+              canonical=_floor_text, label="Lowest commodity value"),
         Param("mix", "doubloons:35,commodity:45,modifier:20", parse_mix,
-              "relative weights of random contents", ("doubloons:W,commodity:W,modifier:W",), canonical=mix_text),
+              "relative weights of random contents", ("doubloons:W,commodity:W,modifier:W",), canonical=mix_text, label="Mix of random contents"),
     ]
     presets: ClassVar[dict[str, dict[str, str]]] = {
         "default": {},

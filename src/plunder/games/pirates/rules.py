@@ -54,13 +54,13 @@ class PiratesGame(Game[PiratesAction]):
         Param("layout", "random", parse_layout,
               "the sea: random (from seed), a named shape, tiles:X,Y;X,Y;... (tile origins), or file:PATH "
               "(one tile origin x,y per line, read once and stored as tiles:...) (PR-1)",
-              LAYOUT_CHOICES, canonical=layout_text, inline=layout_inline),
-        Param("seed", "1", parse_int(0, MAX_SEED), "seed of the random sea layout (PR-1)"),
-        Param("turns", "20", parse_int(1, 99), "turns before the pirate must retire (PR-10)"),
+              LAYOUT_CHOICES, canonical=layout_text, inline=layout_inline, label="Sea layout"),
+        Param("seed", "1", parse_int(0, MAX_SEED), "seed of the random sea layout (PR-1)", label="Sea seed"),
+        Param("turns", "20", parse_int(1, 99), "turns before the pirate must retire (PR-10)", label="Turns"),
         Param("ties", "player", parse_choice(("player", "auto")),
               "who breaks ties between other ships' best routes: the player, or a fixed rule (PR-7)",
-              ("player", "auto")),
-        Param("goal", "100", parse_int(0, MAX_GOAL), "score that counts as a win in returns() (PR-14)"),
+              ("player", "auto"), label="Who breaks ties"),
+        Param("goal", "100", parse_int(0, MAX_GOAL), "score that counts as a win (PR-14)", label="Winning score"),
     )
     presets: ClassVar[dict[str, dict[str, str]]] = {
         "classic": {},

@@ -1,6 +1,8 @@
 """Profiteer (game 003): a one-player War variant about profiting from both sides."""
 
-from ...core.capabilities import Presentation, Speed, Strength
+from pathlib import Path
+
+from ...core.capabilities import Client, Presentation, Speed, Strength
 from ...core.registry import GameEntry
 from .actions import ProfiteerAction
 from .agents import AGENTS
@@ -15,6 +17,9 @@ from .render import describe, render
 from .rules import ProfiteerGame, ProfiteerState
 from .svg import svg
 from .stats import ProfiteerObserver
+
+#: the game page's own module and style (web/client.js: switches as finger-sized buttons)
+ASSETS = Path(__file__).parent / "web"
 
 #: what the registry loads for ``profiteer``
 ENTRY: GameEntry[ProfiteerState, ProfiteerAction] = GameEntry(
@@ -35,6 +40,7 @@ ENTRY: GameEntry[ProfiteerState, ProfiteerAction] = GameEntry(
     figures=FIGURES,
     observation=observation,
     observer=ProfiteerObserver,
+    client=Client(assets=ASSETS, module="client.js"),
 )
 
 __all__ = ["ENTRY", "ProfiteerGame", "ProfiteerState"]

@@ -29,7 +29,8 @@ if TYPE_CHECKING:
 
 #: texts longer than this are refused before they are read
 MAX_TEXT = 40
-_HELP = "type keep, switch A K, give 7, end, or a card such as QS"
+#: what a move looks like, in words that suit the terminal and the page alike
+_HELP = "a move is keep, switch A K, give 7, end, or a card such as QS"
 
 
 class Side(IntEnum):

@@ -51,12 +51,12 @@ class ProfiteerGame(Game[ProfiteerAction]):
     id: ClassVar[str] = "profiteer"
     title: ClassVar[str] = "Profiteer"
     param_specs: ClassVar[list[Param]] = [
-        Param("hand", "10", parse_int(1, 52), "cards drawn for the profiteer's hand (PF-2, PF-7)"),
-        Param("keep", "8", _even_keep, "of those, cards kept as resources; the lowest others go back (PF-2, PF-7)"),
-        Param("target", "26", parse_int(0, 52), "cards the profiteer needs at the end to win (PF-8)"),
+        Param("hand", "10", parse_int(1, 52), "cards drawn for the profiteer's hand (PF-2, PF-7)", label="Cards in hand"),
+        Param("keep", "8", _even_keep, "of those, cards kept as resources; the lowest others go back (PF-2, PF-7)", label="Resources kept"),
+        Param("target", "26", parse_int(0, 52), "cards the profiteer needs at the end to win (PF-8)", label="Cards to win"),
         Param("war_switch", "false", parse_bool,
-              "may the profiteer switch a war's face-up cards too (PF-3, PF-13)", ("false", "true")),
-        Param("max_rounds", "100", parse_int(1, 10000), "passes through the decks before the game ends (PF-8)"),
+              "may the profiteer switch a war's face-up cards too (PF-3, PF-13)", ("false", "true"), label="Switch in a war"),
+        Param("max_rounds", "100", parse_int(1, 10000), "passes through the decks before the game ends (PF-8)", label="Passes at most"),
     ]
     presets: ClassVar[dict[str, dict[str, str]]] = {
         "default": {},

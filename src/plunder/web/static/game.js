@@ -21,13 +21,20 @@
   let waiting = false;       // an action is on its way: one click, one action
   let plugin = {};           // the game's own module's hooks (none: {})
   let resultSeen = false;    // the result screen was closed: do not open it again
+  let pending = null;        // a move clicked while the connection was down: {action, ply}
+  let downSaid = "";         // the message shown about the connection being down, if any
 
   // --- the connection -------------------------------------------------------------------
   function connect() {
     const url = new URL(root.dataset.ws, location.href);
     url.protocol = location.protocol === "https:" ? "wss:" : "ws:";
     socket = new WebSocket(url);
-    socket.onopen = () => { retry = 0; link("live"); };
+    socket.onopen = () => {
+      retry = 0;
+      link("live");
+      if (downSaid && $("message").textContent === downSaid) say("");
+      downSaid = "";
+    };
     socket.onmessage = (event) => receive(JSON.parse(event.data));
     socket.onclose = () => {
       link("reconnecting");
@@ -45,11 +52,28 @@
 
   function send(message) {
     if (!socket || socket.readyState !== WebSocket.OPEN) {
-      say("Not connected to the server; trying again…");
+      down(message.type === "act"
+        ? `Not connected to the server: your move ${message.action} is sent once the connection is back.`
+        : "Not connected to the server: that was not sent; try again once the connection is back.");
+      if (message.type === "act") pending = { action: message.action, ply: message.ply };
       return false;
     }
     socket.send(JSON.stringify(message));
     return true;
+  }
+
+  function down(text) {
+    downSaid = text;
+    say(text);
+  }
+
+  // the first position after a reconnect: the move clicked while down is sent if it still
+  // applies to it, else the player is told it was not
+  function resend(msg) {
+    const move = pending;
+    pending = null;
+    if (msg.ply === move.ply && msg.your_turn) act(move.action);
+    else say(`Your move ${move.action} was not sent: the game moved on while the connection was down.`);
   }
 
   function act(text) {
@@ -84,6 +108,7 @@
     state = msg;
     done();
     if (moved) { say(""); $("hint").hidden = true; }
+    if (pending && socket && socket.readyState === WebSocket.OPEN) resend(msg);
     board.innerHTML = msg.svg;
     $("status").textContent = msg.status;
     const mine = (msg.you || []).length > 0;
@@ -95,6 +120,7 @@
     const count = (document.title.match(/^\(\d+\) /) || [""])[0];
     document.title = count + (msg.your_turn ? "● Your turn · " : "") + document.title.replace(/^(\(\d+\) )?(● Your turn · )?/, "");
     seats(msg);
+    invites(msg);
     controls(msg, mine);
     moves(msg.your_turn ? msg.legal || [] : []);
     hook("update", msg);
@@ -153,6 +179,14 @@
       }
       return li;
     }));
+  }
+
+  // an invite link goes once its seat is claimed
+  function invites(msg) {
+    document.querySelectorAll("#links input.copy[data-seat]").forEach((el) => {
+      const seat = (msg.seats || [])[Number(el.dataset.seat)];
+      if (seat && seat.kind !== "open") el.closest("p").remove();
+    });
   }
 
   function controls(msg, mine) {
