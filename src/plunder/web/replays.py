@@ -39,7 +39,8 @@ from ..core.record import MAX_RECORD_BYTES, Record
 from ..core.registry import entry
 from ..core.svg import Shown, outcome_text
 from ..pictures import positions, svg_of
-from .games import tables_of
+from .chat import shown
+from .games import chat_of, tables_of
 from .limits import MAX_BODY_BYTES, MAX_REPLAYS_WAITING, UPLOAD_BURST, UPLOAD_RATE
 from .store import OVER, RESIGNED
 from .tables import Table
@@ -441,8 +442,16 @@ async def game_replay(request: Request) -> Response:
     parts = await in_worker(request, f"game:{address_of(request)}:{table.id}", record_page, table.record(),
                             int_param(request, "n", 0))
     frames = request.url_for("replay_game_frame", game_id=table.id, n=0).path[:-1]
+    parts["talk"] = await talk_of(request, table)
     return await render_replay(request, parts, result=table.result(), source={
         "kind": "game", "frames": frames, "download": request.url_for("record", game_id=table.id).path})
+
+
+async def talk_of(request: Request, table: Table) -> list[dict[str, Any]]:
+    """The game's table talk (:mod:`.chat`), every line, for the replay page (its template escapes them)."""
+    chat = chat_of(request)
+    rows = await tables_of(request).db(chat.store.latest, table.id, None)
+    return [shown(table, r) for r in rows]
 
 
 async def game_frame(request: Request) -> Response:

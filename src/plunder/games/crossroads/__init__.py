@@ -10,7 +10,7 @@ from .fields import legal_fields
 from .figures import FIGURES
 from .guide import HOW_TO_PLAY
 from .hard import HARD
-from .narrate import breakdown, narrate
+from .narrate import breakdown, narrate, talk
 from .observation import observation
 from .render import describe, render
 from .rules import CrossroadsGame, CrossroadsState, Phase
@@ -38,7 +38,7 @@ ENTRY: GameEntry[CrossroadsState, CrossroadsAction] = GameEntry(
     figures=FIGURES,
     observation=observation,
     observer=CrossroadsObserver,
-    client=Client(assets=ASSETS, module="client.js"),
+    client=Client(assets=ASSETS, module="client.js", talk=talk),
 )
 
 __all__ = ["ENTRY", "CrossroadsAction", "CrossroadsGame", "CrossroadsState", "Phase"]
