@@ -27,7 +27,7 @@ from ..core.game import Game
 from ..core.registry import game_ids, load_game
 from .limits import (MAX_FIELD_BYTES, MAX_FORM_FIELDS, MAX_MESSAGE_BYTES, MAX_MESSAGE_DEPTH, MAX_REFUSED,
                      MESSAGE_BURST, MESSAGE_RATE, Bucket, deeper_than)
-from .chat import Chat
+from .chat import MAX_CHAT_CHARS, Chat
 from .newgame import default_seat, render_form
 from .store import OPEN, token_hash
 from .security import TokenRefused, navigated_here, remember, seat_token, token_of
@@ -144,6 +144,7 @@ async def game_page(request: Request, spectator: bool) -> Response:
         "invites": invites(request, table) if creator else [],
         "watch_url": str(request.url_for("watch", game_id=table.id)),
         "record_url": request.url_for("record", game_id=table.id).path, "module": module,
+        "chat_max_chars": MAX_CHAT_CHARS,
     })
 
 
