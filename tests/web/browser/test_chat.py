@@ -93,7 +93,7 @@ def test_two_players_talk_a_spectator_reads_and_a_player_mutes(browser: Browser,
 
 def to_trade(page: Page) -> None:
     """Build through the board until this page's trade panel asks for an offer."""
-    for turn in range(200):
+    for turn in range(400):
         assert wait_turn(page), "the game ended before any trade"
         if page.locator("#trade .pick").count():
             return
@@ -121,7 +121,7 @@ def test_crossroads_trade_panel_on_a_phone_is_right_under_the_board(browser: Bro
     context = browser.new_context(viewport=PHONE)
     try:
         page = watched(context)
-        start(page, live_server, "crossroads", "2p", seats=["me", "hotseat"])
+        start(page, live_server, "crossroads", "2p", seats=["me", "easy"])
         to_trade(page)
         board = page.locator("#board").bounding_box()
         panel = page.locator("#trade").bounding_box()
@@ -162,7 +162,6 @@ def test_crossroads_relayed_offer_sent_from_the_panel_and_told_at_the_table(cont
     route = panel.locator(".pick", has_text="Route")
     if route.count():
         route.locator("button[data-value='J7']").click()
-    screenshot(page, "chat-crossroads-desktop", tmp_path)
     splits = panel.locator(".splits button")
     assert splits.count() == 10, splits.all_inner_texts()  # 3 gold between 3: you, Player 4, J7
     splits.filter(has_text="you 1 · You (Player 4) 1 · J7 1").click()  # every seat is this browser's
@@ -171,4 +170,7 @@ def test_crossroads_relayed_offer_sent_from_the_panel_and_told_at_the_table(cont
     # and at the table, in the game's words
     page.wait_for_function("(t) => [...document.querySelectorAll('#talk-lines li')].some(e => e.textContent === t)",
                            arg=told)
+    say(page, "J7 asks only 1: take it?")
+    page.wait_for_function("() => document.querySelectorAll('#talk-lines li').length >= 2")
+    screenshot(page, "chat-crossroads-desktop", tmp_path)
     assert page.errors == []  # type: ignore[attr-defined]
