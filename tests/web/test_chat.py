@@ -14,6 +14,7 @@ from starlette.testclient import TestClient, WebSocketTestSession
 from plunder.web import chat
 from plunder.web.app import create_app
 from plunder.web.chat import CHAT_BURST, CHAT_HISTORY, MAX_CHAT_CHARS, ChatStore
+from plunder.web.store import Store
 
 from .test_play_server import new_game, state_of
 
@@ -50,7 +51,8 @@ def said(ws: WebSocketTestSession, text: Any) -> dict[str, Any]:
     return answer
 
 
-def test_a_line_goes_to_every_viewer_and_a_late_joiner_reads_it(pair: tuple[TestClient, TestClient, TestClient, str]) -> None:
+def test_a_line_goes_to_every_viewer_and_a_late_joiner_reads_it(pair: tuple[TestClient, TestClient, TestClient, str],
+                                                               db: str) -> None:
     alice, bob, carol, game_id = pair
     with alice.websocket_connect(f"/ws/{game_id}") as a, bob.websocket_connect(f"/ws/{game_id}") as b, \
             carol.websocket_connect(f"/ws/{game_id}") as c:
@@ -65,7 +67,7 @@ def test_a_line_goes_to_every_viewer_and_a_late_joiner_reads_it(pair: tuple[Test
         b.send_json({"type": "chat", "text": "thanks"})
         assert chat_of(a)["lines"][0]["seat"] == 1
     # stored with the game: a viewer connecting later (a new server, even) gets the history
-    with TestClient(create_app(str(alice.app.state.db_url), ai_workers=0)) as later:
+    with TestClient(create_app(db, ai_workers=0)) as later:
         with later.websocket_connect(f"/ws/{game_id}") as d:
             state_of(d)
             history = chat_of(d)
@@ -119,7 +121,7 @@ def test_lines_are_bounded_in_length_rate_and_number(pair: tuple[TestClient, Tes
 def test_the_history_sent_is_the_latest_lines(db: str) -> None:
     with TestClient(create_app(db, ai_workers=0)) as client:
         game_id = new_game(client, "pillage", preset="small", **{"seat.0": "me", "seat.1": "hotseat"})
-        store = ChatStore(client.app.state.tables.store.engine)
+        store = ChatStore(Store(db).engine)
         store.add(game_id, [(0, "say", 0, f"line {i}") for i in range(CHAT_HISTORY + 5)])
         with client.websocket_connect(f"/ws/{game_id}") as ws:
             state_of(ws)

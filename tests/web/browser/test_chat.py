@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Browser, BrowserContext, Page
 
+from plunder.core.record import Move
 from plunder.core.registry import load_game
 from plunder.web.security import COOKIE
 from plunder.web.store import HUMAN, ON, GameRow, SeatRow, Store, token_hash
@@ -83,7 +84,6 @@ def test_two_players_talk_a_spectator_reads_and_a_player_mutes(browser: Browser,
         assert lines(b) == ["Player 2: Thanks, you too"]
         b.click("#talk button.mute[data-seat='0']")
         assert lines(b) == [shown, "Player 2: Thanks, you too", "Player 1: can you hear me?"]
-        # a spectator cannot write even by sending the message itself: the server refuses it
         for p in (a, b, c):
             assert p.errors == []  # type: ignore[attr-defined]
     finally:
@@ -133,7 +133,7 @@ def test_crossroads_trade_panel_on_a_phone_is_right_under_the_board(browser: Bro
         context.close()
 
 
-def seated_at(context: BrowserContext, server: LiveServer, game: str, params: dict[str, str], moves: list) -> str:  # type: ignore[type-arg]
+def seated_at(context: BrowserContext, server: LiveServer, game: str, params: dict[str, str], moves: list[Move]) -> str:
     """A game of this context's own (every seat its), stored with ``moves`` made: its id."""
     token = new_token()
     loaded = load_game(game, **params)
