@@ -16,6 +16,7 @@ given (control characters aside): every page shows it as text, never as markup.
 from __future__ import annotations
 
 import asyncio
+import logging
 import re
 import time
 from typing import Any, Sequence
@@ -26,6 +27,8 @@ from sqlalchemy import Table as StoredTable
 from .limits import Buckets
 from .store import HUMAN, OPEN, metadata
 from .tables import Refused, Table, Tables, Viewer
+
+log = logging.getLogger("plunder.web")
 
 #: longest line a player may send, in characters
 MAX_CHAT_CHARS = 300
@@ -189,4 +192,6 @@ class Chat:
                 await self.store_and_send(table, lines)
             except Refused:
                 pass  # the talk is full: the moves are in the game's log all the same
+            except Exception:  # the store unreachable, say: the moves are stored and shown already
+                log.exception("could not tell the moves of game %s at the table", table.id)
 
