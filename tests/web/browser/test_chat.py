@@ -133,24 +133,64 @@ def test_crossroads_trade_panel_on_a_phone_is_right_under_the_board(browser: Bro
         context.close()
 
 
-def seated_at(context: BrowserContext, server: LiveServer, game: str, params: dict[str, str], moves: list[Move]) -> str:
-    """A game of this context's own (every seat its), stored with ``moves`` made: its id."""
-    token = new_token()
+def seated_at(contexts: list[BrowserContext], server: LiveServer, game: str, params: dict[str, str],
+              moves: list[Move]) -> str:
+    """A game stored with ``moves`` made, its first seat held by the first context and every
+    other seat by the last (one context: every seat its own); its id."""
+    tokens = [new_token() for _ in contexts]
     loaded = load_game(game, **params)
-    row = GameRow(new_token(), game, dict(loaded.params), 7, ON, token_hash(token),
-                  [SeatRow(HUMAN, token=token_hash(token)) for _ in range(loaded.num_players)], moves=moves)
+    holders = [tokens[0]] + [tokens[-1]] * (loaded.num_players - 1)
+    row = GameRow(new_token(), game, dict(loaded.params), 7, ON, token_hash(tokens[0]),
+                  [SeatRow(HUMAN, token=token_hash(t)) for t in holders], moves=moves)
     store = Store(f"sqlite:///{server.db}")
     try:
         store.create(row)
     finally:
         store.close()
-    context.add_cookies([{"name": COOKIE, "value": token, "url": server.url}])
+    for context, token in zip(contexts, tokens):
+        context.add_cookies([{"name": COOKIE, "value": token, "url": server.url}])
     return row.id
+
+
+def test_crossroads_panel_drops_a_choice_the_position_no_longer_offers(browser: Browser, live_server: LiveServer) -> None:
+    # Player 1 picks I9 and H5, then passes; Player 2 trades with H5, which is then used this
+    # round: back on Player 1's turn the panel must not offer (or break on) the pair I9-H5
+    contexts = [browser.new_context(viewport=DESKTOP), browser.new_context(viewport=DESKTOP)]
+    try:
+        a, b = (watched(ctx) for ctx in contexts)
+        game_id = seated_at(contexts, live_server, "crossroads", {"players": "4"}, to_first_relayed_offer(0))
+        for p in (a, b):
+            p.goto(f"{live_server.url}/play/{game_id}")
+            p.wait_for_selector("#link.live")
+        assert wait_turn(a)
+        a.locator("#trade .pick", has_text="Your city").locator("button[data-value='I9']").click()
+        a.locator("#trade .pick", has_text="With").locator("button[data-value='H5']").click()
+        a.locator("#trade").get_by_role("button", name="Pass").click()
+        assert wait_turn(b)  # Player 2 offers J7-H5, Player 4 accepts, Players 3 and 4 pass
+        b.locator("#trade .pick", has_text="Your city").locator("button[data-value='J7']").click()
+        b.locator("#trade .pick", has_text="With").locator("button[data-value='H5']").click()
+        for button in (b.locator("#trade .splits button").first, *(b.locator("#trade").get_by_role("button", name=answer)
+                                                                   for answer in ("Accept", "Pass", "Pass"))):
+            # one move at a time: the next button is pressed once the last move is in the log
+            last = b.inner_text("#log li.last")
+            button.click()
+            b.wait_for_function("(t) => document.querySelector('#log li.last').textContent !== t", arg=last)
+        assert wait_turn(a)
+        a.wait_for_selector("#trade .pick")
+        assert a.locator("#message").is_hidden(), a.inner_text("#message")
+        assert a.locator("#trade .pick", has_text="With").count() == 1
+        assert a.locator("#trade button[data-value='H5']").count() == 0
+        assert a.locator("#trade .splits").count() == 0  # nothing chosen past the city
+        for p in (a, b):
+            assert p.errors == []  # type: ignore[attr-defined]
+    finally:
+        for ctx in contexts:
+            ctx.close()
 
 
 def test_crossroads_relayed_offer_sent_from_the_panel_and_told_at_the_table(context: BrowserContext, page: Page,
                                                                           live_server: LiveServer, tmp_path: Path) -> None:
-    game_id = seated_at(context, live_server, "crossroads", {"players": "4"}, to_first_relayed_offer(0))
+    game_id = seated_at([context], live_server, "crossroads", {"players": "4"}, to_first_relayed_offer(0))
     page.goto(f"{live_server.url}/play/{game_id}")
     page.wait_for_selector("#link.live")
     assert wait_turn(page)
