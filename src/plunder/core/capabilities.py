@@ -234,5 +234,9 @@ class Client:
     #: any of ``setup(api)``, ``update(msg)`` and ``click(event)``, which ``docs/web.md``
     #: describes; "" for none
     module: str = ""
+    #: ``talk(before, action, after)``: what a move says at the table, for the game page's table
+    #: talk (Crossroads' offers and their answers: the table is where they are negotiated), or
+    #: ``None`` for a move that is not talk; no hook, no move is told there
+    talk: Callable[[Any, Any, Any], str | None] | None = None
     #: a board editor
     editor: Editor | None = None

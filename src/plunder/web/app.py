@@ -27,6 +27,7 @@ from starlette.staticfiles import StaticFiles
 from ..core.registry import entry, game_ids
 from . import assets, editor, games, lobby, newgame, pages, ratings, replays, scores
 from .limits import CREATE_BURST, CREATE_RATE, MAX_FRAME_BYTES, UPLOAD_BURST, UPLOAD_RATE, BodyLimit, Buckets
+from .chat import Chat
 from .security import HEADERS, Guard
 from .store import Store
 from .tables import Tables
@@ -83,6 +84,7 @@ def create_app(db_url: str | None = None, ai_workers: int | None = None, warm: b
                     middleware=[Middleware(Guard), Middleware(BodyLimit)], lifespan=lifespan)
     app.state.db_url = store.url
     app.state.tables = tables
+    app.state.chat = Chat(tables)
     app.state.creations = Buckets(CREATE_RATE, CREATE_BURST)
     app.state.uploads = Buckets(UPLOAD_RATE, UPLOAD_BURST)
     return app

@@ -28,6 +28,7 @@ from ..core.registry import game_ids, load_game
 from .limits import (MAX_FIELD_BYTES, MAX_FORM_FIELDS, MAX_MESSAGE_BYTES, MAX_MESSAGE_DEPTH, MAX_REFUSED,
                      MESSAGE_BURST, MESSAGE_RATE, Bucket, deeper_than)
 from . import ratings
+from .chat import MAX_CHAT_CHARS, Chat
 from .newgame import default_seat, render_form
 from .rooms import list_game
 from .store import OPEN, token_hash
@@ -50,6 +51,12 @@ HINTS: set[asyncio.Task[None]] = set()
 def tables_of(conn: HTTPConnection) -> Tables:
     """The app's tables (:func:`plunder.web.app.create_app` sets them up)."""
     found: Tables = conn.app.state.tables
+    return found
+
+
+def chat_of(conn: HTTPConnection) -> Chat:
+    """The app's table talk (:func:`plunder.web.app.create_app` sets it up)."""
+    found: Chat = conn.app.state.chat
     return found
 
 
@@ -141,6 +148,7 @@ async def game_page(request: Request, spectator: bool) -> Response:
         "invites": invites(request, table) if creator else [],
         "watch_url": str(request.url_for("watch", game_id=table.id)),
         "record_url": request.url_for("record", game_id=table.id).path, "module": module,
+        "chat_max_chars": MAX_CHAT_CHARS,
     })
 
 
@@ -195,6 +203,8 @@ async def ws(websocket: WebSocket) -> None:
         return
     viewer = Viewer(None if token is None else token_hash(token))
     tables.welcome(table, viewer)
+    chat = chat_of(websocket)
+    await chat.history(table, viewer)
     bucket = Bucket(MESSAGE_RATE, MESSAGE_BURST)
     refused = 0
 
@@ -242,9 +252,16 @@ async def ws(websocket: WebSocket) -> None:
                 await error("A message is a JSON object with a type.")
                 continue
             try:
-                await handle(tables, table, viewer, data, error)
+                if data.get("type") == "chat":
+                    await chat.say(table, viewer, data.get("text"))
+                else:
+                    await handle(tables, table, viewer, data, error)
             except Refused as exc:
-                await error(exc.message, exc.detail)
+                if data.get("type") == "chat":  # said in the talk panel as well as the message line
+                    await viewer.queue.put({"type": "error", "message": exc.message, "detail": exc.detail,
+                                            "about": "chat"})
+                else:
+                    await error(exc.message, exc.detail)
             except Exception:  # the store unreachable, say: the player is told, the server goes on
                 log.exception("message %.80r in game %s failed", text, table.id)
                 await error("Something went wrong on the server; try again.")
@@ -278,7 +295,7 @@ async def handle(tables: Tables, table: Table, viewer: Viewer, data: dict[str, A
             raise Refused("A log message has the number of the entry to read before.")
         await viewer.queue.put(table.older(before))
     else:
-        raise Refused("Unknown message type.", f"type {str(kind)[:40]!r}; types are act, hint, undo, resign, log")
+        raise Refused("Unknown message type.", f"type {str(kind)[:40]!r}; types are act, hint, undo, resign, log, chat")
 
 
 async def hint(tables: Tables, table: Table, viewer: Viewer, error: Any) -> None:

@@ -41,7 +41,8 @@ from ..core.record import MAX_RECORD_BYTES, Record
 from ..core.registry import entry, load_game
 from ..core.svg import Shown, outcome_text
 from ..pictures import positions, svg_of
-from .games import tables_of
+from .chat import shown
+from .games import chat_of, tables_of
 from .limits import MAX_BODY_BYTES, MAX_REPLAYS_WAITING, UPLOAD_BURST, UPLOAD_RATE
 from .lobby import hashed_token
 from . import outcomes
@@ -466,9 +467,17 @@ async def game_replay(request: Request) -> Response:
              "told": callers.told(parts["told"]),
              # megabytes for a long game: off the event loop, like the list's rendering
              "moves_html": Markup(await asyncio.to_thread(callers.told, str(parts["moves_html"]), True))}
+    parts["talk"] = await talk_of(request, table)
     you = table.seats_of(hashed_token(request))
     return await render_replay(request, parts, result=table.result(you), source={
         "kind": "game", "frames": frames, "download": request.url_for("record", game_id=table.id).path})
+
+
+async def talk_of(request: Request, table: Table) -> list[dict[str, Any]]:
+    """The game's table talk (:mod:`.chat`), every line, for the replay page (its template escapes them)."""
+    chat = chat_of(request)
+    rows = await tables_of(request).db(chat.store.latest, table.id, None)
+    return [shown(table, r) for r in rows]
 
 
 async def game_frame(request: Request) -> Response:

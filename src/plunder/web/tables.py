@@ -17,7 +17,7 @@ import logging
 import time
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
-from typing import Any, Callable, Mapping, Sequence, TypeVar
+from typing import Any, Awaitable, Callable, Mapping, Sequence, TypeVar
 
 
 from ..core import chance
@@ -448,6 +448,9 @@ class Tables:
         self.inline = store.engine.dialect.name == "sqlite"
         self._db = ThreadPoolExecutor(4, thread_name_prefix="plunder-db")
         self._sync: asyncio.Task[None] | None = None
+        #: called with a table and the ply of its first new move once moves are stored and shown
+        #: (the table talk tells the moves that belong to it: :mod:`.chat`)
+        self.moved: list[Callable[[Table, int], Awaitable[None]]] = []
 
     async def db(self, call: Callable[..., T], *args: Any) -> T:
         """Run a store call (in the store's threads unless :attr:`inline`)."""
@@ -617,6 +620,8 @@ class Tables:
         await self.settle(table)
         await self.ready(table)
         self.tell(table)
+        for hook in self.moved:
+            await hook(table, first)
 
     async def settle(self, table: Table) -> None:
         """Once the game is over, keep its verdict for the list of replays (:func:`.outcomes.record`),

@@ -182,13 +182,15 @@ def crossroads_choice(page: Page, moves: list[str], turn: int) -> None:
     first_drawn(page, moves, turn)
 
 
-def trade(page: Page, moves: list[str]) -> None:
-    """Answer an offer (accept) or make the first one the panel builds, else pass."""
+def trade(page: Page, _moves: list[str]) -> None:
+    """Answer an offer (accept) or make the first one the panel builds, else pass (the panel
+    alone holds the trading moves: the move list lists none)."""
     panel = page.locator("#trade")
-    if "accept" in moves:
-        panel.get_by_role("button", name="Accept").click()
+    accept = panel.get_by_role("button", name="Accept")
+    if accept.count():
+        accept.click()
         return
-    if not any(t.startswith("offer") for t in moves):
+    if not panel.locator(".pick").count():
         panel.get_by_role("button", name="Pass").click()
         return
     for label in ("Your city", "With", "Route"):

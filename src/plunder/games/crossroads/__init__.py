@@ -11,7 +11,7 @@ from .figures import FIGURES
 from .guide import HOW_TO_PLAY
 from .howto import sections
 from .hard import HARD
-from .narrate import breakdown, narrate
+from .narrate import breakdown, narrate, talk
 from .observation import observation
 from .render import describe, render
 from .rules import CrossroadsGame, CrossroadsState, Phase
@@ -39,7 +39,7 @@ ENTRY: GameEntry[CrossroadsState, CrossroadsAction] = GameEntry(
     figures=FIGURES,
     observation=observation,
     observer=CrossroadsObserver,
-    client=Client(assets=ASSETS, module="client.js"),
+    client=Client(assets=ASSETS, module="client.js", talk=talk),
 )
 
 __all__ = ["ENTRY", "CrossroadsAction", "CrossroadsGame", "CrossroadsState", "Phase"]

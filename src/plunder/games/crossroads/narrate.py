@@ -27,6 +27,15 @@ def narrate(before: CrossroadsState, action: CrossroadsAction, after: Crossroads
     return said
 
 
+def talk(before: CrossroadsState, action: CrossroadsAction, after: CrossroadsState) -> str | None:
+    """What a trading move says at the table (the web app's table talk, where offers are
+    negotiated): an offer, an acceptance, a refusal or a demand in the log's words
+    (``Player 1 offers A3-F1: Player 1 gets 2, Player 2 gets 1``); ``None`` for any other move."""
+    if isinstance(action, (Offer, Accept, Reject, Demand)):
+        return _what(before, action, after)
+    return None
+
+
 def _seat(state: CrossroadsState, seat: int) -> str:
     return state.game.seat_name(seat)
 

@@ -8,14 +8,16 @@ gold, cities and roads, with the player to act marked and the target to reach.
 
 A cell where the player may build or place carries the action's text (``place D4``,
 ``city D3``, ``road E4``; a cell open to both is split, city above, road below); the
-other choices (which die is the column, done, pass, the answers to an offer and the
-first offers) are buttons.
+other choices (which die is the column, done, pass, the answers to an offer) are buttons.
+Offers are not: a trading turn has tens of them, so a line says how many are open and the
+game page's trade panel builds one from its parts (``web/client.js``).
 """
 
 from __future__ import annotations
 
 from ...core.svg import ACCENT, INK, MUTED, RULE, SEAT, SEAT_FILL, TARGET, Picture, Shown, legal_texts, wrap
-from .actions import City, CrossroadsAction, Place, Road
+from ...core.words import plural
+from .actions import City, CrossroadsAction, Offer, Place, Road
 from .board import (CELLS, COLUMNS, EMPTY, ROAD, SIZE, cell_name, col_of, label, orthogonal, owner, parse_cell,
                     row_of)
 from .render import offer_text
@@ -65,7 +67,14 @@ def svg(state: CrossroadsState, shown: Shown | None = None) -> str:
     inner = width - 2 * MARGIN
     if state.phase is Phase.RESPOND and state.offer is not None:
         y = pic.paragraph(MARGIN, y, "Offer: " + offer_text(state, state.offer), inner, 13, INK, bold=True)
-    rest = [a for a in legal if not isinstance(a, (Place, City, Road))]
+    # offers are too many to list as buttons (tens, each a city pair, a route and a split: a
+    # list would be cut off past MAX_BUTTONS): a line says how many, and the game page's trade
+    # panel builds one from their parts
+    offers = sum(isinstance(a, Offer) for a in legal)
+    if offers:
+        y = pic.paragraph(MARGIN, y, f"{plural(offers, 'offer')} open: choose your city, the partner's city, "
+                                     "the route and the split of the 3 new gold", inner, 13, MUTED)
+    rest = [a for a in legal if not isinstance(a, (Place, City, Road, Offer))]
     y = pic.buttons(state, rest, MARGIN, y + 4, inner)
     pic.height = pic.caption(state, shown, MARGIN, y + 4, inner) + MARGIN / 2
     return pic.document(f"Crossroads: {state.summary()}")

@@ -76,6 +76,9 @@
     else say(`Your move ${move.action} was not sent: the game moved on while the connection was down.`);
   }
 
+  // another module of the page sends over this connection: {message}, told whether it went
+  root.addEventListener("plunder:send", (event) => { event.detail.sent = send(event.detail.message); });
+
   function act(text) {
     if (waiting || !state.your_turn) return;
     if (send({ type: "act", action: text, ply: state.ply })) {
@@ -86,10 +89,12 @@
   }
 
   function receive(msg) {
+    // every message is told to the page's other modules too (the table talk: chat.js)
+    root.dispatchEvent(new CustomEvent("plunder:message", { detail: msg }));
     switch (msg.type) {
       case "state": show(msg); break;
       case "log": older(msg.log || [], msg.from); break;
-      case "error": done(); say(msg.message, msg.detail); break;
+      case "error": if (msg.about !== "chat") { done(); say(msg.message, msg.detail); } break;
       case "notice": say(msg.message, msg.detail); break;
       case "hint": hint(msg.lines || []); break;
       default: break;
@@ -122,7 +127,9 @@
     seats(msg);
     invites(msg);
     controls(msg, mine);
-    moves(msg.your_turn ? msg.legal || [] : []);
+    // a game's module may play some moves from its own controls and list only the rest
+    const listed = msg.your_turn ? hook("listed", msg) : undefined;
+    moves(msg.your_turn ? listed || msg.legal || [] : []);
     hook("update", msg);
     result(msg);
     root.dispatchEvent(new CustomEvent("plunder:state", { detail: msg }));  // people.js: rematch offers
@@ -234,7 +241,7 @@
     return b;
   }
 
-  $("move-filter").addEventListener("input", () => moves(state.your_turn ? state.legal || [] : []));
+  $("move-filter").addEventListener("input", () => moves(state.your_turn ? hook("listed", state) || state.legal || [] : []));
   $("move-form").addEventListener("submit", (event) => {
     event.preventDefault();
     const text = $("move-text").value.trim();
@@ -287,15 +294,18 @@
     log: () => log,
     act, say, button, svgPoint, underPoint, actionAt,
     seatName: (i) => { const s = (state.seats || [])[i]; return s ? s.name : `seat ${i + 1}`; },
-    // a panel under the board (hidden until the module shows it), made once per id
-    panel: (id) => {
+    // a panel under the board, or at the top of the column beside it ("side": where the eye
+    // is on a desktop, right under the board on a phone), hidden until the module shows it,
+    // made once per id
+    panel: (id, where) => {
       let el = $(id);
       if (!el) {
         el = document.createElement("div");
         el.className = "panel";
         el.id = id;
         el.hidden = true;
-        root.querySelector(".play").append(el);
+        if (where === "side") root.querySelector(".side").prepend(el);
+        else root.querySelector(".play").append(el);
       }
       return el;
     },

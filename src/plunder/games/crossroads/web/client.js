@@ -1,4 +1,6 @@
-// Crossroads on the game page (Client.module, docs/web.md): trading as a panel. The server
+// Crossroads on the game page (Client.module, docs/web.md): trading as a panel beside the
+// board (below it on a phone), the only place offers are made (the picture and the move list
+// list none: they are tens, each a city pair, a route and a split). The server
 // sends each legal move's fields beside its text (legal_fields: an offer's cities, route,
 // fees, split and the seats owning them), so the panel builds its choices from fields: your
 // city, then the partner's, then the route, then the split; a click on a city of the board
@@ -15,6 +17,13 @@ export function setup(page) {
 
 export function update() {
   trade();
+}
+
+// the move list lists the building moves only: every trading move (offers, pass, answers:
+// the moves with fields) is played from the panel, so a trading turn shows no raw list
+export function listed(msg) {
+  const fields = msg.legal_fields || [];
+  return (msg.legal || []).filter((text, i) => !fields[i]);
 }
 
 // clicking a city while an offer is being made picks it: one's own, then a partner's
@@ -44,12 +53,14 @@ function withSeat(cell, seat) {
 }
 
 function trade() {
-  const panel = api.panel("trade");
+  // beside the board on a desktop, right under it on a phone: where the eye is
+  const panel = api.panel("trade", "side");
   const legal = legalMoves();
   const offers = legal.filter((m) => m.kind === "offer").map((o) => ({ ...o, via: o.route.join(",") }));
   const answering = legal.some((m) => m.kind === "accept");
   tradeOpen = offers.length > 0;
-  if (!offers.length && !answering) { panel.hidden = true; markCells(); return; }
+  const pass = legal.find((m) => m.kind === "pass");
+  if (!offers.length && !answering && !pass) { panel.hidden = true; markCells(); return; }
   panel.hidden = false;
   panel.replaceChildren();
   if (answering) {
@@ -57,9 +68,17 @@ function trade() {
     return;
   }
   const h = document.createElement("h3");
-  h.textContent = "Trade: make an offer or pass";
+  h.textContent = offers.length ? "Trade: make an offer or pass" : "Trade: no offer is open to you; pass";
   panel.append(h);
+  if (!offers.length) {
+    panel.append(api.button("Pass", () => api.act(pass.text), "pass"));
+    markCells();
+    return;
+  }
+  // a choice the position no longer offers (a city that traded meanwhile, a route gone) is dropped
   if (!offers.some((o) => o.from === choice.mine)) choice = { mine: null, theirs: null, route: null };
+  if (!offers.some((o) => o.from === choice.mine && o.to === choice.theirs)) { choice.theirs = null; choice.route = null; }
+  if (!offers.some((o) => o.from === choice.mine && o.to === choice.theirs && o.via === choice.route)) choice.route = null;
   const mineCities = [...new Set(offers.map((o) => o.from))];
   if (mineCities.length === 1) choice.mine = mineCities[0];
   panel.append(row("Your city", mineCities.map((c) => [c, c]), choice.mine, (v) => { choice = { mine: v, theirs: null, route: null }; trade(); }));
@@ -90,7 +109,6 @@ function trade() {
     }
     panel.append(p);
   }
-  const pass = legal.find((m) => m.kind === "pass");
   if (pass) panel.append(api.button("Pass", () => api.act(pass.text), "pass"));
   markCells();
 }
