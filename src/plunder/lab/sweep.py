@@ -160,12 +160,29 @@ def sweep(store: Store, game_id: str, base: dict[str, str], axes: Sequence[tuple
         values = {name: v for (name, _), v in zip(axes, combo)}
         game = load_game(game_id, **{**base, **values})  # refuses a bad value before any game is played
         variants.append(Variant(values, Run(game_id, dict(game.params), tuple(agents), seed)))
+    def fetch(wanted: Sequence[tuple[Variant, int]]) -> list[list[Row]]:
+        return collect_many(store, [(v.run, games) for v, games in wanted], progress=progress, backend=backend)
+
+    play_rounds(variants, measure, game_id, batch, most, precision, fetch)
+    return sorted(variants, key=lambda v: v.measure(measure)[0])
+
+
+#: how a sweep gets games: for each (variant, games) the variant's first ``games`` rows
+Fetch = Callable[[Sequence[tuple[Variant, int]]], list[list[Row]]]
+
+
+def play_rounds(variants: Sequence[Variant], measure: str, game_id: str, batch: int, most: int, precision: float,
+                fetch: Fetch) -> None:
+    """Give every variant still playing its next ``batch`` games from ``fetch`` until each stops.
+
+    The games come from ``fetch`` so the stopping rule can be checked on outcomes drawn without
+    playing (tests simulate thousands of sweeps).
+    """
     while any(v.status == "playing" for v in variants):
         # every variant still playing gets its next batch in one go, so the backend's workers
         # share all of them
         playing = [v for v in variants if v.status == "playing"]
-        wanted = [(v.run, min(most, len(v.rows) + batch)) for v in playing]
-        for v, rows in zip(playing, collect_many(store, wanted, progress=progress, backend=backend)):
+        for v, rows in zip(playing, fetch([(v, min(most, len(v.rows) + batch)) for v in playing])):
             v.rows = rows
         best = min(variants, key=lambda v: v.measure(measure)[0])
         for v in variants:
@@ -178,7 +195,6 @@ def sweep(store: Store, game_id: str, base: dict[str, str], axes: Sequence[tuple
                 v.status = "narrow"
             elif len(v.rows) >= most:
                 v.status = "most games"
-    return sorted(variants, key=lambda v: v.measure(measure)[0])
 
 
 def length(rows: Sequence[Row], game_id: str) -> float | None:
