@@ -25,17 +25,11 @@ from ..core.errors import ParameterError
 from ..core.game import Game
 from ..core.registry import load_game
 from ..backends import Backend
+from .measures import win_shares
 from .run import collect
 from .store import Row, Run, Store
 
 Mix = tuple[str, ...]
-
-
-def win_shares(row: Row) -> list[float]:
-    """Each seat's share of the win: 1 for a lone winner, split among those tied at the top."""
-    top = max(row.returns)
-    tied = sum(1 for r in row.returns if r == top)
-    return [1.0 / tied if r == top else 0.0 for r in row.returns]
 
 
 @dataclass
