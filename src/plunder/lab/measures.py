@@ -120,6 +120,21 @@ def game_stat(rows: Sequence[Row], key: str) -> list[float]:
     return [float(r.stats[key]) for r in rows if isinstance(r.stats.get(key), (int, float))]
 
 
+def quantile(ordered: Sequence[float], q: float) -> float:
+    """The ``q`` quantile of sorted values, interpolated between neighbours (numpy's default)."""
+    at = q * (len(ordered) - 1)
+    low = int(at)
+    high = min(low + 1, len(ordered) - 1)
+    return ordered[low] + (ordered[high] - ordered[low]) * (at - low)
+
+
+def quantiles(values: Sequence[float]) -> str:
+    """The median, quartiles and 10% and 90% quantiles of ``values`` (at least one) in words."""
+    xs = sorted(values)
+    q = [f"{quantile(xs, p):.4g}" for p in (0.5, 0.25, 0.75, 0.1, 0.9)]
+    return f"median {q[0]} (quartiles {q[1]} to {q[2]}; 10% to 90% of games: {q[3]} to {q[4]}; n={len(xs)})"
+
+
 def mean(xs: Sequence[float]) -> float:
     """The mean, 0 for nothing."""
     return statistics.fmean(xs) if xs else 0.0

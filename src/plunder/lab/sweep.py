@@ -234,6 +234,16 @@ def shown(measure: str, rows: Sequence[Row], game_id: str) -> tuple[float, str, 
     return wins(rows).p, "{:.0%}", "win rate"
 
 
+def reference(measure: str, cells: Sequence[float], players: int) -> tuple[float, str]:
+    """What a heat-map's colours are measured from: the even share (``seat``), 50% (``near50``),
+    else the median of the grid's cells."""
+    if measure == "seat":
+        return 1 / players, f"the even share {1 / players:.0%}"
+    if measure == "near50":
+        return 0.5, "50%"
+    return statistics.median(cells), "the grid's median"
+
+
 def narrow(summary: Measured, precision: float) -> bool:
     """Whether the 95% interval of what is estimated is within ``precision`` on each side.
 
@@ -329,17 +339,21 @@ def length(rows: Sequence[Row], game_id: str) -> float | None:
 
 
 def table(variants: Sequence[Variant], game_id: str) -> list[dict[str, str]]:
-    """One row of words per variant, best first: values, games, win rate, first seat, ties, length, the
-    gap between the strongest and weakest agents (when there are two or more), why it stopped."""
+    """One row of words per variant, best first: values, games, win rate (not in self-play), the first
+    seat's points (a tie shares the win), ties, length, the gap between the strongest and weakest
+    agents (when there are two or more), why it stopped."""
     out = []
     for v in variants:
-        w, first = wins(v.rows), wins(v.rows, seat=0)
+        w, first = wins(v.rows), seat_points(v.rows, 0)
         lo, hi = w.interval
         players = len(v.rows[0].seats) if v.rows else 1
         med = length(v.rows, game_id)
         skill = len(agents_of(v.rows)) > 1
         gap, lo_gap, hi_gap = skill_gap(v.rows) if skill else (0.0, 0.0, 0.0)
-        out.append({**v.values, "games": str(len(v.rows)), "win rate (95%)": f"{pct(w.p)} ({pct(lo)}-{pct(hi)})",
+        # one agent in every seat wins 1/players of the seats by construction: no column for that
+        self_play = players > 1 and not skill
+        rate = {} if self_play else {"win rate (95%)": f"{pct(w.p)} ({pct(lo)}-{pct(hi)})"}
+        out.append({**v.values, "games": str(len(v.rows)), **rate,
                     "first seat": first.words() if players > 1 else "-",
                     "ties": ties(v.rows).words() if players > 1 else "-",
                     "median length": "-" if med is None else f"{med:g}",
