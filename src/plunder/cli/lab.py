@@ -14,7 +14,8 @@ from rich.table import Table
 
 from ..backends import make_backend
 from ..core import options
-from ..lab import tournament
+from ..lab import provenance, tournament
+from ..lab.export import export
 from ..lab.luck import gather as gather_luck, planned as luck_planned, section as luck_section
 from ..lab.plots import heatmap, lines as lines_plot
 from ..lab.report import build as build_report, write as write_report
@@ -78,6 +79,7 @@ def report_cmd(game_id: str, params: Sequence[str], preset: str | None, agents: 
     finally:
         store.close()
     report = build_report(game_id, dict(game.params), rows, seed)
+    report.made = provenance.made()
     if luck is not None:
         luck_section(report, luck)
     page = write_report(report, folder)
@@ -211,3 +213,12 @@ def tournament_cmd(game_id: str, params: Sequence[str], preset: str | None, agen
         for line in tournament.words(s, specs):
             click.echo(line)
     click.echo(f"tables: {folder / 'tournament.md'}; plot: {folder / 'replicator.png'}")
+
+
+@click.command("export")
+@click.argument("store_path", metavar="RESULTS_FILE", type=click.Path(dir_okay=False))
+@click.option("--out", "out", required=True, type=click.Path(dir_okay=False), help="the Parquet file to write")
+def export_cmd(store_path: str, out: str) -> None:
+    """Write the games of a results file as Parquet (for pandas, DuckDB, polars)."""
+    written = export(store_path, out, warn=lambda line: click.echo(f"plunder export: warning: {line}", err=True))
+    click.echo(f"{written} games: {out}")

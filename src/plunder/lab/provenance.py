@@ -75,3 +75,11 @@ def command(argv: list[str] | None = None) -> str:
     if args:
         args[0] = Path(args[0]).name
     return shlex.join(args)[:MAX_COMMAND_CHARS]
+
+
+def made() -> dict[str, str]:
+    """How a result is being made, in words for a report: version, commit (in a checkout), date, command."""
+    out = {"Plunder version": version()}
+    if commit():
+        out["git commit"] = commit()
+    return {**out, "date (UTC)": now(), "command": command()}

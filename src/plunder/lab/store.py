@@ -136,23 +136,36 @@ class Store:
             "and base_seed=? and game_index<? order by game_index", (*run.key(), 2 ** 62 if games is None else games))
         return list(cur)
 
+    def verdict(self, run: Run, row: Sequence[Any]) -> str:
+        """Why a stored row (its :data:`CHECKED` columns, then its checksum) may not be reused: '' when
+        it may, else ``version``, ``checksum`` or ``implausible``."""
+        if row[CHECKED.index("version")] != self.version:
+            return "version"
+        if checksum(row[:-1]) != row[-1]:
+            return "checksum"
+        return "" if plausible(run, row) else "implausible"
+
     def _sound(self, run: Run, rows: list[tuple[Any, ...]]) -> tuple[list[tuple[Any, ...]], str]:
         """The rows that may be reused, and what was wrong with the others (words for a warning)."""
-        kept, other, broken, odd = [], 0, 0, 0
+        kept, why = [], {"version": 0, "checksum": 0, "implausible": 0}
         for row in rows:
-            if row[CHECKED.index("version")] != self.version:
-                other += 1
-            elif checksum(row[:-1]) != row[-1]:
-                broken += 1
-            elif not plausible(run, row):
-                odd += 1
+            wrong = self.verdict(run, row)
+            if wrong:
+                why[wrong] += 1
             else:
                 kept.append(row)
-        said = [f"{n} {why}" for n, why in ((other, f"made by another Plunder version than {self.version}"),
-                                              (broken, "failing their checksum"),
-                                              (odd, "implausible (seats, seeds or numbers that no game gives)"))
-                if n]
-        return kept, "; ".join(said)
+        return kept, refusals(why, self.version)
+
+    def scan(self, batch: int) -> Iterable[list[tuple[Run, tuple[Any, ...]]]]:
+        """Every stored row with its run, ``batch`` rows at a time (so a file of any size is read in
+        bounded memory), in the order of the primary key."""
+        cur = self.db.execute(f"select {', '.join(CHECKED)}, checksum from games "
+                              "order by game, params, agents, base_seed, game_index")
+        while True:
+            chunk = cur.fetchmany(batch)
+            if not chunk:
+                return
+            yield [(Run(r[0], json.loads(r[1]), tuple(json.loads(r[2])), r[3]), r) for r in chunk]
 
     def done(self, run: Run) -> set[int]:
         """Indices of the run's games already stored and fit to reuse; the others are played again,
@@ -198,6 +211,13 @@ class Store:
         at = CHECKED.index
         return [Row(r[at("game_index")], r[at("seed")], json.loads(r[at("seats")]), json.loads(r[at("returns")]),
                     json.loads(r[at("scores")]), json.loads(r[at("stats")])) for r in kept]
+
+
+def refusals(counts: dict[str, int], version: str) -> str:
+    """Words for rows not reused, by reason (:meth:`Store.verdict`); '' when there are none."""
+    words = {"version": f"made by another Plunder version than {version}", "checksum": "failing their checksum",
+             "implausible": "implausible (seats, seeds or numbers that no game gives)"}
+    return "; ".join(f"{n} {words[why]}" for why, n in counts.items() if n)
 
 
 def plausible(run: Run, row: Sequence[Any]) -> bool:
