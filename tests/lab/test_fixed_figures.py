@@ -4,6 +4,7 @@ colours beyond the interval, and the sweep's help text."""
 from __future__ import annotations
 
 import itertools
+from typing import Any
 
 import pytest
 from click.testing import CliRunner
@@ -72,7 +73,7 @@ def test_a_heat_map_colours_only_what_lies_beyond_the_interval(monkeypatch: pyte
     shown: list[list[list[float]]] = []
     real = plots.plt.Axes.imshow
 
-    def spy(self: plots.plt.Axes, data: list[list[float]], *args: object, **kwargs: object) -> object:
+    def spy(self: plots.plt.Axes, data: list[list[float]], *args: Any, **kwargs: Any) -> Any:
         shown.append(data)
         return real(self, data, *args, **kwargs)
 
