@@ -24,9 +24,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable, Iterable, Sequence
 
+from ..agents import agent_options
 from ..core.errors import ParameterError, quoted
 from ..core.files import canonical_json
 from ..core.options import writable_file
+from ..core.registry import load_game
 from ..simulate import GameResult, seating
 from . import provenance
 
@@ -180,8 +182,6 @@ class Store:
         is no agent, the clairvoyant's, stands for itself)."""
         key = run.key()
         if key not in self._options:
-            from ..agents import agent_options  # the agents sit above the store; only writing needs them
-            from ..core.registry import load_game
             game = load_game(run.game, **run.params)
             resolved = {}
             for spec in dict.fromkeys(run.agents):
