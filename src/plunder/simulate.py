@@ -117,8 +117,8 @@ def counted_median(counts: Counter[float]) -> float | None:
     return found[0] if found[0] == found[1] else (found[0] + found[1]) / 2
 
 
-def wilson(successes: int, n: int, z: float = 1.959963984540054) -> tuple[float, float]:
-    """The 95% Wilson score interval of a proportion."""
+def wilson(successes: float, n: int, z: float = 1.959963984540054) -> tuple[float, float]:
+    """The Wilson score interval of a proportion: 95% by default, ``z`` standard errors wide."""
     if n == 0:
         return (0.0, 1.0)
     p = successes / n

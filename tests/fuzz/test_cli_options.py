@@ -45,6 +45,7 @@ QUICK: dict[str, list[str]] = {
     "replay": ["{record}"],
     "render": ["{record}"],
     "solve": ["pillage", "-p", "board=square:1x1", "-p", "contents=unit", "--time-limit", "5"],
+    "export": ["{results}", "--out", "{dir}/games.parquet"],
 }
 
 #: values that have broken commands before: huge, not finite, empty, only a separator, negative,
@@ -89,7 +90,7 @@ def invocation(command: click.Command, name: str, target: str, value: str) -> li
 
 @pytest.fixture
 def place(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> dict[str, str]:
-    """A folder to work in, a FIFO, a saved game; ``serve`` checks its options but serves nothing, and
+    """A folder to work in, a FIFO, a saved game, a results file; ``serve`` checks its options but serves nothing, and
     plots are drawn but not rendered to PNG (no option reaches that step, and it is most of a
     report's time)."""
     monkeypatch.chdir(tmp_path)
@@ -106,7 +107,11 @@ def place(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> dict[str, str]:
     saved = CliRunner().invoke(main, ["play", "profiteer", "--vs", "random", "--seed", "3", "--record", str(record)],
                                input="quit\n")
     assert saved.exit_code == 0, saved.output
-    return {"dir": str(tmp_path), "fifo": str(fifo), "record": str(record)}
+    results = tmp_path / "results.sqlite"
+    stored = CliRunner().invoke(main, ["report", "profiteer", "--agents", "random", "--games", "2", "--luck", "0",
+                                       "--out", str(tmp_path / "stored"), "--store", str(results)])
+    assert stored.exit_code == 0, stored.output
+    return {"dir": str(tmp_path), "fifo": str(fifo), "record": str(record), "results": str(results)}
 
 
 def test_every_command_has_a_quick_invocation_that_runs(place: dict[str, str]) -> None:

@@ -101,7 +101,7 @@ def test_a_sweep_on_ray_plays_every_variant_as_the_pool_does(ray_cluster: RayClu
         for name, backend in (("ray", ray_cluster), ("pool", pool)):
             store = Store(tmp_path / f"{name}.sqlite")
             variants = sweep(store, "profiteer", PROFITEER.params, parse_grid(["target=18,26", "hand=8,10"]),
-                             ["greedy"], "near50", batch=40, most=120, precision=0.05, backend=backend)
+                             ["greedy"], "near50", batch=40, most=120, precision=0.1, backend=backend)
             ranked[name] = [(v.values, v.status, v.rows) for v in variants]
             store.close()
     assert ranked["ray"] == ranked["pool"]
@@ -118,7 +118,10 @@ def test_the_report_command_stores_the_same_rows_on_ray_and_on_the_pool(ray_clus
         assert result.exit_code == 0, result.output
         with sqlite3.connect(tmp_path / name / "games.sqlite") as db:
             # every row the report stored: its own run's and any others it plays (luck versus skill)
-            rows[name] = db.execute("select * from games order by agents, game_index").fetchall()
+            # the games themselves: when and by which command they were played differs by design
+            rows[name] = db.execute("select game, params, agents, base_seed, game_index, seed, seats, returns, "
+                                    "scores, stats, version, agent_options from games "
+                                    "order by agents, game_index").fetchall()
     assert rows["ray"] == rows["pool"]
     assert sum(row[2] == '["greedy","random"]' for row in rows["ray"]) == 30
     assert ray_cluster.slots() == 2  # still up

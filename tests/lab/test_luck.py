@@ -32,7 +32,26 @@ def test_a_solitaire_s_seeds_fall_into_four_kinds() -> None:
     words = " ".join(sentences(luck))
     assert "the strongest agent, strong, wins 60%" in words and "the weakest, weak, 20%" in words
     assert "wins 80%" in words and "20% are lost even with foresight" in words
-    assert "The strongest legal agent wins 75% of what foresight wins." in words
+    # the clairvoyant's gap is worded as a bound on what foresight adds to that agent, not as luck
+    assert "Foresight adds at most 20 points to the strong agent's win rate" in words
+    assert "an upper bound on what foresight adds to that agent" in words
+    assert "of what foresight wins" not in words
+    # the spread is the chosen agents', and said to be
+    assert "among the agents chosen (weak, strong; the spread reflects these agents only, not the game)" in words
+
+
+def test_the_spread_is_shown_beside_a_strong_and_weak_reference_pair() -> None:
+    def row(i: int, first_wins: bool) -> Row:
+        return Row(i, i, ["a", "b"] if i % 2 else ["b", "a"], [1.0, -1.0] if first_wins else [-1.0, 1.0],
+                   [1.0, 0.0], {})
+    rows = [row(i, i % 3 == 0) for i in range(40)]
+    strong = [Row(i, i, ["greedy", "random"][::1 - 2 * (i % 2)], [1.0, -1.0][::1 - 2 * (i % 2)], [1.0, 0.0], {})
+              for i in range(40)]
+    luck = Luck("pillage", 2, {"a": rows, "b": rows}, reference=("greedy", "random", strong, strong))
+    words = sentences(luck)
+    assert "these agents play alike" in words[0] and "reflects these agents only" in words[0]
+    assert words[1] == ("For reference, a strong and a weak agent on the same seeds: greedy wins 100% (±8.8%) and "
+                        "random 0% (±8.8%), a spread of 100 points.")
 
 
 def test_agents_that_play_alike_are_called_alike() -> None:
@@ -49,7 +68,9 @@ def test_a_solitaire_s_games_are_stored_and_read_back(tmp_path: Path) -> None:
     store = Store(tmp_path / "games.sqlite")
     counted: list[int] = []
     first = gather(store, "profiteer", dict(game.params), ["greedy", "profit"], [], 6, 100, progress=counted.append)
-    assert sum(counted) == 18 and first.seer == clairvoyant.label(1)
+    # greedy, profit and the clairvoyant; of the reference pair (profit, random) random alone is new
+    assert sum(counted) == 6 * 5 and first.seer == clairvoyant.label(1)
+    assert first.reference is not None and first.reference[:2] == ("profit", "random")
     assert [r.seed for r in first.games[first.seer]] == list(range(100, 106))
     again = gather(store, "profiteer", dict(game.params), ["greedy", "profit"], [], 6, 100)
     assert again.games == first.games
@@ -61,7 +82,9 @@ def test_plunder_report_has_the_section_and_its_plot(tmp_path: Path) -> None:
     result = CliRunner().invoke(main, ["report", "pirates", "--agents", "greedy,random", "--games", "4", "--luck", "3",
                                        "--out", str(out)], catch_exceptions=False)
     assert result.exit_code == 0, result.output
-    assert "Luck versus skill: on the same 3 seeds" in result.output and "not a legal player" in result.output
+    assert "Luck versus skill among the agents chosen (random, greedy;" in result.output
+    assert "on the same 3 seeds" in result.output and "not a legal player" in result.output
+    assert "For reference, a strong and a weak agent on the same seeds: greedy:bank=true wins" in result.output
     assert "A clairvoyant (clairvoyant:level=1) that sees" in result.output
     assert (out / "luck.png").is_file()
     plain = CliRunner().invoke(main, ["report", "pirates", "--agents", "greedy", "--games", "2", "--luck", "0",

@@ -4,7 +4,9 @@ data handed to each plot, from a fixed set of stored rows per game.
 
 ``report_expected.json`` was written by the report builder of the lab that still held every
 game's sections itself, on rows played then (``plunder.lab.run.collect``, base seed 5) and kept
-in the file, so the comparison does not depend on how games are played today.
+in the file, so the comparison does not depend on how games are played today. Its expected words
+were rewritten on purpose once since: seats report points with ties shared and a balance, and
+Pirates reports each agent's score quantiles and says whose goal its win rate uses.
 """
 
 from __future__ import annotations

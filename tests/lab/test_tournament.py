@@ -9,7 +9,7 @@ from click.testing import CliRunner
 
 from plunder.cli import main
 from plunder.lab.store import Row
-from plunder.lab.tournament import Table, fitness, mixes, replicator, round_robin, win_shares
+from plunder.lab.tournament import Table, fitness, mixes, replicator, round_robin, standing, win_shares, words
 
 
 def game(seats: list[str], returns: list[float]) -> Row:
@@ -45,6 +45,31 @@ def test_the_dominant_agent_takes_over_and_shares_stay_a_distribution() -> None:
     assert all(sum(h) == pytest.approx(1.0) for h in history)
     assert [h[0] for h in history] == sorted(h[0] for h in history)  # hawk's share only grows
     assert history[-1][0] > 0.99
+
+
+def close_call(edge: int, games: int = 40) -> list[Table]:
+    """Two players: in ``games`` games between them "sharp" wins ``games // 2 + edge``; mirror
+    matches are coin flips."""
+    def between(a: str, b: str, a_wins: int) -> list[Row]:
+        return [game([a, b], [1.0, -1.0] if i < a_wins else [-1.0, 1.0]) for i in range(games)]
+    return [Table(("sharp", "sharp"), between("sharp", "sharp", games // 2)),
+            Table(("sharp", "dull"), between("sharp", "dull", games // 2 + edge)),
+            Table(("dull", "dull"), between("dull", "dull", games // 2))]
+
+
+def test_the_replicator_verdict_comes_with_its_bootstrap_support_and_ranges() -> None:
+    agents = ["sharp", "dull"]
+    # one game in forty more: the sample cannot tell who takes over
+    close = standing(close_call(1), agents, 200)
+    said = words(close, agents)
+    assert close.resampled.resamples == 200 and 0.3 < close.resampled.support < 0.95
+    assert "sharp takes over, in" in said[1] and "bootstrap resamples of the games (not settled" in said[1]
+    lo, hi = close.resampled.final["sharp"]
+    assert lo < 0.05 and hi > 0.95  # the final share may be anything: its range says so
+    assert "sharp 100% (" in said[1] and "95% bootstrap range" in said[0]
+    # thirty games in forty: every resample agrees
+    clear = standing(close_call(10), agents, 200)
+    assert clear.resampled.support == 1.0 and "(settled)" in words(clear, agents)[1]
 
 
 def test_plunder_tournament_writes_its_tables_and_plot_and_resumes(tmp_path: Path) -> None:

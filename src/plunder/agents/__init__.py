@@ -8,7 +8,7 @@ parameters.
 
 from __future__ import annotations
 
-from typing import Mapping
+from typing import Any, Mapping
 
 from ..core.agent import Agent, AgentFactory, AgentOptions
 from ..core.errors import ParameterError
@@ -40,17 +40,29 @@ def agent_names(game: Game) -> list[str]:
     return list(agent_factories(game))
 
 
-def make_agent(spec: str, game: Game) -> Agent:
-    """Build the agent named by ``spec`` (``name`` or ``name:key=value,...``) for ``game``."""
+def _resolved(spec: str, game: Game) -> tuple[AgentFactory, dict[str, Any], dict[str, str]]:
+    """The factory ``spec`` names for ``game``, its options' values and their canonical texts."""
     name, given = parse_spec(spec)
     factories = agent_factories(game)
     if name not in factories:
         raise ParameterError(f"unknown agent {name!r} for {game.id}; agents are: {', '.join(factories)}")
-    factory = factories[name]
-    values, _ = resolve(f"agent {name}", factory.params, given, noun="option")
+    values, texts = resolve(f"agent {name}", factories[name].params, given, noun="option")
+    return factories[name], values, texts
+
+
+def agent_options(spec: str, game: Game) -> dict[str, str]:
+    """The agent ``spec`` names for ``game`` and every one of its options, defaults filled in
+    (``{"agent": "greedy", "bank": "false"}``): what a stored result says was played."""
+    _, _, texts = _resolved(spec, game)
+    return {"agent": parse_spec(spec)[0], **texts}
+
+
+def make_agent(spec: str, game: Game) -> Agent:
+    """Build the agent named by ``spec`` (``name`` or ``name:key=value,...``) for ``game``."""
+    factory, values, _ = _resolved(spec, game)
     agent = factory.build(game, AgentOptions(values, lambda other: make_agent(other, game)))
     agent.name = spec
     return agent
 
 
-__all__ = ["Agent", "RandomAgent", "agent_factories", "agent_names", "make_agent"]
+__all__ = ["Agent", "RandomAgent", "agent_factories", "agent_names", "agent_options", "make_agent"]

@@ -26,6 +26,7 @@ from ..core.registry import broken_games
 #: every command: name -> ("module:function" in this package, the first line of its help, as
 #: ``plunder --help`` lists it; tests/test_cli.py checks it against the command's own help)
 COMMANDS: dict[str, tuple[str, str]] = {
+    "export": ("lab:export_cmd", "Write the games of a results file as Parquet (for pandas, DuckDB, polars)."),
     "list": ("catalogue:list_games", "Games, their parameters, presets and agents, with every agent's options."),
     "play": ("play:play", "Play GAME at the terminal against agents (or other humans); or go on with a saved "
                           "game (--resume)."),

@@ -14,13 +14,15 @@ from rich.table import Table
 
 from ..backends import make_backend
 from ..core import options
-from ..lab import tournament
-from ..lab.luck import gather as gather_luck, section as luck_section
+from ..lab import provenance, tournament
+from ..lab.export import export
+from ..lab.luck import gather as gather_luck, planned as luck_planned, section as luck_section
 from ..lab.plots import heatmap, lines as lines_plot
 from ..lab.report import build as build_report, write as write_report
 from ..lab.run import collect
 from ..lab.store import Run, Store
-from ..lab.sweep import MEASURES, parse_grid, shown as sweep_shown, sweep, table as sweep_table
+from ..lab.sweep import (MEASURES, measured, parse_grid, reference, shown as sweep_shown, sweep,
+                         table as sweep_table)
 from .common import ADDRESS, BACKEND, PARAM, PRESET, SEED, WORKERS, Precision, agent_specs, load
 
 
@@ -41,7 +43,8 @@ from .common import ADDRESS, BACKEND, PARAM, PRESET, SEED, WORKERS, Precision, a
                    "(default: OUT/games.sqlite)")
 @click.option("--luck", "luck_games", default=200, show_default=True, type=click.IntRange(min=0),
               help="luck versus skill: for a solitaire, seeds every agent and the clairvoyant (not a legal "
-                   "player) play alike; 0 leaves the section out (games of several players use the report's games)")
+                   "player) play alike (games of several players use the report's games); and games of a reference "
+                   "pair, the game's strong agent and random play; 0 leaves the section out")
 @click.option("--clairvoyant", "seer_level", default=1, show_default=True, type=click.IntRange(min=0),
               help="search level of the solitaires' clairvoyant (2 searches deeper, slower)")
 def report_cmd(game_id: str, params: Sequence[str], preset: str | None, agents: str, games: int, seed: int,
@@ -51,10 +54,12 @@ def report_cmd(game_id: str, params: Sequence[str], preset: str | None, agents: 
     game = load(game_id, preset, params)
     specs = agent_specs(agents, game)
     options.lab_games(games)
-    if game.num_players == 1 and luck_games:
-        # a solitaire's luck section plays its seeds with each agent and the clairvoyant, all kept in memory
-        options.at_most(luck_games * (len(set(specs)) + 1), options.MAX_LAB_GAMES, f"--luck {luck_games} games "
-                        "for each agent and the clairvoyant:", "MAX_LAB_GAMES: the lab keeps every game's row in memory")
+    luck_total = luck_planned(game_id, specs, game.num_players, luck_games)
+    if luck_total:
+        # the luck section's games (each agent and the clairvoyant alone in a solitaire, the reference
+        # pair) are kept in memory too
+        options.at_most(luck_total, options.MAX_LAB_GAMES, f"--luck {luck_games} games for each agent, the "
+                        "clairvoyant and the reference pair:", "MAX_LAB_GAMES: the lab keeps every game's row in memory")
     folder = Path(out or f"report-{game_id}")
     folder.mkdir(parents=True, exist_ok=True)
     store = Store(store_path or folder / "games.sqlite")
@@ -68,13 +73,13 @@ def report_cmd(game_id: str, params: Sequence[str], preset: str | None, agents: 
             rows = collect(store, run, games, progress=lambda k: bar.advance(task, k), backend=backend)
             luck = None
             if luck_games:
-                solo = game.num_players == 1
-                task = bar.add_task(f"{game_id} luck versus skill", total=luck_games * (len(specs) + 1) if solo else 0)
+                task = bar.add_task(f"{game_id} luck versus skill", total=luck_total)
                 luck = gather_luck(store, game_id, dict(game.params), specs, rows, luck_games, seed, backend,
                                    seer_level, progress=lambda k: bar.advance(task, k))
     finally:
         store.close()
     report = build_report(game_id, dict(game.params), rows, seed)
+    report.made = provenance.made()
     if luck is not None:
         luck_section(report, luck)
     page = write_report(report, folder)
@@ -95,7 +100,7 @@ def report_cmd(game_id: str, params: Sequence[str], preset: str | None, agents: 
 @click.option("--games", default=2000, show_default=True, type=click.IntRange(min=1), help="most games a variant")
 @click.option("--batch", default=200, show_default=True, type=click.IntRange(min=1), help="games a variant per round")
 @click.option("--precision", default=0.02, show_default=True, type=Precision(),
-              help=f"a variant stops once its 95%% interval is this narrow on each side (above 0, at most "
+              help=f"a variant stops once its 95% interval is this narrow on each side (above 0, at most "
                    f"{options.MAX_PRECISION})")
 @click.option("--seed", default=0, show_default=True, type=SEED, help="game i of every variant uses seed SEED+i")
 @WORKERS
@@ -141,16 +146,17 @@ def sweep_cmd(game_id: str, params: Sequence[str], preset: str | None, grid: Seq
         (ry, ys), (rx, xs) = axes
         by = {tuple(v.values.values()): v for v in variants}
         cells: list[list[float]] = []
+        halves: list[list[float]] = []
         fmt, title = "{:.0%}", ""
         for y in ys:
             cells.append([])
+            halves.append([])
             for x in xs:
                 value, fmt, title = sweep_shown(measure, by[(y, x)].rows, game_id)
                 cells[-1].append(value)
-        if measure == "seat":
-            # which way the seat leans matters to a designer: the map shows the first seat's own rate
-            title += f" (even share {1 / game.num_players:.0%})"
-        (folder / "heatmap.png").write_bytes(heatmap(ys, xs, cells, title, ry, rx, fmt))
+                halves[-1].append(measured(measure, by[(y, x)].rows, game_id).half())
+        centre = reference(measure, [c for line in cells for c in line], game.num_players)
+        (folder / "heatmap.png").write_bytes(heatmap(ys, xs, cells, title, ry, rx, fmt, halves, centre))
     click.echo(f"table: {folder / 'sweep.md'}")
 
 
@@ -207,3 +213,12 @@ def tournament_cmd(game_id: str, params: Sequence[str], preset: str | None, agen
         for line in tournament.words(s, specs):
             click.echo(line)
     click.echo(f"tables: {folder / 'tournament.md'}; plot: {folder / 'replicator.png'}")
+
+
+@click.command("export")
+@click.argument("store_path", metavar="RESULTS_FILE", type=click.Path(dir_okay=False))
+@click.option("--out", "out", required=True, type=click.Path(dir_okay=False), help="the Parquet file to write")
+def export_cmd(store_path: str, out: str) -> None:
+    """Write the games of a results file as Parquet (for pandas, DuckDB, polars)."""
+    written = export(store_path, out, warn=lambda line: click.echo(f"plunder export: warning: {line}", err=True))
+    click.echo(f"{written} games: {out}")

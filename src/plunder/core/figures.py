@@ -113,6 +113,13 @@ class AtLeast:
     level: float
 
 
+@dataclass(frozen=True)
+class Spread:
+    """How a series' values spread: its median and quantiles, in words (``median 120 (quartiles
+    40 to 380; 10% to 90% of games: 12 to 1200)``); for scores whose tail a mean would hide."""
+    series: Series
+
+
 #: a share with its 95% interval
 Fraction = Union[Flagged, AtLeast]
 
@@ -138,7 +145,7 @@ class Pair:
 
 
 #: what a sentence states or a chart draws
-Value = Union[Mean, Sum, Flagged, AtLeast, Pair]
+Value = Union[Mean, Sum, Flagged, AtLeast, Pair, Spread]
 
 
 @dataclass(frozen=True)
@@ -215,3 +222,6 @@ class Figures:
     length: Length | None = None
     sentences: Sequence[Sentence] = ()
     charts: Sequence[Chart] = ()
+    #: what the report calls a win when the game's own text names none (its returns follow a
+    #: ruling), worded to follow "reach": Pirates' "the goal score (a ruling, PR-14; ...)"
+    win: str = ""

@@ -12,9 +12,9 @@ from .store import Row
 
 @dataclass(frozen=True)
 class Share:
-    """A proportion with its 95% Wilson interval."""
+    """A proportion with its 95% Wilson interval; ``hits`` may be fractional (a tie counted as a share of a win)."""
 
-    hits: int
+    hits: float
     n: int
 
     @property
@@ -26,6 +26,10 @@ class Share:
     def interval(self) -> tuple[float, float]:
         """The 95% Wilson interval."""
         return wilson(self.hits, self.n)
+
+    def at(self, z: float) -> tuple[float, float]:
+        """The Wilson interval of ``z`` standard errors (``z`` 1.96: 95%)."""
+        return wilson(self.hits, self.n, z)
 
     @property
     def half(self) -> float:
@@ -58,6 +62,27 @@ def wins(rows: Sequence[Row], agent: str | None = None, seat: int | None = None)
                 n += 1
                 hits += r.returns[s] > 0
     return Share(hits, n)
+
+
+def win_shares(row: Row) -> list[float]:
+    """Each seat's share of the win: 1 for a lone winner, split among those tied at the top."""
+    top = max(row.returns)
+    tied = sum(1 for r in row.returns if r == top)
+    return [1.0 / tied if r == top else 0.0 for r in row.returns]
+
+
+def seat_points(rows: Sequence[Row], seat: int) -> Share:
+    """``seat``'s points: a win counts 1, a tie at the top the seat's share of it (a half between
+    two); over every seat they sum to one a game, so the even share is 1/players even when games tie."""
+    return Share(sum(win_shares(r)[seat] for r in rows), len(rows))
+
+
+def seat_record(rows: Sequence[Row], seat: int) -> tuple[int, int, int]:
+    """``seat``'s wins (alone at the top), draws (tied at the top) and losses."""
+    shares = [win_shares(r)[seat] for r in rows]
+    won = sum(1 for x in shares if x == 1.0)
+    drawn = sum(1 for x in shares if 0.0 < x < 1.0)
+    return won, drawn, len(shares) - won - drawn
 
 
 def ties(rows: Sequence[Row]) -> Share:
@@ -93,6 +118,21 @@ def seat_stat(rows: Sequence[Row], key: str, agent: str) -> list[float]:
 def game_stat(rows: Sequence[Row], key: str) -> list[float]:
     """Values of the per-game statistic ``key`` (a number in the game's statistics)."""
     return [float(r.stats[key]) for r in rows if isinstance(r.stats.get(key), (int, float))]
+
+
+def quantile(ordered: Sequence[float], q: float) -> float:
+    """The ``q`` quantile of sorted values, interpolated between neighbours (numpy's default)."""
+    at = q * (len(ordered) - 1)
+    low = int(at)
+    high = min(low + 1, len(ordered) - 1)
+    return ordered[low] + (ordered[high] - ordered[low]) * (at - low)
+
+
+def quantiles(values: Sequence[float]) -> str:
+    """The median, quartiles and 10% and 90% quantiles of ``values`` (at least one) in words."""
+    xs = sorted(values)
+    q = [f"{quantile(xs, p):.4g}" for p in (0.5, 0.25, 0.75, 0.1, 0.9)]
+    return f"median {q[0]} (quartiles {q[1]} to {q[2]}; 10% to 90% of games: {q[3]} to {q[4]}; n={len(xs)})"
 
 
 def mean(xs: Sequence[float]) -> float:

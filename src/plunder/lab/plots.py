@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import math
 from typing import Sequence
 
 import matplotlib
@@ -22,16 +23,39 @@ def _png(fig: "plt.Figure") -> bytes:
     return buf.getvalue()
 
 
-def histogram(series: dict[str, Sequence[float]], title: str, xlabel: str) -> bytes:
-    """Overlaid histograms, one per named series, on integer-width bins when values are whole."""
-    fig, ax = plt.subplots(figsize=(6.4, 3.6))
-    values = [v for xs in series.values() for v in xs]
+#: a histogram of values none below 0 whose largest is this many times their median (or more)
+#: is drawn on a logarithmic axis: a long tail (Pirates' scores) would squeeze the rest into one bin
+LOG_SPAN = 50
+#: bins of a histogram that are not one a whole number
+BINS = 30
+
+
+def bins_for(values: Sequence[float]) -> tuple[list[float], bool]:
+    """The bins every series of a histogram shares, and whether the axis is logarithmic: one bin a
+    whole number when values are whole and span at most 80; log-spaced bins (below 1: one bin)
+    when none is negative and the largest is :data:`LOG_SPAN` times the median or more; else
+    :data:`BINS` even bins."""
     lo, hi = (min(values), max(values)) if values else (0.0, 1.0)
-    whole = all(float(v).is_integer() for v in values)
-    bins: int | list[float] = [lo - 0.5 + k for k in range(int(hi - lo) + 2)] if whole and hi - lo <= 80 else 30
+    ordered = sorted(values)
+    median = ordered[len(ordered) // 2] if ordered else 0.0
+    if lo >= 0 and hi >= 10 and hi >= LOG_SPAN * max(1.0, median):
+        return [0.0] + [hi ** (k / BINS) for k in range(BINS + 1)], True
+    if all(float(v).is_integer() for v in values) and hi - lo <= 80:
+        return [lo - 0.5 + k for k in range(int(hi - lo) + 2)], False
+    width = (hi - lo) / BINS or 1.0
+    return [lo + k * width for k in range(BINS + 1)], False
+
+
+def histogram(series: dict[str, Sequence[float]], title: str, xlabel: str) -> bytes:
+    """Overlaid histograms, one per named series, on the same bins (:func:`bins_for`)."""
+    fig, ax = plt.subplots(figsize=(6.4, 3.6))
+    bins, log = bins_for([v for xs in series.values() for v in xs])
     for name, xs in series.items():
         if xs:
             ax.hist(xs, bins=bins, histtype="step", linewidth=1.6, label=f"{name} (n={len(xs)})")
+    if log:
+        ax.set_xscale("symlog", linthresh=1.0)
+        xlabel += " (log scale; below 1 in one bin)"
     ax.set_title(title)
     ax.set_xlabel(xlabel)
     ax.set_ylabel("games")
@@ -134,22 +158,42 @@ def lines(panels: dict[str, dict[str, Sequence[float]]], title: str, xlabel: str
 
 
 def heatmap(rows: Sequence[str], cols: Sequence[str], values: Sequence[Sequence[float]], title: str,
-            row_label: str, col_label: str, fmt: str = "{:.0%}") -> bytes:
-    """A two-axis grid of values, each cell written on it."""
+            row_label: str, col_label: str, fmt: str = "{:.0%}",
+            halves: Sequence[Sequence[float]] | None = None, centre: tuple[float, str] | None = None) -> bytes:
+    """A two-axis grid of values, each cell written on it.
+
+    With ``halves`` (each cell's 95% half-width) and ``centre`` (a reference value and its name),
+    the colour shows only how far a cell lies beyond its interval from the reference: a cell whose
+    interval holds the reference is white, whatever its value, so noise is never drawn as contrast.
+    """
     fig, ax = plt.subplots(figsize=(1.2 * len(cols) + 2.5, 0.8 * len(rows) + 1.8))
-    image = ax.imshow(values, cmap="viridis", aspect="auto")
     # long values (Pillage's mix) break at their commas so neighbouring labels do not overlap
     ax.set_xticks(range(len(cols)), [c.replace(",", ",\n") for c in cols], fontsize=8)
     ax.set_yticks(range(len(rows)), [r.replace(",", ",\n") for r in rows], fontsize=8)
     ax.set_xlabel(col_label)
     ax.set_ylabel(row_label)
-    flat = [v for line in values for v in line]
-    low, span = min(flat), (max(flat) - min(flat)) or 1.0
-    for i, line in enumerate(values):
-        for j, v in enumerate(line):
-            # dark text on the bright end of the colour map (as imshow scales it), light on the dark end
-            ink = "black" if (v - low) / span > 0.6 else "white"
-            ax.text(j, i, fmt.format(v), ha="center", va="center", color=ink, fontsize=9)
-    fig.colorbar(image, ax=ax)
+    if halves is not None and centre is not None:
+        ref, name = centre
+        beyond = [[math.copysign(max(0.0, abs(v - ref) - h), v - ref) for v, h in zip(line, hl)]
+                  for line, hl in zip(values, halves)]
+        reach = max((abs(b) for line in beyond for b in line), default=0.0) or 1.0
+        image = ax.imshow(beyond, cmap="RdBu_r", vmin=-reach, vmax=reach, aspect="auto")
+        for i, line in enumerate(values):
+            for j, v in enumerate(line):
+                ink = "white" if abs(beyond[i][j]) > 0.6 * reach else "black"
+                ax.text(j, i, f"{fmt.format(v)}\n±{fmt.format(halves[i][j])}", ha="center", va="center",
+                        color=ink, fontsize=8)
+        bar = fig.colorbar(image, ax=ax)
+        bar.set_label(f"beyond the 95% interval from {name}", fontsize=8)
+    else:
+        image = ax.imshow(values, cmap="viridis", aspect="auto")
+        flat = [v for line in values for v in line]
+        low, span = min(flat), (max(flat) - min(flat)) or 1.0
+        for i, line in enumerate(values):
+            for j, v in enumerate(line):
+                # dark text on the bright end of the colour map (as imshow scales it), light on the dark end
+                ink = "black" if (v - low) / span > 0.6 else "white"
+                ax.text(j, i, fmt.format(v), ha="center", va="center", color=ink, fontsize=9)
+        fig.colorbar(image, ax=ax)
     ax.set_title(title)
     return _png(fig)

@@ -14,10 +14,11 @@ from pathlib import Path
 from typing import NamedTuple, Sequence
 
 from ..core.figures import (AtLeast, Bars, Chart, Flagged, Fraction, GameStat, Histogram, Length, Mean, Scores,
-                            SeatScore, SeatStat, Sentence, Series, Shares, Sum, Value)
+                            SeatScore, SeatStat, Sentence, Series, Shares, Spread, Sum, Value)
 from ..core.registry import entry
 from . import plots
-from .measures import Share, agents_of, at_least, game_stat, mean, pct, scores_of, seat_stat, ties, wins
+from .measures import (Share, agents_of, at_least, game_stat, mean, pct, quantiles, scores_of, seat_points,
+                       seat_record, seat_stat, ties, wins)
 from .store import Row
 
 
@@ -30,14 +31,26 @@ class Plot:
     png: bytes
 
 
+@dataclass(frozen=True)
+class Tabled:
+    """A table of a report: its title, column heads and rows of words."""
+
+    title: str
+    head: list[str]
+    rows: list[list[str]]
+
+
 @dataclass
 class Report:
-    """What a report says: a title, sentences in plain words, plots, and notes on what is missing."""
+    """What a report says: a title, sentences in plain words, tables, plots, notes on what is
+    missing, and how it was made (``made``: version, commit, date, command)."""
 
     title: str
     summary: list[str] = field(default_factory=list)
     plots: list[Plot] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
+    tables: list[Tabled] = field(default_factory=list)
+    made: dict[str, str] = field(default_factory=dict)
 
 
 def build(game_id: str, params: dict[str, str], rows: Sequence[Row], seed: int) -> Report:
@@ -50,10 +63,12 @@ def build(game_id: str, params: dict[str, str], rows: Sequence[Row], seed: int) 
         f"{len(rows)} games of {game_id} with {shown or 'the default parameters'}, seeds {seed} to "
         f"{seed + len(rows) - 1}; agents {', '.join(agents)} rotated over {players} seat{'s' * (players > 1)}. "
         "Intervals are 95% (Wilson).")
+    figures = entry(game_id).figures
+    won = f"reach {figures.win}" if figures.win else "are won"
     for a in agents:
         w = wins(rows, a)
         lo, hi = w.interval
-        report.summary.append(f"With the {a} agent, {pct(w.p)} of {'games' if players == 1 else 'seats'} are won "
+        report.summary.append(f"With the {a} agent, {pct(w.p)} of {'games' if players == 1 else 'seats'} {won} "
                               f"(95% interval {pct(lo)} to {pct(hi)}, n={w.n}).")
     report.plots.append(Plot("scores", "Score distribution per agent", plots.histogram(
         {a: scores_of(rows, a) for a in agents}, "Score distribution", "score")))
@@ -61,16 +76,7 @@ def build(game_id: str, params: dict[str, str], rows: Sequence[Row], seed: int) 
     report.plots.append(Plot("win_rate", "Win rate per agent and seat, with 95% intervals", plots.shares(
         per_seat, "Win rate per agent and seat", "win rate")))
     if players > 1:
-        first = wins(rows, seat=0)
-        lo, hi = first.interval
-        report.summary.append(
-            f"The first seat wins {pct(first.p)} of games (95% interval {pct(lo)} to {pct(hi)}) against an even "
-            f"share of {pct(1 / players)}; {ties(rows).words()} of games are ties.")
-        report.plots.append(Plot("first_seat", "Win rate by seat over every agent (first-seat advantage)",
-                                 plots.shares({f"seat {s + 1}": {"all agents": wins(rows, seat=s)}
-                                               for s in range(players)},
-                                              "First-seat advantage", "win rate", even=1 / players)))
-    figures = entry(game_id).figures
+        seats_section(report, rows, players)
     if figures.length is not None:
         unit = figures.length.unit
         lengths = game_stat(rows, figures.length.stat)
@@ -86,6 +92,33 @@ def build(game_id: str, params: dict[str, str], rows: Sequence[Row], seed: int) 
         report.summary.extend(said(sentence, rows, agents))
     report.plots.extend(Plot(chart.name, chart.caption, drawn(chart, rows, agents)) for chart in figures.charts)
     return report
+
+
+def seats_section(report: Report, rows: Sequence[Row], players: int) -> None:
+    """Each seat's wins, draws and losses, its points (a tie at the top shares the win, so the seats'
+    points sum to one a game and the even share is 1/players whether or not games tie), and the
+    seats' balance: 1 less the largest gap between two seats' points (as Ludii's Balance metric,
+    which also counts draws as partial wins)."""
+    points = [seat_points(rows, s) for s in range(players)]
+    first = points[0]
+    lo, hi = first.interval
+    gap = max(p.p for p in points) - min(p.p for p in points)
+    report.summary.append(
+        f"The first seat scores {pct(first.p)} of the points (a win 1, a tie its share of the win; 95% interval "
+        f"{pct(lo)} to {pct(hi)}) against an even share of {pct(1 / players)}; {ties(rows).words()} of games are "
+        f"ties. Seat balance (1 less the largest gap between two seats' points): {1 - gap:.2f}.")
+    table = []
+    for s, share in enumerate(points):
+        won, drawn, lost = seat_record(rows, s)
+        a, b = share.interval
+        table.append([f"seat {s + 1}", str(won), str(drawn), str(lost), f"{pct(share.p)} ({pct(a)}-{pct(b)})"])
+    report.tables.append(Tabled("Wins, draws and losses by seat", ["seat", "wins", "draws", "losses",
+                                                                  "points (95%)"], table))
+    report.plots.append(Plot("first_seat", "Points by seat over every agent, a tie sharing the win "
+                             "(first-seat advantage)",
+                             plots.shares({f"seat {s + 1}": {"all agents": p} for s, p in enumerate(points)},
+                                          "First-seat advantage", "points (a tie shares the win)",
+                                          even=1 / players)))
 
 
 def length_of(game_id: str) -> Length | None:
@@ -124,8 +157,12 @@ class Found(NamedTuple):
     col: str
 
 
-def evaluated(value: Value, rows: Sequence[Row], agents: list[str], agent: str | None) -> float | Share | Found | None:
+def evaluated(value: Value, rows: Sequence[Row], agents: list[str], agent: str | None
+              ) -> float | str | Share | Found | None:
     """``value`` in ``rows`` (for ``agent``, or over every game); ``None`` when it cannot be had."""
+    if isinstance(value, Spread):
+        values = gathered(value.series, rows, agent)
+        return quantiles(values) if values else None
     if isinstance(value, Mean):
         return _number(value, rows, agent)
     if isinstance(value, Sum):
@@ -208,9 +245,14 @@ def write(report: Report, out: str | Path) -> Path:
     folder.mkdir(parents=True, exist_ok=True)
     parts = [f"<!doctype html><html><head><meta charset='utf-8'><title>{html.escape(report.title)}</title>"
              "<style>body{font-family:sans-serif;max-width:60em;margin:auto}figure{display:inline-block;"
-             "margin:0.5em}</style></head><body>", f"<h1>{html.escape(report.title)}</h1><h2>Summary</h2><ul>"]
+             "margin:0.5em}table{border-collapse:collapse}td,th{border:1px solid #999;padding:0.2em 0.6em}</style></head><body>", f"<h1>{html.escape(report.title)}</h1><h2>Summary</h2><ul>"]
     parts += [f"<li>{html.escape(s)}</li>" for s in report.summary]
-    parts.append("</ul><h2>Plots</h2>")
+    parts.append("</ul>")
+    for t in report.tables:
+        parts.append(f"<h2>{html.escape(t.title)}</h2><table><tr>" + "".join(f"<th>{html.escape(h)}</th>" for h in t.head)
+                     + "</tr>" + "".join("<tr>" + "".join(f"<td>{html.escape(c)}</td>" for c in row) + "</tr>"
+                                         for row in t.rows) + "</table>")
+    parts.append("<h2>Plots</h2>")
     for p in report.plots:
         (folder / f"{p.name}.png").write_bytes(p.png)
         data = base64.b64encode(p.png).decode("ascii")
@@ -219,6 +261,10 @@ def write(report: Report, out: str | Path) -> Path:
     if report.notes:
         parts.append("<h2>Not measured</h2><ul>" + "".join(f"<li>{html.escape(n)}</li>" for n in report.notes)
                      + "</ul>")
+    if report.made:
+        parts.append("<h2>How it was made</h2><dl>" + "".join(
+            f"<dt>{html.escape(k)}</dt><dd><code>{html.escape(v)}</code></dd>" for k, v in report.made.items())
+            + "</dl>")
     parts.append("</body></html>")
     page = folder / "report.html"
     page.write_text("\n".join(parts), encoding="utf-8")

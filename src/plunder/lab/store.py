@@ -1,22 +1,36 @@
 """A results store: one SQLite row per game played, so runs resume and data scientists can read them.
 
 Open it with any SQLite client (``sqlite3 lab.sqlite 'select * from games limit 5'``) or
-``pandas.read_sql``. A run is named by (game, canonical parameters, agents, base seed); game ``i``
-of a run used seed ``base + i``. Lists and mappings are stored as canonical JSON text.
+``pandas.read_sql``, or export it (``plunder export``, :mod:`.export`). A run is named by (game,
+canonical parameters, agents, base seed); game ``i`` of a run used seed ``base + i``. Lists and
+mappings are stored as canonical JSON text.
+
+Every row also says how it was made: the Plunder version and git commit, each agent's options
+with the defaults filled in, the time and the command; and carries a checksum of all that. A
+row is reused only when it was made by this version, its checksum holds and it is plausible
+(as many seats, returns and scores as the game has players, the seats rotated as the runner
+seats them, the seed ``base + index``, finite numbers); any other row is played again, with a
+warning saying how many and why. A file written before rows carried their version is refused.
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
+import math
 import sqlite3
+import sys
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Iterable, Sequence
+from typing import Any, Callable, Iterable, Sequence
 
+from ..agents import agent_options
 from ..core.errors import ParameterError, quoted
 from ..core.files import canonical_json
 from ..core.options import writable_file
-from ..simulate import GameResult
+from ..core.registry import load_game
+from ..simulate import GameResult, seating
+from . import provenance
 
 SCHEMA = """
 create table if not exists games (
@@ -30,9 +44,29 @@ create table if not exists games (
     returns text not null,
     scores text not null,
     stats text not null,
+    version text not null,
+    git_commit text not null,
+    agent_options text not null,
+    played_at text not null,
+    command text not null,
+    checksum text not null,
     primary key (game, params, agents, base_seed, game_index)
 )
 """
+
+#: the columns a row's checksum covers, in order (all but the checksum)
+CHECKED = ("game", "params", "agents", "base_seed", "game_index", "seed", "seats", "returns", "scores", "stats",
+           "version", "git_commit", "agent_options", "played_at", "command")
+
+
+def checksum(values: Sequence[Any]) -> str:
+    """The SHA-256 of a row's :data:`CHECKED` columns, as canonical JSON."""
+    return hashlib.sha256(canonical_json(list(values)).encode("utf-8")).hexdigest()
+
+
+def warn_stderr(message: str) -> None:
+    """Say ``message`` on standard error (a store's default way to warn)."""
+    print(f"warning: {message}", file=sys.stderr)
 
 
 @dataclass(frozen=True)
@@ -64,11 +98,17 @@ class Row:
 class Store:
     """The SQLite file of a lab's games; every write commits, so an interrupted run keeps its games."""
 
-    def __init__(self, path: str | Path) -> None:
+    def __init__(self, path: str | Path, command: str | None = None,
+                 warn: Callable[[str], None] = warn_stderr) -> None:
         """Open (or create) the store at ``path``: a regular file (or a new one) holding a SQLite
-        database; anything else (a FIFO, a device, another kind of file) is refused with a
-        :class:`ParameterError`."""
+        database; anything else (a FIFO, a device, another kind of file) or a file of an earlier
+        layout is refused with a :class:`ParameterError`. ``command`` is recorded with every row
+        written (default: this process's command line); ``warn`` hears of rows not reused."""
         self.path = Path(path)
+        self.command = provenance.command() if command is None else command
+        self.warn = warn
+        self.version, self.commit = provenance.version(), provenance.commit()
+        self._options: dict[tuple[str, str, str, int], str] = {}
         writable_file(self.path, "results file")
         try:
             self.db = sqlite3.connect(self.path)
@@ -77,38 +117,128 @@ class Store:
         try:
             self.db.execute(SCHEMA)
             self.db.commit()
+            columns = {row[1] for row in self.db.execute("pragma table_info(games)")}
         except sqlite3.Error as exc:
             self.db.close()
             raise ParameterError(f"results file {quoted(str(self.path))} is not a SQLite results file of Plunder's "
                                  f"or cannot be written ({exc})") from None
+        if not set(CHECKED) <= columns:
+            self.db.close()
+            raise ParameterError(f"results file {quoted(str(self.path))} was written by an earlier Plunder whose rows "
+                                 "do not record their version: give a new file (--store or --out)")
 
     def close(self) -> None:
         """Close the file."""
         self.db.close()
 
-    def done(self, run: Run) -> set[int]:
-        """Indices of the run's games already stored."""
+    def _stored(self, run: Run, games: int | None = None) -> list[tuple[Any, ...]]:
+        """The run's rows (all columns, checksum last) with index below ``games`` (all if None)."""
         cur = self.db.execute(
-            "select game_index from games where game=? and params=? and agents=? and base_seed=?", run.key())
-        return {i for (i,) in cur}
+            f"select {', '.join(CHECKED)}, checksum from games where game=? and params=? and agents=? "
+            "and base_seed=? and game_index<? order by game_index", (*run.key(), 2 ** 62 if games is None else games))
+        return list(cur)
+
+    def verdict(self, run: Run, row: Sequence[Any]) -> str:
+        """Why a stored row (its :data:`CHECKED` columns, then its checksum) may not be reused: '' when
+        it may, else ``version``, ``checksum`` or ``implausible``."""
+        if row[CHECKED.index("version")] != self.version:
+            return "version"
+        if checksum(row[:-1]) != row[-1]:
+            return "checksum"
+        return "" if plausible(run, row) else "implausible"
+
+    def _sound(self, run: Run, rows: list[tuple[Any, ...]]) -> tuple[list[tuple[Any, ...]], str]:
+        """The rows that may be reused, and what was wrong with the others (words for a warning)."""
+        kept, why = [], {"version": 0, "checksum": 0, "implausible": 0}
+        for row in rows:
+            wrong = self.verdict(run, row)
+            if wrong:
+                why[wrong] += 1
+            else:
+                kept.append(row)
+        return kept, refusals(why, self.version)
+
+    def scan(self, batch: int) -> Iterable[list[tuple[Run, tuple[Any, ...]]]]:
+        """Every stored row with its run, ``batch`` rows at a time (so a file of any size is read in
+        bounded memory), in the order of the primary key."""
+        cur = self.db.execute(f"select {', '.join(CHECKED)}, checksum from games "
+                              "order by game, params, agents, base_seed, game_index")
+        while True:
+            chunk = cur.fetchmany(batch)
+            if not chunk:
+                return
+            yield [(Run(r[0], json.loads(r[1]), tuple(json.loads(r[2])), r[3]), r) for r in chunk]
+
+    def done(self, run: Run) -> set[int]:
+        """Indices of the run's games already stored and fit to reuse; the others are played again,
+        and a warning says how many and why."""
+        kept, said = self._sound(run, self._stored(run))
+        if said:
+            self.warn(f"results file {self.path}: {run.game} rows not reused, played again: {said}")
+        return {row[CHECKED.index("game_index")] for row in kept}
+
+    def options(self, run: Run) -> str:
+        """Each agent of ``run`` with its options, defaults filled in, as canonical JSON (a label that
+        is no agent, the clairvoyant's, stands for itself)."""
+        key = run.key()
+        if key not in self._options:
+            game = load_game(run.game, **run.params)
+            resolved = {}
+            for spec in dict.fromkeys(run.agents):
+                try:
+                    resolved[spec] = agent_options(spec, game)
+                except ParameterError:
+                    resolved[spec] = {"label": spec}
+            self._options[key] = canonical_json(resolved)
+        return self._options[key]
 
     def add(self, run: Run, results: Iterable[tuple[int, GameResult]]) -> None:
-        """Store games (index, result) of ``run`` and commit."""
+        """Store games (index, result) of ``run``, with how they were made, and commit."""
         key = run.key()
-        self.db.executemany(
-            "insert or replace into games values (?,?,?,?,?,?,?,?,?,?)",
-            [(*key, i, run.seed + i, canonical_json(seats), canonical_json(returns), canonical_json(scores),
-              canonical_json(stats)) for i, (seats, returns, scores, stats) in results])
+        made = (self.version, self.commit, self.options(run), provenance.now(), self.command)
+        rows = []
+        for i, (seats, returns, scores, stats) in results:
+            values = (*key, i, run.seed + i, canonical_json(seats), canonical_json(returns), canonical_json(scores),
+                      canonical_json(stats), *made)
+            rows.append((*values, checksum(values)))
+        self.db.executemany(f"insert or replace into games ({', '.join(CHECKED)}, checksum) values "
+                            f"({', '.join('?' * (len(CHECKED) + 1))})", rows)
         self.db.commit()
 
     def rows(self, run: Run, games: int) -> list[Row]:
-        """The run's stored games with index below ``games``, in index order."""
-        cur = self.db.execute(
-            "select game_index, seed, seats, returns, scores, stats from games "
-            "where game=? and params=? and agents=? and base_seed=? and game_index<? order by game_index",
-            (*run.key(), games))
-        return [Row(i, seed, json.loads(seats), json.loads(ret), json.loads(sc), json.loads(st))
-                for i, seed, seats, ret, sc, st in cur]
+        """The run's stored games fit to reuse with index below ``games``, in index order."""
+        kept, _ = self._sound(run, self._stored(run, games))
+        at = CHECKED.index
+        return [Row(r[at("game_index")], r[at("seed")], json.loads(r[at("seats")]), json.loads(r[at("returns")]),
+                    json.loads(r[at("scores")]), json.loads(r[at("stats")])) for r in kept]
+
+
+def refusals(counts: dict[str, int], version: str) -> str:
+    """Words for rows not reused, by reason (:meth:`Store.verdict`); '' when there are none."""
+    words = {"version": f"made by another Plunder version than {version}", "checksum": "failing their checksum",
+             "implausible": "implausible (seats, seeds or numbers that no game gives)"}
+    return "; ".join(f"{n} {words[why]}" for why, n in counts.items() if n)
+
+
+def plausible(run: Run, row: Sequence[Any]) -> bool:
+    """Whether a stored row could have come from ``run``'s runner: the seed ``base + index``, the
+    seats rotated as :func:`~plunder.simulate.seating` seats them (a clairvoyant's or other
+    labelled row: its one label), as many returns and scores as seats, finite numbers, a mapping
+    of statistics."""
+    at = CHECKED.index
+    try:
+        index, seed = int(row[at("game_index")]), int(row[at("seed")])
+        seats, returns = json.loads(row[at("seats")]), json.loads(row[at("returns")])
+        scores, stats = json.loads(row[at("scores")]), json.loads(row[at("stats")])
+    except (TypeError, ValueError):
+        return False
+    if seed != run.seed + index or not isinstance(seats, list) or not seats or not isinstance(stats, dict):
+        return False
+    if seats != seating(run.agents, len(seats), index):
+        return False
+    numbers = [*returns, *scores] if isinstance(returns, list) and isinstance(scores, list) else None
+    return (numbers is not None and len(returns) == len(scores) == len(seats)
+            and all(isinstance(x, (int, float)) and math.isfinite(x) for x in numbers))
 
 
 def missing(done: set[int], games: int) -> Sequence[int]:

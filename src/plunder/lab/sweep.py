@@ -1,9 +1,17 @@
 """``plunder sweep``: every combination of parameter values, ranked, with sequential stopping.
 
-Each variant is played in batches. After each batch a variant stops when the 95% interval of the
-ranking measure is narrow enough, when it is clearly separated from the best variant (their
-intervals no longer overlap), or when it reached the most games allowed; so games go where the
-ranking is still in doubt. Games are stored (one row each), so an interrupted sweep resumes.
+Each variant is played in batches. After each batch a variant stops when the 95% interval of its
+ranking measure is at most ``precision`` wide on each side, when it is clearly worse than another
+variant, or when it reached the most games allowed; so games go where the ranking is still in
+doubt. Games are stored (one row each), so an interrupted sweep resumes.
+
+"Clearly worse" is a test with a stated family-wise error (:data:`FAMILY_ERROR`): over the whole
+sweep, the chance that any variant as good as the best is ever called clearly worse is at most
+5% (up to the normal approximation of the intervals). The error is spent evenly over the most
+looks a sweep can take (``ceil(most / batch)``, a Bonferroni alpha-spending), and at each look
+Holm's step-down runs over every ordered pair of variants: the p-value of "v is no worse than u"
+is the smallest error at which v's interval lies wholly beyond u's (each interval then misses its
+true value on that side with at most half that chance).
 """
 
 from __future__ import annotations
@@ -12,11 +20,12 @@ import itertools
 import math
 import statistics
 from dataclasses import dataclass, field
+from statistics import NormalDist
 from typing import Callable, Sequence
 
 from ..core.errors import ParameterError
 from ..core.registry import load_game
-from .measures import Share, agents_of, game_stat, pct, ties, wins
+from .measures import Share, agents_of, game_stat, pct, seat_points, ties, wins
 from .report import length_of
 from ..backends import Backend, LocalPool
 from .run import collect_many
@@ -26,7 +35,7 @@ from .store import Row, Run, Store
 MEASURES = {
     "win": "highest win rate of the agents (over every seat)",
     "near50": "win rate nearest 50%",
-    "seat": "first seat's win rate nearest the even share",
+    "seat": "first seat's points (a tie counted as a share of a win) nearest the even share",
     "ties": "fewest ties",
     "skill": "widest gap between the strongest and the weakest agent's win rates (most skill, least luck)",
     "short": "shortest games (mean length)",
@@ -49,13 +58,6 @@ def parse_grid(specs: Sequence[str]) -> list[tuple[str, list[str]]]:
     return axes
 
 
-def distance(share: Share, centre: float) -> tuple[float, float, float]:
-    """How far a proportion is from ``centre``, with the interval of that distance."""
-    lo, hi = share.interval
-    near = 0.0 if lo <= centre <= hi else min(abs(lo - centre), abs(hi - centre))
-    return abs(share.p - centre), near, max(abs(lo - centre), abs(hi - centre))
-
-
 def skill_gap(rows: Sequence[Row]) -> tuple[float, float, float]:
     """The strongest agent's win rate less the weakest's, with a conservative 95% interval.
 
@@ -63,47 +65,164 @@ def skill_gap(rows: Sequence[Row]) -> tuple[float, float, float]:
     variant, the more of the result the player controls. The interval runs from the strongest's low
     end less the weakest's high end to the other way round (wider than a paired interval).
     """
-    shares = sorted((wins(rows, agent) for agent in agents_of(rows)), key=lambda s: s.p)
-    weak, strong = shares[0], shares[-1]
+    weak, strong = measured("skill", rows, "").shares
+    return skill_gap_of(weak, strong)
+
+
+def lengths_of(rows: Sequence[Row], game_id: str) -> list[float]:
+    """Every game's length (the game's statistics' length measure)."""
+    measure = length_of(game_id)
+    assert measure is not None, "sweep() refuses --rank short for a game with no length measure"
+    return game_stat(rows, measure.stat)
+
+
+def mean_length(rows: Sequence[Row], game_id: str) -> tuple[float, float, float]:
+    """The mean game length with its 95% normal interval (infinite with no game: nothing is known)."""
+    return measured("short", rows, game_id).at(FAMILY_ERROR)
+
+
+#: the chance, over a whole sweep, that any variant as good as the best is called clearly worse
+FAMILY_ERROR = 0.05
+#: the z of the 95% intervals a sweep shows and its precision is measured on
+Z95 = NormalDist().inv_cdf(0.975)
+
+
+def z_of(error: float) -> float:
+    """The z of a two-sided interval that misses with chance ``error`` (half on each side)."""
+    return NormalDist().inv_cdf(1 - error / 2)
+
+
+@dataclass(frozen=True)
+class Measured:
+    """A variant's ranking measure, summed up once from its rows, with its interval at any error.
+
+    ``kind``: ``share`` (a proportion, ``flip`` when higher is better), ``distance`` (a proportion's
+    distance from ``centre``), ``gap`` (the strongest less the weakest of ``shares``) or ``mean``.
+    """
+
+    kind: str
+    shares: tuple[Share, ...] = ()
+    centre: float = 0.0
+    flip: bool = False
+    mean: float = 0.0
+    sd: float = 0.0
+    n: int = 0
+
+    def at(self, error: float) -> tuple[float, float, float]:
+        """(estimate, low, high) of the badness, lower being better, missing with chance ``error``."""
+        if self.kind == "mean":
+            if self.n < 2:
+                v = math.inf if not self.n else self.mean
+                return v, v, v
+            half = z_of(error) * self.sd / math.sqrt(self.n)
+            return self.mean, self.mean - half, self.mean + half
+        if self.kind == "gap":
+            # each end's interval misses with half the error, so the gap's misses with at most the error
+            weak, strong = self.shares
+            z = z_of(error / 2)
+            (weak_lo, weak_hi), (strong_lo, strong_hi) = weak.at(z), strong.at(z)
+            return weak.p - strong.p, weak_lo - strong_hi, min(0.0, weak_hi - strong_lo)
+        share = self.shares[0]
+        lo, hi = share.at(z_of(error))
+        if self.kind == "distance":
+            c = self.centre
+            near = 0.0 if lo <= c <= hi else min(abs(lo - c), abs(hi - c))
+            return abs(share.p - c), near, max(abs(lo - c), abs(hi - c))
+        if self.flip:
+            return 1 - share.p, 1 - hi, 1 - lo
+        return share.p, lo, hi
+
+    def half(self) -> float:
+        """The half-width of the 95% interval of what is estimated (the proportion, the gap, the mean
+        length): the larger of its two sides."""
+        if self.kind == "mean":
+            est, lo, hi = self.at(FAMILY_ERROR)
+            return max(est - lo, hi - est)
+        if self.kind == "gap":
+            gap, lo, hi = skill_gap_of(*self.shares)
+            return (hi - lo) / 2
+        return self.shares[0].half
+
+
+def skill_gap_of(weak: Share, strong: Share) -> tuple[float, float, float]:
+    """The gap ``strong - weak`` with the conservative interval of :func:`skill_gap`."""
     (weak_lo, weak_hi), (strong_lo, strong_hi) = weak.interval, strong.interval
     return strong.p - weak.p, max(0.0, strong_lo - weak_hi), strong_hi - weak_lo
 
 
-def mean_length(rows: Sequence[Row], game_id: str) -> tuple[float, float, float]:
-    """The mean game length with its 95% normal interval (the game's statistics' length measure)."""
-    measured = length_of(game_id)
-    assert measured is not None, "sweep() refuses --rank short for a game with no length measure"
-    values = game_stat(rows, measured.stat)
-    if len(values) < 2:
-        return (math.inf, math.inf, math.inf) if not values else (values[0], values[0], values[0])
-    m, half = statistics.fmean(values), 1.96 * statistics.stdev(values) / math.sqrt(len(values))
-    return m, m - half, m + half
+def measured(measure: str, rows: Sequence[Row], game_id: str) -> Measured:
+    """The ranking measure ``measure`` of ``rows`` (games of ``game_id``), summed up."""
+    players = len(rows[0].seats) if rows else 1
+    if measure == "ties":
+        return Measured("share", (ties(rows),))
+    if measure == "seat":
+        return Measured("distance", (seat_points(rows, 0),), 1 / players)
+    if measure == "skill":
+        shares = sorted((wins(rows, agent) for agent in agents_of(rows)), key=lambda s: s.p)
+        return Measured("gap", (shares[0], shares[-1]))
+    if measure == "short":
+        lengths = lengths_of(rows, game_id)
+        return Measured("mean", mean=statistics.fmean(lengths) if lengths else 0.0,
+                        sd=statistics.stdev(lengths) if len(lengths) > 1 else 0.0, n=len(lengths))
+    if measure == "near50":
+        return Measured("distance", (wins(rows),), 0.5)
+    return Measured("share", (wins(rows),), flip=True)
+
+
+def separation(worse: Measured, better: Measured, largest: float = 1.0) -> float:
+    """The p-value of "``worse`` is no worse than ``better``": the smallest error at which the
+    interval of ``worse`` lies wholly above that of ``better``; 1 when it does not at ``largest``
+    (a caller that rejects nothing above ``largest`` needs no closer value)."""
+
+    def apart(error: float) -> bool:
+        return worse.at(error)[1] > better.at(error)[2]
+
+    if not apart(largest):
+        return 1.0
+    lo_t, hi_t = math.log(1e-12), math.log(largest)  # apart at error e^hi_t; searched down to e^lo_t
+    if apart(1e-12):
+        return 1e-12
+    for _ in range(30):
+        mid = (lo_t + hi_t) / 2
+        if apart(math.exp(mid)):
+            hi_t = mid
+        else:
+            lo_t = mid
+    return math.exp(hi_t)
+
+
+#: how many of the best-looking variants each variant is tested against (the other pairs count
+#: in Holm's family with p-value 1, which only makes the test more cautious)
+RIVALS = 3
+
+
+def clearly_worse(summaries: Sequence[Measured], error: float) -> set[int]:
+    """Indices of the variants Holm's step-down calls worse than some other variant at family-wise
+    ``error``, over the family of every ordered pair."""
+    family = len(summaries) * (len(summaries) - 1)
+    if family == 0:
+        return set()
+    rivals = sorted(range(len(summaries)), key=lambda k: summaries[k].at(FAMILY_ERROR)[2])[:RIVALS]
+    largest = error / (family - len(summaries) + 1)  # Holm rejects no p-value above this
+    tests = sorted((min(separation(summaries[v], summaries[u], largest) for u in rivals if u != v), v)
+                   for v in range(len(summaries)))
+    out = set()
+    for i, (p, v) in enumerate(tests):
+        if p > error / (family - i):
+            break
+        out.add(v)
+    return out
 
 
 def badness(measure: str, rows: Sequence[Row], game_id: str) -> tuple[float, float, float]:
     """The ranking measure of ``rows`` (games of ``game_id``) as (estimate, low, high), lower being better."""
-    players = len(rows[0].seats) if rows else 1
-    if measure == "ties":
-        t = ties(rows)
-        return (t.p, *t.interval)
-    if measure == "seat":
-        return distance(wins(rows, seat=0), 1 / players)
-    if measure == "skill":
-        gap, lo, hi = skill_gap(rows)
-        return -gap, -hi, -lo
-    if measure == "short":
-        return mean_length(rows, game_id)
-    w = wins(rows)
-    if measure == "near50":
-        return distance(w, 0.5)
-    lo, hi = w.interval
-    return 1 - w.p, 1 - hi, 1 - lo
+    return measured(measure, rows, game_id).at(FAMILY_ERROR)
 
 
 def shown(measure: str, rows: Sequence[Row], game_id: str) -> tuple[float, str, str]:
     """What a heat-map cell shows for ``measure``: the value, its format and the map's title."""
     if measure == "seat":
-        return wins(rows, seat=0).p, "{:.0%}", "first seat's win rate"
+        return seat_points(rows, 0).p, "{:.0%}", "first seat's points (a tie counts a share)"
     if measure == "ties":
         return ties(rows).p, "{:.0%}", "ties"
     if measure == "skill":
@@ -115,14 +234,25 @@ def shown(measure: str, rows: Sequence[Row], game_id: str) -> tuple[float, str, 
     return wins(rows).p, "{:.0%}", "win rate"
 
 
-def narrow(measure: str, low: float, high: float, estimate: float, precision: float) -> bool:
-    """Whether an interval is narrow enough to stop: within ``precision`` on each side.
+def reference(measure: str, cells: Sequence[float], players: int) -> tuple[float, str]:
+    """What a heat-map's colours are measured from: the even share (``seat``), 50% (``near50``),
+    else the median of the grid's cells."""
+    if measure == "seat":
+        return 1 / players, f"the even share {1 / players:.0%}"
+    if measure == "near50":
+        return 0.5, "50%"
+    return statistics.median(cells), "the grid's median"
 
-    Proportions compare the half-width with ``precision`` itself; a length (``short``) with
-    ``precision`` times the estimate, since its unit is the game's own.
+
+def narrow(summary: Measured, precision: float) -> bool:
+    """Whether the 95% interval of what is estimated is within ``precision`` on each side.
+
+    The half-width is the estimate's own (a distance from 50% or the even share is measured on the
+    proportion's interval); a length (``short``) is compared with ``precision`` times its mean,
+    since its unit is the game's own.
     """
-    scale = abs(estimate) if measure == "short" else 1.0
-    return (high - low) / 2 <= precision * scale
+    scale = abs(summary.mean) if summary.kind == "mean" else 1.0
+    return summary.n != 1 and summary.half() <= precision * scale
 
 
 @dataclass
@@ -160,25 +290,42 @@ def sweep(store: Store, game_id: str, base: dict[str, str], axes: Sequence[tuple
         values = {name: v for (name, _), v in zip(axes, combo)}
         game = load_game(game_id, **{**base, **values})  # refuses a bad value before any game is played
         variants.append(Variant(values, Run(game_id, dict(game.params), tuple(agents), seed)))
+    def fetch(wanted: Sequence[tuple[Variant, int]]) -> list[list[Row]]:
+        return collect_many(store, [(v.run, games) for v, games in wanted], progress=progress, backend=backend)
+
+    play_rounds(variants, measure, game_id, batch, most, precision, fetch)
+    return sorted(variants, key=lambda v: v.measure(measure)[0])
+
+
+#: how a sweep gets games: for each (variant, games) the variant's first ``games`` rows
+Fetch = Callable[[Sequence[tuple[Variant, int]]], list[list[Row]]]
+
+
+def play_rounds(variants: Sequence[Variant], measure: str, game_id: str, batch: int, most: int, precision: float,
+                fetch: Fetch) -> None:
+    """Give every variant still playing its next ``batch`` games from ``fetch`` until each stops.
+
+    The games come from ``fetch`` so the stopping rule can be checked on outcomes drawn without
+    playing (tests simulate thousands of sweeps).
+    """
+    looks = max(1, math.ceil(most / batch))
     while any(v.status == "playing" for v in variants):
         # every variant still playing gets its next batch in one go, so the backend's workers
         # share all of them
         playing = [v for v in variants if v.status == "playing"]
-        wanted = [(v.run, min(most, len(v.rows) + batch)) for v in playing]
-        for v, rows in zip(playing, collect_many(store, wanted, progress=progress, backend=backend)):
+        for v, rows in zip(playing, fetch([(v, min(most, len(v.rows) + batch)) for v in playing])):
             v.rows = rows
-        best = min(variants, key=lambda v: v.measure(measure)[0])
-        for v in variants:
+        summaries = [measured(measure, v.rows, game_id) for v in variants]
+        worse = clearly_worse(summaries, FAMILY_ERROR / looks)
+        for k, v in enumerate(variants):
             if v.status != "playing":
                 continue
-            est, lo, hi = v.measure(measure)
-            if lo > best.measure(measure)[2]:
+            if k in worse:
                 v.status = "separated"
-            elif narrow(measure, lo, hi, est, precision):
+            elif narrow(summaries[k], precision):
                 v.status = "narrow"
             elif len(v.rows) >= most:
                 v.status = "most games"
-    return sorted(variants, key=lambda v: v.measure(measure)[0])
 
 
 def length(rows: Sequence[Row], game_id: str) -> float | None:
@@ -192,17 +339,21 @@ def length(rows: Sequence[Row], game_id: str) -> float | None:
 
 
 def table(variants: Sequence[Variant], game_id: str) -> list[dict[str, str]]:
-    """One row of words per variant, best first: values, games, win rate, first seat, ties, length, the
-    gap between the strongest and weakest agents (when there are two or more), why it stopped."""
+    """One row of words per variant, best first: values, games, win rate (not in self-play), the first
+    seat's points (a tie shares the win), ties, length, the gap between the strongest and weakest
+    agents (when there are two or more), why it stopped."""
     out = []
     for v in variants:
-        w, first = wins(v.rows), wins(v.rows, seat=0)
+        w, first = wins(v.rows), seat_points(v.rows, 0)
         lo, hi = w.interval
         players = len(v.rows[0].seats) if v.rows else 1
         med = length(v.rows, game_id)
         skill = len(agents_of(v.rows)) > 1
         gap, lo_gap, hi_gap = skill_gap(v.rows) if skill else (0.0, 0.0, 0.0)
-        out.append({**v.values, "games": str(len(v.rows)), "win rate (95%)": f"{pct(w.p)} ({pct(lo)}-{pct(hi)})",
+        # one agent in every seat wins 1/players of the seats by construction: no column for that
+        self_play = players > 1 and not skill
+        rate = {} if self_play else {"win rate (95%)": f"{pct(w.p)} ({pct(lo)}-{pct(hi)})"}
+        out.append({**v.values, "games": str(len(v.rows)), **rate,
                     "first seat": first.words() if players > 1 else "-",
                     "ties": ties(v.rows).words() if players > 1 else "-",
                     "median length": "-" if med is None else f"{med:g}",

@@ -1,0 +1,85 @@
+"""Where a lab result comes from: the Plunder version (and git commit in a checkout), the time and
+the command, so a stored row or a report can be traced and shared.
+
+The commit is read from the checkout's ``.git`` files (no git process, no network); outside a
+checkout (an installed package) it is left empty.
+"""
+
+from __future__ import annotations
+
+import shlex
+import sys
+from datetime import datetime, timezone
+from importlib import metadata
+from pathlib import Path
+
+#: the longest command line kept with a result (the rest is cut, so a row stays small)
+MAX_COMMAND_CHARS = 2000
+
+
+def version() -> str:
+    """The installed Plunder's version (``unknown`` when run from sources that were never installed)."""
+    try:
+        return metadata.version("plunder")
+    except metadata.PackageNotFoundError:
+        return "unknown"
+
+
+def commit(start: Path | None = None) -> str:
+    """The git commit of the checkout holding this package, '' outside one (or when unreadable)."""
+    here = (start or Path(__file__)).resolve()
+    for folder in here.parents:
+        git = folder / ".git"
+        if git.is_file():  # a worktree: "gitdir: PATH"
+            text = git.read_text(encoding="utf-8", errors="replace").strip()
+            if not text.startswith("gitdir:"):
+                return ""
+            git = (folder / text.partition(":")[2].strip()).resolve()
+        if git.is_dir():
+            return _head(git)
+    return ""
+
+
+def _head(git: Path) -> str:
+    """The commit ``HEAD`` names in the git folder ``git`` ('' when it cannot be read)."""
+    try:
+        head = (git / "HEAD").read_text(encoding="utf-8").strip()
+        if not head.startswith("ref:"):
+            return head
+        ref = head.partition(":")[2].strip()
+        common = git
+        if (git / "commondir").is_file():  # a worktree keeps its branches in the main folder
+            common = (git / (git / "commondir").read_text(encoding="utf-8").strip()).resolve()
+        for base in (git, common):
+            if (base / ref).is_file():
+                return (base / ref).read_text(encoding="utf-8").strip()
+        packed = common / "packed-refs"
+        if packed.is_file():
+            for line in packed.read_text(encoding="utf-8").splitlines():
+                sha, _, name = line.partition(" ")
+                if name == ref:
+                    return sha
+    except OSError:
+        pass
+    return ""
+
+
+def now() -> str:
+    """The time in UTC, ISO 8601 to the second."""
+    return datetime.now(timezone.utc).replace(microsecond=0).isoformat()
+
+
+def command(argv: list[str] | None = None) -> str:
+    """The command line that is running, as a shell would quote it (cut to :data:`MAX_COMMAND_CHARS`)."""
+    args = list(sys.argv if argv is None else argv)
+    if args:
+        args[0] = Path(args[0]).name
+    return shlex.join(args)[:MAX_COMMAND_CHARS]
+
+
+def made() -> dict[str, str]:
+    """How a result is being made, in words for a report: version, commit (in a checkout), date, command."""
+    out = {"Plunder version": version()}
+    if commit():
+        out["git commit"] = commit()
+    return {**out, "date (UTC)": now(), "command": command()}
