@@ -1,6 +1,6 @@
 """Piece Packing Pirates (seed 001): the piecepack solitaire sea adventure."""
 
-from ...core.capabilities import Presentation, Strength
+from ...core.capabilities import Analysis, Presentation, Strength
 from ...core.registry import GameEntry
 from .actions import PiratesAction
 from .agents import AGENTS
@@ -31,6 +31,7 @@ ENTRY: GameEntry[PiratesState, PiratesAction] = GameEntry(
         levels={"hard": "greedy:bank=true"},
     ),
     figures=FIGURES,
+    analysis=Analysis(units="points", inaccuracy=20, mistake=50, blunder=100, sims=48),
     observation=observation,
     observer=PiratesObserver,
 )

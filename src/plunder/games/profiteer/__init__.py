@@ -1,6 +1,6 @@
 """Profiteer (game 003): a one-player War variant about profiting from both sides."""
 
-from ...core.capabilities import Presentation, Speed, Strength
+from ...core.capabilities import Analysis, Presentation, Speed, Strength
 from ...core.registry import GameEntry
 from .actions import ProfiteerAction
 from .agents import AGENTS
@@ -32,6 +32,7 @@ ENTRY: GameEntry[ProfiteerState, ProfiteerAction] = GameEntry(
     ),
     speed=Speed(fast_play=fast_play, fast_batch=fast_batch),
     figures=FIGURES,
+    analysis=Analysis(units="cards", inaccuracy=1, mistake=2, blunder=4, playout="profit", sims=64),
     observation=observation,
     observer=ProfiteerObserver,
 )
