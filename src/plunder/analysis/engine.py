@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import Any, Callable, Iterable, Iterator
 
 from ..agents.levels import level_spec
+from ..core import options
 from ..core.capabilities import Analysis
 from ..core.errors import ParameterError, RecordError
 from ..core.game import Game, State
@@ -33,8 +34,6 @@ from .value import Task, Valuation, analysis_of, value_task
 
 #: raised with any change to how a position is valued, so a disk cache of older values is not read
 ENGINE_VERSION = 1
-#: the most worker processes ``analyse`` starts
-MAX_WORKERS = 64
 #: the largest playout budget per position
 MAX_SIMS = 100_000
 #: the longest playout cut
@@ -188,8 +187,7 @@ class Engine:
         total)`` is called as positions are valued. A record that does not replay, or of a game
         that offers no analysis, is refused (:class:`RecordError`, ``ValueError``)."""
         settings.check()
-        if not 1 <= workers <= MAX_WORKERS:
-            raise ParameterError(f"--workers {workers} is out of range 1..{MAX_WORKERS}")
+        options.workers(workers)
         try:
             game = load_game(record.game, **record.params)
         except ParameterError as exc:

@@ -40,7 +40,7 @@ ENTRY: GameEntry[HubsState, HubsAction] = GameEntry(
     ),
     figures=FIGURES,
     analysis=Analysis(units="match points", inaccuracy=3, mistake=8, blunder=15, playout="greedy", sims=32,
-                      depth=12, candidates=8),
+                      depth=6, candidates=6),
     observation=observation,
     observer=HubsObserver,
     client=Client(assets=ASSETS, module="client.js"),

@@ -106,8 +106,8 @@ def solve_state(state: State, time_limit: float | None = None, memory: float | N
 
 
 #: the analysis engine solves a position exactly once at most this many lines are undrawn
-#: (docs/analysis.md: a 4x4 endgame of this size solves in well under a second)
-ANALYSIS_ENDGAME = 16
+#: (docs/analysis.md: a whole 2x3 board, 17 lines, solves in about 2 s; a 4x4 endgame of 18 in well under one)
+ANALYSIS_ENDGAME = 18
 
 
 def endgame(state: PillageState) -> bool:
