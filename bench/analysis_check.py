@@ -78,8 +78,8 @@ def check_blunders(game_id: str, args: argparse.Namespace) -> tuple[int, int]:
         se = statistics.stdev(diffs) / math.sqrt(len(diffs)) if len(diffs) > 1 else math.inf
         ok = mean >= rules.blunder
         confirmed += ok
-        print(f"  move {m.ply + 1} {m.played} (better {m.best}): engine says -{m.loss:.1f}, {args.level} "
-              f"over {args.seeds} seeds -{mean:.1f} ± {se:.1f} {rules.units}: "
+        print(f"  move {m.ply + 1} {m.played} (better {m.best}): the engine's loss {m.loss:.1f}, measured by "
+              f"{args.level} over {args.seeds} seeds {mean:.1f} ± {se:.1f} {rules.units}: "
               f"{'at least' if ok else 'below'} the threshold")
     return len(blunders), confirmed
 

@@ -31,7 +31,7 @@ ENTRY: GameEntry[PiratesState, PiratesAction] = GameEntry(
         levels={"hard": "greedy:bank=true"},
     ),
     figures=FIGURES,
-    analysis=Analysis(units="points", inaccuracy=20, mistake=50, blunder=100, sims=48),
+    analysis=Analysis(units="points", inaccuracy=50, mistake=150, blunder=300, sims=48),
     observation=observation,
     observer=PiratesObserver,
 )
