@@ -80,3 +80,14 @@ def test_sweep_ranks_by_a_metric(tmp_path: Path) -> None:
     assert "most mean legal moves per decision" in out.output
     first = out.output.index("square:2x2")
     assert first < out.output.index("square:1x2"), "the bigger board branches more and ranks first"
+
+
+def test_report_gains_the_metrics_with_intervals(tmp_path: Path) -> None:
+    out = CliRunner().invoke(main, ["report", "pillage", "-p", "board=square:2x2", "--agents", "random,greedy",
+                                    "--games", "6", "--luck", "0", "--quality", "4", "--out", str(tmp_path / "r")],
+                             catch_exceptions=False)
+    assert out.exit_code == 0, out.output
+    assert "Game-quality metrics (Browne 2008; Ludii) over 4 of the games" in out.output
+    for name in metrics.METRICS:
+        assert f"{name}: " in out.output
+    assert "Game-quality metrics" in (tmp_path / "r" / "report.html").read_text(encoding="utf-8")
