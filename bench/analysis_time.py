@@ -1,6 +1,6 @@
 """Time of ``plunder analyse`` at the default budget: a Pillage 4x4 game and a long Crossroads game.
 
-Run: .venv/bin/python bench/analysis_time.py [--workers 2]
+Run: .venv/bin/python bench/analysis_time.py [--workers 2] [--games pillage,crossroads]
 
 Each game is played by ``medium`` in every seat from a fixed seed (Pillage 4x4: 60
 moves; Crossroads with five players: 300), then analysed by a fresh engine (no cache)
@@ -38,8 +38,11 @@ def main() -> None:
     """Analyse each game once and print its figures."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--games", default="pillage,crossroads", help="which of the games to time")
     args = parser.parse_args()
     for label, game_id, params, seed in GAMES:
+        if game_id not in args.games.split(","):
+            continue
         game = load_game(game_id, **params)
         record = play(game, ["medium"] * game.num_players, seed=seed)
         load = os.getloadavg()[0]

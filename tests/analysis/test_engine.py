@@ -63,18 +63,20 @@ def test_a_random_player_is_caught_losing_on_a_small_board() -> None:
     assert all(s.average_loss >= 0 for s in summary)
 
 
-@pytest.mark.parametrize("game_id,params", [("pillage", {"board": "square:3x3"}), ("profiteer", {}), ("crossroads", {})])
-def test_playouts_are_reproducible_and_independent_of_workers(game_id: str, params: dict[str, str]) -> None:
+@pytest.mark.parametrize("game_id,params,depth", [("pillage", {"board": "square:3x3"}, None), ("profiteer", {}, None),
+                                                  ("crossroads", {}, 20)])
+def test_playouts_are_reproducible_and_independent_of_workers(game_id: str, params: dict[str, str],
+                                                              depth: int | None) -> None:
     game = load_game(game_id, **params)
     record = play(game, ["medium"] * game.num_players, seed=4)
     record.moves = record.moves[:16]
     record.returns = record.scores = None
-    one = analyse(record, Settings(sims=4, exact=False))
-    two = analyse(record, Settings(sims=4, exact=False), workers=2)
+    one = analyse(record, Settings(sims=4, depth=depth, exact=False))
+    two = analyse(record, Settings(sims=4, depth=depth, exact=False), workers=2)
     assert one.moves == two.moves
     assert len(one.moves) == sum(m.by is not None for m in record.moves) > 0
     assert all(not m.exact for m in one.moves)
-    other_seed = analyse(record, Settings(sims=4, seed=1, exact=False))
+    other_seed = analyse(record, Settings(sims=4, depth=depth, seed=1, exact=False))
     assert [m.margins for m in other_seed.moves] != [m.margins for m in one.moves]
 
 

@@ -36,7 +36,7 @@ ENTRY: GameEntry[CrossroadsState, CrossroadsAction] = GameEntry(
         candidates=candidates,
     ),
     figures=FIGURES,
-    analysis=Analysis(units="gold", inaccuracy=3, mistake=8, blunder=15, sims=24, depth=40, candidates=6),
+    analysis=Analysis(units="gold", inaccuracy=3, mistake=8, blunder=15, sims=16, candidates=6),
     observation=observation,
     observer=CrossroadsObserver,
     client=Client(assets=ASSETS, module="client.js"),
