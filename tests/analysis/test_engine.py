@@ -7,6 +7,8 @@ import pytest
 from plunder import load_game, play
 from plunder.analysis import DiskCache, Engine, Settings, analyse, margins
 from plunder.analysis import engine as engine_module
+from plunder.analysis.engine import SURE_Z, judged
+from plunder.analysis.value import Valuation
 from plunder.core.capabilities import Analysis
 from plunder.core.errors import ParameterError, RecordError
 from plunder.core.record import Record
@@ -123,3 +125,13 @@ def test_bad_settings_and_records_are_refused() -> None:
     bad = Record(record.game, record.params, record.seed, record.players, list(record.moves[:-1]) + [record.moves[0]])
     with pytest.raises(RecordError):
         analyse(bad)
+
+
+def test_a_loss_found_by_playouts_counts_only_as_far_as_it_is_sure() -> None:
+    rules: Analysis = Analysis(units="gold", inaccuracy=1, mistake=3, blunder=6)
+    noisy = Valuation("b", [10.0, -10.0], [2.0, -2.0], None, None, 6, False, 24, error=2.0)
+    found = judged(0, 0, "a", noisy, rules)
+    assert found.loss == pytest.approx(8.0 - SURE_Z * 2.0) and found.mark == "mistake" and found.best == "b"
+    unsure = Valuation("b", [10.0, -10.0], [2.0, -2.0], None, None, 6, False, 24, error=5.0)
+    doubt = judged(0, 0, "a", unsure, rules)
+    assert doubt.loss == 0.0 and doubt.mark == "good" and doubt.best == "a"

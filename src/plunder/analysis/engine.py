@@ -33,13 +33,17 @@ from ..core.registry import entry, load_game
 from .value import Task, Valuation, analysis_of, value_task
 
 #: raised with any change to how a position is valued, so a disk cache of older values is not read
-ENGINE_VERSION = 1
+ENGINE_VERSION = 2
 #: the largest playout budget per position
 MAX_SIMS = 100_000
 #: the longest playout cut
 MAX_DEPTH = 10_000
 #: how many of a player's worst moves the summary names
 WORST_MOVES = 3
+#: standard errors of the paired difference a loss found by playouts is shrunk by: the best of
+#: several noisy candidates looks better than it is (the winner's curse), so a loss counts only
+#: as far as it is sure (docs/analysis.md)
+SURE_Z = 2.0
 #: marks from best to worst
 MARKS = ("good", "inaccuracy", "mistake", "blunder")
 
@@ -231,12 +235,16 @@ def _run(tasks: list[Task], workers: int) -> Iterable[Valuation]:
 
 
 def judged(ply: int, seat: int, played: str, value: Valuation, analysis: Analysis[Any]) -> MoveAnalysis:
-    """A valued decision as a judged move: its loss, win-probability drop and mark."""
-    loss = max(0.0, value.best_margins[seat] - value.played_margins[seat]) if value.best != played else 0.0
+    """A valued decision as a judged move: its loss (the margin gap less :data:`SURE_Z` standard
+    errors, for playouts), win-probability drop and mark; the better move is named only where
+    the loss is above 0."""
+    gap = value.best_margins[seat] - value.played_margins[seat]
+    loss = max(0.0, gap - SURE_Z * value.error) if value.best != played else 0.0
     win_loss = None
     if value.best_wins is not None and value.played_wins is not None:
-        win_loss = max(0.0, value.best_wins[seat] - value.played_wins[seat]) if value.best != played else 0.0
-    return MoveAnalysis(ply, seat, played, value.best, loss, win_loss, analysis.mark(loss), value.played_margins,
+        win_loss = max(0.0, value.best_wins[seat] - value.played_wins[seat]) if loss > 0 else 0.0
+    best = value.best if loss > 0 else played  # no better move where none is surely better
+    return MoveAnalysis(ply, seat, played, best, loss, win_loss, analysis.mark(loss), value.played_margins,
                         value.played_wins, value.exact, value.candidates)
 
 

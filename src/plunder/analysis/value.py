@@ -17,7 +17,9 @@ same on any machine and in any worker.
 from __future__ import annotations
 
 import hashlib
+import math
 import random
+import statistics
 from dataclasses import dataclass
 from typing import Any, Sequence
 
@@ -77,6 +79,9 @@ class Valuation:
     exact: bool
     #: playouts played (0 when exact)
     playouts: int
+    #: the standard error of the mover's paired margin difference between the best move and the
+    #: move played (0 when exact, or when the best move is the one played)
+    error: float = 0.0
 
     def to_data(self) -> dict[str, Any]:
         """The valuation as JSON-ready data (the on-disk cache)."""
@@ -150,20 +155,24 @@ def by_playouts(task: Task, game_entry: GameEntry[Any, Any], analysis: Analysis[
     rounds = MIN_ROUNDS if len(moves) == 1 else max(MIN_ROUNDS, task.sims // len(moves))
     seats = game.num_players
     sums = [[0.0] * seats for _ in moves]
+    mover = state.current_player
+    rows: list[list[float]] = [[] for _ in moves]  # the mover's margin in each round, per candidate
     wins: list[list[float] | None] = [[0.0] * seats for _ in moves]
     for i in range(rounds):
         seed = round_seed(task.seed, task.key, i)
         for c, move in enumerate(moves):
             margin, returns = playout(state.apply_unchecked(move), agent, random.Random(seed), task.depth)
             sums[c] = [a + b for a, b in zip(sums[c], margin)]
+            rows[c].append(margin[mover])
             w = wins[c]
             wins[c] = None if returns is None or w is None else [a + (r + 1) / 2 for a, r in zip(w, returns)]
-    mover = state.current_player
     means = [[x / rounds for x in row] for row in sums]
     best = max(range(len(moves)), key=lambda c: (means[c][mover], -c))
     shares = [None if w is None else [x / rounds for x in w] for w in wins]
+    diffs = [b - p for b, p in zip(rows[best], rows[0])]
+    error = statistics.stdev(diffs) / math.sqrt(rounds) if best != 0 else 0.0
     return Valuation(game.action_to_text(state, moves[best]), means[best], means[0], shares[best], shares[0],
-                     len(moves), False, rounds * len(moves))
+                     len(moves), False, rounds * len(moves), error)
 
 
 def _exact_margin(after: State[Any], mover: int, analysis: Analysis[Any], game_entry: GameEntry[Any, Any]) -> float:
