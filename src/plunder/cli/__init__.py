@@ -1,4 +1,4 @@
-"""The ``plunder`` command: list, rules, play, serve, simulate, report, sweep, tournament, replay, render, solve.
+"""The ``plunder`` command: analyse, list, rules, play, serve, simulate, report, sweep, tournament, replay, render, solve.
 
 Every command reads untrusted input (parameters, moves, record and board files): a
 refusal — a :class:`PlunderError`, a ``ValueError`` or an ``OSError`` — is printed as one
@@ -27,6 +27,9 @@ from ..core.registry import broken_games
 #: ``plunder --help`` lists it; tests/test_cli.py checks it against the command's own help)
 COMMANDS: dict[str, tuple[str, str]] = {
     "export": ("lab:export_cmd", "Write the games of a results file as Parquet (for pandas, DuckDB, polars)."),
+    "analyse": ("analyse:analyse_cmd", "Value every move of a saved game: its mark (good, inaccuracy, mistake, "
+                                       "blunder), loss and the better move, a summary per player, and the value "
+                                       "curve (--png)."),
     "list": ("catalogue:list_games", "Games, their parameters, presets and agents, with every agent's options."),
     "play": ("play:play", "Play GAME at the terminal against agents (or other humans); or go on with a saved "
                           "game (--resume)."),

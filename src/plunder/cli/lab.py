@@ -21,6 +21,7 @@ from ..lab.plots import heatmap, lines as lines_plot
 from ..lab.report import build as build_report, write as write_report
 from ..lab.run import collect
 from ..lab.store import Run, Store
+from ..lab.metrics import METRIC_GAMES, sentences as quality_sentences
 from ..lab.sweep import (MEASURES, measured, parse_grid, reference, shown as sweep_shown, sweep,
                          table as sweep_table)
 from .common import ADDRESS, BACKEND, PARAM, PRESET, SEED, WORKERS, Precision, agent_specs, load
@@ -47,9 +48,12 @@ from .common import ADDRESS, BACKEND, PARAM, PRESET, SEED, WORKERS, Precision, a
                    "pair, the game's strong agent and random play; 0 leaves the section out")
 @click.option("--clairvoyant", "seer_level", default=1, show_default=True, type=click.IntRange(min=0),
               help="search level of the solitaires' clairvoyant (2 searches deeper, slower)")
+@click.option("--quality", "quality_games", default=0, show_default=True, type=click.IntRange(0, METRIC_GAMES),
+              help="game-quality metrics (drama, lead changes, decisiveness ...; docs/lab.md) over this many of "
+                   "the games, each replayed and analysed; 0 leaves them out")
 def report_cmd(game_id: str, params: Sequence[str], preset: str | None, agents: str, games: int, seed: int,
                workers: int, backend_name: str, address: str | None, out: str | None,
-               store_path: str | None, luck_games: int, seer_level: int) -> None:
+               store_path: str | None, luck_games: int, seer_level: int, quality_games: int) -> None:
     """Play games (resuming from the results file) and write an HTML report with plots."""
     game = load(game_id, preset, params)
     specs = agent_specs(agents, game)
@@ -82,6 +86,7 @@ def report_cmd(game_id: str, params: Sequence[str], preset: str | None, agents: 
     report.made = provenance.made()
     if luck is not None:
         luck_section(report, luck)
+    report.summary.extend(quality_sentences(run, rows, quality_games))
     page = write_report(report, folder)
     for line in report.summary:
         click.echo(line)
@@ -152,7 +157,7 @@ def sweep_cmd(game_id: str, params: Sequence[str], preset: str | None, grid: Seq
             cells.append([])
             halves.append([])
             for x in xs:
-                value, fmt, title = sweep_shown(measure, by[(y, x)].rows, game_id)
+                value, fmt, title = sweep_shown(measure, by[(y, x)].rows, game_id, by[(y, x)].run)
                 cells[-1].append(value)
                 halves[-1].append(measured(measure, by[(y, x)].rows, game_id).half())
         centre = reference(measure, [c for line in cells for c in line], game.num_players)

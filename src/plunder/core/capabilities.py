@@ -22,6 +22,8 @@ Speed           a one-game and a many-games fast path           ``plunder simula
 Client          the game's own web files, its game page's       its own controls on the web
                 browser module and a board editor               app's game page,
                                                                 ``/editor/{game}``
+Analysis        units, mark thresholds, playouts and when the   ``plunder analyse``, the lab's
+                solver is exact                                 game-quality metrics
 ============== =============================================== ==============================
 
 The numeric observation for learning is one hook, ``GameEntry.observation``
@@ -240,3 +242,48 @@ class Client:
     talk: Callable[[Any, Any, Any], str | None] | None = None
     #: a board editor
     editor: Editor | None = None
+
+
+@dataclass(frozen=True)
+class Analysis(Generic[S]):
+    """How the analysis engine (:mod:`plunder.analysis`) values a game's positions and judges
+    its moves. A value is the mover's final score margin (own score minus the best rival's;
+    alone, the own score) in the game's :attr:`units`; a move's loss is the value of the best
+    move found minus the value of the move played, marked by the three thresholds (each in
+    :attr:`units`, documented in ``docs/analysis.md``)."""
+
+    #: what the game's scores count, plural ("doubloons", "gold", "cards")
+    units: str
+    #: a loss of at least this much is an inaccuracy
+    inaccuracy: float
+    #: ... a mistake
+    mistake: float
+    #: ... a blunder
+    blunder: float
+    #: the agent spec that plays the playouts valuing a move ("": the game's ``hard`` level);
+    #: a game whose ``hard`` level searches names a cheap agent here
+    playout: str = ""
+    #: playouts per position at the default budget, shared by its candidate moves
+    sims: int = 64
+    #: cut a playout after this many actions and value it by the scores then (0: play to the
+    #: end); a cut playout has no result, so the analysis gives no win probability
+    depth: int = 0
+    #: the most candidate moves a position's playouts are shared among (the move played and
+    #: the playout agent's own choice always among them; then the game's move list order)
+    candidates: int = 12
+    #: ``exact(state)``: the game's solver (:attr:`Strength.solve`) values ``state`` and its
+    #: children within :attr:`exact_seconds` (two-seat zero-sum games whose solver gives the
+    #: final margin for the player to act)
+    exact: Callable[[S], bool] | None = None
+    #: time allowed to one exact solve before the engine falls back on playouts
+    exact_seconds: float = 20.0
+
+    def mark(self, loss: float) -> str:
+        """``good``, ``inaccuracy``, ``mistake`` or ``blunder`` for a move losing ``loss``."""
+        if loss >= self.blunder:
+            return "blunder"
+        if loss >= self.mistake:
+            return "mistake"
+        if loss >= self.inaccuracy:
+            return "inaccuracy"
+        return "good"

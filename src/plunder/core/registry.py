@@ -19,7 +19,7 @@ import re
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Callable, Generic, Mapping
 
-from .capabilities import A, Client, Observer, Presentation, S, Speed, Strength
+from .capabilities import A, Analysis, Client, Observer, Presentation, S, Speed, Strength
 from .errors import ParameterError
 from .figures import Figures
 from .game import Game
@@ -69,6 +69,8 @@ class GameEntry(Generic[S, A]):
     #: its end (``plunder simulate``, the lab). The tallies only statistics read live there, not
     #: in the states, so a state holds its position; no observer, no statistics
     observer: Callable[[Game[Any]], Observer[S]] | None = None
+    #: how its positions are valued and its moves judged (``plunder analyse``); no group, no analysis
+    analysis: Analysis[S] | None = None
 
 
 def game_ids() -> list[str]:

@@ -26,6 +26,7 @@ from typing import Callable, Sequence
 from ..core.errors import ParameterError
 from ..core.registry import load_game
 from .measures import Share, agents_of, game_stat, pct, seat_points, ties, wins
+from .metrics import METRICS, MORE_IS_FIRST, metric_badness, metrics_of_rows, summarise
 from .report import length_of
 from ..backends import Backend, LocalPool
 from .run import collect_many
@@ -39,6 +40,8 @@ MEASURES = {
     "ties": "fewest ties",
     "skill": "widest gap between the strongest and the weakest agent's win rates (most skill, least luck)",
     "short": "shortest games (mean length)",
+    # the game-quality metrics (lab/metrics.py): most first, but the two where less is wanted
+    **{name: ("most " if name in MORE_IS_FIRST else "least ") + words for name, words in METRICS.items()},
 }
 
 
@@ -219,8 +222,12 @@ def badness(measure: str, rows: Sequence[Row], game_id: str) -> tuple[float, flo
     return measured(measure, rows, game_id).at(FAMILY_ERROR)
 
 
-def shown(measure: str, rows: Sequence[Row], game_id: str) -> tuple[float, str, str]:
-    """What a heat-map cell shows for ``measure``: the value, its format and the map's title."""
+def shown(measure: str, rows: Sequence[Row], game_id: str, run: Run | None = None) -> tuple[float, str, str]:
+    """What a heat-map cell shows for ``measure``: the value, its format and the map's title (a
+    game-quality metric needs the variant's ``run``, to replay its games)."""
+    if measure in METRICS and run is not None:
+        found = summarise(metrics_of_rows(run, rows))[measure]
+        return (math.nan if found is None else found.mean), "{:.3g}", METRICS[measure]
     if measure == "seat":
         return seat_points(rows, 0).p, "{:.0%}", "first seat's points (a tie counts a share)"
     if measure == "ties":
@@ -266,6 +273,8 @@ class Variant:
 
     def measure(self, name: str) -> tuple[float, float, float]:
         """The ranking measure so far."""
+        if name in METRICS:
+            return metric_badness(name, self.run, self.rows)
         return badness(name, self.rows, self.run.game)
 
 

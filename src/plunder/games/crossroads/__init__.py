@@ -2,7 +2,7 @@
 
 from pathlib import Path
 
-from ...core.capabilities import Client, Presentation, Strength
+from ...core.capabilities import Analysis, Client, Presentation, Strength
 from ...core.registry import GameEntry
 from .actions import CrossroadsAction
 from .agents import AGENTS, candidates
@@ -37,6 +37,7 @@ ENTRY: GameEntry[CrossroadsState, CrossroadsAction] = GameEntry(
         candidates=candidates,
     ),
     figures=FIGURES,
+    analysis=Analysis(units="gold", inaccuracy=3, mistake=8, blunder=15, sims=16, candidates=6),
     observation=observation,
     observer=CrossroadsObserver,
     client=Client(assets=ASSETS, module="client.js", talk=talk),

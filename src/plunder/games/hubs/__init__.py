@@ -2,7 +2,7 @@
 
 from pathlib import Path
 
-from ...core.capabilities import Client, Presentation, Strength
+from ...core.capabilities import Analysis, Client, Presentation, Strength
 from ...core.registry import GameEntry
 from .actions import HubsAction
 from .agents import AGENTS
@@ -40,6 +40,8 @@ ENTRY: GameEntry[HubsState, HubsAction] = GameEntry(
         candidates=candidates,
     ),
     figures=FIGURES,
+    analysis=Analysis(units="match points", inaccuracy=3, mistake=8, blunder=15, playout="greedy", sims=32,
+                      depth=6, candidates=6),
     observation=observation,
     observer=HubsObserver,
     client=Client(assets=ASSETS, module="client.js"),

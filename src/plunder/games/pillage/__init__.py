@@ -1,6 +1,6 @@
 """Pillage and Profit (seed 000): Dots and Boxes with valued boxes, on any board."""
 
-from ...core.capabilities import Client, Presentation, Strength
+from ...core.capabilities import Analysis, Client, Presentation, Strength
 from ...core.registry import GameEntry
 from .actions import PillageAction
 from .editor import ASSETS, EDITOR
@@ -8,7 +8,7 @@ from .evaluator import make_evaluator
 from .figures import FIGURES
 from .guide import HOW_TO_PLAY
 from .howto import sections
-from .hard import HARD, solve_state
+from .hard import HARD, endgame, solve_state
 from .heuristics import GREEDY, describe
 from .narrate import breakdown, narrate
 from .observation import observation
@@ -33,6 +33,8 @@ ENTRY: GameEntry[PillageState, PillageAction] = GameEntry(
     ),
     client=Client(assets=ASSETS, editor=EDITOR),
     figures=FIGURES,
+    analysis=Analysis(units="doubloons", inaccuracy=2, mistake=5, blunder=10, playout="greedy", sims=160,
+                      candidates=8, exact=endgame),
     observation=observation,
     observer=PillageObserver,
 )

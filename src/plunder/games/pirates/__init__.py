@@ -1,6 +1,6 @@
 """Piece Packing Pirates (seed 001): the piecepack solitaire sea adventure."""
 
-from ...core.capabilities import Presentation, Strength
+from ...core.capabilities import Analysis, Presentation, Strength
 from ...core.registry import GameEntry
 from .actions import PiratesAction
 from .agents import AGENTS
@@ -32,6 +32,7 @@ ENTRY: GameEntry[PiratesState, PiratesAction] = GameEntry(
         levels={"hard": "greedy:bank=true"},
     ),
     figures=FIGURES,
+    analysis=Analysis(units="points", inaccuracy=50, mistake=150, blunder=300, sims=48),
     observation=observation,
     observer=PiratesObserver,
 )

@@ -2,7 +2,7 @@
 
 from pathlib import Path
 
-from ...core.capabilities import Client, Presentation, Speed, Strength
+from ...core.capabilities import Analysis, Client, Presentation, Speed, Strength
 from ...core.registry import GameEntry
 from .actions import ProfiteerAction
 from .agents import AGENTS
@@ -38,6 +38,7 @@ ENTRY: GameEntry[ProfiteerState, ProfiteerAction] = GameEntry(
     ),
     speed=Speed(fast_play=fast_play, fast_batch=fast_batch),
     figures=FIGURES,
+    analysis=Analysis(units="cards", inaccuracy=1, mistake=2, blunder=4, playout="profit", sims=64),
     observation=observation,
     observer=ProfiteerObserver,
     client=Client(assets=ASSETS, module="client.js"),

@@ -1,0 +1,225 @@
+"""One decision position valued: exactly by the game's solver, or by paired playouts.
+
+This is the work a worker process does (:func:`value_task`); it gets a :class:`Task` (the
+position itself, pickled with its game) and returns a :class:`Valuation`, plain data that the
+on-disk cache stores as JSON.
+
+A value is a per-seat *margin* in the game's own units: a seat's final score minus the best
+rival's (alone, its own score). Playouts also give a *win probability*: a seat's mean of
+``(return + 1) / 2`` over finished playouts, so a win counts 1, a tie ½ and a loss 0.
+
+Playouts are *paired*: round ``i`` of every candidate move draws chance and the playout
+agent's choices from one seed, made from the analysis seed, the position's key and ``i``, so
+candidates are compared on the same luck (common random numbers) and every figure is the
+same on any machine and in any worker.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import math
+import random
+import statistics
+from dataclasses import dataclass
+from typing import Any, Sequence
+
+from ..agents import make_agent
+from ..core.agent import Agent
+from ..core.capabilities import Analysis
+from ..core.chance import sample_chance
+from ..core.errors import SearchLimitError
+from ..core.game import Action, State
+from ..core.registry import GameEntry, entry
+
+#: playout rounds every candidate gets, however many candidates share the budget (and all a
+#: forced move gets)
+MIN_ROUNDS = 4
+
+
+@dataclass(frozen=True)
+class Task:
+    """What a worker values: a decision position, the move played there, and how to value it."""
+
+    #: the cache key of the position and settings (:func:`plunder.analysis.engine.position_key`)
+    key: str
+    #: the position (a decision node)
+    state: State[Any]
+    #: the canonical text of the move played
+    played: str
+    #: playouts for the position, shared by its candidates
+    sims: int
+    #: actions after which a playout stops and is valued by the scores (0: to the end)
+    depth: int
+    #: the playout agent's spec
+    playout: str
+    #: the analysis seed
+    seed: int
+    #: whether the game's solver may value the position
+    exact: bool
+
+
+@dataclass(frozen=True)
+class Valuation:
+    """A valued decision position: the best move found and the move played, each with its
+    per-seat margins (and win probabilities where the playouts finish, or the solver decides)."""
+
+    #: canonical text of the best move found
+    best: str
+    #: per seat, the margin after the best move
+    best_margins: list[float]
+    #: per seat, the margin after the move played
+    played_margins: list[float]
+    #: per seat, the win probability after the best move (``None``: none known)
+    best_wins: list[float] | None
+    #: per seat, the win probability after the move played
+    played_wins: list[float] | None
+    #: the candidate moves compared
+    candidates: int
+    #: the solver gave the values (else playouts did)
+    exact: bool
+    #: playouts played (0 when exact)
+    playouts: int
+    #: the standard error of the mover's paired margin difference between the best move and the
+    #: move played (0 when exact, or when the best move is the one played)
+    error: float = 0.0
+
+    def to_data(self) -> dict[str, Any]:
+        """The valuation as JSON-ready data (the on-disk cache)."""
+        return dict(self.__dict__)
+
+    @classmethod
+    def from_data(cls, data: dict[str, Any]) -> "Valuation":
+        """A valuation from :meth:`to_data`'s data."""
+        return cls(**data)
+
+
+def margins(scores: Sequence[float]) -> list[float]:
+    """Per seat: its score minus the best rival's (alone: its score)."""
+    if len(scores) == 1:
+        return [float(scores[0])]
+    return [float(s - max(x for j, x in enumerate(scores) if j != i)) for i, s in enumerate(scores)]
+
+
+def analysis_of(game_entry: GameEntry[Any, Any], game_id: str) -> Analysis[Any]:
+    """The game's :class:`Analysis` group, or a ``ValueError`` saying it offers none."""
+    if game_entry.analysis is None:
+        raise ValueError(f"{game_id} offers no analysis (its GameEntry has no Analysis group)")
+    return game_entry.analysis
+
+
+def round_seed(seed: int, key: str, i: int) -> int:
+    """The seed of playout round ``i`` of the position keyed ``key``: the same for every candidate."""
+    digest = hashlib.sha256(f"{seed}:{key}:{i}".encode()).digest()
+    return int.from_bytes(digest[:8], "big")
+
+
+def candidates_of(state: State[Any], played: Action, own: Action, game_entry: GameEntry[Any, Any], cap: int) -> list[Action]:
+    """The moves a position's playouts compare: the game's distinct candidates (all legal moves
+    where it names none) in its move-list order, at most ``cap``, the move played and the playout
+    agent's own choice always among them."""
+    narrow = game_entry.strength.candidates
+    pool = list(narrow(state)) if narrow is not None else list(state.legal_actions())
+    order = game_entry.presentation.move_list
+    if order is not None:
+        rank = {a: i for i, a in enumerate(order(state))}
+        pool.sort(key=lambda a: rank.get(a, len(rank)))
+    chosen = [played] + ([own] if own != played else [])
+    for action in pool:
+        if len(chosen) >= max(cap, len(chosen)):
+            break
+        if action not in chosen:
+            chosen.append(action)
+    return chosen
+
+
+def playout(state: State[Any], agent: Agent, rng: random.Random, depth: int) -> tuple[list[float], list[float] | None]:
+    """Play ``state`` on with ``agent`` in every seat (chance drawn from ``rng``): the final or
+    cut position's per-seat margins, and its returns if the game ended."""
+    steps = 0
+    while not state.is_terminal() and (depth == 0 or steps < depth):
+        action = sample_chance(state, rng) if state.is_chance_node() else agent.choose(state, rng)
+        state = state.apply_unchecked(action)
+        steps += 1
+    return margins(state.scores()), (list(state.returns()) if state.is_terminal() else None)
+
+
+def by_playouts(task: Task, game_entry: GameEntry[Any, Any], analysis: Analysis[Any]) -> Valuation:
+    """The position valued by paired playouts (see the module's docstring)."""
+    state = task.state
+    game = state.game
+    agent = make_agent(task.playout, game)
+    played = game.parse_action(state, task.played)
+    own = agent.choose(state, random.Random(round_seed(task.seed, task.key, -1)))
+    moves = candidates_of(state, played, own, game_entry, analysis.candidates)
+    # a forced move has no loss to find: its playouts only place the value curve
+    rounds = MIN_ROUNDS if len(moves) == 1 else max(MIN_ROUNDS, task.sims // len(moves))
+    seats = game.num_players
+    sums = [[0.0] * seats for _ in moves]
+    mover = state.current_player
+    rows: list[list[float]] = [[] for _ in moves]  # the mover's margin in each round, per candidate
+    wins: list[list[float] | None] = [[0.0] * seats for _ in moves]
+    for i in range(rounds):
+        seed = round_seed(task.seed, task.key, i)
+        for c, move in enumerate(moves):
+            margin, returns = playout(state.apply_unchecked(move), agent, random.Random(seed), task.depth)
+            sums[c] = [a + b for a, b in zip(sums[c], margin)]
+            rows[c].append(margin[mover])
+            w = wins[c]
+            wins[c] = None if returns is None or w is None else [a + (r + 1) / 2 for a, r in zip(w, returns)]
+    means = [[x / rounds for x in row] for row in sums]
+    best = max(range(len(moves)), key=lambda c: (means[c][mover], -c))
+    shares = [None if w is None else [x / rounds for x in w] for w in wins]
+    diffs = [b - p for b, p in zip(rows[best], rows[0])]
+    error = statistics.stdev(diffs) / math.sqrt(rounds) if best != 0 else 0.0
+    return Valuation(game.action_to_text(state, moves[best]), means[best], means[0], shares[best], shares[0],
+                     len(moves), False, rounds * len(moves), error)
+
+
+def _exact_margin(after: State[Any], mover: int, analysis: Analysis[Any], game_entry: GameEntry[Any, Any]) -> float:
+    """The mover's exact final margin after a move (the solver's value turned to the mover's side)."""
+    if after.is_terminal():
+        return margins(after.scores())[mover]
+    solve = game_entry.strength.solve
+    if after.is_chance_node() or solve is None:
+        raise SearchLimitError("exact value", "chance or no solver")
+    value = solve(after, analysis.exact_seconds).value
+    return value if after.current_player == mover else -value
+
+
+def exactly(task: Task, game_entry: GameEntry[Any, Any], analysis: Analysis[Any]) -> Valuation:
+    """The position valued by the solver: its value and best move, and the move played's value
+    (two seats, zero-sum: a seat's margin is minus the other's); raises
+    :class:`~plunder.core.errors.SearchLimitError` when the solver cannot."""
+    state = task.state
+    game = state.game
+    solve = game_entry.strength.solve
+    assert solve is not None, "exact() is only asked of a game with a solver"
+    mover = state.current_player
+    solution = solve(state, analysis.exact_seconds)
+    if solution.best_action is None:
+        raise SearchLimitError("exact value", "no best move")
+    played = _exact_margin(state.apply(game.parse_action(state, task.played)), mover, analysis, game_entry)
+    best = float(solution.value)
+
+    def seats(m: float) -> list[float]:
+        return [m if seat == mover else -m for seat in range(2)]
+
+    def chances(m: float) -> list[float]:
+        return [0.5 + 0.5 * (x > 0) - 0.5 * (x < 0) for x in seats(m)]
+
+    return Valuation(game.action_to_text(state, solution.best_action), seats(best), seats(played), chances(best),
+                     chances(played), len(state.legal_actions()), True, 0)
+
+
+def value_task(task: Task) -> Valuation:
+    """A worker's job: ``task``'s position valued, exactly where the game's solver applies and
+    answers in time, else by paired playouts."""
+    game_entry = entry(task.state.game.id)
+    analysis = analysis_of(game_entry, task.state.game.id)
+    if (task.exact and analysis.exact is not None and game_entry.strength.solve is not None
+            and task.state.game.num_players == 2 and analysis.exact(task.state)):
+        try:
+            return exactly(task, game_entry, analysis)
+        except SearchLimitError:
+            pass  # too big after all, or a chance move in the way: the playouts value it
+    return by_playouts(task, game_entry, analysis)

@@ -1,0 +1,79 @@
+"""``plunder analyse``: every move of a saved game valued, marked, and summed up per player."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+from rich.table import Table
+
+from ..analysis import GameAnalysis, Settings, analyse
+from ..analysis.curve import curve_png
+from ..analysis.engine import MAX_DEPTH, MAX_SIMS
+from ..core.record import read_record
+from .common import SEED, WORKERS
+
+#: how each mark is shown
+MARK_STYLES = {"good": "", "inaccuracy": "yellow", "mistake": "dark_orange", "blunder": "bold red"}
+
+
+@click.command("analyse")
+@click.argument("path", type=click.Path(dir_okay=False))
+@WORKERS
+@click.option("--sims", default=None, type=click.IntRange(1, MAX_SIMS),
+              help="playouts per position (default: the game's, docs/analysis.md)")
+@click.option("--depth", default=None, type=click.IntRange(0, MAX_DEPTH),
+              help="cut playouts after this many actions (default: the game's; 0: play to the end)")
+@click.option("--seed", default=0, show_default=True, type=SEED, help="the analysis seed (playouts' chance)")
+@click.option("--no-exact", is_flag=True, help="value by playouts even where the game's solver could")
+@click.option("--cache", default=None, type=click.Path(dir_okay=False), help="keep values in this SQLite file between runs")
+@click.option("--png", "png_path", default=None, type=click.Path(dir_okay=False), help="write the value curve here")
+@click.option("--all-moves", is_flag=True, help="list every decision, not only the marked ones")
+def analyse_cmd(path: str, workers: int, sims: int | None, depth: int | None, seed: int, no_exact: bool,
+                cache: str | None, png_path: str | None, all_moves: bool) -> None:
+    """Value every move of a saved game: its mark (good, inaccuracy, mistake, blunder), loss and the
+    better move, a summary per player, and the value curve (--png)."""
+    if not Path(path).is_file():
+        raise click.ClickException(f"no record file {path!r}")
+    record = read_record(path)
+    err = Console(stderr=True)
+    with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
+                  console=err, transient=True, disable=not err.is_terminal) as bar:
+        task = bar.add_task(f"analysing {record.game}", total=None)
+        result = analyse(record, Settings(sims, depth, seed, not no_exact), workers,
+                         lambda done, total: bar.update(task, completed=done, total=total), cache)
+    show(result, all_moves)
+    if png_path:
+        Path(png_path).write_bytes(curve_png(result))
+        click.echo(f"value curve written to {png_path}")
+
+
+def show(result: GameAnalysis, all_moves: bool) -> None:
+    """Print the judged moves and the summary per player."""
+    console = Console()
+    if not console.is_terminal:
+        console.width = max(console.width, 140)  # piped tables: room for every column
+    game = result.game
+    units = result.units
+    table = Table(title=f"{game.title}: {len(result.moves)} decisions valued (loss in {units})", header_style="bold")
+    for col in ("move", "player", "played", "mark", "loss", "win % lost", "better move", "how"):
+        table.add_column(col, justify="right" if col in ("move", "loss", "win % lost") else "left")
+    for m in result.moves:
+        if m.mark == "good" and not all_moves:
+            continue
+        style = MARK_STYLES[m.mark]
+        table.add_row(str(m.ply + 1), game.seat_name(m.seat), m.played, f"[{style}]{m.mark}[/]" if style else m.mark,
+                      f"{m.loss:.1f}", "-" if m.win_loss is None else f"{100 * m.win_loss:.0f}",
+                      "" if m.best == m.played else m.best, "solver" if m.exact else f"playouts, {m.candidates} moves")
+    console.print(table)
+    summary = Table(title="Per player", header_style="bold")
+    for col in ("player", "agent", "decisions", f"average loss ({units})", "inaccuracies", "mistakes", "blunders",
+                "worst moves"):
+        summary.add_column(col)
+    for s in result.summary():
+        worst = ", ".join(f"{m.ply + 1}. {m.played} (-{m.loss:.1f})" for m in s.worst) or "-"
+        summary.add_row(game.seat_name(s.seat), s.name, str(s.decisions), f"{s.average_loss:.2f}",
+                        str(s.marks["inaccuracy"]), str(s.marks["mistake"]), str(s.marks["blunder"]), worst)
+    console.print(summary)

@@ -1,0 +1,137 @@
+"""The analysis engine against the truth: the solver's values, reproducibility, the caches."""
+
+from __future__ import annotations
+
+import pytest
+
+from plunder import load_game, play
+from plunder.analysis import DiskCache, Engine, Settings, analyse, margins
+from plunder.analysis import engine as engine_module
+from plunder.analysis.engine import SURE_Z, judged
+from plunder.analysis.value import Valuation
+from plunder.core.capabilities import Analysis
+from plunder.core.errors import ParameterError, RecordError
+from plunder.core.record import Record
+from plunder.core.registry import entry
+from plunder.games.pillage.hard import solve_state
+
+
+def exact_loss(state, played: str) -> tuple[float, float]:  # type: ignore[no-untyped-def]
+    """The solver's value of ``state`` and the mover's exact margin after ``played``, asked of the
+    solver directly."""
+    mover = state.current_player
+    after = state.apply_text(played)
+    if after.is_terminal():
+        value_after = margins(after.scores())[mover]
+    else:
+        v = solve_state(after).value
+        value_after = v if after.current_player == mover else -v
+    return solve_state(state).value, value_after
+
+
+# the whole 2x3 board, whose first positions take the solver seconds, is bench/analysis_check.py's
+@pytest.mark.parametrize("board,seed", [("square:2x2", 1), ("square:2x2", 2), ("square:1x4", 3)])
+def test_values_on_small_boards_are_the_solvers(board: str, seed: int) -> None:
+    game = load_game("pillage", board=board)
+    record = play(game, ["random", "greedy"], seed=seed)
+    result = analyse(record, Settings(sims=8))
+    rules = entry("pillage").analysis
+    assert rules is not None
+    state = game.new_initial_state()
+    checked = 0
+    by_ply = {m.ply: m for m in result.moves}
+    for i, move in enumerate(record.moves):
+        if move.by is not None:
+            judged = by_ply[i]
+            assert judged.exact, f"move {i} of a {board} board is within the solver's reach"
+            best, after = exact_loss(state, move.action)
+            assert judged.loss == pytest.approx(best - after)
+            assert judged.margins[move.by] == pytest.approx(after)
+            assert judged.mark == rules.mark(best - after)
+            checked += 1
+        state = state.apply_text(move.action)
+    assert checked == len(result.moves) > 0
+
+
+def test_a_random_player_is_caught_losing_on_a_small_board() -> None:
+    game = load_game("pillage", board="square:2x2")
+    record = play(game, ["random", "random"], seed=11)
+    result = analyse(record, Settings(sims=8))
+    assert any(m.loss > 0 for m in result.moves)
+    worst = max(result.moves, key=lambda m: m.loss)
+    assert worst.best != worst.played
+    summary = result.summary()
+    assert sum(s.decisions for s in summary) == len(result.moves)
+    assert all(s.average_loss >= 0 for s in summary)
+
+
+@pytest.mark.parametrize("game_id,params,depth", [("pillage", {"board": "square:3x3"}, None), ("profiteer", {}, None),
+                                                  ("crossroads", {}, 20)])
+def test_playouts_are_reproducible_and_independent_of_workers(game_id: str, params: dict[str, str],
+                                                              depth: int | None) -> None:
+    game = load_game(game_id, **params)
+    record = play(game, ["medium"] * game.num_players, seed=4)
+    record.moves = record.moves[:16]
+    record.returns = record.scores = None
+    one = analyse(record, Settings(sims=4, depth=depth, exact=False))
+    two = analyse(record, Settings(sims=4, depth=depth, exact=False), workers=2)
+    assert one.moves == two.moves
+    assert len(one.moves) == sum(m.by is not None for m in record.moves) > 0
+    assert all(not m.exact for m in one.moves)
+    other_seed = analyse(record, Settings(sims=4, depth=depth, seed=1, exact=False))
+    assert [m.margins for m in other_seed.moves] != [m.margins for m in one.moves]
+
+
+def test_memory_and_disk_caches_serve_a_second_analysis(tmp_path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    game = load_game("pillage", board="square:2x2")
+    record = play(game, ["greedy", "random"], seed=5)
+    path = tmp_path / "values.sqlite"
+    disk = DiskCache(path)
+    first = Engine(disk).analyse(record, Settings(sims=4, exact=False))
+    disk.close()
+    seen: list[tuple[int, int]] = []
+
+    def refuse(task):  # type: ignore[no-untyped-def]
+        raise AssertionError("a cached position was valued again")
+
+    monkeypatch.setattr(engine_module, "value_task", refuse)
+    again = analyse(record, Settings(sims=4, exact=False), progress=lambda d, t: seen.append((d, t)), cache=path)
+    assert again.moves == first.moves
+    assert seen == [(len(first.moves), len(first.moves))]
+    with pytest.raises(AssertionError, match="valued again"):
+        analyse(record, Settings(sims=5, exact=False), cache=path)  # another budget: another key
+
+
+def test_marks_follow_the_thresholds() -> None:
+    a: Analysis = Analysis(units="gold", inaccuracy=1, mistake=3, blunder=6)
+    assert [a.mark(x) for x in (0, 0.99, 1, 2.9, 3, 5.9, 6, 100)] == [
+        "good", "good", "inaccuracy", "inaccuracy", "mistake", "mistake", "blunder", "blunder"]
+
+
+def test_every_built_in_game_offers_analysis_with_ordered_thresholds() -> None:
+    for game_id in ("pillage", "pirates", "hubs", "profiteer", "crossroads"):
+        a = entry(game_id).analysis
+        assert a is not None and a.units
+        assert 0 < a.inaccuracy < a.mistake < a.blunder
+
+
+def test_bad_settings_and_records_are_refused() -> None:
+    game = load_game("pillage", board="square:2x2")
+    record = play(game, ["random", "random"], seed=1)
+    with pytest.raises(ParameterError, match="budget"):
+        analyse(record, Settings(sims=0))
+    with pytest.raises(ParameterError, match="workers"):
+        analyse(record, workers=0)
+    bad = Record(record.game, record.params, record.seed, record.players, list(record.moves[:-1]) + [record.moves[0]])
+    with pytest.raises(RecordError):
+        analyse(bad)
+
+
+def test_a_loss_found_by_playouts_counts_only_as_far_as_it_is_sure() -> None:
+    rules: Analysis = Analysis(units="gold", inaccuracy=1, mistake=3, blunder=6)
+    noisy = Valuation("b", [10.0, -10.0], [2.0, -2.0], None, None, 6, False, 24, error=2.0)
+    found = judged(0, 0, "a", noisy, rules)
+    assert found.loss == pytest.approx(8.0 - SURE_Z * 2.0) and found.mark == "mistake" and found.best == "b"
+    unsure = Valuation("b", [10.0, -10.0], [2.0, -2.0], None, None, 6, False, 24, error=5.0)
+    doubt = judged(0, 0, "a", unsure, rules)
+    assert doubt.loss == 0.0 and doubt.mark == "good" and doubt.best == "a"
