@@ -28,7 +28,7 @@ from ..core.record import Move, Record
 from ..core.registry import entry, load_game
 from ..core.svg import Shown, legal_page, outcome_text, status_text
 from ..core.words import refusal
-from ..match import chance_index, new_seed, undo_point
+from ..match import breakdown_of, chance_index, new_seed, undo_point
 from ..pictures import svg_of
 from .positions import Positions
 from .store import AI, HUMAN, ON, OPEN, OVER, RESIGNED, GameRow, SeatRow, StaleWrite, Store, token_hash
@@ -166,6 +166,8 @@ class Table:
         #: what the log adds to a move's narration (why an AI seat plays a simpler level), by move number
         self.notes: dict[int, str] = {}
         self._prepared: Prepared | None = None
+        #: the end's breakdown, worked out once: (version, moves) it is of, and its lines
+        self._breakdown: tuple[tuple[int, int], list[str]] | None = None
         #: the position's picture and legal moves being worked out in a thread (:meth:`Tables.ready`)
         self.preparing: asyncio.Future[Prepared] | None = None
         self.adopt(row, self.replayed(row))
@@ -354,9 +356,15 @@ class Table:
             if len(others) == 1:
                 verdict += f": {others[0]} wins"
             return {"verdict": verdict, "breakdown": [], "scores": list(state.scores())}
-        breakdown = self.entry.presentation.breakdown
-        return {"verdict": outcome_text(state), "breakdown": breakdown(state) if breakdown else [],
-                "scores": list(state.scores())}
+        return {"verdict": outcome_text(state), "breakdown": self.breakdown(), "scores": list(state.scores())}
+
+    def breakdown(self) -> list[str]:
+        """The final score taken apart, with the figures of an observer shown every move of the
+        game (:func:`plunder.match.breakdown_of`), worked out once at the end."""
+        key = (self.version, len(self.moves))
+        if self._breakdown is None or self._breakdown[0] != key:
+            self._breakdown = (key, breakdown_of(self.game, self.moves))
+        return self._breakdown[1]
 
     def view(self, viewer: Viewer, creator: bool = False) -> dict[str, Any]:
         """The ``state`` message for ``viewer``: the picture, the log entries it lacks (the last

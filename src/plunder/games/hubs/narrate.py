@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Mapping
+
 
 from ...core.words import plural
 from .actions import Dot, HubsAction, Segment, label
@@ -34,7 +36,7 @@ def narrate(before: HubsState, action: HubsAction, after: HubsState) -> str:
     return said
 
 
-def breakdown(state: HubsState) -> list[str]:
+def breakdown(state: HubsState, figures: Mapping[str, float | list[float]]) -> list[str]:
     """Points per round by role: who was on offense, what they scored, what the defense held them to."""
     g = state.game
     lines = []

@@ -6,6 +6,8 @@ closed boxes shows as boxes changing owner, a modifier choice as a legend value 
 
 from __future__ import annotations
 
+from typing import Mapping
+
 
 from ...core.game import CHANCE
 from ...core.words import plural
@@ -87,7 +89,7 @@ def _content_words(content: Content, state: PillageState) -> str:
 
 
 
-def breakdown(state: PillageState) -> list[str]:
+def breakdown(state: PillageState, figures: Mapping[str, float | list[float]]) -> list[str]:
     """Each player's boxes, doubloons and commodities at their final values, summed (PP-7)."""
     g = state.game
     kinds = g.legend.kinds

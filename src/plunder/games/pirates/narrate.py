@@ -8,12 +8,13 @@ turn, drowning): :func:`narrate` tells those too, from the change between the po
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Mapping
 
 from ...core.words import plural
 from . import tables as T
 from .actions import (Bury, Buy, Continue, Dice, Done, Draw, Fight, Flip, Keep, Lookout, Place, Retire, Retrieve, Sail,
                       PiratesAction, Steer, Stop, Wind)
+from .flow import booty_lost
 from .rules import Phase, PiratesState
 from .sea import cell_text
 
@@ -121,8 +122,7 @@ def _aftermath(s: PiratesState, action: Any, t: PiratesState) -> list[str]:
         out.append(f"a fight with {_ship(t.combat)}!")
     if t.fights and set(t.fights) != set(s.fights):
         out.append("ships to fight here: " + ", ".join(T.coin_name(c) for c in t.fights) + " (choose the order)")
-    lost = t.booty_lost - s.booty_lost
-    if isinstance(action, Done) and lost:
+    if isinstance(action, Done) and (lost := booty_lost(s, action, t)):
         out.append(f"{lost} booty above the hold's {T.HOLD} is lost")
     if t.phase is Phase.OVER and not isinstance(action, Retire):
         if t.drowned:
@@ -132,13 +132,19 @@ def _aftermath(s: PiratesState, action: Any, t: PiratesState) -> list[str]:
     return out
 
 
-def breakdown(state: PiratesState) -> list[str]:
-    """The score formula with the numbers: ship x crew + buried x aboard x notoriety + turns (PR-10)."""
+def breakdown(state: PiratesState, figures: Mapping[str, float | list[float]]) -> list[str]:
+    """The score formula with the numbers: ship x crew + buried x aboard x notoriety + turns
+    (PR-10); then the fights, sightings and booty lost, as the game's observer counted them."""
     ship = max(state.ship, 0)
     turns = state.turns_completed()
     total = state.score()
     goal = state.game.goal
     name = _kind(state.ship)
+
+    def count(name: str) -> int:
+        figure = figures.get(name, 0.0)
+        return int(figure) if isinstance(figure, float) else 0
+
     return [
         f"Ship x crew: {ship} ({name}) x {state.crew} = {ship * state.crew}",
         f"Buried x aboard x notoriety: {state.buried} x {state.booty} x {state.notoriety} = "
@@ -146,6 +152,6 @@ def breakdown(state: PiratesState) -> list[str]:
         f"Turns completed: {turns}" + (" (drowned)" if state.drowned else ""),
         f"Score: {ship * state.crew} + {state.buried * state.booty * state.notoriety} + {turns} = {total}"
         f" ({'reaches' if total >= goal else 'short of'} the goal of {goal})",
-        f"Fights: {state.wins} won, {state.losses} lost, {plural(state.standoffs, 'standoff')}; "
-        f"{plural(state.sightings, 'ship')} sighted; {state.booty_lost} booty lost",
+        f"Fights: {count('combats_won')} won, {count('combats_lost')} lost, {plural(count('standoffs'), 'standoff')}; "
+        f"{plural(count('sightings'), 'ship')} sighted; {count('booty_lost')} booty lost",
     ]

@@ -4,7 +4,7 @@ profiteer's cards at the end against the target. The one player is "you".
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Mapping
 
 from ...core.errors import without_rulings
 from ...core.words import plural
@@ -74,7 +74,7 @@ def _drawn(s: ProfiteerState, card: int) -> str:
     return f"Chance: {name}"
 
 
-def breakdown(state: ProfiteerState) -> list[str]:
+def breakdown(state: ProfiteerState, figures: Mapping[str, float | list[float]]) -> list[str]:
     """The profiteer's cards against the target, and how the war went."""
     target = state.game.target
     pile, resources = state.profiteer_discard.bit_count(), state.resources.bit_count()
