@@ -53,6 +53,8 @@ def test_every_move_of_played_games_is_told() -> None:
             state = after
         assert " wins with " in said or " tie" in said
         figures = observer.stats(state)
+        trades = figures["trades"]
+        assert isinstance(trades, list)
         for seat, line in enumerate(breakdown(state, figures)):
-            assert f"= {state.gold[seat]} gold" in line and line.endswith(plural(int(figures["trades"][seat]), "trade") + ")")
+            assert f"= {state.gold[seat]} gold" in line and line.endswith(plural(int(trades[seat]), "trade") + ")")
     assert ENTRY.presentation.narrate is narrate and ENTRY.presentation.breakdown is breakdown

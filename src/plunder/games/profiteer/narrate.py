@@ -74,8 +74,15 @@ def _drawn(s: ProfiteerState, card: int) -> str:
     return f"Chance: {name}"
 
 
+def count(figures: Mapping[str, float | list[float]], name: str) -> int:
+    """Game statistic ``name`` of ``figures`` as a whole number, 0 where it is missing."""
+    figure = figures.get(name, 0.0)
+    return int(figure) if isinstance(figure, float) else 0
+
+
 def breakdown(state: ProfiteerState, figures: Mapping[str, float | list[float]]) -> list[str]:
-    """The profiteer's cards against the target, and how the war went."""
+    """The profiteer's cards against the target, and how the war went: the passes, and the
+    flips, wars, switches and gifts the game's observer counted."""
     target = state.game.target
     pile, resources = state.profiteer_discard.bit_count(), state.resources.bit_count()
     total = state.total()
@@ -84,9 +91,11 @@ def breakdown(state: ProfiteerState, figures: Mapping[str, float | list[float]])
     if state.resources:
         lines.append(f"Resources left: {mask_text(state.resources)}")
     lines.append(f"Sides: A {plural(state.pile_a(), 'card')}, B {plural(state.pile_b(), 'card')}")
-    lines.append(f"{plural(state.round, 'pass', 'passes')}, {plural(state.flips, 'flip', 'flips')}, "
-                 f"{plural(state.wars, 'war', 'wars')} ({plural(state.war_cards, 'face-down card', 'face-down cards')} "
-                 f"to you), {plural(state.switches, 'switch', 'switches')}, {plural(state.gifts, 'card', 'cards')} given")
+    flips, wars, war_cards, switches, gifts = (count(figures, name) for name in
+                                                ("flips", "wars", "war_cards", "switches", "gifts"))
+    lines.append(f"{plural(state.round, 'pass', 'passes')}, {plural(flips, 'flip', 'flips')}, "
+                 f"{plural(wars, 'war', 'wars')} ({plural(war_cards, 'face-down card', 'face-down cards')} "
+                 f"to you), {plural(switches, 'switch', 'switches')}, {plural(gifts, 'card', 'cards')} given")
     if state.ending.describe():
         lines.append("The game ended because " + without_rulings(state.ending.describe()))
     return lines
