@@ -39,6 +39,7 @@ from typing import Any, Callable, Generic, Mapping, Protocol, Sequence, TypeVar
 from .agent import Agent, AgentFactory, Evaluator
 from .game import Action, Game, State
 from .svg import Shown
+from .tallies import Figures
 
 #: a game's own state type (``PillageState`` ...)
 S = TypeVar("S", bound=State[Any])
@@ -72,7 +73,7 @@ class Presentation(Generic[S, A]):
     #: numbers; ``figures`` are what the game's :class:`Observer` (``ENTRY.observer``) gave,
     #: shown the whole game (``{}`` for a game with none): a tally a position does not keep
     #: (trades made, fights won) is read there (:func:`plunder.match.breakdown_of`)
-    breakdown: Callable[[S, Mapping[str, float | list[float]]], list[str]] | None = None
+    breakdown: Callable[[S, Figures], list[str]] | None = None
     #: ``move_list(state)``: the legal actions best first by the game's own reckoning for the
     #: mover (Hubs: what a segment scores, by role); ``legal_actions()`` order when absent
     move_list: Callable[[S], Sequence[A]] | None = None

@@ -4,8 +4,9 @@ their answers, the round's end; and each player's gold taken apart by source at 
 
 from __future__ import annotations
 
-from typing import Any, Mapping, Sequence
+from typing import Any, Sequence
 
+from ...core.tallies import Figures, seat_counts
 from ...core.words import plural
 from .actions import Accept, Axis, City, CrossroadsAction, Demand, Done, Offer, Pass, Place, Reject, Reroll, Road, Roll
 from .board import cell_name, owner
@@ -103,16 +104,10 @@ def _offer(state: CrossroadsState, offer: Offer) -> str:
             f"{_seat(state, b)} gets {offer.theirs}")
 
 
-def per_seat(figures: Mapping[str, float | list[float]], name: str, n: int) -> list[int]:
-    """Seat statistic ``name`` of ``figures`` as whole numbers, 0 for each seat where it is missing."""
-    figure = figures.get(name)
-    return [int(x) for x in figure] if isinstance(figure, list) and len(figure) == n else [0] * n
-
-
-def breakdown(state: CrossroadsState, figures: Mapping[str, float | list[float]]) -> list[str]:
+def breakdown(state: CrossroadsState, figures: Figures) -> list[str]:
     """Each player's gold by source: activation, trade shares, relay fees, less what building
     cost. The activation income and the trades made are the game's observer's figures."""
-    income, trades = per_seat(figures, "income", state.n), per_seat(figures, "trades", state.n)
+    income, trades = seat_counts(figures, "income", state.n), seat_counts(figures, "trades", state.n)
     lines = []
     for i in range(state.n):
         spent = income[i] + state.trade_gold[i] + state.fees[i] - state.gold[i]

@@ -6,10 +6,8 @@ closed boxes shows as boxes changing owner, a modifier choice as a legend value 
 
 from __future__ import annotations
 
-from typing import Mapping
-
-
 from ...core.game import CHANCE
+from ...core.tallies import Figures
 from ...core.words import plural
 from .actions import PillageAction
 from .contents import Commodity, Content, Doubloons, Modifier, apply_op, content_text
@@ -89,7 +87,7 @@ def _content_words(content: Content, state: PillageState) -> str:
 
 
 
-def breakdown(state: PillageState, figures: Mapping[str, float | list[float]]) -> list[str]:
+def breakdown(state: PillageState, figures: Figures) -> list[str]:
     """Each player's boxes, doubloons and commodities at their final values, summed (PP-7)."""
     g = state.game
     kinds = g.legend.kinds

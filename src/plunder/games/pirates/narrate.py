@@ -8,8 +8,9 @@ turn, drowning): :func:`narrate` tells those too, from the change between the po
 
 from __future__ import annotations
 
-from typing import Any, Mapping
+from typing import Any
 
+from ...core.tallies import Figures, count
 from ...core.words import plural
 from . import tables as T
 from .actions import (Bury, Buy, Continue, Dice, Done, Draw, Fight, Flip, Keep, Lookout, Place, Retire, Retrieve, Sail,
@@ -132,7 +133,7 @@ def _aftermath(s: PiratesState, action: Any, t: PiratesState) -> list[str]:
     return out
 
 
-def breakdown(state: PiratesState, figures: Mapping[str, float | list[float]]) -> list[str]:
+def breakdown(state: PiratesState, figures: Figures) -> list[str]:
     """The score formula with the numbers: ship x crew + buried x aboard x notoriety + turns
     (PR-10); then the fights, sightings and booty lost, as the game's observer counted them."""
     ship = max(state.ship, 0)
@@ -141,10 +142,6 @@ def breakdown(state: PiratesState, figures: Mapping[str, float | list[float]]) -
     goal = state.game.goal
     name = _kind(state.ship)
 
-    def count(name: str) -> int:
-        figure = figures.get(name, 0.0)
-        return int(figure) if isinstance(figure, float) else 0
-
     return [
         f"Ship x crew: {ship} ({name}) x {state.crew} = {ship * state.crew}",
         f"Buried x aboard x notoriety: {state.buried} x {state.booty} x {state.notoriety} = "
@@ -152,6 +149,6 @@ def breakdown(state: PiratesState, figures: Mapping[str, float | list[float]]) -
         f"Turns completed: {turns}" + (" (drowned)" if state.drowned else ""),
         f"Score: {ship * state.crew} + {state.buried * state.booty * state.notoriety} + {turns} = {total}"
         f" ({'reaches' if total >= goal else 'short of'} the goal of {goal})",
-        f"Fights: {count('combats_won')} won, {count('combats_lost')} lost, {plural(count('standoffs'), 'standoff')}; "
-        f"{plural(count('sightings'), 'ship')} sighted; {count('booty_lost')} booty lost",
+        f"Fights: {count(figures, 'combats_won')} won, {count(figures, 'combats_lost')} lost, {plural(count(figures, 'standoffs'), 'standoff')}; "
+        f"{plural(count(figures, 'sightings'), 'ship')} sighted; {count(figures, 'booty_lost')} booty lost",
     ]

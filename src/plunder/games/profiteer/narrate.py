@@ -4,9 +4,10 @@ profiteer's cards at the end against the target. The one player is "you".
 
 from __future__ import annotations
 
-from typing import Any, Mapping
+from typing import Any
 
 from ...core.errors import without_rulings
+from ...core.tallies import Figures, count
 from ...core.words import plural
 from .actions import Draw, End, Give, Keep, ProfiteerAction, Side, Switch
 from .cards import card_text, mask_text
@@ -74,13 +75,7 @@ def _drawn(s: ProfiteerState, card: int) -> str:
     return f"Chance: {name}"
 
 
-def count(figures: Mapping[str, float | list[float]], name: str) -> int:
-    """Game statistic ``name`` of ``figures`` as a whole number, 0 where it is missing."""
-    figure = figures.get(name, 0.0)
-    return int(figure) if isinstance(figure, float) else 0
-
-
-def breakdown(state: ProfiteerState, figures: Mapping[str, float | list[float]]) -> list[str]:
+def breakdown(state: ProfiteerState, figures: Figures) -> list[str]:
     """The profiteer's cards against the target, and how the war went: the passes, and the
     flips, wars, switches and gifts the game's observer counted."""
     target = state.game.target
