@@ -196,3 +196,14 @@ def test_a_game_that_draws_no_picture_gets_the_plain_one(monkeypatch: pytest.Mon
     drawn = ["".join(e.itertext()) for e in root.iter("{http://www.w3.org/2000/svg}text")]
     assert str(state).replace(" ", "\u00a0") in drawn and "move 2: die 3" in drawn
     assert [e.get("data-action") for e in root.iter() if e.get("data-action")] == ["roll", "hold"]
+
+
+def test_a_command_that_plays_one_game_imports_that_game_alone() -> None:
+    """The warning every command gives for the games that fail to load imports the other
+    packages' games (Pig here) but not Plunder's own, which ``plunder simulate hubs`` does not need."""
+    done = subprocess.run([sys.executable, "-c", "import sys; from plunder.cli import main\n"
+                           "try:\n    main(['simulate', 'hubs', '--agents', 'random,random', '--games', '1'])\n"
+                           "except SystemExit:\n    pass\n"
+                           "print(sorted(m for m in sys.modules if m.count('.') == 2 and m.startswith('plunder.games.')))"],
+                          capture_output=True, text=True, timeout=120)
+    assert done.stdout.splitlines()[-1] == "['plunder.games.hubs']", done.stderr

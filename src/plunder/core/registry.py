@@ -6,8 +6,9 @@ registers ``<id> = "<module>:ENTRY"``, ``ENTRY`` being a :class:`GameEntry`
 there too (``pyproject.toml``), and are found by their package where a source tree's metadata
 does not name them. Nothing here names a game: a game says where it stands in a list
 (:attr:`GameEntry.order`). Looking the games up imports none; :func:`entry` imports the one
-asked for, and listing them (:func:`game_ids`, :func:`broken_games`) imports all, so that one
-that fails to load is left out with a one-line reason and the others still load.
+asked for, listing them (:func:`game_ids`) imports all, and :func:`broken_games` the other
+packages' games, so that one that fails to load is left out with a one-line reason and the
+others still load.
 """
 
 from __future__ import annotations
@@ -82,9 +83,12 @@ def game_ids() -> list[str]:
 def broken_games() -> list[str]:
     """One line per registered game that was left out, saying which and why (an import that
     failed, an ``ENTRY`` that is no :class:`GameEntry`, an id taken or not allowed), by id.
-    Every game is loaded to know it."""
+    The other packages' games are loaded to know it; Plunder's own are not (every command
+    asks this, and one that plays a single game should import that one alone): one of them
+    that fails says why when it is asked for (:func:`entry`)."""
     found = _found()
-    failed = [(g, why) for g in found.sources if isinstance(why := _load(g), str)]
+    failed = [(g, why) for g, source in found.sources.items()
+              if not source.startswith(OWN_PACKAGE + ".") and isinstance(why := _load(g), str)]
     return [line for _, line in sorted([*found.refused, *failed], key=lambda pair: pair[0])]
 
 
