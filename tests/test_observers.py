@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from plunder.core.game import Action, State
-from plunder.core.registry import GAME_MODULES, entry, load_game
+from plunder.core.registry import entry, load_game
 from plunder.match import observer_of, play_out, play_stats
 
 #: a quick preset of each built-in game
@@ -31,7 +31,7 @@ class Witness:
         return {"moves": float(self.moves)}
 
 
-@pytest.mark.parametrize("game_id", list(GAME_MODULES))
+@pytest.mark.parametrize("game_id", list(PRESETS))
 def test_every_game_counts_its_statistics_in_an_observer(game_id: str) -> None:
     assert entry(game_id).observer is not None
     game = load_game(game_id, preset=PRESETS[game_id])
@@ -40,7 +40,7 @@ def test_every_game_counts_its_statistics_in_an_observer(game_id: str) -> None:
     assert observer_of(game) is not observer_of(game)  # a fresh one for every game
 
 
-@pytest.mark.parametrize("game_id", list(GAME_MODULES))
+@pytest.mark.parametrize("game_id", list(PRESETS))
 def test_play_out_shows_the_observer_every_move_chance_included(game_id: str) -> None:
     game = load_game(game_id, preset=PRESETS[game_id])
     witness = Witness()

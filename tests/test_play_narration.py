@@ -13,6 +13,7 @@ from plunder import load_game
 from plunder.agents import make_agent
 from plunder.cli import main
 from plunder.core.registry import entry
+from plunder.match import breakdown_of
 from plunder.terminal import PlaySession
 
 # Each game with a human in seat 0 (who plays the first legal move) and random agents elsewhere;
@@ -43,9 +44,7 @@ def test_a_whole_game_is_told_and_taken_apart(game_id: str, params: dict[str, st
     text = out.getvalue()
     assert session.state.is_terminal()
     assert told in text
-    breakdown = entry(game_id).presentation.breakdown
-    assert breakdown is not None
-    lines = breakdown(session.state)
+    lines = breakdown_of(game, session.moves)
     assert lines[0].startswith(first)
     assert all(" ".join(line.split()) in " ".join(text.split()) for line in lines)
     # every move of the human and of the agents is told on a line of its own

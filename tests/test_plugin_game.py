@@ -21,7 +21,7 @@ from plunder import pictures
 from plunder.core import chance
 from plunder.core.conformance import check_game
 from plunder.core.record import Record, replay
-from plunder.core.registry import GAME_MODULES, GameEntry, entry, game_ids, load_game
+from plunder.core.registry import DEFAULT_ORDER, OWN_PACKAGE, GameEntry, entry, game_ids, is_game, load_game
 from plunder.core.svg import Shown
 from plunder.match import play
 
@@ -35,18 +35,60 @@ def plunder_cli(*args: str, input: str = "", env: dict[str, str] | None = None) 
                           text=True, timeout=300, env=env)
 
 
-def test_pig_comes_after_the_builtin_games_in_their_order() -> None:
+#: Plunder's own games, the packages of ``plunder.games``
+OWN = sorted(p.name for p in (ROOT / "src" / "plunder" / "games").iterdir() if (p / "__init__.py").exists())
+
+
+def test_the_games_stand_in_the_order_each_gives_then_by_id() -> None:
     ids = game_ids()
-    assert ids[:len(GAME_MODULES)] == list(GAME_MODULES) and "pig" in ids[len(GAME_MODULES):]
+    assert sorted(ids, key=lambda g: (entry(g).order, g)) == ids
+    assert set(OWN) < set(ids) and len(ids) == len(set(ids))
+    assert max(entry(g).order for g in OWN) < entry("pig").order == DEFAULT_ORDER
+    assert ids[:len(OWN)] == ["pillage", "pirates", "hubs", "profiteer", "crossroads"]
     assert entry("pig") is plunder_pig.ENTRY
 
 
-def test_the_builtin_games_register_their_entry_points_in_table_order() -> None:
-    """``pyproject.toml`` registers the five in the ``plunder.games`` group, as any package does."""
+def test_the_builtin_games_register_their_entry_points() -> None:
+    """``pyproject.toml`` registers each package of ``plunder.games`` in the ``plunder.games``
+    group, as any package does, and the installed metadata finds each there."""
+    import importlib.metadata
+
     project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
     registered = project["entry-points"]["plunder.games"]
-    assert registered == {g: f"{module}:ENTRY" for g, module in GAME_MODULES.items()}
-    assert list(registered) == list(GAME_MODULES)
+    assert registered == {g: f"{OWN_PACKAGE}.{g}:ENTRY" for g in OWN}
+    points = {p.name: p.value for p in importlib.metadata.entry_points(group="plunder.games")}
+    assert {g: points[g] for g in OWN} == registered
+
+
+def test_a_builtin_game_the_metadata_misses_is_found_by_its_package(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A source tree whose installed metadata predates a game of its own (run through
+    ``PYTHONPATH``) still finds that game by scanning ``plunder.games``; a stale entry point
+    naming a package the tree no longer has is passed over."""
+    import importlib.metadata
+
+    from plunder.core import registry
+
+    ids_before = registry.game_ids()
+    real = importlib.metadata.entry_points(group="plunder.games")
+    stale = importlib.metadata.EntryPoint("gone", "plunder.games.gone:ENTRY", "plunder.games")
+    kept = [p for p in real if p.name != "hubs"] + [stale]
+    monkeypatch.setattr(importlib.metadata, "entry_points", lambda group: kept)
+    registry._found.cache_clear()
+    try:
+        found = registry._found()
+        assert found.sources["hubs"] == "plunder.games.hubs:ENTRY" and "gone" not in found.sources
+        assert registry.game_ids() == ids_before and registry.broken_games() == []
+    finally:
+        registry._found.cache_clear()
+
+
+def test_is_game_loads_that_game_alone() -> None:
+    done = subprocess.run([sys.executable, "-c", "import sys; from plunder.core.registry import is_game; "
+                           "print(is_game('hubs'), is_game('chess'), "
+                           "sorted(m for m in sys.modules if m.count('.') == 2 and m.startswith('plunder.games.')))"],
+                          capture_output=True, text=True, timeout=120)
+    assert done.stdout.split("\n")[0] == "True False ['plunder.games.hubs']", done.stderr
+    assert is_game("pig") and not is_game("Bad-Id")
 
 
 def test_pig_passes_the_conformance_check() -> None:
@@ -154,3 +196,14 @@ def test_a_game_that_draws_no_picture_gets_the_plain_one(monkeypatch: pytest.Mon
     drawn = ["".join(e.itertext()) for e in root.iter("{http://www.w3.org/2000/svg}text")]
     assert str(state).replace(" ", "\u00a0") in drawn and "move 2: die 3" in drawn
     assert [e.get("data-action") for e in root.iter() if e.get("data-action")] == ["roll", "hold"]
+
+
+def test_a_command_that_plays_one_game_imports_that_game_alone() -> None:
+    """The warning every command gives for the games that fail to load imports the other
+    packages' games (Pig here) but not Plunder's own, which ``plunder simulate hubs`` does not need."""
+    done = subprocess.run([sys.executable, "-c", "import sys; from plunder.cli import main\n"
+                           "try:\n    main(['simulate', 'hubs', '--agents', 'random,random', '--games', '1'])\n"
+                           "except SystemExit:\n    pass\n"
+                           "print(sorted(m for m in sys.modules if m.count('.') == 2 and m.startswith('plunder.games.')))"],
+                          capture_output=True, text=True, timeout=120)
+    assert done.stdout.splitlines()[-1] == "['plunder.games.hubs']", done.stderr

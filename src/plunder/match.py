@@ -116,6 +116,23 @@ def observed(game: Game, states: Sequence[State], actions: Sequence[Action]) -> 
     return observer.stats(states[-1])
 
 
+def breakdown_of(game: Game, moves: Sequence[Move]) -> list[str]:
+    """The final score of the game that ``moves`` (chance's among them) played from the start,
+    taken apart in the game's words (``ENTRY.presentation.breakdown``), with the figures of an
+    observer shown every one of those moves: the tallies a breakdown tells (trades made, fights
+    won ...) are no part of a position. [] for a game that offers no breakdown."""
+    show = entry(game.id).presentation.breakdown
+    if show is None:
+        return []
+    observer = observer_of(game)
+    state = game.new_initial_state()
+    for move in moves:
+        action = game.parse_action(state, move.action)
+        before, state = state, state.apply(action)
+        observer.see(before, action, state)
+    return show(state, observer.stats(state))
+
+
 def play(game: Game, agents: Sequence[Agent | str], seed: int | None = None) -> Record:
     """Play one game with ``agents`` in seat order (specs or agents) and return its record.
 

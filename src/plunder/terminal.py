@@ -31,7 +31,7 @@ from .core.record import Move, Record, replay
 from .core.registry import entry
 from .core.svg import verdict
 from .core.words import refusal
-from .match import chance_index, decision_rng, hint_lines, hint_rng, new_seed, resumed_states, undo_point
+from .match import breakdown_of, chance_index, decision_rng, hint_lines, hint_rng, new_seed, resumed_states, undo_point
 
 #: most terminal rows a run of chance's narrations takes (a 4x4 board deals 16 boxes at once)
 CHANCE_ROWS = 2
@@ -276,8 +276,9 @@ class PlaySession:
         if self.state.is_terminal():
             self.show()
             self.console.print(Text(result_line(self.game, self.state), "bold green"))
-            if self.entry.presentation.breakdown is not None:
-                self.console.print(Text("\n".join(self.entry.presentation.breakdown(self.state)), "green"))
+            lines = breakdown_of(self.game, self.moves)
+            if lines:
+                self.console.print(Text("\n".join(lines), "green"))
         return self.record
 
     def play(self) -> None:

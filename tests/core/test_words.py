@@ -24,15 +24,12 @@ def test_a_round_of_one_segment_is_told_in_the_singular() -> None:
     for text in ["dot 0,0", "dot 2,0", "seg a-b", "dot 0,0", "dot 2,0", "seg a-b"]:
         state = state.apply_text(text)
     assert isinstance(state, HubsState) and state.is_terminal()
-    assert "(1 segment, at most 1 at a dot" in breakdown(state)[0]
+    assert "(1 segment, at most 1 at a dot" in breakdown(state, {})[0]
 
 
 def test_the_pirates_breakdown_counts_one_standoff_in_the_singular() -> None:
-    from plunder.core.record import replay
-    from plunder.games.pirates.narrate import breakdown as pirates_breakdown
+    from plunder.match import breakdown_of
 
-    from plunder.games.pirates.rules import PiratesState
-
-    final = replay(plunder.play(plunder.load_game("pirates"), ["greedy"], seed=8))
-    assert isinstance(final, PiratesState) and final.standoffs == 1
-    assert "1 standoff;" in pirates_breakdown(final)[-1]
+    game = plunder.load_game("pirates")
+    # the standoffs are the game's observer's count, shown every move of the game
+    assert "1 standoff;" in breakdown_of(game, plunder.play(game, ["greedy"], seed=8).moves)[-1]

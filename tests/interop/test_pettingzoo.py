@@ -8,11 +8,13 @@ import pytest
 import numpy as np
 from pettingzoo.test import api_test, render_test, seed_test
 
-from plunder.core.registry import GAME_MODULES, entry
+from plunder.core.registry import OWN_PACKAGE, entry, game_ids
 from plunder.interop.pettingzoo import env
 from plunder.interop.render import Frames, raster
 
-CASES = [(g, p) for g in GAME_MODULES for p in entry(g).game_class.presets]
+#: Plunder's own games (the packages of ``plunder.games``), in their order
+OWN = [g for g in game_ids() if entry(g).game_class.__module__.startswith(OWN_PACKAGE + ".")]
+CASES = [(g, p) for g in OWN for p in entry(g).game_class.presets]
 
 
 @pytest.mark.parametrize(("game_id", "preset"), CASES)

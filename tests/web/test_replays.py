@@ -16,6 +16,7 @@ from starlette.testclient import TestClient
 import plunder
 from plunder.core.record import Record
 from plunder.core.registry import game_ids, load_game
+from plunder.match import breakdown_of
 from plunder.web import replays
 from plunder.web.app import create_app
 from plunder.web.limits import UPLOAD_BURST, Buckets
@@ -63,6 +64,17 @@ def test_an_uploaded_record_is_shown_move_by_move(client: TestClient, game_id: s
     last = client.get(f"{config['frames']}{config['last']}").json()
     assert last["told"].startswith(f"move {len(record.moves)}: {record.moves[-1].action}")
     assert client.get(f"{config['frames']}{config['last'] + 1}").status_code == 404
+
+
+def test_the_breakdown_tells_what_an_observer_of_the_replay_counted(client: TestClient) -> None:
+    """The fights of a Pirates voyage are no part of a position: the replay shows the game's
+    observer every move of the record, and the breakdown tells its counts."""
+    game = load_game("pirates")
+    record = plunder.play(game, ["greedy"], seed=8)
+    lines = breakdown_of(game, record.moves)
+    assert lines[-1].startswith("Fights: ") and "1 standoff;" in lines[-1]
+    page = client.post("/replay", files={"file": ("game.json", record.to_json().encode())})
+    assert page.status_code == 200 and all(line in page.text for line in lines)
 
 
 def test_a_pasted_record_is_shown_and_can_be_downloaded_again(client: TestClient) -> None:

@@ -14,7 +14,7 @@ from ..core.agent import Agent, AgentFactory, AgentOptions
 from ..core.errors import ParameterError
 from ..core.game import Game
 from ..core.params import resolve
-from ..core.registry import entry, game_ids
+from ..core.registry import entry, is_game
 from .base import parse_spec
 from .levels import LEVELS, level_factory
 from .mcts import MCTS
@@ -26,7 +26,7 @@ GENERIC: dict[str, AgentFactory] = {"random": RANDOM, "mcts": MCTS}
 
 def agent_factories(game: Game) -> dict[str, AgentFactory]:
     """Every agent of ``game`` by name: the generic ones, the game's own, then the levels."""
-    registered = game.id in game_ids()
+    registered = is_game(game.id)
     own: Mapping[str, AgentFactory] = entry(game.id).strength.agents if registered else {}
     overrides: Mapping[str, str] = entry(game.id).strength.levels if registered else {}
     factories = {**GENERIC, **{n: f for n, f in own.items() if n not in GENERIC}}

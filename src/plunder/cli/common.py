@@ -4,7 +4,7 @@ workers and backend, and the option types that refuse a bad number in one line."
 from __future__ import annotations
 
 import math
-from typing import Any, Sequence
+from typing import Any, Callable, Sequence, TypeVar
 
 import click
 
@@ -82,4 +82,23 @@ BACKEND = click.option("--backend", "backend_name", default="pool", show_default
 ADDRESS = click.option("--address", default=None, metavar="ADDR",
                        help="with --backend ray: the cluster's address (HOST:6379, auto, ray://HOST:10001); "
                             "without it a local Ray is started")
+
+#: a command function, as click's decorators take and give it
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def stacked(*decorators: Callable[[Any], Any]) -> Callable[[F], F]:
+    """One decorator applying ``decorators`` as if written one above the other, first on top."""
+    def apply(command: F) -> F:
+        for decorator in reversed(decorators):
+            command = decorator(command)
+        return command
+    return apply
+
+
+#: the game a batch command plays (``plunder simulate`` and the lab's commands): GAME, its
+#: parameters and preset
+GAME_OPTIONS = stacked(click.argument("game_id", metavar="GAME"), PARAM, PRESET)
+#: where a batch command's games run: its workers, backend and cluster address
+RUN_OPTIONS = stacked(WORKERS, BACKEND, ADDRESS)
 

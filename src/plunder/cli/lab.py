@@ -24,19 +24,15 @@ from ..lab.store import Run, Store
 from ..lab.metrics import METRIC_GAMES, sentences as quality_sentences
 from ..lab.sweep import (MEASURES, measured, parse_grid, reference, shown as sweep_shown, sweep,
                          table as sweep_table)
-from .common import ADDRESS, BACKEND, PARAM, PRESET, SEED, WORKERS, Precision, agent_specs, load
+from .common import GAME_OPTIONS, RUN_OPTIONS, SEED, Precision, agent_specs, load
 
 
 @click.command("report")
-@click.argument("game_id", metavar="GAME")
-@PARAM
-@PRESET
+@GAME_OPTIONS
 @click.option("--agents", required=True, help="comma-separated agents, rotated over the seats")
 @click.option("--games", default=1000, show_default=True, type=click.IntRange(min=1))
 @click.option("--seed", default=0, show_default=True, type=SEED, help="game i uses seed SEED+i")
-@WORKERS
-@BACKEND
-@ADDRESS
+@RUN_OPTIONS
 @click.option("--out", "out", default=None, type=click.Path(file_okay=False),
               help="folder for report.html and the plots (default: report-GAME)")
 @click.option("--store", "store_path", default=None, type=click.Path(dir_okay=False),
@@ -94,9 +90,7 @@ def report_cmd(game_id: str, params: Sequence[str], preset: str | None, agents: 
 
 
 @click.command("sweep")
-@click.argument("game_id", metavar="GAME")
-@PARAM
-@PRESET
+@GAME_OPTIONS
 @click.option("--grid", "grid", multiple=True, required=True,
               help="NAME=V1,V2,... or NAME=V1;V2;... when values hold commas (repeat for more axes)")
 @click.option("--agents", required=True, help="comma-separated agents, rotated over the seats")
@@ -108,9 +102,7 @@ def report_cmd(game_id: str, params: Sequence[str], preset: str | None, agents: 
               help=f"a variant stops once its 95% interval is this narrow on each side (above 0, at most "
                    f"{options.MAX_PRECISION})")
 @click.option("--seed", default=0, show_default=True, type=SEED, help="game i of every variant uses seed SEED+i")
-@WORKERS
-@BACKEND
-@ADDRESS
+@RUN_OPTIONS
 @click.option("--out", "out", default=None, type=click.Path(file_okay=False),
               help="folder for the table, the heat-map and the results file (default: sweep-GAME)")
 def sweep_cmd(game_id: str, params: Sequence[str], preset: str | None, grid: Sequence[str], agents: str,
@@ -166,9 +158,7 @@ def sweep_cmd(game_id: str, params: Sequence[str], preset: str | None, grid: Seq
 
 
 @click.command("tournament")
-@click.argument("game_id", metavar="GAME")
-@PARAM
-@PRESET
+@GAME_OPTIONS
 @click.option("--agents", required=True, help="comma-separated agents: every mix of them fills the seats")
 @click.option("--players", default=None, help="player counts, e.g. 3,4 (default: the game's)")
 @click.option("--games", default=100, show_default=True, type=click.IntRange(min=1),
@@ -176,9 +166,7 @@ def sweep_cmd(game_id: str, params: Sequence[str], preset: str | None, grid: Seq
 @click.option("--generations", default=200, show_default=True, type=click.IntRange(0, options.MAX_GENERATIONS),
               help="generations of the replicator dynamics")
 @click.option("--seed", default=0, show_default=True, type=SEED, help="game i of every mix uses seed SEED+i")
-@WORKERS
-@BACKEND
-@ADDRESS
+@RUN_OPTIONS
 @click.option("--out", "out", default=None, type=click.Path(file_okay=False),
               help="folder for the tables, the replicator plot and the results file (default: tournament-GAME)")
 def tournament_cmd(game_id: str, params: Sequence[str], preset: str | None, agents: str, players: str | None,

@@ -15,19 +15,15 @@ from rich.text import Text
 from ..backends import make_backend
 from ..core.registry import entry
 from ..simulate import histogram_rows, simulate, wilson
-from .common import ADDRESS, BACKEND, PARAM, PRESET, SEED, WORKERS, agent_specs, load
+from .common import GAME_OPTIONS, RUN_OPTIONS, SEED, agent_specs, load
 
 
 @click.command("simulate")
-@click.argument("game_id", metavar="GAME")
-@PARAM
-@PRESET
+@GAME_OPTIONS
 @click.option("--agents", required=True, help="comma-separated agents, rotated over the seats")
 @click.option("--games", default=100, show_default=True, type=click.IntRange(min=1))
 @click.option("--seed", default=0, show_default=True, type=SEED)
-@WORKERS
-@BACKEND
-@ADDRESS
+@RUN_OPTIONS
 @click.option("--json", "as_json", is_flag=True, help="print one JSON object instead of tables")
 def simulate_cmd(game_id: str, params: Sequence[str], preset: str | None, agents: str, games: int, seed: int,
                  workers: int, backend_name: str, address: str | None, as_json: bool) -> None:

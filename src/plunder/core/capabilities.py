@@ -43,6 +43,7 @@ from .agent import Agent, AgentFactory, Evaluator
 from .game import Action, Game, State
 from .howto import HowToSection
 from .svg import Shown
+from .tallies import Figures
 
 #: a game's own state type (``PillageState`` ...)
 S = TypeVar("S", bound=State[Any])
@@ -76,8 +77,11 @@ class Presentation(Generic[S, A]):
     #: ``narrate(before, action, after)``: what ``action`` did, in a player's words, naming seats
     #: with ``game.seat_name``; chance's actions are narrated too (terminal, game logs, replays)
     narrate: Callable[[S, A, S], str] | None = None
-    #: ``breakdown(state)``: the final score taken apart, one line per part with its numbers
-    breakdown: Callable[[S], list[str]] | None = None
+    #: ``breakdown(final, figures)``: the final score taken apart, one line per part with its
+    #: numbers; ``figures`` are what the game's :class:`Observer` (``ENTRY.observer``) gave,
+    #: shown the whole game (``{}`` for a game with none): a tally a position does not keep
+    #: (trades made, fights won) is read there (:func:`plunder.match.breakdown_of`)
+    breakdown: Callable[[S, Figures], list[str]] | None = None
     #: ``move_list(state)``: the legal actions best first by the game's own reckoning for the
     #: mover (Hubs: what a segment scores, by role); ``legal_actions()`` order when absent
     move_list: Callable[[S], Sequence[A]] | None = None

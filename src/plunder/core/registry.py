@@ -2,12 +2,13 @@
 
 A game is found through the ``plunder.games`` entry-point group: an installed package
 registers ``<id> = "<module>:ENTRY"``, ``ENTRY`` being a :class:`GameEntry`
-(``docs/new-game.md``). The five built-in games register there too (``pyproject.toml``), and
-are also known by :data:`GAME_MODULES`, which fixes their order and finds them in a source tree
-whose metadata predates the entry points. Built-in packages are imported lazily so that
-``plunder list`` stays fast; another package's game is imported when the games are first
-listed, so that one that fails to load is left out with a one-line reason
-(:func:`broken_games`) and the others still load.
+(``docs/new-game.md``). Plunder's own games, the packages of :data:`OWN_PACKAGE`, register
+there too (``pyproject.toml``), and are found by their package where a source tree's metadata
+does not name them. Nothing here names a game: a game says where it stands in a list
+(:attr:`GameEntry.order`). Looking the games up imports none; :func:`entry` imports the one
+asked for, listing them (:func:`game_ids`) imports all, and :func:`broken_games` the other
+packages' games, so that one that fails to load is left out with a one-line reason and the
+others still load.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from __future__ import annotations
 import functools
 import importlib
 import importlib.util
+import pkgutil
 import re
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Callable, Generic, Mapping
@@ -27,18 +29,14 @@ from .game import Game
 if TYPE_CHECKING:  # numpy, under the observation encodings, is not loaded to list the commands
     from .observation import Encoding
 
-#: the built-in games in table order: game id -> module holding its ``ENTRY``
-GAME_MODULES: dict[str, str] = {
-    "pillage": "plunder.games.pillage",
-    "pirates": "plunder.games.pirates",
-    "hubs": "plunder.games.hubs",
-    "profiteer": "plunder.games.profiteer",
-    "crossroads": "plunder.games.crossroads",
-}
+#: the package whose subpackages are Plunder's own games, each ``<OWN_PACKAGE>.<id>`` with its ``ENTRY``
+OWN_PACKAGE = "plunder.games"
 #: the entry-point group a package registers its games in (``<id> = "<module>:ENTRY"``)
 ENTRY_POINT_GROUP = "plunder.games"
 #: what a game id may be: it names the game in commands, file names and web addresses
 GAME_ID = re.compile(r"[a-z][a-z0-9_]{0,31}")
+#: where a game that gives no :attr:`GameEntry.order` stands: after those that give one
+DEFAULT_ORDER = 1000
 #: how much of a plugin's error a one-line report quotes
 MAX_REASON_CHARS = 200
 
@@ -71,64 +69,101 @@ class GameEntry(Generic[S, A]):
     observer: Callable[[Game[Any]], Observer[S]] | None = None
     #: how its positions are valued and its moves judged (``plunder analyse``); no group, no analysis
     analysis: Analysis[S] | None = None
+    #: where the game stands in lists of games (``plunder list``, the web app's home page):
+    #: lower first, ties by id
+    order: int = DEFAULT_ORDER
 
 
 def game_ids() -> list[str]:
-    """The ids of every installed game that loads: the built-ins in table order, then the
-    other packages' games by id."""
-    return list(_catalog().ids)
+    """The ids of every installed game that loads, in the order the games ask for
+    (:attr:`GameEntry.order`, then by id). Every game is loaded to know it."""
+    found = _found()
+    loaded = [(e.order, g) for g in found.sources if isinstance(e := _load(g), GameEntry)]
+    return [g for _, g in sorted(loaded)]
 
 
 def broken_games() -> list[str]:
     """One line per registered game that was left out, saying which and why (an import that
-    failed, an ``ENTRY`` that is no :class:`GameEntry`, an id taken or not allowed)."""
-    return [line for _, line in _catalog().broken]
+    failed, an ``ENTRY`` that is no :class:`GameEntry`, an id taken or not allowed), by id.
+    The other packages' games are loaded to know it; Plunder's own are not (every command
+    asks this, and one that plays a single game should import that one alone): one of them
+    that fails says why when it is asked for (:func:`entry`)."""
+    found = _found()
+    failed = [(g, why) for g, source in found.sources.items()
+              if not source.startswith(OWN_PACKAGE + ".") and isinstance(why := _load(g), str)]
+    return [line for _, line in sorted([*found.refused, *failed], key=lambda pair: pair[0])]
+
+
+def is_game(game_id: str) -> bool:
+    """Whether ``game_id`` names an installed game that loads; that game alone is loaded."""
+    return game_id in _found().sources and isinstance(_load(game_id), GameEntry)
 
 
 @dataclass(frozen=True)
-class _Catalog:
-    """The games found: their ids in table order, the loaded entries of the other packages'
-    games, and the one-line reports of those left out, each with the id it was registered by."""
+class _Found:
+    """The games registered, looked up without importing one: where each id's ``ENTRY`` is
+    (``module:attribute``), and the one-line reports of the registrations refused before
+    loading, each with the id it was registered by."""
 
-    ids: tuple[str, ...]
-    plugins: Mapping[str, GameEntry[Any, Any]]
-    broken: tuple[tuple[str, str], ...]
+    sources: Mapping[str, str]
+    refused: tuple[tuple[str, str], ...]
 
 
 @functools.cache
-def _catalog() -> _Catalog:
-    """The games, looked up once: :func:`entry` is asked at every picture the web server
-    draws, and looking for modules and entry points reads the disk."""
+def _found() -> _Found:
+    """The games registered, looked up once: :func:`entry` is asked at every picture the web
+    server draws, and looking for modules and entry points reads the disk.
+
+    Plunder's own games are the packages of :mod:`plunder.games`; each registers in
+    :data:`ENTRY_POINT_GROUP` like any package's game, and an id one of them registers is
+    refused to every other package. One of them that the entry points do not name (a source
+    tree whose installed metadata predates it) is found by its package all the same, and an
+    entry point naming a package of theirs that is gone (metadata newer than the source tree)
+    is passed over."""
     # imported here, not with the module: it costs a third of ``plunder --help``, which lists no game
     import importlib.metadata
 
-    builtins = [g for g, module in GAME_MODULES.items() if importlib.util.find_spec(module) is not None]
-    plugins: dict[str, GameEntry[Any, Any]] = {}
-    broken: list[tuple[str, str]] = []
+    spec = importlib.util.find_spec(OWN_PACKAGE)
+    folders = list(spec.submodule_search_locations or []) if spec is not None else []
+    own = {name: f"{OWN_PACKAGE}.{name}" for _, name, is_package in pkgutil.iter_modules(folders) if is_package}
+    sources: dict[str, str] = {}
+    refused: list[tuple[str, str]] = []
     for point in sorted(importlib.metadata.entry_points(group=ENTRY_POINT_GROUP), key=lambda p: p.name):
         name = point.name
-        if name in GAME_MODULES:
-            if point.module != GAME_MODULES[name]:
-                broken.append((name, f"game {name!r} ({point.value}) left out: {name!r} is a built-in game's id"))
-            continue
-        if name in plugins:
-            broken.append((name, f"game {name!r} ({point.value}) left out: another package registers {name!r} too"))
-            continue
-        if not GAME_ID.fullmatch(name):
-            broken.append((name, f"game {name[:40]!r} ({point.value}) left out: an id is a lowercase letter, "
-                          f"then up to 31 lowercase letters, digits or _"))
-            continue
-        try:
-            loaded = point.load()
-        except Exception as exc:  # a plugin may fail in any way; the other games still load
-            broken.append((name, f"game {name!r} ({point.value}) left out: it failed to load: {_reason(exc)}"))
-            continue
-        problem = _entry_problem(name, loaded)
-        if problem:
-            broken.append((name, f"game {name!r} ({point.value}) left out: {problem}"))
+        if point.module.startswith(OWN_PACKAGE + ".") and point.module not in own.values():
+            continue  # installed metadata naming a game package this source tree no longer has
+        if name in own:
+            if point.module == own[name]:
+                sources[name] = point.value
+            else:
+                refused.append((name, f"game {name!r} ({point.value}) left out: {name!r} is a built-in game's id"))
+        elif name in sources:
+            refused.append((name, f"game {name!r} ({point.value}) left out: another package registers {name!r} too"))
+        elif not GAME_ID.fullmatch(name):
+            refused.append((name, f"game {name[:40]!r} ({point.value}) left out: an id is a lowercase letter, "
+                            f"then up to 31 lowercase letters, digits or _"))
         else:
-            plugins[name] = loaded
-    return _Catalog(tuple(builtins) + tuple(plugins), plugins, tuple(broken))
+            sources[name] = point.value
+    for name, module in own.items():
+        sources.setdefault(name, f"{module}:ENTRY")
+    return _Found(sources, tuple(refused))
+
+
+@functools.cache
+def _load(game_id: str) -> GameEntry[Any, Any] | str:
+    """The entry of registered game ``game_id``, loaded once, or the one line saying why it
+    was left out."""
+    source = _found().sources[game_id]
+    module, _, attribute = source.partition(":")
+    try:
+        loaded = getattr(importlib.import_module(module), attribute)
+    except Exception as exc:  # a game may fail in any way; the other games still load
+        return f"game {game_id!r} ({source}) left out: it failed to load: {_reason(exc)}"
+    problem = _entry_problem(game_id, loaded)
+    if problem:
+        return f"game {game_id!r} ({source}) left out: {problem}"
+    found: GameEntry[Any, Any] = loaded
+    return found
 
 
 def _entry_problem(name: str, loaded: object) -> str:
@@ -150,18 +185,18 @@ def _reason(exc: Exception) -> str:
 
 
 def entry(game_id: str) -> GameEntry[Any, Any]:
-    """The :class:`GameEntry` of ``game_id``; an unknown id raises :class:`ParameterError`."""
-    catalog = _catalog()
-    if game_id not in catalog.ids:
-        for name, line in catalog.broken:
-            if name == game_id:
-                raise ParameterError(line)
-        raise ParameterError(f"unknown game {game_id!r}; games are: {', '.join(catalog.ids)}")
-    if game_id in catalog.plugins:
-        return catalog.plugins[game_id]
-    module = importlib.import_module(GAME_MODULES[game_id])
-    found: GameEntry[Any, Any] = module.ENTRY
-    return found
+    """The :class:`GameEntry` of ``game_id``, loading that game alone; an unknown id, or a game
+    left out, raises :class:`ParameterError`."""
+    found = _found()
+    if game_id in found.sources:
+        loaded = _load(game_id)
+        if isinstance(loaded, str):
+            raise ParameterError(loaded)
+        return loaded
+    for name, line in found.refused:
+        if name == game_id:
+            raise ParameterError(line)
+    raise ParameterError(f"unknown game {game_id!r}; games are: {', '.join(game_ids())}")
 
 
 def load_game(game_id: str, preset: str | None = None, **params: Any) -> Game:

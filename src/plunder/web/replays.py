@@ -40,6 +40,7 @@ from ..core.game import Game, State
 from ..core.record import MAX_RECORD_BYTES, Record
 from ..core.registry import entry, load_game
 from ..core.svg import Shown, outcome_text
+from ..match import breakdown_of
 from ..pictures import positions, svg_of
 from .chat import shown
 from .games import chat_of, tables_of
@@ -82,6 +83,9 @@ class Replay:
     checkpoints: tuple[State, ...]
     end: State
     shown: tuple[Shown | None, ...]
+    #: the final score taken apart, with the figures of an observer shown every move
+    #: (:func:`plunder.match.breakdown_of`); empty for a game not over
+    breakdown: tuple[str, ...] = ()
 
     @property
     def last(self) -> int:
@@ -114,8 +118,7 @@ class Replay:
         """The verdict and the score's breakdown when the game ended, else ``None``."""
         if not self.end.is_terminal():
             return None
-        breakdown = entry(self.record.game).presentation.breakdown
-        return {"verdict": outcome_text(self.end), "breakdown": breakdown(self.end) if breakdown else []}
+        return {"verdict": outcome_text(self.end), "breakdown": list(self.breakdown)}
 
 
 _cache: OrderedDict[str, Replay] = OrderedDict()
@@ -168,7 +171,8 @@ def replay_record(record: Record) -> Replay:
     except PlunderError as exc:  # a record that replays but cannot be pictured
         raise RecordError(str(exc)) from None
     assert state is not None  # positions() yields the start at least
-    made = Replay(digest, record, tuple(checkpoints), state, tuple(shown))
+    breakdown = tuple(breakdown_of(state.game, record.moves)) if state.is_terminal() else ()
+    made = Replay(digest, record, tuple(checkpoints), state, tuple(shown), breakdown)
     if made.last <= CACHE_MOVES:
         with _cache_lock:
             _cache[digest] = made

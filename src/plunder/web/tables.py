@@ -27,7 +27,7 @@ from ..core.record import Move, Record
 from ..core.registry import entry, load_game
 from ..core.svg import Shown, legal_page, outcome_text, status_text
 from ..core.words import refusal
-from ..match import chance_index, new_seed, undo_point
+from ..match import breakdown_of, chance_index, new_seed, undo_point
 from ..pictures import svg_of
 from . import ratings
 from .names import Callers, SeatWho, capital, names_of
@@ -175,6 +175,8 @@ class Table:
         self.chosen: dict[str, str] = {}
         #: the rematch offered once the game is over (:meth:`Tables.named`)
         self.rematch: Rematch | None = None
+        #: the end's breakdown, worked out once: (version, moves) it is of, and its lines
+        self._breakdown: tuple[tuple[int, int], list[str]] | None = None
         #: the position's picture and legal moves being worked out in a thread (:meth:`Tables.ready`)
         self.preparing: asyncio.Future[Prepared] | None = None
         self.adopt(row, self.replayed(row))
@@ -371,11 +373,17 @@ class Table:
             others = [i for i in range(self.game.num_players) if i != seat]
             return {"verdict": self.callers().resigned(seat, others, you), "breakdown": [],
                     "scores": list(state.scores())}
-        breakdown = self.entry.presentation.breakdown
         verdict = outcome_text(state) if self.game.num_players == 1 else \
             f"Game over: {self.callers().verdict(state.returns(), you)}"
-        return {"verdict": verdict, "breakdown": breakdown(state) if breakdown else [],
-                "scores": list(state.scores())}
+        return {"verdict": verdict, "breakdown": self.breakdown(), "scores": list(state.scores())}
+
+    def breakdown(self) -> list[str]:
+        """The final score taken apart, with the figures of an observer shown every move of the
+        game (:func:`plunder.match.breakdown_of`), worked out once at the end."""
+        key = (self.version, len(self.moves))
+        if self._breakdown is None or self._breakdown[0] != key:
+            self._breakdown = (key, breakdown_of(self.game, self.moves))
+        return self._breakdown[1]
 
     def view(self, viewer: Viewer, creator: bool = False) -> dict[str, Any]:
         """The ``state`` message for ``viewer``: the picture, the log entries it lacks (the last

@@ -22,6 +22,7 @@ from plunder.games.crossroads.board import (
     touches_city,
 )
 from plunder.games.crossroads.rules import CrossroadsGame, CrossroadsState, Phase
+from plunder.games.crossroads.stats import CrossroadsObserver
 
 
 def game(players: int = 4, **params: Any) -> CrossroadsGame:
@@ -84,10 +85,13 @@ def test_activation_pays_city_empty_neighbour_and_road() -> None:
     board = list(from_rows(rows, origin=(1, 0)))
     board[cell(2, 5)] = 1  # road F3
     board[cell(6, 1)] = CITY0 + 2  # P3 city on B7 (activated)
-    state = game().position(tuple(board), phase=Phase.ROLL)
-    state = rolled(state, "roll 2-2")
+    before = game().position(tuple(board), phase=Phase.ROLL)
+    state = rolled(before, "roll 2-2")
     assert state.gold == (3, 3, 5, 1)
-    assert state.income == (3, 3, 5, 1)
+    # the game's observer counts it as activation income
+    observer = CrossroadsObserver(state.game)
+    observer.see(before, before.game.parse_action(before, "roll 2-2"), state)
+    assert observer.stats(state)["income"] == [3.0, 3.0, 5.0, 1.0]
 
 
 def test_empty_cell_next_to_two_cities_of_one_player_pays_twice() -> None:
@@ -257,7 +261,7 @@ def test_trading_through_player_3() -> None:
     assert done.used == frozenset({a, b})
     # Player 3 may refuse instead, and then nobody gains.
     refused = offer.apply_text("reject")
-    assert refused.gold == (0, 0, 0) and refused.trades == (0, 0, 0)
+    assert refused.gold == (0, 0, 0) and refused.trade_gold == (0, 0, 0)
     # An offer that skips the relay is refused with the route ruling.
     with pytest.raises(plunder.IllegalActionError) as err:
         state.apply_text("offer A3-F1 gold 2/1")

@@ -152,12 +152,14 @@ def test_trading_phase_ends_only_when_every_player_passes_in_a_row() -> None:
 
 
 def test_binding_once_everyone_accepts_and_shares_sum_to_three() -> None:
-    state = game(3).position(RELAY_BOARD, phase=Phase.TRADE)
-    state = state.apply_text("offer A3-F1 via C2=0 gold 2/1")
+    start = game(3).position(RELAY_BOARD, phase=Phase.TRADE)
+    state = start.apply_text("offer A3-F1 via C2=0 gold 2/1")
     assert state.gold == (0, 0, 0)  # nothing moves until every named party agrees
     state = cs(state.apply_text("accept").apply_text("accept"))
     assert state.gold == (2, 1, 0) and sum(state.gold) == 3
-    assert state.trades == (1, 1, 0) and state.phase == Phase.TRADE and state.seat == 1
+    assert state.phase == Phase.TRADE and state.seat == 1
+    # the trade is the game's observer's to count, not the position's
+    assert stats_after(start, "offer A3-F1 via C2=0 gold 2/1", "accept", "accept")["trades"] == [1.0, 1.0, 0.0]
 
 
 def test_relay_demand_takes_from_the_proposer_first_and_asks_everyone_again() -> None:
@@ -433,7 +435,7 @@ def test_the_ledger_takes_no_part_in_equality_and_the_networks_follow_the_board(
     # 3 |1|R|_|_|
     board = from_rows(["|_|_|_|_|", "|_|R|R|2|", "|1|R|_|_|"])
     state = game(2).position(board, gold=(3, 0))
-    counted = state.evolve(trades=(4, 4), fees=(9, 9), income=(30, 0), roads=(2, 0))
+    counted = state.evolve(trade_gold=(4, 4), fees=(9, 9), roads=(2, 0))
     assert counted == state and hash(counted) == hash(state)
     assert state.evolve(gold=(4, 0)) != state
     net = state.net

@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 from plunder.agents import make_agent
+from plunder.core.words import plural
 from plunder.games.crossroads import ENTRY
 from plunder.games.crossroads.board import EMPTY, from_rows
 from plunder.games.crossroads.narrate import breakdown, narrate
 from plunder.games.crossroads.rules import CrossroadsGame, CrossroadsState, Phase
+from plunder.games.crossroads.stats import CrossroadsObserver
 
 from tests.games.narration import moves, told
 
@@ -35,7 +37,7 @@ def test_a_trade_through_a_third_players_city() -> None:
         "Player 1 accepts; Player 2 to answer",
         "Player 2 accepts: Player 1's offer A3-F1 was accepted: Player 1 +1, Player 2 +1, Player 3 +1",
     ]
-    assert breakdown(state)[2] == ("Player 3: 0 activation + 0 trades + 1 fees + 20 at the start = 21 gold "
+    assert breakdown(state, {})[2] == ("Player 3: 0 activation + 0 trades + 1 fees + 20 at the start = 21 gold "
                                    "(1 city, 0 roads, 0 trades)")
 
 
@@ -43,11 +45,16 @@ def test_every_move_of_played_games_is_told() -> None:
     for players, seed in ((2, 1), (4, 2), (3, 3)):
         game = CrossroadsGame.load(players=players, target=40)
         agents = [make_agent("greedy", game) for _ in range(players)]
+        observer = CrossroadsObserver(game)
         for state, action, after in moves(game, agents, seed):
+            observer.see(state, action, after)
             said = narrate(state, action, after)
             assert said.startswith("Player ") and "\n" not in said and "CR-" not in said
             state = after
         assert " wins with " in said or " tie" in said
-        for seat, line in enumerate(breakdown(state)):
-            assert f"= {state.gold[seat]} gold" in line
+        figures = observer.stats(state)
+        trades = figures["trades"]
+        assert isinstance(trades, list)
+        for seat, line in enumerate(breakdown(state, figures)):
+            assert f"= {state.gold[seat]} gold" in line and line.endswith(plural(int(trades[seat]), "trade") + ")")
     assert ENTRY.presentation.narrate is narrate and ENTRY.presentation.breakdown is breakdown

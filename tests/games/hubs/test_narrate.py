@@ -35,7 +35,7 @@ def test_a_round_told_segment_by_segment() -> None:
     assert said[9] == "Player 1 drew a-b: +3 for Player 1 (offense: 1 at a + 2 at b)"
     assert said[12] == ("Player 2 drew c-e: +2 for Player 1 (offense: 1 at c + 1 at e); round 1 over: "
                         "Player 1 scored 11 on offense; round 2: Player 2 on offense, match 11-0")
-    assert breakdown(state) == [
+    assert breakdown(state, {}) == [
         "Round 1: Player 1 on offense scored 11 against Player 2's defense (7 segments, at most 4 at a dot)",
         "Player 1: 11 = 11 on offense",
         "Player 2: 0 = 0 on offense",
@@ -55,7 +55,7 @@ def test_every_move_of_played_games_is_told() -> None:
             said = narrate(state, action, after)
             assert said.startswith(game.seat_name(state.current_player)) and "\n" not in said
             state = after
-        lines = breakdown(state)
+        lines = breakdown(state, {})
         assert len(lines) == game.rounds + 2
         assert lines[-2].endswith(f"= {state.totals[0]} on offense") and lines[-1].endswith(f"= {state.totals[1]} on offense")
     assert ENTRY.presentation.narrate is narrate and ENTRY.presentation.breakdown is breakdown

@@ -44,7 +44,7 @@ def test_the_worked_example_told_move_by_move() -> None:
                         "Player 1 chooses what the modifier -5 food/weapons/armor does")
     assert told[12] == "Player 1 used the modifier -5 food/weapons/armor as -5 food: food 5→0"
     assert state.is_terminal()
-    assert breakdown(state) == [
+    assert breakdown(state, {}) == [
         "Final values: food 0, weapons 5, armor 5",
         "Player 1 (2 boxes): 0 doubloons + armor 1 x 5 = 5",
         "Player 2 (2 boxes): 0 doubloons + food 1 x 0 + weapons 1 x 5 = 5",
@@ -73,7 +73,7 @@ def test_every_move_of_played_games_is_told() -> None:
             said = narrate(state, action, after)
             assert said and "\n" not in said
             state = after
-        lines = breakdown(state)
+        lines = breakdown(state, {})
         assert lines[1].endswith(f"= {state.scores()[0]:g}") and lines[2].endswith(f"= {state.scores()[1]:g}")
     assert ENTRY.presentation.narrate is narrate and ENTRY.presentation.breakdown is breakdown
 

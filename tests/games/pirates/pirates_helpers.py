@@ -7,6 +7,7 @@ from typing import Any, Iterable
 from plunder.games.pirates import tables as T
 from plunder.games.pirates.rules import Phase, PiratesGame, PiratesState
 from plunder.games.pirates.sea import WINDS, Cell, tiles_text
+from plunder.games.pirates.stats import PiratesObserver
 
 
 def sea_game(origins: Iterable[Cell], **params: Any) -> PiratesGame:
@@ -64,3 +65,15 @@ def run(state: PiratesState, *moves: str) -> PiratesState:
         assert isinstance(new, PiratesState)
         state = new
     return state
+
+
+def counted(state: PiratesState, *moves: str) -> tuple[PiratesState, dict[str, float | list[float]]]:
+    """Apply action texts in order, shown to the game's observer: the position after them and
+    the observer's figures (the fights, sightings and booty lost are counted there)."""
+    observer = PiratesObserver(state.game)
+    for m in moves:
+        new = state.apply_text(m)
+        assert isinstance(new, PiratesState)
+        observer.see(state, state.game.parse_action(state, m), new)
+        state = new
+    return state, observer.stats(state)

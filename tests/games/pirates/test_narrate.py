@@ -56,7 +56,7 @@ def test_the_637_point_retirement_taken_apart() -> None:
                      turn=16, phase="end")
     state, said = told(narrate, state, "retire")
     assert said == ["You retired after 16 turns"]
-    assert breakdown(state)[:4] == [
+    assert breakdown(state, {})[:4] == [
         "Ship x crew: 3 (frigate) x 7 = 21",
         "Buried x aboard x notoriety: 15 x 5 x 8 = 600",
         "Turns completed: 16",
@@ -72,5 +72,5 @@ def test_every_move_of_played_games_is_told() -> None:
             said = narrate(state, action, after)
             assert said and "\n" not in said and "?" not in said
             state = after
-        assert breakdown(state)[3].startswith("Score: ") and f"= {state.score()} " in breakdown(state)[3]
+        assert breakdown(state, {})[3].startswith("Score: ") and f"= {state.score()} " in breakdown(state, {})[3]
     assert ENTRY.presentation.narrate is narrate and ENTRY.presentation.breakdown is breakdown

@@ -9,7 +9,7 @@ from plunder.match import observer_of
 from plunder.games.pirates import tables as T
 from plunder.games.pirates.rules import Phase, PiratesGame, PiratesState
 
-from tests.games.pirates.pirates_helpers import coin, face, position, run, sea_game, texts
+from tests.games.pirates.pirates_helpers import coin, counted, face, position, run, sea_game, texts
 
 
 def fresh() -> PiratesState:
@@ -66,8 +66,8 @@ def test_ketch_sights_and_beats_the_suns_brig_then_upgrades_for_three() -> None:
     state = run(state, "sail E")
     assert state.pos == (4, 1) and state.current_player == plunder.CHANCE and state.combat == coin("suns-brig")
     assert state.coin_at(coin("suns-brig")) == (4, 1)  # it chased north
-    state = run(state, "dice suns=1 arms=5")
-    assert (state.notoriety, state.booty, state.wins) == (5, 10, 1)
+    state, figures = counted(state, "dice suns=1 arms=5")
+    assert (state.notoriety, state.booty, figures["combats_won"]) == (5, 10, 1)
     assert coin("suns-brig") in state.bag and state.coins == ()
     assert state.phase is Phase.BURY
     state = run(state, "done")

@@ -11,7 +11,7 @@ from plunder.games.pirates.render import describe
 from plunder.games.pirates.rules import Phase, PiratesGame
 from plunder.games.pirates.sea import SHAPES, Sea, random_origins, shares_edge, tile_cells
 
-from tests.games.pirates.pirates_helpers import coin, face, position, run, sea_game, texts
+from tests.games.pirates.pirates_helpers import coin, counted, face, position, run, sea_game, texts
 
 # Two tiles side by side, used by most scenarios:
 #
@@ -103,9 +103,9 @@ def test_sighting_on_entering_an_empty_tile() -> None:
     assert state.sight == 1
     missed = run(state, "lookout 3")  # 3 > 2: nothing
     assert missed.coins == () and missed.current_player == 0
-    state = run(state, "lookout 2", "draw crowns-line")
+    state, figures = counted(state, "lookout 2", "draw crowns-line")
     assert state.coin_at(coin("crowns-line")) == (4, 1)
-    assert state.sightings == 1
+    assert figures["sightings"] == 1
 
 
 def test_no_sighting_when_the_tile_holds_a_ship_or_staying_on_the_tile() -> None:
@@ -123,8 +123,9 @@ def test_losing_costs_crew_notoriety_booty_and_downgrades_the_ship() -> None:
     # a brig (4 crew) attacks a galleon and loses: 2 + 4 + 0 = 6 < 4 + 3 + 5 = 12
     state = position(game, (2, 1), ship=2, crew=4, notoriety=3, booty=3, faces=UP, winds=WIND,
                      coins={"arms-galleon": (3, 1)})
-    state = run(state, "sail E", "dice suns=5 arms=0")
-    assert (state.crew, state.ship, state.notoriety, state.booty, state.losses) == (3, 1, 2, 0, 1)
+    state, figures = counted(state, "sail E", "dice suns=5 arms=0")
+    assert (state.crew, state.ship, state.notoriety, state.booty) == (3, 1, 2, 0)
+    assert (figures["combats_lost"], figures["combats_won"], figures["booty_lost"]) == (1, 0, 3)
     assert state.coin_at(coin("arms-galleon")) == (3, 1)  # the winner stays
     # sailing continues after combat while steps remain
     assert state.phase is Phase.SAIL and "sail E" in texts(state)
@@ -141,8 +142,8 @@ def test_standoff_changes_nothing() -> None:
     game = sea_game(PAIR)
     state = position(game, (2, 1), ship=1, crew=3, notoriety=1, booty=4, faces=UP, winds=WIND,
                      coins={"arms-brig": (3, 1)})
-    after = run(state, "sail E", "dice suns=1 arms=0")  # 1+3+0 = 4 = 2+1+1
-    assert (after.crew, after.notoriety, after.booty, after.standoffs) == (3, 1, 4, 1)
+    after, figures = counted(state, "sail E", "dice suns=1 arms=0")  # 1+3+0 = 4 = 2+1+1
+    assert (after.crew, after.notoriety, after.booty, figures["standoffs"]) == (3, 1, 4, 1)
     assert after.coin_at(coin("arms-brig")) == (3, 1)
 
 
@@ -188,15 +189,15 @@ def test_bury_retrieve_and_the_chest_rules() -> None:
     later = position(game, (2, 2), ship=1, crew=3, booty=10, buried=15, chest=(1, 0), faces=UP, winds=WIND,
                      phase="bury")
     assert "WARNING: the 15 booty buried at 1,0 is lost" in describe(later, Bury(4, (2, 3)))
-    later = run(later, "bury 4 at 2,3")
-    assert (later.buried, later.chest, later.booty_lost) == (4, (2, 3), 15)
+    later, figures = counted(later, "bury 4 at 2,3")
+    assert (later.buried, later.chest, figures["booty_lost"]) == (4, (2, 3), 15)
 
 
 def test_booty_over_fifty_is_lost_after_the_bury_step() -> None:
     game = sea_game(PAIR)
     state = position(game, (2, 1), ship=1, crew=3, booty=58, faces=UP, winds=WIND, phase="bury")
-    state = run(state, "done")
-    assert state.booty == 50 and state.booty_lost == 8
+    state, figures = counted(state, "done")
+    assert state.booty == 50 and figures["booty_lost"] == 8
 
 
 # --- PR-9 upgrades ---------------------------------------------------------------------------------

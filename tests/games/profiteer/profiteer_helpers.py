@@ -8,6 +8,7 @@ import plunder
 from plunder.games.profiteer.cards import FULL_DECK, parse_cards
 from plunder.games.profiteer.flow import Phase
 from plunder.games.profiteer.rules import ProfiteerGame, ProfiteerState
+from plunder.games.profiteer.stats import ProfiteerObserver
 
 
 def game(**params: str) -> ProfiteerGame:
@@ -47,6 +48,30 @@ def deal(state: ProfiteerState, *moves: str) -> ProfiteerState:
         for text in ([move] if words[0] in ("switch", "give") else words):
             state = state.apply_text(text)
     return state
+
+
+class Tally:
+    """Deals moves as :func:`deal` does, showing each to the game's observer: the flips,
+    wars, switches, gifts and reshuffles are its counts, not the position's."""
+
+    def __init__(self, state: ProfiteerState) -> None:
+        self.state = state
+        self.observer = ProfiteerObserver(state.game)
+
+    def deal(self, *moves: str) -> ProfiteerState:
+        """The position after ``moves`` (as :func:`deal` reads them), each shown to the observer."""
+        for move in moves:
+            words = move.split()
+            for text in ([move] if words[0] in ("switch", "give") else words):
+                before = self.state
+                action = before.game.parse_action(before, text)
+                self.state = before.apply(action)
+                self.observer.see(before, action, self.state)
+        return self.state
+
+    def __getitem__(self, name: str) -> float | list[float]:
+        """The observer's figure ``name`` so far."""
+        return self.observer.stats(self.state)[name]
 
 
 def all_cards(s: ProfiteerState) -> list[int]:

@@ -27,10 +27,11 @@ def same_as_public(game: Game, agent: str, seeds: range) -> dict[str, float]:
     assert isinstance(built, GreedyAgent)
     finals = batch.play_batch(game, built, list(seeds))  # type: ignore[arg-type]
     covered: dict[str, float] = {}
-    for seed, final in zip(seeds, finals, strict=True):
+    for seed, (final, tallies) in zip(seeds, finals, strict=True):
         _, public, stats = play_stats(game, [built], seed=seed)
         assert final == public, seed
-        assert (final.returns(), final.scores(), final_stats(final)) == (public.returns(), public.scores(), stats), seed
+        assert (final.returns(), final.scores(), final_stats(final, tallies)) == \
+            (public.returns(), public.scores(), stats), seed
         for key, value in stats.items():
             covered[key] = covered.get(key, 0.0) + float(value)  # type: ignore[arg-type]
     return covered

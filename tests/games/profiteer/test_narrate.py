@@ -45,6 +45,6 @@ def test_every_move_of_played_games_is_told() -> None:
             assert said and "\n" not in said and "PF-" not in said
             state = after
         assert said.endswith("you win" if state.total() >= game.target else "you lose")
-        lines = breakdown(state)
+        lines = breakdown(state, {})
         assert lines[0].startswith("Your cards: ") and f"= {state.total()} of {game.target} needed" in lines[0]
     assert ENTRY.presentation.narrate is narrate and ENTRY.presentation.breakdown is breakdown

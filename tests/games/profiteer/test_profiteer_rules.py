@@ -21,7 +21,7 @@ from plunder.games.profiteer.actions import END, KEEP, Draw, Give, Side, Switch
 from plunder.games.profiteer.cards import FULL_DECK, Rank, card_list, nth_card, parse_card, parse_cards, rank
 from plunder.games.profiteer.flow import BALANCE, REDRAW, SWITCH, UP_A, Ending
 from plunder.games.profiteer.rules import ProfiteerState
-from tests.games.profiteer.profiteer_helpers import deal, game, stacked
+from tests.games.profiteer.profiteer_helpers import Tally, deal, game, stacked
 
 
 def c(text: str) -> int:
@@ -38,25 +38,25 @@ def cs(text: str) -> int:
 def test_pf1_rank_order_ten_below_jack_and_ace_high() -> None:
     assert [rank(c(t)) for t in "2C 9S 10H JD QC KS AH".split()] == [0, 7, 8, 9, 10, 11, 12]
     # side A deck: 10H AS      side B deck: JC AD      resources: none
-    s = stacked(game(), a="10H AS", b="JC AD")
-    s = deal(s, "10H JC")          # A 10H v B JC: the jack wins
+    t = Tally(stacked(game(), a="10H AS", b="JC AD"))
+    s = t.deal("10H JC")          # A 10H v B JC: the jack wins
     assert s.discard_b == cs("10H JC") and s.discard_a == 0
     # equal ranks in different suits are a war, not a win on suit; A has no card
     # left for it and loses it (PF-5); B, short, had shuffled its discard into its deck
-    s = deal(s, "AS AD")
-    assert s.wars == 1 and s.discard_b == cs("AS AD") and s.known_b == cs("10H JC") and s.pile_b() == 4
+    s = t.deal("AS AD")
+    assert t["wars"] == 1 and s.discard_b == cs("AS AD") and s.known_b == cs("10H JC") and s.pile_b() == 4
 
 
 def test_pf4_plain_flips_and_the_next_pass() -> None:
     # side A deck: 9H 4C       side B deck: 7C 5D       resources: none
-    s = stacked(game(), a="9H 4C", b="7C 5D")
-    s = deal(s, "9H 7C")           # A 9H v B 7C -> A takes both
+    t = Tally(stacked(game(), a="9H 4C", b="7C 5D"))
+    s = t.deal("9H 7C")           # A 9H v B 7C -> A takes both
     assert s.discard_a == cs("9H 7C") and s.deck_a() == 1 and s.phase == UP_A
-    s = deal(s, "4C 5D")           # A 4C v B 5D -> B takes both
+    s = t.deal("4C 5D")           # A 4C v B 5D -> B takes both
     # PF-6/PF-7: both decks empty, 2 v 2 -> each pile becomes its deck, pass 2 begins
     assert s.round == 2 and s.phase == UP_A
     assert s.known_a == cs("9H 7C") and s.known_b == cs("4C 5D") and s.discard_a == s.discard_b == 0
-    assert s.flips == 2
+    assert t["flips"] == 2
 
 
 # ---- PF-2 / PF-11: setup ----------------------------------------------------------------
@@ -104,26 +104,27 @@ def test_pf3_switch_that_creates_a_war() -> None:
     # side A deck: 8S QD 3C 2C   side B deck: QH 4D 5C 6C   resources: QC KS
     #   A 8S v B QH --switch A Q--> A QC v B QH: war
     #   war round 1: A QD (face-down 3C) v B 4D (face-down 5C) -> A takes QC QH QD 4D
-    s = stacked(game(), a="8S QD 3C 2C", b="QH 4D 5C 6C", res="QC KS")
-    s = deal(s, "8S QH")
+    t = Tally(stacked(game(), a="8S QD 3C 2C", b="QH 4D 5C 6C", res="QC KS"))
+    s = t.deal("8S QH")
     assert s.phase == SWITCH and s.current_player == 0
     assert s.legal_actions() == [KEEP, Switch(Side.A, Rank.QUEEN), Switch(Side.A, Rank.KING), Switch(Side.B, Rank.KING)]
     before = s.total()
-    s = deal(s, "switch A Q")
+    s = t.deal("switch A Q")
     assert s.total() == before, "a switch never changes the profiteer's total"
-    assert s.profiteer_discard == cs("8S") and s.resources == cs("KS") and s.war_round == 1 and s.wars == 1
-    assert s.down_due_a and s.down_due_b and s.switches == 1
-    s = deal(s, "QD 4D")            # no switch on a war's cards: straight to the face-downs
+    assert s.profiteer_discard == cs("8S") and s.resources == cs("KS") and s.war_round == 1 and t["wars"] == 1
+    assert s.down_due_a and s.down_due_b and t["switches"] == 1
+    s = t.deal("QD 4D")            # no switch on a war's cards: straight to the face-downs
     assert s.current_player == CHANCE
-    s = deal(s, "3C 5C")
+    s = t.deal("3C 5C")
     assert s.discard_a == cs("QC QH QD 4D") and s.discard_b == 0
-    assert s.profiteer_discard == cs("8S 3C 5C") and s.total() == before + 2 and s.war_cards == 2
+    assert s.profiteer_discard == cs("8S 3C 5C") and s.total() == before + 2 and t["war_cards"] == 2
     assert s.phase == UP_A and s.deck_a() == s.deck_b() == 1
 
 
 def test_pf3_switch_allowed_on_a_tie_and_must_outrank() -> None:
     # side A deck: 7S   side B deck: 7H   resources: 9D 7D
-    s = deal(stacked(game(), a="7S", b="7H", res="9D 7D"), "7S 7H")
+    t = Tally(stacked(game(), a="7S", b="7H", res="9D 7D"))
+    s = t.deal("7S 7H")
     assert s.phase == SWITCH
     with pytest.raises(IllegalActionError, match=r"outrank side A's 7S.*PF-3") as err:
         s.apply_text("switch A 7")
@@ -132,8 +133,8 @@ def test_pf3_switch_allowed_on_a_tie_and_must_outrank() -> None:
         s.apply_text("switch A 8")
     with pytest.raises(IllegalActionError, match="PF-6"):
         s.apply_text("give 9")
-    s = deal(s, "switch B 9")       # breaks the tie: B's 9D takes 7S and 9D
-    assert s.wars == 0 and s.discard_b == cs("7S 9D") and s.profiteer_discard == cs("7H")
+    s = t.deal("switch B 9")       # breaks the tie: B's 9D takes 7S and 9D
+    assert t["wars"] == 0 and s.discard_b == cs("7S 9D") and s.profiteer_discard == cs("7H")
 
 
 def test_pf3_no_switching_on_a_war_unless_war_switch() -> None:
@@ -164,9 +165,9 @@ def test_pf4_double_war_and_pf8_a_side_with_no_cards_ends_the_game() -> None:
     #   A 5S v B 5H  war
     #   round 1: A 5D (down 2C) v B 5C (down 2D)  war again
     #   round 2: A 9C (down 3C) v B 7C (down 4C)  A takes the six face-up cards
-    s = stacked(game(), a="5S 5D 2C 9C 3C", b="5H 5C 2D 7C 4C")
-    s = deal(s, "5S 5H", "5D 5C", "2C 2D")
-    assert s.war_round == 2 and s.war_rounds == 2 and s.wars == 1
+    t = Tally(stacked(game(), a="5S 5D 2C 9C 3C", b="5H 5C 2D 7C 4C"))
+    s = t.deal("5S 5H", "5D 5C", "2C 2D")
+    assert s.war_round == 2 and t["war_rounds"] == 2 and t["wars"] == 1
     s = deal(s, "9C 7C 3C 4C")
     assert s.discard_a == cs("5S 5H 5D 5C 9C 7C") and s.profiteer_discard == cs("2C 2D 3C 4C")
     # both decks are empty; side B has nothing at the count
@@ -181,9 +182,9 @@ def test_pf5_one_card_plays_face_up_and_a_short_side_reshuffles_its_discard() ->
     # side A deck: 7S 9C  (discard none)   side B deck: 7H 4C  (discard 2S 3S)
     #   A 7S v B 7H war; A is down to one card: plays 9C face up, no face-down.
     #   B has one in its deck: shuffles 2S 3S in, plays 2S up and 3S down.
-    s = stacked(game(), a="7S 9C", b="7H 4C", db="2S 3S")
-    s = deal(s, "7S 7H")
-    assert s.war_round == 1 and not s.down_due_a and s.down_due_b and s.reshuffles == 1
+    t = Tally(stacked(game(), a="7S 9C", b="7H 4C", db="2S 3S"))
+    s = t.deal("7S 7H")
+    assert s.war_round == 1 and not s.down_due_a and s.down_due_b and t["reshuffles"] == 1
     assert s.known_b == cs("4C 2S 3S") and s.discard_b == 0
     s = deal(s, "9C 2S")
     with pytest.raises(IllegalActionError, match=r"4D is not in side B's deck.*PF-9"):
@@ -205,9 +206,9 @@ def test_pf5_after_a_war_that_needed_a_reshuffle_the_pass_ends_though_the_decks_
     #                         side B deck: 5H 6H JH QH KH               pile 5
     # The war is resolved: the pass ends and the count follows at once (text steps 6-7),
     # 5 v 5, so each pile becomes its deck for pass 2. Flipping on would have played 3D v B.
-    s = stacked(game(), a="9S 7S", b="2C 7H", da="3D", db="3H 4H 5H 6H JH QH KH")
-    s = deal(s, "9S 2C", "7S 7H")
-    assert s.war_round == 1 and s.reshuffles == 1 and s.discard_a == s.discard_b == 0
+    t = Tally(stacked(game(), a="9S 7S", b="2C 7H", da="3D", db="3H 4H 5H 6H JH QH KH"))
+    s = t.deal("9S 2C", "7S 7H")
+    assert s.war_round == 1 and t["reshuffles"] == 1 and s.discard_a == s.discard_b == 0
     assert s.known_a == cs("3D 9S 2C") and s.known_b == cs("3H 4H 5H 6H JH QH KH")
     s = deal(s, "9S 4H 2C 3H")
     assert s.round == 2 and s.phase == UP_A
@@ -261,12 +262,12 @@ def test_pf12_neither_side_has_a_card_each_takes_back_its_own() -> None:
 def test_pf6_balancing_gift_card_by_card() -> None:
     # side A deck: 9S 8S 2D   side B deck: 2C 3C KD   resources: 4H 5H 6H
     #   A 9S v B 2C, A 8S v B 3C, A 2D v B KD  -> count A 4, B 2
-    s = stacked(game(), a="9S 8S 2D", b="2C 3C KD", res="4H 5H 6H")
-    s = deal(s, "9S 2C keep 8S 3C keep 2D KD keep")
+    t = Tally(stacked(game(), a="9S 8S 2D", b="2C 3C KD", res="4H 5H 6H"))
+    s = t.deal("9S 2C keep 8S 3C keep 2D KD keep")
     assert s.phase == BALANCE and s.pile_a() == 4 and s.pile_b() == 2
     assert s.legal_actions()[0] == END and len(s.legal_actions()) == 4
-    s = deal(s, "give 4")
-    assert s.discard_b == cs("2D KD 4H") and s.gifts == 1 and s.total() == 2
+    s = t.deal("give 4")
+    assert s.discard_b == cs("2D KD 4H") and t["gifts"] == 1 and s.total() == 2
     with pytest.raises(IllegalActionError, match="PF-14"):
         s.apply_text("end")
     s = deal(s, "give 5")

@@ -9,8 +9,8 @@ from plunder.agents import make_agent
 from plunder.agents.improve import RootSearch
 from plunder.core.registry import entry
 from plunder.games.profiteer.agents import PROFIT_WEIGHTS, GreedyAgent
-from plunder.games.profiteer.fast import play_to_end
-from plunder.games.profiteer.stats import final_stats
+from plunder.games.profiteer.fast import finish, play_to_end
+from plunder.games.profiteer.stats import ProfiteerObserver, final_stats
 from tests.games.profiteer.profiteer_helpers import game
 
 
@@ -23,9 +23,16 @@ def test_play_to_end_ends_the_game_and_repeats_for_a_seed() -> None:
     assert a.is_terminal() and a == b and a.returns() == b.returns()
     # the same game as the public API plays when chance and the agent draw from the same rng
     rng, s = random.Random(5), start
+    observer = ProfiteerObserver(g)
     while not s.is_terminal():
-        s = s.apply(agent.choose(s, rng) if s.current_player == 0 else plunder.core.chance.sample_chance(s, rng))
-    assert s == a and final_stats(s) == final_stats(a)
+        action = agent.choose(s, rng) if s.current_player == 0 else plunder.core.chance.sample_chance(s, rng)
+        after = s.apply(action)
+        observer.see(s, action, after)
+        s = after
+    # the fast path's tallies are the observer's counts of the same game
+    again = random.Random(5)
+    final, tallies = finish(start, agent, again, again.random)
+    assert s == a == final and observer.stats(s) == final_stats(final, tallies)
 
 
 def test_fast_evaluator_values_in_range() -> None:

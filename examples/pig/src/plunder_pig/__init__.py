@@ -9,7 +9,7 @@ goal wins. The package uses only Plunder's public API: ``plunder.core.game``, ``
 from __future__ import annotations
 
 import random
-from typing import Sequence
+from typing import Mapping, Sequence
 
 from plunder.core.agent import Agent, AgentFactory, AgentOptions
 from plunder.core.capabilities import Presentation, Strength
@@ -81,7 +81,7 @@ def narrate(before: PigState, action: PigAction, after: PigState) -> str:
     return f"the die shows {action.pips}: {who} has {after.turn_total} this turn"
 
 
-def breakdown(state: PigState) -> list[str]:
+def breakdown(state: PigState, figures: Mapping[str, float | list[float]]) -> list[str]:
     """Each player's banked points against the goal, and what ended the game (PG-4, PG-5)."""
     goal = state.game.values["goal"]
     lines = [f"{state.game.seat_name(seat)}: {points} banked of the {goal} to reach"

@@ -118,7 +118,7 @@ def _activate(state: CrossroadsState, col: int, row: int) -> CrossroadsState:
     """Pay the four activated cells (CR-2) and open the roller's building (CR-14)."""
     cells = activated(col, row)
     pay = activation_pay(state.board, state.net, cells, state.n)
-    return state.evolve(phase=Phase.BUILD, gold=_plus(state.gold, pay), income=_plus(state.income, pay), lit=cells)
+    return state.evolve(phase=Phase.BUILD, gold=_plus(state.gold, pay), lit=cells)
 
 
 # ----------------------------------------------------------------- Building (CR-4)
@@ -166,7 +166,6 @@ def _execute(state: CrossroadsState) -> CrossroadsState:
     fees = [0] * state.n
     for r, f in zip(offer.relays, offer.fees):
         fees[owner(state.board[r])] += f
-    both = [1 if i in (pa, pb) else 0 for i in range(state.n)]
     return state.evolve(
         phase=Phase.TRADE,
         seat=(pa + 1) % state.n,
@@ -176,7 +175,6 @@ def _execute(state: CrossroadsState) -> CrossroadsState:
         used=state.used | {offer.a, offer.b},
         gold=_plus(_plus(state.gold, shares), fees),
         trade_gold=_plus(state.trade_gold, shares),
-        trades=_plus(state.trades, both),
         fees=_plus(state.fees, fees),
     )
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from typing import Any, Sequence
 
+from ...core.tallies import Figures, seat_counts
 from ...core.words import plural
 from .actions import Accept, Axis, City, CrossroadsAction, Demand, Done, Offer, Pass, Place, Reject, Reroll, Road, Roll
 from .board import cell_name, owner
@@ -112,16 +113,18 @@ def _offer(state: CrossroadsState, offer: Offer) -> str:
             f"{_seat(state, b)} gets {offer.theirs}")
 
 
-def breakdown(state: CrossroadsState) -> list[str]:
-    """Each player's gold by source: activation, trade shares, relay fees, less what building cost."""
+def breakdown(state: CrossroadsState, figures: Figures) -> list[str]:
+    """Each player's gold by source: activation, trade shares, relay fees, less what building
+    cost. The activation income and the trades made are the game's observer's figures."""
+    income, trades = seat_counts(figures, "income", state.n), seat_counts(figures, "trades", state.n)
     lines = []
     for i in range(state.n):
-        spent = state.income[i] + state.trade_gold[i] + state.fees[i] - state.gold[i]
+        spent = income[i] + state.trade_gold[i] + state.fees[i] - state.gold[i]
         # gold starts at 0 (CR-5), so the rest went on building; a position set up with gold says so
         rest = f" - {spent} building" if spent >= 0 else f" + {-spent} at the start"
         cities = sum(1 for v in state.board if owner(v) == i)
-        lines.append(f"{_seat(state, i)}: {state.income[i]} activation + {state.trade_gold[i]} trades "
+        lines.append(f"{_seat(state, i)}: {income[i]} activation + {state.trade_gold[i]} trades "
                      f"+ {state.fees[i]} fees{rest} = {state.gold[i]} gold "
                      f"({plural(cities, 'city', 'cities')}, {plural(state.roads[i], 'road')}, "
-                     f"{plural(state.trades[i], 'trade')})")
+                     f"{plural(trades[i], 'trade')})")
     return lines

@@ -62,11 +62,13 @@ def board_text(state: CrossroadsState) -> Text:
 
 
 def gold_table(state: CrossroadsState) -> Table:
-    """Gold, cities, roads and trades per player; the player to act is marked."""
+    """Gold, cities, roads and fees per player (the public ledger a position keeps; the trades
+    made are counted by the game's observer); the player to act is marked."""
     roll = f". Last roll: {state.dice[0]} and {state.dice[1]}" if state.dice and state.phase is not Phase.SETUP_PLACE else ""
-    table = Table(title=f"Round {state.round} - {state.phase.value}{roll}", box=None, padding=(0, 1),
-                  header_style="bold")
-    for head in ("player", "gold", "cities", "roads", "trades", "fees"):
+    title = f"Round {state.round} - {state.phase.value}{roll}"
+    # as wide as its title, which would otherwise wrap above the five narrow columns
+    table = Table(title=title, box=None, padding=(0, 1), header_style="bold", min_width=len(title))
+    for head in ("player", "gold", "cities", "roads", "fees"):
         table.add_column(head, justify="right" if head != "player" else "left")
     cities = [0] * state.n
     roads = state.roads
@@ -76,7 +78,7 @@ def gold_table(state: CrossroadsState) -> Table:
     for i in range(state.n):
         mark = " <" if i == acting else ""
         table.add_row(Text(f"P{i + 1}{mark}", style=COLOURS[i]), str(state.gold[i]), str(cities[i]),
-                      str(roads[i]), str(state.trades[i]), str(state.fees[i]))
+                      str(roads[i]), str(state.fees[i]))
     return table
 
 

@@ -124,10 +124,8 @@ class CrossroadsGame(Game[CrossroadsAction]):
             offers=zeros,
             last=(0,) * (n * n),
             grudge=(0,) * (n * n),
-            trades=zeros,
             trade_gold=zeros,
             fees=zeros,
-            income=zeros,
             roads=zeros,
         )
 
@@ -172,10 +170,11 @@ class CrossroadsState(State[CrossroadsAction]):
     seat ``j`` last treated seat ``i`` in trading (+1 fair, -1 unfair, 0 never) and
     ``grudge[i*n+j]`` whether ``j`` ever treated ``i`` unfairly; with ``refusals`` (pairs
     (proposer, refuser) this trading phase) they are public history for the agents.
-    ``trades`` .. ``roads`` are each seat's public ledger (the table, the score's breakdown
-    and ``crossroads-hard`` read them); no rule does, so they take no part in equality: two
-    positions that differ only there play alike. What only the statistics count is in
-    :mod:`.stats`.
+    ``trade_gold``, ``fees`` and ``roads`` are each seat's public ledger, on the table for
+    all to see (the pictures draw the roads; ``crossroads-hard`` reads its rivals' pace of
+    trade gold and fees); no rule does, so they take no part in equality: two positions that
+    differ only there play alike. The trades made and the activation income are no part of a
+    position: the game's observer (:mod:`.stats`) counts them.
     """
 
     game: CrossroadsGame = field(compare=False, repr=False)
@@ -187,10 +186,8 @@ class CrossroadsState(State[CrossroadsAction]):
     offers: tuple[int, ...]
     last: tuple[int, ...]
     grudge: tuple[int, ...]
-    trades: tuple[int, ...] = field(compare=False)
     trade_gold: tuple[int, ...] = field(compare=False)
     fees: tuple[int, ...] = field(compare=False)
-    income: tuple[int, ...] = field(compare=False)
     roads: tuple[int, ...] = field(compare=False)
     dice: tuple[int, ...] = ()
     lit: tuple[int, ...] = ()

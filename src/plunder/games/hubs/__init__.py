@@ -23,6 +23,7 @@ ASSETS = Path(__file__).parent / "web"
 #: what the registry loads for ``hubs``
 ENTRY: GameEntry[HubsState, HubsAction] = GameEntry(
     game_class=HubsGame,
+    order=30,  # third of Plunder's five in lists of games (steps of ten leave room between)
     presentation=Presentation(
         pitch="Place dots, then join them with segments: offense scores for segments that meet busy dots, defense keeps the dots quiet.",
         how_to_play=HOW_TO_PLAY, how_to_web=sections, render=render, svg=svg, describe=describe, narrate=narrate, breakdown=breakdown,

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-
+from ...core.tallies import Figures
 from ...core.words import plural
 from .actions import Dot, HubsAction, Segment, label
 from .rules import HubsState
@@ -34,7 +34,7 @@ def narrate(before: HubsState, action: HubsAction, after: HubsState) -> str:
     return said
 
 
-def breakdown(state: HubsState) -> list[str]:
+def breakdown(state: HubsState, figures: Figures) -> list[str]:
     """Points per round by role: who was on offense, what they scored, what the defense held them to."""
     g = state.game
     lines = []

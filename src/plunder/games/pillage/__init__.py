@@ -21,6 +21,7 @@ from .stats import PillageObserver
 #: what the registry loads for ``pillage``
 ENTRY: GameEntry[PillageState, PillageAction] = GameEntry(
     game_class=PillageGame,
+    order=10,  # first of Plunder's five in lists of games (steps of ten leave room between)
     presentation=Presentation(
         pitch="Dots and Boxes where every box holds doubloons, goods or a twist of the market: close the boxes worth the most.",
         how_to_play=HOW_TO_PLAY, how_to_web=sections, render=render, svg=svg, describe=describe, narrate=narrate, breakdown=breakdown,

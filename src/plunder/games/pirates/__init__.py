@@ -17,6 +17,7 @@ from .stats import PiratesObserver
 #: what the registry loads for ``pirates``
 ENTRY: GameEntry[PiratesState, PiratesAction] = GameEntry(
     game_class=PiratesGame,
+    order=20,  # second of Plunder's five in lists of games (steps of ten leave room between)
     presentation=Presentation(
         pitch="Sail a pirate ship alone across a sea of tiles, fight, loot and bury booty before the sea takes you.",
         how_to_play=HOW_TO_PLAY, how_to_web=sections, render=render, svg=svg, describe=describe, narrate=narrate, breakdown=breakdown,

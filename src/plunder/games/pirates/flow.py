@@ -38,6 +38,11 @@ class Phase(Enum):
 def apply(state: PiratesState, action: PiratesAction) -> PiratesState:
     """The position after ``action`` (legal: ``illegal_reason`` let it through), every
     automatic step after it run (:func:`_settle`)."""
+    return _settle(_act(state, action))
+
+
+def _act(state: PiratesState, action: PiratesAction) -> PiratesState:
+    """``action``'s own change, before the automatic steps."""
     s = state
     match action:
         case Dice(suns, arms) if s.phase is Phase.START:
@@ -54,7 +59,7 @@ def apply(state: PiratesState, action: PiratesAction) -> PiratesState:
         case Draw(coin):
             assert s.pos is not None
             spot = s.sea.opposite_quadrant(s.pos)
-            s = s.evolve(coins=tuple(sorted(s.coins + ((coin, spot),))), draw=-1, sightings=s.sightings + 1)
+            s = s.evolve(coins=tuple(sorted(s.coins + ((coin, spot),))), draw=-1)
         case Fight(coin):
             s = s.evolve(fights=tuple(c for c in s.fights if c != coin), combat=coin)
         case Buy(ship, crew):
@@ -74,9 +79,8 @@ def apply(state: PiratesState, action: PiratesAction) -> PiratesState:
             s = _move_ship(s, coin, cell)
         case Bury(amount, site):
             same = site == s.chest
-            lost = 0 if same else s.buried
             s = s.evolve(booty=s.booty - amount, buried=(s.buried if same else 0) + amount, chest=site,
-                         did_bury=True, booty_lost=s.booty_lost + lost)
+                         did_bury=True)
         case Retrieve(amount):
             s = s.evolve(booty=s.booty + amount, buried=s.buried - amount, did_retrieve=True)
         case Done():
@@ -88,7 +92,7 @@ def apply(state: PiratesState, action: PiratesAction) -> PiratesState:
                          did_bury=False, did_retrieve=False)
         case Retire():
             s = s.evolve(phase=Phase.OVER)
-    return _settle(s)
+    return s
 
 
 def _enter(state: PiratesState, target: Cell, d: str) -> PiratesState:
@@ -108,29 +112,51 @@ def _enter(state: PiratesState, target: Cell, d: str) -> PiratesState:
     )
 
 
+def fight_outcome(state: PiratesState, suns: int, arms: int) -> int:
+    """How the fight with ``state.combat``'s ship goes on this roll: 1 the pirate wins, -1 it
+    loses, 0 a standoff (PR-6)."""
+    mine = state.ship + state.crew + arms
+    theirs = T.coin_value(state.combat) + state.notoriety + suns
+    return (mine > theirs) - (mine < theirs)
+
+
+def booty_lost(before: PiratesState, action: PiratesAction, after: PiratesState) -> int:
+    """The booty lost on the way from ``before`` by ``action`` to ``after``: a lost fight's
+    (PR-6), a chest left behind for one buried elsewhere, and what is above the hold when the
+    bury step ends (PR-8), whether the pirate ends it or the automatic steps do (the only
+    automatic step that changes the booty)."""
+    own = 0
+    match action:
+        case Dice(suns, arms) if before.phase is not Phase.START and fight_outcome(before, suns, arms) < 0:
+            own = min(before.booty, suns)
+        case Bury(_, site) if site != before.chest:
+            own = before.buried
+        case Done():
+            own = max(0, before.booty - T.HOLD)
+    return own + _act(before, action).booty - after.booty
+
+
 def _combat(state: PiratesState, suns: int, arms: int) -> PiratesState:
     """Resolve the combat with ``state.combat`` on this roll (PR-6)."""
     coin = state.combat
     enemy = T.coin_value(coin)
-    mine = state.ship + state.crew + arms
-    theirs = enemy + state.notoriety + suns
-    if mine > theirs:
+    outcome = fight_outcome(state, suns, arms)
+    if outcome > 0:
         gain = arms * (enemy + suns) - state.crew
         return state.evolve(
             combat=-1, coins=tuple(p for p in state.coins if p[0] != coin),
-            notoriety=state.notoriety + 1, booty=max(0, state.booty + gain), wins=state.wins + 1,
+            notoriety=state.notoriety + 1, booty=max(0, state.booty + gain),
         )
-    if mine < theirs:
+    if outcome < 0:
         crew = max(0, state.crew - 1)
         ship = T.ship_for_crew(state.ship, crew)
-        loss = min(state.booty, suns)
         return state.evolve(
             combat=-1, notoriety=max(0, state.notoriety - 1), crew=crew, ship=ship,
-            booty=state.booty - loss, losses=state.losses + 1, booty_lost=state.booty_lost + loss,
+            booty=state.booty - min(state.booty, suns),
             # a shipless pirate fights no more this turn (PR-12)
             fights=state.fights if ship >= 0 else (),
         )
-    return state.evolve(combat=-1, standoffs=state.standoffs + 1)
+    return state.evolve(combat=-1)
 
 
 def _to_others(state: PiratesState) -> PiratesState:
@@ -153,8 +179,7 @@ def _move_ship(state: PiratesState, coin: int, to: Cell) -> PiratesState:
 
 def _end_bury(state: PiratesState) -> PiratesState:
     """Booty above the hold is lost after the bury step (PR-8)."""
-    over = max(0, state.booty - T.HOLD)
-    return state.evolve(booty=state.booty - over, booty_lost=state.booty_lost + over, phase=Phase.UPGRADE)
+    return state.evolve(booty=min(state.booty, T.HOLD), phase=Phase.UPGRADE)
 
 
 def _settle(state: PiratesState) -> PiratesState:

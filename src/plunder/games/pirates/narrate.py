@@ -10,10 +10,12 @@ from __future__ import annotations
 
 from typing import Any
 
+from ...core.tallies import Figures, count
 from ...core.words import plural
 from . import tables as T
 from .actions import (Bury, Buy, Continue, Dice, Done, Draw, Fight, Flip, Keep, Lookout, Place, Retire, Retrieve, Sail,
                       PiratesAction, Steer, Stop, Wind)
+from .flow import booty_lost
 from .rules import Phase, PiratesState
 from .sea import Cell, cell_text
 
@@ -134,8 +136,7 @@ def _aftermath(s: PiratesState, action: Any, t: PiratesState) -> list[str]:
         out.append("ships to fight here: " + ", ".join(T.coin_name(c) for c in t.fights) + " (choose the order)")
     elif len(t.fights) == 1 and t.fights != s.fights:
         out.append(f"{_ship(t.fights[0])} is still to fight")
-    lost = t.booty_lost - s.booty_lost
-    if isinstance(action, Done) and lost:
+    if isinstance(action, Done) and (lost := booty_lost(s, action, t)):
         out.append(f"{lost} booty above the hold's {T.HOLD} is lost")
     if t.phase is Phase.OVER and not isinstance(action, Retire):
         if t.drowned:
@@ -145,13 +146,15 @@ def _aftermath(s: PiratesState, action: Any, t: PiratesState) -> list[str]:
     return out
 
 
-def breakdown(state: PiratesState) -> list[str]:
-    """The score formula with the numbers: ship x crew + buried x aboard x notoriety + turns (PR-10)."""
+def breakdown(state: PiratesState, figures: Figures) -> list[str]:
+    """The score formula with the numbers: ship x crew + buried x aboard x notoriety + turns
+    (PR-10); then the fights, sightings and booty lost, as the game's observer counted them."""
     ship = max(state.ship, 0)
     turns = state.turns_completed()
     total = state.score()
     goal = state.game.goal
     name = _kind(state.ship)
+
     return [
         f"Ship x crew: {ship} ({name}) x {state.crew} = {ship * state.crew}",
         f"Buried x aboard x notoriety: {state.buried} x {state.booty} x {state.notoriety} = "
@@ -159,6 +162,6 @@ def breakdown(state: PiratesState) -> list[str]:
         f"Turns completed: {turns}" + (" (drowned)" if state.drowned else ""),
         f"Score: {ship * state.crew} + {state.buried * state.booty * state.notoriety} + {turns} = {total}"
         f" ({'reaches' if total >= goal else 'short of'} the goal of {goal})",
-        f"Fights: {state.wins} won, {state.losses} lost, {plural(state.standoffs, 'standoff')}; "
-        f"{plural(state.sightings, 'ship')} sighted; {state.booty_lost} booty lost",
+        f"Fights: {count(figures, 'combats_won')} won, {count(figures, 'combats_lost')} lost, {plural(count(figures, 'standoffs'), 'standoff')}; "
+        f"{plural(count(figures, 'sightings'), 'ship')} sighted; {count(figures, 'booty_lost')} booty lost",
     ]

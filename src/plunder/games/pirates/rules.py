@@ -113,7 +113,8 @@ class PiratesState(State[PiratesAction]):
     sea as sorted ``(coin, cell)`` pairs (every other coin is in the bag); ``orth``,
     ``last``, ``diag`` the sail progress (PR-4); the pending events ``flip`` ...
     ``combat``; ``movers`` ships still to sail, ``arrived`` those that reached the pirate.
-    The tallies at the end feed :meth:`stats` only and take no part in equality.
+    The fights won and lost, the ships sighted and the booty lost are no part of a position:
+    the game's observer (:mod:`.stats`) counts them.
     """
 
     game: PiratesGame = field(compare=False, repr=False)
@@ -143,11 +144,6 @@ class PiratesState(State[PiratesAction]):
     did_bury: bool = False
     did_retrieve: bool = False
     drowned: bool = False
-    wins: int = field(default=0, compare=False)
-    losses: int = field(default=0, compare=False)
-    standoffs: int = field(default=0, compare=False)
-    sightings: int = field(default=0, compare=False)
-    booty_lost: int = field(default=0, compare=False)
 
     # -- views ---------------------------------------------------------------------
     @property

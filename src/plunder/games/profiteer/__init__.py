@@ -24,6 +24,7 @@ ASSETS = Path(__file__).parent / "web"
 #: what the registry loads for ``profiteer``
 ENTRY: GameEntry[ProfiteerState, ProfiteerAction] = GameEntry(
     game_class=ProfiteerGame,
+    order=40,  # fourth of Plunder's five in lists of games (steps of ten leave room between)
     presentation=Presentation(
         pitch="One-player War: flip cards against the deck and profit from both sides to end with 26 cards.",
         how_to_play=HOW_TO_PLAY, how_to_web=sections, render=render, svg=svg, describe=describe, narrate=narrate, breakdown=breakdown,

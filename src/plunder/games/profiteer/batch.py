@@ -28,7 +28,7 @@ from ...core.game import Game
 from ...core.capabilities import FastResult
 from .agents import GreedyAgent
 from .fast import finish
-from .flow import Ending, Phase
+from .flow import TALLIES, Ending, Phase
 from .rules import ProfiteerGame, ProfiteerState
 from .stats import final_stats
 
@@ -498,13 +498,17 @@ class Batch:
             int(self.resources[i]), int(self.profiteer_discard[i]), int(self.drawing[i]), int(self.face_up_a[i]),
             int(self.face_up_b[i]), int(self.stake_a[i]), int(self.stake_b[i]), int(self.war_round[i]),
             bool(self.down_due_a[i]), bool(self.down_due_b[i]), int(self.round[i]), bool(self.war_reshuffled[i]),
-            bool(self.balancing[i]), Ending(int(self.ending[i])), int(self.flips[i]), int(self.wars[i]),
-            int(self.war_rounds[i]), int(self.switches[i]), int(self.war_cards[i]), int(self.gifts[i]),
-            int(self.reshuffles[i]))
+            bool(self.balancing[i]), Ending(int(self.ending[i])))
+
+    def tallies(self, i: int) -> tuple[int, ...]:
+        """Game ``i``'s tallies so far, in the order of :data:`.flow.TALLIES`."""
+        return tuple(int(getattr(self, name)[i]) for name in TALLIES)
 
 
-def play_batch(game: ProfiteerGame, agent: GreedyAgent, seeds: Sequence[int]) -> list[ProfiteerState]:
-    """The final position of the game of each seed, played by ``agent`` (the same as :func:`plunder.play`)."""
+def play_batch(game: ProfiteerGame, agent: GreedyAgent,
+               seeds: Sequence[int]) -> list[tuple[ProfiteerState, tuple[int, ...]]]:
+    """The final position of the game of each seed, played by ``agent`` (the same as
+    :func:`plunder.play`), with the game's tallies (:data:`.flow.TALLIES`)."""
     batch = Batch(game, seeds)
     w = agent.weights
     weights = (w.war, w.level, w.spend, w.late)
@@ -517,10 +521,10 @@ def play_batch(game: ProfiteerGame, agent: GreedyAgent, seeds: Sequence[int]) ->
         batch.choose_balance(game.target)
         batch.settle()
         live = live[batch.phase[live] != Phase.OVER]
-    finals = [batch.state(i) for i in range(len(seeds))]
+    finals = [(batch.state(i), batch.tallies(i)) for i in range(len(seeds))]
     rng = random.Random(0)  # the greedy agents decide without chance; the one-game path asks for an rng
     for i in live.tolist():
-        finals[i] = finish(finals[i], agent, rng, chance.stream(seeds[i], int(batch.event[i])))
+        finals[i] = finish(finals[i][0], agent, rng, chance.stream(seeds[i], int(batch.event[i])), finals[i][1])
     return finals
 
 
@@ -528,5 +532,5 @@ def fast_batch(game: Game, agents: Sequence[Agent], seeds: Sequence[int]) -> lis
     """Games of ``seeds`` with the one seat's ``agents``: the batch path for the greedy agents, else None."""
     if len(agents) != 1 or type(agents[0]) is not GreedyAgent or not isinstance(game, ProfiteerGame):
         return None
-    return [FastResult(returns=s.returns(), scores=s.scores(), stats=final_stats(s))
-            for s in play_batch(game, agents[0], seeds)]
+    return [FastResult(returns=s.returns(), scores=s.scores(), stats=final_stats(s, tallies))
+            for s, tallies in play_batch(game, agents[0], seeds)]

@@ -22,7 +22,7 @@ from ...core import chance
 from ...core.capabilities import FastResult
 from .agents import PROFIT_WEIGHTS, GreedyAgent
 from .cards import nth_card
-from .flow import BALANCE, DOWN_A, DOWN_B, OVER, SETUP, SWITCH, UP_A, UP_B, deck_weights
+from .flow import BALANCE, DOWN_A, DOWN_B, NO_TALLIES, OVER, SETUP, SWITCH, UP_A, UP_B, deck_weights
 from .rules import ProfiteerGame, ProfiteerState
 from .stats import final_stats
 
@@ -55,8 +55,8 @@ def fast_play(game: Game, agents: Sequence[Agent], rngs: Sequence[random.Random]
     assert isinstance(game, ProfiteerGame)
     if len(agents) != 1 or len(rngs) != 1:
         return None
-    final = finish(game.new_initial_state(), agents[0], rngs[0], chance.stream(seed))
-    return FastResult(returns=final.returns(), scores=final.scores(), stats=final_stats(final))
+    final, tallies = finish(game.new_initial_state(), agents[0], rngs[0], chance.stream(seed))
+    return FastResult(returns=final.returns(), scores=final.scores(), stats=final_stats(final, tallies))
 
 
 def play_to_end(state: ProfiteerState, agent: Agent, rng: random.Random) -> ProfiteerState:
@@ -65,22 +65,24 @@ def play_to_end(state: ProfiteerState, agent: Agent, rng: random.Random) -> Prof
     The same draws as :func:`plunder.core.chance.sample_chance` on each chance node, on one
     mutable position: a rollout for search, about three times faster than ``apply``.
     """
-    return finish(state, agent, rng, rng.random)
+    return finish(state, agent, rng, rng.random)[0]
 
 
-def finish(start: ProfiteerState, agent: Agent, rng: random.Random, uniform: Callable[[], float]) -> ProfiteerState:
-    """Play on from ``start`` to the end: ``agent`` decides with ``rng``, chance draws ``uniform()``.
+def finish(start: ProfiteerState, agent: Agent, rng: random.Random, uniform: Callable[[], float],
+           tallies: tuple[int, ...] = NO_TALLIES) -> tuple[ProfiteerState, tuple[int, ...]]:
+    """Play on from ``start`` to the end: ``agent`` decides with ``rng``, chance draws ``uniform()``;
+    the final position and the tallies of the game (:data:`.flow.TALLIES`), counted on from ``tallies``.
 
     The batch path (:mod:`.batch`) finishes its last few long games here, with ``uniform`` the
     game's :func:`plunder.core.chance.stream` from the chance event each game reached.
     """
     game = start.game
-    work = start.working()
+    work = start.working(tallies)
     limit = game.max_game_length
     for _ in range(limit + 1):
         phase = work.phase
         if phase == OVER:
-            return ProfiteerState(game, *work.values())
+            return ProfiteerState(game, *work.values()), work.tallies()
         if phase == SWITCH or phase == BALANCE:
             # the agent sees a real state; built from the fields in order, as State.evolve
             # would build it but without its per-field work (a fifth of a rollout's time)

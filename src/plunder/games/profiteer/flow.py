@@ -92,19 +92,26 @@ class Settings(Protocol):
 FIELDS = (
     "phase", "pool", "unseen_a", "unseen_b", "known_a", "known_b", "discard_a", "discard_b",
     "resources", "profiteer_discard", "drawing", "face_up_a", "face_up_b", "stake_a", "stake_b",
-    "war_round", "down_due_a", "down_due_b", "round", "war_reshuffled", "balancing", "ending",
-    "flips", "wars", "war_rounds", "switches", "war_cards", "gifts", "reshuffles", "last",
+    "war_round", "down_due_a", "down_due_b", "round", "war_reshuffled", "balancing", "ending", "last",
 )
+#: what a working copy counts as it goes, for the game's statistics and the score's breakdown
+#: (:mod:`.stats`); no part of a position
+TALLIES = ("flips", "wars", "war_rounds", "switches", "war_cards", "gifts", "reshuffles")
+#: no tally counted yet
+NO_TALLIES = (0,) * len(TALLIES)
 
 
 #: every field's value of a position or a working copy, in the order of ``FIELDS``
 read_fields = attrgetter(*FIELDS)
+#: a working copy's tallies, in the order of ``TALLIES``
+read_tallies = attrgetter(*TALLIES)
 
 
 class WorkingState:
-    """A position's fields, edited in place while actions are applied; see the module doc."""
+    """A position's fields, edited in place while actions are applied, and the tallies of what
+    it went through since it was made; see the module doc."""
 
-    __slots__ = ("rules", *FIELDS)
+    __slots__ = ("rules", *FIELDS, *TALLIES)
 
     phase: Phase
     pool: int
@@ -137,11 +144,19 @@ class WorkingState:
     reshuffles: int
     last: str
 
-    def __init__(self, rules: Settings, values: tuple[Any, ...]) -> None:
-        """``values``: every field's value, in the order of ``FIELDS``."""
+    def __init__(self, rules: Settings, values: tuple[Any, ...], tallies: tuple[int, ...] = NO_TALLIES) -> None:
+        """``values``: every field's value, in the order of ``FIELDS``; ``tallies``: the counts to
+        go on from, in the order of ``TALLIES``."""
         self.rules = rules
         for name, value in zip(FIELDS, values):
             setattr(self, name, value)
+        for name, count in zip(TALLIES, tallies):
+            setattr(self, name, count)
+
+    def tallies(self) -> tuple[int, ...]:
+        """The counts so far, in the order of ``TALLIES``."""
+        counts: tuple[int, ...] = read_tallies(self)
+        return counts
 
     def values(self) -> tuple[Any, ...]:
         """Every field's value, in the order of ``FIELDS``."""

@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from ...core.errors import without_rulings
+from ...core.tallies import Figures, count
 from ...core.words import plural
 from .actions import Draw, End, Give, Keep, ProfiteerAction, Side, Switch
 from .cards import card_text, mask_text
@@ -74,8 +75,9 @@ def _drawn(s: ProfiteerState, card: int) -> str:
     return f"Chance: {name}"
 
 
-def breakdown(state: ProfiteerState) -> list[str]:
-    """The profiteer's cards against the target, and how the war went."""
+def breakdown(state: ProfiteerState, figures: Figures) -> list[str]:
+    """The profiteer's cards against the target, and how the war went: the passes, and the
+    flips, wars, switches and gifts the game's observer counted."""
     target = state.game.target
     pile, resources = state.profiteer_discard.bit_count(), state.resources.bit_count()
     total = state.total()
@@ -84,9 +86,11 @@ def breakdown(state: ProfiteerState) -> list[str]:
     if state.resources:
         lines.append(f"Resources left: {mask_text(state.resources)}")
     lines.append(f"Sides: A {plural(state.pile_a(), 'card')}, B {plural(state.pile_b(), 'card')}")
-    lines.append(f"{plural(state.round, 'pass', 'passes')}, {plural(state.flips, 'flip', 'flips')}, "
-                 f"{plural(state.wars, 'war', 'wars')} ({plural(state.war_cards, 'face-down card', 'face-down cards')} "
-                 f"to you), {plural(state.switches, 'switch', 'switches')}, {plural(state.gifts, 'card', 'cards')} given")
+    flips, wars, war_cards, switches, gifts = (count(figures, name) for name in
+                                                ("flips", "wars", "war_cards", "switches", "gifts"))
+    lines.append(f"{plural(state.round, 'pass', 'passes')}, {plural(flips, 'flip', 'flips')}, "
+                 f"{plural(wars, 'war', 'wars')} ({plural(war_cards, 'face-down card', 'face-down cards')} "
+                 f"to you), {plural(switches, 'switch', 'switches')}, {plural(gifts, 'card', 'cards')} given")
     if state.ending.describe():
         lines.append("The game ended because " + without_rulings(state.ending.describe()))
     return lines

@@ -28,7 +28,7 @@ from .actions import (
     well_formed,
 )
 from .cards import FULL_DECK, card_text, cards_of, lowest_of_rank, mask_text, rank, rank_text, ranks_of
-from .flow import Ending, Phase, WorkingState, deck_weights, read_fields
+from .flow import NO_TALLIES, Ending, Phase, WorkingState, deck_weights, read_fields
 
 # The longest pass is bounded: side cards leave the sides only as face-down war cards (PF-4)
 # and join them only by switches (at most one per resource, so <= 52) until the count, so a
@@ -142,14 +142,9 @@ class ProfiteerState(State[ProfiteerAction]):
     #: a gift has been given at this count (PF-14)
     balancing: bool = False
     ending: Ending = Ending.NONE
-    # Figures for `plunder simulate`; the position does not depend on them.
-    flips: int = field(default=0, compare=False)
-    wars: int = field(default=0, compare=False)
-    war_rounds: int = field(default=0, compare=False)
-    switches: int = field(default=0, compare=False)
-    war_cards: int = field(default=0, compare=False)
-    gifts: int = field(default=0, compare=False)
-    reshuffles: int = field(default=0, compare=False)
+    # The flips, wars, switches, gifts and reshuffles a game went through are no part of a
+    # position: the game's observer counts them (:mod:`.stats`). ``round`` stays: the rules
+    # end the game after ``max_rounds`` passes (PF-8).
     #: what the last resolved flip or count did, for the table picture
     last: str = field(default="", compare=False)
 
@@ -286,9 +281,9 @@ class ProfiteerState(State[ProfiteerAction]):
 
     # ----- moving -----------------------------------------------------------------------
 
-    def working(self) -> WorkingState:
-        """A scratch copy of this position for :mod:`.flow` to edit."""
-        return WorkingState(self.game, read_fields(self))
+    def working(self, tallies: tuple[int, ...] = NO_TALLIES) -> WorkingState:
+        """A scratch copy of this position for :mod:`.flow` to edit, counting on from ``tallies``."""
+        return WorkingState(self.game, read_fields(self), tallies)
 
     def _apply(self, action: ProfiteerAction) -> "ProfiteerState":
         work = self.working()
