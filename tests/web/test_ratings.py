@@ -239,7 +239,7 @@ def test_the_leaderboard_is_bounded_escaped_and_shows_the_ai_levels(client: Test
     levels = ratings.ai_ratings()["pillage"]
     floor = min(shown(mu, sigma) for mu, sigma in levels.values())
     with store.engine.begin() as c:  # more players than the board shows, all below the AI levels
-        c.execute(insert(ratings.ratings), [{"game": "pillage", "token": f"{i:064x}", "mu": floor - 10.0 * i,
+        c.execute(insert(ratings.ratings), [{"game": "pillage", "token": f"{i:064x}", "mu": floor - 1500.0 - 10.0 * i,
                                              "sigma": 100.0, "games": i + 1, "updated": time.time()}
                                             for i in range(ratings.LEADERBOARD_SIZE + 20)])
     monkeypatch.setattr(ratings, "display_names",
@@ -252,7 +252,7 @@ def test_the_leaderboard_is_bounded_escaped_and_shows_the_ai_levels(client: Test
     ai = sorted((shown(mu, sigma) for mu, sigma in levels.values()), reverse=True)
     assert all('<span class="tag">AI</span>' in r for r in rows[:3]) and "The hard AI" in page
     assert [int(r.split('<td class="num">')[1].split("<")[0]) for r in rows] == \
-        ai + [shown(floor - 10.0 * i, 100.0) for i in range(ratings.LEADERBOARD_SIZE - 3)]  # best first, cut
+        ai + [shown(floor - 1500.0 - 10.0 * i, 100.0) for i in range(ratings.LEADERBOARD_SIZE - 3)]  # best first, cut
     # a browser that chose no name shows its default name, never an AI's
     assert standing.display_names(store, ["ab" * 32]) == {"ab" * 32: default_name("ab" * 32)}
     # a solitaire's leaderboard is its high scores

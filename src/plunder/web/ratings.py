@@ -146,7 +146,7 @@ def places(row: GameRow, state: State) -> list[int] | None:
 
 def settle(store: Store, row: GameRow, state: State) -> dict[str, list[str]]:
     """What the end of ``row`` (final position ``state``) means to each browser seated in it,
-    by token hash: the rating change of a rated game (``Your rating 0 → 212``), a solitaire's
+    by token hash: the rating change of a rated game (``Your rating 1500 → 1712``), a solitaire's
     new personal best (:func:`.scores.settle`). The first call for a rated game updates the
     ratings, in the transaction that marks it settled; every later call (another viewer, a
     restart, another server process) reads what that one stored."""

@@ -4,8 +4,9 @@ rates free-for-all results of any number of seats (Crossroads seats 2-6), and th
 finish a game's end gives it.
 
 Ratings are on a scale where a newcomer is ``MU`` with uncertainty ``SIGMA``; what players are
-shown is the conservative figure :func:`shown` (mu - 3 sigma), so a newcomer shows 0 and climbs
-as games make the model surer.
+shown is the conservative figure :func:`shown` (mu - 3 sigma, moved up by 3 sigma of a
+newcomer), so a newcomer shows 1500 as on most game sites, nobody shows a negative number after
+a first loss, and a rating climbs as games make the model surer.
 """
 
 from __future__ import annotations
@@ -27,8 +28,9 @@ MODEL = PlackettLuce(mu=MU, sigma=SIGMA, beta=SIGMA / 2, tau=MU / 300)
 
 
 def shown(mu: float, sigma: float) -> int:
-    """The rating shown to players: the conservative ordinal mu - :data:`Z` sigma, rounded."""
-    return round(mu - Z * sigma)
+    """The rating shown to players: the conservative ordinal mu - :data:`Z` sigma, moved up by
+    :data:`Z` :data:`SIGMA` so that a newcomer shows :data:`MU` (the same order), rounded."""
+    return round(mu - Z * sigma + Z * SIGMA)
 
 
 def ranks(returns: Sequence[float], scores: Sequence[float]) -> list[int]:
