@@ -6,6 +6,7 @@ Run: .venv/bin/python bench/web_load.py [--games 200] [--moves 20] [--think 3.0]
      [--url http://127.0.0.1:8000]   (an already running server instead of starting one)
      [--heavy]   (the heaviest game allowed, viewed and reloaded, and an all-AI showcase beside the games)
      [--uploads 2] [--upload-rounds 1000]   (record uploads beside the games, see below)
+     [--talk 20]   (pairs of people who met in the lobby and talk at their table, see below)
 
 Each run starts a fresh server (its own SQLite file, the AI in one worker process per core),
 then every bot at once: it creates a game (``POST /new/GAME``, seat 0 its own, seat 1 an AI
@@ -48,6 +49,14 @@ rate) and the peak memory (RSS) of the server's process and of all its processes
 replay workers), sampled every half second. The target: with the upload loops
 running, the games' acknowledgement p95 under 100 ms, 0 errors, memory under the bound in
 docs/web.md.
+
+With ``--talk N``, N more games are made the way two people meet in the lobby: one creates a
+Pillage game with its second seat open and listed (``listed=anyone``), the other takes the seat
+from the lobby (``POST /lobby/{game}/1``, given a token then). The two talk at their table, a
+line each ``--think`` seconds on average in turn, and a third client looks at ``GET /lobby``
+once a second. It prints the p50/p95 of a chat line's delivery (from ``chat`` sent by one to
+the ``chat`` message received by the other) and of the lobby page's answer. The target: the
+games' acknowledgement p95 under 100 ms and 0 errors with the lobby and the talk in use.
 """
 
 from __future__ import annotations
@@ -94,6 +103,9 @@ class Tally:
     acks: list[float] = field(default_factory=list)
     replies: dict[str, list[float]] = field(default_factory=lambda: defaultdict(list))
     errors: list[str] = field(default_factory=list)
+    #: a chat line's delivery to the other player, and the lobby page's answer (``--talk``)
+    chats: list[float] = field(default_factory=list)
+    lobby: list[float] = field(default_factory=list)
     human_moves: int = 0
     ai_moves: int = 0
     finished: int = 0
@@ -209,9 +221,68 @@ async def bot(i: int, url: str, mix: list[tuple[str, str]], levels: list[str], m
         tally.errors.append(f"{game}: {type(exc).__name__}: {exc}")
 
 
+def sit_from_lobby(url: str, game_id: str) -> str:
+    """Take seat 1 of a listed game from the lobby as a newcomer; the token given."""
+    parts = urllib.parse.urlsplit(url)
+    conn = http.client.HTTPConnection(parts.hostname or "127.0.0.1", parts.port, timeout=60)
+    conn.request("POST", f"/lobby/{game_id}/1", "", {"content-type": "application/x-www-form-urlencoded"})
+    answer = conn.getresponse()
+    answer.read()
+    conn.close()
+    if answer.status != 303:
+        raise RuntimeError(f"POST /lobby/{game_id}/1 answered {answer.status}")
+    return (answer.getheader("set-cookie") or "").split("=", 1)[1].split(";", 1)[0]
+
+
+async def talk(i: int, url: str, think: float, tally: Tally, start: asyncio.Event, deadline: float) -> None:
+    """Two people who met in the lobby, talking at their table in turn until ``deadline``."""
+    rng = random.Random(10_000 + i)
+    await start.wait()
+    form = {"seat.0": "me", "seat.1": "open", "listed": "anyone", "preset": "small"}
+    try:
+        game_id, token = await asyncio.to_thread(create, url, "pillage", "", "", form)
+        other = await asyncio.to_thread(sit_from_lobby, url, game_id)
+        ws_url = url.replace("http://", "ws://") + f"/ws/{game_id}"
+        async with websockets.connect(ws_url, additional_headers={TOKEN_HEADER: token}, max_size=2**24,
+                                      open_timeout=60) as a, \
+                websockets.connect(ws_url, additional_headers={TOKEN_HEADER: other}, max_size=2**24,
+                                   open_timeout=60) as b:
+            speakers = (a, b)
+            n = 0
+            while time.perf_counter() < deadline:
+                await asyncio.sleep(rng.uniform(0.5 * think, 1.5 * think))
+                said, heard = speakers[n % 2], speakers[(n + 1) % 2]
+                text = f"line {n} of table {i}"
+                sent = time.perf_counter()
+                await said.send(json.dumps({"type": "chat", "text": text}))
+                while True:  # the other's socket: states of the game, then the line
+                    message = json.loads(await asyncio.wait_for(heard.recv(), 60))
+                    if message["type"] == "error":
+                        raise RuntimeError(message["message"])
+                    if message["type"] == "chat" and any(line["text"] == text for line in message["lines"]):
+                        break
+                tally.chats.append(time.perf_counter() - sent)
+                n += 1
+    except Exception as exc:  # every failure counts, and the others play on
+        tally.errors.append(f"talk: {type(exc).__name__}: {exc}")
+
+
+async def look_at_lobby(url: str, tally: Tally, start: asyncio.Event, deadline: float) -> None:
+    """``GET /lobby`` once a second until ``deadline``, timing each answer."""
+    await start.wait()
+    try:
+        while time.perf_counter() < deadline:
+            began = time.perf_counter()
+            await asyncio.to_thread(fetch, f"{url}/lobby")
+            tally.lobby.append(time.perf_counter() - began)
+            await asyncio.sleep(1.0)
+    except Exception as exc:  # every failure counts
+        tally.errors.append(f"lobby: {type(exc).__name__}: {exc}")
+
+
 async def run_once(url: str, games: int, mix: list[tuple[str, str]], levels: list[str], moves: int,
                    think: float, seconds: float, upload_text: str = "", upload_loops: int = 0,
-                   server_pid: int | None = None) -> tuple[Tally, float, Uploads]:
+                   server_pid: int | None = None, talkers: int = 0) -> tuple[Tally, float, Uploads]:
     """All bots at once (and the upload loops, and the memory watch); the tally, the wall time
     from the start to the last bot's end, and what the uploads met."""
     tally = Tally()
@@ -221,6 +292,9 @@ async def run_once(url: str, games: int, mix: list[tuple[str, str]], levels: lis
     begin = time.perf_counter()
     bots = [asyncio.create_task(bot(i, url, mix, levels, moves, think, tally, start, begin + seconds))
             for i in range(games)]
+    if talkers:
+        bots += [asyncio.create_task(talk(i, url, think, tally, start, begin + seconds)) for i in range(talkers)]
+        bots.append(asyncio.create_task(look_at_lobby(url, tally, start, begin + seconds)))
     pool = ProcessPoolExecutor(upload_loops) if upload_loops else None
     loop = asyncio.get_running_loop()
     loops = [loop.run_in_executor(pool, upload_loop, i, url, upload_text, seconds) for i in range(upload_loops)]
@@ -479,6 +553,10 @@ def report(n: int, tally: Tally, seconds: float, levels: list[str]) -> dict[str,
         r = tally.replies.get(level, [])
         print(f"  AI reply {level:<6}       p50 {pct(r, 50):7.1f} ms  p95 {pct(r, 95):7.1f} ms  "
               f"p99 {pct(r, 99):7.1f} ms  (n={len(r)})")
+    if tally.chats or tally.lobby:
+        print(f"  chat line delivered   p50 {pct(tally.chats, 50):7.1f} ms  p95 {pct(tally.chats, 95):7.1f} ms  "
+              f"(n={len(tally.chats)}); lobby page p50 {pct(tally.lobby, 50):.1f} ms p95 {pct(tally.lobby, 95):.1f} ms "
+              f"(n={len(tally.lobby)})")
     for error in sorted(set(tally.errors))[:10]:
         print(f"  error x{tally.errors.count(error)}: {error}")
     return {"rate": rate, "p95": pct(tally.acks, 95), "errors": len(tally.errors)}
@@ -497,6 +575,7 @@ def main() -> None:
     parser.add_argument("--heavy", action="store_true",
                         help="also reload the heaviest game allowed and watch an all-AI game")
     parser.add_argument("--uploads", type=int, default=0, help="record upload loops beside the games")
+    parser.add_argument("--talk", type=int, default=0, help="pairs who met in the lobby, talking at their table")
     parser.add_argument("--upload-rounds", type=int, default=1000, help="rounds of the uploaded Crossroads record")
     args = parser.parse_args()
     upload_text = big_record(args.upload_rounds) if args.uploads else ""
@@ -515,7 +594,7 @@ def main() -> None:
             try:
                 tally, seconds, uploads = asyncio.run(run_once(
                     url, args.games, mix, levels, args.moves, args.think, args.seconds, upload_text, args.uploads,
-                    process.pid if process is not None else None))
+                    process.pid if process is not None else None, args.talk))
                 if process is not None:
                     # the server's own process (the event loop and the store; the AI workers are
                     # processes of their own): its CPU per move bounds the moves a core can carry
