@@ -474,7 +474,10 @@ async def game_replay(request: Request) -> Response:
     parts["talk"] = await talk_of(request, table)
     you = table.seats_of(hashed_token(request))
     return await render_replay(request, parts, result=table.result(you), source={
-        "kind": "game", "frames": frames, "download": request.url_for("record", game_id=table.id).path})
+        "kind": "game", "frames": frames, "download": request.url_for("record", game_id=table.id).path,
+        # the coach (plunder.web.coach): where to start the analysis and where to read it
+        "analyse": request.url_for("coach_analyse", game_id=table.id).path,
+        "analysis": request.url_for("coach_analysis", game_id=table.id).path})
 
 
 async def talk_of(request: Request, table: Table) -> list[dict[str, Any]]:
