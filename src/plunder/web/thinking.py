@@ -251,7 +251,8 @@ class Thinkers:
         sizes = {"quick": 1, "deep": max(self.workers, 1), "replay": 1}
         self.lanes = {kind: Lane(functools.partial(self.pool_of, kind), size) for kind, size in sizes.items()}
         # the coach's positions, one at a time, in the searching pool: a position is about a
-        # fifth of a second (docs/web.md, "Coach"), so an AI move waits at most that long behind one
+        # fifth of a second on average at the coach's budget (Pillage 4x4; docs/web.md,
+        # "Coach"), so an AI move waits about that long behind one
         self.lanes["analysis"] = Lane(functools.partial(self.pool_of, "deep"), 1, MAX_ANALYSES)
 
     def kind(self, spec: str) -> str:

@@ -65,7 +65,7 @@
       const swatch = document.createElement("span");
       swatch.className = "swatch";
       swatch.style.background = COLOURS[seat % COLOURS.length];
-      li.append(swatch, document.createTextNode(name));
+      li.append(swatch, document.createTextNode(`${name}: ${who(seat)}`));
       legend.append(li);
     });
     curve.replaceChildren(out, legend);
@@ -89,19 +89,23 @@
     const line = document.getElementById("coach-at");
     if (line) { line.setAttribute("x1", xOf(current)); line.setAttribute("x2", xOf(current)); }
     if (!m) { better.hidden = true; return; }
-    const who = info.seats[m.seat];
     if (m.mark === "good") {
-      better.textContent = `${who}: a good move${m.loss > 0 ? ` (loses ${m.loss} ${info.units})` : ""}.`;
+      better.textContent = `Move ${m.n} by ${who(m.seat)}: a good move${m.loss > 0 ? ` (loses ${m.loss} ${info.units})` : ""}.`;
     } else {
-      better.textContent = `${who} played ${m.played_words}: ${m.mark === "inaccuracy" ? "an" : "a"} ${m.mark}, `
-        + `losing ${m.loss} ${info.units}${m.win_loss ? ` (${Math.round(m.win_loss * 100)}% of winning)` : ""}. `
-        + `Better: ${m.best_words}.`;
+      const chance = m.win_loss ? ` and ${Math.round(m.win_loss * 100)}% of the chance to win` : "";
+      better.textContent = `Move ${m.n} by ${who(m.seat)}, ${m.mark === "inaccuracy" ? "an" : "a"} ${m.mark}: `
+        + `it loses ${m.loss} ${info.units}${chance}. Played: ${m.played_words}. Better: ${m.best_words}.`;
     }
     better.className = `coach-better mark-${m.mark}`;
     better.hidden = false;
   }
 
   const W = 640, H = 200, L = 44, R = 10;  // the curve's size and its left and right margins
+  const names = Array.from(document.querySelectorAll(".replay-meta .seat"), (e) => e.textContent);
+  function who(seat) {  // the seat's player as the page's heading names them, else the seat's name
+    return names[seat] || info.seats[seat];
+  }
+
   function xOf(n) {  // the curve's x of position n
     return (L + (W - L - R) * n / Math.max(config.last, 1)).toFixed(1);
   }
@@ -110,8 +114,7 @@
     if (!info.summary) return;
     const table = document.createElement("table");
     const head = table.createTHead().insertRow();
-    for (const h of ["Player", "Moves", `Average loss (${info.units})`, "Inaccuracies", "Mistakes", "Blunders",
-                     "Worst moves"]) {
+    for (const h of ["Player", "Moves", `Average loss (${info.units})`, "Marks ?! / ? / ??", "Worst moves"]) {
       const th = document.createElement("th");
       th.textContent = h;
       head.append(th);
@@ -119,8 +122,8 @@
     const body = table.createTBody();
     for (const s of info.summary) {
       const row = body.insertRow();
-      for (const cell of [info.seats[s.seat], s.decisions, s.average_loss, s.marks.inaccuracy, s.marks.mistake,
-                          s.marks.blunder, s.worst.length ? s.worst.join(", ") : "none"]) {
+      for (const cell of [who(s.seat), s.decisions, s.average_loss,
+                          `${s.marks.inaccuracy} / ${s.marks.mistake} / ${s.marks.blunder}`, s.worst.length ? s.worst.join(", ") : "none"]) {
         row.insertCell().textContent = String(cell);
       }
     }
