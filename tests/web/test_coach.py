@@ -86,6 +86,17 @@ def test_a_finished_game_is_analysed_and_kept(server: TestClient, monkeypatch: p
     assert len(valued) == len(decisions)
     assert server.get(f"{config['analysis']}?since=3").json()["moves"] == body["moves"][3:]
 
+    # a marked move's better move drawn on the board; a good move has none
+    marked = max(body["moves"], key=lambda m: m["loss"])
+    assert marked["loss"] > 0, "first-legal play against easy made no losing move"
+    drawn = server.get(f"{config['better']}{marked['n']}")
+    assert drawn.status_code == 200, drawn.text
+    assert f"move {marked['n']}: {marked['best']}" in drawn.json()["svg"]
+    assert drawn.json()["told"].startswith(f"move {marked['n']}: {marked['best']}")
+    good = next(m for m in body["moves"] if m["best"] == m["played"])
+    assert server.get(f"{config['better']}{good['n']}").status_code == 404
+    assert server.get(f"{config['better']}0").status_code == 404
+
 
 def test_values_are_read_as_they_arrive(server: TestClient, monkeypatch: pytest.MonkeyPatch) -> None:
     game_id = finished_game(server)
@@ -132,3 +143,4 @@ def test_refusals_are_json(server: TestClient) -> None:
     foreign = server.post(f"/replay/game/{game_id}/analyse", headers={"origin": "https://evil.example"})
     assert foreign.status_code == 403
     assert server.get(f"/replay/game/{game_id}/analysis").status_code == 404
+    assert server.get(f"/replay/game/{game_id}/better/3").status_code == 404  # nothing analysed

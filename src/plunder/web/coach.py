@@ -3,7 +3,8 @@
 ``POST /replay/game/{game_id}/analyse`` starts the analysis (:mod:`plunder.analysis`) of a
 finished game at the web's budget (:data:`~plunder.web.limits.COACH_SIMS` playouts a position);
 ``GET /replay/game/{game_id}/analysis?since=k`` answers what is valued so far, from the
-``k``-th judged move on, so the page draws the curve and marks the moves as they arrive. The
+``k``-th judged move on, so the page draws the curve and marks the moves as they arrive;
+``GET /replay/game/{game_id}/better/{n}`` draws the better move of a marked one on the board. The
 positions are valued one at a time per game in the coach's lane of the searching workers
 (:meth:`plunder.web.thinking.Thinkers.value`: a fair queue across games), never on the event
 loop. At most :data:`~plunder.web.limits.MAX_ANALYSES` games are analysed at once (503 past
@@ -28,10 +29,12 @@ from ..analysis.engine import Plan, plan
 from ..core.errors import PlunderError
 from ..core.record import Record
 from ..core.registry import entry
+from ..core.svg import Shown
+from ..pictures import svg_of
 from .games import tables_of
 from .limits import CACHE_ANALYSES, COACH_SIMS, MAX_ANALYSES
-from .replays import finished_table
-from .thinking import Busy, Thinkers
+from .replays import address_of, finished_table, replay_record
+from .thinking import Busy, Superseded, Thinkers
 
 #: the coach's settings: the web's budget, the solver where the game allows it, a fixed seed
 #: (the same game gets the same values on every server)
@@ -53,6 +56,10 @@ class Coaching:
     def finished(self) -> bool:
         """Every decision valued (or the analysis failed)."""
         return self.error is not None or len(self.result.moves) == self.total
+
+    def at(self, n: int) -> MoveAnalysis | None:
+        """The judged move that led to position ``n``, if it is judged yet."""
+        return next((m for m in self.result.moves if m.ply + 1 == n), None)
 
     def add(self, move: MoveAnalysis, words: tuple[str, str]) -> None:
         """A judged move arrived."""
@@ -99,6 +106,18 @@ def narrated(made: Plan, i: int, text: str) -> str:
     action = state.game.parse_action(state, text)
     told = narrate(state, action, state.apply(action)) if narrate else ""
     return told or text
+
+
+def better_frame(record: Record, n: int, best: str) -> dict[str, object]:
+    """Position ``n`` of ``record`` as it would be had ``best`` been played instead of its move
+    ``n``: the picture marks it as the last move, as a replay's picture marks the move played.
+    Run in the replay worker, whose cache holds the game's replay."""
+    state = replay_record(record).state(n - 1)
+    action = state.game.parse_action(state, best)
+    after = state.apply(action)
+    narrate = entry(record.game).presentation.narrate
+    shown = Shown(n, best, narrate(state, action, after) if narrate else "")
+    return {"n": n, "svg": svg_of(after, shown), "told": shown.words()}
 
 
 class Coach:
@@ -194,8 +213,30 @@ async def analysis(request: Request) -> Response:
     return JSONResponse(coaching.data(since_of(request)))
 
 
+async def better(request: Request) -> Response:
+    """``GET /replay/game/{game_id}/better/{n}``: the picture of the better move the analysis
+    found for the move that led to position ``n`` (404 where it found none, or has not judged it)."""
+    n = int(request.path_params["n"])
+    coaching = coach_of(request).get(request.path_params["game_id"])
+    move = coaching.at(n) if coaching is not None else None
+    if move is None or move.best == move.played:
+        return JSONResponse({"error": f"the coach knows no better move for move {n}"}, 404)
+    try:
+        table = await finished_table(request)
+        frame = await tables_of(request).thinkers.replay(f"better:{address_of(request)}:{table.id}:{n}",
+                                                         better_frame, table.record(), n, move.best)
+    except HTTPException as exc:
+        return JSONResponse({"error": exc.detail}, exc.status_code)
+    except Busy:
+        return JSONResponse({"error": "the server is busy; try again in a minute"}, 503)
+    except Superseded:
+        return JSONResponse({"error": "a newer request for this picture took this one's place"}, 409)
+    return JSONResponse({**frame, "told": table.callers().told(str(frame["told"]))})
+
+
 #: the routes of this module, mounted by :func:`plunder.web.app.create_app`
 routes: list[BaseRoute] = [
     Route("/replay/game/{game_id:str}/analyse", analyse, methods=["POST"], name="coach_analyse"),
     Route("/replay/game/{game_id:str}/analysis", analysis, name="coach_analysis"),
+    Route("/replay/game/{game_id:str}/better/{n:int}", better, name="coach_better"),
 ]

@@ -477,7 +477,8 @@ async def game_replay(request: Request) -> Response:
         "kind": "game", "frames": frames, "download": request.url_for("record", game_id=table.id).path,
         # the coach (plunder.web.coach): where to start the analysis and where to read it
         "analyse": request.url_for("coach_analyse", game_id=table.id).path,
-        "analysis": request.url_for("coach_analysis", game_id=table.id).path})
+        "analysis": request.url_for("coach_analysis", game_id=table.id).path,
+        "better": request.url_for("coach_better", game_id=table.id, n=0).path[:-1]})
 
 
 async def talk_of(request: Request, table: Table) -> list[dict[str, Any]]:

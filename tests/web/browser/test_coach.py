@@ -57,13 +57,21 @@ def test_a_finished_game_is_analysed_on_its_replay_page(page: Page, live_server:
     text = better.inner_text()
     assert f"Move {worst['n']} by " in text and f", a {worst['mark']}: it loses {worst['loss']:g} doubloons" in text, text
     assert f"Played: {worst['played_words']}. Better: {worst['best_words']}." in text, text
+    # the better move drawn on the board, and the move played again
+    page.get_by_role("button", name="Show the better move on the board").click()
+    page.wait_for_function("() => document.getElementById('replay').dataset.drawn === 'better'")
+    assert f"move {worst['n']}: {worst['best']}" in page.locator("#board svg").inner_html()
+    assert page.locator("#told").inner_text().startswith(f"Instead: move {worst['n']}: {worst['best']}")
+    screenshot(page, "coach-desktop", tmp_path)
+    page.get_by_role("button", name="Show the move played").click()
+    page.wait_for_function("() => document.getElementById('replay').dataset.drawn === 'played'")
+    assert f"move {worst['n']}: {worst['played']}" in page.locator("#board svg").inner_html()
     x = float(page.locator("#coach-at").get_attribute("x1") or "nan")
     page.keyboard.press("ArrowRight")
     shown(page, worst["n"] + 1)
     assert float(page.locator("#coach-at").get_attribute("x1") or "nan") > x
     page.keyboard.press("ArrowLeft")
     shown(page, worst["n"])
-    screenshot(page, "coach-desktop", tmp_path)
 
     # a second press is answered from what the server kept
     page.reload()

@@ -14,6 +14,11 @@
   const curve = document.getElementById("coach-curve");
   const better = document.getElementById("coach-better");
   const summary = document.getElementById("coach-summary");
+  const showBetter = document.getElementById("coach-show");
+  const board = document.getElementById("board");
+  const told = document.getElementById("told");
+  let drawn = "played";  // which move the board shows at a marked position: "played" or "better"
+  let toldAt = -1;        // the position tell() last spoke of
   const SVG = "http://www.w3.org/2000/svg";
   const COLOURS = ["#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b"];
   const SIGNS = {inaccuracy: "?!", mistake: "?", blunder: "??"};
@@ -88,6 +93,12 @@
     const m = byPosition.get(current);
     const line = document.getElementById("coach-at");
     if (line) { line.setAttribute("x1", xOf(current)); line.setAttribute("x2", xOf(current)); }
+    if (toldAt !== current) {  // a step: replay.js draws the move played
+      toldAt = current;
+      drawn = root.dataset.drawn = "played";
+      showBetter.textContent = "Show the better move on the board";
+    }
+    showBetter.hidden = !m || m.best === m.played;
     if (!m) { better.hidden = true; return; }
     if (m.mark === "good") {
       better.textContent = `Move ${m.n} by ${who(m.seat)}: a good move${m.loss > 0 ? ` (loses ${m.loss} ${info.units})` : ""}.`;
@@ -183,7 +194,26 @@
     ask(config.analyse, {method: "POST"});
   }
 
+  async function swap() {  // the board at a marked move: the better move drawn, or the move played again
+    const n = current;
+    const url = drawn === "played" ? config.better + n : config.frames + n;
+    try {
+      const res = await fetch(url);
+      const body = await res.json().catch(() => ({error: "the server sent no picture"}));
+      if (!res.ok) throw new Error(body.error || res.statusText);
+      if (current !== n) return;  // the player stepped on meanwhile
+      board.innerHTML = body.svg;  // the server's own picture, as replay.js shows it
+      told.textContent = drawn === "played" ? `Instead: ${body.told}` : body.told;
+      drawn = drawn === "played" ? "better" : "played";
+      root.dataset.drawn = drawn;
+      showBetter.textContent = drawn === "better" ? "Show the move played" : "Show the better move on the board";
+    } catch (e) {
+      status.textContent = "That picture cannot be shown: " + e.message;
+    }
+  }
+
   button.addEventListener("click", start);
+  showBetter.addEventListener("click", swap);
   root.addEventListener("position", (event) => {
     current = event.detail;
     if (info) tell();
