@@ -144,3 +144,15 @@ def test_refusals_are_json(server: TestClient) -> None:
     assert foreign.status_code == 403
     assert server.get(f"/replay/game/{game_id}/analysis").status_code == 404
     assert server.get(f"/replay/game/{game_id}/better/3").status_code == 404  # nothing analysed
+
+
+def test_every_seat_of_a_three_player_game_has_its_values(server: TestClient) -> None:
+    game_id = new_game(server, "crossroads", **{"p.players": "3", "p.target": "5", "seat.0": "me",
+                                                 "seat.1": "easy", "seat.2": "easy"})
+    play_out(server, game_id)
+    assert server.post(f"/replay/game/{game_id}/analyse").status_code in (200, 202)
+    body = waited(server, game_id)
+    assert body["status"] == "done" and body["units"] == "gold" and len(body["seats"]) == 3
+    assert body["moves"] and all(len(m["margins"]) == 3 for m in body["moves"])
+    assert {m["seat"] for m in body["moves"]} == {0, 1, 2}
+    assert [s["seat"] for s in body["summary"]] == [0, 1, 2]
