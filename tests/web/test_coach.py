@@ -5,6 +5,7 @@ still played, a coach already full, another site's request)."""
 from __future__ import annotations
 
 import asyncio
+import json
 import threading
 import time
 from pathlib import Path
@@ -13,6 +14,7 @@ from typing import Any, Iterator
 import pytest
 from starlette.testclient import TestClient
 
+import plunder
 from plunder.analysis import MARKS
 from plunder.analysis.value import Task, Valuation
 from plunder.core.record import Record
@@ -40,11 +42,11 @@ def finished_game(client: TestClient) -> str:
     return game_id
 
 
-def waited(client: TestClient, game_id: str) -> dict[str, Any]:
-    """Poll the analysis until it is done; its last answer."""
+def waited(client: TestClient, game_id: str, path: str = "") -> dict[str, Any]:
+    """Poll the analysis of ``game_id`` (or at ``path``) until it is done; its last answer."""
     deadline = time.monotonic() + PATIENCE
     while time.monotonic() < deadline:
-        answer = client.get(f"/replay/game/{game_id}/analysis")
+        answer = client.get(path or f"/replay/game/{game_id}/analysis")
         assert answer.status_code == 200, answer.text
         body: dict[str, Any] = answer.json()
         if body["status"] != "running":
@@ -156,3 +158,38 @@ def test_every_seat_of_a_three_player_game_has_its_values(server: TestClient) ->
     assert body["moves"] and all(len(m["margins"]) == 3 for m in body["moves"])
     assert {m["seat"] for m in body["moves"]} == {0, 1, 2}
     assert [s["seat"] for s in body["summary"]] == [0, 1, 2]
+
+
+def test_an_uploaded_record_is_analysed_when_it_is_over(server: TestClient, monkeypatch: pytest.MonkeyPatch) -> None:
+    record = plunder.play(plunder.load_game("pillage", preset="example"), ["random", "easy"], seed=3)
+    text = record.to_json()
+    config = page_config(server.post("/replay", data={"text": text}).text)
+    digest = config["digest"]
+    assert config["analyse"] == f"/replay/upload/{digest}/analyse"
+    # the record must come with the request, and be the page's
+    assert server.post(config["analyse"], content="{}").status_code == 400
+    other = plunder.play(plunder.load_game("pillage", preset="example"), ["random", "easy"], seed=4).to_json()
+    wrong = server.post(config["analyse"], content=other)
+    assert wrong.status_code == 400 and "not the record this page shows" in wrong.json()["error"]
+    monkeypatch.setattr(coach, "COACH_MAX_MOVES", 5)
+    long = server.post(config["analyse"], content=text)
+    assert long.status_code == 413 and "the coach analyses games of at most 5 moves" in long.json()["error"]
+    monkeypatch.undo()
+
+    assert server.post(config["analyse"], content=text).status_code in (200, 202)
+    body = waited(server, "", config["analysis"])
+    assert body["status"] == "done" and len(body["moves"]) == sum(m.by is not None for m in record.moves)
+    marked = max(body["moves"], key=lambda m: m["loss"])
+    assert marked["loss"] > 0, "random play against easy made no losing move"
+    drawn = server.get(f"{config['better']}{marked['n']}").json()
+    assert f"move {marked['n']}: {marked['best']}" in drawn["svg"]
+
+    # a record whose game is not over: no Analyse on its page, and refused if asked
+    unfinished = Record.from_json(json.dumps({**json.loads(text), "moves": json.loads(text)["moves"][:6],
+                                              "result": None}))
+    page = server.post("/replay", data={"text": unfinished.to_json()})
+    assert page.status_code == 200, page.text
+    cut = page_config(page.text)
+    assert "analyse" not in cut
+    refused = server.post(f"/replay/upload/{cut['digest']}/analyse", content=unfinished.to_json())
+    assert refused.status_code == 409 and "not over" in refused.json()["error"]

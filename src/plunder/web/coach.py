@@ -26,14 +26,15 @@ from starlette.routing import BaseRoute, Route
 
 from ..analysis import GameAnalysis, MoveAnalysis, Settings
 from ..analysis.engine import Plan, plan
-from ..core.errors import PlunderError
-from ..core.record import Record
+from ..core.errors import PlunderError, RecordError
+from ..core.record import Record, replay
 from ..core.registry import entry
 from ..core.svg import Shown
 from ..pictures import svg_of
 from .games import tables_of
-from .limits import CACHE_ANALYSES, COACH_SIMS, MAX_ANALYSES
-from .replays import address_of, finished_table, replay_record
+from .limits import CACHE_ANALYSES, COACH_MAX_MOVES, COACH_SIMS, MAX_ANALYSES
+from .replays import (MAX_UPLOAD_BYTES, address_of, digest_of, finished_table, read_capped, replay_record,
+                      take_upload)
 from .thinking import Busy, Superseded, Thinkers
 
 #: the coach's settings: the web's budget, the solver where the game allows it, a fixed seed
@@ -183,55 +184,98 @@ def since_of(request: Request) -> int:
     return int(text) if text.isdigit() and len(text) <= 9 else 0
 
 
-async def analyse(request: Request) -> Response:
-    """``POST /replay/game/{game_id}/analyse``: start (or find) the game's analysis; 404 for no
-    such game, 409 while it is played or for a game that offers no analysis, 503 when the
-    coach is full."""
+def key_of(request: Request) -> str:
+    """The coach's key of the address: a game of this server's, or an uploaded record's digest."""
+    params = request.path_params
+    return f"game:{params['game_id']}" if "game_id" in params else f"upload:{params['digest']}"
+
+
+async def source(request: Request) -> Record:
+    """The record to analyse: a finished game of this server's (404, 409 while it is played), or
+    an uploaded record sent again in the body, which must be the page's (its digest) and over
+    (400, 409; the upload rate applies, 429)."""
+    if "game_id" in request.path_params:
+        return (await finished_table(request)).record()
+    refusal = take_upload(request)
+    if refusal is not None:
+        raise HTTPException(429, refusal)
+    text = (await read_capped(request, MAX_UPLOAD_BYTES)).decode("utf-8", errors="replace")
     try:
-        table = await finished_table(request)
+        record = await asyncio.to_thread(Record.from_json, text)
+    except RecordError as exc:
+        raise HTTPException(400, str(exc)) from None
+    if digest_of(record.to_json()) != request.path_params["digest"]:
+        raise HTTPException(400, "that is not the record this page shows")
+    return record
+
+
+def planned(record: Record, upload: bool) -> Plan:
+    """``record``'s analysis laid out at the coach's settings: refused past
+    :data:`~plunder.web.limits.COACH_MAX_MOVES` moves (413), an upload whose game is not over
+    (409), a record that does not replay or a game without analysis (409)."""
+    if len(record.moves) > COACH_MAX_MOVES:
+        raise HTTPException(413, f"This game is {len(record.moves):,} moves long; the coach analyses games of "
+                                 f"at most {COACH_MAX_MOVES:,} moves (plunder analyse has no such limit).")
+    try:
+        if upload and not replay(record).is_terminal():
+            raise HTTPException(409, "This record's game is not over; the coach analyses finished games.")
+        return plan(record, COACH_SETTINGS)
+    except (PlunderError, ValueError) as exc:
+        raise HTTPException(409, f"This game cannot be analysed: {exc}") from None
+
+
+async def analyse(request: Request) -> Response:
+    """``POST /replay/game/{game_id}/analyse`` (or ``/replay/upload/{digest}/analyse`` with the
+    record's text): start (or find) the game's analysis; 404 for no such game, 409 while it is
+    played, for a game not over or one that offers no analysis, 413 past
+    :data:`~plunder.web.limits.COACH_MAX_MOVES`, 503 when the coach is full."""
+    key = key_of(request)
+    try:
         coach = coach_of(request)
-        coaching = coach.get(table.id)
+        coaching = coach.get(key)
         if coaching is None or coaching.error is not None:  # a failed analysis is tried again
-            record = table.record()
-            try:
-                made = await asyncio.to_thread(plan, record, COACH_SETTINGS)
-            except (PlunderError, ValueError) as exc:
-                raise HTTPException(409, f"This game cannot be analysed: {exc}") from None
-            again = coach.get(table.id)
-            coaching = again if again is not None and again.error is None else coach.start(table.id, record, made, tables_of(request).thinkers)
+            record = await source(request)
+            made = await asyncio.to_thread(planned, record, "digest" in request.path_params)
+            again = coach.get(key)
+            coaching = (again if again is not None and again.error is None
+                        else coach.start(key, record, made, tables_of(request).thinkers))
+        elif "game_id" in request.path_params:
+            await finished_table(request)  # kept, but the game must still be there
     except HTTPException as exc:
         return JSONResponse({"error": exc.detail}, exc.status_code)
     return JSONResponse(coaching.data(0), 200 if coaching.finished else 202)
 
 
 async def analysis(request: Request) -> Response:
-    """``GET /replay/game/{game_id}/analysis?since=k``: the analysis so far (404 when none was
-    started, or it was forgotten: the page asks again)."""
-    coaching = coach_of(request).get(request.path_params["game_id"])
+    """``GET .../analysis?since=k``: the analysis so far (404 when none was started, or it was
+    forgotten: the page asks again)."""
+    coaching = coach_of(request).get(key_of(request))
     if coaching is None:
         return JSONResponse({"error": "this game has not been analysed here; press Analyse"}, 404)
     return JSONResponse(coaching.data(since_of(request)))
 
 
 async def better(request: Request) -> Response:
-    """``GET /replay/game/{game_id}/better/{n}``: the picture of the better move the analysis
-    found for the move that led to position ``n`` (404 where it found none, or has not judged it)."""
+    """``GET .../better/{n}``: the picture of the better move the analysis found for the move
+    that led to position ``n`` (404 where it found none, or has not judged it)."""
     n = int(request.path_params["n"])
-    coaching = coach_of(request).get(request.path_params["game_id"])
+    key = key_of(request)
+    coaching = coach_of(request).get(key)
     move = coaching.at(n) if coaching is not None else None
-    if move is None or move.best == move.played:
+    if coaching is None or move is None or move.best == move.played:
         return JSONResponse({"error": f"the coach knows no better move for move {n}"}, 404)
     try:
-        table = await finished_table(request)
-        frame = await tables_of(request).thinkers.replay(f"better:{address_of(request)}:{table.id}:{n}",
-                                                         better_frame, table.record(), n, move.best)
-    except HTTPException as exc:
-        return JSONResponse({"error": exc.detail}, exc.status_code)
+        frame = await tables_of(request).thinkers.replay(f"better:{address_of(request)}:{key}:{n}",
+                                                         better_frame, coaching.result.record, n, move.best)
     except Busy:
         return JSONResponse({"error": "the server is busy; try again in a minute"}, 503)
     except Superseded:
         return JSONResponse({"error": "a newer request for this picture took this one's place"}, 409)
-    return JSONResponse({**frame, "told": table.callers().told(str(frame["told"]))})
+    if "game_id" in request.path_params:  # the players by their names, from this browser's side
+        table = await tables_of(request).get(request.path_params["game_id"])
+        if table is not None:
+            frame = {**frame, "told": table.callers().told(str(frame["told"]))}
+    return JSONResponse(frame)
 
 
 #: the routes of this module, mounted by :func:`plunder.web.app.create_app`
@@ -239,4 +283,7 @@ routes: list[BaseRoute] = [
     Route("/replay/game/{game_id:str}/analyse", analyse, methods=["POST"], name="coach_analyse"),
     Route("/replay/game/{game_id:str}/analysis", analysis, name="coach_analysis"),
     Route("/replay/game/{game_id:str}/better/{n:int}", better, name="coach_better"),
+    Route("/replay/upload/{digest:str}/analyse", analyse, methods=["POST"], name="coach_upload_analyse"),
+    Route("/replay/upload/{digest:str}/analysis", analysis, name="coach_upload_analysis"),
+    Route("/replay/upload/{digest:str}/better/{n:int}", better, name="coach_upload_better"),
 ]

@@ -50,6 +50,9 @@ CACHE_ANALYSES = 64
 #: the coach's budget in playouts per position (the CLI's default is the game's own, larger): a
 #: 60-move Pillage 4x4 game is about 9 s of CPU at this budget (docs/web.md)
 COACH_SIMS = 32
+#: the longest game the coach analyses, in moves (at about a fifth of a second a decision, a
+#: game this long holds one of :data:`MAX_ANALYSES` places for minutes)
+COACH_MAX_MOVES = 2_000
 
 
 def deeper_than(text: str, most: int) -> bool:

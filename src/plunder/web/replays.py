@@ -413,7 +413,13 @@ async def upload(request: Request) -> Response:
     except RecordError as exc:
         return await replays_page(request, str(exc), 400)
     frames = request.url_for("replay_upload_frame", digest=parts["digest"], n=0).path[:-1]
-    return await render_replay(request, parts, source={"kind": "upload", "frames": frames})
+    source: dict[str, object] = {"kind": "upload", "frames": frames}
+    if parts["result"] is not None:  # a finished game: the coach may analyse it (plunder.web.coach)
+        digest = parts["digest"]
+        source.update(analyse=request.url_for("coach_upload_analyse", digest=digest).path,
+                      analysis=request.url_for("coach_upload_analysis", digest=digest).path,
+                      better=request.url_for("coach_upload_better", digest=digest, n=0).path[:-1])
+    return await render_replay(request, parts, source=source)
 
 
 async def upload_frame(request: Request) -> Response:

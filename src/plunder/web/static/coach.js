@@ -191,7 +191,9 @@
     status.textContent = "Asking the coach…";
     moves.length = 0;
     byPosition.clear();
-    ask(config.analyse, {method: "POST"});
+    // an upload is not stored: its record, which the page carries, goes with the request
+    const sent = config.kind === "upload" ? {body: root.dataset.record, headers: {"Content-Type": "application/json"}} : {};
+    ask(config.analyse, {method: "POST", ...sent});
   }
 
   async function swap() {  // the board at a marked move: the better move drawn, or the move played again
