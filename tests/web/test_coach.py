@@ -1,6 +1,7 @@
 """The coach's routes: a finished game analysed move by move for its replay page, the values
 read as they arrive, kept for the next click, and every refusal in JSON (no such game, a game
-still played, a coach already full, another site's request)."""
+still played, a coach already full, another site's request); an uploaded record is analysed
+too when its game is over, sent with the request."""
 
 from __future__ import annotations
 

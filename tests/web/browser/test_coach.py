@@ -11,6 +11,8 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Page
 
+import plunder
+
 from .conftest import PHONE, LiveServer, screenshot
 from .test_play import first_drawn, play_out, start
 from .test_replay import shown
@@ -83,4 +85,24 @@ def test_a_finished_game_is_analysed_on_its_replay_page(page: Page, live_server:
     screenshot(page, "coach-phone", tmp_path)
     width = page.evaluate("document.documentElement.scrollWidth")
     assert width <= PHONE["width"], f"the page is {width}px wide on a {PHONE['width']}px screen"
+    assert page.errors == []  # type: ignore[attr-defined]
+
+
+def test_an_uploaded_finished_record_is_analysed(page: Page, live_server: LiveServer, tmp_path: Path) -> None:
+    record = plunder.play(plunder.load_game("pillage", preset="small"), ["random", "easy"], seed=2)
+    path = tmp_path / "game.json"
+    path.write_text(record.to_json())
+    page.goto(live_server.url + "/replay")
+    page.set_input_files("input[name=file]", str(path))
+    page.get_by_role("button", name="Show the replay").click()
+    page.wait_for_selector("#replay")
+    page.get_by_role("button", name="Analyse").click()  # the page sends the record it carries
+    page.wait_for_function("() => document.getElementById('replay').dataset.analysed === 'yes'",
+                           timeout=ANALYSIS_MS)
+    assert page.locator("#coach-curve polyline.seat-line").count() == 2
+    assert page.locator("#moves li[data-mark]").count() >= 1
+    first = int(page.locator("#moves li[data-mark]").first.get_attribute("data-n") or "-1")
+    page.locator(f'#moves li[data-n="{first}"] a').click()
+    shown(page, first)
+    assert "Better: " in page.locator("#coach-better").inner_text()
     assert page.errors == []  # type: ignore[attr-defined]
