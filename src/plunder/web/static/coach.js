@@ -79,7 +79,7 @@
 
   function markList(m) {
     const li = document.querySelector(`#moves li[data-n="${m.n}"]`);
-    if (!li || m.mark === "good") return;
+    if (!li || m.mark === "good" || li.dataset.mark) return;  // marked already (an analysis asked again)
     li.classList.add(`mark-${m.mark}`);
     li.dataset.mark = m.mark;
     const badge = document.createElement("span");
@@ -101,7 +101,8 @@
     showBetter.hidden = !m || m.best === m.played;
     if (!m) { better.hidden = true; return; }
     if (m.mark === "good") {
-      better.textContent = `Move ${m.n} by ${who(m.seat)}: a good move${m.loss > 0 ? ` (loses ${m.loss} ${info.units})` : ""}.`;
+      const cost = m.loss > 0 ? ` (loses ${m.loss} ${info.units})` : "";
+      better.textContent = `Move ${m.n} by ${who(m.seat)}: a good move${cost}.`;
     } else {
       const chance = m.win_loss ? ` and ${Math.round(m.win_loss * 100)}% of the chance to win` : "";
       better.textContent = `Move ${m.n} by ${who(m.seat)}, ${m.mark === "inaccuracy" ? "an" : "a"} ${m.mark}: `
@@ -133,8 +134,8 @@
     const body = table.createTBody();
     for (const s of info.summary) {
       const row = body.insertRow();
-      for (const cell of [who(s.seat), s.decisions, s.average_loss,
-                          `${s.marks.inaccuracy} / ${s.marks.mistake} / ${s.marks.blunder}`, s.worst.length ? s.worst.join(", ") : "none"]) {
+      const marks = `${s.marks.inaccuracy} / ${s.marks.mistake} / ${s.marks.blunder}`;
+      for (const cell of [who(s.seat), s.decisions, s.average_loss, marks, s.worst.length ? s.worst.join(", ") : "none"]) {
         row.insertCell().textContent = String(cell);
       }
     }
@@ -192,7 +193,8 @@
     moves.length = 0;
     byPosition.clear();
     // an upload is not stored: its record, which the page carries, goes with the request
-    const sent = config.kind === "upload" ? {body: root.dataset.record, headers: {"Content-Type": "application/json"}} : {};
+    const sent = config.kind === "upload"
+      ? {body: root.dataset.record, headers: {"Content-Type": "application/json"}} : {};
     ask(config.analyse, {method: "POST", ...sent});
   }
 
