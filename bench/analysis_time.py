@@ -1,10 +1,10 @@
 """Time of ``plunder analyse`` at the default budget: a Pillage 4x4 game and a long Crossroads game.
 
-Run: .venv/bin/python bench/analysis_time.py [--workers 2] [--games pillage,crossroads]
+Run: .venv/bin/python bench/analysis_time.py [--workers 2] [--games pillage,crossroads] [--sims N]
 
 Each game is played by ``medium`` in every seat from a fixed seed (Pillage 4x4: 60
 moves; Crossroads with five players: 300), then analysed by a fresh engine (no cache)
-with ``--workers`` processes at the game's default budget (docs/analysis.md). Printed per game:
+with ``--workers`` processes at the game's default budget (docs/analysis.md), or ``--sims``. Printed per game:
 its moves and decisions, the wall time, the CPU time of this process and of the workers
 (``resource.getrusage``: user + system), how many positions the solver valued, and the load
 average before and after. Target (issue 24): under 30 s of wall time each with 2 workers.
@@ -18,7 +18,7 @@ import resource
 import time
 
 from plunder import load_game, play
-from plunder.analysis import analyse
+from plunder.analysis import Settings, analyse
 
 #: the games timed: (label, game id, parameters, seed)
 GAMES = (("Pillage 4x4", "pillage", {"board": "square:4x4"}, 1),
@@ -39,6 +39,8 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--games", default="pillage,crossroads", help="which of the games to time")
+    parser.add_argument("--sims", type=int, default=None,
+                        help="playouts a position (default: the game's own; the web's coach uses plunder.web.limits.COACH_SIMS)")
     args = parser.parse_args()
     for label, game_id, params, seed in GAMES:
         if game_id not in args.games.split(","):
@@ -47,7 +49,7 @@ def main() -> None:
         record = play(game, ["medium"] * game.num_players, seed=seed)
         load = os.getloadavg()[0]
         wall, used = time.perf_counter(), cpu()
-        result = analyse(record, workers=args.workers)
+        result = analyse(record, Settings(sims=args.sims), workers=args.workers)
         wall, used = time.perf_counter() - wall, cpu() - used
         exact = sum(m.exact for m in result.moves)
         print(f"{label}: {len(record.moves)} moves, {len(result.moves)} decisions ({exact} by the solver); "

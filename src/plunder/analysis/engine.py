@@ -190,35 +190,59 @@ class Engine:
         """``record`` analysed with ``settings`` over ``workers`` processes; ``progress(done,
         total)`` is called as positions are valued. A record that does not replay, or of a game
         that offers no analysis, is refused (:class:`RecordError`, ``ValueError``)."""
-        settings.check()
         options.workers(workers)
-        try:
-            game = load_game(record.game, **record.params)
-        except ParameterError as exc:
-            raise RecordError(f"record's game cannot be loaded: {exc}") from None
-        replay(record, game)
-        game_entry = entry(game.id)
-        analysis = analysis_of(game_entry, game.id)
-        spec = analysis.playout or level_spec("hard", game_entry.strength.agents, game_entry.strength.levels)
-        sims = settings.sims if settings.sims is not None else analysis.sims
-        depth = settings.depth if settings.depth is not None else analysis.depth
-        shape = (sims, depth, spec, analysis.candidates, settings.seed, settings.exact)
-        tasks = [Task(position_key(game, record, i, shape), state, record.moves[i].action, sims, depth, spec,
-                      settings.seed, settings.exact) for i, state in decisions(record, game)]
-        todo = [t for t in tasks if self._cached(t.key) is None]
-        done = len(tasks) - len(todo)
+        made = plan(record, settings)
+        todo = [t for t in made.tasks if self._cached(t.key) is None]
+        done = len(made.tasks) - len(todo)
         if progress:
-            progress(done, len(tasks))
+            progress(done, len(made.tasks))
         for task, value in zip(todo, _run(todo, workers)):
             self._keep(task.key, value)
             done += 1
             if progress:
-                progress(done, len(tasks))
-        result = GameAnalysis(game, record, analysis.units)
-        for i, task in zip((i for i, _ in decisions(record, game)), tasks):
-            value = self.memory[task.key]
-            result.moves.append(judged(i, task.state.current_player, task.played, value, analysis))
+                progress(done, len(made.tasks))
+        result = GameAnalysis(made.game, record, made.analysis.units)
+        for ply, task in zip(made.plies, made.tasks):
+            result.moves.append(made.judge(ply, task, self.memory[task.key]))
         return result
+
+
+@dataclass(frozen=True)
+class Plan:
+    """A record's analysis laid out: its game, the game's :class:`Analysis`, and one
+    :class:`Task` per decision with the move index it judges (``plies``). A caller values the
+    tasks as it likes (:class:`Engine` in a pool; the web coach one at a time in its lane) and
+    judges each valuation with :meth:`judge`."""
+
+    game: Game[Any]
+    analysis: Analysis[Any]
+    tasks: list[Task]
+    plies: list[int]
+
+    def judge(self, ply: int, task: Task, value: Valuation) -> MoveAnalysis:
+        """The move of ``task`` (at move index ``ply``) judged by its valuation."""
+        return judged(ply, task.state.current_player, task.played, value, self.analysis)
+
+
+def plan(record: Record, settings: Settings = Settings()) -> Plan:
+    """``record``'s decisions as valuation tasks with ``settings``; a record that does not
+    replay, or of a game that offers no analysis, is refused (:class:`RecordError`, ``ValueError``)."""
+    settings.check()
+    try:
+        game = load_game(record.game, **record.params)
+    except ParameterError as exc:
+        raise RecordError(f"record's game cannot be loaded: {exc}") from None
+    replay(record, game)
+    game_entry = entry(game.id)
+    analysis = analysis_of(game_entry, game.id)
+    spec = analysis.playout or level_spec("hard", game_entry.strength.agents, game_entry.strength.levels)
+    sims = settings.sims if settings.sims is not None else analysis.sims
+    depth = settings.depth if settings.depth is not None else analysis.depth
+    shape = (sims, depth, spec, analysis.candidates, settings.seed, settings.exact)
+    found = list(decisions(record, game))
+    tasks = [Task(position_key(game, record, i, shape), state, record.moves[i].action, sims, depth, spec,
+                  settings.seed, settings.exact) for i, state in found]
+    return Plan(game, analysis, tasks, [i for i, _ in found])
 
 
 def _run(tasks: list[Task], workers: int) -> Iterable[Valuation]:

@@ -25,7 +25,7 @@ from starlette.routing import Mount
 from starlette.staticfiles import StaticFiles
 
 from ..core.registry import entry, game_ids
-from . import assets, editor, games, lobby, newgame, pages, ratings, replays, scores
+from . import assets, coach, editor, games, lobby, newgame, pages, ratings, replays, scores
 from .limits import CREATE_BURST, CREATE_RATE, MAX_FRAME_BYTES, UPLOAD_BURST, UPLOAD_RATE, BodyLimit, Buckets
 from .chat import Chat
 from .security import HEADERS, Guard
@@ -62,7 +62,7 @@ def create_app(db_url: str | None = None, ai_workers: int | None = None, warm: b
     """The web app over the database at ``db_url`` (default: :func:`default_db_url`), its AI
     moves and hints in ``ai_workers`` processes (default: one per core; 0: a thread), started
     in the background with the app when ``warm`` (else at the first AI move)."""
-    routes = [*pages.routes, *newgame.routes, *games.routes, *lobby.routes, *replays.routes, *editor.routes, *assets.routes,
+    routes = [*pages.routes, *newgame.routes, *games.routes, *lobby.routes, *replays.routes, *coach.routes, *editor.routes, *assets.routes,
               *ratings.routes, *scores.routes,
               Mount("/static", StaticFiles(directory=str(STATIC_DIR)), name="static")]
     store = Store(db_url or default_db_url())

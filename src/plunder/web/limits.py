@@ -43,6 +43,16 @@ UPLOAD_RATE = 0.1
 UPLOAD_BURST = 10
 #: full replays of records waiting for the replay worker or in it, whatever addresses ask (503 past it)
 MAX_REPLAYS_WAITING = 8
+#: games analysed at once by the coach (docs/web.md, "Coach"): past this a new analysis is refused (503)
+MAX_ANALYSES = 4
+#: finished games whose analyses the coach keeps in memory (the least recently asked for are forgotten)
+CACHE_ANALYSES = 64
+#: the coach's budget in playouts per position (the CLI's default is the game's own, larger): a
+#: 60-move Pillage 4x4 game is about 9 s of CPU at this budget (docs/web.md)
+COACH_SIMS = 32
+#: the longest game the coach analyses, in moves (at about a fifth of a second a decision, a
+#: game this long holds one of :data:`MAX_ANALYSES` places for minutes)
+COACH_MAX_MOVES = 2_000
 
 
 def deeper_than(text: str, most: int) -> bool:

@@ -413,7 +413,13 @@ async def upload(request: Request) -> Response:
     except RecordError as exc:
         return await replays_page(request, str(exc), 400)
     frames = request.url_for("replay_upload_frame", digest=parts["digest"], n=0).path[:-1]
-    return await render_replay(request, parts, source={"kind": "upload", "frames": frames})
+    source: dict[str, object] = {"kind": "upload", "frames": frames}
+    if parts["result"] is not None:  # a finished game: the coach may analyse it (plunder.web.coach)
+        digest = parts["digest"]
+        source.update(analyse=request.url_for("coach_upload_analyse", digest=digest).path,
+                      analysis=request.url_for("coach_upload_analysis", digest=digest).path,
+                      better=request.url_for("coach_upload_better", digest=digest, n=0).path[:-1])
+    return await render_replay(request, parts, source=source)
 
 
 async def upload_frame(request: Request) -> Response:
@@ -474,7 +480,11 @@ async def game_replay(request: Request) -> Response:
     parts["talk"] = await talk_of(request, table)
     you = table.seats_of(hashed_token(request))
     return await render_replay(request, parts, result=table.result(you), source={
-        "kind": "game", "frames": frames, "download": request.url_for("record", game_id=table.id).path})
+        "kind": "game", "frames": frames, "download": request.url_for("record", game_id=table.id).path,
+        # the coach (plunder.web.coach): where to start the analysis and where to read it
+        "analyse": request.url_for("coach_analyse", game_id=table.id).path,
+        "analysis": request.url_for("coach_analysis", game_id=table.id).path,
+        "better": request.url_for("coach_better", game_id=table.id, n=0).path[:-1]})
 
 
 async def talk_of(request: Request, table: Table) -> list[dict[str, Any]]:

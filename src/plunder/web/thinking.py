@@ -1,4 +1,4 @@
-"""AI moves, hints and replays off the event loop: pools of worker processes, each behind a
+"""AI moves, hints, replays and the coach's analyses off the event loop: pools of worker processes, each behind a
 fair queue (:class:`Lane`).
 
 A searching level (``hard``: thousands of simulations in Python) takes seconds of CPU; in a
@@ -33,7 +33,9 @@ from ..agents import make_agent
 from ..core.agent import Agent
 from ..core.game import State
 from ..advice import advice
+from ..analysis.value import Task, Valuation, value_task
 from ..match import decision_rng, hint_rng
+from .limits import MAX_ANALYSES
 
 #: how much lower the AI workers' CPU priority is than the server's: on a busy machine the
 #: event loop, which acknowledges people's moves, goes first (``os.nice``)
@@ -248,6 +250,10 @@ class Thinkers:
         self._pools: dict[str, Executor] = {}
         sizes = {"quick": 1, "deep": max(self.workers, 1), "replay": 1}
         self.lanes = {kind: Lane(functools.partial(self.pool_of, kind), size) for kind, size in sizes.items()}
+        # the coach's positions, one at a time, in the searching pool: a position is about a
+        # fifth of a second on average at the coach's budget (Pillage 4x4; docs/web.md,
+        # "Coach"), so an AI move waits about that long behind one
+        self.lanes["analysis"] = Lane(functools.partial(self.pool_of, "deep"), 1, MAX_ANALYSES)
 
     def kind(self, spec: str) -> str:
         """The pool agent ``spec`` runs in: ``quick`` or ``deep``."""
@@ -296,6 +302,11 @@ class Thinkers:
         """``call(*args)`` in the replay worker, in ``key``'s turn (an address: its newer upload
         supersedes a waiting one)."""
         return await self.lanes["replay"].run(key, always, call, *args)
+
+    async def value(self, key: str, task: Task) -> Valuation:
+        """One position of an analysis valued (:func:`plunder.analysis.value.value_task`) in the
+        coach's lane, in game ``key``'s turn."""
+        return await self.lanes["analysis"].run(key, always, value_task, task)
 
     def close(self) -> None:
         """Stop at once: refuse new work, cancel what waits, and end the workers in the middle

@@ -42,6 +42,7 @@
   function mark(n) {
     slider.value = n;
     at.textContent = n;
+    root.dispatchEvent(new CustomEvent("position", {detail: n}));  // the coach follows (coach.js)
     buttons.first.disabled = buttons.prev.disabled = n <= 0;
     buttons.next.disabled = buttons.last.disabled = n >= config.last;
     for (const li of document.querySelectorAll("#moves li.current")) li.classList.remove("current");

@@ -1,0 +1,289 @@
+"""The coach: a finished game of this server analysed for its replay page, move by move.
+
+``POST /replay/game/{game_id}/analyse`` starts the analysis (:mod:`plunder.analysis`) of a
+finished game at the web's budget (:data:`~plunder.web.limits.COACH_SIMS` playouts a position);
+``GET /replay/game/{game_id}/analysis?since=k`` answers what is valued so far, from the
+``k``-th judged move on, so the page draws the curve and marks the moves as they arrive;
+``GET /replay/game/{game_id}/better/{n}`` draws the better move of a marked one on the board. The
+positions are valued one at a time per game in the coach's lane of the searching workers
+(:meth:`plunder.web.thinking.Thinkers.value`: a fair queue across games), never on the event
+loop. At most :data:`~plunder.web.limits.MAX_ANALYSES` games are analysed at once (503 past
+it), and the last :data:`~plunder.web.limits.CACHE_ANALYSES` analyses are kept, so a second
+click, or another visitor's, is answered at once. Every refusal is JSON, for the page's fetch.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections import OrderedDict
+from dataclasses import dataclass, field
+from typing import Any
+
+from starlette.exceptions import HTTPException
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
+from starlette.routing import BaseRoute, Route
+
+from ..analysis import GameAnalysis, MoveAnalysis, Settings
+from ..analysis.engine import Plan, plan
+from ..core.errors import PlunderError, RecordError
+from ..core.record import Record, replay
+from ..core.registry import entry
+from ..core.svg import Shown
+from ..pictures import svg_of
+from .games import tables_of
+from .limits import CACHE_ANALYSES, COACH_MAX_MOVES, COACH_SIMS, MAX_ANALYSES
+from .replays import (MAX_UPLOAD_BYTES, address_of, digest_of, finished_table, read_capped, replay_record,
+                      take_upload)
+from .thinking import Busy, Superseded, Thinkers
+
+#: the coach's settings: the web's budget, the solver where the game allows it, a fixed seed
+#: (the same game gets the same values on every server)
+COACH_SETTINGS = Settings(sims=COACH_SIMS)
+
+
+@dataclass
+class Coaching:
+    """One game's analysis, as far as it has come: its judged moves in record order, and each
+    one's moves in words (the move played and the better one, narrated where the game narrates)."""
+
+    result: GameAnalysis
+    total: int
+    words: list[tuple[str, str]] = field(default_factory=list)
+    error: str | None = None
+    running: asyncio.Task[None] | None = None
+
+    @property
+    def finished(self) -> bool:
+        """Every decision valued (or the analysis failed)."""
+        return self.error is not None or len(self.result.moves) == self.total
+
+    def at(self, n: int) -> MoveAnalysis | None:
+        """The judged move that led to position ``n``, if it is judged yet."""
+        return next((m for m in self.result.moves if m.ply + 1 == n), None)
+
+    def add(self, move: MoveAnalysis, words: tuple[str, str]) -> None:
+        """A judged move arrived."""
+        self.result.moves.append(move)
+        self.words.append(words)
+
+    def data(self, since: int) -> dict[str, Any]:
+        """The analysis as the page reads it: progress, the judged moves from the ``since``-th
+        on, the game's units and thresholds, and (when finished) the summary per player."""
+        game = self.result.game
+        analysis = entry(game.id).analysis
+        assert analysis is not None  # plan() refused a game without one
+        status = "failed" if self.error is not None else "done" if self.finished else "running"
+        out: dict[str, Any] = {
+            "status": status, "done": len(self.result.moves), "total": self.total, "units": self.result.units,
+            "thresholds": {"inaccuracy": analysis.inaccuracy, "mistake": analysis.mistake,
+                           "blunder": analysis.blunder},
+            "seats": [game.seat_name(i) for i in range(len(self.result.record.players))],
+            "since": since,
+            "moves": [move_data(m, w) for m, w in zip(self.result.moves[since:], self.words[since:])],
+        }
+        if self.error is not None:
+            out["error"] = self.error
+        if status == "done":
+            out["summary"] = [{"seat": s.seat, "decisions": s.decisions, "average_loss": round(s.average_loss, 2),
+                               "marks": s.marks, "worst": [m.ply + 1 for m in s.worst]}
+                              for s in self.result.summary()]
+        return out
+
+
+def move_data(move: MoveAnalysis, words: tuple[str, str]) -> dict[str, Any]:
+    """One judged move for the page: ``n`` is the position it led to (the move list's number)."""
+    return {"n": move.ply + 1, "seat": move.seat, "played": move.played, "best": move.best,
+            "played_words": words[0], "best_words": words[1], "loss": round(move.loss, 2),
+            "win_loss": None if move.win_loss is None else round(move.win_loss, 3), "mark": move.mark,
+            "margins": [round(x, 2) for x in move.margins],
+            "wins": None if move.wins is None else [round(x, 3) for x in move.wins], "exact": move.exact}
+
+
+def narrated(made: Plan, i: int, text: str) -> str:
+    """The move ``text`` of decision ``i`` in a player's words where the game narrates, else its text."""
+    narrate = entry(made.game.id).presentation.narrate
+    state = made.tasks[i].state
+    action = state.game.parse_action(state, text)
+    told = narrate(state, action, state.apply(action)) if narrate else ""
+    return told or text
+
+
+def better_frame(record: Record, n: int, best: str) -> dict[str, object]:
+    """Position ``n`` of ``record`` as it would be had ``best`` been played instead of its move
+    ``n``: the picture marks it as the last move, as a replay's picture marks the move played.
+    Run in the replay worker, whose cache holds the game's replay."""
+    state = replay_record(record).state(n - 1)
+    action = state.game.parse_action(state, best)
+    after = state.apply(action)
+    narrate = entry(record.game).presentation.narrate
+    shown = Shown(n, best, narrate(state, action, after) if narrate else "")
+    return {"n": n, "svg": svg_of(after, shown), "told": shown.words()}
+
+
+class Coach:
+    """Every game's analysis this server keeps or runs (:data:`CACHE_ANALYSES` kept)."""
+
+    def __init__(self) -> None:
+        self.games: OrderedDict[str, Coaching] = OrderedDict()
+
+    def running(self) -> int:
+        """Analyses under way."""
+        return sum(not c.finished for c in self.games.values())
+
+    def get(self, game_id: str) -> Coaching | None:
+        """The analysis of ``game_id`` kept or under way."""
+        found = self.games.get(game_id)
+        if found is not None:
+            self.games.move_to_end(game_id)
+        return found
+
+    def start(self, game_id: str, record: Record, made: Plan, thinkers: Thinkers) -> Coaching:
+        """Start analysing ``game_id`` (503 past :data:`MAX_ANALYSES` under way)."""
+        if self.running() >= MAX_ANALYSES:
+            raise HTTPException(503, f"The coach is already analysing {MAX_ANALYSES} games, its limit; "
+                                     "try again in a minute.")
+        coaching = Coaching(GameAnalysis(made.game, record, made.analysis.units), len(made.tasks))
+        self.games[game_id] = coaching
+        coaching.running = asyncio.create_task(self.run(game_id, coaching, made, thinkers))
+        while len(self.games) > CACHE_ANALYSES:  # forget the oldest finished one
+            oldest = next((k for k, c in self.games.items() if c.finished), None)
+            if oldest is None:
+                break
+            del self.games[oldest]
+        return coaching
+
+    async def run(self, game_id: str, coaching: Coaching, made: Plan, thinkers: Thinkers) -> None:
+        """Value the decisions one by one in the coach's lane, judging each as it comes back."""
+        try:
+            for i, (ply, task) in enumerate(zip(made.plies, made.tasks)):
+                value = await thinkers.value(f"analyse:{game_id}", task)
+                move = made.judge(ply, task, value)
+                coaching.add(move, (narrated(made, i, move.played), narrated(made, i, move.best)))
+        except Busy:
+            coaching.error = "the server is too busy to analyse this game now; try again in a minute"
+        except asyncio.CancelledError:
+            coaching.error = "the server stopped before the analysis was done"
+            raise
+        except Exception as exc:  # a worker that died, or a game's rules failing: said, never a traceback
+            coaching.error = f"the analysis failed: {exc}"
+
+
+def coach_of(request: Request) -> Coach:
+    """The app's coach, made at its first use."""
+    state = request.app.state
+    if not hasattr(state, "coach"):
+        state.coach = Coach()
+    coach: Coach = state.coach
+    return coach
+
+
+def since_of(request: Request) -> int:
+    """The ``since`` query parameter: the first judged move the page has not got yet."""
+    text = request.query_params.get("since", "0")
+    return int(text) if text.isdigit() and len(text) <= 9 else 0
+
+
+def key_of(request: Request) -> str:
+    """The coach's key of the address: a game of this server's, or an uploaded record's digest."""
+    params = request.path_params
+    return f"game:{params['game_id']}" if "game_id" in params else f"upload:{params['digest']}"
+
+
+async def source(request: Request) -> Record:
+    """The record to analyse: a finished game of this server's (404, 409 while it is played), or
+    an uploaded record sent again in the body, which must be the page's (its digest) and over
+    (400, 409; the upload rate applies, 429)."""
+    if "game_id" in request.path_params:
+        return (await finished_table(request)).record()
+    refusal = take_upload(request)
+    if refusal is not None:
+        raise HTTPException(429, refusal)
+    text = (await read_capped(request, MAX_UPLOAD_BYTES)).decode("utf-8", errors="replace")
+    try:
+        record = await asyncio.to_thread(Record.from_json, text)
+    except RecordError as exc:
+        raise HTTPException(400, str(exc)) from None
+    if digest_of(record.to_json()) != request.path_params["digest"]:
+        raise HTTPException(400, "that is not the record this page shows")
+    return record
+
+
+def planned(record: Record, upload: bool) -> Plan:
+    """``record``'s analysis laid out at the coach's settings: refused past
+    :data:`~plunder.web.limits.COACH_MAX_MOVES` moves (413), an upload whose game is not over
+    (409), a record that does not replay or a game without analysis (409)."""
+    if len(record.moves) > COACH_MAX_MOVES:
+        raise HTTPException(413, f"This game is {len(record.moves):,} moves long; the coach analyses games of "
+                                 f"at most {COACH_MAX_MOVES:,} moves (plunder analyse has no such limit).")
+    try:
+        if upload and not replay(record).is_terminal():
+            raise HTTPException(409, "This record's game is not over; the coach analyses finished games.")
+        return plan(record, COACH_SETTINGS)
+    except (PlunderError, ValueError) as exc:
+        raise HTTPException(409, f"This game cannot be analysed: {exc}") from None
+
+
+async def analyse(request: Request) -> Response:
+    """``POST /replay/game/{game_id}/analyse`` (or ``/replay/upload/{digest}/analyse`` with the
+    record's text): start (or find) the game's analysis; 404 for no such game, 409 while it is
+    played, for a game not over or one that offers no analysis, 413 past
+    :data:`~plunder.web.limits.COACH_MAX_MOVES`, 503 when the coach is full."""
+    key = key_of(request)
+    try:
+        coach = coach_of(request)
+        coaching = coach.get(key)
+        if coaching is None or coaching.error is not None:  # a failed analysis is tried again
+            record = await source(request)
+            made = await asyncio.to_thread(planned, record, "digest" in request.path_params)
+            again = coach.get(key)
+            coaching = (again if again is not None and again.error is None
+                        else coach.start(key, record, made, tables_of(request).thinkers))
+        elif "game_id" in request.path_params:
+            await finished_table(request)  # kept, but the game must still be there
+    except HTTPException as exc:
+        return JSONResponse({"error": exc.detail}, exc.status_code)
+    return JSONResponse(coaching.data(0), 200 if coaching.finished else 202)
+
+
+async def analysis(request: Request) -> Response:
+    """``GET .../analysis?since=k``: the analysis so far (404 when none was started, or it was
+    forgotten: the page asks again)."""
+    coaching = coach_of(request).get(key_of(request))
+    if coaching is None:
+        return JSONResponse({"error": "this game has not been analysed here; press Analyse"}, 404)
+    return JSONResponse(coaching.data(since_of(request)))
+
+
+async def better(request: Request) -> Response:
+    """``GET .../better/{n}``: the picture of the better move the analysis found for the move
+    that led to position ``n`` (404 where it found none, or has not judged it)."""
+    n = int(request.path_params["n"])
+    key = key_of(request)
+    coaching = coach_of(request).get(key)
+    move = coaching.at(n) if coaching is not None else None
+    if coaching is None or move is None or move.best == move.played:
+        return JSONResponse({"error": f"the coach knows no better move for move {n}"}, 404)
+    try:
+        frame = await tables_of(request).thinkers.replay(f"better:{address_of(request)}:{key}:{n}",
+                                                         better_frame, coaching.result.record, n, move.best)
+    except Busy:
+        return JSONResponse({"error": "the server is busy; try again in a minute"}, 503)
+    except Superseded:
+        return JSONResponse({"error": "a newer request for this picture took this one's place"}, 409)
+    if "game_id" in request.path_params:  # the players by their names, from this browser's side
+        table = await tables_of(request).get(request.path_params["game_id"])
+        if table is not None:
+            frame = {**frame, "told": table.callers().told(str(frame["told"]))}
+    return JSONResponse(frame)
+
+
+#: the routes of this module, mounted by :func:`plunder.web.app.create_app`
+routes: list[BaseRoute] = [
+    Route("/replay/game/{game_id:str}/analyse", analyse, methods=["POST"], name="coach_analyse"),
+    Route("/replay/game/{game_id:str}/analysis", analysis, name="coach_analysis"),
+    Route("/replay/game/{game_id:str}/better/{n:int}", better, name="coach_better"),
+    Route("/replay/upload/{digest:str}/analyse", analyse, methods=["POST"], name="coach_upload_analyse"),
+    Route("/replay/upload/{digest:str}/analysis", analysis, name="coach_upload_analysis"),
+    Route("/replay/upload/{digest:str}/better/{n:int}", better, name="coach_upload_better"),
+]

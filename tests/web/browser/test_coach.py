@@ -1,0 +1,108 @@
+"""The coach in a real browser: a small Pillage game played against the AI, its replay page's
+"Analyse" pressed; the value curve appears, the move list gets its marks, and stepping to a
+marked move shows the better one in words; a summary per player closes the analysis."""
+
+from __future__ import annotations
+
+import json
+import urllib.request
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import Page
+
+import plunder
+
+from .conftest import PHONE, LiveServer, screenshot
+from .test_play import first_drawn, play_out, start
+from .test_replay import shown
+
+pytestmark = pytest.mark.browser
+
+#: milliseconds the test waits for the whole analysis (a few seconds of CPU on a loaded machine)
+ANALYSIS_MS = 120_000
+
+
+def test_a_finished_game_is_analysed_on_its_replay_page(page: Page, live_server: LiveServer, tmp_path: Path) -> None:
+    start(page, live_server, "pillage", "small", seats=["me", "easy"])
+    play_out(page, first_drawn)
+    game_id = page.url.rstrip("/").rsplit("/", 1)[1]
+    page.goto(f"{live_server.url}/replay/game/{game_id}")
+    assert page.locator("#coach-curve").is_hidden()
+
+    page.get_by_role("button", name="Analyse").click()
+    assert page.get_by_role("button", name="Analyse").is_disabled()
+    # the curve is drawn as soon as the first values come, one line per seat
+    page.wait_for_selector("#coach-curve svg polyline.seat-line")
+    page.wait_for_function("() => document.getElementById('replay').dataset.analysed === 'yes'",
+                           timeout=ANALYSIS_MS)
+    assert page.locator("#coach-curve polyline.seat-line").count() == 2
+    assert page.locator("#coach-status").inner_text().startswith("Analysed:")
+
+    # the page marks what the server judged: the same moves, no more, no fewer
+    with urllib.request.urlopen(f"{live_server.url}/replay/game/{game_id}/analysis") as answer:
+        judged = json.load(answer)["moves"]
+    bad = [m for m in judged if m["mark"] != "good"]
+    assert bad, "a game against easy with the first line drawn every turn had no marked move"
+    marked = page.locator("#moves li[data-mark]")
+    assert marked.count() == len(bad)
+    assert [int(n) for n in marked.evaluate_all("els => els.map(e => e.dataset.n)")] == [m["n"] for m in bad]
+    assert page.locator("#coach-curve circle.dot").count() == len(bad)
+    assert page.locator("#coach-summary tbody tr").count() == 2
+
+    # stepping to a marked move shows the better one, in words; the curve marks the position
+    worst = max(bad, key=lambda m: m["loss"])
+    page.locator(f'#moves li[data-n="{worst["n"]}"] a').click()
+    shown(page, worst["n"])
+    better = page.locator("#coach-better")
+    assert better.is_visible()
+    text = better.inner_text()
+    assert f"Move {worst['n']} by " in text and f", a {worst['mark']}: it loses {worst['loss']:g} doubloons" in text, text
+    assert f"Played: {worst['played_words']}. Better: {worst['best_words']}." in text, text
+    # the better move drawn on the board, and the move played again
+    page.get_by_role("button", name="Show the better move on the board").click()
+    page.wait_for_function("() => document.getElementById('replay').dataset.drawn === 'better'")
+    assert f"move {worst['n']}: {worst['best']}" in page.locator("#board svg").inner_html()
+    assert page.locator("#told").inner_text().startswith(f"Instead: move {worst['n']}: {worst['best']}")
+    screenshot(page, "coach-desktop", tmp_path)
+    page.get_by_role("button", name="Show the move played").click()
+    page.wait_for_function("() => document.getElementById('replay').dataset.drawn === 'played'")
+    assert f"move {worst['n']}: {worst['played']}" in page.locator("#board svg").inner_html()
+    x = float(page.locator("#coach-at").get_attribute("x1") or "nan")
+    page.keyboard.press("ArrowRight")
+    shown(page, worst["n"] + 1)
+    assert float(page.locator("#coach-at").get_attribute("x1") or "nan") > x
+    page.keyboard.press("ArrowLeft")
+    shown(page, worst["n"])
+
+    # a second press is answered from what the server kept
+    page.reload()
+    page.get_by_role("button", name="Analyse").click()
+    page.wait_for_function("() => document.getElementById('replay').dataset.analysed === 'yes'")
+    assert page.locator("#moves li[data-mark]").count() == len(bad)
+
+    page.set_viewport_size(PHONE)
+    screenshot(page, "coach-phone", tmp_path)
+    width = page.evaluate("document.documentElement.scrollWidth")
+    assert width <= PHONE["width"], f"the page is {width}px wide on a {PHONE['width']}px screen"
+    assert page.errors == []  # type: ignore[attr-defined]
+
+
+def test_an_uploaded_finished_record_is_analysed(page: Page, live_server: LiveServer, tmp_path: Path) -> None:
+    record = plunder.play(plunder.load_game("pillage", preset="small"), ["random", "easy"], seed=2)
+    path = tmp_path / "game.json"
+    path.write_text(record.to_json())
+    page.goto(live_server.url + "/replay")
+    page.set_input_files("input[name=file]", str(path))
+    page.get_by_role("button", name="Show the replay").click()
+    page.wait_for_selector("#replay")
+    page.get_by_role("button", name="Analyse").click()  # the page sends the record it carries
+    page.wait_for_function("() => document.getElementById('replay').dataset.analysed === 'yes'",
+                           timeout=ANALYSIS_MS)
+    assert page.locator("#coach-curve polyline.seat-line").count() == 2
+    assert page.locator("#moves li[data-mark]").count() >= 1
+    first = int(page.locator("#moves li[data-mark]").first.get_attribute("data-n") or "-1")
+    page.locator(f'#moves li[data-n="{first}"] a').click()
+    shown(page, first)
+    assert "Better: " in page.locator("#coach-better").inner_text()
+    assert page.errors == []  # type: ignore[attr-defined]
