@@ -46,6 +46,7 @@ QUICK: dict[str, list[str]] = {
     "render": ["{record}"],
     "solve": ["pillage", "-p", "board=square:1x1", "-p", "contents=unit", "--time-limit", "5"],
     "export": ["{results}", "--out", "{dir}/games.parquet"],
+    "analyse": ["{record}", "--sims", "2"],
 }
 
 #: values that have broken commands before: huge, not finite, empty, only a separator, negative,

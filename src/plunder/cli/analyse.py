@@ -12,6 +12,7 @@ from rich.table import Table
 from ..analysis import GameAnalysis, Settings, analyse
 from ..analysis.curve import curve_png
 from ..analysis.engine import MAX_DEPTH, MAX_SIMS
+from ..core import options
 from ..core.record import read_record
 from .common import SEED, WORKERS
 
@@ -20,7 +21,7 @@ MARK_STYLES = {"good": "", "inaccuracy": "yellow", "mistake": "dark_orange", "bl
 
 
 @click.command("analyse")
-@click.argument("path", type=click.Path(dir_okay=False))
+@click.argument("path", type=click.Path(exists=True, dir_okay=False))
 @WORKERS
 @click.option("--sims", default=None, type=click.IntRange(1, MAX_SIMS),
               help="playouts per position (default: the game's, docs/analysis.md)")
@@ -35,8 +36,9 @@ def analyse_cmd(path: str, workers: int, sims: int | None, depth: int | None, se
                 cache: str | None, png_path: str | None, all_moves: bool) -> None:
     """Value every move of a saved game: its mark (good, inaccuracy, mistake, blunder), loss and the
     better move, a summary per player, and the value curve (--png)."""
-    if not Path(path).is_file():
-        raise click.ClickException(f"no record file {path!r}")
+    for file, option in ((png_path, "--png"), (cache, "--cache")):
+        if file:
+            options.writable_file(file, option, discard=option == "--png")  # a FIFO would block, after the work
     record = read_record(path)
     err = Console(stderr=True)
     with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),

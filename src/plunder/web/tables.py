@@ -798,7 +798,8 @@ class Tables:
             self.announce(table, f"The AI of {name} cannot move; the game cannot go on.", reason[:200])
             return False
         table.levels[seat] = simpler
-        note = f"the {spec} AI of {name} failed on this position; it plays at level {simpler} from now on"
+        # the log names seats by their players (the AI seat by its level, now the simpler one)
+        note = f"{name}: the {spec} AI failed on this position and level {simpler} plays from now on"
         table.notes[ply + 1] = f"{table.notes[ply + 1]}; {note}" if ply + 1 in table.notes else note
         return True
 

@@ -21,7 +21,7 @@ def test_pig_against_the_ai(page: Page, live_server: LiveServer, tmp_path: Path)
     click_action(page, "roll")
     # the move is acknowledged: the die's roll follows it in the log, and it is our turn or theirs
     page.wait_for_function("() => document.querySelectorAll('#log li').length >= 2")
-    assert "Player 1 rolls" in page.inner_text("#log")
+    assert f"{page.inner_text('#my-name')} rolls" in page.inner_text("#log")  # the log names the player
     assert "the die shows" in page.inner_text("#log")
     screenshot(page, "pig-desktop", tmp_path)
     page.set_viewport_size(PHONE)

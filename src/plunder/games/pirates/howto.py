@@ -7,7 +7,8 @@ from __future__ import annotations
 from ...core.howto import HowToSection, Position, seek
 from .actions import Bury, Dice, Place, Sail
 from .agents import GreedyCaptain
-from .rules import PiratesGame
+from .flow import fight_outcome
+from .rules import Phase, PiratesGame
 from .tables import HOLD
 
 #: the games the pictures come from
@@ -21,7 +22,8 @@ def sections() -> list[HowToSection]:
     captain = GreedyCaptain()
     place = seek(start, SEED, lambda s, a, t: isinstance(a, Place), captain.choose)
     sail = seek(start, SEED, lambda s, a, t: isinstance(a, Sail) and s.turn > 1, captain.choose)
-    fight = seek(start, SEED, lambda s, a, t: isinstance(a, Dice) and t.wins > s.wins, captain.choose)
+    fight = seek(start, SEED, lambda s, a, t: isinstance(a, Dice) and s.phase is not Phase.START
+                 and fight_outcome(s, a.suns, a.arms) == 1, captain.choose)
     bury = seek(start, SEED, lambda s, a, t: isinstance(a, Bury), captain.choose)
     return [
         HowToSection("Setting out", (
