@@ -8,9 +8,12 @@ A game's own pages (its board editor) are templates in the game's web folder
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Callable
+from typing import Any, Callable
 
-from jinja2 import BaseLoader, ChoiceLoader, Environment, FileSystemLoader, TemplateNotFound
+from jinja2 import BaseLoader, ChoiceLoader, Environment, FileSystemLoader, TemplateNotFound, pass_context
+from starlette.datastructures import URL, URLPath
+from starlette.requests import Request
+from starlette.routing import Router
 from starlette.templating import Jinja2Templates
 
 from ..core.registry import entry, game_ids
@@ -45,3 +48,31 @@ templates = Jinja2Templates(directory=str(HERE / "templates"))
 templates.env.loader = ChoiceLoader([FileSystemLoader(str(HERE / "templates")), GameTemplates()])
 #: the seats' colours as the pictures draw them, for the page's seat list
 templates.env.globals["seat_colours"] = SEAT
+
+
+#: most addresses an app keeps worked out (a game's own addresses carry its id: bounded)
+MAX_PATHS = 4096
+
+
+def _path_for(router: Router, name: str, params: tuple[tuple[str, str], ...]) -> URLPath:
+    # Starlette tries every route in turn, each failure an exception: a page's two dozen
+    # addresses took a third of its rendering; the routes never change while the app runs,
+    # so each app's router keeps what it worked out.
+    known: dict[tuple[str, tuple[tuple[str, str], ...]], URLPath] = router.__dict__.setdefault("plunder_paths", {})
+    path = known.get((name, params))
+    if path is None:
+        if len(known) >= MAX_PATHS:
+            known.clear()
+        path = known[(name, params)] = router.url_path_for(name, **dict(params))
+    return path
+
+
+@pass_context
+def url_for(context: dict[str, Any], name: str, /, **params: Any) -> URL:
+    """``request.url_for`` (what templates call), each route's address worked out once."""
+    request: Request = context["request"]
+    path = _path_for(request.scope["router"], name, tuple(sorted((k, str(v)) for k, v in params.items())))
+    return path.make_absolute_url(base_url=request.base_url)
+
+
+templates.env.globals["url_for"] = url_for
