@@ -79,6 +79,7 @@ async def set_name_route(request: Request) -> Response:
         return templates.TemplateResponse(request, "name.html", {"error": str(exc), "next": back, "given": given[:200]},
                                           status_code=400)
     await tables_of(request).db(set_name, tables_of(request).store, token_hash(token), name)
+    tables_of(request).renamed(token_hash(token))
     response = RedirectResponse(back, status_code=303)
     return remember(response, request, token) if minted else response
 

@@ -84,6 +84,12 @@ FALLBACK = {"hard": "medium", "medium": "easy", "easy": "random"}
 BUSY_RETRY_SECONDS = 1.0
 
 
+#: how long an open table trusts the names it read before a page or a connection reads them
+#: again (a rename in this process is seen at once: :meth:`Tables.renamed`); a table reloaded
+#: without pause would otherwise ask the store every time
+NAMES_FRESH_SECONDS = 5.0
+
+
 class Refused(Exception):
     """A request the game refuses: ``message`` in a player's words, ``detail`` the full reason
     (with the ruling id) where the rules gave one."""
@@ -173,6 +179,8 @@ class Table:
         self.outcome: dict[str, list[str]] | None = None
         #: the chosen display names of the seats' players, by token hash (:meth:`Tables.named`)
         self.chosen: dict[str, str] = {}
+        #: when :attr:`chosen` was read (``time.monotonic``); 0: to be read again
+        self.named_at = 0.0
         #: the rematch offered once the game is over (:meth:`Tables.named`)
         self.rematch: Rematch | None = None
         #: the end's breakdown, worked out once: (version, moves) it is of, and its lines
@@ -486,7 +494,8 @@ class Tables:
         table = self.open.get(game_id)
         if table is not None:
             table.used = time.monotonic()
-            await self.named(table)  # a name may have changed since
+            if table.used - table.named_at > NAMES_FRESH_SECONDS:
+                await self.named(table)  # a name may have changed since (in another process)
             return table
         lock = self._loading.setdefault(game_id, asyncio.Lock())
         async with lock:
@@ -507,8 +516,15 @@ class Tables:
         await self.ready(table)
         return table
 
+    def renamed(self, token: str) -> None:
+        """The holder of the token hashed ``token`` chose a name: its open tables read names anew."""
+        for table in self.open.values():
+            if any(s.token == token for s in table.row.seats):
+                table.named_at = 0.0
+
     async def named(self, table: Table) -> None:
         """Read the seats' chosen names and, once the game is over, its rematch, as stored now."""
+        table.named_at = time.monotonic()
         table.chosen = await self.db(names_of, self.store, [s.token for s in table.row.seats if s.token])
         table.rematch = None if table.on else await self.db(rematch_of, self.store, table.id)
 
