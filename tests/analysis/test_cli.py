@@ -56,7 +56,7 @@ def one_line_error(*args: str) -> str:
 
 
 def test_bad_records_get_one_line_errors(tmp_path: Path) -> None:
-    assert "no record file" in one_line_error("analyse", str(tmp_path / "missing.json"))
+    assert "cannot open record" in one_line_error("analyse", str(tmp_path / "missing.json"))
     garbled = tmp_path / "garbled.json"
     garbled.write_text("{not json", encoding="utf-8")
     assert "record" in one_line_error("analyse", str(garbled))

@@ -21,7 +21,7 @@ MARK_STYLES = {"good": "", "inaccuracy": "yellow", "mistake": "dark_orange", "bl
 
 
 @click.command("analyse")
-@click.argument("path", type=click.Path(exists=True, dir_okay=False))
+@click.argument("path", type=click.Path(dir_okay=False))
 @WORKERS
 @click.option("--sims", default=None, type=click.IntRange(1, MAX_SIMS),
               help="playouts per position (default: the game's, docs/analysis.md)")

@@ -47,7 +47,7 @@ def test_a_rated_game_against_the_ai_changes_the_rating_shown(page: Page, live_s
     change = CHANGE.match(page.inner_text("#yours"))
     assert change, page.inner_text("#yours")
     before, after = (int(v) for v in change.groups())
-    assert before == 0 and after != before
+    assert before == 1500 and after != before  # a newcomer shows 1500
     screenshot(page, "ratings-result", tmp_path)
     page.set_viewport_size(PHONE)
     screenshot(page, "ratings-result-phone", tmp_path)
@@ -89,7 +89,7 @@ def test_a_rated_game_between_two_browsers_changes_both_ratings(browser: Browser
         for name, p in (("host", a), ("guest", b)):
             p.wait_for_selector("#yours:not([hidden])")
             change = CHANGE.match(p.inner_text("#yours"))
-            assert change and change.group(1) == "0", p.inner_text("#yours")
+            assert change and change.group(1) == "1500", p.inner_text("#yours")
             shown[name] = int(change.group(2))
             p.goto(f"{live_server.url}/ratings/pillage")
             assert f"Your rating: {shown[name]}" in p.inner_text("#my-rating")
