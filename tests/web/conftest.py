@@ -24,3 +24,13 @@ def server(tmp_path: Path) -> Iterator[LiveServer]:
     live.start()
     yield live
     live.kill()
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def any_db(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    """A fresh SQLite database URL, or the session's PostgreSQL database (games never share an
+    id, so the tests do not meet each other's games there)."""
+    if request.param == "postgresql":
+        url: str = request.getfixturevalue("postgres_url")
+        return url
+    return f"sqlite:///{tmp_path / 'plunder.db'}"

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import json
 import random
-from pathlib import Path
 from typing import Any, Iterator
 
 import pytest
@@ -19,14 +18,10 @@ from plunder.web.limits import MAX_BODY_BYTES, MAX_MESSAGE_BYTES, MESSAGE_BURST
 from plunder.web.store import Store
 
 
-@pytest.fixture(params=["sqlite", "postgresql"])
-def db(request: pytest.FixtureRequest, tmp_path: Path) -> str:
-    """A fresh SQLite database URL, or the session's PostgreSQL database (games never share an
-    id, so the tests do not meet each other's games there)."""
-    if request.param == "postgresql":
-        url: str = request.getfixturevalue("postgres_url")
-        return url
-    return f"sqlite:///{tmp_path / 'plunder.db'}"
+@pytest.fixture
+def db(any_db: str) -> str:
+    """Every test here on both databases (:func:`tests.web.conftest.any_db`)."""
+    return any_db
 
 
 @pytest.fixture

@@ -20,10 +20,11 @@ from plunder.match import play_out
 from plunder.web import ratings, scores, standing
 from plunder.web.app import create_app
 from plunder.web.names import default_name
-from plunder.web.security import TOKEN_HEADER
+from plunder.web.security import TOKEN_HEADER, new_token
 from plunder.web.skill import MU, SIGMA, shown
 from plunder.web.store import HUMAN, OVER, GameRow, SeatRow, Store, token_hash
-from plunder.web.security import new_token
+
+from .test_play_server import new_game, state_of
 
 
 @pytest.fixture
@@ -32,35 +33,11 @@ def db(tmp_path: Path) -> str:
     return f"sqlite:///{tmp_path / 'plunder.db'}"
 
 
-@pytest.fixture(params=["sqlite", "postgresql"])
-def any_db(request: pytest.FixtureRequest, tmp_path: Path) -> str:
-    """A fresh SQLite database, or the session's PostgreSQL database (shared by the tests:
-    they look only at their own games and tokens there)."""
-    if request.param == "postgresql":
-        url: str = request.getfixturevalue("postgres_url")
-        return url
-    return f"sqlite:///{tmp_path / 'plunder.db'}"
-
-
 @pytest.fixture
 def client(db: str) -> Iterator[TestClient]:
     """The app over ``db``, its AI in a thread."""
     with TestClient(create_app(db, ai_workers=0)) as c:
         yield c
-
-
-def new_game(client: TestClient, game: str, **fields: str) -> str:
-    """POST the new-game form; the new game's id."""
-    answer = client.post(f"/new/{game}", data=fields, follow_redirects=False)
-    assert answer.status_code == 303, answer.text
-    return str(answer.headers["location"]).rsplit("/", 1)[1]
-
-
-def state_of(ws: WebSocketTestSession) -> dict[str, Any]:
-    """The next ``state`` message."""
-    message = ws.receive_json()
-    assert message["type"] == "state", message
-    return message
 
 
 def play_to_the_end(ws: WebSocketTestSession, rng: random.Random) -> dict[str, Any]:

@@ -90,7 +90,7 @@ def create_app(db_url: str | None = None, ai_workers: int | None = None, warm: b
     return app
 
 
-def settle() -> None:
+def preload() -> None:
     """Import every game now and hand what was made so far (modules, classes, functions: most
     of the process's objects) to the garbage collector's permanent generation. A full
     collection walks every object it tracks while the event loop waits; the games' code then
@@ -104,5 +104,5 @@ def settle() -> None:
 def serve(host: str = DEFAULT_HOST, port: int = DEFAULT_PORT, db_url: str | None = None) -> None:
     """Run the web app under uvicorn until interrupted."""
     app = create_app(db_url, warm=True)
-    settle()
+    preload()
     uvicorn.run(app, host=host, port=port, log_level="warning", ws_max_size=MAX_FRAME_BYTES)

@@ -651,8 +651,10 @@ class Tables:
         """Once the game is over, keep its verdict for the list of replays (:func:`.outcomes.record`),
         have its end rated (or its solitaire score kept) and learn what it means to each seat
         (:func:`.ratings.settle`); each acts once per game whoever calls."""
+        if table.on or table.outcome is not None:
+            return
         result = table.result()
-        if result is not None and table.outcome is None:
+        if result is not None:
             try:
                 await self.db(outcomes.record, self.store, table.id, str(result["verdict"]))
                 table.outcome = await self.db(ratings.settle, self.store, table.row, table.state)

@@ -159,3 +159,16 @@ def screenshot(page: Page, name: str, folder: Path) -> Path:
     path = target / f"{name}.png"
     page.screenshot(path=str(path), full_page=True)
     return path
+
+
+def point_on_screen(page: Page, x: int, y: int) -> tuple[float, float]:
+    """Where lattice point ``x,y`` of the sheet is on the screen."""
+    spot: list[float] = page.evaluate("""([x, y]) => {
+        const sheet = document.querySelector('#board [data-action-pattern]');
+        const svg = sheet.ownerSVGElement, p = svg.createSVGPoint(), d = sheet.dataset;
+        p.x = Number(d.originX) + x * Number(d.step);
+        p.y = Number(d.originY) - y * Number(d.step);
+        const s = p.matrixTransform(svg.getScreenCTM());
+        return [s.x, s.y];
+    }""", [x, y])
+    return spot[0], spot[1]

@@ -24,6 +24,18 @@ def checked(page: Page, verdict: str) -> None:
     page.wait_for_function("(v) => document.getElementById('status').className === 'status ' + v", arg=verdict)
 
 
+def sketch_two_apart(page: Page) -> None:
+    """Sketch a 1 x 3 lattice with its two end cells filled: a board of two boxes that share
+    no line (refused, PP-1)."""
+    page.select_option("#lattice-kind", "square")
+    page.fill("#lattice-rows", "1")
+    page.fill("#lattice-cols", "3")
+    page.get_by_role("button", name="Empty lattice").click()
+    cells = page.locator("svg.sketch .cell")
+    cells.nth(0).click()
+    cells.nth(2).click()
+
+
 def centre(locator: Locator) -> tuple[float, float]:
     box = locator.bounding_box()
     assert box is not None
@@ -107,13 +119,7 @@ def test_a_board_is_drawn_saved_and_played(page: Page, live_server: LiveServer, 
 def test_a_refused_board_says_why_and_cannot_be_played(page: Page, live_server: LiveServer) -> None:
     page.goto(live_server.url + "/editor")
     checked(page, "ok")
-    page.select_option("#lattice-kind", "square")
-    page.fill("#lattice-rows", "1")
-    page.fill("#lattice-cols", "3")
-    page.get_by_role("button", name="Empty lattice").click()
-    cells = page.locator("svg.sketch .cell")
-    cells.nth(0).click()
-    cells.nth(2).click()
+    sketch_two_apart(page)
     checked(page, "error")
     assert "PP-1" in page.locator("#status").inner_text()
     assert page.get_by_role("button", name="Play it").is_disabled()

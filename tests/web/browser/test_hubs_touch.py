@@ -11,23 +11,10 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Browser, Page
 
-from .conftest import PHONE, LiveServer, screenshot
+from .conftest import PHONE, LiveServer, point_on_screen, screenshot
 from .test_play import MAX_CLICKS, legal, start, wait_turn
 
 pytestmark = pytest.mark.browser
-
-
-def point_on_screen(page: Page, x: int, y: int) -> tuple[float, float]:
-    """Where lattice point ``x,y`` of the sheet is on the screen."""
-    spot: list[float] = page.evaluate("""([x, y]) => {
-        const sheet = document.querySelector('#board [data-action-pattern]');
-        const svg = sheet.ownerSVGElement, p = svg.createSVGPoint(), d = sheet.dataset;
-        p.x = Number(d.originX) + x * Number(d.step);
-        p.y = Number(d.originY) - y * Number(d.step);
-        const s = p.matrixTransform(svg.getScreenCTM());
-        return [s.x, s.y];
-    }""", [x, y])
-    return spot[0], spot[1]
 
 
 def tap_centre(page: Page, selector: str) -> None:

@@ -17,7 +17,7 @@ from typing import Callable
 import pytest
 from playwright.sync_api import Browser, Page
 
-from .conftest import DESKTOP, PHONE, LiveServer, screenshot
+from .conftest import DESKTOP, PHONE, LiveServer, point_on_screen, screenshot
 
 pytestmark = pytest.mark.browser
 
@@ -119,14 +119,7 @@ def hubs_choice(page: Page, moves: list[str], _turn: int) -> None:
     move = moves[0]
     if move.startswith("dot "):
         x, y = (int(v) for v in move[4:].split(","))
-        point = page.evaluate("""([x, y]) => {
-            const sheet = document.querySelector('#board [data-action-pattern]');
-            const svg = sheet.ownerSVGElement, p = svg.createSVGPoint(), d = sheet.dataset;
-            p.x = Number(d.originX) + x * Number(d.step);
-            p.y = Number(d.originY) - y * Number(d.step);
-            const s = p.matrixTransform(svg.getScreenCTM());
-            return [s.x, s.y];
-        }""", [x, y])
+        point = point_on_screen(page, x, y)
         page.mouse.move(point[0], point[1])
         assert page.locator("#board circle.ghost:not(.bad)").count() == 1  # a free point glows
         page.mouse.click(point[0], point[1])

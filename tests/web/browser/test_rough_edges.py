@@ -13,7 +13,7 @@ import pytest
 from playwright.sync_api import Browser, ConsoleMessage, Page, WebSocketRoute
 
 from .conftest import DESKTOP, PHONE, LiveServer, screenshot
-from .test_editor import checked
+from .test_editor import checked, sketch_two_apart
 from .test_play import click_action, drawn, legal, start
 
 
@@ -141,13 +141,7 @@ def test_no_page_asks_for_a_missing_icon(page: Page, live_server: LiveServer) ->
     assert icon.status == 200 and icon.headers["content-type"].startswith("image/svg+xml")
     assert page.locator("link[rel=icon]").count() == 1
     # an incomplete board in the editor is an answer in the page, not an HTTP error
-    page.select_option("#lattice-kind", "square")
-    page.fill("#lattice-rows", "1")
-    page.fill("#lattice-cols", "3")
-    page.get_by_role("button", name="Empty lattice").click()
-    cells = page.locator("svg.sketch .cell")
-    cells.nth(0).click()
-    cells.nth(2).click()
+    sketch_two_apart(page)
     checked(page, "error")
     assert failed == [] and errors == [], (failed, errors)
 

@@ -294,6 +294,13 @@
     log: () => log,
     act, say, button, svgPoint, underPoint, actionAt,
     seatName: (i) => { const s = (state.seats || [])[i]; return s ? s.name : `seat ${i + 1}`; },
+    // a module's own stylesheet (an address beside it: new URL("client.css", import.meta.url))
+    stylesheet: (url) => {
+      const link = document.createElement("link");
+      link.rel = "stylesheet";
+      link.href = String(url);
+      document.head.append(link);
+    },
     // a panel under the board, or at the top of the column beside it ("side": where the eye
     // is on a desktop, right under the board on a phone), hidden until the module shows it,
     // made once per id

@@ -21,10 +21,7 @@ const LOUPE_STEPS = 8;
 
 export function setup(page) {
   api = page;
-  const style = document.createElement("link");
-  style.rel = "stylesheet";
-  style.href = new URL("client.css", import.meta.url).href;
-  document.head.append(style);
+  api.stylesheet(new URL("client.css", import.meta.url));
   api.board.addEventListener("mousemove", ghost);
   // a finger moving over the sheet moves the ghost dot as a mouse does
   api.board.addEventListener("touchmove", (event) => {

@@ -7,10 +7,7 @@ let api = null;
 
 export function setup(page) {
   api = page;
-  const style = document.createElement("link");
-  style.rel = "stylesheet";
-  style.href = new URL("client.css", import.meta.url).href;
-  document.head.append(style);
+  api.stylesheet(new URL("client.css", import.meta.url));
 }
 
 export function update(msg) {

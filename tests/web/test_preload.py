@@ -1,4 +1,4 @@
-"""The server process settles before it serves: every game imported, the import's objects out of the collector's sight."""
+"""The server process preloads before it serves: every game imported, the import's objects out of the collector's sight."""
 
 from __future__ import annotations
 
@@ -6,12 +6,12 @@ import gc
 import sys
 
 from plunder.core.registry import game_ids, load_game
-from plunder.web.app import settle
+from plunder.web.app import preload
 
 
-def test_settle_imports_every_game_and_freezes_what_was_made() -> None:
+def test_preload_imports_every_game_and_freezes_what_was_made() -> None:
     try:
-        settle()
+        preload()
         assert gc.get_freeze_count() > 10_000
         imported = set(sys.modules)
         for game_id in game_ids():
