@@ -28,11 +28,12 @@ It prints per run the moves per second (people's and the AI's, through the serve
 p50/p95/p99 of both latencies and the errors, then the spread of the runs. The target (issue
 14): 200 concurrent games, zero errors, p95 acknowledgement under 100 ms on 2 cores.
 
-With ``--heavy``, two more clients run beside the games, in a thread of their own (one game
+With ``--heavy``, two more clients run beside the games, in a process of their own (one game
 must not stall the others): one creates the heaviest game the server allows, Hubs on
 a 1000 x 1000 sheet (a million legal moves while dots are placed) against ``easy``, and reloads
 it without pause: it fetches the game page, opens the WebSocket, reads the first ``state``,
-plays a random legal move when it is its turn, closes and starts again; the other creates an
+plays a random legal move when it is its turn, closes and starts again (a view refused for
+the client's rate, ``VIEW_RATE`` in docs/limits.md, is counted and waited out as told); the other creates an
 all-AI game, Crossroads for six ``easy`` seats with ``max_rounds=10000`` and ``target=100000``
 (millions of moves if nothing stopped it), and watches it. It prints the reloads made, the
 page's and the first message's size, the time a reload took, the showcase's moves, their
@@ -72,12 +73,12 @@ import statistics
 import subprocess
 import sys
 import tempfile
-import threading
 import time
+import urllib.error
 import urllib.parse
 import urllib.request
 from collections import defaultdict
-from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import Future, ProcessPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -439,28 +440,41 @@ class Heavy:
     page_bytes: int = 0
     state_bytes: int = 0
     moves: int = 0
+    #: views refused for the client's rate (the page's 429, the channel's close 1013)
+    refused: int = 0
     showcase_moves: int = 0
     errors: list[str] = field(default_factory=list)
 
 
 async def reload_heavy(url: str, heavy: Heavy, deadline: float) -> None:
     """Reload the heaviest game without pause until ``deadline``: page, WebSocket, first state,
-    a move when it is the bot's turn."""
+    a move when it is the bot's turn. A view refused for the client's rate (429, or the
+    channel's ``error`` and close code 1013) is counted, and the client waits as told."""
     game, form = HEAVY_GAME
     try:
         game_id, token = await asyncio.to_thread(create, url, game, "", "", form)
         rng = random.Random(0)
         while time.perf_counter() < deadline:
             began = time.perf_counter()
-            page = await asyncio.to_thread(fetch, f"{url}/play/{game_id}?token={token}")
+            try:
+                page = await asyncio.to_thread(fetch, f"{url}/play/{game_id}", {TOKEN_HEADER: token})
+            except urllib.error.HTTPError as exc:
+                if exc.code != 429:
+                    raise
+                heavy.refused += 1
+                await asyncio.sleep(min(float(exc.headers.get("retry-after") or 1), max(0.0, deadline - time.perf_counter())))
+                continue
             heavy.page_bytes = max(heavy.page_bytes, len(page))
-            # older servers read the token from ?token=, newer ones from the header
-            async with websockets.connect(url.replace("http://", "ws://") + f"/ws/{game_id}?token={token}",
-                                          additional_headers={"x-plunder-token": token}, max_size=2**24,
+            async with websockets.connect(url.replace("http://", "ws://") + f"/ws/{game_id}",
+                                          additional_headers={TOKEN_HEADER: token}, max_size=2**24,
                                           open_timeout=60) as ws:
                 raw = await ws.recv()
                 heavy.state_bytes = max(heavy.state_bytes, len(raw))
                 message = json.loads(raw)
+                if message["type"] == "error" and "too often" in str(message.get("message")):
+                    heavy.refused += 1
+                    await asyncio.sleep(min(1.0, max(0.0, deadline - time.perf_counter())))
+                    continue
                 if message["type"] != "state":
                     heavy.errors.append(f"heavy: {message.get('message')}")
                     return
@@ -497,25 +511,31 @@ async def watch_showcase(url: str, heavy: Heavy, deadline: float) -> None:
         heavy.errors.append(f"showcase: {type(exc).__name__}: {exc}")
 
 
-def fetch(address: str) -> bytes:
-    """The body of a GET (an error status raises)."""
-    with urllib.request.urlopen(address, timeout=120) as answer:
+def fetch(address: str, headers: dict[str, str] | None = None) -> bytes:
+    """The body of a GET (an error status raises :class:`urllib.error.HTTPError`)."""
+    with urllib.request.urlopen(urllib.request.Request(address, headers=headers or {}), timeout=120) as answer:
         body: bytes = answer.read()
         return body
 
 
-def run_heavy(url: str, seconds: float) -> tuple[threading.Thread, Heavy]:
-    """Start the heavy game's reloads and the showcase's watcher in a thread of their own (so
-    that reading a page of a million-point sheet does not delay the bots' measurements)."""
+def heavy_clients(url: str, seconds: float) -> Heavy:
+    """The heavy game's reloads and the showcase's watcher until ``seconds`` have passed: what they met."""
     heavy = Heavy()
     deadline = time.perf_counter() + seconds
 
     async def both() -> None:
         await asyncio.gather(reload_heavy(url, heavy, deadline), watch_showcase(url, heavy, deadline))
 
-    thread = threading.Thread(target=asyncio.run, args=(both(),), daemon=True)
-    thread.start()
-    return thread, heavy
+    asyncio.run(both())
+    return heavy
+
+
+def run_heavy(url: str, seconds: float) -> tuple[ProcessPoolExecutor, Future[Heavy]]:
+    """Start :func:`heavy_clients` in a process of its own: reading the pages of a
+    million-point sheet in the bots' process would hold its interpreter lock and delay their
+    measurements (a person reloading a heavy game is another machine)."""
+    pool = ProcessPoolExecutor(1)
+    return pool, pool.submit(heavy_clients, url, seconds)
 
 
 def peak_mb(pid: int) -> float:
@@ -531,7 +551,8 @@ def peak_mb(pid: int) -> float:
 
 def report_heavy(heavy: Heavy, process: subprocess.Popen[bytes] | None) -> int:
     """Print what ``--heavy`` met; its errors."""
-    print(f"  heavy game (hubs 1000x1000 vs easy): {len(heavy.reloads)} reloads, {heavy.moves} moves, reload "
+    print(f"  heavy game (hubs 1000x1000 vs easy): {len(heavy.reloads)} reloads ({heavy.refused} views refused for "
+          f"the client's rate), {heavy.moves} moves, reload "
           f"p50 {pct(heavy.reloads, 50):.0f} ms p95 {pct(heavy.reloads, 95):.0f} ms, page {heavy.page_bytes:,} bytes, "
           f"first state {heavy.state_bytes:,} bytes")
     print(f"  all-AI showcase (crossroads 6p, 6 easy): {heavy.showcase_moves} moves while watched")
@@ -602,9 +623,10 @@ def main() -> None:
                     moves = tally.human_moves + tally.ai_moves
                     cpu_line = f"  server process CPU: {used:.1f} s over the run, {1000 * used / max(moves, 1):.2f} ms per move"
                 if extra is not None:
-                    extra[0].join(60)
-                    tally.errors.extend(extra[1].errors)
-                    report_heavy(extra[1], process)
+                    heavy = extra[1].result(timeout=120)
+                    extra[0].shutdown()
+                    tally.errors.extend(heavy.errors)
+                    report_heavy(heavy, process)
             finally:
                 if process is not None:
                     process.terminate()

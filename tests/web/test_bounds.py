@@ -9,12 +9,14 @@ from __future__ import annotations
 import asyncio
 import json
 import pickle
+import secrets
 import time
 from pathlib import Path
 from typing import Any, Iterator
 
 import pytest
 from starlette.testclient import TestClient
+from starlette.websockets import WebSocketDisconnect
 
 from plunder.core.game import Game
 from plunder.core.record import Move, Record
@@ -23,6 +25,8 @@ from plunder.games.hubs.rules import HubsGame
 from plunder.match import play_out
 from plunder.web import tables
 from plunder.web.app import create_app
+from plunder.web.limits import CLOSE_TRY_LATER, VIEW_BURST
+from plunder.web.security import TOKEN_HEADER
 from plunder.web.positions import CHECKPOINT_EVERY, KEEP_RECENT
 from plunder.web.store import HUMAN, ON, GameRow, SeatRow
 from plunder.web.tables import LEGAL_CAP, LOG_WINDOW, Table, Viewer
@@ -184,3 +188,59 @@ def test_a_position_sent_to_an_ai_worker_leaves_its_games_cached_tables_behind()
     back = pickle.loads(sent)
     assert back.game.params == game.params and len(back.legal_actions()) == 1_000_000
     assert pickle.loads(sent).game is back.game  # a worker builds the game's tables once
+
+
+def test_a_client_opening_a_game_too_often_is_refused_and_told_when_to_come_back(client: TestClient) -> None:
+    game_id = new_game(client, "pillage", preset="small", **{"seat.0": "me", "seat.1": "hotseat"})
+    # a page and its live channel are two views: a person reloading a few times is never refused
+    for _ in range(VIEW_BURST // 2):
+        assert client.get(f"/play/{game_id}").status_code == 200
+        with client.websocket_connect(f"/ws/{game_id}") as ws:
+            state_of(ws)
+    page = client.get(f"/play/{game_id}")
+    assert page.status_code == 429 and "You are opening this game too often" in page.text
+    assert int(page.headers["retry-after"]) >= 1
+    with client.websocket_connect(f"/ws/{game_id}") as ws:
+        refused = ws.receive_json()
+        assert refused["type"] == "error" and "too often" in refused["message"] and "VIEW_BURST" in refused["detail"]
+        with pytest.raises(WebSocketDisconnect) as closed:
+            ws.receive_json()
+    assert closed.value.code == CLOSE_TRY_LATER
+    # a spectator is counted by address, the seat's holder by its token: each has views of its own
+    with TestClient(client.app) as stranger:
+        assert stranger.get(f"/watch/{game_id}").status_code == 200
+
+
+def test_a_made_up_token_gains_no_views(client: TestClient) -> None:
+    game_id = new_game(client, "pillage", preset="small", **{"seat.0": "me", "seat.1": "hotseat"})
+    with TestClient(client.app) as stranger:
+        # each request with a token of its own making (well formed, holding no seat): all count
+        # against the address
+        answers = [stranger.get(f"/watch/{game_id}", headers={TOKEN_HEADER: secrets.token_urlsafe(18)}).status_code
+                   for _ in range(VIEW_BURST + 1)]
+    assert answers.count(200) == VIEW_BURST and answers[-1] == 429
+    # the seat's holder still has its own
+    assert client.get(f"/play/{game_id}").status_code == 200
+
+
+def test_the_log_is_renamed_once_and_again_when_a_name_changes_or_a_move_is_undone() -> None:
+    game = load_game("pillage", "small")
+    moves = played(game, 1, 30)[:20]
+    table = Table(GameRow("g", game.id, dict(game.params), 1, ON, "t", [SeatRow(HUMAN, token="t"), SeatRow(HUMAN, token="u")],
+                          moves=moves))
+    first = table.told(table.log)
+    again = table.told(table.log)
+    # kept as sent, not renamed again for each view
+    assert again == first and all(a is b for a, b in zip(again, first))
+    table.chosen = {"t": "Anna"}
+    renamed = table.told(table.log)
+    assert any("Anna" in e["text"] for e in renamed) and not any("Anna" in e["text"] for e in first)
+    # an undone move made again differently is told afresh
+    last = next(i for i in range(len(moves) - 1, 0, -1) if moves[i].by is not None)
+    table.cut(last)
+    before = table.states[-1]
+    action = next(a for a in before.legal_actions() if game.action_to_text(before, a) != moves[last].action)
+    table.extend([Move(before.current_player, game.action_to_text(before, action))], [before.apply(action)])
+    told = table.told(table.log)
+    assert told[-1]["text"] == table.callers().told(table.log[-1].text) != renamed[last]["text"]
+    assert told[:last] == renamed[:last]

@@ -183,3 +183,28 @@ def test_crossroads_offers_and_answers_are_told_at_the_table_by_the_server(db: s
     assert line["kind"] == "move" and line["seat"] == seat and line["name"] == views[1 - seat]["seats"][seat]["name"]
     assert line["text"].startswith(f"{line['name']} offers ") and " gets " in line["text"]
     assert line["text"] == views[0]["log"][-1]["text"]  # the game's own words, as its log has them
+
+
+def test_a_reconnecting_viewer_is_sent_the_history_without_reading_the_store_again(
+        pair: tuple[TestClient, TestClient, TestClient, str], monkeypatch: pytest.MonkeyPatch) -> None:
+    alice, bob, _carol, game_id = pair
+    reads = [0]
+    latest = ChatStore.latest
+
+    def counted(self: ChatStore, game: str, most: int | None = CHAT_HISTORY) -> list[dict[str, Any]]:
+        reads[0] += 1
+        return latest(self, game, most)
+
+    monkeypatch.setattr(ChatStore, "latest", counted)
+    with alice.websocket_connect(f"/ws/{game_id}") as a:
+        state_of(a)  # no talk yet (the fixture's first connection read the store, and found none)
+        assert said(a, "first")["lines"][0]["text"] == "first"
+    with bob.websocket_connect(f"/ws/{game_id}") as b:
+        state_of(b)
+        assert [line["text"] for line in chat_of(b)["lines"]] == ["first"]
+        assert said(b, "second")["lines"][0]["text"] == "second"
+    for _ in range(3):  # a page reloaded: the lines kept, the one said since among them
+        with alice.websocket_connect(f"/ws/{game_id}") as a:
+            state_of(a)
+            assert [line["text"] for line in chat_of(a)["lines"]] == ["first", "second"]
+    assert reads[0] == 0  # every connection after the first was sent the lines kept in memory

@@ -26,7 +26,8 @@ from starlette.staticfiles import StaticFiles
 
 from ..core.registry import entry, game_ids
 from . import assets, coach, editor, games, lobby, newgame, pages, ratings, replays, scores
-from .limits import CREATE_BURST, CREATE_RATE, MAX_FRAME_BYTES, UPLOAD_BURST, UPLOAD_RATE, BodyLimit, Buckets
+from .limits import (CREATE_BURST, CREATE_RATE, MAX_FRAME_BYTES, UPLOAD_BURST, UPLOAD_RATE, VIEW_BURST, VIEW_RATE,
+                     BodyLimit, Buckets)
 from .chat import Chat
 from .security import HEADERS, Guard
 from .store import Store
@@ -54,8 +55,10 @@ async def http_error(request: Request, exc: Exception) -> Response:
     status = exc.status_code if isinstance(exc, HTTPException) else 500
     detail = exc.detail if isinstance(exc, HTTPException) else "something went wrong on the server"
     # the headers again: a 500 is answered outside the middleware that adds them to the rest
+    # a refusal's own headers (a 429's Retry-After) with them
+    headers = {**HEADERS, **(exc.headers or {})} if isinstance(exc, HTTPException) else HEADERS
     return templates.TemplateResponse(request, "error.html", {"status": status, "detail": detail},
-                                      status_code=status, headers=HEADERS)
+                                      status_code=status, headers=headers)
 
 
 def create_app(db_url: str | None = None, ai_workers: int | None = None, warm: bool = False) -> Starlette:
@@ -87,6 +90,7 @@ def create_app(db_url: str | None = None, ai_workers: int | None = None, warm: b
     app.state.chat = Chat(tables)
     app.state.creations = Buckets(CREATE_RATE, CREATE_BURST)
     app.state.uploads = Buckets(UPLOAD_RATE, UPLOAD_BURST)
+    app.state.views = Buckets(VIEW_RATE, VIEW_BURST)
     return app
 
 

@@ -19,6 +19,7 @@ import asyncio
 import logging
 import re
 import time
+from collections import OrderedDict
 from typing import Any, Sequence
 
 from sqlalchemy import Column, Float, ForeignKey, Index, Integer, String, Text, func, insert, select
@@ -39,6 +40,8 @@ CHAT_BURST = 5
 MAX_CHAT_LINES = 1_000
 #: lines a viewer is sent when it connects (the latest)
 CHAT_HISTORY = 100
+#: games whose last lines are kept in memory (:attr:`Chat.recent`)
+CHAT_KEPT_GAMES = 1_000
 #: a line a seat holder wrote, and a move told at the table (``Client.talk``)
 SAY, MOVE = "say", "move"
 
@@ -133,6 +136,11 @@ class Chat:
         self.store = ChatStore(tables.store.engine)
         #: each token's rate, by the hash of its token (the oldest forgotten past a bound)
         self.rates = Buckets(CHAT_RATE, CHAT_BURST)
+        #: the last :data:`CHAT_HISTORY` lines of the games viewed lately, as stored, by game id (the
+        #: least recently viewed forgotten past :data:`CHAT_KEPT_GAMES`): a page reloaded does not read the store
+        self.recent: OrderedDict[str, list[dict[str, Any]]] = OrderedDict()
+        #: lines stored so far, by every game (a read of the store that saw it change is not kept)
+        self.written = 0
         tables.moved.append(self.moved)
 
     async def say(self, table: Table, viewer: Viewer, text: Any) -> None:
@@ -158,6 +166,11 @@ class Chat:
         if rows is None:
             raise Refused(f"This game's table talk is full: {MAX_CHAT_LINES:,} lines at most.",
                           f"MAX_CHAT_LINES = {MAX_CHAT_LINES}")
+        self.written += 1
+        if table.id in self.recent:
+            kept = self.recent[table.id]
+            seen = {r["id"] for r in kept}  # a read of the store that ended meanwhile may hold them already
+            self.recent[table.id] = (kept + [r for r in rows if r["id"] not in seen])[-CHAT_HISTORY:]
         message = {"type": "chat", "history": False, "lines": [shown(table, r) for r in rows]}
         for each in list(table.viewers):
             try:
@@ -168,7 +181,17 @@ class Chat:
     async def history(self, table: Table, viewer: Viewer) -> None:
         """Send a viewer that just connected the game's last :data:`CHAT_HISTORY` lines (nothing
         when there are none: a game without talk sends what it always did)."""
-        rows = await self.tables.db(self.store.latest, table.id)
+        rows = self.recent.pop(table.id, None)
+        if rows is None:
+            written = self.written
+            rows = await self.tables.db(self.store.latest, table.id)
+            keep = self.written == written  # else a line stored meanwhile may be missing from what was read
+        else:
+            keep = True
+        if keep:
+            self.recent[table.id] = rows
+            if len(self.recent) > CHAT_KEPT_GAMES:
+                self.recent.popitem(last=False)
         if rows:
             await viewer.queue.put({"type": "chat", "history": True, "lines": [shown(table, r) for r in rows]})
 

@@ -25,8 +25,8 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 from ..core.errors import ParameterError
 from ..core.game import Game
 from ..core.registry import game_ids, load_game
-from .limits import (MAX_FIELD_BYTES, MAX_FORM_FIELDS, MAX_MESSAGE_BYTES, MAX_MESSAGE_DEPTH, MAX_REFUSED,
-                     MESSAGE_BURST, MESSAGE_RATE, Bucket, deeper_than)
+from .limits import (CLOSE_TRY_LATER, MAX_FIELD_BYTES, MAX_FORM_FIELDS, MAX_MESSAGE_BYTES, MAX_MESSAGE_DEPTH,
+                     MAX_REFUSED, MESSAGE_BURST, MESSAGE_RATE, VIEW_BURST, VIEW_RATE, Bucket, Buckets, deeper_than)
 from . import ratings
 from .chat import MAX_CHAT_CHARS, Chat
 from .newgame import default_seat, render_form
@@ -124,6 +124,26 @@ async def table_or_404(conn: HTTPConnection) -> Table:
     return table
 
 
+#: what a client opening a game's views too often is told (:data:`~.limits.VIEW_BURST`)
+VIEWS_REFUSED = (f"You are opening this game too often: {VIEW_BURST} times at once, then {VIEW_RATE:g} a second. "
+                 "Wait a moment and reload.")
+
+
+def take_view(conn: HTTPConnection, table: Table) -> bool:
+    """Spend one of the client's game views (:data:`~.limits.VIEW_BURST`, :data:`~.limits.VIEW_RATE`).
+
+    The client is the seat token it acts with when that token holds a seat at ``table``, else
+    its address: a token a client makes up holds no seat, so making up new ones gains nothing."""
+    try:
+        token = token_of(conn)
+    except TokenRefused:
+        token = None
+    hashed = None if token is None else token_hash(token)
+    key = f"seat {hashed}" if table.seats_of(hashed) else f"address {conn.client.host if conn.client else '?'}"
+    views: Buckets = conn.app.state.views
+    return views.take(key)
+
+
 def invites(request: Request, table: Table) -> list[dict[str, Any]]:
     """The invite links of the table's open seats (shown to the game's creator only)."""
     return [{"seat": i, "name": table.game.seat_name(i), "path": f"/join/{s.invite}",
@@ -135,6 +155,8 @@ async def game_page(request: Request, spectator: bool) -> Response:
     """The game page with its first frame drawn on the server: ``state`` is the first WebSocket
     message (the picture, the whole log, the seats), so the page shows the game at once."""
     table = await table_or_404(request)
+    if not take_view(request, table):
+        raise HTTPException(429, VIEWS_REFUSED, headers={"Retry-After": str(request.app.state.views.wait())})
     token = None if spectator else token_or_400(request)[0]
     viewer = Viewer(None if token is None else token_hash(token))
     creator = viewer.token == table.row.creator
@@ -200,6 +222,11 @@ async def ws(websocket: WebSocket) -> None:
     except TokenRefused as exc:
         await websocket.send_json({"type": "error", "message": str(exc), "detail": str(exc)})
         await websocket.close(CLOSE_POLICY)
+        return
+    if not take_view(websocket, table):
+        await websocket.send_json({"type": "error", "message": VIEWS_REFUSED,
+                                   "detail": f"VIEW_BURST = {VIEW_BURST}, VIEW_RATE = {VIEW_RATE:g}"})
+        await websocket.close(CLOSE_TRY_LATER)
         return
     viewer = Viewer(None if token is None else token_hash(token))
     tables.welcome(table, viewer)

@@ -5,6 +5,7 @@ listed in docs/limits.md and docs/web.md.
 
 from __future__ import annotations
 
+import math
 import time
 from dataclasses import dataclass, field
 
@@ -35,6 +36,15 @@ MAX_REFUSED = 50
 #: games one address may create: :data:`CREATE_BURST` at once, then :data:`CREATE_RATE` a second
 CREATE_RATE = 1.0
 CREATE_BURST = 300
+#: game views one client may open (a game's page, ``/play`` or ``/watch``, and its live channel,
+#: ``/ws``; a client is its seat token, or its address when it has none): :data:`VIEW_BURST`
+#: at once, then :data:`VIEW_RATE` a second. A person opening tabs or reloading never meets it;
+#: a client reloading without pause gets 429 (a refused channel: an ``error`` message, then
+#: close code :data:`CLOSE_TRY_LATER`) instead of a share of the event loop every game needs
+VIEW_RATE = 2.0
+VIEW_BURST = 30
+#: the WebSocket close code of a channel refused for its client's view rate (RFC 6455: try again later)
+CLOSE_TRY_LATER = 1013
 #: addresses whose creation rate is remembered (the oldest are forgotten first)
 MAX_ADDRESSES = 10_000
 #: records one address may upload to replay (each up to seconds of replay): :data:`UPLOAD_BURST`
@@ -84,7 +94,7 @@ class Bucket:
 
 
 class Buckets:
-    """One :class:`Bucket` per key (a client address), forgetting the oldest past a bound."""
+    """One :class:`Bucket` per key (a client address, a token's hash), forgetting the oldest past a bound."""
 
     def __init__(self, rate: float, burst: float, most: int = MAX_ADDRESSES) -> None:
         self.rate, self.burst, self.most = rate, burst, most
@@ -97,6 +107,10 @@ class Buckets:
             self.buckets.pop(next(iter(self.buckets)))
         self.buckets[key] = bucket
         return bucket.take()
+
+    def wait(self) -> int:
+        """Whole seconds until a refused key has a token again (the ``Retry-After`` it is told)."""
+        return max(1, math.ceil(1 / self.rate))
 
 
 class BodyLimit:

@@ -63,6 +63,8 @@ MAX_QUEUED = 100
 MAX_GAME_MOVES = 10_000
 #: most log entries a state message carries; older ones are sent on request (``log`` messages)
 LOG_WINDOW = 200
+#: log entries a table keeps as sent (:meth:`Table.told`): the window a page is sent, twice over
+TOLD_KEPT = 2 * LOG_WINDOW
 #: a game whose picture and legal moves took longer than this to prepare (CPU seconds) has
 #: them prepared in a thread from then on, off the event loop; quicker ones are prepared on the
 #: loop, where a hand-over to a thread would cost more than the work
@@ -187,6 +189,10 @@ class Table:
         self._breakdown: tuple[tuple[int, int], list[str]] | None = None
         #: the position's picture and legal moves being worked out in a thread (:meth:`Tables.ready`)
         self.preparing: asyncio.Future[Prepared] | None = None
+        #: the log's latest entries as sent (:meth:`told`), by move number, each with the entry it
+        #: is of, for the seats' names in :attr:`_told_names`: a page reloaded does not rename them again
+        self._told: dict[int, tuple[LogEntry, dict[str, Any]]] = {}
+        self._told_names: tuple[str, ...] = ()
         self.adopt(row, self.replayed(row))
 
     def replayed(self, row: GameRow) -> tuple[list[Move], Positions, list[LogEntry]]:
@@ -431,9 +437,21 @@ class Table:
         return {"type": "log", "from": start, "log": self.told(self.log[start:before])}
 
     def told(self, entries: Sequence[LogEntry]) -> list[dict[str, Any]]:
-        """``entries`` as sent, each seat named by its player's name (:meth:`.names.Callers.told`)."""
+        """``entries`` as sent, each seat named by its player's name (:meth:`.names.Callers.told`);
+        the last :data:`TOLD_KEPT` are kept as sent until a name changes."""
         callers = self.callers()
-        return [{**e.data(), "text": callers.told(e.text)} for e in entries]
+        if tuple(callers.names) != self._told_names:
+            self._told, self._told_names = {}, tuple(callers.names)
+        sent = []
+        for e in entries:
+            kept = self._told.get(e.n)
+            if kept is None or kept[0] is not e:  # new, or an entry undone and made again
+                kept = self._told[e.n] = (e, {**e.data(), "text": callers.told(e.text)})
+            sent.append(kept[1])
+        if len(self._told) > TOLD_KEPT:
+            first = len(self.log) - TOLD_KEPT // 2
+            self._told = {n: kept for n, kept in self._told.items() if n > first}
+        return sent
 
     def record(self) -> Record:
         """The game's record: with its seed once the game is over (the seed is the server's

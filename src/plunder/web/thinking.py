@@ -40,6 +40,9 @@ from .limits import MAX_ANALYSES
 #: how much lower the AI workers' CPU priority is than the server's: on a busy machine the
 #: event loop, which acknowledges people's moves, goes first (``os.nice``)
 WORKER_NICENESS = 5
+#: the quick levels' worker's (:data:`QUICK_LEVELS`): between the server's and the searching
+#: workers', so that on a busy machine a reply of milliseconds does not wait for CPU behind seconds of search
+QUICK_NICENESS = 2
 #: the replay worker's, lower still: an upload's seconds of replay give way to people's moves and the AI's
 REPLAY_NICENESS = 15
 #: agents a worker keeps built, by game and spec (a board's tables are not rebuilt every move)
@@ -83,7 +86,7 @@ def start_worker(server_pid: int, niceness: int = WORKER_NICENESS) -> None:
     waiting on a dead server's queue would wait forever: on Linux the kernel kills the worker
     when its parent, the server, dies (``PR_SET_PDEATHSIG``); a server already gone by the
     time the worker starts ends it at once. Then the worker lowers its priority by ``niceness``
-    (:data:`WORKER_NICENESS`, :data:`REPLAY_NICENESS`), so the event loop that acknowledges
+    (:data:`WORKER_NICENESS`, :data:`QUICK_NICENESS`, :data:`REPLAY_NICENESS`), so the event loop that acknowledges
     people's moves goes first.
     """
     if sys.platform.startswith("linux"):
@@ -114,6 +117,8 @@ def warm_replays() -> int:
 #: the levels that decide in milliseconds (a greedy agent, or half random): they have a pool of
 #: their own, so their replies never wait behind a searching level's
 QUICK_LEVELS = ("easy", "medium")
+#: each pool's workers' niceness
+NICENESS = {"quick": QUICK_NICENESS, "deep": WORKER_NICENESS, "replay": REPLAY_NICENESS}
 #: requests waiting in one lane at most (one per game or address: past this a new one is refused
 #: as :class:`Busy`, a bound that rotating addresses cannot get round)
 MAX_WAITING = 2_000
@@ -272,7 +277,7 @@ class Thinkers:
                                                         # spawned, so the server is each worker's parent (start_worker)
                                                         mp_context=multiprocessing.get_context("spawn"),
                                                         initializer=start_worker,
-                                                        initargs=(os.getpid(), REPLAY_NICENESS if kind == "replay" else WORKER_NICENESS))
+                                                        initargs=(os.getpid(), NICENESS[kind]))
             else:
                 self._pools[kind] = ThreadPoolExecutor(1, thread_name_prefix="plunder-ai")
         return self._pools[kind]

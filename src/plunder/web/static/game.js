@@ -30,12 +30,17 @@
     url.protocol = location.protocol === "https:" ? "wss:" : "ws:";
     socket = new WebSocket(url);
     socket.onopen = () => {
-      retry = 0;
       link("live");
       if (downSaid && $("message").textContent === downSaid) say("");
       downSaid = "";
     };
-    socket.onmessage = (event) => receive(JSON.parse(event.data));
+    socket.onmessage = (event) => {
+      const message = JSON.parse(event.data);
+      // the back-off ends with a position, not an open channel: a channel refused for
+      // opening too often (an error, then closed) keeps backing off
+      if (message.type === "state") retry = 0;
+      receive(message);
+    };
     socket.onclose = () => {
       link("reconnecting");
       waiting = false;
