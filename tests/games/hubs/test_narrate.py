@@ -5,11 +5,13 @@ from __future__ import annotations
 import random
 
 from plunder.agents import make_agent
+from plunder.core.record import replay
 from plunder.games.hubs import ENTRY
 from plunder.games.hubs.actions import Dot, Segment
 from plunder.games.hubs.narrate import breakdown, narrate
-from plunder.games.hubs.rules import HubsGame
+from plunder.games.hubs.rules import HubsGame, HubsState
 from plunder.games.hubs.stats import HubsObserver
+from plunder.match import breakdown_of, play
 
 # Round 1 on the tiny 3x3 sheet (Player 1 on offense, Player 2 places and draws first):
 #
@@ -68,3 +70,18 @@ def test_every_move_of_played_games_is_told() -> None:
         assert len(lines) == game.rounds + 2
         assert lines[-2].endswith(f"= {state.totals[0]} on offense") and lines[-1].endswith(f"= {state.totals[1]} on offense")
     assert ENTRY.presentation.narrate is narrate and ENTRY.presentation.breakdown is breakdown
+
+
+def test_the_match_hands_the_breakdown_its_rounds_one_by_one() -> None:
+    # breakdown_of (terminal, web table, replay page) shows the observer every move and gives the
+    # breakdown its rounds (an Itemiser's figures), which no position keeps
+    game = HubsGame.load(preset="long")
+    record = play(game, ["greedy", "random"], seed=4)
+    lines = breakdown_of(game, record.moves)
+    final = replay(record)
+    assert isinstance(final, HubsState) and final.is_terminal()
+    assert [line.split(":")[0] for line in lines] == [f"Round {i}" for i in range(1, 5)] + ["Player 1", "Player 2"]
+    offense = [int(line.split(" scored ")[1].split()[0]) for line in lines[:4]]
+    assert lines[4] == f"Player 1: {offense[0]} + {offense[2]} = {final.totals[0]} on offense"
+    assert lines[5] == f"Player 2: {offense[1]} + {offense[3]} = {final.totals[1]} on offense"
+    assert offense[0] + offense[2] == final.totals[0] and offense[1] + offense[3] == final.totals[1]
