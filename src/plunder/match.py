@@ -21,7 +21,7 @@ from .core import chance
 from .core.agent import Analyst
 from .core.game import CHANCE, Action, Game, State
 from .core.record import Move, Record, replay
-from .core.capabilities import EndObserver, Observer
+from .core.capabilities import EndObserver, Itemiser, Observer
 from .core.registry import entry
 
 #: a game's statistics: scalars per game, or lists per seat
@@ -120,7 +120,8 @@ def breakdown_of(game: Game, moves: Sequence[Move]) -> list[str]:
     """The final score of the game that ``moves`` (chance's among them) played from the start,
     taken apart in the game's words (``ENTRY.presentation.breakdown``), with the figures of an
     observer shown every one of those moves: the tallies a breakdown tells (trades made, fights
-    won ...) are no part of a position. [] for a game that offers no breakdown."""
+    won, the rounds one by one ...) are no part of a position. [] for a game that offers no
+    breakdown."""
     show = entry(game.id).presentation.breakdown
     if show is None:
         return []
@@ -130,7 +131,8 @@ def breakdown_of(game: Game, moves: Sequence[Move]) -> list[str]:
         action = game.parse_action(state, move.action)
         before, state = state, state.apply(action)
         observer.see(before, action, state)
-    return show(state, observer.stats(state))
+    figures = observer.breakdown_figures(state) if isinstance(observer, Itemiser) else observer.stats(state)
+    return show(state, figures)
 
 
 def play(game: Game, agents: Sequence[Agent | str], seed: int | None = None) -> Record:

@@ -4,7 +4,8 @@ import plunder
 from plunder.core.errors import without_rulings
 from plunder.core.words import plural
 from plunder.games.hubs.narrate import breakdown
-from plunder.games.hubs.rules import HubsState
+from plunder.games.hubs.rules import HubsGame, HubsState
+from plunder.games.hubs.stats import HubsObserver
 
 
 def test_plural_agrees_with_the_count() -> None:
@@ -20,11 +21,14 @@ def test_without_rulings_drops_every_cited_id() -> None:
 
 def test_a_round_of_one_segment_is_told_in_the_singular() -> None:
     # a . b    two dots, one segment a-b: each dot then has one, and no segment is left (HB-5)
-    state = plunder.load_game("hubs", width=3, height=2, dots=2).new_initial_state()
+    game = HubsGame.load(preset=None, width=3, height=2, dots=2)
+    state, observer = game.new_initial_state(), HubsObserver(game)
     for text in ["dot 0,0", "dot 2,0", "seg a-b", "dot 0,0", "dot 2,0", "seg a-b"]:
-        state = state.apply_text(text)
+        action = game.parse_action(state, text)
+        before, state = state, state.apply(action)
+        observer.see(before, action, state)
     assert isinstance(state, HubsState) and state.is_terminal()
-    assert "(1 segment, at most 1 at a dot" in breakdown(state, {})[0]
+    assert "(1 segment, at most 1 at a dot" in breakdown(state, observer.breakdown_figures(state))[0]
 
 
 def test_the_pirates_breakdown_counts_one_standoff_in_the_singular() -> None:

@@ -37,7 +37,7 @@ from __future__ import annotations
 import random
 from pathlib import Path
 from dataclasses import dataclass, field
-from typing import Any, Callable, Generic, Mapping, Protocol, Sequence, TypeVar
+from typing import Any, Callable, Generic, Mapping, Protocol, Sequence, TypeVar, runtime_checkable
 
 from .agent import Agent, AgentFactory, Evaluator
 from .game import Action, Game, State
@@ -79,8 +79,9 @@ class Presentation(Generic[S, A]):
     narrate: Callable[[S, A, S], str] | None = None
     #: ``breakdown(final, figures)``: the final score taken apart, one line per part with its
     #: numbers; ``figures`` are what the game's :class:`Observer` (``ENTRY.observer``) gave,
-    #: shown the whole game (``{}`` for a game with none): a tally a position does not keep
-    #: (trades made, fights won) is read there (:func:`plunder.match.breakdown_of`)
+    #: shown the whole game (``{}`` for a game with none; an :class:`Itemiser`'s
+    #: ``breakdown_figures``): a tally a position does not keep (trades made, fights won, the
+    #: rounds one by one) is read there (:func:`plunder.match.breakdown_of`)
     breakdown: Callable[[S, Figures], list[str]] | None = None
     #: ``move_list(state)``: the legal actions best first by the game's own reckoning for the
     #: mover (Hubs: what a segment scores, by role); ``legal_actions()`` order when absent
@@ -160,6 +161,17 @@ class Observer(Protocol[S_contra]):
 
     def stats(self, final: S_contra) -> dict[str, float | list[float]]:
         """The figures of the game that ended in ``final``, every move of it seen."""
+
+
+@runtime_checkable
+class Itemiser(Protocol[S_contra]):
+    """An :class:`Observer` whose game's breakdown tells more than its statistics: figures item
+    by item (Hubs' rounds one by one), which ``simulate`` and the lab do not average over games.
+    :func:`plunder.match.breakdown_of` hands the breakdown these in place of ``stats``."""
+
+    def breakdown_figures(self, final: S_contra) -> dict[str, float | list[float]]:
+        """The statistics of the game that ended in ``final`` and the items its breakdown tells,
+        every move of it seen."""
 
 
 class EndObserver(Generic[S]):

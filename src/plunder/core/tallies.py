@@ -2,8 +2,9 @@
 
 A game's :class:`~plunder.core.capabilities.Observer` gives its figures as floats (a game
 statistic) or lists of floats (a seat statistic); ``Presentation.breakdown`` is handed them
-(``{}`` for a game without an observer) and tells counts. A figure missing, or of the other
-shape, reads as zero, so a breakdown never fails on what an observer did not count.
+(``{}`` for a game without an observer) and tells counts, or item by item where an observer
+gives them so (one per round). A figure missing, or of the other shape, reads as zero (no
+items), so a breakdown never fails on what an observer did not count.
 """
 
 from __future__ import annotations
@@ -24,3 +25,10 @@ def seat_counts(figures: Figures, name: str, seats: int) -> list[int]:
     """Seat statistic ``name`` as a whole number per seat; 0 for each where it is missing."""
     figure = figures.get(name)
     return [int(x) for x in figure] if isinstance(figure, list) and len(figure) == seats else [0] * seats
+
+
+def item_counts(figures: Figures, name: str) -> list[int]:
+    """Item-by-item figure ``name`` (an :class:`~plunder.core.capabilities.Itemiser`'s: one
+    number per round ...) as whole numbers; [] where it is missing or not a list."""
+    figure = figures.get(name)
+    return [int(x) for x in figure] if isinstance(figure, list) else []

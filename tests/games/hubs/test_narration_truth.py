@@ -50,7 +50,8 @@ def test_every_move_is_told_as_it_happened() -> None:
             over = OVER.search(said)
             assert bool(over) == (after.round > before.round), said
             if over:
-                result = after.history[-1]
+                result = after.last_round
+                assert result is not None
                 assert int(over.group(1)) == before.round + 1 and over.group(2) == name(result.offense), said
                 assert result.offense == before.offense and int(over.group(3)) == result.points, said
                 nxt = NEXT.search(said)

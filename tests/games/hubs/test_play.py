@@ -11,8 +11,7 @@ from rich.console import Console
 import plunder
 from plunder.agents import make_agent
 from plunder.core.errors import ParameterError
-from plunder.core.record import replay
-from plunder.match import observer_of, play
+from plunder.match import observed, play, play_stats
 from plunder.games.hubs import ENTRY
 from plunder.games.hubs.actions import Dot, Segment
 from plunder.games.hubs.agents import GreedyAgent
@@ -75,12 +74,14 @@ def test_greedy_placement_roles() -> None:
 
 def test_greedy_beats_random_as_offense() -> None:
     game = plunder.load_game("hubs", preset="small")
-    offense = {"greedy": 0, "random": 0}
+    offense = {"greedy": 0.0, "random": 0.0}
     for seed in range(12):
         for seats in (["greedy", "random"], ["random", "greedy"]):
-            final = replay(play(game, seats, seed=seed))
-            for result in final.history:  # type: ignore[attr-defined]
-                offense[seats[result.offense]] += result.points
+            stats = play_stats(game, seats, seed=seed)[2]
+            per_round = stats["offense_points_per_round"]
+            assert isinstance(per_round, list)
+            for seat, points in enumerate(per_round):  # two rounds: each seat on offense in one
+                offense[seats[seat]] += points
     assert offense["greedy"] > 2 * offense["random"]
 
 
@@ -174,16 +175,20 @@ def test_svg_has_every_dot_and_segment() -> None:
 
 
 def test_render_between_rounds_shows_the_finished_sheet_and_stats_add_up() -> None:
-    state = square()
-    for text in ["seg a-b", "seg c-d", "seg b-c", "seg a-d"]:
-        state = state.apply_text(text)
+    game = square().game
+    state = game.new_initial_state()
+    states, actions = [state], []
+    for text in ["dot 0,0", "dot 4,0", "dot 4,4", "dot 0,4", "seg a-b", "seg c-d", "seg b-c", "seg a-d"]:
+        actions.append(game.parse_action(state, text))
+        state = state.apply(actions[-1])
+        states.append(state)
     # Round 1 ended: a-b, c-d (0 each), b-c and a-d (2 each) -> 4 points for Player 1.
     console = Console(width=100, record=True, color_system=None)
     assert ENTRY.presentation.render is not None
     console.print(ENTRY.presentation.render(state))
     out = console.export_text()
     assert "Round 1 is over: Player 1 scored 4. Round 2 starts on a fresh sheet; score 4-0." in out
-    assert observer_of(state.game).stats(state) == {
+    assert observed(game, states, actions) == {
         "offense_points_per_round": [4.0, 0.0],
         "conceded_per_defense_round": [0.0, 4.0],
         "segments_per_round": 4.0,

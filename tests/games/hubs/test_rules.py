@@ -3,6 +3,8 @@
 Sheets are drawn with y upward; letters are dots in placement order.
 """
 
+import pickle
+
 import pytest
 
 import plunder
@@ -168,8 +170,9 @@ def test_hb5_round_ends_once_every_dot_has_two() -> None:
     state = state.apply_text("seg a-d")
     assert state.round == 1 and state.dots == () and state.segments == ()
     assert state.totals == (8, 0)  # 0 + 1 + 1 + 3 + (1 + 2)
-    assert state.history[0].points == 8 and state.history[0].segments == 5
-    assert not state.history[0].stalled
+    assert state.last_round is not None
+    assert state.last_round.points == 8 and state.last_round.segments == 5
+    assert not state.last_round.stalled
 
 
 def test_hb5_round_ends_when_no_segment_is_left() -> None:
@@ -179,7 +182,7 @@ def test_hb5_round_ends_when_no_segment_is_left() -> None:
     assert state.legal_actions() == [Segment(2, 3)]
     state = state.apply_text("seg c-d")
     assert state.round == 1
-    assert state.history[0].stalled and state.history[0].segments == 3
+    assert state.last_round is not None and state.last_round.stalled and state.last_round.segments == 3
     assert state.totals == (0 + 1 + 1, 0)
 
 
@@ -283,7 +286,8 @@ def test_two_dots_make_a_one_segment_round() -> None:
     # a . b    the only segment a-b leaves both dots at one: no legal segment, round over.
     state = hubs(width=3, height=2, dots=2).new_initial_state()
     state = run(state, ["dot 0,0", "dot 2,0", "seg a-b"])  # type: ignore[arg-type]
-    assert state.round == 1 and state.history[0].stalled and state.history[0].points == 0
+    assert state.round == 1 and state.last_round is not None
+    assert state.last_round.stalled and state.last_round.points == 0
 
 
 def test_the_dot_limit_is_the_documented_one() -> None:
@@ -310,3 +314,19 @@ def test_a_page_of_a_million_free_points_lists_only_the_page() -> None:
     assert _lattice.cache_info().misses == 0
     assert (texts, total) == (["dot 1,0", "dot 3,0", "dot 4,0"], 10**6 - 2)
     assert state.legal_head(3) == (state.legal_actions()[:3], len(state.legal_actions()))
+
+
+def test_a_position_does_not_grow_with_the_rounds_played() -> None:
+    # The same round (every dot ends with two segments) played again and again: a position keeps
+    # the round just finished, never a list of every round, so the match after 20 rounds pickles
+    # to as many bytes as after 2 (the match points stay under 256, one byte each either way).
+    one_round = ["2,0", "1,0", "0,2", "1,1", "2,2", "2,1", "b-c", "b-d", "a-f", "a-b", "d-e", "b-f", "c-e"]
+    state = hubs(width=3, height=3, dots=6, rounds=20).new_initial_state()
+    assert isinstance(state, HubsState)
+    sizes = {}
+    for played in range(1, 21):
+        state = run(state, one_round)
+        assert state.round == played and state.last_round is not None and state.last_round.points == 11
+        sizes[played] = len(pickle.dumps(state))
+    assert state.is_terminal() and state.totals == (110, 110)
+    assert sizes[20] == sizes[2]

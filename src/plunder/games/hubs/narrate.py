@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ...core.tallies import Figures
+from ...core.tallies import Figures, item_counts
 from ...core.words import plural
 from .actions import Dot, HubsAction, Segment, label
 from .rules import HubsState
@@ -26,7 +26,8 @@ def narrate(before: HubsState, action: HubsAction, after: HubsState) -> str:
         case _:
             said = f"{who}: {g.action_to_text(before, action)}"
     if after.round > before.round:
-        result = after.history[-1]
+        result = after.last_round
+        assert result is not None
         said += f"; round {before.round + 1} over: {offense} scored {result.points} on offense"
         if after.round < g.rounds:
             said += (f"; round {after.round + 1}: {g.seat_name(after.offense)} on offense, "
@@ -35,15 +36,21 @@ def narrate(before: HubsState, action: HubsAction, after: HubsState) -> str:
 
 
 def breakdown(state: HubsState, figures: Figures) -> list[str]:
-    """Points per round by role: who was on offense, what they scored, what the defense held them to."""
+    """Points per round by role: who was on offense, what they scored, what the defense held them
+    to. The rounds one by one are the observer's (``HubsObserver.breakdown_figures``): a position
+    keeps only the round just finished; without them the totals alone are told."""
     g = state.game
+    points, segments, busiest, stalled = (item_counts(figures, f"round_{name}")
+                                          for name in ("points", "segments", "busiest", "stalled"))
+    told = len(points) == len(segments) == len(busiest) == len(stalled) == state.round
     lines = []
-    for i, r in enumerate(state.history):
-        stalled = ", ended with no segment left to draw" if r.stalled else ""
-        lines.append(f"Round {i + 1}: {g.seat_name(r.offense)} on offense scored {r.points} against "
-                     f"{g.seat_name(1 - r.offense)}'s defense ({plural(r.segments, 'segment')}, at most {r.busiest} at a dot{stalled})")
+    for i, (p, n, most, stuck) in enumerate(zip(points, segments, busiest, stalled) if told else ()):
+        offense = g.offense(i)
+        end = ", ended with no segment left to draw" if stuck else ""
+        lines.append(f"Round {i + 1}: {g.seat_name(offense)} on offense scored {p} against "
+                     f"{g.seat_name(1 - offense)}'s defense ({plural(n, 'segment')}, at most {most} at a dot{end})")
     for seat in (0, 1):
-        rounds = [r.points for r in state.history if r.offense == seat]
-        lines.append(f"{g.seat_name(seat)}: " + " + ".join(str(p) for p in rounds or [0])
-                     + f" = {state.totals[seat]} on offense")
+        rounds = [p for i, p in enumerate(points) if g.offense(i) == seat]
+        parts = " + ".join(str(p) for p in rounds or [0]) + " = " if told else ""
+        lines.append(f"{g.seat_name(seat)}: {parts}{state.totals[seat]} on offense")
     return lines

@@ -73,7 +73,8 @@ def render(state: HubsState) -> RenderableType:
     if state.is_terminal():
         title = f"The match is over, {score}; this was the sheet of round {state.round}, the last."
     elif old:
-        done = state.history[-1]
+        done = state.last_round
+        assert done is not None  # a finished round's sheet is shown with its result
         title = (f"Round {state.round} is over: {g.seat_name(done.offense)} scored {done.points}. "
                  f"Round {state.round + 1} starts on a fresh sheet; {score}.")
     else:

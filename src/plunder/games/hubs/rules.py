@@ -64,7 +64,8 @@ def _whole(value: object) -> bool:
 
 @dataclass(frozen=True)
 class RoundResult:
-    """What a finished round left behind (for the picture and for ``stats``)."""
+    """What the round just finished left behind: the picture and the narration tell it, and
+    the match's observer (``stats.py``) notes each as it ends."""
 
     offense: int
     points: int
@@ -147,7 +148,8 @@ def _lattice(width: int, height: int) -> tuple[Dot, ...]:
 
 @dataclass(frozen=True)
 class HubsState(State[HubsAction]):
-    """A Hubs position: the round, its dots and segments, and the match so far."""
+    """A Hubs position: the round, its dots and segments, the match points, and the round just
+    finished (its sheet and result, shown until the next round's first dot)."""
 
     game: HubsGame = field(compare=False, repr=False)
     #: 0-based round; equals ``rounds`` once the match is over
@@ -162,10 +164,11 @@ class HubsState(State[HubsAction]):
     totals: tuple[int, int]
     #: bit k set while ``paper.segments[k]`` may still be drawn; follows from dots and segments
     drawable: int = field(default=0, compare=False, repr=False)
-    #: offense points so far this round (for ``stats``; the totals already hold them)
+    #: offense points so far this round (what the round's result tells; the totals already hold them)
     points: int = field(default=0, compare=False)
-    #: the finished rounds, for ``stats``
-    history: tuple[RoundResult, ...] = field(default=(), compare=False)
+    #: the last finished round's result, for the picture and the narration; the rounds before it
+    #: are no part of the position (the match's observer notes each as it ends)
+    last_round: RoundResult | None = field(default=None, compare=False)
     #: the last finished round's sheet, kept for the picture
     previous: tuple[tuple[Point, ...], tuple[Segment, ...]] | None = field(default=None, compare=False, repr=False)
 
@@ -316,7 +319,7 @@ class HubsState(State[HubsAction]):
         result = RoundResult(self.offense, self.points, len(self.segments),
                              min(self.degree) < 2, max(self.degree))
         return self.evolve(round=self.round + 1, dots=(), segments=(), degree=(), points=0, drawable=0,
-                           history=self.history + (result,), previous=(self.dots, self.segments))
+                           last_round=result, previous=(self.dots, self.segments))
 
     def returns(self) -> list[float]:
         """+1 / -1 for the higher / lower total at the end, 0 for equal totals (HB-6)."""

@@ -1,21 +1,37 @@
-"""Hubs statistics for ``plunder simulate`` and the lab: the game's :class:`Observer`.
+"""Hubs statistics for ``plunder simulate``, the lab and the score's breakdown: the game's
+:class:`Observer`.
 
-Every figure follows from the match's score sheet, the finished rounds a position keeps
-(``HubsState.history``: the picture, the narration and the score's breakdown read it too).
+A position keeps the round just finished (``HubsState.last_round``, which the picture and the
+narration tell), never the rounds before it: the observer, shown every move of the match,
+notes each round's result as it ends. The statistics are averages over those rounds; the
+breakdown tells them one by one (``breakdown_figures``, which ``simulate`` and the lab leave out).
 """
 
 from __future__ import annotations
 
-from ...core.capabilities import EndObserver
-from .rules import HubsState
+from typing import Any
+
+from ...core.game import Game
+from .actions import HubsAction
+from .rules import HubsState, RoundResult
 
 
-class HubsObserver(EndObserver[HubsState]):
-    """Reads the figures of a finished match off its score sheet."""
+class HubsObserver:
+    """Notes each round's result as it ends and gives the match's figures from them."""
+
+    def __init__(self, game: Game[Any]) -> None:  # every observer is made of its game; Hubs' needs nothing of it
+        #: the finished rounds' results, in order
+        self.rounds: list[RoundResult] = []
+
+    def see(self, before: HubsState, action: HubsAction, after: HubsState) -> None:
+        """Note the result of the round ``action`` ended, if it ended one (HB-5)."""
+        if after.round > before.round:
+            assert after.last_round is not None
+            self.rounds.append(after.last_round)
 
     def stats(self, final: HubsState) -> dict[str, float | list[float]]:
         """Offense points per round by seat, points conceded on defense, round shapes, segments drawn."""
-        done = final.history
+        done = self.rounds
         if not done:
             return {}
         per_seat_off: list[list[int]] = [[], []]
@@ -34,3 +50,13 @@ class HubsObserver(EndObserver[HubsState]):
             # the match's length: dots are fixed by the parameters, segments are what varies
             "segments": float(sum(r.segments for r in done)),
         }
+
+    def breakdown_figures(self, final: HubsState) -> dict[str, float | list[float]]:
+        """The statistics, and each finished round's points, segments, busiest dot and stall
+        (1 or 0), one number per round in order, for the breakdown's line per round."""
+        rounds = self.rounds
+        return {**self.stats(final),
+                "round_points": [float(r.points) for r in rounds],
+                "round_segments": [float(r.segments) for r in rounds],
+                "round_busiest": [float(r.busiest) for r in rounds],
+                "round_stalled": [float(r.stalled) for r in rounds]}

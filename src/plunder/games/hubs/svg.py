@@ -95,7 +95,8 @@ def round_caption(state: HubsState) -> str:
     if not state_sheet(state)[2]:
         return (f"Round {state.round + 1} of {g.rounds}: {g.seat_name(state.offense)} on offense, "
                 "scoring each segment's dots' earlier segments.")
-    done = state.history[-1]
+    done = state.last_round
+    assert done is not None  # a finished round's sheet is shown with its result
     ended = f"Round {state.round} of {g.rounds} as it ended: {g.seat_name(done.offense)} on offense scored {done.points}."
     if state.is_terminal():
         return f"{ended} That was the last round."
