@@ -8,7 +8,7 @@ from __future__ import annotations
 import random
 import re
 import xml.etree.ElementTree as ET
-from typing import Iterator
+from typing import Any, Iterator
 
 import pytest
 from starlette.testclient import TestClient
@@ -18,6 +18,7 @@ from plunder.core.registry import entry
 from plunder.core.svg import EM_ADVANCE, Picture, Shown, seats_called
 from plunder.games.crossroads.rules import Phase
 from plunder.pictures import svg_of
+from plunder.web import tables
 from plunder.web.app import create_app
 from plunder.web.names import Callers, SeatWho
 
@@ -123,3 +124,20 @@ def test_the_table_picture_names_the_players_and_is_redrawn_on_a_rename(anna: Te
         again = state_of(ws)["svg"]
     assert f"Score: {HOSTILE} " in "\n".join(texts(again)) and "Anna" not in again
     assert "&lt;b&gt;&amp;\"" in again
+
+
+def test_a_table_loaded_afresh_draws_its_picture_once_with_the_names(anna: TestClient, tmp_path: object,
+                                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    game_id = new_game(anna, "pillage", preset="small", **{"seat.0": "me", "seat.1": "easy"})
+    drawn: list[tuple[str, ...]] = []
+    made = tables.Prepared.of.__func__  # type: ignore[attr-defined]
+
+    def counted(cls: type[tables.Prepared], *args: Any) -> tables.Prepared:
+        drawn.append(args[0][2])  # the names it is drawn with
+        return made(cls, *args)  # type: ignore[no-any-return]
+
+    monkeypatch.setattr(tables.Prepared, "of", classmethod(counted))
+    # a second server over the same store loads the game afresh
+    with TestClient(create_app(f"sqlite:///{tmp_path}/plunder.db", ai_workers=0)) as fresh:
+        assert "Anna" in fresh.get(f"/play/{game_id}").text
+    assert drawn == [("Anna", "the easy AI")]

@@ -519,7 +519,8 @@ class Tables:
                     return None
                 # replaying the moves and drawing the position take a second for a long or
                 # large game: a thread does it while the event loop serves the other games
-                table = await asyncio.to_thread(self._built, row)
+                # (its picture is drawn by :meth:`ready` below, once the players' names are read)
+                table = await asyncio.to_thread(Table, row)
                 self._evict()
                 self.open[game_id] = table
         self._loading.pop(game_id, None)
@@ -539,13 +540,6 @@ class Tables:
         table.named_at = time.monotonic()
         table.chosen = await self.db(names_of, self.store, [s.token for s in table.row.seats if s.token])
         table.rematch = None if table.on else await self.db(rematch_of, self.store, table.id)
-
-    @staticmethod
-    def _built(row: GameRow) -> Table:
-        """A table for ``row``, its position prepared (run in a thread)."""
-        table = Table(row)
-        table.prepare()
-        return table
 
     async def ready(self, table: Table) -> None:
         """Have the position now's picture and legal moves worked out: in a thread for a game
