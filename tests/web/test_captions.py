@@ -8,7 +8,8 @@ from __future__ import annotations
 import random
 import re
 import xml.etree.ElementTree as ET
-from typing import Any, Iterator
+from pathlib import Path
+from typing import Any, Callable, Iterator
 
 import pytest
 from starlette.testclient import TestClient
@@ -16,7 +17,7 @@ from starlette.testclient import TestClient
 from plunder.core.game import State
 from plunder.core.registry import entry
 from plunder.core.svg import EM_ADVANCE, Picture, Shown, seats_called
-from plunder.games.crossroads.rules import Phase
+from plunder.games.crossroads.rules import CrossroadsState, Phase
 from plunder.pictures import svg_of
 from plunder.web import tables
 from plunder.web.app import create_app
@@ -30,12 +31,12 @@ HOSTILE = '<b>&"'
 SVG = "{http://www.w3.org/2000/svg}"
 
 
-def played(game_id: str, seed: int, until: object = None) -> State:
+def played(game_id: str, seed: int, until: Callable[[Any], bool] | None = None) -> State:
     """A position of ``game_id`` reached by random moves from ``seed``: the end, or the first
     position for which ``until`` (a predicate) holds."""
     game = entry(game_id).game_class.load(None)
     state, rng = game.new_initial_state(), random.Random(seed)
-    while not state.is_terminal() and not (callable(until) and until(state)):
+    while not state.is_terminal() and not (until is not None and until(state)):
         if state.current_player >= 0:
             state = state.apply(rng.choice(list(state.legal_actions())))
         else:
@@ -87,7 +88,7 @@ def test_a_long_name_is_wrapped_with_the_line_it_is_in() -> None:
 
 def test_crossroads_trading_line_names_the_trader() -> None:
     state = played("crossroads", 5, lambda s: s.phase is Phase.TRADE)
-    assert state.phase is Phase.TRADE  # the random game reached a trading turn
+    assert isinstance(state, CrossroadsState) and state.phase is Phase.TRADE  # the random game reached a trading turn
     trader = state.game.seat_name(state.seat)
     with seats_called(lambda text: text.replace(trader, "Anna")):
         joined = "\n".join(texts(svg_of(state)))
@@ -96,7 +97,7 @@ def test_crossroads_trading_line_names_the_trader() -> None:
 
 
 @pytest.fixture
-def anna(tmp_path: object) -> Iterator[TestClient]:
+def anna(tmp_path: Path) -> Iterator[TestClient]:
     """A browser called Anna on a fresh app."""
     with TestClient(create_app(f"sqlite:///{tmp_path}/plunder.db", ai_workers=0)) as c:
         named(c, "Anna")
@@ -126,7 +127,7 @@ def test_the_table_picture_names_the_players_and_is_redrawn_on_a_rename(anna: Te
     assert "&lt;b&gt;&amp;\"" in again
 
 
-def test_a_table_loaded_afresh_draws_its_picture_once_with_the_names(anna: TestClient, tmp_path: object,
+def test_a_table_loaded_afresh_draws_its_picture_once_with_the_names(anna: TestClient, tmp_path: Path,
                                                                      monkeypatch: pytest.MonkeyPatch) -> None:
     game_id = new_game(anna, "pillage", preset="small", **{"seat.0": "me", "seat.1": "easy"})
     drawn: list[tuple[str, ...]] = []
@@ -134,7 +135,7 @@ def test_a_table_loaded_afresh_draws_its_picture_once_with_the_names(anna: TestC
 
     def counted(cls: type[tables.Prepared], *args: Any) -> tables.Prepared:
         drawn.append(args[0][2])  # the names it is drawn with
-        return made(cls, *args)  # type: ignore[no-any-return]
+        return made(cls, *args)
 
     monkeypatch.setattr(tables.Prepared, "of", classmethod(counted))
     # a second server over the same store loads the game afresh
