@@ -5,14 +5,21 @@ A picture is the web app's board: an element a player may click carries the cano
 text of its action in ``data-action`` (``game.action_to_text``), and nothing drawn names
 what the position does not show (PF-9: unseen cards and face-down tiles are undecided).
 Everything here is pure text; the games draw their boards with it.
+
+A front end that knows the players' names draws within :func:`seats_called`: every text the
+picture sets (captions, the move shown, the game-over line, labels) then calls the seats as it
+says, before lines are wrapped and the text escaped; without it a seat is the rules' label
+(``Player 2``), as the terminal and the files show it.
 """
 
 from __future__ import annotations
 
 import re
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass, field
 from html import escape
-from typing import Any, Callable, Iterable, Mapping, NamedTuple, Sequence
+from typing import Any, Callable, Iterable, Iterator, Mapping, NamedTuple, Sequence
 
 from .game import CHANCE, A, Action, State
 
@@ -35,6 +42,29 @@ FONT = "DejaVu Sans, Verdana, Arial, sans-serif"
 EM_ADVANCE = 0.62
 #: most buttons a picture draws; a longer list is left to the front end's move list
 MAX_BUTTONS = 24
+
+
+#: how the pictures drawn now call the seats (plain text in, plain text out); ``None``: by the
+#: rules' labels. A context variable, so that a picture drawn in a thread sees its own.
+_seat_words: ContextVar[Callable[[str], str] | None] = ContextVar("seat_words", default=None)
+
+
+@contextmanager
+def seats_called(words: Callable[[str], str]) -> Iterator[None]:
+    """Within this block, every text a :class:`Picture` sets is passed through ``words``
+    first (plain text: the builder escapes what it returns), e.g. to put each seat's label
+    as its player's name."""
+    token = _seat_words.set(words)
+    try:
+        yield
+    finally:
+        _seat_words.reset(token)
+
+
+def called(text: str) -> str:
+    """``text`` with the seats called as :func:`seats_called` says (as it is outside one)."""
+    words = _seat_words.get()
+    return text if words is None else words(text)
 
 
 class Shown(NamedTuple):
@@ -145,9 +175,10 @@ class Picture:
         self.element("polygon", points=" ".join(f"{x:.1f},{y:.1f}" for x, y in points), fill=fill, **attrs)
 
     def text(self, x: float, y: float, text: str, size: float = 13, fill: str = INK, anchor: str = "start",
-             bold: bool = False, **attrs: Any) -> None:
-        """One line of text with its baseline at ``y``."""
-        self.element("text", text, x=x, y=y, font_size=size, fill=fill,
+             bold: bool = False, verbatim: bool = False, **attrs: Any) -> None:
+        """One line of text with its baseline at ``y``, its seats called as :func:`seats_called`
+        says unless ``verbatim`` (a button's action text, a line already so called)."""
+        self.element("text", text if verbatim else called(text), x=x, y=y, font_size=size, fill=fill,
                      text_anchor=None if anchor == "start" else anchor,
                      font_weight="bold" if bold else None, **attrs)
 
@@ -164,7 +195,7 @@ class Picture:
         w = text_width(label, size) + 16
         self.open(data_action=action, class_="action button")
         self.rect(x, y, w, size + 12, "#ffffff", rx=5, stroke=TARGET, stroke_width=1.5)
-        self.text(x + w / 2, y + size + 3, label, size, TARGET, anchor="middle")
+        self.text(x + w / 2, y + size + 3, label, size, TARGET, anchor="middle", verbatim=True)
         self.close()
         return w
 
@@ -192,10 +223,11 @@ class Picture:
 
     def paragraph(self, x: float, y: float, text: str, width: float, size: float = 13, fill: str = INK,
                   bold: bool = False) -> float:
-        """``text`` wrapped to ``width`` from top ``y``; returns the y below it."""
-        for line in wrap(text, size, width):
+        """``text`` wrapped to ``width`` from top ``y``; returns the y below it. The seats are
+        called as :func:`seats_called` says before the lines are broken, so a long name wraps."""
+        for line in wrap(called(text), size, width):
             y += size * 1.35
-            self.text(x, y, line, size, fill, bold=bold)
+            self.text(x, y, line, size, fill, bold=bold, verbatim=True)
         return y + size * 0.35
 
     def caption(self, state: State, shown: Shown | None, x: float, y: float, width: float,
@@ -213,7 +245,7 @@ class Picture:
         w, h = round(self.width), round(self.height)
         head = (f'<svg xmlns="http://www.w3.org/2000/svg" width="{w}" height="{h}" viewBox="0 0 {w} {h}" '
                 f'font-family="{FONT}">')
-        return "\n".join([head, f"<title>{escape(title)}</title>",
+        return "\n".join([head, f"<title>{escape(called(title))}</title>",
                           f'<rect width="{w}" height="{h}" fill="{PAPER}"/>', *self.parts, "</svg>"]) + "\n"
 
 

@@ -25,7 +25,7 @@ from ..core.errors import PlunderError
 from ..core.game import CHANCE, Action, Game, State
 from ..core.record import Move, Record
 from ..core.registry import entry, load_game
-from ..core.svg import Shown, legal_page, outcome_text, status_text
+from ..core.svg import Shown, legal_page, outcome_text, seats_called, status_text
 from ..core.words import refusal
 from ..match import breakdown_of, chance_index, new_seed, undo_point
 from ..pictures import svg_of
@@ -41,6 +41,8 @@ from .thinking import Busy, Superseded, Thinkers
 log = logging.getLogger("plunder.web")
 
 T = TypeVar("T")
+#: what a :class:`Prepared` is of: the stored version, the ply, and each seat's name
+PreparedKey = tuple[int, int, tuple[str, ...]]
 
 #: how a refused move that could not be read is answered on the page (``core.words.refusal``'s
 #: example, ``{}`` being "a move like b1-c1"): the page's own ways to move, not the terminal's
@@ -133,10 +135,12 @@ class LogEntry:
 @dataclass
 class Prepared:
     """What every viewer of one position is sent alike, worked out once per change: the
-    picture and the first :data:`LEGAL_CAP` legal moves' texts with their number, and their
-    fields where the game gives them (``Presentation.legal_fields``)."""
+    picture (its seats called by their players' names, as the log calls them) and the first
+    :data:`LEGAL_CAP` legal moves' texts with their number, and their fields where the game
+    gives them (``Presentation.legal_fields``)."""
 
-    key: tuple[int, int]
+    #: what it is of: the stored version, the ply and the seats' names (a rename redraws it)
+    key: PreparedKey
     svg: str
     legal: list[str]
     legal_total: int
@@ -145,10 +149,12 @@ class Prepared:
     cost: float
 
     @classmethod
-    def of(cls, key: tuple[int, int], state: State, shown: Shown | None, on: bool) -> Prepared:
-        """Work out what is sent for ``state`` (a pure function of its arguments: it may run in a thread)."""
+    def of(cls, key: PreparedKey, state: State, shown: Shown | None, on: bool, callers: Callers) -> Prepared:
+        """Work out what is sent for ``state``, its picture's seats called as ``callers`` call
+        them (a pure function of its arguments: it may run in a thread)."""
         began = time.process_time()
-        picture = svg_of(state, shown)
+        with seats_called(callers.told):
+            picture = svg_of(state, shown)
         fields = entry(state.game.id).presentation.legal_fields
         legal, total, legal_fields = legal_page(state, LEGAL_CAP, fields) if on else ([], 0, [])
         return cls(key, picture, legal, total, legal_fields, time.process_time() - began)
@@ -309,12 +315,17 @@ class Table:
         self.followed(moves, states)
         return moves, states
 
-    def now(self) -> tuple[tuple[int, int], State, Shown | None, bool]:
-        """What :meth:`Prepared.of` needs for the position now: its key (version, ply), the
-        position, its caption and whether the game is on."""
+    def now(self) -> tuple[PreparedKey, State, Shown | None, bool, Callers]:
+        """What :meth:`Prepared.of` needs for the position now: its key (:meth:`key`), the
+        position, its caption, whether the game is on and how the seats are called."""
         ply = len(self.moves)
         shown = Shown(ply, self.moves[-1].action, self.log[-1].text) if self.moves else None
-        return (self.version, ply), self.state, shown, self.on
+        callers = self.callers()
+        return self.key(callers), self.state, shown, self.on, callers
+
+    def key(self, callers: Callers | None = None) -> PreparedKey:
+        """What the position now's :class:`Prepared` is of: version, ply and the seats' names."""
+        return self.version, len(self.moves), tuple((callers or self.callers()).names)
 
     def prepare(self) -> Prepared:
         """The picture of the position now (captioned with the last move) and its legal moves,
@@ -327,12 +338,12 @@ class Table:
 
     def keep(self, prepared: Prepared) -> None:
         """Keep ``prepared`` if it is still the position now's."""
-        if prepared.key == (self.version, len(self.moves)):
+        if prepared.key == self.key():
             self._prepared = prepared
 
     def ready(self) -> bool:
         """True when the position now is prepared (:meth:`prepare` would not work)."""
-        return self._prepared is not None and self._prepared.key == (self.version, len(self.moves))
+        return self._prepared is not None and self._prepared.key == self.key()
 
     def slow(self) -> bool:
         """True when preparing this game's positions is too slow for the event loop."""
@@ -514,6 +525,7 @@ class Tables:
             table.used = time.monotonic()
             if table.used - table.named_at > NAMES_FRESH_SECONDS:
                 await self.named(table)  # a name may have changed since (in another process)
+                await self.ready(table)  # and with it the picture's captions
             return table
         lock = self._loading.setdefault(game_id, asyncio.Lock())
         async with lock:
@@ -525,7 +537,8 @@ class Tables:
                     return None
                 # replaying the moves and drawing the position take a second for a long or
                 # large game: a thread does it while the event loop serves the other games
-                table = await asyncio.to_thread(self._built, row)
+                # (its picture is drawn by :meth:`ready` below, once the players' names are read)
+                table = await asyncio.to_thread(Table, row)
                 self._evict()
                 self.open[game_id] = table
         self._loading.pop(game_id, None)
@@ -545,13 +558,6 @@ class Tables:
         table.named_at = time.monotonic()
         table.chosen = await self.db(names_of, self.store, [s.token for s in table.row.seats if s.token])
         table.rematch = None if table.on else await self.db(rematch_of, self.store, table.id)
-
-    @staticmethod
-    def _built(row: GameRow) -> Table:
-        """A table for ``row``, its position prepared (run in a thread)."""
-        table = Table(row)
-        table.prepare()
-        return table
 
     async def ready(self, table: Table) -> None:
         """Have the position now's picture and legal moves worked out: in a thread for a game

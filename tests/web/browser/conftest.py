@@ -162,13 +162,27 @@ def screenshot(page: Page, name: str, folder: Path) -> Path:
 
 
 def point_on_screen(page: Page, x: int, y: int) -> tuple[float, float]:
-    """Where lattice point ``x,y`` of the sheet is on the screen."""
+    """Where lattice point ``x,y`` of the sheet is on the screen, scrolled into view first as a
+    person would (on a phone the board scrolls sideways in its frame)."""
     spot: list[float] = page.evaluate("""([x, y]) => {
         const sheet = document.querySelector('#board [data-action-pattern]');
-        const svg = sheet.ownerSVGElement, p = svg.createSVGPoint(), d = sheet.dataset;
-        p.x = Number(d.originX) + x * Number(d.step);
-        p.y = Number(d.originY) - y * Number(d.step);
-        const s = p.matrixTransform(svg.getScreenCTM());
+        const svg = sheet.ownerSVGElement, d = sheet.dataset, frame = document.getElementById('board');
+        const at = () => {
+            const p = svg.createSVGPoint();
+            p.x = Number(d.originX) + x * Number(d.step);
+            p.y = Number(d.originY) - y * Number(d.step);
+            return p.matrixTransform(svg.getScreenCTM());
+        };
+        let s = at();
+        const box = frame.getBoundingClientRect();
+        if (s.x < box.left + 20 || s.x > box.right - 20) {
+            frame.scrollLeft += s.x - (box.left + box.width / 2);
+            s = at();
+        }
+        if (s.y < 20 || s.y > window.innerHeight - 20) {
+            window.scrollBy(0, s.y - window.innerHeight / 2);
+            s = at();
+        }
         return [s.x, s.y];
     }""", [x, y])
     return spot[0], spot[1]

@@ -74,7 +74,9 @@ def test_aiming_by_touch_on_the_default_sheet(browser: Browser, live_server: Liv
         start(page, live_server, "hubs", seats=["me", "easy"])
         page.wait_for_selector("#game.my-turn")
         (x0, _), (x1, _) = point_on_screen(page, 0, 0), point_on_screen(page, 1, 0)
-        assert x1 - x0 < 8, "the default sheet's points are a few pixels apart on a phone"
+        # the board keeps its drawn size on a phone (its words readable): points are still far
+        # closer together than a fingertip is wide (about 40 px)
+        assert x1 - x0 < 20, "the default sheet's points are closer than a fingertip on a phone"
         page.touchscreen.tap(*point_on_screen(page, 30, 20))
         page.wait_for_selector("#hub-aim:not([hidden])")
         for _ in range(3):

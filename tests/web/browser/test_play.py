@@ -57,7 +57,10 @@ def legal(page: Page) -> list[str]:
 def click_at(page: Page, selector: str) -> None:
     """A real mouse click at the middle of the element ``selector`` (SVG lines and groups have
     no box Playwright calls visible, so the pointer goes where a person's would)."""
-    box = page.locator(selector).first.bounding_box()
+    target = page.locator(selector).first
+    # a phone's board scrolls sideways in its frame: the target is brought into view first
+    target.evaluate("e => e.scrollIntoView({block: 'nearest', inline: 'nearest'})")
+    box = target.bounding_box()
     assert box is not None, f"{selector} is not on the page"
     page.mouse.click(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
 

@@ -15,7 +15,8 @@ game page's trade panel builds one from its parts (``web/client.js``).
 
 from __future__ import annotations
 
-from ...core.svg import ACCENT, INK, MUTED, RULE, SEAT, SEAT_FILL, TARGET, Picture, Shown, legal_texts, wrap
+from ...core.svg import (ACCENT, INK, MUTED, RULE, SEAT, SEAT_FILL, TARGET, Picture, Shown, called, legal_texts,
+                         wrap)
 from ...core.words import plural
 from .actions import City, CrossroadsAction, Offer, Place, Road
 from .board import (CELLS, COLUMNS, EMPTY, ROAD, SIZE, cell_name, col_of, label, orthogonal, owner, parse_cell,
@@ -214,8 +215,9 @@ def _panel(pic: Picture, state: CrossroadsState, x: float, y: float, width: floa
     y += 60
     if state.phase is Phase.TRADE:
         left = g.values["offers"] - state.offers[state.seat]
-        for line in wrap(f"Trading: P{state.seat + 1} may offer ({left} offers left) or pass. A trade makes "
-                         "3 new gold to split.", 12, width):
+        # the seat as the caption calls it (a name on the web), before the lines are broken
+        for line in wrap(called(f"Trading: {g.seat_name(state.seat)} may offer ({left} offers left) or pass. "
+                                "A trade makes 3 new gold to split."), 12, width):
             y += 16
-            pic.text(x, y, line, 12, MUTED)
+            pic.text(x, y, line, 12, MUTED, verbatim=True)
     return y + 8
