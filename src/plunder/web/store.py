@@ -238,13 +238,17 @@ class Store:
         if done.rowcount != 1:
             raise StaleWrite(f"game {game_id} is no longer at version {version}")
 
-    def append(self, game_id: str, version: int, first: int, new: Sequence[Move], status: str = ON) -> None:
+    def append(self, game_id: str, version: int, first: int, new: Sequence[Move], status: str = ON,
+               cut: bool = True) -> None:
         """Store ``new`` as moves ``first``, ``first + 1`` ... of ``game_id`` at ``version`` and
-        the game's status, in one transaction (:class:`StaleWrite` if the game changed)."""
+        the game's status, in one transaction (:class:`StaleWrite` if the game changed). ``cut``:
+        drop the stored moves from ``first`` on first (an undo); without it a move already stored
+        at ``first`` is a :class:`StaleWrite`, as the version check would find."""
         try:
             with self.engine.begin() as db:
                 self._bump(db, game_id, version, status=status)
-                db.execute(delete(moves).where(moves.c.game_id == game_id, moves.c.ply >= first))
+                if cut:
+                    db.execute(delete(moves).where(moves.c.game_id == game_id, moves.c.ply >= first))
                 self._insert_moves(db, game_id, first, new)
         except IntegrityError:
             raise StaleWrite(f"game {game_id} already has a move {first}") from None

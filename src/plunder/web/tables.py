@@ -656,7 +656,8 @@ class Tables:
         ended = (states[-1] if states else table.states[first]).is_terminal()
         status = OVER if ended or first + len(moves) >= MAX_GAME_MOVES else ON
         try:
-            await self.db(self.store.append, table.id, table.version, first, moves, status)
+            # a move after the last one stored has nothing to drop (a statement less per move)
+            await self.db(self.store.append, table.id, table.version, first, moves, status, first < len(table.moves))
         except StaleWrite:
             await self.refresh(table)
             raise Refused("The game changed in the meantime; here it is as it stands.") from None

@@ -39,12 +39,12 @@ from .limits import MAX_ANALYSES
 
 #: how much lower the AI workers' CPU priority is than the server's: on a busy machine the
 #: event loop, which acknowledges people's moves, goes first (``os.nice``)
-WORKER_NICENESS = 5
+WORKER_NICENESS = 10
 #: the quick levels' worker's (:data:`QUICK_LEVELS`): between the server's and the searching
 #: workers', so that on a busy machine a reply of milliseconds does not wait for CPU behind seconds of search
 QUICK_NICENESS = 2
 #: the replay worker's, lower still: an upload's seconds of replay give way to people's moves and the AI's
-REPLAY_NICENESS = 15
+REPLAY_NICENESS = 19
 #: agents a worker keeps built, by game and spec (a board's tables are not rebuilt every move)
 AGENT_CACHE = 64
 

@@ -1,7 +1,7 @@
 """The board in Chromium names the players as the header and the log do (a game against the
 AI played to its end: the picture's game-over line says the winner's name, never "Player 2";
-a hostile name shows as text), its words are readable on a phone (10 px and up: the board
-keeps its drawn size there and scrolls in its frame, the page no wider than the screen), and
+a hostile name shows as text), on a phone it shows whole, or at its full size where its words
+are readable (10 px and up: it scrolls in its frame, the page no wider than the screen), and
 Crossroads' cells are square at both sizes. Saved as docs/web/captions-*.png."""
 
 from __future__ import annotations
@@ -50,6 +50,13 @@ def test_the_board_names_the_players_and_reads_on_a_phone(page: Page, live_serve
     assert f"{NAME} to move" in said and "Player 1" not in said, said
     assert page.locator("#board svg b").count() == 0  # the name is text, not markup
     page.set_viewport_size(PHONE)
+    # first the whole board within the screen
+    box = page.locator("#board svg").bounding_box()
+    assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= PHONE["width"]
+    screenshot(page, "captions-phone-whole", tmp_path)
+    # then, chosen, its full size: every word readable, the board scrolling in its frame
+    page.click("#board-size")
+    expect(page.locator("#board-size")).to_have_text("Whole board")
     sizes = text_sizes(page)
     assert min(sizes) >= MIN_TEXT_PX, f"board text at {min(sizes):.1f} px on a phone"
     assert page_width(page) <= PHONE["width"], "the board widened the page instead of scrolling in its frame"
@@ -90,4 +97,9 @@ def test_crossroads_cells_are_square(page: Page, live_server: LiveServer, size: 
     box = page.locator("#board svg rect.cell").first.bounding_box()
     assert box is not None and box["width"] > 0
     assert abs(box["width"] - box["height"]) < 0.5, box
-    assert min(text_sizes(page)) >= (MIN_TEXT_PX if size == PHONE else 0)
+    assert page.locator("#board-size").is_visible() == (size == PHONE)  # the choice is a small screen's
+    if size == PHONE:  # at its full size, its words readable, the cells still square
+        page.click("#board-size")
+        box = page.locator("#board svg rect.cell").first.bounding_box()
+        assert box is not None and abs(box["width"] - box["height"]) < 0.5, box
+        assert min(text_sizes(page)) >= MIN_TEXT_PX

@@ -333,6 +333,18 @@
   });
   $("result-close").addEventListener("click", () => { resultSeen = true; $("result").hidden = true; });
 
+  // on a small screen: the whole board, or its full size scrolling sideways (the choice is kept)
+  function boardSize(full) {
+    $("board").classList.toggle("full", full);
+    $("board-size").setAttribute("aria-pressed", String(full));
+    $("board-size").textContent = full ? "Whole board" : "Full size";
+    try { localStorage.setItem("plunder.boardFull", full ? "1" : ""); } catch (e) { /* storage off: not kept */ }
+  }
+  let keptFull = false;
+  try { keptFull = localStorage.getItem("plunder.boardFull") === "1"; } catch (e) { /* storage off */ }
+  boardSize(keptFull);
+  $("board-size").addEventListener("click", () => boardSize(!$("board").classList.contains("full")));
+
   function result(msg) {
     const over = msg.over && msg.result;
     if (!over) { resultSeen = false; $("result").hidden = true; return; }
