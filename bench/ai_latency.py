@@ -8,7 +8,9 @@ Each game (its default variant, plus any ``--variant GAME:KEY=VALUE,...``) is pl
 seats ``--opponent``), exactly as people meet it: the agent is built once per game by
 :func:`plunder.agents.make_agent` from the level's name (the spec the game's ``ENTRY.levels``
 gives it) and decides with :func:`plunder.match.decision_rng`, as the web server does; chance is
-drawn from the game's seed as :func:`plunder.play` does. Every decision of the level is timed in
+drawn from the game's seed as :func:`plunder.play` does; before the first game each game's
+``ENTRY.strength.warm`` runs, as in the server's workers at start. ``PLUNDER_PURE=1`` in the
+environment measures without compiled kernels. Every decision of the level is timed in
 CPU time of this process (``time.process_time``), moves with one legal action included (a
 player waits for those too). Prints per game and level the number of moves and the CPU ms per
 move at the 50th, 95th percentile and the maximum, and the load average before and after.
@@ -27,7 +29,7 @@ import plunder
 from plunder.agents import make_agent
 from plunder.core import chance
 from plunder.core.game import CHANCE, Game, State
-from plunder.core.registry import game_ids
+from plunder.core.registry import entry, game_ids
 from plunder.match import decision_rng
 
 
@@ -95,8 +97,15 @@ def main() -> None:
     if not args.no_defaults:
         variants += [(gid, {}) for gid in game_ids() if not only or gid in only]
     variants += [parse_variant(v) for v in args.variant]
+    # as the web server's AI workers do at start: compile or load what the searches need first
+    for gid in dict.fromkeys(gid for gid, _ in variants):
+        prepare = entry(gid).strength.warm
+        if prepare is not None:
+            prepare()
+    pure = os.environ.get("PLUNDER_PURE", "") not in ("", "0")
     print(f"load average before: {load()}; "
-          f"{args.games} games per row, opponent {args.opponent}, seeds {args.seed}+; CPU ms per move")
+          f"{args.games} games per row, opponent {args.opponent}, seeds {args.seed}+; CPU ms per move; "
+          f"compiled kernels {'off (PLUNDER_PURE)' if pure else 'on where installed'}")
     print(f"{'game':34} {'level':8} {'moves':>5} {'p50':>7} {'p95':>7} {'max':>7} {'mean':>7}")
     for gid, params in variants:
         game = plunder.load_game(gid, **params)

@@ -185,3 +185,26 @@ def test_a_stopped_server_with_searches_queued_exits_within_seconds(server: Live
     server.process.wait(60)
     took = time.monotonic() - began
     assert took < STOP_SECONDS, f"the server took {took:.1f} s to stop"
+
+
+# ---- a worker's start ----
+
+def test_a_worker_warms_every_game_that_asks(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``warm`` runs each game's ``strength.warm`` (Pillage compiles its playouts there), so a
+    player's first AI move does not wait for it; games without one are passed over."""
+    from dataclasses import replace
+
+    from plunder.core.registry import entry, game_ids
+
+    called: list[str] = []
+    ids = game_ids()
+
+    def entry_with_counter(game_id: str) -> Any:
+        found = entry(game_id)
+        if game_id == ids[-1]:  # one game offers nothing to warm
+            return replace(found, strength=replace(found.strength, warm=None))
+        return replace(found, strength=replace(found.strength, warm=lambda: called.append(game_id)))
+
+    monkeypatch.setattr(thinking, "entry", entry_with_counter)
+    assert thinking.warm() == os.getpid()
+    assert called == ids[:-1] and len(called) >= 4

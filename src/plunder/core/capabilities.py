@@ -146,6 +146,10 @@ class Strength(Generic[S, A]):
     evaluator: Callable[[Game[Any], int, str], Evaluator] | None = None
     #: ``solve(state, time_limit, memory)``: the position solved exactly (``plunder solve``)
     solve: SolveHook[S] | None = None
+    #: ``warm()``: prepare once per process what the game's searches compile or load on first
+    #: use, so that a player's first move does not wait for it (the web server's AI workers
+    #: call it at start)
+    warm: Callable[[], None] | None = None
 
     def rollout_policy(self) -> str:
         """:attr:`policy`, or the default it stands for."""

@@ -32,6 +32,7 @@ from typing import Any, Callable, TypeVar
 from ..agents import make_agent
 from ..core.agent import Agent
 from ..core.game import State
+from ..core.registry import entry, game_ids
 from ..advice import advice
 from ..analysis.value import Task, Valuation, value_task
 from ..match import decision_rng, hint_rng
@@ -103,8 +104,13 @@ def start_worker(server_pid: int, niceness: int = WORKER_NICENESS) -> None:
 
 
 def warm() -> int:
-    """Nothing but importing the games: run once per worker at start so the first AI move of a
-    game does not wait for the imports."""
+    """Import the games and let each prepare what its searches compile or load on first use
+    (``ENTRY.strength.warm``): run once per worker at start so the first AI move of a game
+    does not wait for either."""
+    for game_id in game_ids():
+        prepare = entry(game_id).strength.warm
+        if prepare is not None:
+            prepare()
     return os.getpid()
 
 

@@ -2,6 +2,7 @@
 
 from ...core.capabilities import Analysis, Client, Presentation, Strength
 from ...core.registry import GameEntry
+from . import compiled
 from .actions import PillageAction
 from .editor import ASSETS, EDITOR
 from .evaluator import make_evaluator
@@ -31,6 +32,7 @@ ENTRY: GameEntry[PillageState, PillageAction] = GameEntry(
         levels={"hard": "pillage-hard"},
         evaluator=make_evaluator,
         solve=solve_state,
+        warm=compiled.warm,
     ),
     client=Client(assets=ASSETS, editor=EDITOR),
     figures=FIGURES,

@@ -22,6 +22,7 @@ from typing import Sequence
 import numpy as np
 
 from .actions import Choose
+from .compiled import compiled_policy
 from .contents import OPS, Commodity, Doubloons, Modifier
 from .rules import PillageGame, PillageState
 
@@ -222,7 +223,8 @@ class PlayoutKernel:
         hands over the fewest boxes (:meth:`gifts`), as the greedy agent does. Otherwise (the
         ``safe`` playout): a safe line, else any. Ties are broken at random. The policies
         look only at how many sides each box has, not at who moves, so the whole batch steps
-        in lockstep.
+        in lockstep. The compiled stepper (:mod:`.compiled`) returns the same keys from the
+        same draws when numba is there.
         """
         g = self.game
         n = len(batch.drawn)
@@ -230,7 +232,14 @@ class PlayoutKernel:
         undrawn = ~batch.drawn[:, : g.num_edges]
         missing = self.missing(batch)
         keys = np.full((n, g.num_edges), -1.0)
-        for t in range(int(undrawn.sum(axis=1).max(initial=0))):
+        steps = int(undrawn.sum(axis=1).max(initial=0))
+        stepper = compiled_policy() if n else None
+        if stepper is not None:
+            # the same draws as the loop below takes, one (n, E) block per step, in one call
+            stepper(undrawn, missing, self.edge_boxes, self.box_edges, self.box_nbr,
+                    rng.random((steps, n, g.num_edges)), capture_first, keys)
+            return keys
+        for t in range(steps):
             around = missing[:, self.edge_boxes]  # B x E x 2
             capture = undrawn & (around == 1).any(axis=2)
             safe = undrawn & (around > 2).all(axis=2)
