@@ -45,6 +45,6 @@ def plausibility(game: Any, returns: Sequence[float], scores: Sequence[float], s
     if offense is not None:
         for seat, (points, total) in enumerate(zip(offense, scores)):
             if not math.isclose(points * rounds / 2, total, abs_tol=1e-9):
-                reasons.append(f"seat {seat + 1} scored {figure(total)} but {figure(points)} a round "
-                               f"on offense in {rounds // 2} rounds")
+                reasons.append(f"seat {seat + 1} scored {figure(total)}, but {figure(points)} a round "
+                               f"on offense in {rounds // 2} of the {rounds} rounds")
     return reasons + read.wrong
