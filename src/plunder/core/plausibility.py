@@ -36,9 +36,15 @@ def whole(value: float) -> bool:
     return float(value).is_integer()
 
 
+#: the largest whole number a reason writes out in full (a larger one in exponent form, so a
+#: reason stays short whatever a file holds)
+WHOLE_DIGITS = 10 ** 15
+
+
 def figure(value: float) -> str:
-    """``value`` as a reason quotes it: whole numbers without a decimal point."""
-    return str(int(value)) if whole(value) else f"{value:g}"
+    """``value`` as a reason quotes it: whole numbers without a decimal point, in at most a few
+    characters."""
+    return str(int(value)) if whole(value) and abs(value) < WHOLE_DIGITS else f"{value:g}"
 
 
 class Figures:

@@ -11,7 +11,8 @@ row is reused only when it was made by this version, its checksum holds and it i
 (as many seats, returns and scores as the game has players, the seats rotated as the runner
 seats them, the seed ``base + index``, finite numbers, and whatever the game's own check,
 ``GameEntry.plausibility``, knows its rules bound); any other row is played again, with a
-warning saying how many and why, naming the check that failed. A file written before rows carried their version is refused.
+warning saying how many and why, naming the check that failed. A file written before rows
+carried their version is refused.
 """
 
 from __future__ import annotations

@@ -42,24 +42,21 @@ def plausibility(game: Any, returns: Sequence[float], scores: Sequence[float], s
     rounds = read.game("rounds", 1, cap)
     if rounds is not None and rounds < cap and not (max(scores) >= target and scores.count(max(scores)) == 1):
         reasons.append(f"it ended after round {figure(rounds)} of {cap} with no lone richest at {target} gold")
-    ledger = {name: read.seat(name) for name in ("income", "trade_gold", "fees", "cities", "roads")}
-    cities = ledger["cities"]
+    income, trade, fees, cities, roads = (read.seat(name) for name in ("income", "trade_gold", "fees", "cities", "roads"))
     if cities is not None and (min(cities) < 1 or sum(cities) > MOST_CITIES):
         reasons.append(f"{', '.join(figure(c) for c in cities)} cities: each player has one or more, "
                        f"the board holds {MOST_CITIES}")
-    columns = [ledger[name] for name in ledger]
-    if all(c is not None for c in columns):
-        income, trade, fees, built, roads = (c or [] for c in columns)
+    if income is not None and trade is not None and fees is not None and cities is not None and roads is not None:
         for seat in range(n):
-            gold = income[seat] + trade[seat] + fees[seat] - CITY_COST * (built[seat] - 1) - ROAD_COST * roads[seat]
+            gold = income[seat] + trade[seat] + fees[seat] - CITY_COST * (cities[seat] - 1) - ROAD_COST * roads[seat]
             if gold != scores[seat]:
                 reasons.append(f"seat {seat + 1} has {figure(scores[seat])} gold, its ledger makes {figure(gold)}")
-    partners = [read.seat(f"trades_with_{j + 1}") for j in range(n)]
+    partners = [p for p in (read.seat(f"trades_with_{j + 1}") for j in range(n)) if p is not None]
     for name in ("trades", "offers", "refused"):
         read.seat(name)
-    if all(p is not None for p in partners) and ledger["trade_gold"] is not None and ledger["fees"] is not None:
-        trades = sum(sum(p or []) for p in partners) / 2  # each trade counted by both its sides
-        made = sum(ledger["trade_gold"]) + sum(ledger["fees"])
+    if len(partners) == n and trade is not None and fees is not None:
+        trades = sum(sum(p) for p in partners) / 2  # each trade counted by both its sides
+        made = sum(trade) + sum(fees)
         if made != TRADE_GOLD * trades:
             reasons.append(f"{figure(made)} gold from {figure(trades)} trades, each makes {TRADE_GOLD}")
     return reasons + read.wrong

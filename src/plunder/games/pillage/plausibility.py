@@ -33,14 +33,15 @@ def plausibility(game: Any, returns: Sequence[float], scores: Sequence[float], s
     captured = read.seat("boxes", 0, boxes)
     if captured is not None and sum(captured) != boxes:
         reasons.append(f"{figure(sum(captured))} boxes captured, the board has {boxes}")
+    held = {name: read.seat(name, 0, boxes) for name in KINDS}
     for name, (kind, words) in KINDS.items():
-        held = read.seat(name, 0, boxes)
-        if held is not None and game.fixed is not None and sum(held) != (has := sum(type(c) is kind for c in game.fixed)):
-            reasons.append(f"{figure(sum(held))} {words} boxes captured, the board has {has}")
-    by_kind = [read.stats.get(name) for name in KINDS]
-    if captured is not None and not read.wrong and all(isinstance(h, list) for h in by_kind):
+        kept = held[name]
+        if kept is not None and game.fixed is not None and sum(kept) != (has := sum(type(c) is kind for c in game.fixed)):
+            reasons.append(f"{figure(sum(kept))} {words} boxes captured, the board has {has}")
+    by_kind = [h for h in held.values() if h is not None]
+    if captured is not None and len(by_kind) == len(KINDS):
         for seat, total in enumerate(captured):
-            if sum(h[seat] for h in by_kind if isinstance(h, list)) != total:
+            if sum(h[seat] for h in by_kind) != total:
                 reasons.append(f"seat {seat + 1}'s boxes by kind do not add up to its {figure(total)} boxes")
     lines = game.num_edges - len(game.board.predrawn)
     read.game("turns", 1, lines)

@@ -37,10 +37,9 @@ def plausibility(game: Any, returns: Sequence[float], scores: Sequence[float], s
         reasons.append(f"{figure(crew)} crew on a {T.SHIP_NAMES[int(ship)]}, which carries {T.MAX_CREW[int(ship)]}")
     if notoriety is not None and won is not None and notoriety > won:
         reasons.append(f"notoriety {figure(notoriety)} after {figure(won)} fights won, one a win")
-    tracks = (turns, ship, crew, notoriety, aboard, buried)
-    if all(t is not None for t in tracks):
-        turns_, ship_, crew_, notoriety_, aboard_, buried_ = (float(t or 0) for t in tracks)
-        made = max(ship_, 0) * crew_ + buried_ * aboard_ * notoriety_ + turns_
+    if turns is not None and ship is not None and crew is not None and notoriety is not None \
+            and aboard is not None and buried is not None:
+        made = max(ship, 0) * crew + buried * aboard * notoriety + turns
         if made != score:
             reasons.append(f"a score of {figure(score)}, the tracks at the end make {figure(made)}")
     return reasons + read.wrong

@@ -32,11 +32,11 @@ def plausibility(game: Any, returns: Sequence[float], scores: Sequence[float], s
     reasons = returns_reason(returns, [1.0 if count >= game.target else -1.0], scores)
     read = Figures(stats, 1)
     passes = read.game("passes", 1, game.max_rounds)
-    ends = [read.game(name, 0, 1) for name in ENDINGS]
+    ends = [e for e in (read.game(name, 0, 1) for name in ENDINGS) if e is not None]
     tally = {name: read.game(name) for name in TALLIES}
-    if all(e is not None for e in ends) and sum(e for e in ends if e is not None) != 1:
-        reasons.append(f"the game ended for {figure(sum(e for e in ends if e is not None))} reasons, not one")
-    if passes is not None and ends[-1] == 1 and passes != game.max_rounds:
+    if len(ends) == len(ENDINGS) and sum(ends) != 1:
+        reasons.append(f"the game ended for {figure(sum(ends))} reasons, not one")
+    if passes is not None and read.stats.get("end_max_rounds") == 1 and passes != game.max_rounds:
         reasons.append(f"it ended at the pass cap after {figure(passes)} passes, the cap is {game.max_rounds}")
     for few, many, why in (("wars", "flips", "every war starts from a flip"),
                            ("wars", "war_rounds", "every war has a war round"),
