@@ -137,3 +137,15 @@ def test_a_game_offering_no_check_gets_the_checks_every_game_gets(tmp_path: Path
     monkeypatch.setattr(store_module, "entry", lambda game_id: unchecked)
     heard: list[str] = []
     assert Store(path, warn=heard.append).done(run) == {0, 1, 2, 3} and heard == []
+
+
+@pytest.mark.parametrize("game_id", sorted(CASES))
+@pytest.mark.parametrize("junk", ["many", 1e308, [1e308, -1e308], None])
+def test_statistics_that_are_no_figures_are_named_in_one_short_line(tmp_path: Path, game_id: str, junk: object) -> None:
+    # what a file holds is read, never trusted: any value in place of every statistic
+    path = tmp_path / "g.sqlite"
+    run = stored(path, game_id)
+    tamper(path, 0, lambda returns, scores, stats: (returns, scores, {key: junk for key in stats}))
+    heard: list[str] = []
+    assert Store(path, warn=heard.append).done(run) == {1, 2, 3}
+    assert len(heard) == 1 and "1 implausible (" in heard[0] and len(heard[0]) < 300 and "\n" not in heard[0]
