@@ -29,7 +29,9 @@ Analysis        units, mark thresholds, playouts and when the   ``plunder analys
 The numeric observation for learning is one hook, ``GameEntry.observation``
 (:mod:`plunder.core.observation`); the statistics of a game played out are another,
 ``GameEntry.observer`` (an :class:`Observer`, in the game's ``stats.py``); what the lab's
-report draws of a game is ``GameEntry.figures`` (:mod:`plunder.core.figures`).
+report draws of a game is ``GameEntry.figures`` (:mod:`plunder.core.figures`); what its rules
+bound of a stored game, so that the lab refuses one they could not give, is
+``GameEntry.plausibility`` (:mod:`plunder.core.plausibility`, in the game's ``plausibility.py``).
 """
 
 from __future__ import annotations

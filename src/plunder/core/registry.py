@@ -25,6 +25,7 @@ from .capabilities import A, Analysis, Client, Observer, Presentation, S, Speed,
 from .errors import ParameterError
 from .figures import Figures
 from .game import Game
+from .plausibility import Plausibility
 
 if TYPE_CHECKING:  # numpy, under the observation encodings, is not loaded to list the commands
     from .observation import Encoding
@@ -67,6 +68,10 @@ class GameEntry(Generic[S, A]):
     #: its end (``plunder simulate``, the lab). The tallies only statistics read live there, not
     #: in the states, so a state holds its position; no observer, no statistics
     observer: Callable[[Game[Any]], Observer[S]] | None = None
+    #: ``plausibility(game, returns, scores, stats)``: why a stored game of ``game`` could not
+    #: have ended so by its rules (:mod:`plunder.core.plausibility`), for the lab's results
+    #: store, which plays such a row again; no check, only the checks every game gets
+    plausibility: Plausibility | None = None
     #: how its positions are valued and its moves judged (``plunder analyse``); no group, no analysis
     analysis: Analysis[S] | None = None
     #: where the game stands in lists of games (``plunder list``, the web app's home page):

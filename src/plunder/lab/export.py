@@ -3,7 +3,9 @@
 One Parquet row per stored game, with every column of the store: lists (seats, returns, scores)
 as Parquet lists, mappings (parameters, statistics, agent options) as their canonical JSON text.
 Only rows whose checksum holds and that are plausible are written (rows of another Plunder
-version too: each says its version); the others are counted in a warning. The file is written
+version too: each says its version), by the same checks as the store's reuse, the game's own
+included (:meth:`~plunder.lab.store.Store.verdict`); the others are counted in a warning that
+names the check the first implausible one failed. The file is written
 :data:`EXPORT_BATCH` rows at a time, so a store of any size is exported in bounded memory.
 """
 
@@ -15,7 +17,7 @@ from typing import Any, Callable
 
 from ..core.errors import ParameterError, quoted
 from ..core.options import writable_file
-from .store import CHECKED, Store, refusals, warn_stderr
+from .store import CHECKED, Refusals, Store, warn_stderr
 
 #: rows read, converted and written at a time
 EXPORT_BATCH = 10_000
@@ -43,16 +45,16 @@ def export(store_path: str | Path, out: str | Path, warn: Callable[[str], None] 
         raise ParameterError(f"results file {quoted(str(source))} does not exist or is not a file")
     writable_file(out, "Parquet file")
     store = Store(source, command="", warn=warn)
-    skipped = {"checksum": 0, "implausible": 0}
+    skipped = Refusals(("checksum", "implausible"))
     written = 0
     try:
         with pq.ParquetWriter(str(out), schema()) as writer:
             for chunk in store.scan(EXPORT_BATCH):
                 kept = []
                 for run, row in chunk:
-                    wrong = store.verdict(run, row)
-                    if wrong in skipped:
-                        skipped[wrong] += 1
+                    wrong, words = store.verdict(run, row)
+                    if wrong in skipped.counts:
+                        skipped.add(wrong, words)
                     else:
                         kept.append(row)
                 if kept:
@@ -63,7 +65,7 @@ def export(store_path: str | Path, out: str | Path, warn: Callable[[str], None] 
                     written += len(kept)
     finally:
         store.close()
-    said = refusals(skipped, store.version)
+    said = skipped.words(store.version)
     if said:
         warn(f"results file {source}: rows left out of the export: {said}")
     return written

@@ -9,26 +9,28 @@ Every row also says how it was made: the Plunder version and git commit, each ag
 with the defaults filled in, the time and the command; and carries a checksum of all that. A
 row is reused only when it was made by this version, its checksum holds and it is plausible
 (as many seats, returns and scores as the game has players, the seats rotated as the runner
-seats them, the seed ``base + index``, finite numbers); any other row is played again, with a
-warning saying how many and why. A file written before rows carried their version is refused.
+seats them, the seed ``base + index``, finite numbers, and whatever the game's own check,
+``GameEntry.plausibility``, knows its rules bound); any other row is played again, with a
+warning saying how many and why, naming the check that failed. A file written before rows
+carried their version is refused.
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
-import math
 import sqlite3
 import sys
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable, Iterable, Sequence
+from typing import Any, Callable, Iterable, Mapping, Sequence
 
 from ..agents import agent_options
 from ..core.errors import ParameterError, quoted
 from ..core.files import canonical_json
 from ..core.options import writable_file
-from ..core.registry import load_game
+from ..core.plausibility import is_number
+from ..core.registry import entry, load_game
 from ..simulate import GameResult, seating
 from . import provenance
 
@@ -109,6 +111,7 @@ class Store:
         self.warn = warn
         self.version, self.commit = provenance.version(), provenance.commit()
         self._options: dict[tuple[str, str, str, int], str] = {}
+        self._checking: tuple[tuple[str, str, str, int] | None, Check | None] = (None, None)
         writable_file(self.path, "results file")
         try:
             self.db = sqlite3.connect(self.path)
@@ -138,25 +141,36 @@ class Store:
             "and base_seed=? and game_index<? order by game_index", (*run.key(), 2 ** 62 if games is None else games))
         return list(cur)
 
-    def verdict(self, run: Run, row: Sequence[Any]) -> str:
-        """Why a stored row (its :data:`CHECKED` columns, then its checksum) may not be reused: '' when
-        it may, else ``version``, ``checksum`` or ``implausible``."""
+    def verdict(self, run: Run, row: Sequence[Any]) -> tuple[str, str]:
+        """Why a stored row (its :data:`CHECKED` columns, then its checksum) may not be reused, and
+        in words: ``("", "")`` when it may, else ``version``, ``checksum`` or ``implausible`` with
+        the check that failed (:func:`implausibility`)."""
         if row[CHECKED.index("version")] != self.version:
-            return "version"
+            return "version", ""
         if checksum(row[:-1]) != row[-1]:
-            return "checksum"
-        return "" if plausible(run, row) else "implausible"
+            return "checksum", ""
+        why = implausibility(run, row, self._check(run))
+        return ("implausible", why) if why else ("", "")
+
+    def _check(self, run: Run) -> Check | None:
+        """The plausibility check of ``run``'s game with its parameters (``GameEntry.plausibility``),
+        or None when it offers none or cannot be loaded (a game not installed here: its rows get
+        the checks every game gets). The last run's is kept: rows come run by run."""
+        key = run.key()
+        if self._checking[0] != key:
+            self._checking = (key, game_check(run))
+        return self._checking[1]
 
     def _sound(self, run: Run, rows: list[tuple[Any, ...]]) -> tuple[list[tuple[Any, ...]], str]:
         """The rows that may be reused, and what was wrong with the others (words for a warning)."""
-        kept, why = [], {"version": 0, "checksum": 0, "implausible": 0}
+        kept, why = [], Refusals(("version", "checksum", "implausible"))
         for row in rows:
-            wrong = self.verdict(run, row)
+            wrong, words = self.verdict(run, row)
             if wrong:
-                why[wrong] += 1
+                why.add(wrong, words)
             else:
                 kept.append(row)
-        return kept, refusals(why, self.version)
+        return kept, why.words(self.version)
 
     def scan(self, batch: int) -> Iterable[list[tuple[Run, tuple[Any, ...]]]]:
         """Every stored row with its run, ``batch`` rows at a time (so a file of any size is read in
@@ -213,32 +227,78 @@ class Store:
                     json.loads(r[at("scores")]), json.loads(r[at("stats")])) for r in kept]
 
 
-def refusals(counts: dict[str, int], version: str) -> str:
-    """Words for rows not reused, by reason (:meth:`Store.verdict`); '' when there are none."""
-    words = {"version": f"made by another Plunder version than {version}", "checksum": "failing their checksum",
-             "implausible": "implausible (seats, seeds or numbers that no game gives)"}
-    return "; ".join(f"{n} {words[why]}" for why, n in counts.items() if n)
+#: a game's plausibility check with the game and its parameters bound: (returns, scores, stats) -> reasons
+Check = Callable[[Sequence[float], Sequence[float], Mapping[str, Any]], list[str]]
+#: words for a row failing the checks every game gets
+GENERIC = "seats, seeds or numbers that no game gives"
 
 
-def plausible(run: Run, row: Sequence[Any]) -> bool:
-    """Whether a stored row could have come from ``run``'s runner: the seed ``base + index``, the
-    seats rotated as :func:`~plunder.simulate.seating` seats them (a clairvoyant's or other
-    labelled row: its one label), as many returns and scores as seats, finite numbers, a mapping
-    of statistics."""
+class Refusals:
+    """Rows not reused, counted by reason (:meth:`Store.verdict`), with the words of the first
+    implausible one, for a one-line warning."""
+
+    def __init__(self, reasons: Sequence[str]) -> None:
+        #: rows refused, by reason
+        self.counts = dict.fromkeys(reasons, 0)
+        #: the failed check of the first implausible row, and how many others failed another
+        self.first, self.others = "", 0
+
+    def add(self, reason: str, words: str) -> None:
+        """Count a row refused for ``reason`` (``words``: the check an implausible row failed)."""
+        self.counts[reason] += 1
+        if reason == "implausible":
+            if not self.first:
+                self.first = words
+            elif words != self.first:
+                self.others += 1
+
+    def words(self, version: str) -> str:
+        """The refusals in words; '' when there are none."""
+        other = f"; {self.others} of them for other reasons" if self.others else ""
+        words = {"version": f"made by another Plunder version than {version}", "checksum": "failing their checksum",
+                 "implausible": f"implausible ({self.first}{other})"}
+        return "; ".join(f"{n} {words[why]}" for why, n in self.counts.items() if n)
+
+
+def game_check(run: Run) -> Check | None:
+    """The plausibility check ``run``'s game offers, bound to the game with the run's parameters;
+    None when it offers none, or the game is not installed or refuses the parameters."""
+    try:
+        game = load_game(run.game, **run.params)
+        check = entry(run.game).plausibility
+    except ParameterError:
+        return None
+    if check is None:
+        return None
+    found = check
+
+    def bound(returns: Sequence[float], scores: Sequence[float], stats: Mapping[str, Any]) -> list[str]:
+        return [f"{game.title}: {reason}" for reason in found(game, returns, scores, stats)]
+    return bound
+
+
+def implausibility(run: Run, row: Sequence[Any], check: Check | None = None) -> str:
+    """Why a stored row could not have come from ``run``'s runner ('' when it could): the seed
+    ``base + index``, the seats rotated as :func:`~plunder.simulate.seating` seats them (a
+    clairvoyant's or other labelled row: its one label), as many returns and scores as seats,
+    finite numbers, a mapping of statistics; then the game's own ``check``, whose first reason
+    is given."""
     at = CHECKED.index
     try:
         index, seed = int(row[at("game_index")]), int(row[at("seed")])
         seats, returns = json.loads(row[at("seats")]), json.loads(row[at("returns")])
         scores, stats = json.loads(row[at("scores")]), json.loads(row[at("stats")])
     except (TypeError, ValueError):
-        return False
+        return GENERIC
     if seed != run.seed + index or not isinstance(seats, list) or not seats or not isinstance(stats, dict):
-        return False
+        return GENERIC
     if seats != seating(run.agents, len(seats), index):
-        return False
+        return GENERIC
     numbers = [*returns, *scores] if isinstance(returns, list) and isinstance(scores, list) else None
-    return (numbers is not None and len(returns) == len(scores) == len(seats)
-            and all(isinstance(x, (int, float)) and math.isfinite(x) for x in numbers))
+    if not (numbers is not None and len(returns) == len(scores) == len(seats) and all(is_number(x) for x in numbers)):
+        return GENERIC
+    reasons = check(returns, scores, stats) if check is not None else []
+    return reasons[0] if reasons else ""
 
 
 def missing(done: set[int], games: int) -> Sequence[int]:

@@ -17,6 +17,7 @@ from .render import describe, render
 from .rules import CrossroadsGame, CrossroadsState, Phase
 from .svg import svg
 from .stats import CrossroadsObserver
+from .plausibility import plausibility
 
 #: the game's own web files: the game page's trade panel (``client.js``)
 ASSETS = Path(__file__).parent / "web"
@@ -41,6 +42,7 @@ ENTRY: GameEntry[CrossroadsState, CrossroadsAction] = GameEntry(
     analysis=Analysis(units="gold", inaccuracy=3, mistake=8, blunder=15, sims=16, candidates=6),
     observation=observation,
     observer=CrossroadsObserver,
+    plausibility=plausibility,
     client=Client(assets=ASSETS, module="client.js", talk=talk),
 )
 

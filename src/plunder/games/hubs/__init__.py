@@ -16,6 +16,7 @@ from .render import describe, move_list, render
 from .rules import HubsGame, HubsState
 from .svg import svg
 from .stats import HubsObserver
+from .plausibility import plausibility
 
 #: the game's own web files: the game page's lattice and dot clicks (``client.js``)
 ASSETS = Path(__file__).parent / "web"
@@ -45,6 +46,7 @@ ENTRY: GameEntry[HubsState, HubsAction] = GameEntry(
                       depth=6, candidates=6),
     observation=observation,
     observer=HubsObserver,
+    plausibility=plausibility,
     client=Client(assets=ASSETS, module="client.js"),
 )
 

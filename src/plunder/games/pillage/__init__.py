@@ -18,6 +18,7 @@ from .rules import PillageGame, PillageState
 from .solver import SOLVER
 from .svg import svg
 from .stats import PillageObserver
+from .plausibility import plausibility
 
 #: what the registry loads for ``pillage``
 ENTRY: GameEntry[PillageState, PillageAction] = GameEntry(
@@ -40,6 +41,7 @@ ENTRY: GameEntry[PillageState, PillageAction] = GameEntry(
                       candidates=8, exact=endgame),
     observation=observation,
     observer=PillageObserver,
+    plausibility=plausibility,
 )
 
 __all__ = ["ENTRY", "PillageGame", "PillageState"]

@@ -212,12 +212,13 @@ def canonical_content(text: str) -> str:
         return text
 
 
-def check_scores_fit(legend: Legend, floor: int | None, boxes: Iterable[Iterable[Content]]) -> None:
-    """Refuse a game in which some play could score beyond :data:`MAX_SCORE` (a ValueError).
+def score_bound(legend: Legend, floor: int | None, boxes: Iterable[Iterable[Content]]) -> int:
+    """The largest magnitude of a score any play of a board could reach (PP-5, PP-7).
 
     ``boxes`` gives, per box, every content it may hold. The bound takes every pile, every
     commodity at the largest value reachable when each modifier adds its amount (``+``/``-``)
-    or multiplies by it (``x``), whichever order and choice is worst (PP-5, PP-7).
+    or multiplies by it (``x``), whichever order and choice is worst; it is capped just above
+    :data:`MAX_SCORE`, past which its size no longer matters.
     """
     value = max([abs(v) for v in legend.values] + [abs(floor or 0)])
     piles = commodity_boxes = added = 0
@@ -238,10 +239,17 @@ def check_scores_fit(legend: Legend, floor: int | None, boxes: Iterable[Iterable
         commodity_boxes += commodity
         added += add
         factor = min(factor * times, MAX_SCORE + 1)  # capped: past the limit the size no longer matters
-    bound = piles + commodity_boxes * (value + added) * factor
+    return min(piles + commodity_boxes * (value + added) * factor, MAX_SCORE + 1)
+
+
+def check_scores_fit(legend: Legend, floor: int | None, boxes: Iterable[Iterable[Content]]) -> int:
+    """The :func:`score_bound` of a board; a game in which some play could score beyond
+    :data:`MAX_SCORE` is refused (a ValueError)."""
+    bound = score_bound(legend, floor, boxes)
     if bound > MAX_SCORE:
         raise ValueError(f"some play of this board could score more than {MAX_SCORE} (the limit MAX_SCORE = 2**53): "
                          "lower the legend values, piles or modifier amounts, or use fewer x modifiers (PP-7)")
+    return bound
 
 
 def parse_mix(text: str) -> tuple[Fraction, Fraction, Fraction]:

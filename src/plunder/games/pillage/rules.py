@@ -147,8 +147,9 @@ class PillageGame(Game[PillageAction]):
         self.distribution = random_distribution(self.legend, values["mix"])
         try:
             dealt = [c for c, _ in self.distribution]
-            check_scores_fit(self.legend, self.floor, ([c] for c in self.fixed) if self.fixed else
-                             (dealt for _ in self.board.boxes))
+            #: the largest magnitude of a score any play of this board could reach (PP-7)
+            self.score_bound: int = check_scores_fit(
+                self.legend, self.floor, ([c] for c in self.fixed) if self.fixed else (dealt for _ in self.board.boxes))
         except ValueError as exc:
             raise ParameterError(f"pillage: {exc}") from None
         self.num_edges = self.board.num_edges

@@ -13,6 +13,7 @@ from .render import describe, render
 from .rules import PiratesGame, PiratesState
 from .svg import svg
 from .stats import PiratesObserver
+from .plausibility import plausibility
 
 #: what the registry loads for ``pirates``
 ENTRY: GameEntry[PiratesState, PiratesAction] = GameEntry(
@@ -36,6 +37,7 @@ ENTRY: GameEntry[PiratesState, PiratesAction] = GameEntry(
     analysis=Analysis(units="points", inaccuracy=50, mistake=150, blunder=300, sims=48),
     observation=observation,
     observer=PiratesObserver,
+    plausibility=plausibility,
 )
 
 __all__ = ["ENTRY", "PiratesGame", "PiratesState"]

@@ -17,6 +17,7 @@ from .render import describe, render
 from .rules import ProfiteerGame, ProfiteerState
 from .svg import svg
 from .stats import ProfiteerObserver
+from .plausibility import plausibility
 
 #: the game page's own module and style (web/client.js: switches as finger-sized buttons)
 ASSETS = Path(__file__).parent / "web"
@@ -42,6 +43,7 @@ ENTRY: GameEntry[ProfiteerState, ProfiteerAction] = GameEntry(
     analysis=Analysis(units="cards", inaccuracy=1, mistake=2, blunder=4, playout="profit", sims=64),
     observation=observation,
     observer=ProfiteerObserver,
+    plausibility=plausibility,
     client=Client(assets=ASSETS, module="client.js"),
 )
 
