@@ -12,7 +12,7 @@ deciding with :func:`plunder.match.decision_rng`, as ``ai_latency.py`` does. Ope
 on a clock that keeps the two sides' running CPU totals of the game equal: its allowance is
 what ours has spent in the game so far less what it has spent itself (each of our moves adds
 its CPU to the bot's allowance; the bot's own moves draw on it), and each bot move gets that
-allowance spread over its expected remaining moves (half the undrawn lines, at least one), as
+allowance spread over one move per :data:`LINES_PER_MOVE` undrawn lines (at least one), as
 simulations at its CPU per simulation measured on its previous search of the game (before its
 first, on a search of the board's opening at the start of the run). A move gets at least
 :data:`MIN_SIMS` simulations; a search the solver proves stops early and leaves its unspent
@@ -83,7 +83,13 @@ class GameCPU:
     ours_moves: int
     their_moves: int
     sims: int
+    #: bot searches that stopped before their simulations: the solver proved the root, or the
+    #: tree reached :data:`BOT_MEMORY_MB`
     proved: int
+    cut: int
+    #: the bot's last search of the game was proved by its solver (more CPU would not have
+    #: changed its move)
+    last_proved: bool
 
     @property
     def ratio(self) -> float:
@@ -126,7 +132,8 @@ def play_game(game: PillageGame, spiel, spec: str, seed: int, ours_seat: int, pe
     evaluator = pyspiel.RandomRolloutEvaluator(1, seed)
     s, t = game.new_initial_state(), spiel.new_initial_state()
     ours = theirs = 0.0
-    ours_moves = their_moves = sims = proved = ply = 0
+    ours_moves = their_moves = sims = proved = cut = ply = 0
+    last_proved = False
     while not s.is_terminal():
         if s.current_player == ours_seat:
             rng = decision_rng(seed, ours_seat, ply)
@@ -143,14 +150,16 @@ def play_game(game: PillageGame, spiel, spec: str, seed: int, ours_seat: int, pe
             theirs += spent
             their_moves += 1
             sims += root.explore_count
-            proved += root.explore_count < budget
+            last_proved = bool(root.outcome)
+            proved += root.explore_count < budget and last_proved
+            cut += root.explore_count < budget and not last_proved
             if root.explore_count >= MEASURED_SIMS:
                 per_sim = spent / root.explore_count
             line = game.lines[from_openspiel(game, action)]
         s = s.apply(line)
         t.apply_action(to_openspiel(game, line.edge))
         ply += 1
-    return GameCPU(s.returns()[ours_seat], ours, theirs, ours_moves, their_moves, sims, proved), per_sim
+    return GameCPU(s.returns()[ours_seat], ours, theirs, ours_moves, their_moves, sims, proved, cut, last_proved), per_sim
 
 
 def per_game(game: PillageGame, spiel, spec: str, games: range, seed: int, tolerance: float, label: str) -> None:  # type: ignore[no-untyped-def]
@@ -168,13 +177,15 @@ def per_game(game: PillageGame, spiel, spec: str, games: range, seed: int, toler
         print(f"  game {g + 1}/{games.stop} (seed {seed + g}, ours seat {ours_seat}): "
               f"{'W' if result.returns > 0 else 'T' if result.returns == 0 else 'L'}; CPU s ours {result.ours:.2f} "
               f"({result.ours_moves} moves), OpenSpiel {result.theirs:.2f} ({result.their_moves} moves, "
-              f"{result.sims:,} simulations, {result.proved} stopped on a proof), ratio {result.ratio:.3f}{mark}; "
+              f"{result.sims:,} simulations, {result.proved} stopped on a proof, {result.cut} on the memory limit), ratio {result.ratio:.3f}, "
+              f"OpenSpiel's allowance left {result.ours - result.theirs:+.2f} s{' after a proof' if result.last_proved else ''}{mark}; "
               f"tally {w}W {t}T {lo_}L", flush=True)
     w, t, lo_ = tally(played)
     n = len(played)
     low, high = wilson(w + t / 2, n)
     ratios = [r.ratio for r in played]
-    off = [f"{games.start + i + 1}: {r:.3f}" for i, r in enumerate(ratios) if abs(r - 1) > tolerance]
+    off = [f"{games.start + i + 1}: {r.ratio:.3f}{' after a proof' if r.last_proved else ''}"
+           for i, r in enumerate(played) if abs(r.ratio - 1) > tolerance]
     check = (f"every game within {tolerance:.0%}" if not off else
              f"FLAGGED: {len(off)} of {n} games' CPU totals differ by more than {tolerance:.0%} (game {', '.join(off)})")
     print(f"RESULT {spec} vs MCTSBot(solver, equal CPU per game) on unit {label}, games {games.start + 1}-{games.stop}: "
