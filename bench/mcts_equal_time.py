@@ -63,12 +63,12 @@ PROBE_SIMS = 2000
 #: a bot search of fewer simulations does not update its CPU per simulation (the fixed cost of
 #: making the bot would dominate)
 MEASURED_SIMS = 200
-#: the bot's clock spreads its allowance over one move per this many undrawn lines: with one per
-#: two (its expected share of the remaining moves) it left about half of its allowance unspent
-#: at the end of unit 3x3 games (checks on seeds 8,500,000-8,500,003): games end in runs of
-#: captures, and searches the solver proves stop early; with one per eight the totals came out
-#: within 10%
-LINES_PER_MOVE = 8
+#: the bot's clock spreads its allowance over one move per this many undrawn lines. With one per
+#: two (its share of the moves left) it ended unit 3x3 games with about half its allowance
+#: unspent (checks on seeds 8,500,000 up): games end in runs of captures in which the bot does
+#: not move, and once its solver proves a search the rest of the game is decided; with one per
+#: eight it still left up to a seventh, with one per twelve at most 5%
+LINES_PER_MOVE = 12
 #: the bot's tree stops growing at this many MB (OpenSpiel's ``max_memory_mb``)
 BOT_MEMORY_MB = 1000
 
@@ -123,9 +123,9 @@ def clock_sims(allowance: float, undrawn: int, per_sim: float) -> int:
     return max(MIN_SIMS, int(share / per_sim))
 
 
-def play_game(game: PillageGame, spiel, spec: str, seed: int, ours_seat: int, per_sim: float) -> tuple[GameCPU, float]:  # type: ignore[no-untyped-def]
+def play_game(game: PillageGame, spiel, spec: str, seed: int, ours_seat: int, per_sim: float) -> GameCPU:  # type: ignore[no-untyped-def]
     """One whole game, ours (``spec``, as people meet it) in ``ours_seat``, the bot on the clock
-    that keeps both CPU totals equal: the game and the bot's last CPU per simulation."""
+    that keeps both CPU totals equal, starting from ``per_sim`` CPU seconds a simulation."""
     import pyspiel
 
     agent = make_agent(spec, game)
@@ -159,7 +159,7 @@ def play_game(game: PillageGame, spiel, spec: str, seed: int, ours_seat: int, pe
         s = s.apply(line)
         t.apply_action(to_openspiel(game, line.edge))
         ply += 1
-    return GameCPU(s.returns()[ours_seat], ours, theirs, ours_moves, their_moves, sims, proved, cut, last_proved), per_sim
+    return GameCPU(s.returns()[ours_seat], ours, theirs, ours_moves, their_moves, sims, proved, cut, last_proved)
 
 
 def per_game(game: PillageGame, spiel, spec: str, games: range, seed: int, tolerance: float, label: str) -> None:  # type: ignore[no-untyped-def]
@@ -170,7 +170,7 @@ def per_game(game: PillageGame, spiel, spec: str, games: range, seed: int, toler
     played: list[GameCPU] = []
     for g in games:
         ours_seat = g % 2
-        result, per_sim = play_game(game, spiel, spec, seed + g, ours_seat, per_sim)
+        result = play_game(game, spiel, spec, seed + g, ours_seat, per_sim)
         played.append(result)
         w, t, lo_ = tally(played)
         mark = "" if abs(result.ratio - 1) <= tolerance else f"  <- off by more than {tolerance:.0%}"
