@@ -66,8 +66,8 @@ MEASURED_SIMS = 200
 #: the bot's clock spreads its allowance over one move per this many undrawn lines. With one per
 #: two (its share of the moves left) it ended unit 3x3 games with about half its allowance
 #: unspent (checks on seeds 8,500,000 up): games end in runs of captures in which the bot does
-#: not move, and once its solver proves a search the rest of the game is decided; with one per
-#: eight it still left up to a seventh, with one per twelve at most 5%
+#: not move, and once its solver has proved the position its searches stop at once; with one per
+#: eight it still left up to an eighth, with one per twelve at most 5%
 LINES_PER_MOVE = 12
 #: the bot's tree stops growing at this many MB (OpenSpiel's ``max_memory_mb``)
 BOT_MEMORY_MB = 1000
@@ -83,9 +83,9 @@ class GameCPU:
     ours_moves: int
     their_moves: int
     sims: int
-    #: bot searches that stopped before their simulations: the solver proved the root, or the
-    #: tree reached :data:`BOT_MEMORY_MB`
+    #: bot searches that stopped before their simulations because the solver proved the root
     proved: int
+    #: ... because the tree reached :data:`BOT_MEMORY_MB`
     cut: int
     #: the bot's last search of the game was proved by its solver (more CPU would not have
     #: changed its move)
@@ -275,12 +275,18 @@ def main() -> None:
                         help="--per-move: OpenSpiel's simulations (default: calibrated; given, the calibration is still measured and printed)")
     parser.add_argument("--quick", action="store_true", help="--per-move: 20 games, 8 calibration positions")
     args = parser.parse_args()
+    try:
+        sides = [int(x) for x in args.boards.split(",")]
+    except ValueError:
+        parser.error(f"--boards: comma-separated square sides expected, not {args.boards!r}")
+    if min(sides) < 1 or args.tolerance <= 0 or not 0 <= args.start < args.games:
+        parser.error("--boards sides must be at least 1, --tolerance above 0, and 0 <= --start < --games")
     if args.quick:
         args.games, args.positions = 20, 8
     import pyspiel
 
     print(f"load average before: {load()}", flush=True)
-    for side in (int(x) for x in args.boards.split(",")):
+    for side in sides:
         game = plunder.load_game("pillage", board=f"square:{side}x{side}", contents="unit")
         assert isinstance(game, PillageGame)
         spiel = pyspiel.load_game("dots_and_boxes", {"num_rows": side, "num_cols": side})
