@@ -208,3 +208,86 @@ def test_a_worker_warms_every_game_that_asks(monkeypatch: pytest.MonkeyPatch) ->
     monkeypatch.setattr(thinking, "entry", entry_with_counter)
     assert thinking.warm() == os.getpid()
     assert called == ids[:-1] and len(called) >= 4
+
+
+# ---- budgets that shrink while other games wait ----
+
+async def _shares_given() -> list[tuple[str, float]]:
+    """Game A's search runs while B, C and D ask: the share of its budget each gets as it starts."""
+    gate = threading.Event()
+    ran: list[tuple[str, float]] = []
+
+    def search(name: str, share: float) -> str:
+        if name == "A":
+            gate.wait(10)
+        ran.append((name, share))
+        return name
+
+    with ThreadPoolExecutor(1) as pool:
+        lane = Lane(lambda: pool, slots=1)
+        first = asyncio.create_task(lane.run("A", lambda: True, search, "A", shares=True))
+        await asyncio.sleep(0)
+        rest = [asyncio.create_task(lane.run(k, lambda: True, search, k, shares=True)) for k in "BCD"]
+        await asyncio.sleep(0)
+        gate.set()
+        await asyncio.gather(first, *rest)
+    return ran
+
+
+def test_a_search_gets_less_of_its_budget_while_other_games_wait() -> None:
+    # A started with nobody waiting; B with C and D behind it, C with D, D alone
+    assert run_apart(_shares_given()) == [("A", 1.0), ("B", 0.25), ("C", 0.5), ("D", 1.0)]
+
+
+@pytest.mark.parametrize("slots", [1, 2, 4])
+def test_budget_shares_drain_the_queue_in_about_one_search(slots: int) -> None:
+    for waiting in range(0, 300):
+        share = thinking.budget_share(slots, waiting)
+        assert share in (1.0, 0.5, 0.25, 0.125)
+        # the waiting searches at this share cost at most what ``slots`` full ones do, unless at the floor
+        assert share * (slots + waiting) <= slots or share == thinking.LEAST_SHARE
+        # and no smaller than needed: twice the share would not fit
+        assert share == 1.0 or 2 * share * (slots + waiting) > slots
+
+
+async def _busy_reply(db: str) -> tuple[list[dict[str, Any]], list[str]]:
+    """A game against ``hard`` on a server where every search starts with a quarter of its budget."""
+    tables = Tables(Store(db), Thinkers(0))
+    tables.start()
+    try:
+        game = load_game("pillage", "small")
+        game_id = await tables.create(game, ["me", "hard"], "tok")
+        table = await tables.get(game_id)
+        assert table is not None
+        viewer = Viewer("tok")
+        tables.welcome(table, viewer)
+        first = await asyncio.wait_for(viewer.queue.get(), 30)
+        assert first is not None
+        got: list[dict[str, Any]] = [first]
+        await tables.act(table, viewer, first["legal"][0], first["ply"])
+        while not any(m["type"] == "notice" for m in got):
+            message = await asyncio.wait_for(viewer.queue.get(), 60)
+            assert message is not None
+            got.append(message)
+        return got, [e.text for e in table.log]
+    finally:
+        await tables.close()
+
+
+def test_a_reply_searched_with_less_says_so(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    monkeypatch.setattr(thinking, "budget_share", lambda slots, waiting: 0.25)
+    real = thinking.agent_for
+    specs: list[str] = []
+
+    def agent_for(state: State, spec: str) -> Any:
+        specs.append(spec)
+        return real(state, spec)
+
+    monkeypatch.setattr(thinking, "agent_for", agent_for)
+    got, log = run_apart(_busy_reply(f"sqlite:///{tmp_path / 'plunder.db'}"))
+    notice = next(m for m in got if m["type"] == "notice")
+    words = "the server was busy, so the hard AI searched 750 of its 3,000 simulations and 500,000 of its 2,000,000 positions"
+    assert words in notice["message"]
+    assert sum(words in text for text in log) == 1
+    # the worker built the agent with the cut budget
+    assert specs and all(s == "hard:sims=750,nodes=500000" for s in specs)

@@ -23,7 +23,7 @@ from plunder.core.record import Move, Record
 from plunder.core.registry import load_game
 from plunder.games.hubs.rules import HubsGame
 from plunder.match import play_out
-from plunder.web import tables
+from plunder.web import limits, tables
 from plunder.web.app import create_app
 from plunder.web.limits import CLOSE_TRY_LATER, VIEW_BURST
 from plunder.web.security import TOKEN_HEADER
@@ -35,8 +35,10 @@ from .test_play_server import new_game, state_of
 
 
 @pytest.fixture
-def client(tmp_path: Path) -> Iterator[TestClient]:
-    """The app over a fresh SQLite file, its AI in a thread."""
+def client(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[TestClient]:
+    """The app over a fresh SQLite file, its AI in a thread, its rate limits' clock stopped (a
+    burst counted on a slow machine must not refill while it is counted)."""
+    monkeypatch.setattr(limits, "clock", lambda: 1000.0)
     with TestClient(create_app(f"sqlite:///{tmp_path / 'plunder.db'}", ai_workers=0)) as c:
         yield c
 

@@ -57,6 +57,34 @@ def agent_options(spec: str, game: Game) -> dict[str, str]:
     return {"agent": parse_spec(spec)[0], **texts}
 
 
+#: the options that count an agent's work (simulations of a search, positions of a solver):
+#: :func:`scaled_spec` shrinks these, and only these, when a server is busy
+BUDGET_OPTIONS = ("sims", "nodes")
+
+
+def scaled_spec(spec: str, game: Game, share: float) -> tuple[str, str]:
+    """``spec`` with each of its :data:`BUDGET_OPTIONS` cut to ``share`` of its value (at least 1),
+    and words saying what was cut (``"800 of its 3,000 simulations"``); ``(spec, "")`` when
+    ``share`` is 1 or more, or the agent counts its work in no such option (a greedy agent)."""
+    if share >= 1:
+        return spec, ""
+    name, given = parse_spec(spec)
+    options = agent_options(spec, game)
+    cut: dict[str, str] = {}
+    words = []
+    for option, noun in zip(BUDGET_OPTIONS, ("simulations", "positions")):
+        if option in options and options[option].isdigit():
+            full = int(options[option])
+            less = max(1, int(full * share))
+            if less < full:
+                cut[option] = str(less)
+                words.append(f"{less:,} of its {full:,} {noun}")
+    if not cut:
+        return spec, ""
+    merged = {**given, **cut}
+    return f"{name}:{','.join(f'{k}={v}' for k, v in merged.items())}", " and ".join(words)
+
+
 def make_agent(spec: str, game: Game) -> Agent:
     """Build the agent named by ``spec`` (``name`` or ``name:key=value,...``) for ``game``."""
     factory, values, _ = _resolved(spec, game)
@@ -65,4 +93,5 @@ def make_agent(spec: str, game: Game) -> Agent:
     return agent
 
 
-__all__ = ["Agent", "RandomAgent", "agent_factories", "agent_names", "agent_options", "make_agent"]
+__all__ = ["BUDGET_OPTIONS", "Agent", "RandomAgent", "agent_factories", "agent_names", "agent_options", "make_agent",
+           "scaled_spec"]

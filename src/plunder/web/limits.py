@@ -71,6 +71,11 @@ def deeper_than(text: str, most: int) -> bool:
     return json_depth(text) > most
 
 
+def clock() -> float:
+    """The buckets' clock in seconds (monotonic; tests stop it to count a burst on a slow machine)."""
+    return time.monotonic()
+
+
 @dataclass
 class Bucket:
     """A token bucket: ``burst`` tokens, refilled at ``rate`` a second; :meth:`take` spends one."""
@@ -78,11 +83,11 @@ class Bucket:
     rate: float
     burst: float
     tokens: float = -1.0
-    at: float = field(default_factory=time.monotonic)
+    at: float = field(default_factory=lambda: clock())
 
     def take(self) -> bool:
         """Spend a token if there is one."""
-        now = time.monotonic()
+        now = clock()
         if self.tokens < 0:
             self.tokens = self.burst
         self.tokens = min(self.burst, self.tokens + (now - self.at) * self.rate)

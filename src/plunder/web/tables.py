@@ -806,14 +806,17 @@ class Tables:
                 seat = state.current_player
                 spec = table.level(seat)
             try:
-                text = await self.thinkers.choose(table.id, lambda: table.version == version, state, spec,
-                                                  table.seed, seat, ply)
+                text, cut = await self.thinkers.choose(table.id, lambda: table.version == version, state, spec,
+                                                       table.seed, seat, ply)
                 async with table.lock:
                     if table.version != version or not table.on:
                         continue
+                    if cut:  # the server was busy: the move's log entry and its viewers say how much less it searched
+                        busy = f"{table.game.seat_name(seat)}: the server was busy, so the {spec} AI searched {cut}"
+                        table.notes[ply + 1] = f"{table.notes[ply + 1]}; {busy}" if ply + 1 in table.notes else busy
                     moves, states = table.plan(seat, text)
                     await self.write(table, ply, moves, states)
-                if ply + 1 in table.notes:  # this move was made at a simpler level: say why, after the move
+                if ply + 1 in table.notes:  # this move was made at a simpler level or budget: say why, after the move
                     note = table.notes[ply + 1]
                     self.announce(table, f"{note[0].upper()}{note[1:]}.")
             except Superseded:

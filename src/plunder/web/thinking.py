@@ -29,7 +29,7 @@ from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Any, Callable, TypeVar
 
-from ..agents import make_agent
+from ..agents import make_agent, scaled_spec
 from ..core.agent import Agent
 from ..core.game import State
 from ..core.registry import entry, game_ids
@@ -48,6 +48,9 @@ QUICK_NICENESS = 2
 REPLAY_NICENESS = 19
 #: agents a worker keeps built, by game and spec (a board's tables are not rebuilt every move)
 AGENT_CACHE = 64
+#: the least share of its budget a searching level gets when other games' requests wait
+#: (:func:`budget_share`); below it a busy server's replies wait rather than weaken further
+LEAST_SHARE = 1 / 8
 
 _agents: dict[tuple[str, tuple[tuple[str, str], ...], str], Agent] = {}
 
@@ -64,10 +67,24 @@ def agent_for(state: State, spec: str) -> Agent:
     return agent
 
 
-def choose(state: State, spec: str, seed: int, seat: int, ply: int) -> str:
-    """The canonical text of the move agent ``spec`` makes in ``seat`` at move ``ply``."""
+def choose(state: State, spec: str, seed: int, seat: int, ply: int, share: float = 1.0) -> tuple[str, str]:
+    """The canonical text of the move agent ``spec`` makes in ``seat`` at move ``ply``, searching
+    with ``share`` of its budget (:func:`plunder.agents.scaled_spec`), and words saying what was
+    cut ("" when nothing was)."""
+    spec, cut = scaled_spec(spec, state.game, share)
     action = agent_for(state, spec).choose(state, decision_rng(seed, seat, ply))
-    return state.game.action_to_text(state, action)
+    return state.game.action_to_text(state, action), cut
+
+
+def budget_share(slots: int, waiting: int) -> float:
+    """The share of its budget a search starting now gets when ``waiting`` requests of other
+    games wait for ``slots`` workers: about ``slots / (slots + waiting)``, so the queue drains
+    in about the time one full search takes; rounded down to a power of two (so a worker keeps
+    few agents built per level) and never below :data:`LEAST_SHARE`."""
+    share = 1.0
+    while share > LEAST_SHARE and share * (slots + waiting) > slots:
+        share /= 2
+    return share
 
 
 def hint(state: State, spec: str, ply: int) -> list[str]:
@@ -153,6 +170,8 @@ class Job:
     wanted: Callable[[], bool]
     future: asyncio.Future[Any]
     seq: int
+    #: the call takes, last, the share of its budget to use (:func:`budget_share`), decided when it starts
+    shares: bool = False
 
 
 class Lane:
@@ -178,9 +197,12 @@ class Lane:
         self.seq = 0
         self.closed = False
 
-    async def run(self, key: str, wanted: Callable[[], bool], call: Callable[..., T], *args: Any) -> T:
+    async def run(self, key: str, wanted: Callable[[], bool], call: Callable[..., T], *args: Any,
+                  shares: bool = False) -> T:
         """``call(*args)`` in the executor in ``key``'s turn; :class:`Superseded` if dropped first,
-        :class:`Busy` if too many wait, :class:`asyncio.CancelledError` once the lane is closed."""
+        :class:`Busy` if too many wait, :class:`asyncio.CancelledError` once the lane is closed.
+        With ``shares`` the call gets one more argument when it starts: the share of its budget
+        that the requests still waiting leave it (:func:`budget_share`)."""
         if self.closed:
             raise asyncio.CancelledError()
         old = self.waiting.pop(key, None)
@@ -190,7 +212,7 @@ class Lane:
             raise Busy()
         future: asyncio.Future[T] = asyncio.get_running_loop().create_future()
         self.seq += 1
-        self.waiting[key] = Job(key, call, args, wanted, future, self.seq)
+        self.waiting[key] = Job(key, call, args, wanted, future, self.seq, shares)
         self.dispatch()
         return await future
 
@@ -216,8 +238,9 @@ class Lane:
             self.turn += 1
             if len(self.served) > MAX_SERVED_KEYS:
                 self.served.popitem(last=False)
+            args = (*job.args, budget_share(self.slots, len(self.waiting))) if job.shares else job.args
             try:
-                done = asyncio.get_running_loop().run_in_executor(self.executor(), job.call, *job.args)
+                done = asyncio.get_running_loop().run_in_executor(self.executor(), job.call, *args)
             except RuntimeError as exc:  # the executor was shut down meanwhile
                 self.running -= 1
                 job.future.set_exception(exc)
@@ -301,9 +324,10 @@ class Thinkers:
                              loop.run_in_executor(self.pool_of("replay"), warm_replays))
 
     async def choose(self, key: str, wanted: Callable[[], bool], state: State, spec: str, seed: int, seat: int,
-                     ply: int) -> str:
-        """:func:`choose` in the agent's lane, in game ``key``'s turn."""
-        return await self.lanes[self.kind(spec)].run(key, wanted, choose, state, spec, seed, seat, ply)
+                     ply: int) -> tuple[str, str]:
+        """:func:`choose` in the agent's lane, in game ``key``'s turn, with the share of its budget
+        the other games waiting leave it: the move's text and what was cut ("" if nothing)."""
+        return await self.lanes[self.kind(spec)].run(key, wanted, choose, state, spec, seed, seat, ply, shares=True)
 
     async def hint(self, key: str, wanted: Callable[[], bool], state: State, spec: str, ply: int) -> list[str]:
         """:func:`hint` in the agent's lane, in game ``key``'s turn."""

@@ -138,17 +138,39 @@ class Network:
             for k in self.city_touch[c]:
                 cities[k].append(c)
         self.cities: list[tuple[int, ...]] = [tuple(x) for x in cities]
+        # routes by (a, b, max_relays): a trading phase asks for the same pairs again and
+        # again on one board (every offer's legal moves, every playout of a search)
+        self._routes: dict[tuple[int, int, int], tuple[tuple[int, ...], ...]] = {}
+        self._direct: dict[int, frozenset[int]] = {}
+        self._pay: dict[tuple[tuple[int, ...], int], tuple[int, ...]] = {}
+        #: per cell, the seats owning a city among the eight cells around it
+        self.owners_around: list[frozenset[int]] = [frozenset()] * CELLS
+        for c in self.city_cells:
+            for n in around(c):
+                self.owners_around[n] = self.owners_around[n] | {board[c] - CITY0}
+
+    def touches_city(self, c: int, except_seat: int = -1) -> bool:
+        """:func:`touches_city` on this network's board, from the owners counted once."""
+        owners = self.owners_around[c]
+        return bool(owners) and (except_seat not in owners or len(owners) > 1)
 
     def touching(self, c: int) -> frozenset[int]:
         """Ids of the road networks orthogonally next to cell ``c``."""
         return frozenset(self.comp[n] for n in orthogonal(c) if self.comp[n] >= 0)
 
-    def direct(self, c: int) -> set[int]:
+    def direct(self, c: int) -> frozenset[int]:
         """Cities (other than ``c``) that cell ``c``, were it a city, trades with directly (CR-3).
 
         A path of no roads counts: a city orthogonally next to ``c`` trades with it, which
         is what lets a player lay the first road beside a lone city (CR-4, CR-15).
         """
+        known = self._direct.get(c)
+        if known is None:
+            known = self._direct[c] = frozenset(self._find_direct(c))
+        return known
+
+    def _find_direct(self, c: int) -> set[int]:
+        """:meth:`direct`, worked out."""
         out: set[int] = set()
         for k in self.touching(c):
             out.update(self.cities[k])
@@ -178,6 +200,13 @@ class Network:
         genuine detour, which keeps the list short. Listed fewest relays first; empty
         when no route exists.
         """
+        known = self._routes.get((a, b, max_relays))
+        if known is None:
+            known = self._routes[a, b, max_relays] = tuple(self._find_routes(a, b, max_relays))
+        return list(known)
+
+    def _find_routes(self, a: int, b: int, max_relays: int) -> list[tuple[int, ...]]:
+        """:meth:`routes`, worked out."""
         board, touch = self.board, self.city_touch
         ta, tb = touch[a], touch[b]
         if ta & tb:
@@ -200,7 +229,7 @@ def city_sites(board: Board, net: Network, seat: int) -> list[int]:
     mine = {c for c in net.city_cells if owner(board[c]) == seat}
     out = []
     for c in range(CELLS):
-        if board[c] != EMPTY or touches_city(board, c):
+        if board[c] != EMPTY or net.touches_city(c):
             continue
         if not any(board[n] == ROAD for n in orthogonal(c)):
             continue
@@ -214,7 +243,7 @@ def road_sites(board: Board, net: Network, seat: int) -> list[int]:
     mine = {c for c in net.city_cells if owner(board[c]) == seat}
     out = []
     for c in range(CELLS):
-        if board[c] != EMPTY or touches_city(board, c, except_seat=seat):
+        if board[c] != EMPTY or net.touches_city(c, except_seat=seat):
             continue
         if net.direct(c) & mine:
             out.append(c)
@@ -225,8 +254,19 @@ def activation_pay(board: Board, net: Network, cells: Iterable[int], players: in
     """Gold each seat collects when ``cells`` are activated (CR-2).
 
     An empty cell pays 3 per neighbouring city, so two cities of one owner beside it
-    pay that owner 6 (CR-14).
+    pay that owner 6 (CR-14). A tuple of cells (a roll's, :func:`activated`) is worked out
+    once per board: agents ask it of every roll they weigh.
     """
+    if isinstance(cells, tuple):
+        known = net._pay.get((cells, players))
+        if known is None:
+            known = net._pay[cells, players] = tuple(_activation_pay(board, net, cells, players))
+        return list(known)
+    return _activation_pay(board, net, cells, players)
+
+
+def _activation_pay(board: Board, net: Network, cells: Iterable[int], players: int) -> list[int]:
+    """:func:`activation_pay`, worked out."""
     pay = [0] * players
     for c in cells:
         v = board[c]
