@@ -287,7 +287,7 @@ def test_a_reply_searched_with_less_says_so(monkeypatch: pytest.MonkeyPatch, tmp
     got, log = run_apart(_busy_reply(f"sqlite:///{tmp_path / 'plunder.db'}"))
     notice = next(m for m in got if m["type"] == "notice")
     words = "the server was busy, so the hard AI searched 750 of its 3,000 simulations and 500,000 of its 2,000,000 positions"
-    assert words in notice["message"]
+    assert notice["message"] == f"T{words[1:]}."
     assert sum(words in text for text in log) == 1
     # the worker built the agent with the cut budget
     assert specs and all(s == "hard:sims=750,nodes=500000" for s in specs)

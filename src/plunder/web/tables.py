@@ -812,7 +812,7 @@ class Tables:
                     if table.version != version or not table.on:
                         continue
                     if cut:  # the server was busy: the move's log entry and its viewers say how much less it searched
-                        busy = f"{table.game.seat_name(seat)}: the server was busy, so the {spec} AI searched {cut}"
+                        busy = f"the server was busy, so the {spec} AI searched {cut}"
                         table.notes[ply + 1] = f"{table.notes[ply + 1]}; {busy}" if ply + 1 in table.notes else busy
                     moves, states = table.plan(seat, text)
                     await self.write(table, ply, moves, states)

@@ -1,6 +1,7 @@
-"""An AI that fails, seen in the browser: the player is told plainly, the log says why the
-seat plays a simpler level, and the game goes on. The failure is simulated (every ``hard``
-agent raises), so the server runs in this process (uvicorn in a thread, the AI in a thread)."""
+"""An AI that fails or searches less, seen in the browser: the player is told plainly, the log
+says why the seat plays a simpler level or with less search, and the game goes on. The failure
+and the busy server are simulated (every ``hard`` agent raises; every search gets a quarter of
+its budget), so the server runs in this process (uvicorn in a thread, the AI in a thread)."""
 
 from __future__ import annotations
 
@@ -34,6 +35,19 @@ def failing_server(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[
         return real(state, spec)
 
     monkeypatch.setattr(thinking, "agent_for", agent_for)
+    yield from serve_here(tmp_path)
+
+
+@pytest.fixture
+def busy_server(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[str]:
+    """A server where every search starts with a quarter of its budget, as when three games'
+    requests wait for each worker; its base URL."""
+    monkeypatch.setattr(thinking, "budget_share", lambda slots, waiting: 0.25)
+    yield from serve_here(tmp_path)
+
+
+def serve_here(tmp_path: Path) -> Iterator[str]:
+    """Serve the app in this process (uvicorn in a thread, the AI in a thread): its base URL."""
     port = free_port()
     server = uvicorn.Server(uvicorn.Config(create_app(f"sqlite:///{tmp_path / 'plunder.db'}", ai_workers=0),
                                            host="127.0.0.1", port=port, log_level="error"))
@@ -74,4 +88,25 @@ def test_a_failing_ai_is_told_and_the_game_goes_on(page: Page, failing_server: s
     click_action(page, on_board[0])
     page.wait_for_function("n => document.querySelectorAll('#log li').length > n", arg=ply + 1)
     assert wait_turn(page) or page.locator("#result").is_visible()
+    assert page.errors == []  # type: ignore[attr-defined]
+
+
+def test_a_busy_server_says_its_ai_searched_less(page: Page, busy_server: str, tmp_path: Path) -> None:
+    page.goto(f"{busy_server}/new/pillage")
+    page.select_option("#preset", "small")
+    page.select_option('[name="seat.1"]', "hard")
+    page.click("button[type=submit]")
+    page.wait_for_selector("#link.live")
+    assert wait_turn(page)
+    on_board = [t for t in drawn(page) if t in legal(page)]
+    click_action(page, on_board[0])
+    page.wait_for_function("() => document.getElementById('message').textContent.includes('busy')")
+    assert page.inner_text("#message") == ("The server was busy, so the hard AI searched 750 of its 3,000 "
+                                           "simulations and 500,000 of its 2,000,000 positions.")
+    assert wait_turn(page) or page.locator("#result").is_visible()
+    assert any("the server was busy, so the hard ai searched 750 of its 3,000 simulations" in t.lower()
+               for t in page.eval_on_selector_all("#log li", "els => els.map(e => e.textContent)"))
+    screenshot(page, "ai-busy", tmp_path)
+    page.set_viewport_size(PHONE)
+    screenshot(page, "ai-busy-phone", tmp_path)
     assert page.errors == []  # type: ignore[attr-defined]
