@@ -30,6 +30,8 @@ from __future__ import annotations
 
 import math
 import random
+from functools import lru_cache
+
 from ...core.agent import AgentFactory, AgentOptions
 from ...core.game import Game
 from ...core.params import Param, parse_int, parse_real
@@ -49,7 +51,14 @@ def expected_pay(board: Board, players: int) -> list[float]:
     The 25 ordered label pairs are equally likely (the roller's choice aside) and each
     activates four cells, so every cell is activated once in 25 rolls on average.
     """
-    return [g / 25 for g in activation_pay(board, Network(board), range(CELLS), players)]
+    return list(_expected_pay(board, players))
+
+
+@lru_cache(maxsize=4096)
+def _expected_pay(board: Board, players: int) -> tuple[float, ...]:
+    """:func:`expected_pay`, kept per board: a build's worth asks it of the same boards again
+    and again (every later move of a turn, every playout of a search from one position)."""
+    return tuple(g / 25 for g in activation_pay(board, Network(board), range(CELLS), players))
 
 
 def rounds_left(state: CrossroadsState, pay: list[float] | None = None) -> int:
