@@ -22,7 +22,8 @@ waiting for an AI reply then stops waiting). It measures:
   message is sent);
 * an AI reply, per level: from the state that hands the move to the AI to the state with the
   AI's move;
-* errors: any ``error`` message, refused request, dropped connection or bot exception.
+* errors: any ``error`` message, refused request, dropped connection or bot exception; a
+  ``notice`` (a busy server's AI move made with less search, say) is counted apart.
 
 It prints per run the moves per second (people's and the AI's, through the server), the
 p50/p95/p99 of both latencies and the errors, then the spread of the runs. The target (issue
@@ -80,6 +81,7 @@ import urllib.request
 from collections import defaultdict
 from concurrent.futures import Future, ProcessPoolExecutor
 from dataclasses import dataclass, field
+from typing import Any
 from pathlib import Path
 
 import websockets
@@ -110,6 +112,8 @@ class Tally:
     human_moves: int = 0
     ai_moves: int = 0
     finished: int = 0
+    #: ``notice`` messages by their words (a busy server's AI searching less, say): told, not errors
+    notices: list[str] = field(default_factory=list)
 
 
 def pct(values: list[float], p: float) -> float:
@@ -171,6 +175,15 @@ def create(url: str, game: str, preset: str, level: str, form: dict[str, str] | 
     return game_id, token
 
 
+async def receive(ws: Any, tally: Tally, timeout: float | None = None) -> dict[str, Any]:
+    """The next message that is not a ``notice`` (those are counted in ``tally.notices``)."""
+    while True:
+        message: dict[str, Any] = json.loads(await asyncio.wait_for(ws.recv(), timeout))
+        if message["type"] != "notice":
+            return message
+        tally.notices.append(message["message"])
+
+
 async def bot(i: int, url: str, mix: list[tuple[str, str]], levels: list[str], moves: int, think: float,
               tally: Tally, start: asyncio.Event, deadline: float) -> None:
     """One player: a game against an AI level, ``moves`` random legal moves at a person's pace."""
@@ -184,7 +197,7 @@ async def bot(i: int, url: str, mix: list[tuple[str, str]], levels: list[str], m
         # a client without cookies passes its seat token in a header on every request
         async with websockets.connect(ws_url, additional_headers={TOKEN_HEADER: token}, max_size=2**24,
                                       open_timeout=60) as ws:
-            message = json.loads(await ws.recv())
+            message = await receive(ws, tally)
             at = time.perf_counter()
             made = 0
             while not message["over"] and made < moves and time.perf_counter() < deadline:
@@ -196,9 +209,9 @@ async def bot(i: int, url: str, mix: list[tuple[str, str]], levels: list[str], m
                     sent = time.perf_counter()
                     ply = message["ply"]
                     await ws.send(json.dumps({"type": "act", "action": rng.choice(message["legal"]), "ply": ply}))
-                    message = json.loads(await ws.recv())
+                    message = await receive(ws, tally)
                     while message["type"] == "state" and message["ply"] <= ply:  # a seat claimed, say
-                        message = json.loads(await ws.recv())
+                        message = await receive(ws, tally)
                     at = time.perf_counter()
                     if message["type"] != "state":
                         tally.errors.append(f"{game}: {message.get('message', message['type'])}")
@@ -209,7 +222,7 @@ async def bot(i: int, url: str, mix: list[tuple[str, str]], levels: list[str], m
                 else:
                     thinking = message["thinking"]
                     try:
-                        message = json.loads(await asyncio.wait_for(ws.recv(), deadline - time.perf_counter()))
+                        message = await receive(ws, tally, deadline - time.perf_counter())
                     except (asyncio.TimeoutError, ValueError):
                         return
                     now = time.perf_counter()
@@ -580,6 +593,9 @@ def report(n: int, tally: Tally, seconds: float, levels: list[str]) -> dict[str,
               f"(n={len(tally.lobby)})")
     for error in sorted(set(tally.errors))[:10]:
         print(f"  error x{tally.errors.count(error)}: {error}")
+    # a busy server's AI searching less is told, not an error: count the moves it was said of
+    busy = [n for n in tally.notices if "server was busy" in n]
+    print(f"  notices: {len(tally.notices)}, of which {len(busy)} an AI move searched with less (the server busy)")
     return {"rate": rate, "p95": pct(tally.acks, 95), "errors": len(tally.errors)}
 
 

@@ -86,30 +86,36 @@ def failing_hard(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     asked: list[str] = []
     real = thinking.agent_for
 
-    def agent_for(state: State, spec: str) -> Any:
+    def agent_for(state: State, spec: str, keep: bool = True) -> Any:
         asked.append(spec)
         if spec == "hard":
             raise RuntimeError("the search ran out of room")
-        return real(state, spec)
+        return real(state, spec, keep)
 
     monkeypatch.setattr(thinking, "agent_for", agent_for)
     return asked
+
+
+async def first_move_against_hard(tables: Tables) -> tuple[Any, Viewer, list[dict[str, Any]]]:
+    """A small Pillage game of "me" against ``hard``, my first move made: the table, my viewer
+    and the messages it got so far."""
+    game = load_game("pillage", "small")
+    game_id = await tables.create(game, ["me", "hard"], "tok")
+    table = await tables.get(game_id)
+    assert table is not None
+    viewer = Viewer("tok")
+    tables.welcome(table, viewer)
+    first = await asyncio.wait_for(viewer.queue.get(), 30)
+    assert first is not None
+    await tables.act(table, viewer, first["legal"][0], first["ply"])
+    return table, viewer, [first]
 
 
 async def _play_against_failing_hard(db: str) -> tuple[list[dict[str, Any]], list[str]]:
     tables = Tables(Store(db), Thinkers(0))
     tables.start()
     try:
-        game = load_game("pillage", "small")
-        game_id = await tables.create(game, ["me", "hard"], "tok")
-        table = await tables.get(game_id)
-        assert table is not None
-        viewer = Viewer("tok")
-        tables.welcome(table, viewer)
-        first = await asyncio.wait_for(viewer.queue.get(), 30)
-        assert first is not None
-        got: list[dict[str, Any]] = [first]
-        await tables.act(table, viewer, got[0]["legal"][0], got[0]["ply"])
+        table, viewer, got = await first_move_against_hard(tables)
         # the AI seat's reply, however it comes, within a bound (the bug: nothing ever came)
         mine = got[0]
         while not mine["your_turn"] or not any(m["type"] == "notice" for m in got):
@@ -208,6 +214,9 @@ def test_a_worker_warms_every_game_that_asks(monkeypatch: pytest.MonkeyPatch) ->
     monkeypatch.setattr(thinking, "entry", entry_with_counter)
     assert thinking.warm() == os.getpid()
     assert called == ids[:-1] and len(called) >= 4
+    # the quick levels' worker imports the games and prepares nothing
+    called.clear()
+    assert thinking.warm(searches=False) == os.getpid() and called == []
 
 
 # ---- budgets that shrink while other games wait ----
@@ -243,7 +252,7 @@ def test_a_search_gets_less_of_its_budget_while_other_games_wait() -> None:
 def test_budget_shares_drain_the_queue_in_about_one_search(slots: int) -> None:
     for waiting in range(0, 300):
         share = thinking.budget_share(slots, waiting)
-        assert share in (1.0, 0.5, 0.25, 0.125)
+        assert share in [2.0 ** -k for k in range(7)]
         # the waiting searches at this share cost at most what ``slots`` full ones do, unless at the floor
         assert share * (slots + waiting) <= slots or share == thinking.LEAST_SHARE
         # and no smaller than needed: twice the share would not fit
@@ -255,16 +264,7 @@ async def _busy_reply(db: str) -> tuple[list[dict[str, Any]], list[str]]:
     tables = Tables(Store(db), Thinkers(0))
     tables.start()
     try:
-        game = load_game("pillage", "small")
-        game_id = await tables.create(game, ["me", "hard"], "tok")
-        table = await tables.get(game_id)
-        assert table is not None
-        viewer = Viewer("tok")
-        tables.welcome(table, viewer)
-        first = await asyncio.wait_for(viewer.queue.get(), 30)
-        assert first is not None
-        got: list[dict[str, Any]] = [first]
-        await tables.act(table, viewer, first["legal"][0], first["ply"])
+        table, viewer, got = await first_move_against_hard(tables)
         while not any(m["type"] == "notice" for m in got):
             message = await asyncio.wait_for(viewer.queue.get(), 60)
             assert message is not None
@@ -279,9 +279,10 @@ def test_a_reply_searched_with_less_says_so(monkeypatch: pytest.MonkeyPatch, tmp
     real = thinking.agent_for
     specs: list[str] = []
 
-    def agent_for(state: State, spec: str) -> Any:
+    def agent_for(state: State, spec: str, keep: bool = True) -> Any:
         specs.append(spec)
-        return real(state, spec)
+        assert not keep  # a cut budget's agent is built afresh, not kept per share
+        return real(state, spec, keep)
 
     monkeypatch.setattr(thinking, "agent_for", agent_for)
     got, log = run_apart(_busy_reply(f"sqlite:///{tmp_path / 'plunder.db'}"))

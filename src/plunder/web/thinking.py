@@ -50,14 +50,18 @@ REPLAY_NICENESS = 19
 AGENT_CACHE = 64
 #: the least share of its budget a searching level gets when other games' requests wait
 #: (:func:`budget_share`); below it a busy server's replies wait rather than weaken further
-LEAST_SHARE = 1 / 8
+LEAST_SHARE = 1 / 64
 
 _agents: dict[tuple[str, tuple[tuple[str, str], ...], str], Agent] = {}
 
 
-def agent_for(state: State, spec: str) -> Agent:
-    """The agent ``spec`` for ``state``'s game, built once per worker."""
+def agent_for(state: State, spec: str, keep: bool = True) -> Agent:
+    """The agent ``spec`` for ``state``'s game, built once per worker (built afresh and not kept
+    unless ``keep``: a busy server's cut budgets would otherwise keep an agent, and a solver's
+    tables, per share)."""
     game = state.game
+    if not keep:
+        return make_agent(spec, game)
     key = (game.id, tuple(sorted(game.params.items())), spec)
     agent = _agents.get(key)
     if agent is None:
@@ -72,15 +76,15 @@ def choose(state: State, spec: str, seed: int, seat: int, ply: int, share: float
     with ``share`` of its budget (:func:`plunder.agents.scaled_spec`), and words saying what was
     cut ("" when nothing was)."""
     spec, cut = scaled_spec(spec, state.game, share)
-    action = agent_for(state, spec).choose(state, decision_rng(seed, seat, ply))
+    action = agent_for(state, spec, keep=not cut).choose(state, decision_rng(seed, seat, ply))
     return state.game.action_to_text(state, action), cut
 
 
 def budget_share(slots: int, waiting: int) -> float:
     """The share of its budget a search starting now gets when ``waiting`` requests of other
     games wait for ``slots`` workers: about ``slots / (slots + waiting)``, so the queue drains
-    in about the time one full search takes; rounded down to a power of two (so a worker keeps
-    few agents built per level) and never below :data:`LEAST_SHARE`."""
+    in about the time one full search takes; rounded down to a power of two (a plain figure
+    to tell the player) and never below :data:`LEAST_SHARE`."""
     share = 1.0
     while share > LEAST_SHARE and share * (slots + waiting) > slots:
         share /= 2
@@ -120,13 +124,14 @@ def start_worker(server_pid: int, niceness: int = WORKER_NICENESS) -> None:
         pass
 
 
-def warm() -> int:
-    """Import the games and let each prepare what its searches compile or load on first use
-    (``ENTRY.strength.warm``): run once per worker at start so the first AI move of a game
-    does not wait for either."""
+def warm(searches: bool = True) -> int:
+    """Import the games and, for a worker that runs ``searches``, let each game prepare what its
+    searches compile or load on first use (``ENTRY.strength.warm``): run once per worker at
+    start so the first AI move of a game does not wait for either. The quick levels' worker
+    prepares nothing: a compiler's runtime would take memory it never uses."""
     for game_id in game_ids():
         prepare = entry(game_id).strength.warm
-        if prepare is not None:
+        if searches and prepare is not None:
             prepare()
     return os.getpid()
 
@@ -319,7 +324,7 @@ class Thinkers:
         """Start every worker now rather than at the first AI move or upload (a worker starting
         at low priority on a busy machine takes many seconds to import what it runs)."""
         loop = asyncio.get_running_loop()
-        await asyncio.gather(loop.run_in_executor(self.pool_of("quick"), warm),
+        await asyncio.gather(loop.run_in_executor(self.pool_of("quick"), warm, False),
                              *(loop.run_in_executor(self.pool_of("deep"), warm) for _ in range(max(self.workers, 1))),
                              loop.run_in_executor(self.pool_of("replay"), warm_replays))
 

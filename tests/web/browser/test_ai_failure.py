@@ -29,10 +29,10 @@ def failing_server(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[
     """A server whose ``hard`` agents all raise; its base URL."""
     real = thinking.agent_for
 
-    def agent_for(state: State, spec: str) -> Any:
+    def agent_for(state: State, spec: str, keep: bool = True) -> Any:
         if spec == "hard":
             raise RuntimeError("the search ran out of room")
-        return real(state, spec)
+        return real(state, spec, keep)
 
     monkeypatch.setattr(thinking, "agent_for", agent_for)
     yield from serve_here(tmp_path)
@@ -62,8 +62,9 @@ def serve_here(tmp_path: Path) -> Iterator[str]:
     thread.join(30)
 
 
-def test_a_failing_ai_is_told_and_the_game_goes_on(page: Page, failing_server: str, tmp_path: Path) -> None:
-    page.goto(f"{failing_server}/new/pillage")
+def first_move_against_hard(page: Page, url: str) -> None:
+    """Start a small Pillage game against ``hard`` at ``url`` and draw a line."""
+    page.goto(f"{url}/new/pillage")
     page.select_option("#preset", "small")
     page.select_option('[name="seat.1"]', "hard")
     page.click("button[type=submit]")
@@ -71,6 +72,10 @@ def test_a_failing_ai_is_told_and_the_game_goes_on(page: Page, failing_server: s
     assert wait_turn(page)
     on_board = [t for t in drawn(page) if t in legal(page)]
     click_action(page, on_board[0])
+
+
+def test_a_failing_ai_is_told_and_the_game_goes_on(page: Page, failing_server: str, tmp_path: Path) -> None:
+    first_move_against_hard(page, failing_server)
     # the player is told, and it is their turn again: the AI moved at the simpler level
     page.wait_for_function("() => document.getElementById('message').textContent.includes('failed')")
     message = page.inner_text("#message")
@@ -92,14 +97,7 @@ def test_a_failing_ai_is_told_and_the_game_goes_on(page: Page, failing_server: s
 
 
 def test_a_busy_server_says_its_ai_searched_less(page: Page, busy_server: str, tmp_path: Path) -> None:
-    page.goto(f"{busy_server}/new/pillage")
-    page.select_option("#preset", "small")
-    page.select_option('[name="seat.1"]', "hard")
-    page.click("button[type=submit]")
-    page.wait_for_selector("#link.live")
-    assert wait_turn(page)
-    on_board = [t for t in drawn(page) if t in legal(page)]
-    click_action(page, on_board[0])
+    first_move_against_hard(page, busy_server)
     page.wait_for_function("() => document.getElementById('message').textContent.includes('busy')")
     assert page.inner_text("#message") == ("The server was busy, so the hard AI searched 750 of its 3,000 "
                                            "simulations and 500,000 of its 2,000,000 positions.")
