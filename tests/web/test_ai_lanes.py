@@ -243,14 +243,25 @@ async def _shares_given() -> list[tuple[str, float]]:
     return ran
 
 
-def test_a_search_gets_less_of_its_budget_while_other_games_wait() -> None:
-    # A started with nobody waiting; B with C and D behind it, C with D, D alone
-    assert run_apart(_shares_given()) == [("A", 1.0), ("B", 0.25), ("C", 0.5), ("D", 1.0)]
+def test_a_search_gets_less_of_its_budget_while_other_games_play() -> None:
+    # A started alone; B, C and D each with three other games in play (A's included: it asked
+    # within PLAYING_SECONDS), one worker for them all
+    assert run_apart(_shares_given()) == [("A", 1.0), ("B", 0.25), ("C", 0.25), ("D", 0.25)]
+
+
+def test_a_game_that_stopped_asking_no_longer_counts(monkeypatch: pytest.MonkeyPatch) -> None:
+    now = [1000.0]
+    monkeypatch.setattr(thinking.time, "monotonic", lambda: now[0])
+    lane = Lane(lambda: ThreadPoolExecutor(1), slots=1)
+    lane.asked.update({"A": 1000.0, "B": 1010.0})
+    assert lane.others("A") == 1 and lane.others("C") == 2
+    now[0] = 1000.0 + thinking.PLAYING_SECONDS + 5  # A asked too long ago; B is still in play
+    assert lane.others("C") == 1 and list(lane.asked) == ["B"]
 
 
 @pytest.mark.parametrize("slots", [1, 2, 4])
 def test_budget_shares_drain_the_queue_in_about_one_search(slots: int) -> None:
-    for waiting in range(0, 300):
+    for waiting in range(0, 300):  # other games in play
         share = thinking.budget_share(slots, waiting)
         assert share in [2.0 ** -k for k in range(7)]
         # the waiting searches at this share cost at most what ``slots`` full ones do, unless at the floor

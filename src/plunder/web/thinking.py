@@ -24,6 +24,7 @@ import multiprocessing
 import os
 import signal
 import sys
+import time
 from collections import OrderedDict
 from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
 from dataclasses import dataclass
@@ -48,6 +49,9 @@ QUICK_NICENESS = 2
 REPLAY_NICENESS = 19
 #: agents a worker keeps built, by game and spec (a board's tables are not rebuilt every move)
 AGENT_CACHE = 64
+#: a game that asked for an AI move within this many seconds shares the workers with the
+#: others (:meth:`Lane.others`): about the time a person takes over a move
+PLAYING_SECONDS = 30.0
 #: the least share of its budget a searching level gets when other games' requests wait
 #: (:func:`budget_share`); below it a busy server's replies wait rather than weaken further
 LEAST_SHARE = 1 / 64
@@ -80,13 +84,13 @@ def choose(state: State, spec: str, seed: int, seat: int, ply: int, share: float
     return state.game.action_to_text(state, action), cut
 
 
-def budget_share(slots: int, waiting: int) -> float:
-    """The share of its budget a search starting now gets when ``waiting`` requests of other
-    games wait for ``slots`` workers: about ``slots / (slots + waiting)``, so the queue drains
-    in about the time one full search takes; rounded down to a power of two (a plain figure
-    to tell the player) and never below :data:`LEAST_SHARE`."""
+def budget_share(slots: int, others: int) -> float:
+    """The share of its budget a search starting now gets when ``others`` games share ``slots``
+    workers with its game (:meth:`Lane.others`): about ``slots / (slots + others)``, so their
+    requests together cost about what one full search per worker does; rounded down to a
+    power of two (a plain figure to tell the player) and never below :data:`LEAST_SHARE`."""
     share = 1.0
-    while share > LEAST_SHARE and share * (slots + waiting) > slots:
+    while share > LEAST_SHARE and share * (slots + others) > slots:
         share /= 2
     return share
 
@@ -195,6 +199,8 @@ class Lane:
         self.slots = max(slots, 1)
         self.most = most
         self.waiting: dict[str, Job] = {}
+        #: when each key last asked (monotonic seconds), oldest first: the games in play here
+        self.asked: OrderedDict[str, float] = OrderedDict()
         self.running = 0
         #: the turn at which each key was last served, oldest first
         self.served: OrderedDict[str, int] = OrderedDict()
@@ -207,7 +213,7 @@ class Lane:
         """``call(*args)`` in the executor in ``key``'s turn; :class:`Superseded` if dropped first,
         :class:`Busy` if too many wait, :class:`asyncio.CancelledError` once the lane is closed.
         With ``shares`` the call gets one more argument when it starts: the share of its budget
-        that the requests still waiting leave it (:func:`budget_share`)."""
+        that the other games in play leave it (:func:`budget_share`)."""
         if self.closed:
             raise asyncio.CancelledError()
         old = self.waiting.pop(key, None)
@@ -216,6 +222,10 @@ class Lane:
         if len(self.waiting) >= self.most:
             raise Busy()
         future: asyncio.Future[T] = asyncio.get_running_loop().create_future()
+        self.asked.pop(key, None)
+        self.asked[key] = time.monotonic()
+        if len(self.asked) > MAX_SERVED_KEYS:
+            self.asked.popitem(last=False)
         self.seq += 1
         self.waiting[key] = Job(key, call, args, wanted, future, self.seq, shares)
         self.dispatch()
@@ -243,7 +253,7 @@ class Lane:
             self.turn += 1
             if len(self.served) > MAX_SERVED_KEYS:
                 self.served.popitem(last=False)
-            args = (*job.args, budget_share(self.slots, len(self.waiting))) if job.shares else job.args
+            args = (*job.args, budget_share(self.slots, self.others(job.key))) if job.shares else job.args
             try:
                 done = asyncio.get_running_loop().run_in_executor(self.executor(), job.call, *args)
             except RuntimeError as exc:  # the executor was shut down meanwhile
@@ -251,6 +261,16 @@ class Lane:
                 job.future.set_exception(exc)
                 continue
             done.add_done_callback(functools.partial(self.finished, job))
+
+    def others(self, key: str) -> int:
+        """How many other keys (games) asked within the last :data:`PLAYING_SECONDS`, or are
+        waiting: the games that share the workers with ``key``'s for now. Counted over a
+        while, not only the requests waiting this instant: a search started on an empty
+        queue still runs while the other games' next requests come in."""
+        since = time.monotonic() - PLAYING_SECONDS
+        while self.asked and next(iter(self.asked.values())) < since:
+            self.asked.popitem(last=False)
+        return len(self.asked.keys() - {key}) if key in self.asked else len(self.asked)
 
     def finished(self, job: Job, done: asyncio.Future[Any]) -> None:
         """A call came back: pass its outcome on and start the next one."""
