@@ -228,6 +228,7 @@ async def bot(i: int, url: str, mix: list[tuple[str, str]], levels: list[str], m
                     now = time.perf_counter()
                     if thinking and message["type"] == "state":
                         tally.replies[level].append(now - at)
+                        tally.replies[f"{level} {game}"].append(now - at)
                         tally.ai_moves += 1
                     at = now
             tally.finished += message["over"]
@@ -587,6 +588,10 @@ def report(n: int, tally: Tally, seconds: float, levels: list[str]) -> dict[str,
         r = tally.replies.get(level, [])
         print(f"  AI reply {level:<6}       p50 {pct(r, 50):7.1f} ms  p95 {pct(r, 95):7.1f} ms  "
               f"p99 {pct(r, 99):7.1f} ms  (n={len(r)})")
+        for game in sorted(k for k in tally.replies if k.startswith(f"{level} ")):
+            r = tally.replies[game]
+            print(f"    {game[len(level) + 1:]:<18} p50 {pct(r, 50):7.1f} ms  p95 {pct(r, 95):7.1f} ms  "
+                  f"p99 {pct(r, 99):7.1f} ms  (n={len(r)})")
     if tally.chats or tally.lobby:
         print(f"  chat line delivered   p50 {pct(tally.chats, 50):7.1f} ms  p95 {pct(tally.chats, 95):7.1f} ms  "
               f"(n={len(tally.chats)}); lobby page p50 {pct(tally.lobby, 50):.1f} ms p95 {pct(tally.lobby, 95):.1f} ms "
