@@ -179,7 +179,7 @@ class Table:
         self.used = time.monotonic()
         #: the level an AI seat plays at after its own failed (:data:`FALLBACK`), by seat
         self.levels: dict[int, str] = {}
-        #: what the log adds to a move's narration (why an AI seat plays a simpler level), by move number
+        #: what the log adds to a move's narration (why an AI seat plays a simpler level or searched less), by move number
         self.notes: dict[int, str] = {}
         self._prepared: Prepared | None = None
         #: what the game's end means to each browser seated in it, by token hash (a rating
@@ -223,6 +223,10 @@ class Table:
         self._prepared = None
         for viewer in self.viewers:
             viewer.known = 0
+
+    def add_note(self, n: int, note: str) -> None:
+        """Add ``note`` to what the log says of move ``n`` (after any note it has)."""
+        self.notes[n] = f"{self.notes[n]}; {note}" if n in self.notes else note
 
     def entry_of(self, before: State, move: Move, after: State, n: int) -> LogEntry:
         """The log entry of move ``n``, ``move`` from ``before`` to ``after``."""
@@ -812,8 +816,7 @@ class Tables:
                     if table.version != version or not table.on:
                         continue
                     if cut:  # the server was busy: the move's log entry and its viewers say how much less it searched
-                        busy = f"the server was busy, so the {spec} AI searched {cut}"
-                        table.notes[ply + 1] = f"{table.notes[ply + 1]}; {busy}" if ply + 1 in table.notes else busy
+                        table.add_note(ply + 1, f"the server was busy, so the {spec} AI searched {cut}")
                     moves, states = table.plan(seat, text)
                     await self.write(table, ply, moves, states)
                 if ply + 1 in table.notes:  # this move was made at a simpler level or budget: say why, after the move
@@ -846,7 +849,7 @@ class Tables:
         table.levels[seat] = simpler
         # the log names seats by their players (the AI seat by its level, now the simpler one)
         note = f"{name}: the {spec} AI failed on this position and level {simpler} plays from now on"
-        table.notes[ply + 1] = f"{table.notes[ply + 1]}; {note}" if ply + 1 in table.notes else note
+        table.add_note(ply + 1, note)
         return True
 
     def announce(self, table: Table, message: str, detail: str = "") -> None:

@@ -270,7 +270,7 @@ class Lane:
         since = time.monotonic() - PLAYING_SECONDS
         while self.asked and next(iter(self.asked.values())) < since:
             self.asked.popitem(last=False)
-        return len(self.asked.keys() - {key}) if key in self.asked else len(self.asked)
+        return len(self.asked) - (key in self.asked)
 
     def finished(self, job: Job, done: asyncio.Future[Any]) -> None:
         """A call came back: pass its outcome on and start the next one."""
