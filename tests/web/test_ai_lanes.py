@@ -264,10 +264,11 @@ def test_budget_shares_drain_the_queue_in_about_one_search(slots: int) -> None:
     for waiting in range(0, 300):  # other games in play
         share = thinking.budget_share(slots, waiting)
         assert share in [2.0 ** -k for k in range(7)]
-        # the waiting searches at this share cost at most what ``slots`` full ones do, unless at the floor
-        assert share * (slots + waiting) <= slots or share == thinking.LEAST_SHARE
-        # and no smaller than needed: twice the share would not fit
-        assert share == 1.0 or 2 * share * (slots + waiting) > slots
+        # the games' searches at this share cost at most what ``slots`` full ones do, unless at the floor
+        assert share * (1 + waiting) <= slots or share == thinking.LEAST_SHARE
+        # and no smaller than needed: twice the share would not fit; a worker per game cuts nothing
+        assert share == 1.0 or 2 * share * (1 + waiting) > slots
+        assert (share == 1.0) == (1 + waiting <= slots)
 
 
 async def _busy_reply(db: str) -> tuple[list[dict[str, Any]], list[str]]:

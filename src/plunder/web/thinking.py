@@ -86,11 +86,12 @@ def choose(state: State, spec: str, seed: int, seat: int, ply: int, share: float
 
 def budget_share(slots: int, others: int) -> float:
     """The share of its budget a search starting now gets when ``others`` games share ``slots``
-    workers with its game (:meth:`Lane.others`): about ``slots / (slots + others)``, so their
-    requests together cost about what one full search per worker does; rounded down to a
-    power of two (a plain figure to tell the player) and never below :data:`LEAST_SHARE`."""
+    workers with its game (:meth:`Lane.others`): all of it while there is a worker per game,
+    else about ``slots / (1 + others)``, so their requests together cost about what one full
+    search per worker does; rounded down to a power of two (a plain figure to tell the player)
+    and never below :data:`LEAST_SHARE`."""
     share = 1.0
-    while share > LEAST_SHARE and share * (slots + others) > slots:
+    while share > LEAST_SHARE and share * (1 + others) > slots:
         share /= 2
     return share
 
