@@ -78,6 +78,50 @@ def test_a_game_behind_another_games_searches_is_served_in_turn() -> None:
     assert dropped == ["A2", "C1"]
 
 
+async def _served_by_time() -> list[str]:
+    """Game A's searches take 5 s each, B's and C's moves a millisecond, on one worker: A1 runs
+    while B1 and C1 wait, A asks again during B1, B during C1. What runs, in order."""
+    now = [0.0]
+    cost = {"A1": 5.0, "B1": 0.001, "C1": 0.001, "A2": 5.0, "B2": 0.001}
+    gates = {name: threading.Event() for name in cost}
+    ran: list[str] = []
+
+    def search(name: str) -> str:
+        gates[name].wait(10)
+        now[0] += cost[name]  # the time it took, on the lane's clock
+        ran.append(name)
+        return name
+
+    def ask(key: str, name: str) -> asyncio.Task[str]:
+        return asyncio.create_task(lane.run(key, thinking.always, search, name))
+
+    with ThreadPoolExecutor(1) as pool:
+        lane = Lane(lambda: pool, slots=1, now=lambda: now[0])
+        a1 = ask("A", "A1")
+        await asyncio.sleep(0)
+        b1, c1 = ask("B", "B1"), ask("C", "C1")
+        await asyncio.sleep(0)
+        gates["A1"].set()
+        await a1  # B1 starts
+        a2 = ask("A", "A2")
+        await asyncio.sleep(0)
+        gates["B1"].set()
+        await b1  # C1 starts: A has had 5 s, C nothing
+        b2 = ask("B", "B2")
+        await asyncio.sleep(0)
+        gates["C1"].set()
+        await c1  # B2 starts, though A2 asked first: B has had a millisecond, A 5 s
+        gates["B2"].set()
+        gates["A2"].set()
+        await asyncio.gather(a2, b2)
+    return ran
+
+
+def test_a_game_of_quick_moves_is_not_kept_waiting_behind_long_searches() -> None:
+    # served in turns, B2 would wait behind A2 (A was served before B); by time, it goes first
+    assert run_apart(_served_by_time()) == ["A1", "B1", "C1", "B2", "A2"]
+
+
 # ---- an AI that fails ----
 
 def failing_hard(monkeypatch: pytest.MonkeyPatch) -> list[str]:
@@ -249,10 +293,9 @@ def test_a_search_gets_less_of_its_budget_while_other_games_play() -> None:
     assert run_apart(_shares_given()) == [("A", 1.0), ("B", 0.25), ("C", 0.25), ("D", 0.25)]
 
 
-def test_a_game_that_stopped_asking_no_longer_counts(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_game_that_stopped_asking_no_longer_counts() -> None:
     now = [1000.0]
-    monkeypatch.setattr(thinking.time, "monotonic", lambda: now[0])
-    lane = Lane(lambda: ThreadPoolExecutor(1), slots=1)
+    lane = Lane(lambda: ThreadPoolExecutor(1), slots=1, now=lambda: now[0])
     lane.asked.update({"A": 1000.0, "B": 1010.0})
     assert lane.others("A") == 1 and lane.others("C") == 2
     now[0] = 1000.0 + thinking.PLAYING_SECONDS + 5  # A asked too long ago; B is still in play
@@ -299,8 +342,9 @@ def test_a_reply_searched_with_less_says_so(monkeypatch: pytest.MonkeyPatch, tmp
     monkeypatch.setattr(thinking, "agent_for", agent_for)
     got, log = run_apart(_busy_reply(f"sqlite:///{tmp_path / 'plunder.db'}"))
     notice = next(m for m in got if m["type"] == "notice")
-    words = "the server was busy, so the hard AI searched 750 of its 3,000 simulations and 500,000 of its 2,000,000 positions"
+    words = ("the server was busy, so the hard AI searched 750 of its 3,000 simulations and 500,000 of its 2,000,000 "
+             "positions, with its exact search from 20 moves before the end instead of 22")
     assert notice["message"] == f"T{words[1:]}."
     assert sum(words in text for text in log) == 1
     # the worker built the agent with the cut budget
-    assert specs and all(s == "hard:sims=750,nodes=500000" for s in specs)
+    assert specs and all(s == "hard:sims=750,nodes=500000,endgame=20" for s in specs)

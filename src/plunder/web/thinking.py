@@ -9,9 +9,11 @@ parameters travel with it) and decides with the same keyed RNG as ``plunder play
 an undo, meets the same replies.
 
 The requests wait in the server, not in the pools: at most one per game (a newer position's
-supersedes the waiting one), served round robin across games, so under load every game gets
-its turn and no reply is older than its position; a stopping server drops them and ends its
-workers at once (:meth:`Thinkers.close`).
+supersedes the waiting one), served fairly across games by the time their requests have taken
+in the workers (a game whose moves cost milliseconds is not kept waiting behind games whose
+searches take a second each), so under load every game gets its share and no reply is older
+than its position; a stopping server drops them and ends its workers at once
+(:meth:`Thinkers.close`).
 """
 
 from __future__ import annotations
@@ -155,7 +157,7 @@ NICENESS = {"quick": QUICK_NICENESS, "deep": WORKER_NICENESS, "replay": REPLAY_N
 #: requests waiting in one lane at most (one per game or address: past this a new one is refused
 #: as :class:`Busy`, a bound that rotating addresses cannot get round)
 MAX_WAITING = 2_000
-#: keys a lane remembers serving (for the round-robin order; the longest-served are forgotten first)
+#: keys a lane remembers serving (for the fair order; the longest-served are forgotten first)
 MAX_SERVED_KEYS = 10_000
 
 T = TypeVar("T")
@@ -182,6 +184,9 @@ class Job:
     seq: int
     #: the call takes, last, the share of its budget to use (:func:`budget_share`), decided when it starts
     shares: bool = False
+    #: the lane's virtual time at which it started (:meth:`Lane.tag`), and the monotonic time it did
+    tag: float = 0.0
+    began: float = 0.0
 
 
 class Lane:
@@ -191,21 +196,34 @@ class Lane:
     never builds up. The rest wait here, at most one per key (a game, say): a newer request of a
     key supersedes its waiting one, whose caller gets :class:`Superseded`; a request no longer
     ``wanted`` when its turn comes is dropped the same way, so a reply is never older than the
-    position it answers. A free slot goes to the waiting key served least recently (round robin),
-    so one game asking again and again cannot keep another waiting.
+    position it answers.
+
+    A free slot goes to the waiting key that has had the least time in the workers (start-time
+    fair queueing, Goyal, Vin and Cheng, SIGCOMM 1996, with a request's seconds in the executor
+    as its length): the lane keeps a virtual clock, the tag of the request it started last; a
+    request's tag is the clock or, if later, the virtual time its key's previous request
+    finished (its tag plus its seconds), and the least tag goes first, the earliest asked among
+    equals. So one game asking again and again cannot keep another waiting, and a game whose
+    requests take a millisecond is served before the games whose searches take a second, each
+    of which still gets its turn: served in turns, a cheap game would wait behind every costly
+    one.
     """
 
-    def __init__(self, executor: Callable[[], Executor], slots: int, most: int = MAX_WAITING) -> None:
+    def __init__(self, executor: Callable[[], Executor], slots: int, most: int = MAX_WAITING,
+                 now: Callable[[], float] = time.monotonic) -> None:
         self.executor = executor
+        #: the clock the lane reads (seconds; a test's own)
+        self.now = now
         self.slots = max(slots, 1)
         self.most = most
         self.waiting: dict[str, Job] = {}
         #: when each key last asked (monotonic seconds), oldest first: the games in play here
         self.asked: OrderedDict[str, float] = OrderedDict()
         self.running = 0
-        #: the turn at which each key was last served, oldest first
-        self.served: OrderedDict[str, int] = OrderedDict()
-        self.turn = 0
+        #: the virtual time at which each key's last request finished, longest-served first
+        self.finish: OrderedDict[str, float] = OrderedDict()
+        #: the virtual clock: the tag of the request started last
+        self.virtual = 0.0
         self.seq = 0
         self.closed = False
 
@@ -224,7 +242,7 @@ class Lane:
             raise Busy()
         future: asyncio.Future[T] = asyncio.get_running_loop().create_future()
         self.asked.pop(key, None)
-        self.asked[key] = time.monotonic()
+        self.asked[key] = self.now()
         if len(self.asked) > MAX_SERVED_KEYS:
             self.asked.popitem(last=False)
         self.seq += 1
@@ -235,7 +253,7 @@ class Lane:
     def next(self) -> Job | None:
         """The waiting job to run now (dropping the ones no longer wanted), or ``None``."""
         while self.waiting:
-            job = min(self.waiting.values(), key=lambda j: (self.served.get(j.key, -1), j.seq))
+            job = min(self.waiting.values(), key=lambda j: (self.tag(j.key), j.seq))
             del self.waiting[job.key]
             if job.future.done():  # its caller gave up
                 continue
@@ -249,11 +267,8 @@ class Lane:
         """Hand waiting jobs to the executor while it has a free slot."""
         while self.running < self.slots and not self.closed and (job := self.next()) is not None:
             self.running += 1
-            self.served.pop(job.key, None)
-            self.served[job.key] = self.turn
-            self.turn += 1
-            if len(self.served) > MAX_SERVED_KEYS:
-                self.served.popitem(last=False)
+            job.tag = self.virtual = self.tag(job.key)
+            job.began = self.now()
             args = (*job.args, budget_share(self.slots, self.others(job.key))) if job.shares else job.args
             try:
                 done = asyncio.get_running_loop().run_in_executor(self.executor(), job.call, *args)
@@ -263,19 +278,29 @@ class Lane:
                 continue
             done.add_done_callback(functools.partial(self.finished, job))
 
+    def tag(self, key: str) -> float:
+        """The virtual time at which a request of ``key`` starting now would start: the virtual clock, or
+        the time its key's last request finished if that is later (the key has had more than its
+        share)."""
+        return max(self.virtual, self.finish.get(key, self.virtual))
+
     def others(self, key: str) -> int:
         """How many other keys (games) asked within the last :data:`PLAYING_SECONDS`, or are
         waiting: the games that share the workers with ``key``'s for now. Counted over a
         while, not only the requests waiting this instant: a search started on an empty
         queue still runs while the other games' next requests come in."""
-        since = time.monotonic() - PLAYING_SECONDS
+        since = self.now() - PLAYING_SECONDS
         while self.asked and next(iter(self.asked.values())) < since:
             self.asked.popitem(last=False)
         return len(self.asked) - (key in self.asked)
 
     def finished(self, job: Job, done: asyncio.Future[Any]) -> None:
-        """A call came back: pass its outcome on and start the next one."""
+        """A call came back: pass its outcome on, count its time to its key, and start the next one."""
         self.running -= 1
+        self.finish.pop(job.key, None)
+        self.finish[job.key] = job.tag + (self.now() - job.began)
+        if len(self.finish) > MAX_SERVED_KEYS:
+            self.finish.popitem(last=False)
         if not job.future.done():
             if done.cancelled():
                 job.future.cancel()
