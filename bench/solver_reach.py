@@ -45,7 +45,7 @@ def position(preset: str | None, board: str | None, lines: int, seed: int) -> Pi
         assert isinstance(state, PillageState)
         if len(state.open_lines) <= lines:
             return state
-        state = state.apply(agent.choose(state, decision_rng(seed, state.current_player, ply)))
+        state = state.apply(agent.choose(state, decision_rng(seed, state.current_player, ply)))  # type: ignore[arg-type]
         ply += 1
     return None
 
