@@ -38,7 +38,7 @@ def turn(state: Any) -> tuple[int, ...]:
     return (state.round, state.seat, *state.dice)
 
 
-def building_position() -> tuple[State[Any], str]:
+def building_position() -> tuple[Any, str]:
     """A position of a five-player game where the mover may end the turn or build a road."""
     game = load_game("crossroads", players="5")
     record = play(game, ["medium"] * 5, seed=5)
