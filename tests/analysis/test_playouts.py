@@ -42,7 +42,7 @@ def building_position() -> tuple[Any, str]:
     """A position of a five-player game where the mover may end the turn or build a road."""
     game = load_game("crossroads", players="5")
     record = play(game, ["medium"] * 5, seed=5)
-    state = game.new_initial_state()
+    state: Any = game.new_initial_state()
     for move in record.moves:
         if move.by is not None and state.phase.value == "building":
             roads = [a for a in state.legal_actions() if a.text().startswith("road")]
