@@ -1,18 +1,19 @@
 """Do the analysis engine's blunders lose what it says? Checked against ``hard`` playing on.
 
 Run: .venv/bin/python bench/analysis_check.py [--games pillage,profiteer] [--seeds 8] [--blunders 3]
-                                              [--records 1] [--moves 80] [--level hard] [--workers 2]
-                                              [--no-solver]
+                                              [--records 1] [--moves 80] [--played medium] [--level hard]
+                                              [--workers 2] [--no-solver]
 
-For each game (at its default parameters; Pillage on a 4x4 board) ``--records`` games are played
-by ``medium`` in every seat (seeds 1, 2, ...) and the first ``--moves`` moves of each (0: all)
-are analysed at the game's default budget. For up to ``--blunders`` moves of each record marked
-"blunder" (0: all of them), both continuations -- after the move played and after the better
-move the engine names -- are played to the end by ``--level`` in every seat, over ``--seeds``
-seeds (the same seeds for both, so the comparison is paired). Printed per blunder: the engine's
-loss, the loss measured by those games (the mover's mean final margin after the better move
-minus after the move played, with its standard error) and whether it reaches the game's
-blunder threshold. Then the share of blunders that do, with its Wilson 95% interval.
+For each game (at its default parameters; Pillage on a 4x4 board) ``--records`` games are
+played by ``--played`` in every seat (seeds 1, 2, ...; ``easy`` makes more blunders to check than
+``medium``), and the first ``--moves`` moves of each (0: all) are analysed at the game's default
+budget. For up to ``--blunders`` moves of each record marked "blunder" (0: all of them), both
+continuations -- after the move played and after the better move the engine names -- are played
+to the end by ``--level`` in every seat, over ``--seeds`` seeds (the same seeds for both, so the
+comparison is paired). Printed per blunder: the engine's loss, the loss measured by those games
+(the mover's mean final margin after the better move minus after the move played, with its
+standard error) and whether it reaches the game's blunder threshold. Then the share of blunders
+that do, with its Wilson 95% interval.
 
 Also checked: on a whole 2x3 Pillage board (every position within the solver's reach) every
 decision's value is the solver's, for three seeds.
@@ -74,7 +75,7 @@ def check_blunders(game_id: str, args: argparse.Namespace) -> tuple[int, int]:
     assert rules is not None
     checked = confirmed = 0
     for record_seed in range(1, args.records + 1):
-        record = play(game, ["medium"] * game.num_players, seed=record_seed)
+        record = play(game, [args.played] * game.num_players, seed=record_seed)
         if args.moves:
             record = truncated(record, args.moves)
         began = time.perf_counter()
@@ -129,7 +130,8 @@ def main() -> None:
     parser.add_argument("--blunders", type=int, default=3, help="blunders checked per record (0: all)")
     parser.add_argument("--records", type=int, default=1, help="games played and analysed per game")
     parser.add_argument("--moves", type=int, default=80, help="moves of each record analysed (0: all)")
-    parser.add_argument("--level", default="hard")
+    parser.add_argument("--played", default="medium", help="the level playing the records analysed")
+    parser.add_argument("--level", default="hard", help="the level playing both continuations on")
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--no-solver", action="store_true", help="leave out the 2x3 Pillage check")
     args = parser.parse_args()
