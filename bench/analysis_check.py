@@ -1,11 +1,11 @@
 """Do the analysis engine's blunders lose what it says? Checked against ``hard`` playing on.
 
 Run: .venv/bin/python bench/analysis_check.py [--games pillage,profiteer] [--seeds 8] [--blunders 3]
-                                              [--records 1] [--moves 80] [--played medium] [--level hard]
+                                              [--records 1] [--first 1] [--moves 80] [--played medium] [--level hard]
                                               [--workers 2] [--no-solver]
 
 For each game (at its default parameters; Pillage on a 4x4 board) ``--records`` games are
-played by ``--played`` in every seat (seeds 1, 2, ...; ``easy`` makes more blunders to check than
+played by ``--played`` in every seat (seeds ``--first``, and on; ``easy`` makes more blunders to check than
 ``medium``), and the first ``--moves`` moves of each (0: all) are analysed at the game's default
 budget. For up to ``--blunders`` moves of each record marked "blunder" (0: all of them), both
 continuations -- after the move played and after the better move the engine names -- are played
@@ -74,7 +74,7 @@ def check_blunders(game_id: str, args: argparse.Namespace) -> tuple[int, int]:
     rules = entry(game_id).analysis
     assert rules is not None
     checked = confirmed = 0
-    for record_seed in range(1, args.records + 1):
+    for record_seed in range(args.first, args.first + args.records):
         record = play(game, [args.played] * game.num_players, seed=record_seed)
         if args.moves:
             record = truncated(record, args.moves)
@@ -129,6 +129,7 @@ def main() -> None:
     parser.add_argument("--seeds", type=int, default=8)
     parser.add_argument("--blunders", type=int, default=3, help="blunders checked per record (0: all)")
     parser.add_argument("--records", type=int, default=1, help="games played and analysed per game")
+    parser.add_argument("--first", type=int, default=1, help="the seed of the first record")
     parser.add_argument("--moves", type=int, default=80, help="moves of each record analysed (0: all)")
     parser.add_argument("--played", default="medium", help="the level playing the records analysed")
     parser.add_argument("--level", default="hard", help="the level playing both continuations on")
