@@ -298,7 +298,14 @@ class Network:
         return out
 
 
-@lru_cache(maxsize=2048)
+#: the boards whose networks :func:`network` keeps: the boards asked for again are the last few
+#: (a state's, a board weighed before a build and the same board built), so more keep memory
+#: and win nothing (bench/analysis_profile.py's positions: 64 boards kept, 50 MB of a worker;
+#: 2,048 kept, 131 MB, no faster)
+NETWORKS_KEPT = 64
+
+
+@lru_cache(maxsize=NETWORKS_KEPT)
 def network(board: Board) -> Network:
     """The :class:`Network` of ``board``, one per board for the boards met lately: the rules'
     states, the agents' boards weighed before a build and the build itself ask for the same
