@@ -7,8 +7,8 @@ import pytest
 from plunder import load_game, play
 from plunder.analysis import DiskCache, Engine, Settings, analyse, margins
 from plunder.analysis import engine as engine_module
-from plunder.analysis.engine import SURE_Z, judged
-from plunder.analysis.value import Valuation
+from plunder.analysis.engine import judged
+from plunder.analysis.value import SURE_Z, Valuation
 from plunder.core.capabilities import Analysis
 from plunder.core.errors import ParameterError, RecordError
 from plunder.core.record import Record
@@ -135,3 +135,13 @@ def test_a_loss_found_by_playouts_counts_only_as_far_as_it_is_sure() -> None:
     unsure = Valuation("b", [10.0, -10.0], [2.0, -2.0], None, None, 6, False, 24, error=5.0)
     doubt = judged(0, 0, "a", unsure, rules)
     assert doubt.loss == 0.0 and doubt.mark == "good" and doubt.best == "a"
+
+
+def test_the_second_looks_gap_is_the_loss_where_it_was_taken() -> None:
+    rules: Analysis = Analysis(units="gold", inaccuracy=1, mistake=3, blunder=6)
+    # the first look's margins differ by 8; played on again, the best move was 3 ± 1 better
+    again = Valuation("b", [10.0, -10.0], [2.0, -2.0], None, None, 6, False, 56, error=1.0, gap=3.0)
+    found = judged(0, 0, "a", again, rules)
+    assert found.loss == pytest.approx(3.0 - SURE_Z * 1.0) and found.mark == "inaccuracy" and found.best == "b"
+    gone = Valuation("b", [10.0, -10.0], [2.0, -2.0], None, None, 6, False, 56, error=1.0, gap=-2.0)
+    assert judged(0, 0, "a", gone, rules).loss == 0.0 and judged(0, 0, "a", gone, rules).best == "a"

@@ -30,20 +30,16 @@ from ..core.errors import ParameterError, RecordError
 from ..core.game import Game, State
 from ..core.record import Record, replay
 from ..core.registry import entry, load_game
-from .value import Task, Valuation, analysis_of, value_task
+from .value import SURE_Z, Task, Valuation, analysis_of, value_task
 
 #: raised with any change to how a position is valued, so a disk cache of older values is not read
-ENGINE_VERSION = 2
+ENGINE_VERSION = 3
 #: the largest playout budget per position
 MAX_SIMS = 100_000
 #: the longest playout cut
 MAX_DEPTH = 10_000
 #: how many of a player's worst moves the summary names
 WORST_MOVES = 3
-#: standard errors of the paired difference a loss found by playouts is shrunk by: the best of
-#: several noisy candidates looks better than it is (the winner's curse), so a loss counts only
-#: as far as it is sure (docs/analysis.md)
-SURE_Z = 2.0
 #: marks from best to worst
 MARKS = ("good", "inaccuracy", "mistake", "blunder")
 
@@ -262,7 +258,7 @@ def judged(ply: int, seat: int, played: str, value: Valuation, analysis: Analysi
     """A valued decision as a judged move: its loss (the margin gap less :data:`SURE_Z` standard
     errors, for playouts), win-probability drop and mark; the better move is named only where
     the loss is above 0."""
-    gap = value.best_margins[seat] - value.played_margins[seat]
+    gap = value.best_margins[seat] - value.played_margins[seat] if value.gap is None else value.gap
     loss = max(0.0, gap - SURE_Z * value.error) if value.best != played else 0.0
     win_loss = None
     if value.best_wins is not None and value.played_wins is not None:

@@ -8,10 +8,16 @@ A value is a per-seat *margin* in the game's own units: a seat's final score min
 rival's (alone, its own score). Playouts also give a *win probability*: a seat's mean of
 ``(return + 1) / 2`` over finished playouts, so a win counts 1, a tie ½ and a loss 0.
 
-Playouts are *paired*: round ``i`` of every candidate move draws chance and the playout
-agent's choices from one seed, made from the analysis seed, the position's key and ``i``, so
-candidates are compared on the same luck (common random numbers) and every figure is the
+Playouts are *paired*: round ``i`` of every candidate move draws chance from one stream and
+the playout agent's choices from another, both seeded from the analysis seed, the position's
+key and ``i``, so candidates are compared on the same luck (common random numbers: the n-th
+roll of round ``i`` is the same whatever the agent chose before it) and every figure is the
 same on any machine and in any worker.
+
+A loss is looked at twice. The first look plays every candidate and picks the best; the best
+of several noisy means looks better than it is (the winner's curse), so where the first look
+finds the best move surely better than the move played, a second look plays just those two on
+over fresh rounds, and the loss is what they measure (:func:`second_look`).
 """
 
 from __future__ import annotations
@@ -34,6 +40,11 @@ from ..core.registry import GameEntry, entry
 #: playout rounds every candidate gets, however many candidates share the budget (and all a
 #: forced move gets)
 MIN_ROUNDS = 4
+#: fresh playout rounds of the second look at a loss (at least as many as the first look's)
+CONFIRM_ROUNDS = 16
+#: standard errors of the paired difference a loss found by playouts is shrunk by: a loss counts
+#: only as far as it is sure (docs/analysis.md)
+SURE_Z = 2.0
 
 
 @dataclass(frozen=True)
@@ -80,8 +91,12 @@ class Valuation:
     #: playouts played (0 when exact)
     playouts: int
     #: the standard error of the mover's paired margin difference between the best move and the
-    #: move played (0 when exact, or when the best move is the one played)
+    #: move played (0 when exact, or when the best move is the one played): the second look's
+    #: where it was taken
     error: float = 0.0
+    #: the mover's margin after the best move less after the move played, as the second look
+    #: measured it on fresh rounds (``None``: no second look; the gap of the margins above counts)
+    gap: float | None = None
 
     def to_data(self) -> dict[str, Any]:
         """The valuation as JSON-ready data (the on-disk cache)."""
@@ -132,15 +147,45 @@ def candidates_of(state: State[Any], played: Action, own: Action, game_entry: Ga
     return chosen
 
 
-def playout(state: State[Any], agent: Agent, rng: random.Random, depth: int) -> tuple[list[float], list[float] | None]:
-    """Play ``state`` on with ``agent`` in every seat (chance drawn from ``rng``): the final or
-    cut position's per-seat margins, and its returns if the game ended."""
+def round_rngs(seed: int, key: str, i: int) -> tuple[random.Random, random.Random]:
+    """The two streams of playout round ``i`` of the position keyed ``key``: chance's, and the
+    playout agent's choices'. Kept apart, the dice of a round stay the same for every candidate
+    however many numbers the agent's choices after different moves draw."""
+    root = round_seed(seed, key, i)
+    return random.Random(root), random.Random(round_seed(seed, key + ":choices", i))
+
+
+def playout(state: State[Any], agent: Agent, chance: random.Random, choices: random.Random,
+            depth: int) -> tuple[list[float], list[float] | None]:
+    """Play ``state`` on with ``agent`` in every seat (chance drawn from ``chance``, the agent's
+    choices from ``choices``): the final or cut position's per-seat margins, and its returns if
+    the game ended."""
     steps = 0
     while not state.is_terminal() and (depth == 0 or steps < depth):
-        action = sample_chance(state, rng) if state.is_chance_node() else agent.choose(state, rng)
+        action = sample_chance(state, chance) if state.is_chance_node() else agent.choose(state, choices)
         state = state.apply_unchecked(action)
         steps += 1
     return margins(state.scores()), (list(state.returns()) if state.is_terminal() else None)
+
+
+def _gap(rows_best: list[float], rows_played: list[float]) -> tuple[float, float]:
+    """The mean paired difference of two candidates' rounds and its standard error."""
+    diffs = [b - p for b, p in zip(rows_best, rows_played)]
+    return statistics.fmean(diffs), statistics.stdev(diffs) / math.sqrt(len(diffs))
+
+
+def second_look(task: Task, agent: Agent, best: Action, played: Action, first: int) -> tuple[float, float]:
+    """The mover's margin after ``best`` less after ``played``, and its standard error, measured
+    on fresh paired rounds (numbered from ``first``, past the first look's): the best move was
+    chosen on the first look's rounds, so only fresh ones measure its gap without the winner's
+    curse."""
+    state, mover = task.state, task.state.current_player
+    rows: tuple[list[float], list[float]] = ([], [])
+    for i in range(first, first + max(CONFIRM_ROUNDS, first)):
+        for row, move in zip(rows, (best, played)):
+            chance, choices = round_rngs(task.seed, task.key, i)
+            row.append(playout(state.apply_unchecked(move), agent, chance, choices, task.depth)[0][mover])
+    return _gap(*rows)
 
 
 def by_playouts(task: Task, game_entry: GameEntry[Any, Any], analysis: Analysis[Any]) -> Valuation:
@@ -159,9 +204,9 @@ def by_playouts(task: Task, game_entry: GameEntry[Any, Any], analysis: Analysis[
     rows: list[list[float]] = [[] for _ in moves]  # the mover's margin in each round, per candidate
     wins: list[list[float] | None] = [[0.0] * seats for _ in moves]
     for i in range(rounds):
-        seed = round_seed(task.seed, task.key, i)
         for c, move in enumerate(moves):
-            margin, returns = playout(state.apply_unchecked(move), agent, random.Random(seed), task.depth)
+            chance, choices = round_rngs(task.seed, task.key, i)
+            margin, returns = playout(state.apply_unchecked(move), agent, chance, choices, task.depth)
             sums[c] = [a + b for a, b in zip(sums[c], margin)]
             rows[c].append(margin[mover])
             w = wins[c]
@@ -169,10 +214,18 @@ def by_playouts(task: Task, game_entry: GameEntry[Any, Any], analysis: Analysis[
     means = [[x / rounds for x in row] for row in sums]
     best = max(range(len(moves)), key=lambda c: (means[c][mover], -c))
     shares = [None if w is None else [x / rounds for x in w] for w in wins]
-    diffs = [b - p for b, p in zip(rows[best], rows[0])]
-    error = statistics.stdev(diffs) / math.sqrt(rounds) if best != 0 else 0.0
+    gap: float | None = None
+    error = 0.0
+    playouts = rounds * len(moves)
+    if best != 0:
+        gap, error = _gap(rows[best], rows[0])
+        if gap - SURE_Z * error > 0:  # a loss the first look is sure of: measured again
+            gap, error = second_look(task, agent, moves[best], played, rounds)
+            playouts += 2 * max(CONFIRM_ROUNDS, rounds)
+        else:
+            gap = None
     return Valuation(game.action_to_text(state, moves[best]), means[best], means[0], shares[best], shares[0],
-                     len(moves), False, rounds * len(moves), error)
+                     len(moves), False, playouts, error, gap)
 
 
 def _exact_margin(after: State[Any], mover: int, analysis: Analysis[Any], game_entry: GameEntry[Any, Any]) -> float:

@@ -31,6 +31,7 @@ from .board import (
     activation_pay,
     around,
     city_sites,
+    manhattan,
     orthogonal,
     owner,
     road_sites,
@@ -73,17 +74,14 @@ def _foreign_distance(state: CrossroadsState, me: int) -> Callable[[int], int]:
     foreign += [c for c in range(100) if net.comp[c] in theirs]
 
     def dist(c: int) -> int:
-        r, k = divmod(c, 10)
-        return min((abs(r - f // 10) + abs(k - f % 10) for f in foreign), default=99)
+        return min(map(manhattan(c).__getitem__, foreign), default=99)
 
     return dist
 
 
 def _connected(state: CrossroadsState, me: int) -> bool:
     """True when some city of mine has a route to a rival's city."""
-    mine = state.city_cells(me)
-    theirs = [c for c in state.net.city_cells if owner(state.board[c]) != me]
-    return any(state.routes(a, b) for a in mine for b in theirs)
+    return state.net.linked(me, state.game.values["relays"])
 
 
 def build_move(state: CrossroadsState, rng: random.Random) -> CrossroadsAction:

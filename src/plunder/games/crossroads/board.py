@@ -96,6 +96,13 @@ def activated(col_label: int, row_label: int) -> tuple[int, ...]:
     )
 
 
+@lru_cache(maxsize=None)
+def manhattan(c: int) -> tuple[int, ...]:
+    """Per cell, its Manhattan distance (rows plus columns) from ``c``."""
+    r, k = row_of(c), col_of(c)
+    return tuple(abs(r - row_of(x)) + abs(k - col_of(x)) for x in range(CELLS))
+
+
 def touches_city(board: Board, c: int, except_seat: int = -1) -> bool:
     """True when a city (other than ``except_seat``'s) is among the eight cells around ``c``."""
     for n in around(c):
@@ -148,6 +155,15 @@ class Network:
         for c in self.city_cells:
             for n in around(c):
                 self.owners_around[n] = self.owners_around[n] | {board[c] - CITY0}
+        # what the rules and agents ask per seat of one board, worked out on first asking:
+        # every seat's every decision between two builds asks it again
+        self._mine: dict[int, tuple[int, ...]] = {}
+        self._reach: dict[int, tuple[int, ...]] = {}
+        self._city_sites: dict[int, tuple[int, ...]] = {}
+        self._road_sites: dict[int, tuple[int, ...]] = {}
+        self._pairs: dict[tuple[int, int], tuple[tuple[int, int, tuple[int, ...]], ...]] = {}
+        self._linked: dict[tuple[int, int], bool] = {}
+        self._partners: dict[int, frozenset[int]] = {}
 
     def touches_city(self, c: int, except_seat: int = -1) -> bool:
         """:func:`touches_city` on this network's board, from the owners counted once."""
@@ -200,54 +216,120 @@ class Network:
         genuine detour, which keeps the list short. Listed fewest relays first; empty
         when no route exists.
         """
-        known = self._routes.get((a, b, max_relays))
+        return list(self.route_tuple(a, b, max_relays))
+
+    def route_tuple(self, a: int, b: int, max_relays: int = 2) -> tuple[tuple[int, ...], ...]:
+        """:meth:`routes` as the tuple kept for the pair: for callers that only read it."""
+        # the routes of a pair are those of the pair reversed (nothing below tells the ends
+        # apart), so one entry serves both
+        key = (a, b, max_relays) if a < b else (b, a, max_relays)
+        known = self._routes.get(key)
         if known is None:
-            known = self._routes[a, b, max_relays] = tuple(self._find_routes(a, b, max_relays))
-        return list(known)
+            known = self._routes[key] = tuple(self._find_routes(a, b, max_relays))
+        return known
+
+    def cities_of(self, seat: int) -> tuple[int, ...]:
+        """The cells of ``seat``'s cities, in board order."""
+        known = self._mine.get(seat)
+        if known is None:
+            known = self._mine[seat] = tuple(c for c in self.city_cells if self.board[c] - CITY0 == seat)
+        return known
+
+    def linked(self, seat: int, max_relays: int) -> bool:
+        """True when some city of ``seat`` has a route to a rival's city within ``max_relays`` (CR-3)."""
+        known = self._linked.get((seat, max_relays))
+        if known is None:
+            theirs = [c for c in self.city_cells if self.board[c] - CITY0 != seat]
+            known = self._linked[seat, max_relays] = any(
+                self.route_tuple(a, b, max_relays) for a in self.cities_of(seat) for b in theirs)
+        return known
+
+    def pairs(self, seat: int, max_relays: int) -> tuple[tuple[int, int, tuple[int, ...]], ...]:
+        """(my city, their city, relays) for every pair of a city of ``seat`` and a rival's and
+        every route between them within ``max_relays``, in board order (CR-3, CR-7)."""
+        known = self._pairs.get((seat, max_relays))
+        if known is None:
+            board = self.board
+            theirs = [c for c in self.city_cells if board[c] - CITY0 != seat]
+            known = self._pairs[seat, max_relays] = tuple(
+                (a, b, relays) for a in self.cities_of(seat) for b in theirs
+                for relays in self.route_tuple(a, b, max_relays))
+        return known
+
+    def reach(self, seat: int) -> tuple[int, ...]:
+        """The cells that, were they a city, would trade directly with one of ``seat``'s cities
+        (:meth:`direct`), in board order: the cells beside its cities and beside the roads of
+        the networks touching them. Only they can hold its next city or road (CR-4)."""
+        known = self._reach.get(seat)
+        if known is None:
+            mine = self.cities_of(seat)
+            nets = {k for c in mine for k in self.city_touch[c]}
+            near = {n for c in mine for n in orthogonal(c)}
+            near.update(n for c in range(CELLS) if self.comp[c] in nets for n in orthogonal(c))
+            known = self._reach[seat] = tuple(sorted(c for c in near if self.direct(c).intersection(mine)))
+        return known
+
+    def partners(self, c: int) -> frozenset[int]:
+        """The other cities sharing a road network with city ``c`` (its direct links, CR-3)."""
+        known = self._partners.get(c)
+        if known is None:
+            cities = self.cities
+            known = self._partners[c] = frozenset(x for k in self.city_touch[c] for x in cities[k] if x != c)
+        return known
 
     def _find_routes(self, a: int, b: int, max_relays: int) -> list[tuple[int, ...]]:
-        """:meth:`routes`, worked out."""
-        board, touch = self.board, self.city_touch
-        ta, tb = touch[a], touch[b]
-        if ta & tb:
+        """:meth:`routes`, worked out: a relay is a third player's city sharing a network with
+        one end (or both), and two relays share one with each other."""
+        near_a, near_b = self.partners(a), self.partners(b)
+        if b in near_a:
             return [()]
-        if not ta or not tb or max_relays < 1:
+        if not near_a or not near_b or max_relays < 1:
             return []
+        board = self.board
         pa, pb = board[a], board[b]
-        thirds = [c for c in self.city_cells if touch[c] and board[c] != pa and board[c] != pb]
-        # A relay beside both ends makes a route alone, so it never sits on a two-relay route.
-        near_a = [c for c in thirds if touch[c] & ta and not touch[c] & tb]
-        near_b = [c for c in thirds if touch[c] & tb and not touch[c] & ta]
-        out: list[tuple[int, ...]] = [(c,) for c in thirds if touch[c] & ta and touch[c] & tb]
+        both = near_a & near_b
+        out: list[tuple[int, ...]] = [(c,) for c in sorted(both) if board[c] != pa and board[c] != pb]
         if max_relays >= 2:
-            out += sorted(tuple(sorted((r1, r2))) for r1 in near_a for r2 in near_b if touch[r1] & touch[r2])
+            # A relay beside both ends makes a route alone, so it never sits on a two-relay route.
+            only_a = [c for c in near_a - both if board[c] != pa and board[c] != pb]
+            only_b = [c for c in near_b - both if board[c] != pa and board[c] != pb]
+            out += sorted((r1, r2) if r1 < r2 else (r2, r1)
+                          for r1 in only_a for r2 in only_b if r2 in self.partners(r1))
         return out
 
 
+#: the boards whose networks :func:`network` keeps: the boards asked for again are the last few
+#: (a state's, a board weighed before a build and the same board built), so more keep memory
+#: and win nothing (bench/analysis_profile.py's positions: 64 boards kept, 50 MB of a worker;
+#: 2,048 kept, 131 MB, no faster)
+NETWORKS_KEPT = 64
+
+
+@lru_cache(maxsize=NETWORKS_KEPT)
+def network(board: Board) -> Network:
+    """The :class:`Network` of ``board``, one per board for the boards met lately: the rules'
+    states, the agents' boards weighed before a build and the build itself ask for the same
+    boards (a network and what it has worked out is a value of its board alone)."""
+    return Network(board)
+
+
 def city_sites(board: Board, net: Network, seat: int) -> list[int]:
-    """Empty cells where ``seat`` may build a city (CR-4)."""
-    mine = {c for c in net.city_cells if owner(board[c]) == seat}
-    out = []
-    for c in range(CELLS):
-        if board[c] != EMPTY or net.touches_city(c):
-            continue
-        if not any(board[n] == ROAD for n in orthogonal(c)):
-            continue
-        if net.direct(c) & mine:
-            out.append(c)
-    return out
+    """Empty cells where ``seat`` may build a city (CR-4); ``net`` is ``board``'s."""
+    known = net._city_sites.get(seat)
+    if known is None:
+        known = net._city_sites[seat] = tuple(
+            c for c in net.reach(seat)
+            if board[c] == EMPTY and not net.touches_city(c) and any(board[n] == ROAD for n in orthogonal(c)))
+    return list(known)
 
 
 def road_sites(board: Board, net: Network, seat: int) -> list[int]:
-    """Empty cells where ``seat`` may build a road (CR-4)."""
-    mine = {c for c in net.city_cells if owner(board[c]) == seat}
-    out = []
-    for c in range(CELLS):
-        if board[c] != EMPTY or net.touches_city(c, except_seat=seat):
-            continue
-        if net.direct(c) & mine:
-            out.append(c)
-    return out
+    """Empty cells where ``seat`` may build a road (CR-4); ``net`` is ``board``'s."""
+    known = net._road_sites.get(seat)
+    if known is None:
+        known = net._road_sites[seat] = tuple(
+            c for c in net.reach(seat) if board[c] == EMPTY and not net.touches_city(c, except_seat=seat))
+    return list(known)
 
 
 def activation_pay(board: Board, net: Network, cells: Iterable[int], players: int) -> list[int]:

@@ -37,7 +37,7 @@ from ...core.game import Game
 from ...core.params import Param, parse_int, parse_real
 from .actions import Accept, City, CrossroadsAction, Done, Offer, Pass, Reject, Road
 from .agents import PhaseAgent, build_move
-from .board import CELLS, CITY0, Board, Network, activation_pay, owner
+from .board import CELLS, CITY0, Board, activation_pay, network, owner
 from .rules import CITY_COST, PARTNER, PROPOSER, ROAD_COST, TRADE_GOLD, CrossroadsState
 
 #: a road is bought for the city it opens: what such a city adds per roll, about 5 for itself
@@ -58,7 +58,7 @@ def expected_pay(board: Board, players: int) -> list[float]:
 def _expected_pay(board: Board, players: int) -> tuple[float, ...]:
     """:func:`expected_pay`, kept per board: a build's worth asks it of the same boards again
     and again (every later move of a turn, every playout of a search from one position)."""
-    return tuple(g / 25 for g in activation_pay(board, Network(board), range(CELLS), players))
+    return tuple(g / 25 for g in activation_pay(board, network(board), range(CELLS), players))
 
 
 def rounds_left(state: CrossroadsState, pay: list[float] | None = None) -> int:

@@ -47,6 +47,7 @@ from .board import (
     activated,
     cell_name,
     city_sites,
+    network,
     orthogonal,
     owner,
     road_sites,
@@ -208,7 +209,7 @@ class CrossroadsState(State[CrossroadsAction]):
     @cached_property
     def net(self) -> Network:
         """The road networks of the board (CR-3), computed once per board."""
-        return Network(self.board)
+        return network(self.board)
 
     def evolve(self, **changes: Any) -> Self:
         """The next state; the road networks carry over while the board stays the same."""
@@ -244,7 +245,7 @@ class CrossroadsState(State[CrossroadsAction]):
 
     def city_cells(self, seat: int) -> list[int]:
         """The cells of ``seat``'s cities."""
-        return [c for c in self.net.city_cells if owner(self.board[c]) == seat]
+        return list(self.net.cities_of(seat))
 
     # ----------------------------------------------------------------- what may be played
     def legal_actions(self) -> list[CrossroadsAction]:
@@ -393,11 +394,11 @@ class CrossroadsState(State[CrossroadsAction]):
         """
         if self.offers[seat] >= self.game.values["offers"]:
             return []
-        mine = [c for c in self.city_cells(seat) if c not in self.used]
-        if not mine:
-            return []
-        theirs = [c for c in self.net.city_cells if owner(self.board[c]) != seat and c not in self.used]
-        return [(a, b, relays) for a in mine for b in theirs for relays in self.routes(a, b)]
+        used = self.used
+        every = self.net.pairs(seat, self.game.values["relays"])
+        if not used:
+            return list(every)
+        return [p for p in every if p[0] not in used and p[1] not in used]
 
     def proposals(self, seat: int) -> list[CrossroadsAction]:
         """Every offer ``seat`` may make now: each trade pair and route with each split of the 3 gold."""
