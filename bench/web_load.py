@@ -21,7 +21,8 @@ waiting for an AI reply then stops waiting). It measures:
   includes it (the move and chance's draws after it are committed to the store before that
   message is sent);
 * an AI reply, per level: from the state that hands the move to the AI to the state with the
-  AI's move;
+  AI's move (a reply still awaited when the run ends is counted apart, with its wait so far,
+  and in a second p95 that includes it: a lower bound of what it would be);
 * errors: any ``error`` message, refused request, dropped connection or bot exception; a
   ``notice`` (a busy server's AI move made with less search, say) is counted apart.
 
@@ -96,6 +97,8 @@ SHOWCASE_GAME = ("crossroads", {"preset": "6p", "p.max_rounds": "10000", "p.targ
 #: the peak RSS of all of the server's processes the uploads may bring it to (docs/web.md)
 TARGET_MEMORY_MB = 1200
 TARGET_P95_MS = 100.0
+#: the ``hard`` level's replies' p95 with the 200 games (issue 25)
+TARGET_HARD_P95_MS = 5000.0
 DEFAULT_MIX = "pillage:small,pirates:classic,hubs:tiny,crossroads:2p"
 
 
@@ -114,6 +117,8 @@ class Tally:
     finished: int = 0
     #: ``notice`` messages by their words (a busy server's AI searching less, say): told, not errors
     notices: list[str] = field(default_factory=list)
+    #: per level, how long each AI reply still awaited when the run ended had been waited for
+    awaited: dict[str, list[float]] = field(default_factory=lambda: defaultdict(list))
 
 
 def pct(values: list[float], p: float) -> float:
@@ -224,6 +229,8 @@ async def bot(i: int, url: str, mix: list[tuple[str, str]], levels: list[str], m
                     try:
                         message = await receive(ws, tally, deadline - time.perf_counter())
                     except (asyncio.TimeoutError, ValueError):
+                        if thinking:  # a reply that never came in time: its wait so far is a lower bound
+                            tally.awaited[level].append(time.perf_counter() - at)
                         return
                     now = time.perf_counter()
                     if thinking and message["type"] == "state":
@@ -584,10 +591,18 @@ def report(n: int, tally: Tally, seconds: float, levels: list[str]) -> dict[str,
           f"{tally.finished} games finished, {len(tally.errors)} errors")
     print(f"  ack of a human move   p50 {pct(tally.acks, 50):7.1f} ms  p95 {pct(tally.acks, 95):7.1f} ms  "
           f"p99 {pct(tally.acks, 99):7.1f} ms  (n={len(tally.acks)})")
+    heads: dict[str, float] = {}
     for level in levels:
         r = tally.replies.get(level, [])
+        late = tally.awaited.get(level, [])
+        # the replies still awaited at the end count at their wait so far: without them a slow
+        # server's worst replies would drop out of its percentiles
+        every = r + late
+        heads[level] = pct(every, 95)
         print(f"  AI reply {level:<6}       p50 {pct(r, 50):7.1f} ms  p95 {pct(r, 95):7.1f} ms  "
-              f"p99 {pct(r, 99):7.1f} ms  (n={len(r)})")
+              f"p99 {pct(r, 99):7.1f} ms  (n={len(r)}); {len(late)} awaited at the end"
+              + (f" (waited up to {1000 * max(late):.0f} ms); with them counted at their wait so far, "
+                 f"p95 at least {pct(every, 95):.1f} ms" if late else ""))
         for game in sorted(k for k in tally.replies if k.startswith(f"{level} ")):
             r = tally.replies[game]
             print(f"    {game[len(level) + 1:]:<18} p50 {pct(r, 50):7.1f} ms  p95 {pct(r, 95):7.1f} ms  "
@@ -601,7 +616,8 @@ def report(n: int, tally: Tally, seconds: float, levels: list[str]) -> dict[str,
     # a busy server's AI searching less is told, not an error: count the moves it was said of
     busy = [n for n in tally.notices if "server was busy" in n]
     print(f"  notices: {len(tally.notices)}, of which {len(busy)} an AI move searched with less (the server busy)")
-    return {"rate": rate, "p95": pct(tally.acks, 95), "errors": len(tally.errors)}
+    return {"rate": rate, "p95": pct(tally.acks, 95), "errors": len(tally.errors),
+            **{f"reply {level}": p for level, p in heads.items()}}
 
 
 def main() -> None:
@@ -663,6 +679,11 @@ def main() -> None:
     print(f"over {len(heads)} runs: ack p95 median {statistics.median(p95s):.1f} ms (spread {min(p95s):.1f}-"
           f"{max(p95s):.1f}), moves/s median {statistics.median(h['rate'] for h in heads):.1f}, "
           f"errors {sum(h['errors'] for h in heads)}; target: {TARGET_GAMES} games, 0 errors, p95 < {TARGET_P95_MS:.0f} ms")
+    for key in (k for k in heads[0] if k.startswith("reply ")):
+        replies = [h[key] for h in heads]
+        print(f"  AI {key} p95 (the replies awaited at the end included) median {statistics.median(replies):.1f} ms "
+              f"(spread {min(replies):.1f}-{max(replies):.1f})"
+              + (f"; target: p95 < {TARGET_HARD_P95_MS:,.0f} ms" if key == "reply hard" else ""))
 
 
 if __name__ == "__main__":
