@@ -26,10 +26,11 @@ pytestmark = pytest.mark.skipif(compiled_search() is None, reason="numba is not 
                                    frozenset({"endgame"}), frozenset()])
 def test_compiled_values_equal_the_python_search(rules: frozenset[str]) -> None:
     """Random positions of every board shape the unit path takes, full windows and null
-    windows around the value; each rule used where on and never where off."""
+    windows around the value, with and without the chain-ends rule; each rule used where on
+    and never where off."""
     rng = random.Random(25)
     checked = 0
-    used = {"capture": 0, "chains": 0, "endgame": 0}
+    used = {"capture": 0, "chains": 0, "endgame": 0, "chain ends": 0}
     for i in range(80):
         shape, most = BOARDS[i % len(BOARDS)]
         game = PillageGame.load(board=shape, contents="unit")
@@ -48,10 +49,15 @@ def test_compiled_values_equal_the_python_search(rules: frozenset[str]) -> None:
         used["capture"] += fast.forced
         used["chains"] += fast.deals
         used["endgame"] += fast.endgames
+        used["chain ends"] += fast.pruned
+        # the chain-ends rule off: the same value
+        assert CompiledUnitSearch(solver.frame, solver.inverse, 1 << 20, rules, chain_ends=False).search(
+            drawn, -100, 100) == want
         checked += 1
     assert checked >= 70
     for rule in RULES:
         assert (used[rule] > 20) == (rule in rules), used
+    assert (used["chain ends"] > 20) == ({"capture", "chains"} <= rules), used
 
 
 def test_solve_by_the_compiled_path_gives_the_python_value_and_a_best_line() -> None:

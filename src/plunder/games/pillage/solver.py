@@ -65,6 +65,7 @@ from __future__ import annotations
 import random
 import time
 from dataclasses import dataclass
+from functools import partial
 from itertools import islice, permutations
 from typing import Callable
 
@@ -282,8 +283,10 @@ class Solver:
         self.fast: CompiledUnitSearch | None = None
         #: the unit search and root line order of the solve under way: the Python search's, or
         #: the compiled one's
-        self._unit_search = self.unit.search if self.unit is not None else None
-        self._unit_lines = self.unit.line_order if self.unit is not None else None
+        self._unit_search: Callable[[int, int, int], int] | None = None
+        self._unit_lines: Callable[[int], list[int]] | None = None
+        if self.unit is not None:
+            self._unit_search, self._unit_lines = self.unit.search, self.unit.line_order
 
     def _compiled_unit(self, node_limit: int | None) -> CompiledUnitSearch | None:
         """The compiled unit search for a solve, or None for the Python one: only without a
@@ -787,7 +790,7 @@ class Solver:
         timer.next_report = start + every
         if fast is not None:
             fast.reset()
-            self._unit_search = lambda d, a, b: self._run_compiled(fast, d, a, b)
+            self._unit_search = partial(self._run_compiled, fast)
             self._unit_lines = fast.line_order
         try:
             if self.unit is not None and not state.pending:

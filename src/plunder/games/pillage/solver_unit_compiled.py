@@ -19,6 +19,16 @@ first) -- runs as one recursive compiled function over numpy tables built once p
   of its pair with fewer lines left to draw (less work to search again). A lost entry only
   costs time: every entry is a bound.
 
+One rule more than the Python search, *chain ends* (on unless ``chain_ends=False``; it needs
+rules 1 and 2): with no box capturable, a line joining two boxes of a chain of three or more
+(every box two lines short, not a loop) is not searched, since one of the chain's two end
+lines is worth at least as much. Proof: after the end line at end A the opponent's best
+reply, by rule 2, is to eat the whole chain or all of it but the two boxes at end B; after a
+line inside the chain the opponent can reach the very same two positions (the same lines
+drawn, the same boxes taken, the same player to move) by eating both pieces, so they get at
+least as much there (and may get more: the two boxes at end A too). Barker and Korf (2012)
+prune the same way: a loony move's value does not depend on where the chain is opened.
+
 Values are the same as the Python search's (both are exact); the positions searched and
 the best line found among equal ones may differ, since the tables differ (the Python one
 grows by doubling, this one is allocated at its size: numpy's zeroed pages cost memory
@@ -49,7 +59,7 @@ MAX_LINES = 62
 #: lines per chunk of a mask in the symmetry lookup tables
 _CHUNK = 12
 #: the fields of the statistics array the kernel and its caller share
-NODES, FORCED, DEALS, ENDGAMES, STOP, LIMIT, STOPPED, FILLED = range(8)
+NODES, FORCED, DEALS, ENDGAMES, STOP, LIMIT, STOPPED, FILLED, PRUNED = range(9)
 #: a value below every real one
 _NONE = -(1 << 30)
 
@@ -86,7 +96,8 @@ class CompiledUnitSearch:
     search stopped by them returns with ``stats[STOPPED]`` set, its value meaningless.
     """
 
-    def __init__(self, frame: Frame, inverse: list[list[int]], memory: float, rules: Collection[str] = RULES) -> None:
+    def __init__(self, frame: Frame, inverse: list[list[int]], memory: float, rules: Collection[str] = RULES,
+                 chain_ends: bool = True) -> None:
         kernel = compiled_search()
         if kernel is None:
             raise ImportError("compiled unit search: numba is not available (or PLUNDER_PURE is set)")
@@ -124,8 +135,9 @@ class CompiledUnitSearch:
         self.keys = np.zeros(self.size + 1, dtype=np.int64)
         self.vals = np.zeros(self.size + 1, dtype=np.int64)
         self.params = np.array([packing.bound, packing.shift_lo, packing.mask, "capture" in rules,
-                                "capture" in rules and "chains" in rules, "endgame" in rules], dtype=np.int64)
-        self.stats = np.zeros(8, dtype=np.int64)
+                                "capture" in rules and "chains" in rules, "endgame" in rules,
+                                chain_ends and "capture" in rules and "chains" in rules], dtype=np.int64)
+        self.stats = np.zeros(9, dtype=np.int64)
         # scratch for the endgame rule: chain and loop counts by length, boxes seen
         self.counts = np.zeros((2, nb + 1), dtype=np.int64)
 
@@ -138,6 +150,11 @@ class CompiledUnitSearch:
     def deals(self) -> int:
         """Double-deals searched beside taking (rule 2)."""
         return int(self.stats[DEALS])
+
+    @property
+    def pruned(self) -> int:
+        """Lines inside a long chain left unsearched (the chain-ends rule)."""
+        return int(self.stats[PRUNED])
 
     @property
     def endgames(self) -> int:
@@ -178,6 +195,7 @@ class CompiledUnitSearch:
     def reset(self) -> None:
         """Zero the counts and the stop flags for a new solve (the table stays)."""
         self.stats[:FILLED] = 0
+        self.stats[PRUNED] = 0
 
     def line_order(self, drawn: int) -> list[int]:
         """The undrawn lines of ``drawn`` in the order the root tries them, as
@@ -195,7 +213,7 @@ class CompiledUnitSearch:
 
     def canon(self, drawn: int) -> tuple[int, int]:
         """(least image of ``drawn`` under the symmetries, the symmetry giving it)."""
-        key, sym = _canon(np.int64(drawn), self.sym)
+        key, sym = _canon(drawn, self.sym)
         return int(key), int(sym)
 
 
@@ -205,9 +223,9 @@ def _build() -> Callable[..., int]:
     import numba
 
     jit = numba.njit(cache=True, nogil=True)
-    for name in ("_popcount", "_loony", "_canon", "_components", "_search"):
+    for name in ("_popcount", "_loony", "_canon", "_components", "_inside_long_chain", "_search"):
         globals()[name] = jit(globals()[name])
-    return globals()["_search"]  # type: ignore[no-any-return]
+    return globals()["_search"]
 
 
 def _popcount(x: int) -> int:
@@ -305,6 +323,34 @@ def _components(undrawn: int, box_edges: Any, box_mask: Any, edge_box: Any, coun
         else:
             counts[0, length] += 1
     return True
+
+
+def _inside_long_chain(m: int, undrawn: int, box_edges: Any, box_mask: Any, edge_box: Any) -> bool:
+    """Whether line ``m`` joins two boxes of a chain of three or more boxes (each with two
+    undrawn lines) that is not a loop."""
+    b0 = edge_box[m, 0]
+    b1 = edge_box[m, 1]
+    if b1 < 0 or _popcount(box_mask[b0] & undrawn) != 2 or _popcount(box_mask[b1] & undrawn) != 2:
+        return False
+    length = 2
+    for side in range(2):
+        box = b0 if side == 0 else b1
+        line = m
+        while True:
+            nline = -1
+            for i in range(box_edges.shape[1]):
+                e = box_edges[box, i]
+                if e >= 0 and e != line and (undrawn >> e) & 1:
+                    nline = e
+            nxt = edge_box[nline, 1] if edge_box[nline, 0] == box else edge_box[nline, 0]
+            if nxt < 0 or _popcount(box_mask[nxt] & undrawn) != 2:
+                break
+            if nxt == b1 or nxt == b0:
+                return False  # a loop
+            length += 1
+            line = nline
+            box = nxt
+    return length >= 3
 
 
 def _search(drawn: int, alpha: int, beta: int, box_edges: Any, box_mask: Any, edge_box: Any, order: Any, sym: Any,
@@ -476,6 +522,9 @@ def _search(drawn: int, alpha: int, beta: int, box_edges: Any, box_mask: Any, ed
         for i in range(ne):
             m = order[i]
             if not (todo >> m) & 1:
+                continue
+            if group == 3 and not ncaps and params[6] and _inside_long_chain(m, undrawn, box_edges, box_mask, edge_box):
+                stats[8] += 1
                 continue
             after = drawn | (1 << m)
             gain = 0
