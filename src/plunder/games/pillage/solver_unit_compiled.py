@@ -59,7 +59,7 @@ MAX_LINES = 62
 #: lines per chunk of a mask in the symmetry lookup tables
 _CHUNK = 12
 #: the fields of the statistics array the kernel and its caller share
-NODES, FORCED, DEALS, ENDGAMES, STOP, LIMIT, STOPPED, FILLED, PRUNED = range(9)
+NODES, FORCED, DEALS, ENDGAMES, STOP, STOPPED, FILLED, PRUNED = range(8)
 #: a value below every real one
 _NONE = -(1 << 30)
 
@@ -92,8 +92,8 @@ class CompiledUnitSearch:
     :meth:`.solver_unit.UnitSearch.search` (fail-soft future net margin in boxes).
 
     ``memory`` is the table's budget in bytes. ``stats`` (int64 array, fields :data:`NODES`
-    ...) counts positions and rule uses, and carries the stop flag and the node limit: a
-    search stopped by them returns with ``stats[STOPPED]`` set, its value meaningless.
+    ...) counts positions and rule uses, and carries the stop flag: a search stopped by it
+    returns with ``stats[STOPPED]`` set, its value meaningless.
     """
 
     def __init__(self, frame: Frame, inverse: list[list[int]], memory: float, rules: Collection[str] = RULES,
@@ -134,10 +134,11 @@ class CompiledUnitSearch:
         self.size = _prime_below(max(3, int(memory) // SLOT_BYTES - 1))
         self.keys = np.zeros(self.size + 1, dtype=np.int64)
         self.vals = np.zeros(self.size + 1, dtype=np.int64)
+        # the packing's bound, lo shift and field mask; then rules 1, 2, 3 and chain ends on (1) or off (0)
         self.params = np.array([packing.bound, packing.shift_lo, packing.mask, "capture" in rules,
                                 "capture" in rules and "chains" in rules, "endgame" in rules,
                                 chain_ends and "capture" in rules and "chains" in rules], dtype=np.int64)
-        self.stats = np.zeros(9, dtype=np.int64)
+        self.stats = np.zeros(8, dtype=np.int64)
         # scratch for the endgame rule: chain and loop counts by length, boxes seen
         self.counts = np.zeros((2, nb + 1), dtype=np.int64)
 
@@ -362,10 +363,11 @@ def _search(drawn: int, alpha: int, beta: int, box_edges: Any, box_mask: Any, ed
     undrawn = full ^ drawn
     if not undrawn:
         return 0
-    stats[0] += 1
-    if not stats[0] & 4095 and (stats[4] or (stats[5] and stats[0] > stats[5])):
-        stats[6] = 1
-    if stats[6]:
+    stats[NODES] += 1
+    # the stop flag is looked at every 4096 positions
+    if not stats[NODES] & 4095 and stats[STOP]:
+        stats[STOPPED] = 1
+    if stats[STOPPED]:
         return 0
     capture, chains, endgame = params[3], params[4], params[5]
     # One pass over the boxes: open ones, capturable ones (their last line), two-line ones.
@@ -411,7 +413,7 @@ def _search(drawn: int, alpha: int, beta: int, box_edges: Any, box_mask: Any, ed
                     continue
                 if left == 1:
                     gain = 2
-            stats[1] += 1
+            stats[FORCED] += 1
             return gain + _search(drawn | (1 << line), alpha - gain, beta - gain, box_edges, box_mask, edge_box, order,
                                   sym, inverse, perms, keys, vals, params, stats, counts)
         if chains:
@@ -447,10 +449,10 @@ def _search(drawn: int, alpha: int, beta: int, box_edges: Any, box_mask: Any, ed
             if not alone or length != (4 if capturable_end else 2):
                 return 1 + _search(drawn | (1 << line), alpha - 1, beta - 1, box_edges, box_mask, edge_box, order,
                                    sym, inverse, perms, keys, vals, params, stats, counts)
-            stats[2] += 1
+            stats[DEALS] += 1
             best = 1 + _search(drawn | (1 << line), alpha - 1, beta - 1, box_edges, box_mask, edge_box, order,
                                sym, inverse, perms, keys, vals, params, stats, counts)
-            if stats[6]:
+            if stats[STOPPED]:
                 return 0
             if best < beta:
                 v = -_search(drawn | (1 << deal), -beta, -max(alpha, best), box_edges, box_mask, edge_box, order,
@@ -461,7 +463,7 @@ def _search(drawn: int, alpha: int, beta: int, box_edges: Any, box_mask: Any, ed
     if not ncaps and endgame and twos == n_open:
         # Rule 3: chains and loops only.
         if _components(undrawn, box_edges, box_mask, edge_box, counts):
-            stats[3] += 1
+            stats[ENDGAMES] += 1
             return _loony(counts, nb)
     if ncaps:
         # without rule 1 every line is searched, in one group past the captures
@@ -524,7 +526,7 @@ def _search(drawn: int, alpha: int, beta: int, box_edges: Any, box_mask: Any, ed
             if not (todo >> m) & 1:
                 continue
             if group == 3 and not ncaps and params[6] and _inside_long_chain(m, undrawn, box_edges, box_mask, edge_box):
-                stats[8] += 1
+                stats[PRUNED] += 1
                 continue
             after = drawn | (1 << m)
             gain = 0
@@ -540,13 +542,13 @@ def _search(drawn: int, alpha: int, beta: int, box_edges: Any, box_mask: Any, ed
                 # PVS: prove the later lines no better with a null window first.
                 v = -_search(after, -alpha - 1, -alpha, box_edges, box_mask, edge_box, order, sym, inverse, perms,
                              keys, vals, params, stats, counts)
-                if alpha < v < beta and not stats[6]:
+                if alpha < v < beta and not stats[STOPPED]:
                     v = -_search(after, -beta, -v, box_edges, box_mask, edge_box, order, sym, inverse, perms, keys,
                                  vals, params, stats, counts)
             else:
                 v = -_search(after, -beta, -alpha, box_edges, box_mask, edge_box, order, sym, inverse, perms, keys,
                              vals, params, stats, counts)
-            if stats[6]:
+            if stats[STOPPED]:
                 return 0
             if v > best:
                 best = v
@@ -574,7 +576,7 @@ def _search(drawn: int, alpha: int, beta: int, box_edges: Any, box_mask: Any, ed
         elif _popcount(keys[slot]) < _popcount(keys[slot + 1]):
             slot += 1
     if not vals[slot]:
-        stats[7] += 1
+        stats[FILLED] += 1
     keys[slot] = key
     vals[slot] = packed
     return best
