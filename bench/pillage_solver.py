@@ -1,6 +1,6 @@
 """Time the exact Pillage solver from the starting position of a few boards.
 
-Usage: .venv/bin/python bench/pillage_solver.py [--limit SECONDS] [--quick]
+Usage: .venv/bin/python bench/pillage_solver.py [--limit SECONDS] [--quick] [--pure]
        .venv/bin/python bench/pillage_solver.py --unit square:3x4 [--memory MB] [--progress SECONDS]
        .venv/bin/python bench/pillage_solver.py --unit square:3x3 --rules capture,chains
 
@@ -13,7 +13,11 @@ Each row prints its wall time, its CPU time and the process's peak resident memo
 the load average is printed before and after. Unit boards take the Dots and Boxes fast path
 (solver_unit.py); ``--rules`` picks which of its rules are on (``all``, ``none`` for its
 plain search, a comma-separated subset of capture,chains,endgame, or ``generic`` for the
-valued search without the fast path), to measure what each one saves.
+valued search without the fast path), to measure what each one saves. Unit boards are
+searched by the compiled unit search (solver_unit_compiled.py) when numba is there, by the
+Python one under ``PLUNDER_PURE=1`` or ``--pure``; the "search" column says which. Each row
+also prints the load average when it ends (the machine may be shared: CPU time is the figure
+to compare).
 """
 
 from __future__ import annotations
@@ -66,6 +70,7 @@ def main() -> None:
     parser.add_argument("--memory", type=float, default=DEFAULT_MEMORY, help="MB for the solver's tables")
     parser.add_argument("--progress", type=float, default=0.0, help="print progress every this many seconds")
     parser.add_argument("--rules", default="all", help="unit fast path rules: all, none, generic or a subset")
+    parser.add_argument("--pure", action="store_true", help="the Python unit search, not the compiled one")
     args = parser.parse_args()
     rules: frozenset[str] | None = {"all": RULES, "none": frozenset(), "generic": None}.get(
         args.rules, frozenset(args.rules.split(",")))
@@ -82,21 +87,23 @@ def main() -> None:
             contents = " ".join(content_short(c, legend) for c in state.contents if c is not None)
             rows.append((board, f"random seed {seed}: {contents}", state))
     print(f"memory budget {args.memory:g} MB, unit rules {args.rules}, load average {os.getloadavg()[0]:.1f}")
-    print(f"{'board':<14} {'value':>6} {'nodes':>12} {'seconds':>8} {'CPU s':>8} {'peak MB':>8}  contents", flush=True)
+    print(f"{'board':<14} {'value':>6} {'nodes':>12} {'seconds':>8} {'CPU s':>8} {'peak MB':>8} {'load':>5} "
+          f"{'search':<8}  contents", flush=True)
     for board, label, state in rows:
         start, cpu = time.perf_counter(), time.process_time()
         try:
-            solver = Solver(state.game, state.contents, args.memory, rules)
+            solver = Solver(state.game, state.contents, args.memory, rules, compiled=not args.pure)
             result = solver.solve(state, time_limit=args.limit,
                                   progress=(lambda line: print(f"  {line}", flush=True)) if args.progress else None,
                                   every=args.progress or 10.0)
             # wall time including building the symmetry tables, not just the search
             value, nodes, seconds = f"{result.value:+g}", f"{result.nodes}", f"{time.perf_counter() - start:.2f}"
         except SearchLimitError:
-            value, nodes, seconds = "-", "-", f">{time.perf_counter() - start:.0f}"
+            value, nodes, seconds = "-", f">{solver.timer.nodes}", f">{time.perf_counter() - start:.0f}"
         peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
-        print(f"{board:<14} {value:>6} {nodes:>12} {seconds:>8} {time.process_time() - cpu:>8.2f} {peak:>8.0f}  {label}",
-              flush=True)
+        search = "compiled" if solver.fast is not None else "python"
+        print(f"{board:<14} {value:>6} {nodes:>12} {seconds:>8} {time.process_time() - cpu:>8.2f} {peak:>8.0f} "
+              f"{os.getloadavg()[0]:>5.1f} {search:<8}  {label}", flush=True)
     print(f"load average {os.getloadavg()[0]:.1f}")
 
 

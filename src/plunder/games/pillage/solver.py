@@ -65,6 +65,7 @@ from __future__ import annotations
 import random
 import time
 from dataclasses import dataclass
+from functools import partial
 from itertools import islice, permutations
 from typing import Callable
 
@@ -80,6 +81,7 @@ from .solver_frame import KEY_BITS, Frame, open_frame, whole_frame
 from .solver_symmetry import edge_symmetries, make_canon
 from .solver_table import ArrayTable, DictTable, Packing, merged_bounds
 from .solver_unit import RULES, UnitSearch, fits, unit_worth
+from .solver_unit_compiled import NODES, STOPPED, CompiledUnitSearch, compiled_search, usable
 
 # Box content codes in the tables.
 _DOUBLOONS, _COMMODITY, _MODIFIER = 0, 1, 2
@@ -100,6 +102,9 @@ UNIT_SHARE = 0.95
 #: calls with room for its callers. No search of that many lines ends anyway (unit 4x4, 40
 #: lines, had no answer after 4,200 s, docs/ai.md); positions with more are refused at once.
 MAX_SOLVE_LINES = 200
+#: seconds between two looks at the clock (and the progress reports) while the compiled unit
+#: search runs: how far past its time limit a solve may go
+POLL_SECONDS = 0.05
 
 
 @dataclass(frozen=True)
@@ -168,7 +173,8 @@ class Solver:
     """
 
     def __init__(self, game: PillageGame, contents: tuple[Modifier | Doubloons | Commodity | None, ...],
-                 memory: float = DEFAULT_MEMORY, unit_rules: frozenset[str] | None = RULES) -> None:
+                 memory: float = DEFAULT_MEMORY, unit_rules: frozenset[str] | None = RULES,
+                 compiled: bool = True) -> None:
         if not memory > 0:
             raise ParameterError(f"pillage solver: memory must be a positive number of MB, not {memory}")
         if any(c is None for c in contents):
@@ -177,6 +183,8 @@ class Solver:
         self.contents = contents
         self.memory = memory
         self.unit_rules = unit_rules
+        #: whether a solve without a node limit on a unit board may use the compiled search
+        self.compiled = compiled
         self.num_kinds = game.num_kinds
         self.floor = game.floor
         # Per board box: its content as the search reads it.
@@ -271,6 +279,47 @@ class Solver:
         #: the unit-board search (solver_unit.py), used for every position when set
         self.unit = None if self.unit_worth is None or self.unit_rules is None else UnitSearch(
             frame, self.array, self.canon_sym, self.perms, self.inverse, count, self.unit_rules)
+        #: the compiled unit search of this frame (solver_unit_compiled.py), made when first used
+        self.fast: CompiledUnitSearch | None = None
+        #: the unit search and root line order of the solve under way: the Python search's, or
+        #: the compiled one's
+        self._unit_search: Callable[[int, int, int], int] | None = None
+        self._unit_lines: Callable[[int], list[int]] | None = None
+        if self.unit is not None:
+            self._unit_search, self._unit_lines = self.unit.search, self.unit.line_order
+
+    def _compiled_unit(self, node_limit: int | None) -> CompiledUnitSearch | None:
+        """The compiled unit search for a solve, or None for the Python one: only without a
+        node limit (a budget of positions is counted as the Python search counts them, so
+        the agents that play within one -- ``solver``, ``pillage-hard`` -- play the same moves
+        with or without numba), on a frame it takes, with numba there and allowed."""
+        if self.unit is None or not self.compiled or node_limit is not None:
+            return None
+        assert self.frame is not None
+        if self.fast is None and usable(self.frame) and compiled_search() is not None:
+            assert self.unit_rules is not None
+            self.fast = CompiledUnitSearch(self.frame, self.inverse, self.memory * (1 << 20) * UNIT_SHARE,
+                                           self.unit_rules)
+        return self.fast
+
+    def _run_compiled(self, fast: CompiledUnitSearch, drawn: int, alpha: int, beta: int) -> int:
+        """``fast.search``, watched by the clock and the progress reports when the solve has
+        either; raises :class:`SearchLimitError` past the time limit."""
+        timer = self.timer
+        if timer.deadline is None and timer.report is None:
+            return fast.search(drawn, alpha, beta)
+
+        def poll(nodes: int) -> bool:
+            now = time.perf_counter()
+            if timer.report is not None and now >= timer.next_report:
+                timer.next_report = now + timer.every
+                timer.report(timer.nodes + nodes)
+            return timer.deadline is not None and now > timer.deadline
+
+        value = fast.watched(drawn, alpha, beta, poll, POLL_SECONDS)
+        if fast.stats[STOPPED]:
+            raise SearchLimitError("pillage solver: time limit reached", "time")
+        return value
 
     def _local(self, state: PillageState) -> int:
         """The drawn mask of ``state`` in the frame searched, choosing a new frame when the
@@ -540,8 +589,8 @@ class Solver:
         if self.unit is not None:
             # Windows in boxes, rounded outwards: a bound in boxes is a bound in doubloons.
             w = self.unit_worth
-            assert w is not None
-            return w * self.unit.search(drawn, alpha // w, -(-beta // w))
+            assert w is not None and self._unit_search is not None
+            return w * self._unit_search(drawn, alpha // w, -(-beta // w))
         bm_ = self.box_mask
         code_ = self.kind_code
         amount_ = self.amount
@@ -721,6 +770,7 @@ class Solver:
         big = 1 << 60
         self._at = (0, 0, -big)
         self._bounds = None
+        fast = self._compiled_unit(node_limit) if not state.pending else None
 
         def report(nodes: int) -> None:
             assert progress is not None
@@ -733,11 +783,15 @@ class Solver:
                 so_far = f"{margin + best:+d}" if best > -big else "?"
                 where = f"root line {done + 1} of {lines}, best so far {so_far}"
             progress(f"{seconds:7.0f} s  {nodes:>13,} positions  {nodes / max(seconds, 1e-9):>9,.0f}/s  "
-                     f"table {len(self.array):>11,} + {sum(len(t) for t in timer.tables):,}  {where}")
+                     f"table {len(fast if fast is not None else self.array):>11,} + {sum(len(t) for t in timer.tables):,}  {where}")
 
         timer.report = report if progress is not None else None
         timer.every = every
         timer.next_report = start + every
+        if fast is not None:
+            fast.reset()
+            self._unit_search = partial(self._run_compiled, fast)
+            self._unit_lines = fast.line_order
         try:
             if self.unit is not None and not state.pending:
                 # The value first, by null-window tests; then a line reaching it.
@@ -752,20 +806,23 @@ class Solver:
             if self.unit is not None:
                 timer.nodes += self.unit.pending
                 self.unit.pending = 0
+                self._unit_search, self._unit_lines = self.unit.search, self.unit.line_order
+            if fast is not None:
+                timer.nodes += int(fast.stats[NODES])
         return SolveResult(float(margin + value), action, timer.nodes, time.perf_counter() - start)
 
     def _unit_value(self, drawn: int) -> int:
         """The future increment of a unit-board position by MTD(f): null-window tests of
         "at least b?" from b = 0, each narrowing [lo, hi] (a test's result is a bound, and
         the table's bounds carry over from test to test)."""
-        unit, w = self.unit, self.unit_worth
-        assert unit is not None and w is not None
+        search, w = self._unit_search, self.unit_worth
+        assert search is not None and w is not None
         open_boxes = sum(1 for bm in self.box_mask if bm & ~drawn & self.full)
         lo, hi, g = -open_boxes, open_boxes, 0
         while lo < hi:
             test = g + 1 if g == lo else g
             self._bounds = (w * lo, w * hi, w * test)
-            g = unit.search(drawn, test - 1, test)
+            g = search(drawn, test - 1, test)
             if g < test:
                 hi = g
             else:
@@ -800,10 +857,10 @@ class Solver:
             return best, best_a
         # Root lines, the richest captures first: an early good value narrows the window
         # for the rest. Every line is searched (no decline pruning here), which is cheap.
-        if self.unit is None:
+        if self._unit_lines is None:
             lines = [e for e in range(self.num_edges) if not drawn >> e & 1]
         else:
-            lines = self.unit.line_order(drawn)
+            lines = self._unit_lines(drawn)
         order = sorted(lines, key=lambda e: -self.step_line(drawn, state.values, hd, e)[1])
         assert self.frame is not None
         for done, e in enumerate(order):
