@@ -64,7 +64,7 @@ BUDGET_OPTIONS = ("sims", "nodes")
 #: the options that say how many moves before the end an exact search takes over (Pillage's
 #: ``hard`` solves from ``endgame`` lines left): with a fraction of its positions such a search
 #: proves nothing that far out and spends its share failing (on 3x3 with random contents,
-#: 31,250 positions prove 0 of 12 positions at 19 lines left and 12 of 12 at 16), so
+#: 31,250 positions proved 0 of 12 positions at 19 lines left and 12 of 12 at 16, docs/web.md), so
 #: :func:`scaled_spec` starts it one move later for each halving of the budget
 LATER_OPTIONS = ("endgame",)
 
