@@ -591,14 +591,14 @@ def report(n: int, tally: Tally, seconds: float, levels: list[str]) -> dict[str,
           f"{tally.finished} games finished, {len(tally.errors)} errors")
     print(f"  ack of a human move   p50 {pct(tally.acks, 50):7.1f} ms  p95 {pct(tally.acks, 95):7.1f} ms  "
           f"p99 {pct(tally.acks, 99):7.1f} ms  (n={len(tally.acks)})")
-    heads: dict[str, float] = {}
+    reply_p95: dict[str, float] = {}
     for level in levels:
         r = tally.replies.get(level, [])
         late = tally.awaited.get(level, [])
         # the replies still awaited at the end count at their wait so far: without them a slow
         # server's worst replies would drop out of its percentiles
         every = r + late
-        heads[level] = pct(every, 95)
+        reply_p95[level] = pct(every, 95)
         print(f"  AI reply {level:<6}       p50 {pct(r, 50):7.1f} ms  p95 {pct(r, 95):7.1f} ms  "
               f"p99 {pct(r, 99):7.1f} ms  (n={len(r)}); {len(late)} awaited at the end"
               + (f" (waited up to {1000 * max(late):.0f} ms); with them counted at their wait so far, "
@@ -617,7 +617,7 @@ def report(n: int, tally: Tally, seconds: float, levels: list[str]) -> dict[str,
     busy = [n for n in tally.notices if "server was busy" in n]
     print(f"  notices: {len(tally.notices)}, of which {len(busy)} an AI move searched with less (the server busy)")
     return {"rate": rate, "p95": pct(tally.acks, 95), "errors": len(tally.errors),
-            **{f"reply {level}": p for level, p in heads.items()}}
+            **{f"reply {level}": p for level, p in reply_p95.items()}}
 
 
 def main() -> None:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import random
 from pathlib import Path
+from typing import Iterator
 
 import pytest
 
@@ -38,6 +39,17 @@ def random_position(rng: random.Random, game: PillageGame, left: int) -> Pillage
     return state
 
 
+def unit_positions(rng: random.Random, count: int) -> Iterator[tuple[PillageGame, PillageState]]:
+    """Of ``count`` random positions on the :data:`BOARDS` in turn (unit contents, 3 to the
+    board's most lines left), the ones not over."""
+    for i in range(count):
+        shape, most = BOARDS[i % len(BOARDS)]
+        game = PillageGame.load(board=shape, contents="unit")
+        state = random_position(rng, game, rng.randint(3, most))
+        if not state.is_terminal():
+            yield game, state
+
+
 def open_sides(state: PillageState) -> list[int]:
     """Undrawn lines of each open box."""
     board = state.game.board
@@ -54,16 +66,11 @@ def test_every_rule_set_agrees_with_the_generic_solver(rules: frozenset[str]) ->
     rng = random.Random(16)
     checked = 0
     used = {"capture": 0, "chains": 0, "endgame": 0}
-    for i in range(80):
-        shape, most = BOARDS[i % len(BOARDS)]
-        game = PillageGame.load(board=shape, contents="unit")
-        state = random_position(rng, game, rng.randint(3, most))
-        if state.is_terminal():
-            continue
+    for game, state in unit_positions(rng, 80):
         solver = Solver(game, state.contents, unit_rules=rules, compiled=False)  # the Python search
         assert solver.unit is not None
         result = solver.solve(state)
-        assert result.value == generic(state), (shape, sorted(rules), state.summary())
+        assert result.value == generic(state), (game.params["board"], sorted(rules), state.summary())
         assert result.best_action in state.legal_actions()
         used["capture"] += solver.unit.forced
         used["chains"] += solver.unit.deals

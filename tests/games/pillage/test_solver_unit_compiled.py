@@ -17,7 +17,7 @@ from plunder.games.pillage.solver import Solver
 from plunder.games.pillage.solver_unit import RULES
 from plunder.games.pillage.solver_unit_compiled import CompiledUnitSearch, compiled_search
 
-from .test_solver_unit import BOARDS, random_position
+from .test_solver_unit import random_position, unit_positions
 
 pytestmark = pytest.mark.skipif(compiled_search() is None, reason="numba is not available or PLUNDER_PURE is set")
 
@@ -31,18 +31,13 @@ def test_compiled_values_equal_the_python_search(rules: frozenset[str]) -> None:
     rng = random.Random(25)
     checked = 0
     used = {"capture": 0, "chains": 0, "endgame": 0, "chain ends": 0}
-    for i in range(80):
-        shape, most = BOARDS[i % len(BOARDS)]
-        game = PillageGame.load(board=shape, contents="unit")
-        state = random_position(rng, game, rng.randint(3, most))
-        if state.is_terminal():
-            continue
+    for game, state in unit_positions(rng, 80):
         solver = Solver(game, state.contents, unit_rules=rules, compiled=False)
         assert solver.unit is not None and solver.frame is not None
         drawn = solver.frame.local(state.drawn)
         want = solver.unit.search(drawn, -100, 100)
         fast = CompiledUnitSearch(solver.frame, solver.inverse, 1 << 20, rules)
-        assert fast.search(drawn, -100, 100) == want, (shape, sorted(rules), state.summary())
+        assert fast.search(drawn, -100, 100) == want, (game.params["board"], sorted(rules), state.summary())
         # null windows just below and at the value: fail low and high as the value says
         assert fast.search(drawn, want - 1, want) >= want
         assert fast.search(drawn, want, want + 1) <= want
@@ -65,12 +60,7 @@ def test_solve_by_the_compiled_path_gives_the_python_value_and_a_best_line() -> 
     path's, and its line leads to a child the Python search values the same."""
     rng = random.Random(4)
     compiled_solves = 0
-    for i in range(28):
-        shape, most = BOARDS[i % len(BOARDS)]
-        game = PillageGame.load(board=shape, contents="unit")
-        state = random_position(rng, game, rng.randint(3, most))
-        if state.is_terminal():
-            continue
+    for game, state in unit_positions(rng, 28):
         fast = Solver(game, state.contents)
         result = fast.solve(state)
         compiled_solves += fast.fast is not None and fast.fast.stats[0] > 0
