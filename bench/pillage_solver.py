@@ -3,6 +3,7 @@
 Usage: .venv/bin/python bench/pillage_solver.py [--limit SECONDS] [--quick] [--pure]
        .venv/bin/python bench/pillage_solver.py --unit square:3x4 [--memory MB] [--progress SECONDS]
        .venv/bin/python bench/pillage_solver.py --unit square:3x3 --rules capture,chains
+       .venv/bin/python bench/pillage_solver.py --unit square:3x4 --without one,ground
 
 Unit boards are plain Dots and Boxes; "random" rows deal the contents with a fixed seed
 (doubloons, commodities and modifiers by the game's own distribution) and solve the
@@ -15,7 +16,9 @@ the load average is printed before and after. Unit boards take the Dots and Boxe
 plain search, a comma-separated subset of capture,chains,endgame, or ``generic`` for the
 valued search without the fast path), to measure what each one saves. Unit boards are
 searched by the compiled unit search (solver_unit_compiled.py) when numba is there, by the
-Python one under ``PLUNDER_PURE=1`` or ``--pure``; the "search" column says which. Each row
+Python one under ``PLUNDER_PURE=1`` or ``--pure``; the "search" column says which;
+``--without`` turns off the compiled search's own rules (``one`` line a chain, ``ground``
+lines), to measure what each saves. Each row
 also prints the load average when it ends (the machine may be shared: CPU time is the figure
 to compare).
 """
@@ -32,7 +35,8 @@ import plunder
 from plunder.games.pillage.contents import content_short
 from plunder.games.pillage.rules import PillageState
 from plunder.core.errors import SearchLimitError
-from plunder.games.pillage.solver import DEFAULT_MEMORY, Solver
+from plunder.games.pillage.solver import DEFAULT_MEMORY, UNIT_SHARE, Solver
+from plunder.games.pillage.solver_unit_compiled import CompiledUnitSearch
 from plunder.games.pillage.solver_unit import RULES
 
 UNIT = ["square:2x2", "square:2x3", "square:2x4", "square:3x3"]
@@ -71,9 +75,13 @@ def main() -> None:
     parser.add_argument("--progress", type=float, default=0.0, help="print progress every this many seconds")
     parser.add_argument("--rules", default="all", help="unit fast path rules: all, none, generic or a subset")
     parser.add_argument("--pure", action="store_true", help="the Python unit search, not the compiled one")
+    parser.add_argument("--without", default="", help="compiled search rules off: one, ground or one,ground")
     args = parser.parse_args()
     rules: frozenset[str] | None = {"all": RULES, "none": frozenset(), "generic": None}.get(
         args.rules, frozenset(args.rules.split(",")))
+    without = set(filter(None, args.without.split(",")))
+    if not without <= {"one", "ground"}:
+        parser.error(f"--without takes one, ground or both, not {args.without!r}")
     rows: list[tuple[str, str, PillageState]] = []
     if args.unit:
         rows = [(board, "unit", unit(board)) for board in args.unit.split(",")]
@@ -86,13 +94,19 @@ def main() -> None:
             legend = state.game.legend
             contents = " ".join(content_short(c, legend) for c in state.contents if c is not None)
             rows.append((board, f"random seed {seed}: {contents}", state))
-    print(f"memory budget {args.memory:g} MB, unit rules {args.rules}, load average {os.getloadavg()[0]:.1f}")
+    print(f"memory budget {args.memory:g} MB, unit rules {args.rules}, compiled rules off: {sorted(without) or 'none'}, "
+          f"load average {os.getloadavg()[0]:.1f}")
     print(f"{'board':<14} {'value':>6} {'nodes':>12} {'seconds':>8} {'CPU s':>8} {'peak MB':>8} {'load':>5} "
           f"{'search':<8}  contents", flush=True)
     for board, label, state in rows:
         start, cpu = time.perf_counter(), time.process_time()
         try:
             solver = Solver(state.game, state.contents, args.memory, rules, compiled=not args.pure)
+            if without and solver.frame is not None and solver.unit_rules is not None and not args.pure:
+                # the solve takes this prepared compiled search instead of building its own
+                solver.fast = CompiledUnitSearch(solver.frame, solver.inverse, args.memory * (1 << 20) * UNIT_SHARE,
+                                                 solver.unit_rules, one_per_chain="one" not in without,
+                                                 ground="ground" not in without)
             result = solver.solve(state, time_limit=args.limit,
                                   progress=(lambda line: print(f"  {line}", flush=True)) if args.progress else None,
                                   every=args.progress or 10.0)

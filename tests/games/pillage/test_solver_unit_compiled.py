@@ -8,6 +8,7 @@ none of them. Skipped without numba.
 from __future__ import annotations
 
 import random
+from typing import Iterator
 
 import pytest
 
@@ -26,11 +27,11 @@ pytestmark = pytest.mark.skipif(compiled_search() is None, reason="numba is not 
                                    frozenset({"endgame"}), frozenset()])
 def test_compiled_values_equal_the_python_search(rules: frozenset[str]) -> None:
     """Random positions of every board shape the unit path takes, full windows and null
-    windows around the value, with and without the chain-ends rule; each rule used where on
-    and never where off."""
+    windows around the value, with and without each of the one-line-a-chain and ground-lines
+    rules; each rule used where on and never where off."""
     rng = random.Random(25)
     checked = 0
-    used = {"capture": 0, "chains": 0, "endgame": 0, "chain ends": 0}
+    used = {"capture": 0, "chains": 0, "endgame": 0, "one line a chain": 0, "ground lines": 0}
     for game, state in unit_positions(rng, 80):
         solver = Solver(game, state.contents, unit_rules=rules, compiled=False)
         assert solver.unit is not None and solver.frame is not None
@@ -44,15 +45,100 @@ def test_compiled_values_equal_the_python_search(rules: frozenset[str]) -> None:
         used["capture"] += fast.forced
         used["chains"] += fast.deals
         used["endgame"] += fast.endgames
-        used["chain ends"] += fast.pruned
-        # the chain-ends rule off: the same value
-        assert CompiledUnitSearch(solver.frame, solver.inverse, 1 << 20, rules, chain_ends=False).search(
-            drawn, -100, 100) == want
+        used["one line a chain"] += fast.pruned
+        used["ground lines"] += fast.twins
+        # each of the two rules the Python search lacks off, and both: the same value
+        for one, ground in ((False, True), (True, False), (False, False)):
+            alone = CompiledUnitSearch(solver.frame, solver.inverse, 1 << 20, rules, one_per_chain=one, ground=ground)
+            assert alone.search(drawn, -100, 100) == want, (one, ground)
+            assert alone.pruned == 0 or one
+            assert alone.twins == 0 or ground
         checked += 1
     assert checked >= 70
     for rule in RULES:
         assert (used[rule] > 20) == (rule in rules), used
-    assert (used["chain ends"] > 20) == ({"capture", "chains"} <= rules), used
+    assert (used["one line a chain"] > 20) == ({"capture", "chains"} <= rules), used
+    assert used["ground lines"] > 20, used
+
+
+def loop_positions() -> Iterator[tuple[PillageGame, int]]:
+    """Unit boards with every outer line drawn (and, on 3x3, the centre box's lines):
+
+        2x2: one loop of 4        3x3: one loop of 8
+        +---+---+                 +---+---+---+
+        |   .   |                 |   .   .   |
+        +...+...+                 +...+---+...+
+        |   .   |                 |   |   |   |
+        +---+---+                 +...+---+...+
+                                  |   .   .   |
+                                  +---+---+---+
+    """
+    for shape in ("square:2x2", "square:3x3"):
+        game = PillageGame.load(board=shape, contents="unit")
+        board = game.board
+        drawn = sum(1 << e for e, boxes in enumerate(board.edge_boxes) if len(boxes) == 1)
+        if shape == "square:3x3":
+            drawn |= sum(1 << e for e in board.box_edges[4])
+        yield game, drawn
+
+
+def test_one_line_of_each_chain_and_loop_is_searched() -> None:
+    """In positions with no box capturable, ``_chain_keeps`` keeps exactly one line of each
+    chain and loop of boxes two lines short (components found here by a plain flood fill),
+    the middle one of a chain of two, and every line that borders no such box."""
+    from plunder.games.pillage.solver_unit_compiled import _chain_keeps
+
+    rng = random.Random(31)
+    components = {"loop": 0, "two": 0, "other": 0}
+    cases = [(game, state.drawn) for game, state in unit_positions(rng, 400)] + list(loop_positions())
+    for game, board_drawn in cases:
+        solver = Solver(game, game.new_initial_state().contents)
+        frame = solver.frame
+        assert frame is not None and frame.num_edges == game.num_edges
+        fast = CompiledUnitSearch(frame, solver.inverse, 1 << 20)
+        undrawn = (1 << frame.num_edges) - 1 & ~frame.local(board_drawn)
+        left = [[e for e in edges if undrawn >> e & 1] for edges in frame.box_edges]
+        if any(len(lines) == 1 for lines in left):
+            continue
+        twos = {b for b, lines in enumerate(left) if len(lines) == 2}
+        seen: set[int] = set()
+        for start in twos:
+            if start in seen:
+                continue
+            boxes, todo = {start}, [start]
+            while todo:
+                b = todo.pop()
+                for e in left[b]:
+                    for o in frame.edge_boxes[e]:
+                        if o in twos and o not in boxes:
+                            boxes.add(o)
+                            todo.append(o)
+            seen |= boxes
+            lines = {e for b in boxes for e in left[b]}
+            kept = [e for e in lines if _chain_keeps(e, undrawn, fast.box_edges, fast.box_mask, fast.edge_box)]
+            assert len(kept) == 1, (board_drawn, sorted(boxes), kept)
+            links = [e for e in lines if len(frame.edge_boxes[e]) == 2 and all(o in boxes for o in frame.edge_boxes[e])]
+            if len(links) == len(boxes):
+                components["loop"] += 1
+                assert kept == [min(lines)]
+            elif len(boxes) == 2:
+                components["two"] += 1
+                assert kept == links
+            else:
+                components["other"] += 1
+        for e in range(frame.num_edges):
+            if undrawn >> e & 1 and not any(o in twos for o in frame.edge_boxes[e]):
+                assert _chain_keeps(e, undrawn, fast.box_edges, fast.box_mask, fast.edge_box)
+    assert components["loop"] == 2 and components["two"] >= 10 and components["other"] >= 50, components
+    # the loops' values, searched with their lines pruned to one (the endgame rule off, which
+    # would value them without a search), are the Python search's
+    for game, board_drawn in loop_positions():
+        solver = Solver(game, game.new_initial_state().contents, compiled=False)
+        assert solver.frame is not None and solver.unit is not None
+        drawn = solver.frame.local(board_drawn)
+        fast = CompiledUnitSearch(solver.frame, solver.inverse, 1 << 20, frozenset({"capture", "chains"}))
+        assert fast.search(drawn, -100, 100) == solver.unit.search(drawn, -100, 100)
+        assert fast.pruned > 0
 
 
 def test_solve_by_the_compiled_path_gives_the_python_value_and_a_best_line() -> None:

@@ -1,4 +1,4 @@
-"""The unit-board search of solver_unit.py compiled with numba: the same rules on int64 masks.
+"""The unit-board search of solver_unit.py compiled with numba, with two rules more.
 
 :class:`~.solver_unit.UnitSearch` spends its time in the Python interpreter, not in anything
 a faster algorithm would remove: a profile of unit 3x3 (docs/ai.md, "Pillage: the exact
@@ -10,30 +10,48 @@ best line, then captures, lines handing no box over, the rest, each nearest the 
 first) -- runs as one recursive compiled function over numpy tables built once per frame:
 
 * ``box_edges[b, i]`` the lines of box ``b`` (-1 past its last), ``edge_box[e, 0..1]`` the
-  boxes a line borders (-1 for none), ``order`` the lines nearest the centre first;
-* ``sym[s, c, v]`` the image under symmetry ``s`` of the value ``v`` of the 12-bit chunk ``c``
-  of a mask, ``inverse[s, e]`` the line that symmetry ``s`` maps onto ``e``;
-* the transposition table: two int64 columns of a fixed prime size from a memory budget, an
-  entry packed as :class:`~.solver_table.Packing` packs it (lower and upper bound and best
-  line), a key's two slots at ``key % size`` and the next, a new key replacing the entry
-  of its pair with fewer lines left to draw (less work to search again). A lost entry only
-  costs time: every entry is a bound.
+  boxes a line borders (-1 for none) and ``edge_box[e, 2]`` its ground group (below; -1 for
+  none), ``order`` the lines nearest the centre first;
+* ``perms[s, e]`` the image of line ``e`` under symmetry ``s`` and ``inverse[s, e]`` the line
+  it maps onto ``e``; ``imgs[d, s]`` the image under ``s`` of the position ``d`` lines deep
+  on the search's path, each row made from the one above by one line's bit (so a position's
+  eight images cost eight ORs, not a walk over its lines);
+* the transposition table, one int64 per entry, two entries a set, allocated at its size
+  from a memory budget (numpy's zeroed pages cost memory only once written). A key (the
+  least image) is mixed one-to-one into (set, check); an entry holds the check, the lower
+  and upper bound, the best line and the log2 of the positions its search took. A new key
+  takes its own slot of the set, else an empty one, else the one whose search took less
+  work. A lost entry only costs time: every entry is a bound. Positions with fewer than
+  :data:`TABLE_FROM` open boxes skip the table: they are cheaper to search again than to
+  look up.
 
-One rule more than the Python search, *chain ends* (on unless ``chain_ends=False``; it needs
-rules 1 and 2): with no box capturable, a line joining two boxes of a chain of three or more
-(every box two lines short, not a loop) is not searched, since one of the chain's two end
-lines is worth at least as much. Proof: after the end line at end A the opponent's best
-reply, by rule 2, is to eat the whole chain or all of it but the two boxes at end B; after a
-line inside the chain the opponent can reach the very same two positions (the same lines
-drawn, the same boxes taken, the same player to move) by eating both pieces, so they get at
-least as much there (and may get more: the two boxes at end A too). Barker and Korf (2012)
-prune the same way: a loony move's value does not depend on where the chain is opened.
+Two rules more than the Python search, each on unless turned off, both exact:
+
+*One line a chain* (``one_per_chain``; it needs rules 1 and 2). With no box capturable,
+the open boxes two lines short form chains and loops, and only one line of each is
+searched: the middle line of a chain of two boxes, the lower-numbered end line of any other
+chain, the lowest-numbered line of a loop. Proof, by rules 1 and 2 (which the search already
+takes as given): after an end line of a chain of three or more, the opponent eats the whole
+chain, or all of it but two and hands those back, which the mover takes; either way every
+line of the chain ends up drawn, with the same boxes won and the same player to move,
+whichever end was opened. So both ends are worth the same, and a line inside the chain is
+worth no more, since after it the opponent can reach those same positions (and more). A
+loop is the same, with four handed back; a lone box is taken at once (rule 1) whichever of
+its two lines is drawn. Of a chain of two, the middle line leaves two boxes the opponent
+takes at once (rule 1), a position they can also reach after an end line, where they have
+the double-deal besides. Barker and Korf (2012) use the same reasoning: where a chain is
+opened does not change its value.
+
+*Ground lines* (``ground``). Lines bordering only one box (a corner box's two outer lines)
+join the same box to the ground: drawing one or the other gives positions that only a
+relabelling of lines tells apart, and the rules cannot see labels (Barker and Korf's corner
+symmetry). So a position's key counts how many of a box's ground lines are drawn (the
+lowest-numbered that many stand for them), and of its undrawn ground lines only the
+lowest-numbered is searched.
 
 Values are the same as the Python search's (both are exact); the positions searched and
-the best line found among equal ones may differ, since the tables differ (the Python one
-grows by doubling, this one is allocated at its size: numpy's zeroed pages cost memory
-only once written). ``tests/games/pillage/test_solver_unit_compiled.py`` checks the values,
-the best lines' values and each rule against the Python search.
+the best line found among equal ones differ. ``tests/games/pillage/test_solver_unit_compiled.py``
+checks the values, the best lines' values and each rule against the Python search.
 
 numba is imported on first use, and its compiled code cached on disk, as in compiled.py;
 without numba, or under ``PLUNDER_PURE=1``, the solver uses the Python search.
@@ -49,19 +67,28 @@ import numpy as np
 
 from .compiled import PURE_ENV
 from .solver_frame import Frame
-from .solver_table import Packing, _prime_below
 from .solver_unit import RULES, fits
 
-#: bytes one entry of the compiled table costs: an int64 key and an int64 packed entry
-SLOT_BYTES = 16
+#: bytes one set of the compiled table costs: two entries of one int64 each
+SET_BYTES = 16
 #: the most lines a frame may have for the compiled search (masks are signed 64-bit ints)
 MAX_LINES = 62
-#: lines per chunk of a mask in the symmetry lookup tables
-_CHUNK = 12
 #: the fields of the statistics array the kernel and its caller share
-NODES, FORCED, DEALS, ENDGAMES, STOP, STOPPED, FILLED, PRUNED = range(8)
+NODES, FORCED, DEALS, ENDGAMES, STOP, STOPPED, FILLED, PRUNED, TWINS = range(9)
 #: a value below every real one
 _NONE = -(1 << 30)
+#: positions with fewer open boxes than this are searched without the table (they are quick
+#: to search again, and each probe is a wait for memory)
+TABLE_FROM = 4
+#: the parameters array: the bound (open boxes of the frame), the entry's bound width, rules
+#: 1, 2, 3, one line a chain and ground lines on (1) or off (0), the table's first open-box
+#: count, its sets and the frame's lines
+P_BOUND, P_WIDTH, P_CAPTURE, P_CHAINS, P_ENDGAME, P_ONE, P_GROUND, P_FROM, P_SETS, P_LINES = range(10)
+_PARAMS = 10
+#: an odd multiplier for mixing keys
+_MIX = 0x2545F4914F6CDD1D
+#: the most ground lines one box may have for the ground-lines rule (more are left out of it)
+_GROUP = 4
 
 _kernel: Callable[..., int] | None = None
 _tried = False
@@ -87,6 +114,25 @@ def usable(frame: Frame) -> bool:
     return fits(frame) and frame.num_edges <= MAX_LINES
 
 
+def ground_groups(frame: Frame) -> np.ndarray:
+    """The ground groups of ``frame``: for each box with two or more lines bordering no
+    other box, a row of its ground-line mask, those lines lowest first (-1 past the last,
+    :data:`_GROUP` places) and, for ``c`` of them drawn, the mask of the ``c`` lowest.
+
+    Such lines join the same box to the ground, so drawing one or another of them gives
+    positions that differ by a relabelling of lines the rules cannot tell apart (Barker
+    and Korf's corner symmetry): a position is known by how many of them are drawn."""
+    rows = []
+    for edges in frame.box_edges:
+        ground = sorted(e for e in edges if len(frame.edge_boxes[e]) == 1)[:_GROUP]
+        if len(ground) < 2:
+            continue
+        row = [sum(1 << e for e in ground)] + ground + [-1] * (_GROUP - len(ground))
+        row += [sum(1 << e for e in ground[:c]) for c in range(len(ground) + 1)]
+        rows.append(row + [0] * (1 + 2 * _GROUP + 1 - len(row)))
+    return np.array(rows, dtype=np.int64).reshape(len(rows), 1 + 2 * _GROUP + 1)
+
+
 class CompiledUnitSearch:
     """The compiled search of one frame with its table; ``search(drawn, alpha, beta)`` as
     :meth:`.solver_unit.UnitSearch.search` (fail-soft future net margin in boxes).
@@ -97,12 +143,13 @@ class CompiledUnitSearch:
     """
 
     def __init__(self, frame: Frame, inverse: list[list[int]], memory: float, rules: Collection[str] = RULES,
-                 chain_ends: bool = True) -> None:
+                 one_per_chain: bool = True, ground: bool = True, table_from: int = TABLE_FROM) -> None:
         kernel = compiled_search()
         if kernel is None:
             raise ImportError("compiled unit search: numba is not available (or PLUNDER_PURE is set)")
         if not usable(frame):
-            raise ValueError(f"compiled unit search: a line borders no box or more than two, or more than {MAX_LINES} lines")
+            raise ValueError("compiled unit search: a line borders no box or more than two, "
+                             f"or more than {MAX_LINES} lines")
         if not set(rules) <= RULES:
             raise ValueError(f"compiled unit search: unknown rules {sorted(set(rules) - RULES)}")
         self.kernel = kernel
@@ -112,33 +159,31 @@ class CompiledUnitSearch:
         for b, edges in enumerate(frame.box_edges):
             self.box_edges[b, :len(edges)] = edges
         self.box_mask = np.array([sum(1 << e for e in edges) for edges in frame.box_edges], dtype=np.int64)
-        self.edge_box = np.full((ne, 2), -1, dtype=np.int64)
+        self.edge_box = np.full((ne, 3), -1, dtype=np.int64)
         for e, boxes in enumerate(frame.edge_boxes):
             self.edge_box[e, :len(boxes)] = boxes
+        self.groups = ground_groups(frame)
+        for g, row in enumerate(self.groups):
+            for e in row[1:1 + _GROUP]:
+                if e >= 0:
+                    self.edge_box[e, 2] = g
         self.order = np.array(frame.order, dtype=np.int64)
-        nchunks = -(-ne // _CHUNK)
-        self.sym = np.zeros((len(frame.perms), nchunks, 1 << _CHUNK), dtype=np.int64)
-        for s, perm in enumerate(frame.perms):
-            for c in range(nchunks):
-                for i in range(_CHUNK):
-                    e = c * _CHUNK + i
-                    if e >= ne:
-                        break
-                    # every value with bit i set gains the image of line e
-                    v = np.arange(1 << _CHUNK)
-                    self.sym[s, c, (v >> i) & 1 == 1] |= 1 << perm[e]
         self.inverse = np.array(inverse, dtype=np.int64)
         self.perms = np.array(frame.perms, dtype=np.int64)
-        packing = Packing(nb)
-        self.packing = packing
-        self.size = _prime_below(max(3, int(memory) // SLOT_BYTES - 1))
-        self.keys = np.zeros(self.size + 1, dtype=np.int64)
-        self.vals = np.zeros(self.size + 1, dtype=np.int64)
-        # the packing's bound, lo shift and field mask; then rules 1, 2, 3 and chain ends on (1) or off (0)
-        self.params = np.array([packing.bound, packing.shift_lo, packing.mask, "capture" in rules,
-                                "capture" in rules and "chains" in rules, "endgame" in rules,
-                                chain_ends and "capture" in rules and "chains" in rules], dtype=np.int64)
-        self.stats = np.zeros(8, dtype=np.int64)
+        # row d: the images under the symmetries of the position d lines deep on the search's path
+        self.imgs = np.zeros((ne + 1, len(frame.perms)), dtype=np.int64)
+        # an entry: best line + 1 (6 bits), hi and lo offset by the bound (``width`` bits
+        # each), log2 of the positions its search took (5 bits), a bit that is always set,
+        # then the key's check; the key is mixed into (set, check) one-to-one, so the two
+        # together are the key and the table stores no more of it
+        width = (2 * nb + 1).bit_length()
+        check_bits = 63 - (13 + 2 * width)
+        self.sets = max(int(memory) // SET_BYTES, 1 << max(0, ne - check_bits), 1)
+        self.table = np.zeros(2 * self.sets, dtype=np.int64)
+        self.params = np.zeros(_PARAMS, dtype=np.int64)
+        self.params[:] = [nb, width, "capture" in rules, "capture" in rules and "chains" in rules, "endgame" in rules,
+                          one_per_chain and "capture" in rules and "chains" in rules, ground, table_from, self.sets, ne]
+        self.stats = np.zeros(TWINS + 1, dtype=np.int64)
         # scratch for the endgame rule: chain and loop counts by length, boxes seen
         self.counts = np.zeros((2, nb + 1), dtype=np.int64)
 
@@ -154,8 +199,13 @@ class CompiledUnitSearch:
 
     @property
     def pruned(self) -> int:
-        """Lines inside a long chain left unsearched (the chain-ends rule)."""
+        """Lines of a chain or loop left unsearched (the one-line-a-chain rule)."""
         return int(self.stats[PRUNED])
+
+    @property
+    def twins(self) -> int:
+        """Ground lines left unsearched, each standing for one searched (the ground-lines rule)."""
+        return int(self.stats[TWINS])
 
     @property
     def endgames(self) -> int:
@@ -168,14 +218,16 @@ class CompiledUnitSearch:
     def search(self, drawn: int, alpha: int, beta: int) -> int:
         """Future net margin in boxes for the player to move (fail-soft in (alpha, beta));
         meaningless if ``stats[STOPPED]`` is set after it."""
-        return int(self.kernel(np.int64(drawn), np.int64(alpha), np.int64(beta), self.box_edges, self.box_mask,
-                               self.edge_box, self.order, self.sym, self.inverse, self.perms, self.keys, self.vals,
-                               self.params, self.stats, self.counts))
+        depth = bin(drawn).count("1")
+        self.imgs[depth] = self.images(drawn)
+        return int(self.kernel(np.int64(drawn), np.int64(alpha), np.int64(beta), np.int64(depth), self.box_edges,
+                               self.box_mask, self.edge_box, self.groups, self.order, self.imgs, self.inverse,
+                               self.perms, self.table, self.params, self.stats, self.counts))
 
     def watched(self, drawn: int, alpha: int, beta: int, poll: Callable[[int], bool], every: float) -> int:
         """:meth:`search` in a worker thread while this one calls ``poll(positions)`` every
-        ``every`` seconds, and once before it starts; ``poll`` returning True sets the stop flag (the kernel releases the
-        GIL, so the two run side by side)."""
+        ``every`` seconds, and once before it starts; ``poll`` returning True sets the stop flag
+        (the kernel releases the GIL, so the two run side by side)."""
         if poll(int(self.stats[NODES])):
             self.stats[STOP] = 1
         out: list[int] = []
@@ -196,26 +248,27 @@ class CompiledUnitSearch:
     def reset(self) -> None:
         """Zero the counts and the stop flags for a new solve (the table stays)."""
         self.stats[:FILLED] = 0
-        self.stats[PRUNED] = 0
+        self.stats[PRUNED:] = 0
 
     def line_order(self, drawn: int) -> list[int]:
         """The undrawn lines of ``drawn`` in the order the root tries them, as
         :meth:`.solver_unit.UnitSearch.line_order` orders them: the table's best line first,
         then nearest the centre first."""
         key, sym = self.canon(drawn)
-        first = -1
-        i = key % self.size
-        for j in (i, i + 1):
-            if self.keys[j] == key and self.vals[j] & 0xFFFF:
-                first = int(self.inverse[sym][(int(self.vals[j]) & 0xFFFF) - 1])
-                break
+        entry = int(_probe(key, self.table, self.params))
+        first = int(_stored_line(entry, sym, drawn, self.inverse, self.edge_box, self.groups, self.params))
         lines = [int(e) for e in self.order if not drawn >> int(e) & 1]
         return sorted(lines, key=lambda e: e != first)
 
     def canon(self, drawn: int) -> tuple[int, int]:
         """(least image of ``drawn`` under the symmetries, the symmetry giving it)."""
-        key, sym = _canon(drawn, self.sym)
+        key, sym = _canon(self.images(drawn), self.groups, self.params)
         return int(key), int(sym)
+
+    def images(self, drawn: int) -> np.ndarray:
+        """The images of ``drawn`` under the symmetries."""
+        lines = [e for e in range(len(self.order)) if drawn >> e & 1]
+        return np.array([sum(1 << int(perm[e]) for e in lines) for perm in self.perms], dtype=np.int64)
 
 
 def _build() -> Callable[..., int]:
@@ -224,7 +277,11 @@ def _build() -> Callable[..., int]:
     import numba
 
     jit = numba.njit(cache=True, nogil=True)
-    for name in ("_popcount", "_loony", "_canon", "_components", "_inside_long_chain", "_search"):
+    # the chain walk is inlined where it is used, as the two loops it stands for were (a call
+    # returning its tuple measured slower)
+    globals()["_walk"] = numba.njit(cache=True, nogil=True, inline="always")(globals()["_walk"])
+    for name in ("_popcount", "_loony", "_mix", "_probe", "_store", "_push", "_canon", "_lowest_undrawn",
+                 "_stored_line", "_components", "_chain_keeps", "_search"):
         globals()[name] = jit(globals()[name])
     return globals()["_search"]
 
@@ -258,18 +315,150 @@ def _loony(counts: Any, nb: int) -> int:
     return 0 if best == _NONE else best
 
 
-def _canon(drawn: int, sym: Any) -> tuple[int, int]:
-    """(least image of ``drawn`` under the symmetries, the symmetry giving it)."""
+def _mix(key: int, lines: int) -> int:
+    """``key`` mixed one-to-one within its ``lines`` bits (xor-shifts and odd multipliers
+    are bijections modulo a power of two): every bit of the key reaches the low bits that
+    pick its set."""
+    full = (1 << lines) - 1
+    r = lines // 2 + 1
+    h = key ^ (key >> r)
+    h = (h * _MIX) & full
+    h ^= h >> r
+    h = (h * _MIX) & full
+    return h ^ (h >> r)
+
+
+def _probe(key: int, table: Any, params: Any) -> int:
+    """The entry of ``key`` in the table, 0 if it holds none."""
+    h = _mix(key, params[P_LINES])
+    base = 2 * (h % params[P_SETS])
+    check = h // params[P_SETS]
+    shift = 13 + 2 * params[P_WIDTH]
+    for slot in range(base, base + 2):
+        e = table[slot]
+        if e and (e >> shift) == check:
+            return e
+    return 0
+
+
+def _store(key: int, lo: int, hi: int, move: int, work: int, table: Any, params: Any, stats: Any) -> None:
+    """Store (lo, hi, best line + 1) for ``key``, whose search took ``work`` positions: in
+    its own slot of its set, else an empty one, else over the entry that took less work."""
+    h = _mix(key, params[P_LINES])
+    base = 2 * (h % params[P_SETS])
+    check = h // params[P_SETS]
+    width = params[P_WIDTH]
+    shift = 13 + 2 * width
+    log = 0
+    while work > 1 and log < 31:
+        work >>= 1
+        log += 1
+    bound = params[P_BOUND]
+    entry = (check << shift | 1 << (shift - 1) | log << (6 + 2 * width) | (lo + bound) << (6 + width)
+             | (hi + bound) << 6 | move)
+    slot = base
+    e0 = table[base]
+    e1 = table[base + 1]
+    if e0 and (e0 >> shift) != check:
+        if (e1 and (e1 >> shift) == check) or not e1:
+            slot = base + 1
+        elif ((e1 >> (6 + 2 * width)) & 31) < ((e0 >> (6 + 2 * width)) & 31):
+            slot = base + 1
+    if not table[slot]:
+        stats[FILLED] += 1
+    table[slot] = entry
+
+
+def _push(imgs: Any, depth: int, line: int, perms: Any) -> None:
+    """Row ``depth + 1`` of ``imgs``: the images of row ``depth`` with ``line`` drawn."""
+    for s in range(imgs.shape[1]):
+        imgs[depth + 1, s] = imgs[depth, s] | (1 << perms[s, line])
+
+
+def _canon(images: Any, groups: Any, params: Any) -> tuple[int, int]:
+    """(least of a position's ``images`` under the symmetries, the symmetry giving it); with
+    the ground-lines rule on, each image counts only how many of a box's ground lines are
+    drawn (the lowest-numbered that many stand for them)."""
     best = -1
     best_s = 0
-    for s in range(sym.shape[0]):
-        image = 0
-        for c in range(sym.shape[1]):
-            image |= sym[s, c, (drawn >> (c * 12)) & 4095]
+    for s in range(images.shape[0]):
+        image = images[s]
+        if params[P_GROUND]:
+            for g in range(groups.shape[0]):
+                gm = groups[g, 0]
+                image = (image & ~gm) | groups[g, 1 + _GROUP + _popcount(image & gm)]
         if best < 0 or image < best:
             best = image
             best_s = s
     return best, best_s
+
+
+def _lowest_undrawn(g: int, undrawn: int, groups: Any) -> int:
+    """The lowest-numbered undrawn line of ground group ``g`` (-1 if none)."""
+    for i in range(1, 1 + _GROUP):
+        e = groups[g, i]
+        if e >= 0 and (undrawn >> e) & 1:
+            return e
+    return -1
+
+
+def _stored_line(entry: int, s: int, drawn: int, inverse: Any, edge_box: Any, groups: Any, params: Any) -> int:
+    """The best line of a table ``entry`` found under symmetry ``s``, in the frame of
+    ``drawn`` (-1 if none): with the ground-lines rule, a line of a ground group stands for
+    the group, so it becomes the group's lowest undrawn line."""
+    move = (entry & 63) - 1
+    if move < 0:
+        return -1
+    line = inverse[s, move]
+    if params[P_GROUND] and edge_box[line, 2] >= 0:
+        line = _lowest_undrawn(edge_box[line, 2], ((1 << inverse.shape[1]) - 1) ^ drawn, groups)
+    return line
+
+
+def _walk(start: int, undrawn: int, box_edges: Any, box_mask: Any,
+          edge_box: Any) -> tuple[int, bool, int, int, int, int]:
+    """The chain or loop of boxes two lines short through box ``start`` (one of them): its
+    boxes, whether it is a loop, its two end lines (-1 for a loop), its lowest-numbered line
+    and its boxes as a mask."""
+    first = -1
+    second = -1
+    for i in range(box_edges.shape[1]):
+        e = box_edges[start, i]
+        if e >= 0 and (undrawn >> e) & 1:
+            if first < 0:
+                first = e
+            else:
+                second = e
+    length = 1
+    least = min(first, second)
+    end0 = -1
+    end1 = -1
+    seen = 1 << start
+    for side in range(2):
+        line = first if side == 0 else second
+        box = start
+        while True:
+            least = min(least, line)
+            nxt = edge_box[line, 1] if edge_box[line, 0] == box else edge_box[line, 0]
+            if nxt < 0 or _popcount(box_mask[nxt] & undrawn) != 2:
+                if side == 0:
+                    end0 = line
+                else:
+                    end1 = line
+                break
+            if nxt == start:
+                # a loop: every line of it has been walked
+                return length, True, -1, -1, least, seen
+            seen |= 1 << nxt
+            length += 1
+            nline = -1
+            for i in range(box_edges.shape[1]):
+                e = box_edges[nxt, i]
+                if e >= 0 and e != line and (undrawn >> e) & 1:
+                    nline = e
+            line = nline
+            box = nxt
+    return length, False, end0, end1, least, seen
 
 
 def _components(undrawn: int, box_edges: Any, box_mask: Any, edge_box: Any, counts: Any) -> bool:
@@ -283,40 +472,8 @@ def _components(undrawn: int, box_edges: Any, box_mask: Any, edge_box: Any, coun
     for start in range(nb):
         if not box_mask[start] & undrawn or (seen >> start) & 1:
             continue
-        seen |= 1 << start
-        # the two undrawn lines of the start box
-        first = -1
-        second = -1
-        for i in range(box_edges.shape[1]):
-            e = box_edges[start, i]
-            if e >= 0 and (undrawn >> e) & 1:
-                if first < 0:
-                    first = e
-                else:
-                    second = e
-        length = 1
-        loop = False
-        for side in range(2):
-            line = first if side == 0 else second
-            box = start
-            while True:
-                nxt = edge_box[line, 1] if edge_box[line, 0] == box else edge_box[line, 0]
-                if nxt < 0:
-                    break
-                if nxt == start:
-                    loop = True
-                    break
-                seen |= 1 << nxt
-                length += 1
-                nline = -1
-                for i in range(box_edges.shape[1]):
-                    e = box_edges[nxt, i]
-                    if e >= 0 and e != line and (undrawn >> e) & 1:
-                        nline = e
-                line = nline
-                box = nxt
-            if loop:
-                break
+        length, loop, _, _, _, boxes = _walk(start, undrawn, box_edges, box_mask, edge_box)
+        seen |= boxes
         if loop:
             if length < 4:
                 return False
@@ -326,36 +483,27 @@ def _components(undrawn: int, box_edges: Any, box_mask: Any, edge_box: Any, coun
     return True
 
 
-def _inside_long_chain(m: int, undrawn: int, box_edges: Any, box_mask: Any, edge_box: Any) -> bool:
-    """Whether line ``m`` joins two boxes of a chain of three or more boxes (each with two
-    undrawn lines) that is not a loop."""
+def _chain_keeps(m: int, undrawn: int, box_edges: Any, box_mask: Any, edge_box: Any) -> bool:
+    """Whether line ``m``, which borders a box with two undrawn lines, is the one line
+    searched of its chain or loop (the one-line-a-chain rule; no box is capturable): the
+    middle line of a chain of two boxes, the lower-numbered end line of any other chain,
+    the lowest-numbered line of a loop."""
     b0 = edge_box[m, 0]
     b1 = edge_box[m, 1]
-    if b1 < 0 or _popcount(box_mask[b0] & undrawn) != 2 or _popcount(box_mask[b1] & undrawn) != 2:
-        return False
-    length = 2
-    for side in range(2):
-        box = b0 if side == 0 else b1
-        line = m
-        while True:
-            nline = -1
-            for i in range(box_edges.shape[1]):
-                e = box_edges[box, i]
-                if e >= 0 and e != line and (undrawn >> e) & 1:
-                    nline = e
-            nxt = edge_box[nline, 1] if edge_box[nline, 0] == box else edge_box[nline, 0]
-            if nxt < 0 or _popcount(box_mask[nxt] & undrawn) != 2:
-                break
-            if nxt == b1 or nxt == b0:
-                return False  # a loop
-            length += 1
-            line = nline
-            box = nxt
-    return length >= 3
+    two0 = b0 >= 0 and _popcount(box_mask[b0] & undrawn) == 2
+    two1 = b1 >= 0 and _popcount(box_mask[b1] & undrawn) == 2
+    if not two0 and not two1:
+        return True
+    length, loop, end0, end1, least, _ = _walk(b0 if two0 else b1, undrawn, box_edges, box_mask, edge_box)
+    if loop:
+        return m == least
+    if length == 2:
+        return two0 and two1
+    return m == min(end0, end1)
 
 
-def _search(drawn: int, alpha: int, beta: int, box_edges: Any, box_mask: Any, edge_box: Any, order: Any, sym: Any,
-            inverse: Any, perms: Any, keys: Any, vals: Any, params: Any, stats: Any, counts: Any) -> int:
+def _search(drawn: int, alpha: int, beta: int, depth: int, box_edges: Any, box_mask: Any, edge_box: Any, groups: Any,
+            order: Any, imgs: Any, inverse: Any, perms: Any, table: Any, params: Any, stats: Any, counts: Any) -> int:
     """:meth:`.solver_unit.UnitSearch.search` compiled (fail-soft future margin in boxes)."""
     nb = box_mask.shape[0]
     ne = order.shape[0]
@@ -369,7 +517,7 @@ def _search(drawn: int, alpha: int, beta: int, box_edges: Any, box_mask: Any, ed
         stats[STOPPED] = 1
     if stats[STOPPED]:
         return 0
-    capture, chains, endgame = params[3], params[4], params[5]
+    capture, chains, endgame = params[P_CAPTURE], params[P_CHAINS], params[P_ENDGAME]
     # One pass over the boxes: open ones, capturable ones (their last line), two-line ones.
     n_open = 0
     twos = 0
@@ -414,8 +562,9 @@ def _search(drawn: int, alpha: int, beta: int, box_edges: Any, box_mask: Any, ed
                 if left == 1:
                     gain = 2
             stats[FORCED] += 1
-            return gain + _search(drawn | (1 << line), alpha - gain, beta - gain, box_edges, box_mask, edge_box, order,
-                                  sym, inverse, perms, keys, vals, params, stats, counts)
+            _push(imgs, depth, line, perms)
+            return gain + _search(drawn | (1 << line), alpha - gain, beta - gain, depth + 1, box_edges, box_mask,
+                                  edge_box, groups, order, imgs, inverse, perms, table, params, stats, counts)
         if chains:
             # Rule 2: chains being eaten; follow the first from its head.
             line = head_line
@@ -446,17 +595,19 @@ def _search(drawn: int, alpha: int, beta: int, box_edges: Any, box_mask: Any, ed
                     capturable_end = True
                 break
             alone = ncaps == (2 if capturable_end else 1)
+            _push(imgs, depth, line, perms)
             if not alone or length != (4 if capturable_end else 2):
-                return 1 + _search(drawn | (1 << line), alpha - 1, beta - 1, box_edges, box_mask, edge_box, order,
-                                   sym, inverse, perms, keys, vals, params, stats, counts)
+                return 1 + _search(drawn | (1 << line), alpha - 1, beta - 1, depth + 1, box_edges, box_mask, edge_box,
+                                   groups, order, imgs, inverse, perms, table, params, stats, counts)
             stats[DEALS] += 1
-            best = 1 + _search(drawn | (1 << line), alpha - 1, beta - 1, box_edges, box_mask, edge_box, order,
-                               sym, inverse, perms, keys, vals, params, stats, counts)
+            best = 1 + _search(drawn | (1 << line), alpha - 1, beta - 1, depth + 1, box_edges, box_mask, edge_box,
+                               groups, order, imgs, inverse, perms, table, params, stats, counts)
             if stats[STOPPED]:
                 return 0
             if best < beta:
-                v = -_search(drawn | (1 << deal), -beta, -max(alpha, best), box_edges, box_mask, edge_box, order,
-                             sym, inverse, perms, keys, vals, params, stats, counts)
+                _push(imgs, depth, deal, perms)
+                v = -_search(drawn | (1 << deal), -beta, -max(alpha, best), depth + 1, box_edges, box_mask, edge_box,
+                             groups, order, imgs, inverse, perms, table, params, stats, counts)
                 if v > best:
                     best = v
             return best
@@ -473,21 +624,23 @@ def _search(drawn: int, alpha: int, beta: int, box_edges: Any, box_mask: Any, ed
         return n_open
     if -n_open >= beta:
         return -n_open
-    bound, shift_lo, wmask = params[0], params[1], params[2]
-    key, s = _canon(drawn, sym)
-    size = keys.shape[0] - 1
-    slot = key % size
+    tabled = n_open >= params[P_FROM]
+    key = 0
+    s = 0
     entry = 0
-    if keys[slot] == key and vals[slot]:
-        entry = vals[slot]
-    elif keys[slot + 1] == key and vals[slot + 1]:
-        entry = vals[slot + 1]
+    start = 0
+    if tabled:
+        key, s = _canon(imgs[depth], groups, params)
+        entry = _probe(key, table, params)
+        start = stats[NODES]
     first = -1
     lo = -n_open
     hi = n_open
     if entry:
-        lo = (entry >> shift_lo) - bound
-        hi = ((entry >> 16) & wmask) - bound
+        bound = params[P_BOUND]
+        wmask = (1 << params[P_WIDTH]) - 1
+        hi = ((entry >> 6) & wmask) - bound
+        lo = ((entry >> (6 + params[P_WIDTH])) & wmask) - bound
         if lo >= beta:
             return lo
         if hi <= alpha:
@@ -498,9 +651,10 @@ def _search(drawn: int, alpha: int, beta: int, box_edges: Any, box_mask: Any, ed
             alpha = lo
         if hi < beta:
             beta = hi
-        move = (entry & 0xFFFF) - 1
-        if move >= 0:
-            first = inverse[s, move]
+        first = _stored_line(entry, s, drawn, inverse, edge_box, groups, params)
+        if first >= 0 and params[P_ONE] and (unsafe >> first) & 1 and not _chain_keeps(first, undrawn, box_edges,
+                                                                                    box_mask, edge_box):
+            first = -1
     a0 = alpha
     b0 = beta
     best = _NONE
@@ -525,10 +679,15 @@ def _search(drawn: int, alpha: int, beta: int, box_edges: Any, box_mask: Any, ed
             m = order[i]
             if not (todo >> m) & 1:
                 continue
-            if group == 3 and not ncaps and params[6] and _inside_long_chain(m, undrawn, box_edges, box_mask, edge_box):
+            if params[P_GROUND] and edge_box[m, 2] >= 0 and _lowest_undrawn(edge_box[m, 2], undrawn, groups) != m:
+                # a ground line standing for one searched already
+                stats[TWINS] += 1
+                continue
+            if group == 3 and params[P_ONE] and not _chain_keeps(m, undrawn, box_edges, box_mask, edge_box):
                 stats[PRUNED] += 1
                 continue
             after = drawn | (1 << m)
+            _push(imgs, depth, m, perms)
             gain = 0
             if (capmask >> m) & 1:
                 for j in range(2):
@@ -536,18 +695,18 @@ def _search(drawn: int, alpha: int, beta: int, box_edges: Any, box_mask: Any, ed
                     if b >= 0 and after & box_mask[b] == box_mask[b]:
                         gain += 1
             if gain:
-                v = gain + _search(after, alpha - gain, beta - gain, box_edges, box_mask, edge_box, order, sym,
-                                   inverse, perms, keys, vals, params, stats, counts)
+                v = gain + _search(after, alpha - gain, beta - gain, depth + 1, box_edges, box_mask, edge_box, groups,
+                                   order, imgs, inverse, perms, table, params, stats, counts)
             elif best_m >= 0 and beta - alpha > 1:
                 # PVS: prove the later lines no better with a null window first.
-                v = -_search(after, -alpha - 1, -alpha, box_edges, box_mask, edge_box, order, sym, inverse, perms,
-                             keys, vals, params, stats, counts)
+                v = -_search(after, -alpha - 1, -alpha, depth + 1, box_edges, box_mask, edge_box, groups, order, imgs,
+                             inverse, perms, table, params, stats, counts)
                 if alpha < v < beta and not stats[STOPPED]:
-                    v = -_search(after, -beta, -v, box_edges, box_mask, edge_box, order, sym, inverse, perms, keys,
-                                 vals, params, stats, counts)
+                    v = -_search(after, -beta, -v, depth + 1, box_edges, box_mask, edge_box, groups, order, imgs,
+                                 inverse, perms, table, params, stats, counts)
             else:
-                v = -_search(after, -beta, -alpha, box_edges, box_mask, edge_box, order, sym, inverse, perms, keys,
-                             vals, params, stats, counts)
+                v = -_search(after, -beta, -alpha, depth + 1, box_edges, box_mask, edge_box, groups, order, imgs,
+                             inverse, perms, table, params, stats, counts)
             if stats[STOPPED]:
                 return 0
             if v > best:
@@ -559,6 +718,8 @@ def _search(drawn: int, alpha: int, beta: int, box_edges: Any, box_mask: Any, ed
                         break
         if best >= beta:
             break
+    if not tabled:
+        return best
     # merged bounds (solver_table.merged_bounds)
     if best <= a0:
         hi = min(hi, best)
@@ -567,16 +728,5 @@ def _search(drawn: int, alpha: int, beta: int, box_edges: Any, box_mask: Any, ed
     else:
         lo = best
         hi = best
-    packed = (lo + bound) << shift_lo | (hi + bound) << 16 | (perms[s, best_m] + 1)
-    # store: a free slot of the key's two, else the entry with fewer lines left to draw goes
-    slot = key % size
-    if keys[slot] != key and vals[slot]:
-        if keys[slot + 1] == key or not vals[slot + 1]:
-            slot += 1
-        elif _popcount(keys[slot]) < _popcount(keys[slot + 1]):
-            slot += 1
-    if not vals[slot]:
-        stats[FILLED] += 1
-    keys[slot] = key
-    vals[slot] = packed
+    _store(key, lo, hi, perms[s, best_m] + 1 if best_m >= 0 else 0, stats[NODES] - start, table, params, stats)
     return best
