@@ -352,7 +352,7 @@ def test_a_small_table_budget_keeps_the_tables_small_and_the_value_exact() -> No
     assert fast.value == -2 and unit.array.size == 829 and unit.array.grown == 0
     assert fast.nodes > 10 * unit.array.size
     if compiled_search() is not None:
-        compiled = Solver(state.game, state.contents, memory=0.02)
+        compiled = Solver(state.game, state.contents, memory=0.02, compiled_from=0)
         assert compiled.solve(state).value == -2
         assert compiled.fast is not None and compiled.fast.table.nbytes <= 0.02 * (1 << 20) * UNIT_SHARE
     with pytest.raises(ParameterError):

@@ -147,7 +147,7 @@ def test_solve_by_the_compiled_path_gives_the_python_value_and_a_best_line() -> 
     rng = random.Random(4)
     compiled_solves = 0
     for game, state in unit_positions(rng, 28):
-        fast = Solver(game, state.contents)
+        fast = Solver(game, state.contents, compiled_from=0)
         result = fast.solve(state)
         compiled_solves += fast.fast is not None and fast.fast.stats[0] > 0
         slow = Solver(game, state.contents, compiled=False)
@@ -164,7 +164,7 @@ def test_a_node_budget_keeps_the_python_search() -> None:
     """A solve within a node budget (the agents' way) counts positions as the Python search
     does, so it never takes the compiled path."""
     state = PillageGame.load(board="square:2x3", contents="unit").new_initial_state()
-    solver = Solver(state.game, state.contents)
+    solver = Solver(state.game, state.contents, compiled_from=0)
     assert solver.solve(state, node_limit=10_000_000).value == -2
     assert solver.fast is None
     assert solver.solve(state).value == -2
@@ -190,5 +190,24 @@ def test_pure_mode_turns_the_compiled_path_off(monkeypatch: pytest.MonkeyPatch) 
     monkeypatch.setenv("PLUNDER_PURE", "1")
     assert solver_unit_compiled.compiled_search() is None
     state = PillageGame.load(board="square:2x2", contents="unit").new_initial_state()
-    solver = Solver(state.game, state.contents)
+    solver = Solver(state.game, state.contents, compiled_from=0)
     assert solver.solve(state).value == 2 and solver.fast is None
+
+
+def test_boards_below_twenty_lines_keep_the_python_search() -> None:
+    """A unit board of fewer than ``COMPILED_FROM`` (20) lines is solved by the Python search
+    (within a second, where the compiled code's first use would compile for some 20 s); from
+    20 lines on, and on any board when asked, by the compiled one."""
+    from plunder.games.pillage.solver import COMPILED_FROM
+
+    assert COMPILED_FROM == 20
+    small = PillageGame.load(board="square:2x3", contents="unit").new_initial_state()
+    assert small.game.num_edges == 17
+    solver = Solver(small.game, small.contents)
+    assert solver.solve(small).value == -2 and solver.fast is None
+    asked = Solver(small.game, small.contents, compiled_from=17)
+    assert asked.solve(small).value == -2 and asked.fast is not None
+    big = PillageGame.load(board="square:2x4", contents="unit").new_initial_state()
+    assert big.game.num_edges == 22
+    solver = Solver(big.game, big.contents)
+    assert solver.solve(big).value == 2 and solver.fast is not None

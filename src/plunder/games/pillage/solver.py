@@ -100,11 +100,16 @@ UNIT_SHARE = 0.95
 #: the most lines a position may have left to draw for the solver: its search goes one or
 #: two Python calls deeper a line, and this keeps it within Python's default limit of 1000
 #: calls with room for its callers. No search of that many lines ends anyway (unit 4x4, 40
-#: lines, had no answer after 4,200 s, docs/ai.md); positions with more are refused at once.
+#: lines, takes the compiled search about 500 CPU s, docs/ai.md); positions with more are
+#: refused at once.
 MAX_SOLVE_LINES = 200
 #: seconds between two looks at the clock (and the progress reports) while the compiled unit
 #: search runs: how far past its time limit a solve may go
 POLL_SECONDS = 0.05
+#: the fewest lines a unit board may have for the compiled search: the Python search solves
+#: smaller ones within a second or two, and the compiled code's first use in an install
+#: compiles for about 20 s (cached on disk after), during which no time limit is looked at
+COMPILED_FROM = 20
 
 
 @dataclass(frozen=True)
@@ -174,7 +179,7 @@ class Solver:
 
     def __init__(self, game: PillageGame, contents: tuple[Modifier | Doubloons | Commodity | None, ...],
                  memory: float = DEFAULT_MEMORY, unit_rules: frozenset[str] | None = RULES,
-                 compiled: bool = True) -> None:
+                 compiled: bool = True, compiled_from: int = COMPILED_FROM) -> None:
         if not memory > 0:
             raise ParameterError(f"pillage solver: memory must be a positive number of MB, not {memory}")
         if any(c is None for c in contents):
@@ -183,8 +188,10 @@ class Solver:
         self.contents = contents
         self.memory = memory
         self.unit_rules = unit_rules
-        #: whether a solve without a node limit on a unit board may use the compiled search
+        #: whether a solve without a node limit on a unit board may use the compiled search,
+        #: and from how many lines of the board
         self.compiled = compiled
+        self.compiled_from = compiled_from
         self.num_kinds = game.num_kinds
         self.floor = game.floor
         # Per board box: its content as the search reads it.
@@ -292,11 +299,13 @@ class Solver:
         """The compiled unit search for a solve, or None for the Python one: only without a
         node limit (a budget of positions is counted as the Python search counts them, so
         the agents that play within one -- ``solver``, ``pillage-hard`` -- play the same moves
-        with or without numba), on a frame it takes, with numba there and allowed."""
+        with or without numba), on a frame it takes of at least ``compiled_from`` lines, with
+        numba there and allowed."""
         if self.unit is None or not self.compiled or node_limit is not None:
             return None
         assert self.frame is not None
-        if self.fast is None and usable(self.frame) and compiled_search() is not None:
+        if (self.fast is None and self.frame.num_edges >= self.compiled_from and usable(self.frame)
+                and compiled_search() is not None):
             assert self.unit_rules is not None
             self.fast = CompiledUnitSearch(self.frame, self.inverse, self.memory * (1 << 20) * UNIT_SHARE,
                                            self.unit_rules)
