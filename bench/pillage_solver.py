@@ -35,8 +35,7 @@ import plunder
 from plunder.games.pillage.contents import content_short
 from plunder.games.pillage.rules import PillageState
 from plunder.core.errors import SearchLimitError
-from plunder.games.pillage.solver import DEFAULT_MEMORY, UNIT_SHARE, Solver
-from plunder.games.pillage.solver_unit_compiled import CompiledUnitSearch
+from plunder.games.pillage.solver import DEFAULT_MEMORY, Solver
 from plunder.games.pillage.solver_unit import RULES
 
 UNIT = ["square:2x2", "square:2x3", "square:2x4", "square:3x3"]
@@ -101,12 +100,8 @@ def main() -> None:
     for board, label, state in rows:
         start, cpu = time.perf_counter(), time.process_time()
         try:
-            solver = Solver(state.game, state.contents, args.memory, rules, compiled=not args.pure)
-            if without and solver.frame is not None and solver.unit_rules is not None and not args.pure:
-                # the solve takes this prepared compiled search instead of building its own
-                solver.fast = CompiledUnitSearch(solver.frame, solver.inverse, args.memory * (1 << 20) * UNIT_SHARE,
-                                                 solver.unit_rules, one_per_chain="one" not in without,
-                                                 ground="ground" not in without)
+            solver = Solver(state.game, state.contents, args.memory, rules, compiled=not args.pure,
+                            compiled_without=without)
             result = solver.solve(state, time_limit=args.limit,
                                   progress=(lambda line: print(f"  {line}", flush=True)) if args.progress else None,
                                   every=args.progress or 10.0)

@@ -20,8 +20,7 @@ from plunder.games.pillage.heuristics import GreedyAgent
 from plunder.games.pillage.rules import PillageGame, PillageState
 from plunder.core.errors import SearchLimitError
 from plunder.games.pillage.actions import Choose, Deal, Line
-from plunder.games.pillage.solver import UNIT_SHARE, Solver, SolverAgent, solve, value_of
-from plunder.games.pillage.solver_unit_compiled import compiled_search
+from plunder.games.pillage.solver import Solver, SolverAgent, solve, value_of
 from plunder.games.pillage.solver_table import SLOT_BYTES, ArrayTable, Packing
 
 LEGEND = Legend(("food", "armor"), (3, 2))
@@ -336,8 +335,7 @@ def test_a_small_table_budget_keeps_the_tables_small_and_the_value_exact() -> No
     within two thirds of its three quarters of the budget) and is overwritten again and
     again while 2x3 searches some 30,000 positions; the dict tables may hold 21 entries.
     The value is still exact (a lost entry costs time, never exactness). The unit fast
-    path gets 95% of the budget for its array table (829 slots) and is exact too; so is the
-    compiled unit search, its table within the same 95%."""
+    path gets 95% of the budget for its array table (829 slots) and is exact too."""
     state = PillageGame.load(board="square:2x3", contents="unit").new_initial_state()
     solver = Solver(state.game, state.contents, memory=0.02, unit_rules=None)
     assert solver.timer.capacity == 21
@@ -351,10 +349,6 @@ def test_a_small_table_budget_keeps_the_tables_small_and_the_value_exact() -> No
     assert isinstance(unit.array, ArrayTable)
     assert fast.value == -2 and unit.array.size == 829 and unit.array.grown == 0
     assert fast.nodes > 10 * unit.array.size
-    if compiled_search() is not None:
-        compiled = Solver(state.game, state.contents, memory=0.02, compiled_from=0)
-        assert compiled.solve(state).value == -2
-        assert compiled.fast is not None and compiled.fast.table.nbytes <= 0.02 * (1 << 20) * UNIT_SHARE
     with pytest.raises(ParameterError):
         Solver(state.game, state.contents, memory=0)
 

@@ -14,7 +14,7 @@ import pytest
 
 from plunder.core.errors import SearchLimitError
 from plunder.games.pillage.rules import PillageGame
-from plunder.games.pillage.solver import Solver
+from plunder.games.pillage.solver import UNIT_SHARE, Solver
 from plunder.games.pillage.solver_unit import RULES
 from plunder.games.pillage.solver_unit_compiled import CompiledUnitSearch, compiled_search
 
@@ -181,6 +181,15 @@ def test_the_compiled_path_stops_at_its_time_limit() -> None:
     assert stopped.value.limit == "time" and solver.fast is not None
     late = random_position(random.Random(1), state.game, 12)
     assert solver.solve(late).value == Solver(state.game, state.contents, compiled=False).solve(late).value
+
+
+def test_a_small_table_budget_keeps_the_compiled_table_small_and_the_value_exact() -> None:
+    """0.02 MB: the compiled table stays within the unit path's 95% of it, and 2x3's value
+    is still exact (a lost entry costs time, never exactness)."""
+    state = PillageGame.load(board="square:2x3", contents="unit").new_initial_state()
+    compiled = Solver(state.game, state.contents, memory=0.02, compiled_from=0)
+    assert compiled.solve(state).value == -2
+    assert compiled.fast is not None and compiled.fast.table.nbytes <= 0.02 * (1 << 20) * UNIT_SHARE
 
 
 def test_pure_mode_turns_the_compiled_path_off(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -67,7 +67,7 @@ import time
 from dataclasses import dataclass
 from functools import partial
 from itertools import islice, permutations
-from typing import Callable
+from typing import Callable, Collection
 
 from ...core.agent import AgentFactory, AgentOptions
 from ...core.errors import ParameterError, SearchLimitError
@@ -179,7 +179,8 @@ class Solver:
 
     def __init__(self, game: PillageGame, contents: tuple[Modifier | Doubloons | Commodity | None, ...],
                  memory: float = DEFAULT_MEMORY, unit_rules: frozenset[str] | None = RULES,
-                 compiled: bool = True, compiled_from: int = COMPILED_FROM) -> None:
+                 compiled: bool = True, compiled_from: int = COMPILED_FROM,
+                 compiled_without: Collection[str] = ()) -> None:
         if not memory > 0:
             raise ParameterError(f"pillage solver: memory must be a positive number of MB, not {memory}")
         if any(c is None for c in contents):
@@ -192,6 +193,10 @@ class Solver:
         #: and from how many lines of the board
         self.compiled = compiled
         self.compiled_from = compiled_from
+        #: the compiled search's own rules turned off: "one" (line a chain), "ground" (lines)
+        self.compiled_without = frozenset(compiled_without)
+        if not self.compiled_without <= {"one", "ground"}:
+            raise ValueError(f"pillage solver: unknown compiled rules {sorted(self.compiled_without - {'one', 'ground'})}")
         self.num_kinds = game.num_kinds
         self.floor = game.floor
         # Per board box: its content as the search reads it.
@@ -308,7 +313,8 @@ class Solver:
                 and compiled_search() is not None):
             assert self.unit_rules is not None
             self.fast = CompiledUnitSearch(self.frame, self.inverse, self.memory * (1 << 20) * UNIT_SHARE,
-                                           self.unit_rules)
+                                           self.unit_rules, one_per_chain="one" not in self.compiled_without,
+                                           ground="ground" not in self.compiled_without)
         return self.fast
 
     def _run_compiled(self, fast: CompiledUnitSearch, drawn: int, alpha: int, beta: int) -> int:

@@ -84,7 +84,6 @@ TABLE_FROM = 4
 #: 1, 2, 3, one line a chain and ground lines on (1) or off (0), the table's first open-box
 #: count, its sets and the frame's lines
 P_BOUND, P_WIDTH, P_CAPTURE, P_CHAINS, P_ENDGAME, P_ONE, P_GROUND, P_FROM, P_SETS, P_LINES = range(10)
-_PARAMS = 10
 #: an odd multiplier for mixing keys
 _MIX = 0x2545F4914F6CDD1D
 #: the most ground lines one box may have for the ground-lines rule (more are left out of it)
@@ -127,9 +126,8 @@ def ground_groups(frame: Frame) -> np.ndarray:
         ground = sorted(e for e in edges if len(frame.edge_boxes[e]) == 1)[:_GROUP]
         if len(ground) < 2:
             continue
-        row = [sum(1 << e for e in ground)] + ground + [-1] * (_GROUP - len(ground))
-        row += [sum(1 << e for e in ground[:c]) for c in range(len(ground) + 1)]
-        rows.append(row + [0] * (1 + 2 * _GROUP + 1 - len(row)))
+        rows.append([sum(1 << e for e in ground)] + ground + [-1] * (_GROUP - len(ground))
+                    + [sum(1 << e for e in ground[:c]) for c in range(_GROUP + 1)])
     return np.array(rows, dtype=np.int64).reshape(len(rows), 1 + 2 * _GROUP + 1)
 
 
@@ -180,9 +178,8 @@ class CompiledUnitSearch:
         check_bits = 63 - (13 + 2 * width)
         self.sets = max(int(memory) // SET_BYTES, 1 << max(0, ne - check_bits), 1)
         self.table = np.zeros(2 * self.sets, dtype=np.int64)
-        self.params = np.zeros(_PARAMS, dtype=np.int64)
-        self.params[:] = [nb, width, "capture" in rules, "capture" in rules and "chains" in rules, "endgame" in rules,
-                          one_per_chain and "capture" in rules and "chains" in rules, ground, table_from, self.sets, ne]
+        self.params = np.array([nb, width, "capture" in rules, "capture" in rules and "chains" in rules, "endgame" in rules,
+                          one_per_chain and "capture" in rules and "chains" in rules, ground, table_from, self.sets, ne], dtype=np.int64)
         self.stats = np.zeros(TWINS + 1, dtype=np.int64)
         # scratch for the endgame rule: chain and loop counts by length, boxes seen
         self.counts = np.zeros((2, nb + 1), dtype=np.int64)
