@@ -21,7 +21,8 @@ from plunder import pictures
 from plunder.core import chance
 from plunder.core.conformance import check_game
 from plunder.core.record import Record, replay
-from plunder.core.registry import DEFAULT_ORDER, OWN_PACKAGE, GameEntry, entry, game_ids, is_game, load_game
+from plunder.core.declaration import DEFAULT_ORDER
+from plunder.core.registry import OWN_PACKAGE, GameEntry, entry, game_ids, is_game, load_game
 from plunder.core.svg import Shown
 from plunder.match import play
 
@@ -41,9 +42,9 @@ OWN = sorted(p.name for p in (ROOT / "src" / "plunder" / "games").iterdir() if (
 
 def test_the_games_stand_in_the_order_each_gives_then_by_id() -> None:
     ids = game_ids()
-    assert sorted(ids, key=lambda g: (entry(g).order, g)) == ids
+    assert sorted(ids, key=lambda g: (entry(g).declaration.order, g)) == ids
     assert set(OWN) < set(ids) and len(ids) == len(set(ids))
-    assert max(entry(g).order for g in OWN) < entry("pig").order == DEFAULT_ORDER
+    assert max(entry(g).declaration.order for g in OWN) < entry("pig").declaration.order == DEFAULT_ORDER
     assert ids[:len(OWN)] == ["pillage", "pirates", "hubs", "profiteer", "crossroads"]
     assert entry("pig") is plunder_pig.ENTRY
 
@@ -190,7 +191,7 @@ def test_broken_games_are_reported_in_one_line_each_and_the_others_load(tmp_path
 def test_a_game_that_draws_no_picture_gets_the_plain_one(monkeypatch: pytest.MonkeyPatch) -> None:
     """The smallest game (a ``GameEntry`` with its rules alone) is drawn by ``plain_picture``:
     its text picture, its legal actions as buttons, the caption."""
-    monkeypatch.setattr(pictures, "entry", lambda game_id: GameEntry(plunder_pig.PigGame))
+    monkeypatch.setattr(pictures, "entry", lambda game_id: GameEntry(plunder_pig.PigGame, plunder_pig.ENTRY.declaration))
     state = load_game("pig").new_initial_state().apply_text("roll").apply_text("die 3")
     root = ET.fromstring(pictures.svg_of(state, Shown(2, "die 3")))
     drawn = ["".join(e.itertext()) for e in root.iter("{http://www.w3.org/2000/svg}text")]

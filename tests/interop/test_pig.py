@@ -13,6 +13,7 @@ from pettingzoo.test import api_test, seed_test
 
 from plunder.core.errors import ParameterError
 from plunder.core.registry import GameEntry, load_game
+from plunder.core.registry import entry as registry_entry
 from plunder.interop import encoding as encoding_module
 from plunder.interop.encoding import encoding
 from plunder.interop.gymnasium import versus
@@ -71,7 +72,7 @@ def test_versus_plays_pig_to_the_end() -> None:
 def test_a_game_without_observe_is_refused_in_one_line(monkeypatch: pytest.MonkeyPatch) -> None:
     """A game whose entry offers no ``observe`` gets a ParameterError naming what it lacks."""
     game = load_game("pig")
-    monkeypatch.setattr(encoding_module, "entry", lambda game_id: GameEntry(type(game)))
+    monkeypatch.setattr(encoding_module, "entry", lambda game_id: GameEntry(type(game), registry_entry("pig").declaration))
     with pytest.raises(ParameterError, match="pig offers no observation for learning"):
         encoding(game)
 
@@ -80,7 +81,7 @@ def test_an_observe_whose_length_changes_is_refused(monkeypatch: pytest.MonkeyPa
     """``observe`` must give the same count everywhere: a longer vector later is an error, not a resize."""
     game = load_game("pig")
     real = load_game("pig").new_initial_state().legal_actions()
-    entry: GameEntry = GameEntry(type(game), observation=TableObservation(
+    entry: GameEntry = GameEntry(type(game), registry_entry("pig").declaration, observation=TableObservation(
         lambda state, seat: [0.0] * (1 + (state.scores()[0] > 0)), lambda g: real))
     monkeypatch.setattr(encoding_module, "entry", lambda game_id: entry)
     enc = encoding(game)

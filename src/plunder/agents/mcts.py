@@ -28,6 +28,7 @@ from ..core.chance import sample_chance
 from ..core.errors import ParameterError
 from ..core.game import CHANCE, TERMINAL, Action, Game, State
 from ..core.params import Param, parse_bool, parse_choice, parse_int, parse_or, parse_real
+from ..core.declaration import Declaration
 from ..core.registry import GameEntry, entry, is_game
 from .confidence import judged
 from .improve import RootSearch
@@ -354,7 +355,7 @@ def _make_mcts(game: Game, options: AgentOptions) -> "MCTSAgent | RootSearch":
     depth: int = options["depth"]
     scale: float = options["scale"]
     by_score = options["value"] == "score"
-    game_entry = entry(game.id) if is_game(game.id) else GameEntry(type(game))
+    game_entry = entry(game.id) if is_game(game.id) else GameEntry(type(game), Declaration(game.num_players, game.num_players, chance=True))
     base: Agent | None = None
     if root is not None:
         if root in ("mcts", "hard") or root.startswith(("mcts:", "hard:")):

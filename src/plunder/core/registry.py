@@ -5,7 +5,7 @@ registers ``<id> = "<module>:ENTRY"``, ``ENTRY`` being a :class:`GameEntry`
 (``docs/new-game.md``). Plunder's own games, the packages of :data:`OWN_PACKAGE`, register
 there too (``pyproject.toml``), and are found by their package where a source tree's metadata
 does not name them. Nothing here names a game: a game says where it stands in a list
-(:attr:`GameEntry.order`). Looking the games up imports none; :func:`entry` imports the one
+(:attr:`Declaration.order`). Looking the games up imports none; :func:`entry` imports the one
 asked for, listing them (:func:`game_ids`) imports all, and :func:`broken_games` the other
 packages' games, so that one that fails to load is left out with a one-line reason and the
 others still load.
@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING, Any, Callable, Generic, Mapping
 
 from .capabilities import A, Analysis, Client, Observer, Presentation, S, Speed, Strength
 from .errors import ParameterError
+from .declaration import Declaration
 from .figures import Figures
 from .game import Game
 from .plausibility import Plausibility
@@ -36,8 +37,6 @@ OWN_PACKAGE = "plunder.games"
 ENTRY_POINT_GROUP = "plunder.games"
 #: what a game id may be: it names the game in commands, file names and web addresses
 GAME_ID = re.compile(r"[a-z][a-z0-9_]{0,31}")
-#: where a game that gives no :attr:`GameEntry.order` stands: after those that give one
-DEFAULT_ORDER = 1000
 #: how much of a plugin's error a one-line report quotes
 MAX_REASON_CHARS = 200
 
@@ -50,6 +49,8 @@ class GameEntry(Generic[S, A]):
 
     #: the rules (:class:`plunder.core.game.Game` subclass)
     game_class: type[Game[Any]]
+    #: what the game is: its seat range, chance, hidden information, zero-sum, its place in lists
+    declaration: Declaration
     #: how the game shows itself: pictures, words, narration
     presentation: Presentation[S, A] = field(default_factory=Presentation)
     #: how the game plays well: its agents, levels, hint, search knowledge, solver
@@ -74,16 +75,13 @@ class GameEntry(Generic[S, A]):
     plausibility: Plausibility | None = None
     #: how its positions are valued and its moves judged (``plunder analyse``); no group, no analysis
     analysis: Analysis[S] | None = None
-    #: where the game stands in lists of games (``plunder list``, the web app's home page):
-    #: lower first, ties by id
-    order: int = DEFAULT_ORDER
 
 
 def game_ids() -> list[str]:
     """The ids of every installed game that loads, in the order the games ask for
-    (:attr:`GameEntry.order`, then by id). Every game is loaded to know it."""
+    (:attr:`Declaration.order`, then by id). Every game is loaded to know it."""
     found = _found()
-    loaded = [(e.order, g) for g in found.sources if isinstance(e := _load(g), GameEntry)]
+    loaded = [(e.declaration.order, g) for g in found.sources if isinstance(e := _load(g), GameEntry)]
     return [g for _, g in sorted(loaded)]
 
 

@@ -13,6 +13,7 @@ from typing import Mapping, Sequence
 
 from plunder.core.agent import Agent, AgentFactory, AgentOptions
 from plunder.core.capabilities import Presentation, Strength
+from plunder.core.declaration import Declaration
 from plunder.core.game import CHANCE, Game, State
 from plunder.core.observation import TableObservation
 from plunder.core.params import Param, parse_int
@@ -107,6 +108,7 @@ def action_table(game: Game) -> Sequence[PigAction]:
 #: what Plunder finds through the ``plunder.games`` entry point (pyproject.toml)
 ENTRY: GameEntry[PigState, PigAction] = GameEntry(
     game_class=PigGame,
+    declaration=Declaration(min_seats=2, max_seats=2, chance=True, zero_sum=True),
     presentation=Presentation(
         pitch="Pig: roll a die to add to your turn total or hold to bank it; a 1 loses the turn.",
         how_to_play=HOW_TO_PLAY, svg=svg, narrate=narrate, breakdown=breakdown,

@@ -3,6 +3,7 @@
 from pathlib import Path
 
 from ...core.capabilities import Analysis, Client, Presentation, Strength
+from ...core.declaration import Declaration
 from ...core.registry import GameEntry
 from .actions import CrossroadsAction
 from .agents import AGENTS, candidates
@@ -25,7 +26,8 @@ ASSETS = Path(__file__).parent / "web"
 #: what the registry loads for ``crossroads``
 ENTRY: GameEntry[CrossroadsState, CrossroadsAction] = GameEntry(
     game_class=CrossroadsGame,
-    order=50,  # fifth of Plunder's five in lists of games (steps of ten leave room between)
+    # fifth of Plunder's five in lists of games (steps of ten leave room between)
+    declaration=Declaration(min_seats=2, max_seats=6, chance=True, order=50),
     presentation=Presentation(
         pitch="Roll dice to build cities and roads on a 10x10 grid, and trade with rivals who may or may not play fair.",
         how_to_play=HOW_TO_PLAY, how_to_web=sections, render=render, svg=svg, describe=describe, narrate=narrate, breakdown=breakdown,

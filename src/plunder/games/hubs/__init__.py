@@ -3,6 +3,7 @@
 from pathlib import Path
 
 from ...core.capabilities import Analysis, Client, Presentation, Strength
+from ...core.declaration import Declaration
 from ...core.registry import GameEntry
 from .actions import HubsAction
 from .agents import AGENTS
@@ -24,7 +25,8 @@ ASSETS = Path(__file__).parent / "web"
 #: what the registry loads for ``hubs``
 ENTRY: GameEntry[HubsState, HubsAction] = GameEntry(
     game_class=HubsGame,
-    order=30,  # third of Plunder's five in lists of games (steps of ten leave room between)
+    # third of Plunder's five in lists of games (steps of ten leave room between)
+    declaration=Declaration(min_seats=2, max_seats=2, chance=False, zero_sum=True, order=30),
     presentation=Presentation(
         pitch="Place dots, then join them with segments: offense scores for segments that meet busy dots, defense keeps the dots quiet.",
         how_to_play=HOW_TO_PLAY, how_to_web=sections, render=render, svg=svg, describe=describe, narrate=narrate, breakdown=breakdown,

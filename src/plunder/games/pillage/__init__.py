@@ -1,6 +1,7 @@
 """Pillage and Profit (seed 000): Dots and Boxes with valued boxes, on any board."""
 
 from ...core.capabilities import Analysis, Client, Presentation, Strength
+from ...core.declaration import Declaration
 from ...core.registry import GameEntry
 from . import compiled
 from .actions import PillageAction
@@ -23,7 +24,8 @@ from .plausibility import plausibility
 #: what the registry loads for ``pillage``
 ENTRY: GameEntry[PillageState, PillageAction] = GameEntry(
     game_class=PillageGame,
-    order=10,  # first of Plunder's five in lists of games (steps of ten leave room between)
+    # first of Plunder's five in lists of games (steps of ten leave room between)
+    declaration=Declaration(min_seats=2, max_seats=2, chance=True, zero_sum=True, order=10),
     presentation=Presentation(
         pitch="Dots and Boxes where every box holds doubloons, goods or a twist of the market: close the boxes worth the most.",
         how_to_play=HOW_TO_PLAY, how_to_web=sections, render=render, svg=svg, describe=describe, narrate=narrate, breakdown=breakdown,

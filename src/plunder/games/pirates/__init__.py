@@ -1,6 +1,7 @@
 """Piece Packing Pirates (seed 001): the piecepack solitaire sea adventure."""
 
 from ...core.capabilities import Analysis, Presentation, Strength
+from ...core.declaration import Declaration
 from ...core.registry import GameEntry
 from .actions import PiratesAction
 from .agents import AGENTS
@@ -18,7 +19,8 @@ from .plausibility import plausibility
 #: what the registry loads for ``pirates``
 ENTRY: GameEntry[PiratesState, PiratesAction] = GameEntry(
     game_class=PiratesGame,
-    order=20,  # second of Plunder's five in lists of games (steps of ten leave room between)
+    # second of Plunder's five in lists of games (steps of ten leave room between)
+    declaration=Declaration(min_seats=1, max_seats=1, chance=True, order=20),
     presentation=Presentation(
         pitch="Sail a pirate ship alone across a sea of tiles, fight, loot and bury booty before the sea takes you.",
         how_to_play=HOW_TO_PLAY, how_to_web=sections, render=render, svg=svg, describe=describe, narrate=narrate, breakdown=breakdown,

@@ -3,6 +3,7 @@
 from pathlib import Path
 
 from ...core.capabilities import Analysis, Client, Presentation, Speed, Strength
+from ...core.declaration import Declaration
 from ...core.registry import GameEntry
 from .actions import ProfiteerAction
 from .agents import AGENTS
@@ -25,7 +26,8 @@ ASSETS = Path(__file__).parent / "web"
 #: what the registry loads for ``profiteer``
 ENTRY: GameEntry[ProfiteerState, ProfiteerAction] = GameEntry(
     game_class=ProfiteerGame,
-    order=40,  # fourth of Plunder's five in lists of games (steps of ten leave room between)
+    # fourth of Plunder's five in lists of games (steps of ten leave room between)
+    declaration=Declaration(min_seats=1, max_seats=1, chance=True, order=40),
     presentation=Presentation(
         pitch="One-player War: flip cards against the deck and profit from both sides to end with 26 cards.",
         how_to_play=HOW_TO_PLAY, how_to_web=sections, render=render, svg=svg, describe=describe, narrate=narrate, breakdown=breakdown,
