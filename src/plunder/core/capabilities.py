@@ -131,8 +131,10 @@ class Strength(Generic[S, A]):
     ``mcts`` and the levels ``easy``/``medium``/``hard`` come with every game
     (:mod:`plunder.agents`) whether it offers this group or not."""
 
-    #: the game's own agents by name (``greedy`` ...), each declaring its options
-    agents: Mapping[str, AgentFactory] = field(default_factory=dict)
+    #: the game's own agents by name (``greedy`` ...), each declaring its options; each takes
+    #: the game's state (an ``AgentFactory[PillageState]``, or one of ``State[Any]`` for an
+    #: agent that plays any game)
+    agents: Mapping[str, AgentFactory[S]] = field(default_factory=dict)
     #: ``easy``/``medium``/``hard`` -> agent spec, where :mod:`plunder.agents.levels`' defaults do not suit
     levels: Mapping[str, str] = field(default_factory=dict)
     #: the agent spec behind hints; an agent that can explain its choice
@@ -145,7 +147,7 @@ class Strength(Generic[S, A]):
     candidates: Callable[[S], Sequence[A]] | None = None
     #: ``evaluator(game, rollouts, playout)``: a fast leaf evaluator for ``mcts`` (``eval=fast``);
     #: ``playout`` names the playouts it plays ("" for its default), a bad name is a ParameterError
-    evaluator: Callable[[Game[Any], int, str], Evaluator] | None = None
+    evaluator: Callable[[Game[Any], int, str], Evaluator[S]] | None = None
     #: ``solve(state, time_limit, memory)``: the position solved exactly (``plunder solve``)
     solve: SolveHook[S] | None = None
     #: ``warm()``: prepare once per process what the game's searches compile or load on first
@@ -216,9 +218,9 @@ class Speed:
     #: ``fast_play(game, agents, rngs, seed)``: one whole game with the built ``agents`` in seat
     #: order, each deciding with its rng of ``rngs``, chance drawn from ``seed`` as
     #: :mod:`plunder.core.chance` does
-    fast_play: Callable[[Game[Any], Sequence[Agent], Sequence[random.Random], int], FastResult | None] | None = None
+    fast_play: Callable[[Game[Any], Sequence[Agent[Any]], Sequence[random.Random], int], FastResult | None] | None = None
     #: ``fast_batch(game, agents, seeds)``: many whole games at once, one per seed
-    fast_batch: Callable[[Game[Any], Sequence[Agent], Sequence[int]], "list[FastResult] | None"] | None = None
+    fast_batch: Callable[[Game[Any], Sequence[Agent[Any]], Sequence[int]], "list[FastResult] | None"] | None = None
 
 
 @dataclass(frozen=True)

@@ -14,7 +14,7 @@ from typing import Mapping, Sequence
 from plunder.core.agent import Agent, AgentFactory, AgentOptions
 from plunder.core.capabilities import Presentation, Strength
 from plunder.core.declaration import Declaration
-from plunder.core.game import CHANCE, Game, State
+from plunder.core.game import CHANCE, Game
 from plunder.core.observation import TableObservation
 from plunder.core.params import Param, parse_int
 from plunder.core.registry import GameEntry
@@ -46,9 +46,8 @@ class HoldAt:
         self.at = at
         self.name = f"greedy:at={at}"
 
-    def choose(self, state: State, rng: random.Random) -> PigAction:
+    def choose(self, state: PigState, rng: random.Random) -> PigAction:
         """Hold at the threshold or at the goal, else roll."""
-        assert isinstance(state, PigState)
         goal = state.game.values["goal"]
         total = state.turn_total
         if total > 0 and (total >= self.at or state.banked[state.mover] + total >= goal):
@@ -56,11 +55,11 @@ class HoldAt:
         return ROLL
 
 
-def _hold_at(game: Game, options: AgentOptions) -> Agent:
+def _hold_at(game: Game, options: AgentOptions) -> Agent[PigState]:
     return HoldAt(options["at"])
 
 
-AGENTS = {
+AGENTS: dict[str, AgentFactory[PigState]] = {
     "greedy": AgentFactory(_hold_at, "rolls until its turn total reaches at=, then holds",
                            [Param("at", "20", parse_int(1, 1000), "turn total to hold at")]),
 }
