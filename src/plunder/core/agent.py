@@ -9,8 +9,8 @@ for search is (:class:`Evaluator`) and how a game declares the agents it offers
 Each is generic over the state it takes, like the capability groups
 (:mod:`.capabilities`): a game's agent is an ``Agent[PillageState]`` and its ``choose`` is
 written for a ``PillageState``, with no ``isinstance`` check of what it is given; an agent
-for every game (``random``, ``mcts``) is an ``Agent[State[Any]]``, which is an agent of any
-game's state too (the state is a parameter, so the protocols are contravariant in it). mypy
+for every game (``random``) is an ``Agent[State[Any]]``, which is an agent of each game's
+state too (the state is a parameter, so the protocols are contravariant in it). mypy
 then refuses one game's agent where another game's state is given, in a game's ``ENTRY``
 (``Strength.agents``) as anywhere else. An agent built from a spec at run time
 (:func:`plunder.agents.make_agent`) is an ``Agent[Any]``: what it plays is known only then.
@@ -27,12 +27,12 @@ from .params import Param
 
 #: the state an agent (or evaluator, or factory) takes: a game's own (``PillageState``), or
 #: ``State[Any]`` for one that plays every game
-S_contra = TypeVar("S_contra", bound="State[Any]", contravariant=True)
+S_contra = TypeVar("S_contra", bound=State[Any], contravariant=True)
 
 
 @runtime_checkable
 class Agent(Protocol[S_contra]):
-    """Anything that picks an action for the player to move."""
+    """Anything that picks an action for the player to move, in the states it takes."""
 
     #: the spec it was built from (``greedy``, ``mcts:sims=500``), as records store it
     name: str
