@@ -9,6 +9,7 @@ from typing import Any, Callable, Iterator, Sequence, TypeVar
 from plunder.core import chance
 from plunder.core.agent import Agent
 from plunder.core.game import Game, State
+from plunder.match import play_out
 
 S = TypeVar("S", bound=State[Any])
 
@@ -37,3 +38,25 @@ def moves(game: Game[Any], agents: Sequence[Agent], seed: int) -> Iterator[tuple
         after = state.apply(action)
         yield state, action, after
         state = after
+
+
+class _Moves:
+    """An observer that keeps every move of the game it watches."""
+
+    def __init__(self) -> None:
+        self.moves: list[tuple[Any, Any, Any]] = []
+
+    def see(self, before: Any, action: Any, after: Any) -> None:
+        self.moves.append((before, action, after))
+
+    def stats(self, final: Any) -> dict[str, float | list[float]]:
+        return {}
+
+
+def played(game: Game[Any], agents: Sequence[Agent | str], seed: int) -> list[tuple[Any, Any, Any]]:
+    """(before, action, after) of every move of the game :func:`plunder.match.play_out` plays
+    with ``agents`` from ``seed``, as ``plunder play`` and the simulator play it (so a move
+    index is the one a record of that game shows)."""
+    watch = _Moves()
+    play_out(game, agents, seed, observer=watch)
+    return watch.moves

@@ -15,7 +15,7 @@ from ...core.words import plural
 from . import tables as T
 from .actions import (Bury, Buy, Continue, Dice, Done, Draw, Fight, Flip, Keep, Lookout, Place, Retire, Retrieve, Sail,
                       PiratesAction, Steer, Stop, Wind)
-from .flow import booty_lost
+from .flow import booty_lost, settled_loss
 from .rules import Phase, PiratesState
 from .sea import Cell, cell_text
 
@@ -42,7 +42,8 @@ def _what(s: PiratesState, action: Any, t: PiratesState) -> str:
         case Dice(suns, arms) if s.phase is Phase.START:
             return f"Starting booty: suns {suns} + arms {arms} + 5 = {t.booty}"
         case Dice(suns, arms):
-            return _combat(s, suns, arms, t)
+            # the fight's own result; booty the passing bury step then loses is the aftermath's
+            return _combat(s, suns, arms, t, t.booty + settled_loss(s, action, t))
         case Lookout(roll):
             value = s.face_value(s.sight)
             if t.draw >= 0:
@@ -95,8 +96,9 @@ def _sighted_at(s: PiratesState) -> Cell | None:
     return s.sea.opposite_quadrant(s.pos) if s.pos is not None else None
 
 
-def _combat(s: PiratesState, suns: int, arms: int, t: PiratesState) -> str:
-    """The fight with ``s.combat`` on this roll, with the numbers the text's formulas use (PR-6)."""
+def _combat(s: PiratesState, suns: int, arms: int, t: PiratesState, aboard: int) -> str:
+    """The fight with ``s.combat`` on this roll, with the numbers the text's formulas use (PR-6);
+    ``aboard`` is the booty the fight itself left aboard."""
     coin = s.combat
     enemy = T.coin_value(coin)
     mine = s.ship + s.crew + arms
@@ -105,9 +107,9 @@ def _combat(s: PiratesState, suns: int, arms: int, t: PiratesState) -> str:
     if mine > theirs:
         gain = arms * (enemy + suns) - s.crew
         return (f"You beat {_ship(coin)} {score}: notoriety {s.notoriety}→{t.notoriety}, "
-                f"booty {gain:+d} ({arms} x ({enemy} + {suns}) - {s.crew} crew), aboard {s.booty}→{t.booty}")
+                f"booty {gain:+d} ({arms} x ({enemy} + {suns}) - {s.crew} crew), aboard {s.booty}→{aboard}")
     if mine < theirs:
-        loss = s.booty - t.booty
+        loss = s.booty - aboard
         parts = [f"crew {s.crew}→{t.crew}", f"booty -{loss}" if loss else "no booty aboard to lose"]
         if t.ship != s.ship:
             parts.append(f"ship {_kind(s.ship)}→{_kind(t.ship)}")
@@ -138,6 +140,9 @@ def _aftermath(s: PiratesState, action: Any, t: PiratesState) -> list[str]:
         out.append(f"{_ship(t.fights[0])} is still to fight")
     if isinstance(action, Done) and (lost := booty_lost(s, action, t)):
         out.append(f"{lost} booty above the hold's {T.HOLD} is lost")
+    elif lost := settled_loss(s, action, t):
+        # the bury step had nothing to offer and passed by itself: the excess goes (PR-8)
+        out.append(f"nothing can be buried here: {lost} booty above the hold's {T.HOLD} is lost (aboard {t.booty})")
     if t.phase is Phase.OVER and not isinstance(action, Retire):
         if t.drowned:
             out.append("with no ship and no crew, you drown at sea")
