@@ -89,5 +89,5 @@ def test_booty_lost_when_the_bury_step_passes_by_itself(preset: str | None, seed
     said = narrate(before, action, after)
     assert before.phase is Phase.BURY and after.phase is not Phase.BURY and after.booty == T.HOLD, said
     assert said.startswith("You beat the crowns ship of the line"), said
-    assert said.endswith(f"aboard {aboard}; nothing can be buried here: {lost} booty above the hold's 50 is lost "
+    assert said.endswith(f"aboard {aboard}; the bury step ends: {lost} booty above the hold's 50 is lost "
                          "(aboard 50)"), said

@@ -38,12 +38,14 @@ def _ship(coin: int) -> str:
 
 
 def _what(s: PiratesState, action: Any, t: PiratesState) -> str:
+    # the booty the action itself left aboard; what a bury step passing by itself then loses
+    # above the hold is the aftermath's to tell (PR-8)
+    aboard = t.booty + settled_loss(s, action, t)
     match action:
         case Dice(suns, arms) if s.phase is Phase.START:
             return f"Starting booty: suns {suns} + arms {arms} + 5 = {t.booty}"
         case Dice(suns, arms):
-            # the fight's own result; booty the passing bury step then loses is the aftermath's
-            return _combat(s, suns, arms, t, t.booty + settled_loss(s, action, t))
+            return _combat(s, suns, arms, t, aboard)
         case Lookout(roll):
             value = s.face_value(s.sight)
             if t.draw >= 0:
@@ -77,9 +79,9 @@ def _what(s: PiratesState, action: Any, t: PiratesState) -> str:
             return f"{_ship(coin).capitalize()} sails to {cell_text(cell)}"
         case Bury(amount, site):
             lost = "" if s.chest in (None, site) or not s.buried else f"; the old chest's {s.buried} booty is lost"
-            return f"You buried {amount} booty at {cell_text(site)} (aboard {t.booty}, buried {t.buried}){lost}"
+            return f"You buried {amount} booty at {cell_text(site)} (aboard {aboard}, buried {t.buried}){lost}"
         case Retrieve(amount):
-            return f"You dug up {amount} booty (aboard {t.booty}, buried {t.buried})"
+            return f"You dug up {amount} booty (aboard {aboard}, buried {t.buried})"
         case Done():
             return "You finished burying"
         case Keep():
@@ -110,7 +112,9 @@ def _combat(s: PiratesState, suns: int, arms: int, t: PiratesState, aboard: int)
                 f"booty {gain:+d} ({arms} x ({enemy} + {suns}) - {s.crew} crew), aboard {s.booty}→{aboard}")
     if mine < theirs:
         loss = s.booty - aboard
-        parts = [f"crew {s.crew}→{t.crew}", f"booty -{loss}" if loss else "no booty aboard to lose"]
+        # the loss is the suns rolled, at most what is aboard (PR-6)
+        kept = "no booty aboard to lose" if not s.booty else f"no booty lost ({suns} suns)"
+        parts = [f"crew {s.crew}→{t.crew}", f"booty -{loss}" if loss else kept]
         if t.ship != s.ship:
             parts.append(f"ship {_kind(s.ship)}→{_kind(t.ship)}")
         if t.notoriety != s.notoriety:
@@ -141,8 +145,8 @@ def _aftermath(s: PiratesState, action: Any, t: PiratesState) -> list[str]:
     if isinstance(action, Done) and (lost := booty_lost(s, action, t)):
         out.append(f"{lost} booty above the hold's {T.HOLD} is lost")
     elif lost := settled_loss(s, action, t):
-        # the bury step had nothing to offer and passed by itself: the excess goes (PR-8)
-        out.append(f"nothing can be buried here: {lost} booty above the hold's {T.HOLD} is lost (aboard {t.booty})")
+        # the bury step had nothing (more) to offer and passed by itself: the excess goes (PR-8)
+        out.append(f"the bury step ends: {lost} booty above the hold's {T.HOLD} is lost (aboard {t.booty})")
     if t.phase is Phase.OVER and not isinstance(action, Retire):
         if t.drowned:
             out.append("with no ship and no crew, you drown at sea")
