@@ -1,9 +1,24 @@
-"""``plunder rules``' one-screen summaries state the rules the seed texts give, where issue 23
-found them wrong or silent (each test quotes the seed or cites the ruling)."""
+"""``plunder rules``' one-screen summaries and the web "How to play" pages state the rules the
+seed texts give, where issues 23 and 41 found them wrong or silent (each test quotes the seed or
+cites the ruling); every sentence of them restates a ruling or the seed, by the table in the
+game's rules doc; and every ruling the game's code names is in that doc."""
 
 from __future__ import annotations
 
+import re
+from pathlib import Path
+
+import pytest
+
 from plunder.core.registry import entry
+
+#: each game's ruling prefix
+PREFIX = {"pillage": "PP", "pirates": "PR", "hubs": "HB", "profiteer": "PF", "crossroads": "CR"}
+DOCS = Path(__file__).resolve().parent.parent / "docs" / "rules"
+#: a sentence ends at . ! or ? before a capital, a digit, a quote or a bracket; a numbered or
+#: dashed list item starts one too
+SPLIT = re.compile(r"(?<=[.!?])\s+(?=[A-Z0-9'(])|(?<=[.:;!?])\s+(?=(?:-|\d) [A-Z])")
+TABLE = "## The summaries, sentence by sentence"
 
 
 def _words(game_id: str) -> str:
@@ -38,3 +53,76 @@ def test_profiteer_a_war_out_of_cards_reshuffles_and_then_ends_the_pass() -> Non
     text = _words("profiteer")
     assert ("A war that runs out of cards: both sides shuffle their own piles in to finish it; "
             "then the pass ends.") in text
+
+
+def sentences(text: str) -> list[str]:
+    """``text``'s sentences, single-spaced, as the summary tables in docs/rules list them."""
+    return [s for s in SPLIT.split(" ".join(text.split())) if s]
+
+
+def _doc(game_id: str) -> tuple[str, list[tuple[str, str, list[str]]]]:
+    """The game's rules doc without its summary table, and the table's rows: where the sentence
+    is said (``rules``, ``web`` or ``both``), the sentence, and what it restates."""
+    text = (DOCS / f"{game_id}.md").read_text(encoding="utf-8")
+    assert TABLE in text, f"docs/rules/{game_id}.md has no '{TABLE}' section"
+    start = text.index(TABLE)
+    after = text[start + len(TABLE):]
+    end = re.search(r"^## ", after, re.M)
+    section = after[:end.start()] if end else after
+    body = text[:start] + (after[end.start():] if end else "")
+    rows = []
+    for line in section.splitlines():
+        cells = [c.strip() for c in line.strip().strip("|").split(" | ")]
+        if line.startswith("| ") and len(cells) == 3 and cells[0] in ("rules", "web", "both"):
+            rows.append((cells[0], cells[1], [t.strip() for t in cells[2].split(",") if t.strip()]))
+    return body, rows
+
+
+def _said(game_id: str) -> tuple[list[str], list[str]]:
+    """The sentences of ``plunder rules`` and of the web how-to page."""
+    shown = entry(game_id).presentation
+    assert shown.how_to_web is not None
+    web = [s for section in shown.how_to_web() for paragraph in section.paragraphs for s in sentences(paragraph)]
+    return sentences(shown.how_to_play), web
+
+
+@pytest.mark.parametrize("game_id", sorted(PREFIX))
+def test_every_ruling_the_game_code_names_is_in_its_rules_doc(game_id: str) -> None:
+    # the rulings an illegal move's error can cite are among those the package's code names
+    package = Path(entry(game_id).game_class.__module__.replace(".", "/"))
+    root = Path(__file__).resolve().parent.parent / "src" / package.parent
+    code = "\n".join(p.read_text(encoding="utf-8") for p in sorted(root.rglob("*.py")))
+    named = set(re.findall(rf"\b{PREFIX[game_id]}-\d+\b", code))
+    body, _ = _doc(game_id)
+    given = set(re.findall(rf"\b{PREFIX[game_id]}-\d+\b", body))
+    assert len(named) >= 5, sorted(named)
+    assert named <= given, f"docs/rules/{game_id}.md never mentions {sorted(named - given)}"
+
+
+@pytest.mark.parametrize("game_id", sorted(PREFIX))
+def test_every_summary_sentence_restates_a_ruling_or_the_seed(game_id: str) -> None:
+    body, rows = _doc(game_id)
+    rules, web = _said(game_id)
+    # both ways: every sentence said is a row, every row is a sentence said
+    assert sorted(s for where, s, _ in rows if where in ("rules", "both")) == sorted(rules)
+    assert sorted(s for where, s, _ in rows if where in ("web", "both")) == sorted(web)
+    assert len({s for _, s, _ in rows}) == len(rows), "a sentence listed twice"
+    given = set(re.findall(rf"\b{PREFIX[game_id]}-\d+\b", body))
+    for _, sentence, restates in rows:
+        assert restates, f"{sentence!r} restates nothing"
+        for token in restates:
+            if re.fullmatch(r"[A-Z]{2}-\d+", token):
+                assert token in given, f"{sentence!r}: {token} is not a ruling docs/rules/{game_id}.md gives"
+            elif token.startswith("param "):
+                assert f"`{token[6:]}`" in body, f"{sentence!r}: docs/rules/{game_id}.md has no parameter {token[6:]}"
+            elif token.startswith("seed: "):
+                assert len(token) > 8, sentence
+            else:
+                assert token in ("texts", "tip"), f"{sentence!r}: {token!r} is not a ruling, seed, param, texts or tip"
+    ruled = sum(any(re.fullmatch(r"[A-Z]{2}-\d+", t) for t in r) for _, _, r in rows)
+    assert ruled > len(rows) // 2, "most sentences restate a ruling"
+
+
+def test_the_table_splits_sentences_as_a_reader_does() -> None:
+    assert sentences("One.  Two, e.g. -5 food. 3 go:\n 1 Sail far. (a) b") == [
+        "One.", "Two, e.g. -5 food.", "3 go:", "1 Sail far.", "(a) b"]
