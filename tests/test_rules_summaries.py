@@ -126,3 +126,45 @@ def test_every_summary_sentence_restates_a_ruling_or_the_seed(game_id: str) -> N
 def test_the_table_splits_sentences_as_a_reader_does() -> None:
     assert sentences("One.  Two, e.g. -5 food. 3 go:\n 1 Sail far. (a) b") == [
         "One.", "Two, e.g. -5 food.", "3 go:", "1 Sail far.", "(a) b"]
+
+
+def _web(game_id: str) -> str:
+    """The web how-to page's paragraphs as one line of single-spaced words."""
+    shown = entry(game_id).presentation
+    assert shown.how_to_web is not None
+    return " ".join(" ".join(p for s in shown.how_to_web() for p in s.paragraphs).split())
+
+
+def test_pillage_values_below_zero_the_modifier_order_and_ties() -> None:
+    # PP-6: values may go negative; PP-5 amended: the capturer of two modifiers picks the
+    # order; PP-7: equal scores tie (issue 41: the web page said so, `plunder rules` did not)
+    text, web = _words("pillage"), _web("pillage")
+    assert "even below 0" in text and "A value can go below zero" in web
+    assert "if one line takes two modifiers, you choose which to use first" in text
+    assert "When one line takes two modifiers you choose which to use first" in web
+    assert "equal scores tie" in text and "equal scores tie" in web
+
+
+def test_pirates_one_chest_a_smaller_refit_and_retrieve_with_an_amount() -> None:
+    # seed 001: "if you bury booty again somewhere else, your former buried booty is lost!" (PR-8);
+    # "Upgrading to a smaller ship (for example, to make other ships chase you) is perfectly legal."
+    text, web = _words("pirates"), _web("pirates")
+    assert "burying elsewhere loses the booty in the old one" in text and "burying somewhere else loses" in web
+    assert "even a smaller one" in text and "even a smaller one" in web
+    # a bare `retrieve` is refused: the command names the amount
+    assert "(retrieve 5)" in text and "(retrieve)" not in text
+
+
+def test_profiteer_also_ends_when_a_side_is_out_of_cards_or_at_the_pass_cap() -> None:
+    # PF-8: "The game also ends if a side has no cards, or after `max_rounds` (default 100)."
+    assert "when a side has no cards left, or after 100 passes" in _words("profiteer")
+    assert "The game also ends when a side has no cards left, or after 100 passes." in _web("profiteer")
+
+
+def test_crossroads_round_cap_fee_source_and_offer_cap() -> None:
+    # CR-13 the round cap (200), CR-12 a demanded fee comes out of the proposer's share first,
+    # CR-11 at most `offers` (3) offers a player per trading phase
+    text, web = _words("crossroads"), _web("crossroads")
+    assert "After 200 rounds the game ends" in text and "After 200 rounds the game ends" in web
+    assert "paid out of the proposer's share first" in text and "paid out of the proposer's share first" in web
+    assert "each player offers 3 times at most" in text and "each player makes at most 3 offers a round" in web
