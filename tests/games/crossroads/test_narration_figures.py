@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 
-from plunder.games.crossroads.actions import Accept, Axis, City, Demand, Offer, Place, Reject, Road, Roll
+from plunder.games.crossroads.actions import Accept, Axis, City, CrossroadsAction, Demand, Offer, Place, Reject, Road, Roll
 from plunder.games.crossroads.board import cell_name, owner
 from plunder.games.crossroads.rules import PROPOSER, CrossroadsGame, CrossroadsState, Phase
 from plunder.games.crossroads.narrate import narrate
@@ -55,7 +55,7 @@ def _offer(line: Figures, s: CrossroadsState, offer: Offer) -> None:
     line.each(RELAY)
 
 
-def _check(s: CrossroadsState, action: object, t: CrossroadsState) -> set[str]:
+def _check(s: CrossroadsState, action: CrossroadsAction, t: CrossroadsState) -> set[str]:
     line = Figures(narrate(s, action, t))
     name = s.game.seat_name
     seen = set()

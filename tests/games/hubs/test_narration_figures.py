@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 
-from plunder.games.hubs.actions import Dot, Segment, label
+from plunder.games.hubs.actions import Dot, HubsAction, Segment, label
 from plunder.games.hubs.narrate import narrate
 from plunder.games.hubs.rules import HubsGame, HubsState
 
@@ -23,7 +23,7 @@ OVER = re.compile(rf"round (\d+) over: {SEAT} scored (\d+) on offense")
 NEXT = re.compile(rf"round (\d+): {SEAT} on offense, match (\d+)-(\d+)")
 
 
-def _check(s: HubsState, action: object, t: HubsState) -> set[str]:
+def _check(s: HubsState, action: HubsAction, t: HubsState) -> set[str]:
     line = Figures(narrate(s, action, t))
     g = s.game
     name = g.seat_name

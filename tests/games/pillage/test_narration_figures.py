@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 
 from plunder.core.game import CHANCE
-from plunder.games.pillage.actions import Choose, Line
+from plunder.games.pillage.actions import Choose, Line, PillageAction
 from plunder.games.pillage.contents import Commodity, Doubloons, content_text
 from plunder.games.pillage.narrate import narrate
 from plunder.games.pillage.rules import PillageGame, PillageState
@@ -33,7 +33,7 @@ def _value(was: int, op: str, amount: int, floor: int | None) -> int:
     return now if floor is None else max(floor, now)
 
 
-def _check(s: PillageState, action: object, t: PillageState) -> set[str]:
+def _check(s: PillageState, action: PillageAction, t: PillageState) -> set[str]:
     line = Figures(narrate(s, action, t))
     g = s.game
     legend = g.legend

@@ -11,7 +11,8 @@ import re
 
 from plunder.core.registry import load_game
 from plunder.games.pirates import tables as T
-from plunder.games.pirates.actions import Bury, Buy, Continue, Dice, Done, Draw, Fight, Flip, Lookout, Place, Retire, Retrieve, Sail, Stop
+from plunder.games.pirates.actions import (Bury, Buy, Continue, Dice, Done, Draw, Flip, Lookout, PiratesAction, Place, Retire,
+                                          Retrieve, Sail, Stop)
 from plunder.games.pirates.narrate import narrate
 from plunder.games.pirates.rules import Phase, PiratesState
 from plunder.games.pirates.sea import cell_text
@@ -30,7 +31,7 @@ LOOKOUT = re.compile(r"Lookout rolled (\d+) \(tile value (\d+)\): (a ship is sig
 FLIP = re.compile(r"The tile flips: (\w+)-(\w+) \(a ship is sighted here on (\d+) or less\)")
 SIGHTED = re.compile(rf"It is {SHIP}, at (\d+,\d+) \(")
 BOUGHT = re.compile(r"You (bought|refitted to) an? ([a-z ]+?) with (\d+) crew for (\d+) booty \((\d+) left\)")
-AT = re.compile(r"You (?:weighed anchor at|sailed \w+ to|stopped at) (\d+,\d+)")
+AT = re.compile(r"You (?:weighed anchor at|sailed (\w+) to|stopped at) (\d+,\d+)")
 SAILS = re.compile(rf"{SHIP} sails to (\d+,\d+)", re.IGNORECASE)
 BURIED = re.compile(r"You buried (\d+) booty at (\d+,\d+) \(aboard (\d+), buried (\d+)\)")
 OLD_CHEST = re.compile(r"the old chest's (\d+) booty is lost")
@@ -48,7 +49,7 @@ def _ship(coin: int) -> tuple[str, str]:
     return T.coin_suit(coin), _kind(T.coin_value(coin))
 
 
-def _kept(s: PiratesState, action: object) -> int:
+def _kept(s: PiratesState, action: PiratesAction) -> int:
     """The booty the action itself leaves aboard, by the rules: a fight's gain or loss (PR-6),
     a purchase, a burial or a dig; any loss over the hold is the bury step's end (PR-8),
     whether ``done`` ends it or it passes by itself."""
@@ -106,7 +107,7 @@ def _fight(line: Figures, s: PiratesState, action: Dice, t: PiratesState) -> int
     return 1
 
 
-def _check(s: PiratesState, action: object, t: PiratesState) -> dict[str, int]:
+def _check(s: PiratesState, action: PiratesAction, t: PiratesState) -> dict[str, int]:
     """Check every figure of the line ``action`` from ``s`` to ``t`` is told with; the clauses seen."""
     line = Figures(narrate(s, action, t))
     seen: dict[str, int] = {}
@@ -140,9 +141,10 @@ def _check(s: PiratesState, action: object, t: PiratesState) -> dict[str, int]:
         case Place() | Sail() | Stop():
             m = line.one(AT)
             where = s.pos if isinstance(action, Stop) else t.pos
-            assert m and where is not None and m.group(1) == cell_text(where), line.said
+            assert m and where is not None and m.group(2) == cell_text(where), line.said
             if isinstance(action, Place):
                 assert where == action.cell, line.said
+            assert m.group(1) == (action.direction if isinstance(action, Sail) else None), line.said
         case Bury(amount, site):
             m = line.one(BURIED)
             assert m, line.said
@@ -166,8 +168,8 @@ def _check(s: PiratesState, action: object, t: PiratesState) -> dict[str, int]:
     was = dict(s.coins)
     if isinstance(action, Draw) and s.pos is not None:
         was[action.coin] = s.sea.opposite_quadrant(s.pos)
-    moved = {(*_ship(c), cell_text(at)) for c, at in t.coins if c in was and was[c] != at}
-    assert {(m.group(1).lower(), m.group(2), m.group(3)) for m in line.each(SAILS)} == moved, line.said
+    sailed = {(*_ship(c), cell_text(at)) for c, at in t.coins if c in was and was[c] != at}
+    assert {(m.group(1).lower(), m.group(2), m.group(3)) for m in line.each(SAILS)} == sailed, line.said
     hold = line.one(OVER_HOLD)
     assert bool(hold) == (kept > t.booty), f"{line.said}: {kept} kept, {t.booty} aboard"
     if hold:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 
-from plunder.games.profiteer.actions import Draw, Give, Switch
+from plunder.games.profiteer.actions import Draw, Give, ProfiteerAction, Switch
 from plunder.games.profiteer.cards import card_text, rank, rank_text
 from plunder.games.profiteer.flow import Phase
 from plunder.games.profiteer.narrate import narrate
@@ -41,7 +41,7 @@ def _names(mask: int) -> set[str]:
     return {card_text(c) for c in range(52) if mask >> c & 1}
 
 
-def _check(s: ProfiteerState, action: object, t: ProfiteerState) -> set[str]:
+def _check(s: ProfiteerState, action: ProfiteerAction, t: ProfiteerState) -> set[str]:
     line = Figures(narrate(s, action, t))
     seen = set()
     ups = {"A": s.face_up_a, "B": s.face_up_b}
