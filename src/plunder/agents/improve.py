@@ -27,7 +27,7 @@ from typing import Callable, Generic, Sequence
 from ..core.agent import Agent, Appraisal, Evaluator
 from ..core.capabilities import S
 from ..core.game import Action
-from .confidence import judged
+from .confidence import alike, judged
 
 
 @dataclass
@@ -139,7 +139,10 @@ class RootSearch(Generic[S]):
 
     def analyse(self, state: S, rng: random.Random) -> list[tuple[Action, str]]:
         """Candidates, the chosen one first, each with its mean rollout value, a 95% interval
-        (or "a guess" under ``min_rounds`` rollouts) and its gain over the base move."""
+        (or "a guess" under ``min_rounds`` rollouts) and its gain over the base move. Where
+        every rollout of a move came to about the same value (playouts with no chance in them, as in
+        Hubs), the value is said to be those playouts', not given an interval of ± 0.00 that would
+        read as certainty about the move."""
         base, arms = self.search(state, rng)
         chosen = self.pick(base, arms)
         rows = []
@@ -147,12 +150,14 @@ class RootSearch(Generic[S]):
             n = len(arm.values)
             mean = arm.mean()
             spread = math.sqrt(sum((v - mean) ** 2 for v in arm.values) / (n - 1)) if n > 1 else 1.0
-            said = judged(mean, spread, n, "trial", self.min_rounds)
+            said = (n >= self.min_rounds and alike(mean, spread, n, self.policy.name)
+                    or judged(mean, spread, n, "trial", self.min_rounds))
             if arm.action == base:
                 said += f", {self.policy.name}'s move"
             elif len(arm.diffs) >= 2:
                 m, se = arm.gain()
-                said += f", {m:+.2f} ± {2 * se:.2f} over {self.policy.name}'s move"
+                sure = f" ± {2 * se:.2f}" if round(2 * se, 2) > 0 else " in every pairing"
+                said += f", {m:+.2f}{sure} over {self.policy.name}'s move"
             rows.append((arm.action, mean, said))
         rows.sort(key=lambda r: (r[0] != chosen, -r[1]))
         return [(action, said) for action, _, said in rows]
