@@ -10,7 +10,7 @@ from typing import Mapping
 from plunder.core.capabilities import Presentation
 from plunder.core.declaration import Declaration
 from plunder.core.registry import GameEntry
-from plunder.core.svg import INK, MUTED, RULE, SEAT, SEAT_FILL, Picture, Shown, legal_texts
+from plunder.core.svg import INK, SEAT, SEAT_FILL, Picture, Shown, called, legal_texts, text_width
 
 from .rules import MAX_PLAYERS, MIN_PLAYERS, StonesGame, StonesState, Take
 
@@ -27,40 +27,42 @@ score, shown as the game goes, but only the last stone decides.
 Moves: take 1, take 2, take 3.
 """
 
-WIDTH = 640.0
-MARGIN = 24.0
-#: stones drawn a row, and the height of a seat's tally (its text 20 px: on a phone the
-#: picture is shrunk to about half)
-ROW, TALLY = 20, 40.0
-#: the seats' tallies in two columns, so that eight take four lines
-COLUMNS = 2
+#: narrow enough that a phone shrinks it by a quarter at most: its 20 px words stay 15 px
+WIDTH = 480.0
+MARGIN = 20.0
+#: stones drawn a row, and the height of a seat's line
+ROW, LINE = 16, 38.0
+#: the largest size of a seat's name; a long one (a player's chosen name) is set smaller to fit
+NAME_SIZE = 20.0
 
 
 def svg(state: StonesState, shown: Shown | None = None) -> str:
-    """The pile as stones, each seat's tally in its colour (the mover's marked), the takes as buttons."""
+    """The pile as stones, a line a seat in its colour with the stones it took (the mover's
+    marked, then the winner's), and the takes as buttons."""
     game = state.game
     pic = Picture(WIDTH)
     inner = WIDTH - 2 * MARGIN
-    pic.text(MARGIN, MARGIN + 18, f"{state.left} of {game.values['pile']} stones left", 20, INK, bold=True)
-    y = MARGIN + 32
+    pic.text(MARGIN, MARGIN + 20, f"{state.left} of {game.values['pile']} stones left", 22, INK, bold=True)
+    y = MARGIN + 34
     step = inner / ROW
     for i in range(state.left):
         row, column = divmod(i, ROW)
         pic.circle(MARGIN + step * (column + 0.5), y + step * (row + 0.5), step * 0.42, "#9a9488", stroke=INK,
                    stroke_width=1)
     y += max(1, -(-state.left // ROW)) * step + 10
-    pic.line(MARGIN, y, WIDTH - MARGIN, y, RULE)
-    cell = inner / COLUMNS
     for seat, taken in enumerate(state.taken):
-        row, column = divmod(seat, COLUMNS)
-        x, top = MARGIN + column * cell, y + 8 + row * TALLY
-        moving = seat == state.current_player
-        pic.rect(x, top, cell - 8, TALLY - 6, SEAT_FILL[seat] if moving else "#ffffff", stroke=SEAT[seat], rx=5,
-                 stroke_width=3 if moving else 1)
-        mark = "▶ " if moving else "★ " if seat == state.winner else ""
-        pic.text(x + 8, top + TALLY - 14, f"{mark}{game.seat_name(seat)}: {taken}", 20, SEAT[seat], bold=moving)
-    y += 8 + -(-len(state.taken) // COLUMNS) * TALLY + 8
-    x = MARGIN
+        marked = seat in (state.current_player, state.winner)
+        pic.rect(MARGIN, y, inner, LINE - 6, SEAT_FILL[seat] if marked else "#ffffff", stroke=SEAT[seat], rx=5,
+                 stroke_width=3 if marked else 1)
+        count = f"{taken} stone{'' if taken == 1 else 's'}"
+        pic.text(WIDTH - MARGIN - 10, y + LINE - 14, count, NAME_SIZE, SEAT[seat], anchor="end", bold=marked)
+        name = called(("▶ " if seat == state.current_player else "★ " if seat == state.winner else "")
+                      + game.seat_name(seat))
+        room = inner - 30 - text_width(count, NAME_SIZE)
+        size = min(NAME_SIZE, NAME_SIZE * room / text_width(name, NAME_SIZE))
+        pic.text(MARGIN + 10, y + LINE - 14, name, size, SEAT[seat], bold=marked, verbatim=True)
+        y += LINE
+    x, y = MARGIN, y + 6
     for text in legal_texts(state).values():
         x += pic.button(x, y, text.capitalize(), text, size=24) + 12
     y += 52 if legal_texts(state) else 0
