@@ -99,6 +99,13 @@ def test_eight_seats_by_hotseat_on_a_desktop(page: Page, live_server: LiveServer
     assert len(movers) == PILE and len(set(movers)) == 8  # every seat took three stones
     assert movers[:8] == movers[8:16] == movers[16:]
     result(page, "stones8-desktop", tmp_path)
+    # the replay names the eight players, and colours its seats as the board does
+    page.goto(live_server.url + str(page.get_attribute("#replay-link", "href")))
+    page.wait_for_selector("#replay")
+    assert page.locator(".replay-meta .seat").count() == 8
+    assert page.get_attribute("#replay", "data-seat-colours") == ",".join(SEAT)
+    fits(page, DESKTOP["width"])
+    screenshot(page, "stones8-desktop-replay", tmp_path)
 
 
 def test_eight_seats_by_hotseat_by_touch_on_a_phone(browser: Browser, live_server: LiveServer, tmp_path: Path) -> None:
@@ -125,4 +132,3 @@ def test_eight_seats_by_hotseat_by_touch_on_a_phone(browser: Browser, live_serve
         result(page, "stones8-phone", tmp_path)
     finally:
         context.close()
-    assert DESKTOP["width"] > PHONE["width"]

@@ -17,23 +17,28 @@ from .rules import MAX_PLAYERS, MIN_PLAYERS, StonesGame, StonesState, Take
 HOW_TO_PLAY = f"""\
 Last Stone: {MIN_PLAYERS} to {MAX_PLAYERS} players round one pile of stones (21 unless set otherwise).
 
-The players take turns in order, Player 1 first. On your turn take 1, 2 or 3
-stones from the pile (the most a turn can be set otherwise), never more than
-are left.
+The players take turns in order, Player 1 first, then Player 2 and so on
+round the table. On your turn take 1, 2 or 3 stones from the pile (the most
+a turn can be set otherwise), never more than are left. You must take at
+least one stone: there is no passing.
 
-Whoever takes the last stone wins. The stones each player took are their
-score, shown as the game goes, but only the last stone decides.
+Whoever takes the last stone wins at once; everyone else loses.
+
+The stones each player took are their score, shown as the game goes, but
+only the last stone decides. With two players, leave your rival a multiple
+of four stones and the last one is yours; with more, watch who sits after you.
 
 Moves: take 1, take 2, take 3.
 """
 
-#: narrow enough that a phone shrinks it by a quarter at most: its 20 px words stay 15 px
-WIDTH = 480.0
+#: the width of every Plunder picture; a phone shrinks it to about three fifths, so the
+#: words are drawn at 24 px and more to stay readable there
+WIDTH = 600.0
 MARGIN = 20.0
 #: stones drawn a row, and the height of a seat's line
-ROW, LINE = 16, 38.0
+ROW, LINE = 18, 44.0
 #: the largest size of a seat's name; a long one (a player's chosen name) is set smaller to fit
-NAME_SIZE = 20.0
+NAME_SIZE = 24.0
 
 
 def svg(state: StonesState, shown: Shown | None = None) -> str:
@@ -42,8 +47,8 @@ def svg(state: StonesState, shown: Shown | None = None) -> str:
     game = state.game
     pic = Picture(WIDTH)
     inner = WIDTH - 2 * MARGIN
-    pic.text(MARGIN, MARGIN + 20, f"{state.left} of {game.values['pile']} stones left", 22, INK, bold=True)
-    y = MARGIN + 34
+    pic.text(MARGIN, MARGIN + 20, f"{state.left} of {game.values['pile']} stones left", 26, INK, bold=True)
+    y = MARGIN + 38
     step = inner / ROW
     for i in range(state.left):
         row, column = divmod(i, ROW)
@@ -55,17 +60,17 @@ def svg(state: StonesState, shown: Shown | None = None) -> str:
         pic.rect(MARGIN, y, inner, LINE - 6, SEAT_FILL[seat] if marked else "#ffffff", stroke=SEAT[seat], rx=5,
                  stroke_width=3 if marked else 1)
         count = f"{taken} stone{'' if taken == 1 else 's'}"
-        pic.text(WIDTH - MARGIN - 10, y + LINE - 14, count, NAME_SIZE, SEAT[seat], anchor="end", bold=marked)
+        pic.text(WIDTH - MARGIN - 10, y + LINE - 15, count, NAME_SIZE, SEAT[seat], anchor="end", bold=marked)
         name = called(("▶ " if seat == state.current_player else "★ " if seat == state.winner else "")
                       + game.seat_name(seat))
         room = inner - 30 - text_width(count, NAME_SIZE)
         size = min(NAME_SIZE, NAME_SIZE * room / text_width(name, NAME_SIZE))
-        pic.text(MARGIN + 10, y + LINE - 14, name, size, SEAT[seat], bold=marked, verbatim=True)
+        pic.text(MARGIN + 10, y + LINE - 15, name, size, SEAT[seat], bold=marked, verbatim=True)
         y += LINE
     x, y = MARGIN, y + 6
     for text in legal_texts(state).values():
-        x += pic.button(x, y, text.capitalize(), text, size=24) + 12
-    y += 52 if legal_texts(state) else 0
+        x += pic.button(x, y, text.capitalize(), text, size=28) + 14
+    y += 58 if legal_texts(state) else 0
     y = pic.caption(state, shown, MARGIN, y, inner)
     pic.height = y + MARGIN
     return pic.document(f"Last Stone, {state.left} left")
