@@ -28,6 +28,8 @@ log = logging.getLogger("plunder.web")
 SHOWCASE_FRACTION = 0.4
 #: the home page's pictures are games of this seed, so they are the same on every visit
 SHOWCASE_SEED = 7
+#: how much of a game's error the log's line on a card left out quotes (one line, not a page)
+MAX_REASON_CHARS = 300
 
 
 @functools.cache
@@ -68,8 +70,9 @@ def card_or_reason(game_id: str) -> dict[str, object] | str:
     try:
         return game_card(game_id)
     except Exception as exc:  # a game's own code may fail in any way; the home page stays up
-        reason = f"game {game_id!r} left off the home page: its card failed: {type(exc).__name__}: {exc}"
-        log.warning("%s", reason[:300])
+        said = " ".join(f"{type(exc).__name__}: {exc}".split())[:MAX_REASON_CHARS]
+        reason = f"game {game_id!r} left off the home page: its card failed: {said}"
+        log.warning("%s", reason)
         return reason
 
 

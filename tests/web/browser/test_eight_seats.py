@@ -15,7 +15,7 @@ from playwright.sync_api import Browser, Page
 from plunder.core.svg import SEAT
 
 from ..eight_seats import require_stones
-from .conftest import DESKTOP, PHONE, LiveServer, screenshot
+from .conftest import PHONE, LiveServer, screenshot
 from .test_play import MAX_CLICKS, click_action, legal, wait_turn
 
 pytestmark = pytest.mark.browser
@@ -26,8 +26,10 @@ HOTSEATS = ["me"] + ["hotseat"] * 7
 PILE = 24
 
 
-def fits(page: Page, width: int) -> None:
+def fits(page: Page) -> None:
     """The page is no wider than the screen (nothing to scroll sideways)."""
+    assert page.viewport_size is not None
+    width = page.viewport_size["width"]
     wide = page.evaluate("document.documentElement.scrollWidth")
     assert wide <= width, f"the page is {wide}px wide on a {width}px screen"
 
@@ -48,7 +50,7 @@ def set_up_eight(page: Page, server: LiveServer, pile: int, name: str, tmp_path:
     page.fill('[name="p.pile"]', str(pile))
     for i, kind in enumerate(HOTSEATS):
         page.select_option(f'[name="seat.{i}"]', kind)
-    fits(page, page.viewport_size["width"] if page.viewport_size else 0)
+    fits(page)
     screenshot(page, f"{name}-form", tmp_path)
     page.click("button[type=submit]")
     page.wait_for_selector("#link.live")
@@ -65,7 +67,7 @@ def set_up_eight(page: Page, server: LiveServer, pile: int, name: str, tmp_path:
 def play_to_the_end(page: Page, take: Callable[[Page, str], None]) -> list[str]:
     """Take one stone a turn (``take(page, "take 1")``) for whichever seat is to move; the
     seats that moved, in order, as the seat list marked them."""
-    movers = []
+    movers: list[str] = []
     for _ in range(MAX_CLICKS):
         if not wait_turn(page):
             return movers
@@ -86,7 +88,7 @@ def result(page: Page, name: str, tmp_path: Path) -> None:
     assert card["x"] >= 0 and card["x"] + card["width"] <= size["width"] and card["height"] <= size["height"]
     screenshot(page, f"{name}-result", tmp_path)
     page.click("#result-close")
-    fits(page, size["width"])
+    fits(page)
     screenshot(page, name, tmp_path)
     assert page.errors == []  # type: ignore[attr-defined]
 
@@ -104,7 +106,7 @@ def test_eight_seats_by_hotseat_on_a_desktop(page: Page, live_server: LiveServer
     page.wait_for_selector("#replay")
     assert page.locator(".replay-meta .seat").count() == 8
     assert page.get_attribute("#replay", "data-seat-colours") == ",".join(SEAT)
-    fits(page, DESKTOP["width"])
+    fits(page)
     screenshot(page, "stones8-desktop-replay", tmp_path)
 
 
@@ -114,10 +116,11 @@ def test_eight_seats_by_hotseat_by_touch_on_a_phone(browser: Browser, live_serve
     context.set_default_timeout(15_000)
     try:
         page = context.new_page()
-        page.errors = []  # type: ignore[attr-defined]
-        page.on("pageerror", lambda exc: page.errors.append(str(exc)))  # type: ignore[attr-defined]
+        errors: list[str] = []
+        page.on("pageerror", lambda exc: errors.append(str(exc)))
+        page.errors = errors  # type: ignore[attr-defined]
         set_up_eight(page, live_server, 10, "stones8-phone", tmp_path)
-        fits(page, PHONE["width"])
+        fits(page)
         screenshot(page, "stones8-phone-start", tmp_path)
 
         def tap(page: Page, action: str) -> None:
