@@ -16,7 +16,8 @@ import pytest
 from starlette.testclient import TestClient
 
 from plunder.core.game import State
-from plunder.core.registry import entry, game_ids
+from plunder.core.conformance import check_game
+from plunder.core.registry import entry, game_ids, load_game
 from plunder.core.svg import SEAT, SEAT_FILL
 from plunder.web.app import create_app
 from plunder.web.pages import home_cards
@@ -43,10 +44,14 @@ def seat_rows(page: str) -> list[tuple[int, bool]]:
     return [(int(seat), not hidden) for seat, hidden in rows]
 
 
-def test_the_last_stone_is_installed_beside_pig() -> None:
+@pytest.mark.parametrize("players", [2, 8])
+def test_the_last_stone_is_installed_beside_pig_and_conforms(players: int) -> None:
     require_stones()
     assert {"pig", "stones"} <= set(game_ids())
     assert list(entry("stones").declaration.seat_counts) == [2, 3, 4, 5, 6, 7, 8]
+    game = load_game("stones", players=players)
+    assert game.num_players == players
+    assert check_game(game, playthroughs=50).games == 50
 
 
 def test_each_card_says_the_declared_seat_range(client: TestClient, monkeypatch: pytest.MonkeyPatch) -> None:
