@@ -39,6 +39,8 @@ MARGIN = 20.0
 ROW, LINE = 18, 44.0
 #: the largest size of a seat's name; a long one (a player's chosen name) is set smaller to fit
 NAME_SIZE = 24.0
+#: the largest size of a take's button
+BUTTON_SIZE = 28.0
 
 
 def svg(state: StonesState, shown: Shown | None = None) -> str:
@@ -68,9 +70,12 @@ def svg(state: StonesState, shown: Shown | None = None) -> str:
         pic.text(MARGIN + 10, y + LINE - 15, name, size, SEAT[seat], bold=marked, verbatim=True)
         y += LINE
     x, y = MARGIN, y + 6
-    for text in legal_texts(state).values():
-        x += pic.button(x, y, text.capitalize(), text, size=28) + 14
-    y += 58 if legal_texts(state) else 0
+    takes = list(legal_texts(state).values())
+    # as large as a finger wants, smaller where up to six must share the line
+    size = min(BUTTON_SIZE, *(BUTTON_SIZE * (inner / len(takes) - 30) / text_width(t, BUTTON_SIZE) for t in takes))
+    for text in takes:
+        x += pic.button(x, y, text.capitalize(), text, size=size) + 14
+    y += size + 30 if takes else 0
     y = pic.caption(state, shown, MARGIN, y, inner)
     pic.height = y + MARGIN
     return pic.document(f"Last Stone, {state.left} left")
