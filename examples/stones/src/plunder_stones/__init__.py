@@ -72,7 +72,7 @@ def svg(state: StonesState, shown: Shown | None = None) -> str:
     x, y = MARGIN, y + 6
     takes = list(legal_texts(state).values())
     # as large as a finger wants, smaller where up to six must share the line
-    size = min(BUTTON_SIZE, *(BUTTON_SIZE * (inner / len(takes) - 30) / text_width(t, BUTTON_SIZE) for t in takes))
+    size = min([BUTTON_SIZE, *(BUTTON_SIZE * (inner / len(takes) - 30) / text_width(t, BUTTON_SIZE) for t in takes)])
     for text in takes:
         x += pic.button(x, y, text.capitalize(), text, size=size) + 14
     y += size + 30 if takes else 0
