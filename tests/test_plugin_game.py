@@ -142,13 +142,14 @@ def test_plunder_list_and_rules_show_pig() -> None:
     assert rules.returncode == 0 and "turn total" in rules.stdout
 
 
-def test_pig_imports_only_the_public_api_the_tutorial_names() -> None:
-    """The example's package is written against the modules ``docs/new-game.md`` lists as the
-    public API, and nothing else of Plunder's."""
+@pytest.mark.parametrize("package", ["pig/src/plunder_pig", "stones/src/plunder_stones"])
+def test_the_examples_import_only_the_public_api_the_tutorial_names(package: str) -> None:
+    """Each example's package (Pig, Last Stone) is written against the modules
+    ``docs/new-game.md`` lists as the public API, and nothing else of Plunder's."""
     public = set(re.findall(r"^- `(plunder[\w.]*)`", TUTORIAL.read_text(), re.M))
     assert {"plunder.core.game", "plunder.core.registry"} <= public
     used = set()
-    for source in (ROOT / "examples" / "pig" / "src" / "plunder_pig").glob("*.py"):
+    for source in (ROOT / "examples" / package).glob("*.py"):
         for node in ast.walk(ast.parse(source.read_text())):
             if isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
                 used.add(node.module)
