@@ -19,17 +19,12 @@ import importlib.util
 import pkgutil
 import re
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Callable, Generic, Mapping
+from typing import Any, Generic, Mapping
 
-from .capabilities import A, Analysis, Client, Observer, Presentation, S, Speed, Strength
+from .capabilities import A, Analysis, Client, Learning, Presentation, S, Speed, Strength, Study
 from .errors import ParameterError
 from .declaration import Declaration
-from .figures import Figures
 from .game import Game
-from .plausibility import Plausibility
-
-if TYPE_CHECKING:  # numpy, under the observation encodings, is not loaded to list the commands
-    from .observation import Encoding
 
 #: the package whose subpackages are Plunder's own games, each ``<OWN_PACKAGE>.<id>`` with its ``ENTRY``
 OWN_PACKAGE = "plunder.games"
@@ -44,7 +39,7 @@ MAX_REASON_CHARS = 200
 @dataclass(frozen=True)
 class GameEntry(Generic[S, A]):
     """What a game package offers: its rules class and the capability groups it fills
-    (:mod:`plunder.core.capabilities`). Only ``game_class`` is required; a group left out is
+    (:mod:`plunder.core.capabilities`). Only ``game_class`` and ``declaration`` are required; a group left out is
     offered empty, and every adapter then falls back on the rules alone."""
 
     #: the rules (:class:`plunder.core.game.Game` subclass)
@@ -59,20 +54,11 @@ class GameEntry(Generic[S, A]):
     speed: Speed = field(default_factory=Speed)
     #: its own web files and board editor
     client: Client = field(default_factory=Client)
-    #: what its lab report adds: its length measure, sentences and charts
-    figures: Figures = field(default_factory=Figures)
-    #: ``observation(game)``: the numeric observation and fixed action space of ``game`` with
-    #: its parameters, for the reinforcement-learning adapters (:mod:`plunder.core.observation`)
-    observation: Callable[[Game[Any]], Encoding] | None = None
-    #: ``observer(game)``: a fresh :class:`~plunder.core.capabilities.Observer` of one game of
-    #: ``game``, shown every move (before, action, after) and asked for the game's statistics at
-    #: its end (``plunder simulate``, the lab). The tallies only statistics read live there, not
-    #: in the states, so a state holds its position; no observer, no statistics
-    observer: Callable[[Game[Any]], Observer[S]] | None = None
-    #: ``plausibility(game, returns, scores, stats)``: why a stored game of ``game`` could not
-    #: have ended so by its rules (:mod:`plunder.core.plausibility`), for the lab's results
-    #: store, which plays such a row again; no check, only the checks every game gets
-    plausibility: Plausibility | None = None
+    #: what simulate and the lab learn of it: its observer's statistics, its report's figures,
+    #: the bounds of a stored result
+    study: Study[S] = field(default_factory=Study)
+    #: what the reinforcement-learning adapters need: its numeric observation
+    learning: Learning = field(default_factory=Learning)
     #: how its positions are valued and its moves judged (``plunder analyse``); no group, no analysis
     analysis: Analysis[S] | None = None
 

@@ -12,22 +12,22 @@ from __future__ import annotations
 from typing import Mapping
 
 #: what an observer gives: game statistics (numbers) and seat statistics (a number per seat)
-Figures = Mapping[str, float | list[float]]
+Stats = Mapping[str, float | list[float]]
 
 
-def count(figures: Figures, name: str) -> int:
+def count(figures: Stats, name: str) -> int:
     """Game statistic ``name`` as a whole number; 0 where it is missing."""
     figure = figures.get(name, 0.0)
     return int(figure) if isinstance(figure, (int, float)) else 0
 
 
-def seat_counts(figures: Figures, name: str, seats: int) -> list[int]:
+def seat_counts(figures: Stats, name: str, seats: int) -> list[int]:
     """Seat statistic ``name`` as a whole number per seat; 0 for each where it is missing."""
     figure = figures.get(name)
     return [int(x) for x in figure] if isinstance(figure, list) and len(figure) == seats else [0] * seats
 
 
-def item_counts(figures: Figures, name: str) -> list[int]:
+def item_counts(figures: Stats, name: str) -> list[int]:
     """Item-by-item figure ``name`` (an :class:`~plunder.core.capabilities.Itemiser`'s: one
     number per round ...) as whole numbers; [] where it is missing or not a list."""
     figure = figures.get(name)

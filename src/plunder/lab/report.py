@@ -1,7 +1,7 @@
 """``plunder report``: a self-contained HTML page of plots and a plain-words summary from stored games.
 
 Every game gets its win rates, scores and seats; what a game adds of its own (its length
-measure, sentences, charts) it declares in ``GameEntry.figures`` (:mod:`plunder.core.figures`),
+measure, sentences, charts) it declares in ``GameEntry.study.figures`` (:mod:`plunder.core.figures`),
 and this module evaluates and draws whatever is declared, knowing no game by name.
 """
 
@@ -63,7 +63,7 @@ def build(game_id: str, params: dict[str, str], rows: Sequence[Row], seed: int) 
         f"{len(rows)} games of {game_id} with {shown or 'the default parameters'}, seeds {seed} to "
         f"{seed + len(rows) - 1}; agents {', '.join(agents)} rotated over {players} seat{'s' * (players > 1)}. "
         "Intervals are 95% (Wilson).")
-    figures = entry(game_id).figures
+    figures = entry(game_id).study.figures
     won = f"reach {figures.win}" if figures.win else "are won"
     for a in agents:
         w = wins(rows, a)
@@ -123,7 +123,7 @@ def seats_section(report: Report, rows: Sequence[Row], players: int) -> None:
 
 def length_of(game_id: str) -> Length | None:
     """The statistic measuring a game of ``game_id``'s length and its unit, where the game offers one."""
-    return entry(game_id).figures.length
+    return entry(game_id).study.figures.length
 
 
 def gathered(series: Series, rows: Sequence[Row], agent: str | None) -> list[float]:

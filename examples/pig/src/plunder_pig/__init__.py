@@ -12,7 +12,7 @@ import random
 from typing import Mapping, Sequence
 
 from plunder.core.agent import Agent, AgentFactory, AgentOptions
-from plunder.core.capabilities import Presentation, Strength
+from plunder.core.capabilities import Learning, Presentation, Strength
 from plunder.core.declaration import Declaration
 from plunder.core.game import CHANCE, Game, State
 from plunder.core.observation import TableObservation
@@ -118,7 +118,7 @@ ENTRY: GameEntry[PigState, PigAction] = GameEntry(
         # the root search over hold-at-20 games: a whole search over random play takes too long
         levels={"hard": "mcts:root=greedy,sims=200"},
     ),
-    observation=TableObservation(observe, action_table),
+    learning=Learning(observation=TableObservation(observe, action_table)),
 )
 
 __all__ = ["ENTRY", "PigGame", "PigState"]

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ...core.tallies import Figures, count
+from ...core.tallies import Stats, count
 from ...core.words import plural
 from . import tables as T
 from .actions import (Bury, Buy, Continue, Dice, Done, Draw, Fight, Flip, Keep, Lookout, Place, Retire, Retrieve, Sail,
@@ -146,7 +146,7 @@ def _aftermath(s: PiratesState, action: Any, t: PiratesState) -> list[str]:
     return out
 
 
-def breakdown(state: PiratesState, figures: Figures) -> list[str]:
+def breakdown(state: PiratesState, figures: Stats) -> list[str]:
     """The score formula with the numbers: ship x crew + buried x aboard x notoriety + turns
     (PR-10); then the fights, sightings and booty lost, as the game's observer counted them."""
     ship = max(state.ship, 0)

@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from ...core.errors import without_rulings
-from ...core.tallies import Figures, count
+from ...core.tallies import Stats, count
 from ...core.words import plural
 from .actions import Draw, End, Give, Keep, ProfiteerAction, Side, Switch
 from .cards import card_text, mask_text
@@ -75,7 +75,7 @@ def _drawn(s: ProfiteerState, card: int) -> str:
     return f"Chance: {name}"
 
 
-def breakdown(state: ProfiteerState, figures: Figures) -> list[str]:
+def breakdown(state: ProfiteerState, figures: Stats) -> list[str]:
     """The profiteer's cards against the target, and how the war went: the passes, and the
     flips, wars, switches and gifts the game's observer counted."""
     target = state.game.target
