@@ -7,6 +7,8 @@ actions and unreadable texts are refused with the state unchanged; and that the
 records of those games survive JSON and replay to an equal final state, while a
 record tampered with at its first, middle and last moves and at its chance moves (unreadable
 text, the wrong mover, another chance outcome than the seed draws) is refused at that move.
+
+Before any game is played it checks the game's entry as the registry does (:func:`check_entry`).
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ from .game import CHANCE, TERMINAL, Action, Game, State
 from . import chance
 from .chance import sample_chance
 from .record import SEEDED, Move, Record, replay
+from .registry import entry, is_game, problems_of
 
 
 @dataclass
@@ -131,6 +134,7 @@ def check_game(game: Game, playthroughs: int = 200, seed: int = 0, full_checks: 
     The first ``full_checks`` playthroughs apply and round-trip every legal action of
     every state; later ones sample a few per state.
     """
+    check_entry(game)
     rng = random.Random(seed)
     report = ConformanceReport()
     for g in range(playthroughs):
@@ -153,6 +157,22 @@ def check_game(game: Game, playthroughs: int = 200, seed: int = 0, full_checks: 
         report.max_length = max(report.max_length, steps)
     _check_records(game, seed, min(playthroughs, 20))
     return report
+
+
+def check_entry(game: Game) -> None:
+    """Raise :class:`ConformanceError` naming every problem that leaves ``game``'s entry out of
+    the registry (:func:`~plunder.core.registry.problems_of`), or when ``game`` with its
+    parameters has a number of seats outside the range its entry declares. A game class no
+    package registers (a test's own) has no entry to check."""
+    problems = problems_of(game.id)
+    if problems:
+        raise ConformanceError(f"{game.id}: its entry is left out: " + "; ".join(problems))
+    if not is_game(game.id):
+        return
+    declared = entry(game.id).declaration
+    if game.num_players not in declared.seat_counts:
+        raise ConformanceError(f"{game.id} with {game.params} has {game.num_players} seats; its entry declares "
+                               f"{declared.seats_text()}")
 
 
 def random_record(game: Game, seed: int) -> Record:

@@ -26,7 +26,7 @@ from typing import Callable, Sequence
 from ..core.errors import ParameterError
 from ..core.registry import load_game
 from .measures import Share, agents_of, game_stat, pct, seat_points, ties, wins
-from .metrics import METRICS, MORE_IS_FIRST, metric_badness, metrics_of_rows, summarise
+from .metrics import METRICS, MORE_IS_FIRST, metric_badness, metrics_of_rows, require_analysis, summarise
 from .report import length_of
 from ..backends import Backend, LocalPool
 from .run import collect_many
@@ -294,6 +294,8 @@ def sweep(store: Store, game_id: str, base: dict[str, str], axes: Sequence[tuple
         raise ParameterError("--rank skill compares agents: give two agents or more (--agents weak,strong)")
     if measure == "short" and length_of(game_id) is None:
         raise ParameterError(f"--rank short: {game_id}'s statistics have no length measure")
+    if measure in METRICS:
+        require_analysis(game_id, f"--rank {measure}")
     variants = []
     for combo in itertools.product(*(values for _, values in axes)):
         values = {name: v for (name, _), v in zip(axes, combo)}
