@@ -65,6 +65,7 @@ def seat_problems(cls: type[Game[Any]], declared: Declaration) -> list[str]:
     wrong = []
     if default not in declared.seat_counts:
         wrong.append(f"its default game has {default} seats, outside the {seats} it declares")
+    outside = []
     for preset in cls.presets:
         try:
             count = cls.load(preset).num_players
@@ -72,7 +73,9 @@ def seat_problems(cls: type[Game[Any]], declared: Declaration) -> list[str]:
             wrong.append(f"its preset {preset!r} does not load ({_line(exc)})")
             continue
         if count not in declared.seat_counts:
-            wrong.append(f"its preset {preset!r} has {count} seats, outside the {seats} it declares")
+            outside.append(f"{preset!r} has {count} seats")
+    if outside:
+        wrong.append(f"its preset{'s' * (len(outside) > 1)} {', '.join(outside)}, outside the {seats} it declares")
     if declared.min_seats == declared.max_seats:
         return wrong
     if not any(spec.name == PLAYERS_PARAM for spec in cls.param_specs):
@@ -138,7 +141,7 @@ def study_problems(study: Study[Any], declared: Declaration) -> list[str]:
         seats = [use.series.seat] + ([use.series.other] if isinstance(use.series, Margin) else []) \
             if isinstance(use.series, (SeatScore, Margin)) else []
         if any(not 0 <= s < declared.min_seats for s in seats):
-            wrong.append(f"{use.where} reads seat {max(seats) + 1}, and a game may have {declared.min_seats}")
+            wrong.append(f"{use.where} reads seat {max(seats) + 1}, and a game may have only {declared.min_seats}")
     for sentence in figures.sentences:
         wrong.extend(_sentence_problems(sentence))
     names = [chart.name for chart in figures.charts]
