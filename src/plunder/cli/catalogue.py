@@ -17,8 +17,9 @@ from ..core.registry import broken_games, entry, game_ids, load_game
 
 @click.command("list")
 def list_games() -> None:
-    """Games, their parameters, presets and agents, with every agent's options; then the games
-    left out, each with why."""
+    """Games, their parameters, presets and agents, with every agent's options.
+
+    Then the games left out, each with why."""
     console = Console()
     console.print(Text("agents of every game (name:option=value,...)", "bold"))
     console.print(_agent_table(GENERIC))
