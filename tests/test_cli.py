@@ -349,10 +349,10 @@ def test_tournament_player_counts_are_checked_in_one_line(tmp_path: Path) -> Non
         assert "--players" in line and "not a player count" in line
     line = one_line(invoke("tournament", "crossroads", "--agents", "random", "--players", "7", "--out", out),
                     "tournament")
-    assert "players='7' is not allowed" in line  # the game's own bound on its parameter
+    assert "crossroads is played by 2–6 players, not 7" in line  # the game's declared seat range
     line = one_line(invoke("tournament", "pillage", "--agents", "random", "--players", "3", "--out", out),
                     "tournament")
-    assert "pillage is played by 2, not 3" in line
+    assert "pillage is played by 2 players, not 3" in line
 
 
 def test_lab_game_counts_are_bounded_before_any_game(tmp_path: Path) -> None:

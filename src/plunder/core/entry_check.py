@@ -18,11 +18,12 @@ statistics is asked for only of a game that has an observer.
 from __future__ import annotations
 
 import re
+from types import SimpleNamespace
 from typing import TYPE_CHECKING, Any, Iterator, NamedTuple, Sequence
 
 from .capabilities import Analysis, Client, Learning, Presentation, Speed, Strength, Study
 from .declaration import PLAYERS_PARAM, Declaration
-from .figures import (AtLeast, Bars, Chart, Flagged, GameStat, Heatmap, Histogram, Margin, Mean, Pair, ReportFigures,
+from .figures import (AtLeast, Bars, Flagged, GameStat, Heatmap, Histogram, Margin, Mean, Pair, ReportFigures,
                       Scores, SeatScore, SeatStat, Sentence, Series, Shares, Spread, Sum, Value)
 from .game import Game
 
@@ -198,14 +199,6 @@ def _series(value: Value) -> Sequence[Series]:
     return []
 
 
-class _Found(NamedTuple):
-    """A pair's fields as a sentence reads them (``{most.row}``), for a trial formatting."""
-
-    value: float
-    row: str
-    col: str
-
-
 def _sentence_problems(sentence: Sentence) -> list[str]:
     """Whether ``sentence`` formats with values of the kinds it gives: a number for a mean or a
     sum, words for a share or a spread, a pair's fields for a pair, ``{agent}`` when per agent."""
@@ -214,7 +207,7 @@ def _sentence_problems(sentence: Sentence) -> list[str]:
         if isinstance(value, (Mean, Sum)):
             trial[key] = 1.0
         elif isinstance(value, Pair):
-            trial[key] = _Found(1.0, "random", "greedy")
+            trial[key] = SimpleNamespace(value=1.0, row="random", col="greedy")  # a pair's fields
         else:
             trial[key] = "50% (±5%)"
     try:
