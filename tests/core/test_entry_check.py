@@ -195,3 +195,24 @@ def test_the_conformance_check_refuses_a_game_with_seats_outside_its_range(regis
 
     with pytest.raises(ConformanceError, match=r"wide with \{.*\} has 3 seats; its entry declares 2 players"):
         check_entry(Three.load())
+
+
+def test_the_conformance_check_holds_the_games_played_to_the_declaration(register: Any,
+                                                                         monkeypatch: pytest.MonkeyPatch) -> None:
+    """A game declared without chance whose die is chance, and one declared zero-sum whose
+    returns are not, are caught by the games the check plays; Pig keeps to its own."""
+    check_game(entry("pig").game_class.load(preset="quick"), playthroughs=2)
+    register(pig_as("steadypig", declaration={"chance": False}))
+    with pytest.raises(ConformanceError, match="steadypig: chance moved in the game of seed 0, and its entry "
+                                               "declares no chance"):
+        check_game(entry("steadypig").game_class.load(preset="quick"), playthroughs=2)
+    register(pig_as("winpig"))
+    game = entry("winpig").game_class.load(preset="quick")
+
+    def winning(state: Any) -> list[float]:
+        return [1.0, 0.0] if state.is_terminal() else [0.0, 0.0]
+
+    monkeypatch.setattr(type(game.new_initial_state()), "returns", winning)
+    with pytest.raises(ConformanceError, match=r"winpig: the game of seed 0 returned \[1.0, 0.0\], which do not "
+                                               "sum to zero, and its entry declares it zero-sum"):
+        check_game(game, playthroughs=2)

@@ -8,7 +8,8 @@ records of those games survive JSON and replay to an equal final state, while a
 record tampered with at its first, middle and last moves and at its chance moves (unreadable
 text, the wrong mover, another chance outcome than the seed draws) is refused at that move.
 
-Before any game is played it checks the game's entry as the registry does (:func:`check_entry`).
+Before any game is played it checks the game's entry as the registry does (:func:`check_entry`),
+and after, that the games played keep to its declaration (:func:`check_declared`).
 """
 
 from __future__ import annotations
@@ -156,6 +157,7 @@ def check_game(game: Game, playthroughs: int = 200, seed: int = 0, full_checks: 
         report.games += 1
         report.max_length = max(report.max_length, steps)
     _check_records(game, seed, min(playthroughs, 20))
+    check_declared(game, seed, min(playthroughs, 20))
     return report
 
 
@@ -173,6 +175,24 @@ def check_entry(game: Game) -> None:
     if game.num_players not in declared.seat_counts:
         raise ConformanceError(f"{game.id} with {game.params} has {game.num_players} seats; its entry declares "
                                f"{declared.seats_text()}")
+
+
+def check_declared(game: Game, seed: int, count: int) -> None:
+    """Raise :class:`ConformanceError` where one of ``count`` random games (seeds from ``seed``,
+    played as :func:`random_record` plays them) contradicts what ``game``'s entry declares: a
+    chance move in a game declared without chance, or returns that do not sum to zero in one
+    declared zero-sum. A game class no package registers has no declaration to hold it to."""
+    if not is_game(game.id):
+        return
+    declared = entry(game.id).declaration
+    for i in range(count):
+        record = random_record(game, seed + i)
+        if not declared.chance and any(move.by is None for move in record.moves):
+            raise ConformanceError(f"{game.id}: chance moved in the game of seed {seed + i}, and its entry "
+                                   "declares no chance")
+        if declared.zero_sum and not math.isclose(sum(record.returns or []), 0.0, abs_tol=1e-9):
+            raise ConformanceError(f"{game.id}: the game of seed {seed + i} returned {record.returns}, which do "
+                                   "not sum to zero, and its entry declares it zero-sum")
 
 
 def random_record(game: Game, seed: int) -> Record:
