@@ -41,9 +41,10 @@ MAX_REASON_CHARS = 200
 
 @dataclass(frozen=True)
 class GameEntry(Generic[S, A]):
-    """What a game package offers: its rules class and the capability groups it fills
-    (:mod:`plunder.core.capabilities`). Only ``game_class`` and ``declaration`` are required; a group left out is
-    offered empty, and every adapter then falls back on the rules alone."""
+    """What a game package offers: its rules class, what the game is, and the capability groups
+    it fills (:mod:`plunder.core.capabilities`). Only ``game_class`` and ``declaration`` are
+    required; a group left out is offered empty, and every adapter then falls back on the rules
+    alone."""
 
     #: the rules (:class:`plunder.core.game.Game` subclass)
     game_class: type[Game[Any]]
@@ -184,9 +185,9 @@ def _entry_problems(name: str, loaded: object) -> list[str]:
 
 
 def problems_of(game_id: str) -> list[str]:
-    """Every problem that leaves registered game ``game_id`` out, each a clause (none for a game
-    that loads, or an id no package registers): what the conformance check reports of a game
-    before playing it."""
+    """Every problem that leaves game ``game_id`` out, each a clause: none for a game that
+    loads or an id no package registers, the one line of a registration refused before loading
+    (an id taken or not allowed). What the conformance check reports of a game before playing it."""
     found = _found()
     if game_id not in found.sources:
         return [line for name, line in found.refused if name == game_id]
@@ -195,8 +196,8 @@ def problems_of(game_id: str) -> list[str]:
 
 
 def _clauses(problems: list[str]) -> str:
-    """``problems`` in one line of at most :data:`MAX_REASON_CHARS` characters: those that fit,
-    then how many more there are."""
+    """``problems`` in one line: those that fit in :data:`MAX_REASON_CHARS` characters (the
+    first at least, cut there), then how many more there are."""
     shown = problems[0][:MAX_REASON_CHARS]
     for count, problem in enumerate(problems[1:], 1):
         if len(shown) + len(problem) + 2 > MAX_REASON_CHARS:

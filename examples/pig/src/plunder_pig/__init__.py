@@ -82,7 +82,7 @@ def narrate(before: PigState, action: PigAction, after: PigState) -> str:
     return f"the die shows {action.pips}: {who} has {after.turn_total} this turn"
 
 
-def breakdown(state: PigState, figures: Mapping[str, float | list[float]]) -> list[str]:
+def breakdown(state: PigState, stats: Mapping[str, float | list[float]]) -> list[str]:
     """Each player's banked points against the goal, and what ended the game (PG-4, PG-5)."""
     goal = state.game.values["goal"]
     lines = [f"{state.game.seat_name(seat)}: {points} banked of the {goal} to reach"

@@ -82,7 +82,7 @@ def _content_words(content: Content, state: PillageState) -> str:
 
 
 
-def breakdown(state: PillageState, figures: Stats) -> list[str]:
+def breakdown(state: PillageState, stats: Stats) -> list[str]:
     """Each player's boxes, doubloons and commodities at their final values, summed (PP-7)."""
     g = state.game
     kinds = g.legend.kinds

@@ -146,7 +146,7 @@ def _aftermath(s: PiratesState, action: Any, t: PiratesState) -> list[str]:
     return out
 
 
-def breakdown(state: PiratesState, figures: Stats) -> list[str]:
+def breakdown(state: PiratesState, stats: Stats) -> list[str]:
     """The score formula with the numbers: ship x crew + buried x aboard x notoriety + turns
     (PR-10); then the fights, sightings and booty lost, as the game's observer counted them."""
     ship = max(state.ship, 0)
@@ -162,6 +162,6 @@ def breakdown(state: PiratesState, figures: Stats) -> list[str]:
         f"Turns completed: {turns}" + (" (drowned)" if state.drowned else ""),
         f"Score: {ship * state.crew} + {state.buried * state.booty * state.notoriety} + {turns} = {total}"
         f" ({'reaches' if total >= goal else 'short of'} the goal of {goal})",
-        f"Fights: {count(figures, 'combats_won')} won, {count(figures, 'combats_lost')} lost, {plural(count(figures, 'standoffs'), 'standoff')}; "
-        f"{plural(count(figures, 'sightings'), 'ship')} sighted; {count(figures, 'booty_lost')} booty lost",
+        f"Fights: {count(stats, 'combats_won')} won, {count(stats, 'combats_lost')} lost, {plural(count(stats, 'standoffs'), 'standoff')}; "
+        f"{plural(count(stats, 'sightings'), 'ship')} sighted; {count(stats, 'booty_lost')} booty lost",
     ]
