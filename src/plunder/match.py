@@ -104,9 +104,9 @@ def new_seed() -> int:
 
 
 def observer_of(game: Game) -> Observer:
-    """A fresh observer of one game of ``game``: the game's own (``ENTRY.observer``), else one
+    """A fresh observer of one game of ``game``: the game's own (``ENTRY.study.observer``), else one
     that counts nothing."""
-    make = entry(game.id).observer
+    make = entry(game.id).study.observer
     return make(game) if make is not None else EndObserver(game)
 
 

@@ -12,7 +12,7 @@ import random
 from typing import Mapping, Sequence
 
 from plunder.core.agent import Agent, AgentFactory, AgentOptions
-from plunder.core.capabilities import Presentation, Strength
+from plunder.core.capabilities import Learning, Presentation, Strength
 from plunder.core.declaration import Declaration
 from plunder.core.game import CHANCE, Game
 from plunder.core.observation import TableObservation
@@ -81,7 +81,7 @@ def narrate(before: PigState, action: PigAction, after: PigState) -> str:
     return f"the die shows {action.pips}: {who} has {after.turn_total} this turn"
 
 
-def breakdown(state: PigState, figures: Mapping[str, float | list[float]]) -> list[str]:
+def breakdown(state: PigState, stats: Mapping[str, float | list[float]]) -> list[str]:
     """Each player's banked points against the goal, and what ended the game (PG-4, PG-5)."""
     goal = state.game.values["goal"]
     lines = [f"{state.game.seat_name(seat)}: {points} banked of the {goal} to reach"
@@ -117,7 +117,7 @@ ENTRY: GameEntry[PigState, PigAction] = GameEntry(
         # the root search over hold-at-20 games: a whole search over random play takes too long
         levels={"hard": "mcts:root=greedy,sims=200"},
     ),
-    observation=TableObservation(observe, action_table),
+    learning=Learning(observation=TableObservation(observe, action_table)),
 )
 
 __all__ = ["ENTRY", "PigGame", "PigState"]

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ...core.tallies import Figures, count
+from ...core.tallies import Stats, count
 from ...core.words import plural
 from . import tables as T
 from .actions import (Bury, Buy, Continue, Dice, Done, Draw, Fight, Flip, Keep, Lookout, Place, Retire, Retrieve, Sail,
@@ -155,7 +155,7 @@ def _aftermath(s: PiratesState, action: Any, t: PiratesState) -> list[str]:
     return out
 
 
-def breakdown(state: PiratesState, figures: Figures) -> list[str]:
+def breakdown(state: PiratesState, stats: Stats) -> list[str]:
     """The score formula with the numbers: ship x crew + buried x aboard x notoriety + turns
     (PR-10); then the fights, sightings and booty lost, as the game's observer counted them."""
     ship = max(state.ship, 0)
@@ -171,6 +171,6 @@ def breakdown(state: PiratesState, figures: Figures) -> list[str]:
         f"Turns completed: {turns}" + (" (drowned)" if state.drowned else ""),
         f"Score: {ship * state.crew} + {state.buried * state.booty * state.notoriety} + {turns} = {total}"
         f" ({'reaches' if total >= goal else 'short of'} the goal of {goal})",
-        f"Fights: {count(figures, 'combats_won')} won, {count(figures, 'combats_lost')} lost, {plural(count(figures, 'standoffs'), 'standoff')}; "
-        f"{plural(count(figures, 'sightings'), 'ship')} sighted; {count(figures, 'booty_lost')} booty lost",
+        f"Fights: {count(stats, 'combats_won')} won, {count(stats, 'combats_lost')} lost, {plural(count(stats, 'standoffs'), 'standoff')}; "
+        f"{plural(count(stats, 'sightings'), 'ship')} sighted; {count(stats, 'booty_lost')} booty lost",
     ]
