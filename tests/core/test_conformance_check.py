@@ -7,7 +7,7 @@ import pytest
 
 import plunder
 from plunder.core.conformance import (TAMPERED_RECORDS, ConformanceError, check_game, check_tamper, random_record,
-                                      snapshot, tamper_positions)
+                                      Snapshot, tamper_positions)
 from plunder.games.pillage.actions import PillageCodec
 from plunder.games.pillage.rules import PillageGame
 from tests.core.counter import (Add, CounterGame, CounterState, CountingRefusalsGame, MutatingCounterGame)
@@ -128,12 +128,16 @@ def test_a_refused_action_that_changes_the_state_is_caught() -> None:
         check_game(CountingRefusalsGame.load(), playthroughs=5)
 
 
-def test_a_snapshot_is_an_equal_state_that_is_not_the_state() -> None:
+def test_a_snapshot_is_independent_of_the_state_it_took() -> None:
     game = CounterGame.load()
     state = game.new_initial_state().apply_text("+2")
-    copy = snapshot(game, state)
-    assert copy == state and copy is not state
-    assert isinstance(copy, CounterState) and copy.added is not state.added
+    taken = Snapshot(game, state)
+    fresh = taken.fresh()
+    assert fresh == state and fresh is not state and not taken.differs(state)
+    assert isinstance(fresh, CounterState) and fresh.added is not state.added
+    state.added.append(1)  # what a careless game might do
+    again = taken.fresh()
+    assert taken.differs(state) and not taken.differs(fresh) and isinstance(again, CounterState) and again.added == [2]
 
 
 class Unpicklable(CounterGame):
@@ -206,3 +210,25 @@ class Unreplayable(CounterGame):
 def test_a_record_that_does_not_replay_is_a_conformance_error() -> None:
     with pytest.raises(ConformanceError, match="record 0 of random play does not replay: move 0 .* recorded as by 1 but Player 1 is to act"):
         check_game(Unreplayable.load(), playthroughs=1)
+
+
+class TwoMutatesState(CounterState):
+    """Changes the state it was applied to only when adding 2."""
+
+    def _apply(self, action: Add) -> CounterState:
+        if action == Add(2):
+            self.added.append(0)
+        return TwoMutatesState(self.game, [n for n in self.added if n] + [action.amount])
+
+
+class TwoMutates(CounterGame):
+    """Its ``+2`` changes the state it was applied to; its ``+1`` does not."""
+
+    def new_initial_state(self) -> CounterState:
+        return TwoMutatesState(self, [])
+
+
+def test_the_action_that_changed_the_state_is_named_among_those_applied() -> None:
+    # every legal action is applied before the state is compared: the failure names the culprit
+    with pytest.raises(ConformanceError, match=r"applying '\+2' changed the state it was applied to at count 0"):
+        check_game(TwoMutates.load(), playthroughs=1)

@@ -2,13 +2,13 @@
 
 :func:`check_game` plays random games through the public API and checks that
 they end within ``max_game_length``; that every listed action applies; that chance
-outcomes are a distribution; that every action's text round-trips; that illegal
-actions and unreadable texts are refused with the state unchanged (compared with an independent
-copy: the state's pickled form read back, which also proves a position can be sent to an AI
-worker); and that the records of those games survive JSON and replay to the final state their
-play reached, while a
-record tampered with at its first, middle and last moves and at its chance moves (unreadable
-text, the wrong mover, another chance outcome than the seed draws) is refused at that move.
+outcomes are a distribution; that every action's text round-trips; that applying actions,
+and refusing illegal actions and unreadable texts, leave the state unchanged (compared with
+an independent copy, a :class:`Snapshot`); that states pickle, as they do to reach an AI
+worker; and that the records of those games survive JSON and replay to the final state
+their play reached, while a record tampered with at its first, middle and last moves and at
+its chance moves (unreadable text, the wrong mover, another chance outcome than the seed
+draws) is refused at that move.
 """
 
 from __future__ import annotations
@@ -49,34 +49,82 @@ def _fail(game: Game, state: State, what: str) -> ConformanceError:
     return ConformanceError(f"{game.id} {game.params}: {what} at {state.summary()}")
 
 
-def snapshot(game: Game, state: State) -> State:
-    """An independent copy of ``state`` to compare it with later: its pickled form read back.
+class Snapshot:
+    """An independent copy of what a state is, taken to tell later whether anything done to the
+    state changed it: the values of its compared fields (the whole state, for one that is no
+    dataclass) pickled and read back.
 
-    A deep copy will not do (a state's ``__deepcopy__`` returns the state itself), nor will the
-    state itself: a game whose ``apply`` changed the state it was applied to would then be
-    compared with itself. The copy must equal the state, or no comparison with it means anything;
-    and an AI worker receives its positions pickled."""
+    Neither the state itself nor a deep copy will do: a game whose ``apply`` changed the state it
+    was applied to would be compared with itself (a state's ``__deepcopy__`` returns the state).
+    The fields a state is not compared by (a game, caches) are left out, which keeps a snapshot
+    cheap enough to take of every state (a tenth of pickling a Pillage state whole)."""
+
+    def __init__(self, game: Game, state: State) -> None:
+        self.state = state
+        self.names = _compared_fields(state)
+        try:
+            self.data = pickle.dumps(self._of(state), protocol=pickle.HIGHEST_PROTOCOL)
+        except Exception as exc:  # any failure of a game's own pickling is the game's breach
+            raise _fail(game, state, f"the state cannot be pickled ({type(exc).__name__}: {exc})") from None
+        self.value = pickle.loads(self.data)
+
+    def _of(self, state: State) -> object:
+        return state if self.names is None else tuple(getattr(state, name) for name in self.names)
+
+    def differs(self, state: State) -> bool:
+        """Whether ``state`` is no longer what this snapshot took."""
+        return self._of(state) != self.value
+
+    def fresh(self) -> State:
+        """A new state equal to the one taken, as it was then."""
+        if self.names is None:
+            copy: State = pickle.loads(self.data)
+            return copy
+        return self.state.evolve(**dict(zip(self.names, pickle.loads(self.data))))
+
+
+def _compared_fields(state: State) -> tuple[str, ...] | None:
+    """The names of the fields ``state`` is compared by; None for a state that is no dataclass."""
+    if not dataclasses.is_dataclass(state):
+        return None
+    return tuple(f.name for f in dataclasses.fields(state) if f.compare)
+
+
+def check_pickles(game: Game, state: State) -> None:
+    """``state`` pickles (as it does to reach an AI worker) and reads back equal to itself."""
     try:
         copy = pickle.loads(pickle.dumps(state, protocol=pickle.HIGHEST_PROTOCOL))
     except Exception as exc:  # any failure of a game's own pickling is the game's breach
         raise _fail(game, state, f"the state cannot be pickled ({type(exc).__name__}: {exc})") from None
     if copy is state or copy != state:
         raise _fail(game, state, "the state does not equal its own pickled copy")
-    return copy
 
 
-def _unchanged(game: Game, state: State, before: State, what: str) -> None:
-    """``state`` still equals ``before``, its :func:`snapshot` taken earlier, else ``what`` changed it."""
-    if state != before:
-        raise _fail(game, before, f"{what} changed the state it was applied to")
+def _unchanged(game: Game, state: State, before: Snapshot, tried: list[tuple[str, Action]], what: str) -> None:
+    """``state`` is still what ``before`` took, though each action of ``tried`` (named by its text)
+    was applied to it or refused. Otherwise the failure names the first that changes a fresh
+    copy (one comparison per state while all is well; the search only when it is not), or
+    ``what`` else was done to the state."""
+    if not before.differs(state):
+        return
+    for text, action in tried:
+        copy = before.fresh()
+        try:
+            copy.apply(action)
+        except IllegalActionError:
+            pass
+        if before.differs(copy):
+            what = text
+            break
+    raise _fail(game, before.fresh(), f"{what} changed the state it was applied to")
 
 
 def check_state(game: Game, state: State, rng: random.Random, report: ConformanceReport, full: bool,
-                before: State | None = None) -> None:
+                before: Snapshot | None = None) -> None:
     """Check one state: listed actions, texts, chance distribution, refusals; and that nothing
-    done to it changes it (compared with ``before``, its :func:`snapshot`, taken here if not given)."""
+    done to it changes it (compared with ``before``, its :class:`Snapshot`, taken here if not given)."""
     if before is None:
-        before = snapshot(game, state)
+        before = Snapshot(game, state)
     report.states += 1
     player = state.current_player
     legal = state.legal_actions()
@@ -103,6 +151,7 @@ def check_state(game: Game, state: State, rng: random.Random, report: Conformanc
         if abs(total - 1.0) > 1e-9 or any(p <= 0 for _, p in outcomes):
             raise _fail(game, state, f"chance probabilities sum to {total} or include p <= 0")
     texts = set()
+    applied: list[tuple[str, Action]] = []
     for action in legal if full else rng.sample(legal, min(len(legal), 8)):
         text = game.action_to_text(state, action)
         if text in texts:
@@ -116,7 +165,7 @@ def check_state(game: Game, state: State, rng: random.Random, report: Conformanc
         after = state.apply(action)
         if not isinstance(after, State):
             raise _fail(game, state, f"applying {text!r} gave a {type(after).__name__}, not a state")
-        _unchanged(game, state, before, f"applying {text!r}")
+        applied.append((f"applying {text!r}", action))
         report.actions_applied += 1
     try:
         game.parse_action(state, "\x00 not an action \x00")
@@ -124,7 +173,7 @@ def check_state(game: Game, state: State, rng: random.Random, report: Conformanc
         pass
     else:
         raise _fail(game, state, "garbage text was accepted as an action")
-    _unchanged(game, state, before, "reading, listing and writing its actions")
+    _unchanged(game, state, before, applied, "reading, listing and writing its actions")
 
 
 def _check_typed(game: Game, state: State, action: Action, text: str) -> None:
@@ -140,10 +189,11 @@ def _check_typed(game: Game, state: State, action: Action, text: str) -> None:
         raise _fail(game, state, f"action {text!r} is taken for the plain tuple {look_alike!r}")
 
 
-def _refuse_illegal(game: Game, state: State, before: State, stale: list, report: ConformanceReport) -> None:
-    """Actions legal earlier but not now must raise IllegalActionError and leave ``state`` equal
-    to ``before``, its :func:`snapshot`."""
+def _refuse_illegal(game: Game, state: State, before: Snapshot, stale: list, report: ConformanceReport) -> None:
+    """Actions legal earlier but not now must raise IllegalActionError and leave ``state`` as
+    ``before``, its :class:`Snapshot`, took it."""
     legal = set(state.legal_actions())
+    refused: list[tuple[str, Action]] = []
     for action in stale:
         if action in legal:
             continue
@@ -155,7 +205,8 @@ def _refuse_illegal(game: Game, state: State, before: State, stale: list, report
             report.illegal_refused += 1
         else:
             raise _fail(game, state, f"illegal action {action!r} was accepted")
-        _unchanged(game, state, before, f"the refused action {action!r}")
+        refused.append((f"the refused action {action!r}", action))
+    _unchanged(game, state, before, refused, "refusing actions")
 
 
 def check_game(game: Game, playthroughs: int = 200, seed: int = 0, full_checks: int = 10) -> ConformanceReport:
@@ -168,10 +219,11 @@ def check_game(game: Game, playthroughs: int = 200, seed: int = 0, full_checks: 
     report = ConformanceReport()
     for g in range(playthroughs):
         state = game.new_initial_state()
+        check_pickles(game, state)
         stale: list = []
         steps = 0
         while True:
-            before = snapshot(game, state)
+            before = Snapshot(game, state)
             check_state(game, state, rng, report, full=g < full_checks, before=before)
             _refuse_illegal(game, state, before, stale[-6:], report)
             if state.is_terminal():
@@ -182,8 +234,9 @@ def check_game(game: Game, playthroughs: int = 200, seed: int = 0, full_checks: 
             action = sample_chance(state, rng) if state.current_player == CHANCE else rng.choice(legal)
             stale.extend(legal[:3])
             state, played = state.apply(action), state
-            _unchanged(game, played, before, f"applying {action!r}")
+            _unchanged(game, played, before, [], f"applying {action!r}")
             steps += 1
+        check_pickles(game, state)
         report.games += 1
         report.max_length = max(report.max_length, steps)
     _check_records(game, seed, min(playthroughs, 20), report)
