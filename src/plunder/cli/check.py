@@ -30,6 +30,7 @@ from ..core.game import Game
 from ..core.record import read_record, replay
 from ..core.registry import GameEntry, entry
 from ..match import play_out
+from ..web.app import create_app
 
 #: what a check ends with: ``pass``, ``FAIL`` or ``skip``
 PASS, FAIL, SKIP = "pass", "FAIL", "skip"
@@ -200,12 +201,11 @@ def _web(found: GameEntry[Any, Any], sets: list[ParameterSet]) -> Iterator[Outco
     """The web app in-process over a throwaway database: its home page and the game's form,
     then a few moves of a hotseat game of each parameter set."""
     game_id = found.game_class.id
-    try:
+    try:  # the test client needs httpx2, which only the dev extra installs
         testclient = importlib.import_module("starlette.testclient")
     except ImportError as exc:
         yield Outcome("web", "all", SKIP, f"starlette's test client needs httpx2 ({_reason(exc)}; pip install httpx2)")
         return
-    create_app = importlib.import_module("plunder.web.app").create_app
     with tempfile.TemporaryDirectory(prefix="plunder-check-") as folder:
         with testclient.TestClient(create_app(f"sqlite:///{Path(folder) / 'plunder.db'}", ai_workers=0)) as client:
             yield _run("web", "pages", lambda: _pages(client, game_id))
