@@ -232,3 +232,22 @@ def test_the_action_that_changed_the_state_is_named_among_those_applied() -> Non
     # every legal action is applied before the state is compared: the failure names the culprit
     with pytest.raises(ConformanceError, match=r"applying '\+2' changed the state it was applied to at count 0"):
         check_game(TwoMutates.load(), playthroughs=1)
+
+
+class NothingState(CounterState):
+    """Its ``apply`` changes nothing and gives nothing back."""
+
+    def _apply(self, action: Add) -> CounterState:
+        return None  # type: ignore[return-value]
+
+
+class GivesNothing(CounterGame):
+    """A game whose ``apply`` returns None."""
+
+    def new_initial_state(self) -> CounterState:
+        return NothingState(self, [])
+
+
+def test_an_apply_that_gives_no_state_is_caught() -> None:
+    with pytest.raises(ConformanceError, match=r"applying '\+1' gave a NoneType, not a state at count 0"):
+        check_game(GivesNothing.load(), playthroughs=1)
