@@ -103,7 +103,7 @@ def parameter_sets(found: GameEntry[Any, Any]) -> list[ParameterSet]:
 def run_checks(found: GameEntry[Any, Any], games: int, seed: int) -> Iterator[Outcome]:
     """Every check on every parameter set of the game, as each ends."""
     sets = parameter_sets(found)
-    for each in sets:
+    for each in sets:  # each lambda runs at once, inside _run, while the loop's names still hold it
         yield _run("conformance", each.label, lambda: _conformance(each.game, games, seed))
         yield _run("record", each.label, lambda: _record(each.game, seed))
         for check, run in (("pettingzoo", _pettingzoo), ("gymnasium", _gymnasium), ("openspiel", _openspiel)):
