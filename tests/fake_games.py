@@ -15,10 +15,16 @@ from plunder.core import registry
 from plunder.core.registry import GameEntry
 
 
+def module_name(game_id: str) -> str:
+    """The name of the module that registers ``game_id`` for a test."""
+    return f"fake_game_{game_id}"
+
+
 def pig_as(game_id: str, **changes: Any) -> GameEntry[Any, Any]:
     """Pig's entry under ``game_id`` (its rules class a subclass of that id), with ``changes``
     to its fields; ``declaration`` may be given as a dict of changes to Pig's."""
-    game_class = type(f"Pig_{game_id}", (plunder_pig.PigGame,), {"id": game_id})
+    # the class lives in the module ``register`` makes, so that its states pickle as a real game's do
+    game_class = type(f"Pig_{game_id}", (plunder_pig.PigGame,), {"id": game_id, "__module__": module_name(game_id)})
     declared = changes.pop("declaration", {})
     declaration = dataclasses.replace(plunder_pig.ENTRY.declaration, **declared)
     return dataclasses.replace(plunder_pig.ENTRY, game_class=game_class, declaration=declaration, **changes)
@@ -33,8 +39,9 @@ def register(monkeypatch: pytest.MonkeyPatch) -> Iterator[Any]:
 
     def add(made: GameEntry[Any, Any]) -> None:
         game_id = made.game_class.id
-        module = types.ModuleType(f"fake_game_{game_id}")
+        module = types.ModuleType(module_name(game_id))
         setattr(module, "ENTRY", made)
+        setattr(module, made.game_class.__name__, made.game_class)
         monkeypatch.setitem(sys.modules, module.__name__, module)
         sources[game_id] = f"{module.__name__}:ENTRY"
         registry._checked.cache_clear()

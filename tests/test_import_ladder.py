@@ -3,7 +3,8 @@
     core <- games <- agents <- match, pictures, interop, analysis <- simulate, terminal, lab <- web <- cli
 
 Every import of every module is read from its source (function-level ones included), resolved
-to the ``plunder`` module it names, and placed on a floor; a module may import from its own
+to every ``plunder`` module it names (``from X import Y`` names X, and X.Y where Y is a
+submodule), and each placed on a floor; a module may import from its own
 floor or below. On one floor the parts stay apart but for the pairs in :data:`SAME_FLOOR` (the
 lab is built on simulate). A game imports no other game, and no part outside ``games`` names a
 game: it uses what the registry offers. Parts form no circle (simulate may not import the lab
@@ -39,11 +40,24 @@ def module_name(path: Path) -> str:
     return ".".join(parts)
 
 
+def is_module(name: str) -> bool:
+    """Whether ``name`` is a module or package of the ``plunder`` source tree."""
+    where = PACKAGE.parent.joinpath(*name.split("."))
+    return where.with_suffix(".py").is_file() or (where / "__init__.py").is_file()
+
+
 def imported(path: Path) -> list[tuple[int, str, bool]]:
-    """(line, absolute module name, outside any function) of each ``plunder`` import in ``path``."""
-    tree = ast.parse(path.read_text(encoding="utf-8"))
-    package = module_name(path).split(".")
-    if path.name != "__init__.py":
+    """(line, absolute module name, outside any function) of each ``plunder`` module ``path`` imports."""
+    return imports_in(path.read_text(encoding="utf-8"), module_name(path), path.name == "__init__.py")
+
+
+def imports_in(source: str, module: str, is_package: bool) -> list[tuple[int, str, bool]]:
+    """(line, absolute module name, outside any function) of each ``plunder`` module that
+    ``source``, the text of ``module``, imports: ``from X import Y`` names X and, where Y is a
+    submodule of X, X.Y too (``from plunder.games import pillage`` names a game)."""
+    tree = ast.parse(source)
+    package = module.split(".")
+    if not is_package:
         package.pop()
     in_functions = {id(inner) for node in ast.walk(tree) if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))
                     for inner in ast.walk(node)}
@@ -54,11 +68,31 @@ def imported(path: Path) -> list[tuple[int, str, bool]]:
         elif isinstance(node, ast.ImportFrom):
             base = package[: len(package) - node.level + 1] if node.level else []
             stem = ".".join(base + ([node.module] if node.module else []))
-            # ``from . import x`` may name a module x: count the deepest name it could be
-            names = [f"{stem}.{alias.name}" if not node.module else stem for alias in node.names]
+            names = [stem] + [f"{stem}.{alias.name}" for alias in node.names if is_module(f"{stem}.{alias.name}")]
         else:
             continue
         found += [(node.lineno, name, id(node) not in in_functions) for name in names if name.split(".")[0] == "plunder"]
+    return found
+
+
+def wrong(me: str, imports: list[tuple[int, str, bool]], where: str) -> list[str]:
+    """What is wrong with the imports of module ``me`` (shown as ``where``), one line each."""
+    found = []
+    for line, other, at_top in imports:
+        said = f"{where}:{line} imports {other}"
+        if rung(other) > rung(me):
+            found.append(f"{said} (up the ladder)")
+        elif (part(me), part(other)) in APART:
+            found.append(f"{said} (parts kept apart)")
+        elif (rung(other) == rung(me) and part(me) != part(other) and "plunder" not in (part(me), part(other))
+              and (part(me), part(other)) not in SAME_FLOOR):
+            found.append(f"{said} (across one floor)")
+        elif game_of(me) and game_of(other) and game_of(me) != game_of(other):
+            found.append(f"{said} (another game)")
+        elif game_of(other) and part(me) != "games":
+            found.append(f"{said} (a shared part naming a game)")
+        elif not at_top and game_of(me) is None:
+            found.append(f"{said} (inside a function)")
     return found
 
 
@@ -94,25 +128,34 @@ def test_imports_are_resolved_relative_to_their_package() -> None:
 
 
 def test_no_module_imports_up_the_ladder_or_across_games() -> None:
-    wrong = []
+    found = []
     for path in sorted(PACKAGE.rglob("*.py")):
-        me = module_name(path)
-        for line, other, at_top in imported(path):
-            where = f"{path.relative_to(PACKAGE.parent)}:{line} imports {other}"
-            if rung(other) > rung(me):
-                wrong.append(f"{where} (up the ladder)")
-            elif (part(me), part(other)) in APART:
-                wrong.append(f"{where} (parts kept apart)")
-            elif (rung(other) == rung(me) and part(me) != part(other) and "plunder" not in (part(me), part(other))
-                  and (part(me), part(other)) not in SAME_FLOOR):
-                wrong.append(f"{where} (across one floor)")
-            elif game_of(me) and game_of(other) and game_of(me) != game_of(other):
-                wrong.append(f"{where} (another game)")
-            elif game_of(other) and part(me) != "games":
-                wrong.append(f"{where} (a shared part naming a game)")
-            elif not at_top and game_of(me) is None:
-                wrong.append(f"{where} (inside a function)")
-    assert not wrong, "\n".join(wrong)
+        found += wrong(module_name(path), imported(path), str(path.relative_to(PACKAGE.parent)))
+    assert not found, "\n".join(found)
+
+
+def test_a_game_named_by_a_from_import_is_seen() -> None:
+    """``from X import Y`` names module X.Y when Y is one: a shared part importing a game that
+    way, or a game another game, is flagged; a name that is no module (a function) is not."""
+    source = """
+from plunder.games import pillage
+from plunder.games.hubs import rules as hubs_rules
+from ..games import pirates
+from plunder import games, load_game
+from plunder.core import registry
+"""
+    found = imports_in(source, "plunder.web.fake", is_package=False)
+    names = [name for _, name, _ in found]
+    assert names == ["plunder.games", "plunder.games.pillage", "plunder.games.hubs", "plunder.games.hubs.rules",
+                     "plunder.games", "plunder.games.pirates", "plunder", "plunder.games", "plunder.core",
+                     "plunder.core.registry"]
+    assert wrong("plunder.web.fake", found, "fake.py") == [
+        "fake.py:2 imports plunder.games.pillage (a shared part naming a game)",
+        "fake.py:3 imports plunder.games.hubs (a shared part naming a game)",
+        "fake.py:3 imports plunder.games.hubs.rules (a shared part naming a game)",
+        "fake.py:4 imports plunder.games.pirates (a shared part naming a game)"]
+    across = imports_in("from plunder.games import hubs\n", "plunder.games.pillage.fake", is_package=False)
+    assert wrong("plunder.games.pillage.fake", across, "fake.py") == ["fake.py:1 imports plunder.games.hubs (another game)"]
 
 
 def test_parts_form_no_circle() -> None:

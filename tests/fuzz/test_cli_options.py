@@ -47,6 +47,7 @@ QUICK: dict[str, list[str]] = {
     "solve": ["pillage", "-p", "board=square:1x1", "-p", "contents=unit", "--time-limit", "5"],
     "export": ["{results}", "--out", "{dir}/games.parquet"],
     "analyse": ["{record}", "--sims", "2"],
+    "check": ["pig", "--games", "1"],
 }
 
 #: values that have broken commands before: huge, not finite, empty, only a separator, negative,

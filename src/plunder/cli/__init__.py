@@ -1,4 +1,4 @@
-"""The ``plunder`` command: analyse, list, rules, play, serve, simulate, report, sweep, tournament, replay, render, solve.
+"""The ``plunder`` command: analyse, check, list, rules, play, serve, simulate, report, sweep, tournament, replay, render, solve.
 
 Every command reads untrusted input (parameters, moves, record and board files): a
 refusal — a :class:`PlunderError`, a ``ValueError`` or an ``OSError`` — is printed as one
@@ -30,6 +30,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "analyse": ("analyse:analyse_cmd", "Value every move of a saved game: its mark (good, inaccuracy, mistake, "
                                        "blunder), loss and the better move, a summary per player, and the value "
                                        "curve (--png)."),
+    "check": ("check:check_cmd", "Run Plunder's game-independent tests on installed game GAME, for every preset."),
     "list": ("catalogue:list_games", "Games, their parameters, presets and agents, with every agent's options."),
     "play": ("play:play", "Play GAME at the terminal against agents (or other humans); or go on with a saved "
                           "game (--resume)."),

@@ -81,3 +81,11 @@ def without_rulings(text: str) -> str:
     """``text`` in a player's words: the ruling ids it cites removed (the API's errors and
     ``--verbose`` keep them)."""
     return _RULING.sub("", text)
+
+
+def one_line(exc: BaseException, most: int) -> str:
+    """``exc`` as one line of at most ``most`` characters, its type first (``KeyError: 'x'``):
+    how a report names what went wrong in a game or check that failed in any way."""
+    text = " ".join(str(exc).split())
+    text = f"{type(exc).__name__}: {text}" if text else type(exc).__name__
+    return text if len(text) <= most else text[: most - 3] + "..."

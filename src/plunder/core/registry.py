@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 from typing import Any, Generic, Mapping
 
 from .capabilities import A, Analysis, Client, Learning, Presentation, S, Speed, Strength, Study
-from .errors import ParameterError
+from .errors import ParameterError, one_line
 from .declaration import Declaration
 from .entry_check import entry_problems
 from .game import Game
@@ -151,7 +151,7 @@ def _checked(game_id: str) -> GameEntry[Any, Any] | list[str]:
     try:
         loaded = getattr(importlib.import_module(module), attribute)
     except Exception as exc:  # a game may fail in any way; the other games still load
-        return [f"it failed to load: {_reason(exc)}"]
+        return [f"it failed to load: {one_line(exc, MAX_REASON_CHARS)}"]
     problems = _entry_problems(game_id, loaded)
     if problems:
         return problems
@@ -181,7 +181,7 @@ def _entry_problems(name: str, loaded: object) -> list[str]:
     try:
         return entry_problems(loaded)
     except Exception as exc:  # a check reads the game's own code (its rules load), which may fail in any way
-        return [f"checking it failed: {_reason(exc)}"]
+        return [f"checking it failed: {one_line(exc, MAX_REASON_CHARS)}"]
 
 
 def problems_of(game_id: str) -> list[str]:
@@ -205,11 +205,6 @@ def _clauses(problems: list[str]) -> str:
         shown += "; " + problem
     return shown
 
-
-def _reason(exc: Exception) -> str:
-    """``exc`` in one line of at most :data:`MAX_REASON_CHARS` characters."""
-    text = f"{type(exc).__name__}: " + " ".join(str(exc).split())
-    return text if len(text) <= MAX_REASON_CHARS else text[: MAX_REASON_CHARS - 3] + "..."
 
 
 def entry(game_id: str) -> GameEntry[Any, Any]:
