@@ -31,10 +31,17 @@ def test_ci_runs_the_readme_test_command_which_installs_the_example_game() -> No
 
 def test_the_suite_refuses_to_run_without_the_example_game_naming_the_install_step(
         monkeypatch: pytest.MonkeyPatch, pytestconfig: pytest.Config) -> None:
+    stones = list(importlib.metadata.entry_points(group="plunder.games", name="stones"))
+    assert stones
     monkeypatch.setattr(importlib.metadata, "entry_points", lambda **selection: [])
-    with pytest.raises(pytest.UsageError, match="examples/pig is not installed from this checkout") as refused:
+    with pytest.raises(pytest.UsageError, match="examples/pig, .*examples/stones are not installed from this "
+                                                "checkout") as refused:
         conftest.pytest_configure(pytestconfig)
     assert str(refused.value).endswith(f"from the repository root: {INSTALL}")
+    # one missing is named alone
+    monkeypatch.setattr(importlib.metadata, "entry_points", lambda **selection: stones if selection.get("name") == "stones" else [])
+    with pytest.raises(pytest.UsageError, match=r"games \S+examples/pig are not installed"):
+        conftest.pytest_configure(pytestconfig)
 
 
 def test_hypothesis_keeps_its_files_outside_the_checkout() -> None:
