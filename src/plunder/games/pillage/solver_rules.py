@@ -25,9 +25,11 @@ What stays apart, because the languages do not share it:
   the loop) would cost the Python searches a call and a closure a line;
 * the valued searches of solver.py (general and static) order their lines otherwise
   (captures by worth first, then the table's line) and prune by their own rules, proved for
-  valued boxes; they share the bounds only;
-* two primitives, :func:`popcount` and :func:`bit_index`, which use ``int`` methods here and
-  a loop or a processor instruction when compiled (numba has no ``int.bit_count``).
+  valued boxes; they share the bounds only.
+
+Bits are counted and found by ``int.bit_count`` and ``int.bit_length``, C methods in Python,
+which numba does not have: :mod:`.solver_unit_compiled` teaches them to it (a loop, and the
+processor's count of leading zeros) before compiling.
 
 ``tests/games/pillage/test_solver_unit_compiled.py`` calls each shared rule in Python and
 compiled on the same random positions and compares the results.
@@ -49,16 +51,6 @@ INLINE = frozenset({"scan", "eaten_chain", "walk", "window", "merged_bounds", "m
                     "double_deal"})
 #: how many endgames :func:`loony_rest` remembers (it forgets them all past that)
 _MEMO_SIZE = 1 << 16
-
-
-def popcount(x: int) -> int:
-    """Set bits of a non-negative int (compiled: a loop)."""
-    return x.bit_count()
-
-
-def bit_index(x: int) -> int:
-    """The index of the one set bit of ``x`` (compiled: its trailing zeros)."""
-    return x.bit_length() - 1
 
 
 def other_box(line: int, box: int, edge_box: Any) -> int:
@@ -105,8 +97,8 @@ def scan(undrawn: int, box_mask: Any, edge_box: Any, capture: int
     capmask = 0
     head_line = -1
     head_other = -1
-    for b in range(len(box_mask)):
-        u = box_mask[b] & undrawn
+    for b, mask in enumerate(box_mask):
+        u = mask & undrawn
         if not u:
             continue
         n_open += 1
@@ -115,11 +107,11 @@ def scan(undrawn: int, box_mask: Any, edge_box: Any, capture: int
             ncaps += 1
             capmask |= u
             if capture:
-                line = bit_index(u)
+                line = u.bit_length() - 1
                 o = other_box(line, b, edge_box)
                 gain = 1
                 if o >= 0:
-                    left = popcount(box_mask[o] & undrawn)
+                    left = (box_mask[o] & undrawn).bit_count()
                     if left == 2:
                         if head_line < 0:
                             head_line = line
@@ -143,13 +135,13 @@ def eaten_chain(line: int, box: int, undrawn: int, box_mask: Any, edge_box: Any)
     deal = -1
     capturable_end = False
     while True:
-        nxt_line = bit_index(box_mask[box] & undrawn & ~(1 << prev))
+        nxt_line = (box_mask[box] & undrawn & ~(1 << prev)).bit_length() - 1
         if deal < 0:
             deal = nxt_line
         nxt = other_box(nxt_line, box, edge_box)
         if nxt < 0:
             break
-        left = popcount(box_mask[nxt] & undrawn)
+        left = (box_mask[nxt] & undrawn).bit_count()
         if left == 2:
             length += 1
             prev = nxt_line
@@ -173,8 +165,8 @@ def walk(start: int, undrawn: int, box_mask: Any, edge_box: Any) -> tuple[int, b
     boxes, whether it is a loop, its two end lines (-1 for a loop), its lowest-numbered line
     and its boxes as a mask."""
     lines = box_mask[start] & undrawn
-    first = bit_index(lines & -lines)
-    second = bit_index(lines & (lines - 1))
+    first = (lines & -lines).bit_length() - 1
+    second = (lines & (lines - 1)).bit_length() - 1
     length = 1
     least = min(first, second)
     end0 = -1
@@ -186,7 +178,7 @@ def walk(start: int, undrawn: int, box_mask: Any, edge_box: Any) -> tuple[int, b
         while True:
             least = min(least, line)
             nxt = other_box(line, box, edge_box)
-            if nxt < 0 or popcount(box_mask[nxt] & undrawn) != 2:
+            if nxt < 0 or (box_mask[nxt] & undrawn).bit_count() != 2:
                 if side == 0:
                     end0 = line
                 else:
@@ -197,7 +189,7 @@ def walk(start: int, undrawn: int, box_mask: Any, edge_box: Any) -> tuple[int, b
                 return length, True, -1, -1, least, seen
             seen |= 1 << nxt
             length += 1
-            line = bit_index(box_mask[nxt] & undrawn & ~(1 << line))
+            line = (box_mask[nxt] & undrawn & ~(1 << line)).bit_length() - 1
             box = nxt
     return length, False, end0, end1, least, seen
 
@@ -289,8 +281,8 @@ def chain_keeps(m: int, undrawn: int, box_mask: Any, edge_box: Any) -> bool:
     the lowest-numbered line of a loop."""
     b0 = edge_box[m][0]
     b1 = edge_box[m][1]
-    two0 = b0 >= 0 and popcount(box_mask[b0] & undrawn) == 2
-    two1 = b1 >= 0 and popcount(box_mask[b1] & undrawn) == 2
+    two0 = b0 >= 0 and (box_mask[b0] & undrawn).bit_count() == 2
+    two1 = b1 >= 0 and (box_mask[b1] & undrawn).bit_count() == 2
     if not two0 and not two1:
         return True
     length, loop, end0, end1, least, _ = walk(b0 if two0 else b1, undrawn, box_mask, edge_box)
@@ -325,21 +317,20 @@ def root_order(order: Sequence[int], drawn: int, first: int) -> list[int]:
     return sorted((e for e in order if not drawn >> e & 1), key=lambda e: e != first)
 
 
-def compiled_rules(jit: Callable[..., Any], primitives: dict[str, Any]) -> dict[str, Any]:
+def compiled_rules(jit: Callable[..., Any]) -> dict[str, Any]:
     """The :data:`SHARED` functions compiled by ``jit(inline=...)`` (``numba.njit`` with its
-    options; :data:`INLINE` ones inlined into their callers), by name. Each is
-    the same code as here, bound to a copy of this module's names in which the shared
-    functions are the compiled ones, ``primitives`` (compiled ``popcount``, ``bit_index``) stand
-    for this module's, and :func:`loony_rest` is :func:`loony` itself."""
+    options; :data:`INLINE` ones inlined into their callers), by name. Each is the same code as
+    here, bound to a copy of this module's names in which the shared functions are the
+    compiled ones and :func:`loony_rest` is :func:`loony` itself."""
     names: dict[str, Any] = dict(globals())
-    names.update(primitives)
     for name in SHARED:
         func = globals()[name]
-        names[name] = jit(inline="always" if name in INLINE else "never")(types.FunctionType(func.__code__, names, name, func.__defaults__))
+        names[name] = jit(inline="always" if name in INLINE else "never")(
+            types.FunctionType(func.__code__, names, name, func.__defaults__))
     names["loony_rest"] = names["loony"]
     return {name: names[name] for name in SHARED}
 
 
-__all__ = ["NONE", "bit_index", "chain_keeps", "closes", "compiled_rules", "components", "double_deal",
-           "eaten_chain", "loony", "loony_value", "merged_bounds", "move_groups", "other_box", "popcount",
+__all__ = ["NONE", "chain_keeps", "closes", "compiled_rules", "components", "double_deal",
+           "eaten_chain", "loony", "loony_value", "merged_bounds", "move_groups", "other_box",
            "root_order", "scan", "walk", "window"]

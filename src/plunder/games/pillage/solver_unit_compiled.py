@@ -98,8 +98,6 @@ _GROUP = 4
 _kernel: Callable[..., int] | None = None
 #: the shared rules of solver_rules.py compiled, by name, once the kernel is built
 _rules: dict[str, Callable[..., Any]] = {}
-#: numba's count of trailing zeros, bound when the kernel is built
-_trailing_zeros: Any = None
 _tried = False
 
 
@@ -284,32 +282,45 @@ def _build() -> Callable[..., int]:
     (solver_rules.py, compiled from the same code the Python search runs); ``_search`` calls
     itself and them by their global names, so those are bound to the compiled functions first."""
     import numba
-    from numba.cpython.unsafe.numbers import trailing_zeros
 
-    globals()["_trailing_zeros"] = trailing_zeros
-    jit = numba.njit(cache=True, nogil=True)
-    globals()["_popcount"] = jit(_popcount)
-    primitives = {"popcount": globals()["_popcount"], "bit_index": jit(_bit_index)}
-    _rules.update(compiled_rules(partial(numba.njit, cache=True, nogil=True), primitives))
+    _teach_int_methods()
+    _rules.update(compiled_rules(partial(numba.njit, cache=True, nogil=True)))
     globals().update(_rules)
+    jit = numba.njit(cache=True, nogil=True)
     for name in ("_mix", "_probe", "_store", "_push", "_canon", "_lowest_undrawn", "_stored_line", "_search"):
         globals()[name] = jit(globals()[name])
     return globals()["_search"]
 
 
-def _popcount(x: int) -> int:
-    """Set bits of a non-negative int64 (solver_rules.popcount compiled)."""
-    n = 0
-    while x:
-        x &= x - 1
-        n += 1
-    return n
+def _teach_int_methods() -> None:
+    """Give numba's integers the two ``int`` methods the shared rules use: ``bit_count`` (set
+    bits of a non-negative int, by a loop) and ``bit_length`` (by the processor's count of
+    leading zeros)."""
+    from numba.core import types as nb_types
+    from numba.cpython.unsafe import numbers
+    from numba.extending import overload_method
 
+    # an intrinsic: compiled code calls it with the value alone (its typing context is numba's)
+    leading_zeros: Any = numbers.leading_zeros
 
-def _bit_index(x: int) -> int:
-    """The index of the one set bit of an int64 (solver_rules.bit_index compiled: numba's
-    count of trailing zeros, bound by :func:`_build`)."""
-    return _trailing_zeros(x)
+    def bit_count(x: Any) -> Callable[[int], int]:
+        def impl(x: Any) -> int:
+            n = 0
+            while x:
+                x &= x - 1
+                n += 1
+            return n
+        return impl
+
+    def bit_length(x: Any) -> Callable[[int], int]:
+        width = x.bitwidth
+
+        def impl(x: Any) -> int:
+            return width - leading_zeros(x)
+        return impl
+
+    overload_method(nb_types.Integer, "bit_count")(bit_count)
+    overload_method(nb_types.Integer, "bit_length")(bit_length)
 
 
 def _mix(key: int, lines: int) -> int:
@@ -383,7 +394,7 @@ def _canon(images: Any, groups: Any, params: Any) -> tuple[int, int]:
         if params[P_GROUND]:
             for g in range(groups.shape[0]):
                 gm = groups[g, 0]
-                image = (image & ~gm) | groups[g, 1 + _GROUP + _popcount(image & gm)]
+                image = (image & ~gm) | groups[g, 1 + _GROUP + (image & gm).bit_count()]
         if best < 0 or image < best:
             best = image
             best_s = s
