@@ -45,8 +45,8 @@ NONE = -(1 << 30)
 #: the functions :func:`compiled_rules` compiles (the rest are for the Python searches only)
 SHARED = ("other_box", "scan", "eaten_chain", "double_deal", "walk", "components", "loony", "chain_keeps",
           "window", "merged_bounds", "move_groups", "closes")
-#: the :data:`SHARED` functions compiled into their callers (a call returning a tuple measured
-#: slower than the loops it stands for)
+#: the :data:`SHARED` functions compiled into their callers: a compiled call returning a tuple
+#: measured slower than the loops it stood for (the chain walk's, docs/ai.md)
 INLINE = frozenset({"scan", "eaten_chain", "walk", "window", "merged_bounds", "move_groups", "other_box", "closes",
                     "double_deal"})
 #: how many endgames :func:`loony_rest` remembers (it forgets them all past that)
