@@ -16,7 +16,8 @@ from plunder.games.pillage.board import generated
 from plunder.games.pillage.contents import Doubloons, Legend
 from plunder.games.pillage.rules import PillageGame, PillageState
 from plunder.games.pillage.solver import Solver, solve
-from plunder.games.pillage.solver_unit import RULES, fits, loony_value, unit_worth
+from plunder.games.pillage.solver_rules import components, loony_value
+from plunder.games.pillage.solver_unit import RULES, fits, unit_worth
 
 from .test_solver import board_spec, oracle
 
@@ -135,9 +136,11 @@ def test_simple_loony_endgames_agree_with_the_generic_solver() -> None:
         solver = Solver(state.game, state.contents)
         assert solver.unit is not None
         undrawn = solver.full ^ state.drawn
-        boxes = [b for b, bm in enumerate(solver.unit.box_mask) if bm & undrawn]
-        parts = solver.unit.components(undrawn, boxes)
-        assert parts is not None
+        unit = solver.unit
+        assert components(undrawn, unit.box_mask, unit.edge_box, unit.counts)
+        nb = unit.nb
+        parts = (tuple(k for k in range(nb + 1) for _ in range(unit.counts[k])),
+                 tuple(k for k in range(nb + 1) for _ in range(unit.counts[nb + 1 + k])))
         seen.add(parts)
         assert loony_value(*parts) == generic(state), (parts, state.summary())
     # chains of one, two and long ones, and loops, all met

@@ -16,9 +16,11 @@ from plunder.core.errors import SearchLimitError
 from plunder.games.pillage.rules import PillageGame
 from plunder.games.pillage.solver import UNIT_SHARE, Solver
 from plunder.games.pillage.solver_unit import RULES
-from plunder.games.pillage.solver_unit_compiled import CompiledUnitSearch, compiled_search
+from plunder.games.pillage.solver_rules import (SHARED, chain_keeps, closes, components, eaten_chain, loony, merged_bounds,
+                                                move_groups, scan, walk, window)
+from plunder.games.pillage.solver_unit_compiled import CompiledUnitSearch, compiled_kernel_rules, compiled_search
 
-from .test_solver_unit import random_position, unit_positions
+from .test_solver_unit import loony_positions, random_position, unit_positions
 
 pytestmark = pytest.mark.skipif(compiled_search() is None, reason="numba is not available or PLUNDER_PURE is set")
 
@@ -61,6 +63,67 @@ def test_compiled_values_equal_the_python_search(rules: frozenset[str]) -> None:
     assert used["ground lines"] > 20, used
 
 
+def test_the_shared_rules_compiled_give_what_they_give_in_python() -> None:
+    """Every rule of solver_rules.py that the compiled search compiles, called on the same
+    random positions in Python (lists) and compiled (numpy arrays), gives the same result;
+    each rule's interesting case is met (a forced capture, a chain, an endgame, a cut)."""
+    compiled = compiled_kernel_rules()
+    assert set(compiled) == set(SHARED)
+    rng = random.Random(12)
+    met = {"forced": 0, "head": 0, "endgame": 0, "loop": 0, "cut": 0, "narrowed": 0}
+    endgames = [s for s in (loony_positions(rng, shape) for shape in ["square:3x3", "square:2x4", "square:3x4"] * 20)
+                if s is not None and not s.is_terminal()]
+    # one line more: a chain or loop opened, its boxes being eaten
+    opened = [s.apply(rng.choice(s.legal_actions())) for s in endgames]
+    for game, state in list(unit_positions(rng, 120)) + [(s.game, s) for s in endgames + opened]:
+        solver = Solver(game, state.contents, compiled=False)
+        assert solver.frame is not None
+        fast = CompiledUnitSearch(solver.frame, solver.inverse, 1 << 16)
+        masks, ends = fast.box_mask.tolist(), fast.edge_box.tolist()
+        undrawn = solver.full ^ solver.frame.local(state.drawn)
+        found = scan(undrawn, masks, ends, True)
+        assert compiled["scan"](undrawn, fast.box_mask, fast.edge_box, 1) == found
+        assert compiled["scan"](undrawn, fast.box_mask, fast.edge_box, 0) == scan(undrawn, masks, ends, False)
+        forced, _, n_open, twos, unsafe, ncaps, capmask, head_line, head_other = found
+        met["forced"] += forced >= 0
+        if forced < 0 and head_line >= 0:
+            met["head"] += 1
+            chain = eaten_chain(head_line, head_other, undrawn, masks, ends)
+            assert compiled["eaten_chain"](head_line, head_other, undrawn, fast.box_mask, fast.edge_box) == chain
+        if not ncaps and n_open and twos == n_open:
+            counts = [0] * len(fast.counts)
+            whole = components(undrawn, masks, ends, counts)
+            assert compiled["components"](undrawn, fast.box_mask, fast.edge_box, fast.counts) == whole
+            assert fast.counts.tolist() == counts
+            if whole:
+                met["endgame"] += 1
+                nb = len(masks)
+                assert compiled["loony"](fast.counts, nb) == loony(counts, nb)
+        for b, mask in enumerate(masks):
+            if (mask & undrawn).bit_count() == 2:
+                shape = walk(b, undrawn, masks, ends)
+                assert compiled["walk"](b, undrawn, fast.box_mask, fast.edge_box) == shape
+                met["loop"] += shape[1]
+        for e in range(solver.frame.num_edges):
+            if undrawn >> e & 1:
+                assert compiled["chain_keeps"](e, undrawn, fast.box_mask, fast.edge_box) == chain_keeps(
+                    e, undrawn, masks, ends)
+                after = (solver.full ^ undrawn) | 1 << e
+                assert compiled["closes"](e, after, fast.box_mask, fast.edge_box) == closes(e, after, masks, ends)
+        first = rng.choice([-1] + [e for e in range(solver.frame.num_edges) if undrawn >> e & 1])
+        assert compiled["move_groups"](first, capmask, undrawn, unsafe) == move_groups(first, capmask, undrawn, unsafe)
+        lo = rng.randint(-n_open, n_open)
+        hi = rng.randint(lo, n_open)
+        alpha = rng.randint(-n_open - 1, n_open)
+        beta = rng.randint(alpha + 1, n_open + 1)
+        step = window(lo, hi, alpha, beta)
+        assert compiled["window"](lo, hi, alpha, beta) == step
+        met["cut" if step[0] else "narrowed"] += 1
+        best = rng.randint(-n_open, n_open)
+        assert compiled["merged_bounds"](best, alpha, beta, lo, hi) == merged_bounds(best, alpha, beta, lo, hi)
+    assert all(n >= 5 for n in met.values()), met
+
+
 def loop_positions() -> Iterator[tuple[PillageGame, int]]:
     """Unit boards with every outer line drawn (and, on 3x3, the centre box's lines):
 
@@ -83,10 +146,16 @@ def loop_positions() -> Iterator[tuple[PillageGame, int]]:
 
 
 def test_one_line_of_each_chain_and_loop_is_searched() -> None:
-    """In positions with no box capturable, ``_chain_keeps`` keeps exactly one line of each
-    chain and loop of boxes two lines short (components found here by a plain flood fill),
-    the middle one of a chain of two, and every line that borders no such box."""
-    from plunder.games.pillage.solver_unit_compiled import _chain_keeps
+    """In positions with no box capturable, ``chain_keeps`` (the Python function, and the same
+    compiled) keeps exactly one line of each chain and loop of boxes two lines short
+    (components found here by a plain flood fill), the middle one of a chain of two, and
+    every line that borders no such box."""
+    compiled = compiled_kernel_rules()
+
+    def keeps(e: int, undrawn: int, fast: CompiledUnitSearch) -> bool:
+        pure = chain_keeps(e, undrawn, fast.box_mask.tolist(), fast.edge_box.tolist())
+        assert compiled["chain_keeps"](e, undrawn, fast.box_mask, fast.edge_box) == pure
+        return pure
 
     rng = random.Random(31)
     components = {"loop": 0, "two": 0, "other": 0}
@@ -115,7 +184,7 @@ def test_one_line_of_each_chain_and_loop_is_searched() -> None:
                             todo.append(o)
             seen |= boxes
             lines = {e for b in boxes for e in left[b]}
-            kept = [e for e in lines if _chain_keeps(e, undrawn, fast.box_edges, fast.box_mask, fast.edge_box)]
+            kept = [e for e in lines if keeps(e, undrawn, fast)]
             assert len(kept) == 1, (board_drawn, sorted(boxes), kept)
             links = [e for e in lines if len(frame.edge_boxes[e]) == 2 and all(o in boxes for o in frame.edge_boxes[e])]
             if len(links) == len(boxes):
@@ -128,7 +197,7 @@ def test_one_line_of_each_chain_and_loop_is_searched() -> None:
                 components["other"] += 1
         for e in range(frame.num_edges):
             if undrawn >> e & 1 and not any(o in twos for o in frame.edge_boxes[e]):
-                assert _chain_keeps(e, undrawn, fast.box_edges, fast.box_mask, fast.edge_box)
+                assert keeps(e, undrawn, fast)
     assert components["loop"] == 2 and components["two"] >= 10 and components["other"] >= 50, components
     # the loops' values, searched with their lines pruned to one (the endgame rule off, which
     # would value them without a search), are the Python search's

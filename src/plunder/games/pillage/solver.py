@@ -57,7 +57,8 @@ box changes the rest of the game), nor is "always take an offered box" (declinin
 best, see the tests). Unit boards -- every box the same pile of doubloons, i.e. plain Dots
 and Boxes -- go to :class:`~.solver_unit.UnitSearch` instead, where that shortcut, the
 chain rules and the simple loony endgame values hold; there the root value is found by
-null-window tests (MTD(f)) before a line reaching it is picked.
+null-window tests (MTD(f)) before a line reaching it is picked. What a table entry's bounds
+do to a window, and the entry a result leaves, are solver_rules.py's, shared by every search.
 """
 
 from __future__ import annotations
@@ -79,7 +80,8 @@ from .heuristics import GreedyAgent
 from .rules import PillageGame, PillageState
 from .solver_frame import KEY_BITS, Frame, open_frame, whole_frame
 from .solver_symmetry import edge_symmetries, make_canon
-from .solver_table import ArrayTable, DictTable, Packing, merged_bounds
+from .solver_rules import merged_bounds, window
+from .solver_table import ArrayTable, DictTable, Packing
 from .solver_unit import RULES, UnitSearch, fits, unit_worth
 from .solver_unit_compiled import NODES, STOPPED, CompiledUnitSearch, compiled_search, usable
 
@@ -461,16 +463,9 @@ class Solver:
             if entry:
                 lo = (entry >> shift_lo) - bound
                 hi = ((entry >> 16) & width_mask) - bound
-                if lo >= beta:
-                    return lo
-                if hi <= alpha:
-                    return hi
-                if lo == hi:
-                    return lo
-                if lo > alpha:
-                    alpha = lo
-                if hi < beta:
-                    beta = hi
+                cut, value, alpha, beta = window(lo, hi, alpha, beta)
+                if cut:
+                    return value
                 first = 1 << inverse[sym][(entry & 0xFFFF) - 1]
             else:
                 lo, hi = -rest, rest
@@ -551,15 +546,7 @@ class Solver:
                             best_m = m
                             if v > alpha:
                                 alpha = v
-            # Bounds relative to the window searched, merged with the old entry.
-            if best <= a0:
-                if best < hi:
-                    hi = best
-            elif best >= b0:
-                if best > lo:
-                    lo = best
-            else:
-                lo = hi = best
+            lo, hi = merged_bounds(best, a0, b0, lo, hi)
             tput(key, (lo + bound) << shift_lo | (hi + bound) << 16 | perms[sym][best_m.bit_length() - 1] + 1)
             return best
 
@@ -673,13 +660,9 @@ class Solver:
         lo, hi, first = -(1 << 60), 1 << 60, 0
         if entry is not None:
             lo, hi, stored = entry
-            if lo >= beta:
-                return lo
-            if hi <= alpha:
-                return hi
-            if lo == hi:
-                return lo
-            alpha, beta = max(alpha, lo), min(beta, hi)
+            cut, value, alpha, beta = window(lo, hi, alpha, beta)
+            if cut:
+                return value
             first = 1 << self.inverse[sym][stored]
         a0, b0 = alpha, beta
         best, best_m = -(1 << 60), 0

@@ -163,17 +163,6 @@ class DictTable(dict[int, int]):
         self[key] = entry
 
 
-def merged_bounds(best: int, a0: int, b0: int, lo: int, hi: int) -> tuple[int, int]:
-    """The bounds ``(lo, hi)`` of a stored entry narrowed by a fail-soft search's ``best`` in the
-    window ``(a0, b0)``: at or below the window an upper bound, at or above it a lower bound,
-    inside it the exact value."""
-    if best <= a0:
-        return lo, min(hi, best)
-    if best >= b0:
-        return max(lo, best), hi
-    return best, best
-
-
 def _prime_below(n: int) -> int:
     """The largest prime at most ``n`` (n >= 2), by trial division (n is a table size)."""
     for p in range(n, 1, -1):

@@ -34,25 +34,26 @@ where every line borders one or two boxes, see :func:`fits`):
    same choice, which is never better (Berlekamp, ch. 3, "all-but-two trick").
 3. *Simple loony endgames.* With no capturable box and every open box having exactly two
    undrawn lines, the board is a set of independent chains and loops and its value
-   follows from their lengths alone (:func:`loony_value`; Buzzard and Ciere, "Playing
+   follows from their lengths alone (:func:`.solver_rules.loony`; Buzzard and Ciere, "Playing
    simple loony Dots-and-Boxes endgames optimally", INTEGERS 14, 2014).
 
-Every rule is checked against the generic exact solver (which uses none of them) on
-random positions in ``tests/games/pillage/test_solver_unit.py``.
+The rules, the line order and the bounds are written once, in solver_rules.py, as plain
+functions over ints and int lists that :class:`UnitSearch` calls and the compiled search
+(solver_unit_compiled.py) compiles from the same code; this module holds the Python recursion
+around them. Every rule is checked against the generic exact solver (which uses none of them)
+on random positions in ``tests/games/pillage/test_solver_unit.py``.
 """
 
 from __future__ import annotations
 
-from functools import lru_cache
 from typing import Callable, Collection, Sequence
 
 from .board import Board
 from .contents import Content, Doubloons
 from .solver_frame import Frame
-from .solver_table import ArrayTable, DictTable, Packing, merged_bounds
-
-#: a value below every real one (fail-soft searches start from it)
-_NONE = -(1 << 30)
+from .solver_rules import (NONE, closes, components, double_deal, eaten_chain, loony_rest, merged_bounds, move_groups,
+                           root_order, scan, window)
+from .solver_table import ArrayTable, DictTable, Packing
 #: the rules of the module docstring, by name (all on by default; fewer for measuring)
 RULES = frozenset({"capture", "chains", "endgame"})
 
@@ -71,39 +72,6 @@ def unit_worth(contents: Sequence[Content | None]) -> int | None:
 def fits(board: Board | Frame) -> bool:
     """Whether the capture rules apply: every line borders one or two boxes."""
     return all(1 <= len(boxes) <= 2 for boxes in board.edge_boxes)
-
-
-@lru_cache(maxsize=1 << 16)
-def loony_value(chains: tuple[int, ...], loops: tuple[int, ...]) -> int:
-    """Future net margin of the player to move in a simple loony endgame.
-
-    ``chains`` and ``loops`` are sorted component lengths (loops of four or more boxes).
-    Every move opens a component, and the opponent then either takes all of it and moves
-    next, or takes all but two boxes of a long chain (all but four of a loop) and hands
-    those back, keeping control (Buzzard and Ciere, 2014):
-
-    * a chain of one or two boxes is handed over whole (a pair opened in the middle,
-      so it cannot be declined): the opponent gets ``k + V(rest)``;
-    * a chain of ``k >= 3``: the opponent gets ``max(k + V(rest), k - 4 - V(rest))``;
-    * a loop of ``k >= 4``: the opponent gets ``max(k + V(rest), k - 8 - V(rest))``.
-
-    The mover opens the component that leaves the opponent least.
-    """
-    if not chains and not loops:
-        return 0
-    best = _NONE
-    for i, k in enumerate(chains):
-        if i and chains[i - 1] == k:
-            continue
-        rest = loony_value(chains[:i] + chains[i + 1:], loops)
-        theirs = k + rest if k <= 2 else max(k + rest, k - 4 - rest)
-        best = max(best, -theirs)
-    for i, k in enumerate(loops):
-        if i and loops[i - 1] == k:
-            continue
-        rest = loony_value(chains, loops[:i] + loops[i + 1:])
-        best = max(best, -max(k + rest, k - 8 - rest))
-    return best
 
 
 class UnitSearch:
@@ -131,17 +99,17 @@ class UnitSearch:
         #: positions searched since the last report to ``count``
         self.pending = 0
         #: times each rule of the module docstring was used: captures played at once (1),
-        #: double-deals searched beside taking (2), endgames valued by :func:`loony_value` (3)
+        #: double-deals searched beside taking (2), endgames valued by :func:`.solver_rules.loony` (3)
         self.forced = self.deals = self.endgames = 0
         self.box_mask = [sum(1 << e for e in edges) for edges in frame.box_edges]
-        # line bit -> (box, other box or -1)
-        self.ends = {1 << e: (bs[0], bs[1] if len(bs) > 1 else -1) for e, bs in enumerate(frame.edge_boxes)}
-        #: the box masks, and line bit -> (its box's mask, the other box's mask or 0)
-        self.masks = tuple(self.box_mask)
-        self.end_masks = {m: (self.box_mask[a], self.box_mask[b] if b >= 0 else 0) for m, (a, b) in self.ends.items()}
+        #: per line: (its box, the other box or -1)
+        self.edge_box = [(bs[0], bs[1] if len(bs) > 1 else -1) for bs in frame.edge_boxes]
         self.full = (1 << frame.num_edges) - 1
-        #: line bits in the order lines are tried within a group (nearest the centre first)
-        self.order = [1 << e for e in frame.order]
+        #: the lines in the order they are tried within a group (nearest the centre first)
+        self.order = list(frame.order)
+        self.nb = frame.num_boxes
+        #: scratch for rule 3: chain and loop counts by length (solver_rules.loony's layout)
+        self.counts = [0] * (2 * (frame.num_boxes + 1))
         self.packing = Packing(frame.num_boxes)
         self.canon_sym = canon_sym
         self.perms = perms
@@ -153,47 +121,7 @@ class UnitSearch:
         key, sym = self.canon_sym(drawn)
         entry = self.table.get(key, 0)
         first = self.inverse[sym][self.packing.unpack(entry)[2]] if entry and entry & 0xFFFF else -1
-        lines = [m.bit_length() - 1 for m in self.order if not drawn & m]
-        return sorted(lines, key=lambda e: e != first)
-
-    def components(self, undrawn: int, boxes: list[int]) -> tuple[tuple[int, ...], tuple[int, ...]] | None:
-        """(chain lengths, loop lengths), sorted, of open ``boxes`` that all have exactly two
-        undrawn lines; None if a loop is shorter than four (the endgame rule assumes four)."""
-        box_mask, ends = self.box_mask, self.ends
-        seen = 0
-        chains: list[int] = []
-        loops: list[int] = []
-        for start in boxes:
-            if seen >> start & 1:
-                continue
-            seen |= 1 << start
-            lines = box_mask[start] & undrawn
-            first = lines & -lines
-            length = 1
-            loop = False
-            for line in (first, lines ^ first):
-                box = start
-                while True:
-                    a, b = ends[line]
-                    nxt = b if a == box else a
-                    if nxt < 0:
-                        break
-                    if nxt == start:
-                        loop = True
-                        break
-                    seen |= 1 << nxt
-                    length += 1
-                    line = box_mask[nxt] & undrawn & ~line
-                    box = nxt
-                if loop:
-                    break
-            if loop:
-                if length < 4:
-                    return None
-                loops.append(length)
-            else:
-                chains.append(length)
-        return tuple(sorted(chains)), tuple(sorted(loops))
+        return root_order(self.order, drawn, first)
 
     def search(self, drawn: int, alpha: int, beta: int) -> int:
         """Future net margin in boxes for the player to move (fail-soft in (alpha, beta))."""
@@ -204,87 +132,34 @@ class UnitSearch:
         if not self.pending & 4095:
             n, self.pending = self.pending, 0
             self.count(n)
-        # Boxes by their line masks (no indices: cheaper in the innermost loop).
-        caps: list[tuple[int, int]] = []
-        n_open = twos = unsafe = 0
-        for bm in self.masks:
-            u = bm & undrawn
-            if u:
-                n_open += 1
-                rest = u & (u - 1)
-                if not rest:
-                    caps.append((bm, u))
-                elif not rest & (rest - 1):
-                    twos += 1
-                    unsafe |= u
-        if caps:
-            if not self.capture:
-                return self._branch(drawn, undrawn, alpha, beta, n_open, 0, caps)
+        forced, gain, n_open, twos, unsafe, ncaps, capmask, head_line, head_other = scan(
+            undrawn, self.box_mask, self.edge_box, self.capture)
+        if forced >= 0:
             # Rule 1: a capture that makes no other box capturable is played at once.
-            ends = self.end_masks
-            head = 0
-            for bm, line in caps:
-                a, o = ends[line]
-                if a != bm:
-                    o = a
-                if o:
-                    left = (o & undrawn).bit_count()
-                    if left == 2:
-                        if not head:
-                            head, line0, box = bm, line, o
-                        continue
-                    gain = 2 if left == 1 else 1
-                else:
-                    gain = 1
-                self.forced += 1
-                return gain + self.search(drawn | line, alpha - gain, beta - gain)
-            if not self.chains:
-                return self._branch(drawn, undrawn, alpha, beta, n_open, 0, caps)
+            self.forced += 1
+            return gain + self.search(drawn | 1 << forced, alpha - gain, beta - gain)
+        if ncaps and self.chains:
             # Rule 2: chains being eaten; follow the first from its head.
-            line = line0
-            length = 2
-            prev = line
-            deal = 0
-            capturable_end = False
-            while True:
-                nxt_line = box & undrawn & ~prev
-                if not deal:
-                    deal = nxt_line
-                a, nxt = ends[nxt_line]
-                if a != box:
-                    nxt = a
-                if not nxt:
-                    break
-                left = (nxt & undrawn).bit_count()
-                if left == 2:
-                    length += 1
-                    prev, box = nxt_line, nxt
-                    continue
-                if left == 1:
-                    length += 1
-                    capturable_end = True
-                break
-            alone = len(caps) == (2 if capturable_end else 1)
-            if not alone or length != (4 if capturable_end else 2):
-                return 1 + self.search(drawn | line, alpha - 1, beta - 1)
+            length, capturable_end, deal = eaten_chain(head_line, head_other, undrawn, self.box_mask, self.edge_box)
+            best = 1 + self.search(drawn | 1 << head_line, alpha - 1, beta - 1)
+            if not double_deal(ncaps, length, capturable_end):
+                return best
             self.deals += 1
-            best = 1 + self.search(drawn | line, alpha - 1, beta - 1)
             if best < beta:
-                v = -self.search(drawn | deal, -beta, -max(alpha, best))
+                v = -self.search(drawn | 1 << deal, -beta, -max(alpha, best))
                 if v > best:
                     best = v
             return best
-        if self.endgame and twos == n_open:
+        if not ncaps and self.endgame and twos == n_open:
             # Rule 3: chains and loops only.
-            parts = self.components(undrawn, [b for b, bm in enumerate(self.box_mask) if bm & undrawn])
-            if parts is not None:
+            if components(undrawn, self.box_mask, self.edge_box, self.counts):
                 self.endgames += 1
-                return loony_value(*parts)
-        return self._branch(drawn, undrawn, alpha, beta, n_open, unsafe, [])
+                return loony_rest(self.counts, self.nb)
+        # without rule 1 every line is searched, in one group past the captures
+        return self._branch(drawn, undrawn, alpha, beta, n_open, 0 if ncaps else unsafe, capmask)
 
-    def _branch(self, drawn: int, undrawn: int, alpha: int, beta: int, n_open: int, unsafe: int,
-                caps: list[tuple[int, int]]) -> int:
-        """Search every line (the table, then lines handing no box over, then the rest)."""
+    def _branch(self, drawn: int, undrawn: int, alpha: int, beta: int, n_open: int, unsafe: int, capmask: int) -> int:
+        """Search every line (the table's, then captures, lines handing no box over, the rest)."""
         # No line sequence wins more than every open box nor loses more.
         if n_open <= alpha:
             return n_open
@@ -293,49 +168,34 @@ class UnitSearch:
         packing = self.packing
         key, sym = self.canon_sym(drawn)
         entry = self.table.get(key, 0)
-        first = 0
+        first = -1
         lo, hi = -n_open, n_open
         if entry:
             lo, hi, move = packing.unpack(entry)
-            if lo >= beta:
-                return lo
-            if hi <= alpha:
-                return hi
-            if lo == hi:
-                return lo
-            if lo > alpha:
-                alpha = lo
-            if hi < beta:
-                beta = hi
+            cut, value, alpha, beta = window(lo, hi, alpha, beta)
+            if cut:
+                return value
             if move >= 0:
-                first = 1 << self.inverse[sym][move]
+                first = self.inverse[sym][move]
         a0, b0 = alpha, beta
-        best, best_m = _NONE, 0
-        capmask = 0
-        for _, line in caps:
-            capmask |= line
+        best, best_m = NONE, -1
         order = self.order
-        moves = [first] if first else []
-        for group in (capmask, undrawn & ~(unsafe | capmask), unsafe & ~capmask):
-            group &= ~first
+        moves = [first] if first >= 0 else []
+        for group in move_groups(first, capmask, undrawn, unsafe):
             if group:
-                moves += [m for m in order if m & group]
+                moves += [e for e in order if group >> e & 1]
         for m in moves:
-            gain = 0
-            if m & capmask:
-                after = drawn | m
-                for b in self.ends[m]:
-                    if b >= 0 and self.box_mask[b] & after == self.box_mask[b]:
-                        gain += 1
+            after = drawn | 1 << m
+            gain = closes(m, after, self.box_mask, self.edge_box) if capmask >> m & 1 else 0
             if gain:
-                v = gain + self.search(drawn | m, alpha - gain, beta - gain)
-            elif best_m and beta - alpha > 1:
+                v = gain + self.search(after, alpha - gain, beta - gain)
+            elif best_m >= 0 and beta - alpha > 1:
                 # PVS: prove the later lines no better with a null window first.
-                v = -self.search(drawn | m, -alpha - 1, -alpha)
+                v = -self.search(after, -alpha - 1, -alpha)
                 if alpha < v < beta:
-                    v = -self.search(drawn | m, -beta, -v)
+                    v = -self.search(after, -beta, -v)
             else:
-                v = -self.search(drawn | m, -beta, -alpha)
+                v = -self.search(after, -beta, -alpha)
             if v > best:
                 best, best_m = v, m
                 if v > alpha:
@@ -343,8 +203,8 @@ class UnitSearch:
                     if v >= beta:
                         break
         lo, hi = merged_bounds(best, a0, b0, lo, hi)
-        self.table.put(key, packing.pack(lo, hi, self.perms[sym][best_m.bit_length() - 1]))
+        self.table.put(key, packing.pack(lo, hi, self.perms[sym][best_m]))
         return best
 
 
-__all__ = ["RULES", "UnitSearch", "fits", "loony_value", "unit_worth"]
+__all__ = ["RULES", "UnitSearch", "fits", "unit_worth"]

@@ -7,11 +7,15 @@ solver") puts most of it in the search's own bytecode, the symmetry reduction an
 null window, the same three rules (safe capture, chains being eaten with the double-deal,
 simple loony endgames by the Buzzard-Ciere recursion), the same move order (the table's
 best line, then captures, lines handing no box over, the rest, each nearest the centre
-first) -- runs as one recursive compiled function over numpy tables built once per frame:
+first) -- runs as one recursive compiled function over numpy tables built once per frame.
+The rules themselves are not written here: they are the functions of solver_rules.py, which
+the Python search calls as they are and :func:`_build` compiles from the same code. What is
+here is what numba needs in its own form: the recursion, its flat table, the symmetry images
+carried down the path, the stop flag, and the ground-lines rule (it lives in the table's key):
 
-* ``box_edges[b, i]`` the lines of box ``b`` (-1 past its last), ``edge_box[e, 0..1]`` the
-  boxes a line borders (-1 for none) and ``edge_box[e, 2]`` its ground group (below; -1 for
-  none), ``order`` the lines nearest the centre first;
+* ``box_mask[b]`` the lines of box ``b`` as a mask, ``edge_box[e, 0..1]`` the boxes a line
+  borders (-1 for none) and ``edge_box[e, 2]`` its ground group (below; -1 for none),
+  ``order`` the lines nearest the centre first;
 * ``perms[s, e]`` the image of line ``e`` under symmetry ``s`` and ``inverse[s, e]`` the line
   it maps onto ``e``; ``imgs[d, s]`` the image under ``s`` of the position ``d`` lines deep
   on the search's path, each row made from the one above by one line's bit (so a position's
@@ -27,7 +31,8 @@ first) -- runs as one recursive compiled function over numpy tables built once p
 
 Two rules more than the Python search, each on unless turned off, both exact:
 
-*One line a chain* (``one_per_chain``; it needs rules 1 and 2). With no box capturable,
+*One line a chain* (``one_per_chain``, :func:`.solver_rules.chain_keeps`; it needs rules 1
+and 2). With no box capturable,
 the open boxes two lines short form chains and loops, and only one line of each is
 searched: the middle line of a chain of two boxes, the lower-numbered end line of any other
 chain, the lowest-numbered line of a loop. Proof, by rules 1 and 2 (which the search already
@@ -61,12 +66,15 @@ from __future__ import annotations
 
 import os
 import threading
+from functools import partial
 from typing import Any, Callable, Collection
 
 import numpy as np
 
 from .compiled import PURE_ENV
 from .solver_frame import Frame
+from .solver_rules import (NONE, chain_keeps, closes, compiled_rules, components, double_deal, eaten_chain, loony,
+                           merged_bounds, move_groups, root_order, scan, window)
 from .solver_unit import RULES, fits
 
 #: bytes one set of the compiled table costs: two entries of one int64 each
@@ -75,8 +83,6 @@ SET_BYTES = 16
 MAX_LINES = 62
 #: the fields of the statistics array the kernel and its caller share
 NODES, FORCED, DEALS, ENDGAMES, STOP, STOPPED, FILLED, PRUNED, TWINS = range(9)
-#: a value below every real one
-_NONE = -(1 << 30)
 #: positions with fewer open boxes than this are searched without the table (they are quick
 #: to search again, and each probe is a wait for memory)
 TABLE_FROM = 4
@@ -90,6 +96,8 @@ _MIX = 0x2545F4914F6CDD1D
 _GROUP = 4
 
 _kernel: Callable[..., int] | None = None
+#: the shared rules of solver_rules.py compiled, by name, once the kernel is built
+_rules: dict[str, Callable[..., Any]] = {}
 _tried = False
 
 
@@ -105,6 +113,12 @@ def compiled_search() -> Callable[..., int] | None:
         except ImportError:
             _kernel = None
     return _kernel
+
+
+def compiled_kernel_rules() -> dict[str, Callable[..., Any]]:
+    """The rules of solver_rules.py as the compiled search runs them, by name (for holding
+    them to the Python functions they are compiled from); empty without the compiled search."""
+    return dict(_rules) if compiled_search() is not None else {}
 
 
 def usable(frame: Frame) -> bool:
@@ -152,10 +166,6 @@ class CompiledUnitSearch:
             raise ValueError(f"compiled unit search: unknown rules {sorted(set(rules) - RULES)}")
         self.kernel = kernel
         ne, nb = frame.num_edges, frame.num_boxes
-        width = max(len(edges) for edges in frame.box_edges)
-        self.box_edges = np.full((nb, width), -1, dtype=np.int64)
-        for b, edges in enumerate(frame.box_edges):
-            self.box_edges[b, :len(edges)] = edges
         self.box_mask = np.array([sum(1 << e for e in edges) for edges in frame.box_edges], dtype=np.int64)
         self.edge_box = np.full((ne, 3), -1, dtype=np.int64)
         for e, boxes in enumerate(frame.edge_boxes):
@@ -181,8 +191,8 @@ class CompiledUnitSearch:
         self.params = np.array([nb, width, "capture" in rules, "capture" in rules and "chains" in rules, "endgame" in rules,
                           one_per_chain and "capture" in rules and "chains" in rules, ground, table_from, self.sets, ne], dtype=np.int64)
         self.stats = np.zeros(TWINS + 1, dtype=np.int64)
-        # scratch for the endgame rule: chain and loop counts by length, boxes seen
-        self.counts = np.zeros((2, nb + 1), dtype=np.int64)
+        # scratch for the endgame rule: chain and loop counts by length (solver_rules.loony's layout)
+        self.counts = np.zeros(2 * (nb + 1), dtype=np.int64)
 
     @property
     def forced(self) -> int:
@@ -217,9 +227,9 @@ class CompiledUnitSearch:
         meaningless if ``stats[STOPPED]`` is set after it."""
         depth = bin(drawn).count("1")
         self.imgs[depth] = self.images(drawn)
-        return int(self.kernel(np.int64(drawn), np.int64(alpha), np.int64(beta), np.int64(depth), self.box_edges,
-                               self.box_mask, self.edge_box, self.groups, self.order, self.imgs, self.inverse,
-                               self.perms, self.table, self.params, self.stats, self.counts))
+        return int(self.kernel(np.int64(drawn), np.int64(alpha), np.int64(beta), np.int64(depth), self.box_mask,
+                               self.edge_box, self.groups, self.order, self.imgs, self.inverse, self.perms, self.table,
+                               self.params, self.stats, self.counts))
 
     def watched(self, drawn: int, alpha: int, beta: int, poll: Callable[[int], bool], every: float) -> int:
         """:meth:`search` in a worker thread while this one calls ``poll(positions)`` every
@@ -253,9 +263,8 @@ class CompiledUnitSearch:
         then nearest the centre first."""
         key, sym = self.canon(drawn)
         entry = int(_probe(key, self.table, self.params))
-        first = int(_stored_line(entry, sym, drawn, self.inverse, self.edge_box, self.groups, self.params))
-        lines = [int(e) for e in self.order if not drawn >> int(e) & 1]
-        return sorted(lines, key=lambda e: e != first)
+        return root_order(self.order.tolist(), drawn,
+                          int(_stored_line(entry, sym, drawn, self.inverse, self.edge_box, self.groups, self.params)))
 
     def canon(self, drawn: int) -> tuple[int, int]:
         """(least image of ``drawn`` under the symmetries, the symmetry giving it)."""
@@ -269,47 +278,49 @@ class CompiledUnitSearch:
 
 
 def _build() -> Callable[..., int]:
-    """Compile (or load from numba's cache) :func:`_search`; ``_search`` and ``_loony`` call
-    themselves by their global names, so those are bound to the compiled functions first."""
+    """Compile (or load from numba's cache) :func:`_search` and the shared rules it calls
+    (solver_rules.py, compiled from the same code the Python search runs); ``_search`` calls
+    itself and them by their global names, so those are bound to the compiled functions first."""
     import numba
 
+    _teach_int_methods()
+    _rules.update(compiled_rules(partial(numba.njit, cache=True, nogil=True)))
+    globals().update(_rules)
     jit = numba.njit(cache=True, nogil=True)
-    # the chain walk is inlined where it is used, as the two loops it stands for were (a call
-    # returning its tuple measured slower)
-    globals()["_walk"] = numba.njit(cache=True, nogil=True, inline="always")(globals()["_walk"])
-    for name in ("_popcount", "_loony", "_mix", "_probe", "_store", "_push", "_canon", "_lowest_undrawn",
-                 "_stored_line", "_components", "_chain_keeps", "_search"):
+    for name in ("_mix", "_probe", "_store", "_push", "_canon", "_lowest_undrawn", "_stored_line", "_search"):
         globals()[name] = jit(globals()[name])
     return globals()["_search"]
 
 
-def _popcount(x: int) -> int:
-    """Set bits of a non-negative int64."""
-    n = 0
-    while x:
-        x &= x - 1
-        n += 1
-    return n
+def _teach_int_methods() -> None:
+    """Give numba's integers the two ``int`` methods the shared rules use: ``bit_count`` (set
+    bits of a non-negative int, by a loop) and ``bit_length`` (by the processor's count of
+    leading zeros)."""
+    from numba.core import types as nb_types
+    from numba.cpython.unsafe import numbers
+    from numba.extending import overload_method
 
+    # an intrinsic: compiled code calls it with the value alone (its typing context is numba's)
+    leading_zeros: Any = numbers.leading_zeros
 
-def _loony(counts: Any, nb: int) -> int:
-    """:func:`.solver_unit.loony_value` of the chains ``counts[0, k]`` and loops ``counts[1, k]``
-    of ``k`` boxes (changed while searching, restored on return)."""
-    best = _NONE
-    for k in range(1, nb + 1):
-        if counts[0, k]:
-            counts[0, k] -= 1
-            rest = _loony(counts, nb)
-            counts[0, k] += 1
-            theirs = k + rest if k <= 2 else max(k + rest, k - 4 - rest)
-            best = max(best, -theirs)
-    for k in range(4, nb + 1):
-        if counts[1, k]:
-            counts[1, k] -= 1
-            rest = _loony(counts, nb)
-            counts[1, k] += 1
-            best = max(best, -max(k + rest, k - 8 - rest))
-    return 0 if best == _NONE else best
+    def bit_count(x: Any) -> Callable[[int], int]:
+        def impl(x: Any) -> int:
+            n = 0
+            while x:
+                x &= x - 1
+                n += 1
+            return n
+        return impl
+
+    def bit_length(x: Any) -> Callable[[int], int]:
+        width = x.bitwidth
+
+        def impl(x: Any) -> int:
+            return width - leading_zeros(x)
+        return impl
+
+    overload_method(nb_types.Integer, "bit_count")(bit_count)
+    overload_method(nb_types.Integer, "bit_length")(bit_length)
 
 
 def _mix(key: int, lines: int) -> int:
@@ -383,7 +394,7 @@ def _canon(images: Any, groups: Any, params: Any) -> tuple[int, int]:
         if params[P_GROUND]:
             for g in range(groups.shape[0]):
                 gm = groups[g, 0]
-                image = (image & ~gm) | groups[g, 1 + _GROUP + _popcount(image & gm)]
+                image = (image & ~gm) | groups[g, 1 + _GROUP + (image & gm).bit_count()]
         if best < 0 or image < best:
             best = image
             best_s = s
@@ -412,96 +423,10 @@ def _stored_line(entry: int, s: int, drawn: int, inverse: Any, edge_box: Any, gr
     return line
 
 
-def _walk(start: int, undrawn: int, box_edges: Any, box_mask: Any,
-          edge_box: Any) -> tuple[int, bool, int, int, int, int]:
-    """The chain or loop of boxes two lines short through box ``start`` (one of them): its
-    boxes, whether it is a loop, its two end lines (-1 for a loop), its lowest-numbered line
-    and its boxes as a mask."""
-    first = -1
-    second = -1
-    for i in range(box_edges.shape[1]):
-        e = box_edges[start, i]
-        if e >= 0 and (undrawn >> e) & 1:
-            if first < 0:
-                first = e
-            else:
-                second = e
-    length = 1
-    least = min(first, second)
-    end0 = -1
-    end1 = -1
-    seen = 1 << start
-    for side in range(2):
-        line = first if side == 0 else second
-        box = start
-        while True:
-            least = min(least, line)
-            nxt = edge_box[line, 1] if edge_box[line, 0] == box else edge_box[line, 0]
-            if nxt < 0 or _popcount(box_mask[nxt] & undrawn) != 2:
-                if side == 0:
-                    end0 = line
-                else:
-                    end1 = line
-                break
-            if nxt == start:
-                # a loop: every line of it has been walked
-                return length, True, -1, -1, least, seen
-            seen |= 1 << nxt
-            length += 1
-            nline = -1
-            for i in range(box_edges.shape[1]):
-                e = box_edges[nxt, i]
-                if e >= 0 and e != line and (undrawn >> e) & 1:
-                    nline = e
-            line = nline
-            box = nxt
-    return length, False, end0, end1, least, seen
-
-
-def _components(undrawn: int, box_edges: Any, box_mask: Any, edge_box: Any, counts: Any) -> bool:
-    """Count the chains and loops of the open boxes (every one with two undrawn lines) by
-    length into ``counts``; False if a loop is shorter than four (the recursion assumes four)."""
-    nb = box_mask.shape[0]
-    for k in range(nb + 1):
-        counts[0, k] = 0
-        counts[1, k] = 0
-    seen = 0
-    for start in range(nb):
-        if not box_mask[start] & undrawn or (seen >> start) & 1:
-            continue
-        length, loop, _, _, _, boxes = _walk(start, undrawn, box_edges, box_mask, edge_box)
-        seen |= boxes
-        if loop:
-            if length < 4:
-                return False
-            counts[1, length] += 1
-        else:
-            counts[0, length] += 1
-    return True
-
-
-def _chain_keeps(m: int, undrawn: int, box_edges: Any, box_mask: Any, edge_box: Any) -> bool:
-    """Whether line ``m``, which borders a box with two undrawn lines, is the one line
-    searched of its chain or loop (the one-line-a-chain rule; no box is capturable): the
-    middle line of a chain of two boxes, the lower-numbered end line of any other chain,
-    the lowest-numbered line of a loop."""
-    b0 = edge_box[m, 0]
-    b1 = edge_box[m, 1]
-    two0 = b0 >= 0 and _popcount(box_mask[b0] & undrawn) == 2
-    two1 = b1 >= 0 and _popcount(box_mask[b1] & undrawn) == 2
-    if not two0 and not two1:
-        return True
-    length, loop, end0, end1, least, _ = _walk(b0 if two0 else b1, undrawn, box_edges, box_mask, edge_box)
-    if loop:
-        return m == least
-    if length == 2:
-        return two0 and two1
-    return m == min(end0, end1)
-
-
-def _search(drawn: int, alpha: int, beta: int, depth: int, box_edges: Any, box_mask: Any, edge_box: Any, groups: Any,
-            order: Any, imgs: Any, inverse: Any, perms: Any, table: Any, params: Any, stats: Any, counts: Any) -> int:
-    """:meth:`.solver_unit.UnitSearch.search` compiled (fail-soft future margin in boxes)."""
+def _search(drawn: int, alpha: int, beta: int, depth: int, box_mask: Any, edge_box: Any, groups: Any, order: Any,
+            imgs: Any, inverse: Any, perms: Any, table: Any, params: Any, stats: Any, counts: Any) -> int:
+    """:meth:`.solver_unit.UnitSearch.search` compiled (fail-soft future margin in boxes), with
+    the rules of solver_rules.py compiled from the same code."""
     nb = box_mask.shape[0]
     ne = order.shape[0]
     full = (1 << ne) - 1
@@ -514,105 +439,37 @@ def _search(drawn: int, alpha: int, beta: int, depth: int, box_edges: Any, box_m
         stats[STOPPED] = 1
     if stats[STOPPED]:
         return 0
-    capture, chains, endgame = params[P_CAPTURE], params[P_CHAINS], params[P_ENDGAME]
-    # One pass over the boxes: open ones, capturable ones (their last line), two-line ones.
-    n_open = 0
-    twos = 0
-    unsafe = 0
-    ncaps = 0
-    capmask = 0
-    head_line = -1
-    head_other = -1
-    for b in range(nb):
-        u = box_mask[b] & undrawn
-        if not u:
-            continue
-        n_open += 1
-        rest = u & (u - 1)
-        if not rest:
-            ncaps += 1
-            capmask |= u
-        elif not rest & (rest - 1):
-            twos += 1
-            unsafe |= u
-    if ncaps and capture:
-        # Rule 1: a capture that makes no other box capturable is played at once (boxes in
-        # index order, as the Python search takes them).
-        for b in range(nb):
-            u = box_mask[b] & undrawn
-            if not u or u & (u - 1):
-                continue
-            line = -1
-            for i in range(box_edges.shape[1]):
-                e = box_edges[b, i]
-                if e >= 0 and (u >> e) & 1:
-                    line = e
-            o = edge_box[line, 1] if edge_box[line, 0] == b else edge_box[line, 0]
-            gain = 1
-            if o >= 0:
-                left = _popcount(box_mask[o] & undrawn)
-                if left == 2:
-                    if head_line < 0:
-                        head_line = line
-                        head_other = o
-                    continue
-                if left == 1:
-                    gain = 2
-            stats[FORCED] += 1
-            _push(imgs, depth, line, perms)
-            return gain + _search(drawn | (1 << line), alpha - gain, beta - gain, depth + 1, box_edges, box_mask,
-                                  edge_box, groups, order, imgs, inverse, perms, table, params, stats, counts)
-        if chains:
-            # Rule 2: chains being eaten; follow the first from its head.
-            line = head_line
-            box = head_other
-            length = 2
-            prev = line
-            deal = -1
-            capturable_end = False
-            while True:
-                nxt_line = -1
-                for i in range(box_edges.shape[1]):
-                    e = box_edges[box, i]
-                    if e >= 0 and e != prev and (undrawn >> e) & 1:
-                        nxt_line = e
-                if deal < 0:
-                    deal = nxt_line
-                nxt = edge_box[nxt_line, 1] if edge_box[nxt_line, 0] == box else edge_box[nxt_line, 0]
-                if nxt < 0:
-                    break
-                left = _popcount(box_mask[nxt] & undrawn)
-                if left == 2:
-                    length += 1
-                    prev = nxt_line
-                    box = nxt
-                    continue
-                if left == 1:
-                    length += 1
-                    capturable_end = True
-                break
-            alone = ncaps == (2 if capturable_end else 1)
-            _push(imgs, depth, line, perms)
-            if not alone or length != (4 if capturable_end else 2):
-                return 1 + _search(drawn | (1 << line), alpha - 1, beta - 1, depth + 1, box_edges, box_mask, edge_box,
-                                   groups, order, imgs, inverse, perms, table, params, stats, counts)
-            stats[DEALS] += 1
-            best = 1 + _search(drawn | (1 << line), alpha - 1, beta - 1, depth + 1, box_edges, box_mask, edge_box,
-                               groups, order, imgs, inverse, perms, table, params, stats, counts)
-            if stats[STOPPED]:
-                return 0
-            if best < beta:
-                _push(imgs, depth, deal, perms)
-                v = -_search(drawn | (1 << deal), -beta, -max(alpha, best), depth + 1, box_edges, box_mask, edge_box,
-                             groups, order, imgs, inverse, perms, table, params, stats, counts)
-                if v > best:
-                    best = v
+    forced, gain, n_open, twos, unsafe, ncaps, capmask, head_line, head_other = scan(
+        undrawn, box_mask, edge_box, params[P_CAPTURE])
+    if forced >= 0:
+        # Rule 1: a capture that makes no other box capturable is played at once.
+        stats[FORCED] += 1
+        _push(imgs, depth, forced, perms)
+        return gain + _search(drawn | (1 << forced), alpha - gain, beta - gain, depth + 1, box_mask, edge_box, groups,
+                              order, imgs, inverse, perms, table, params, stats, counts)
+    if ncaps and params[P_CHAINS]:
+        # Rule 2: chains being eaten; follow the first from its head.
+        length, capturable_end, deal = eaten_chain(head_line, head_other, undrawn, box_mask, edge_box)
+        _push(imgs, depth, head_line, perms)
+        best = 1 + _search(drawn | (1 << head_line), alpha - 1, beta - 1, depth + 1, box_mask, edge_box, groups, order,
+                           imgs, inverse, perms, table, params, stats, counts)
+        if not double_deal(ncaps, length, capturable_end):
             return best
-    if not ncaps and endgame and twos == n_open:
+        stats[DEALS] += 1
+        if stats[STOPPED]:
+            return 0
+        if best < beta:
+            _push(imgs, depth, deal, perms)
+            v = -_search(drawn | (1 << deal), -beta, -max(alpha, best), depth + 1, box_mask, edge_box, groups, order,
+                         imgs, inverse, perms, table, params, stats, counts)
+            if v > best:
+                best = v
+        return best
+    if not ncaps and params[P_ENDGAME] and twos == n_open:
         # Rule 3: chains and loops only.
-        if _components(undrawn, box_edges, box_mask, edge_box, counts):
+        if components(undrawn, box_mask, edge_box, counts):
             stats[ENDGAMES] += 1
-            return _loony(counts, nb)
+            return loony(counts, nb)
     if ncaps:
         # without rule 1 every line is searched, in one group past the captures
         unsafe = 0
@@ -638,40 +495,29 @@ def _search(drawn: int, alpha: int, beta: int, depth: int, box_edges: Any, box_m
         wmask = (1 << params[P_WIDTH]) - 1
         hi = ((entry >> 6) & wmask) - bound
         lo = ((entry >> (6 + params[P_WIDTH])) & wmask) - bound
-        if lo >= beta:
-            return lo
-        if hi <= alpha:
-            return hi
-        if lo == hi:
-            return lo
-        if lo > alpha:
-            alpha = lo
-        if hi < beta:
-            beta = hi
+        cut, value, alpha, beta = window(lo, hi, alpha, beta)
+        if cut:
+            return value
         first = _stored_line(entry, s, drawn, inverse, edge_box, groups, params)
-        if first >= 0 and params[P_ONE] and (unsafe >> first) & 1 and not _chain_keeps(first, undrawn, box_edges,
-                                                                                    box_mask, edge_box):
+        if first >= 0 and params[P_ONE] and (unsafe >> first) & 1 and not chain_keeps(first, undrawn, box_mask,
+                                                                                   edge_box):
             first = -1
     a0 = alpha
     b0 = beta
-    best = _NONE
+    best = NONE
     best_m = -1
+    caps, safe, rest = move_groups(first, capmask, undrawn, unsafe)
     for group in range(4):
         if group == 0:
-            if first < 0:
-                continue
-            todo = 1 << first
+            todo = 1 << first if first >= 0 else 0
         elif group == 1:
-            todo = capmask
+            todo = caps
         elif group == 2:
-            todo = undrawn & ~(unsafe | capmask)
+            todo = safe
         else:
-            todo = unsafe & ~capmask
-        if group:
-            if first >= 0:
-                todo &= ~(1 << first)
-            if not todo:
-                continue
+            todo = rest
+        if not todo:
+            continue
         for i in range(ne):
             m = order[i]
             if not (todo >> m) & 1:
@@ -680,30 +526,25 @@ def _search(drawn: int, alpha: int, beta: int, depth: int, box_edges: Any, box_m
                 # a ground line standing for one searched already
                 stats[TWINS] += 1
                 continue
-            if group == 3 and params[P_ONE] and not _chain_keeps(m, undrawn, box_edges, box_mask, edge_box):
+            if group == 3 and params[P_ONE] and not chain_keeps(m, undrawn, box_mask, edge_box):
                 stats[PRUNED] += 1
                 continue
             after = drawn | (1 << m)
             _push(imgs, depth, m, perms)
-            gain = 0
-            if (capmask >> m) & 1:
-                for j in range(2):
-                    b = edge_box[m, j]
-                    if b >= 0 and after & box_mask[b] == box_mask[b]:
-                        gain += 1
+            gain = closes(m, after, box_mask, edge_box) if (capmask >> m) & 1 else 0
             if gain:
-                v = gain + _search(after, alpha - gain, beta - gain, depth + 1, box_edges, box_mask, edge_box, groups,
-                                   order, imgs, inverse, perms, table, params, stats, counts)
+                v = gain + _search(after, alpha - gain, beta - gain, depth + 1, box_mask, edge_box, groups, order, imgs,
+                                   inverse, perms, table, params, stats, counts)
             elif best_m >= 0 and beta - alpha > 1:
                 # PVS: prove the later lines no better with a null window first.
-                v = -_search(after, -alpha - 1, -alpha, depth + 1, box_edges, box_mask, edge_box, groups, order, imgs,
-                             inverse, perms, table, params, stats, counts)
+                v = -_search(after, -alpha - 1, -alpha, depth + 1, box_mask, edge_box, groups, order, imgs, inverse,
+                             perms, table, params, stats, counts)
                 if alpha < v < beta and not stats[STOPPED]:
-                    v = -_search(after, -beta, -v, depth + 1, box_edges, box_mask, edge_box, groups, order, imgs,
-                                 inverse, perms, table, params, stats, counts)
+                    v = -_search(after, -beta, -v, depth + 1, box_mask, edge_box, groups, order, imgs, inverse, perms,
+                                 table, params, stats, counts)
             else:
-                v = -_search(after, -beta, -alpha, depth + 1, box_edges, box_mask, edge_box, groups, order, imgs,
-                             inverse, perms, table, params, stats, counts)
+                v = -_search(after, -beta, -alpha, depth + 1, box_mask, edge_box, groups, order, imgs, inverse, perms,
+                             table, params, stats, counts)
             if stats[STOPPED]:
                 return 0
             if v > best:
@@ -717,13 +558,6 @@ def _search(drawn: int, alpha: int, beta: int, depth: int, box_edges: Any, box_m
             break
     if not tabled:
         return best
-    # merged bounds (solver_table.merged_bounds)
-    if best <= a0:
-        hi = min(hi, best)
-    elif best >= b0:
-        lo = max(lo, best)
-    else:
-        lo = best
-        hi = best
+    lo, hi = merged_bounds(best, a0, b0, lo, hi)
     _store(key, lo, hi, perms[s, best_m] + 1 if best_m >= 0 else 0, stats[NODES] - start, table, params, stats)
     return best
