@@ -109,6 +109,8 @@ def test_postgresql_delivers_to_every_process_in_order_and_a_large_event_whole(p
             for n in range(20):
                 await (a if n % 2 else b).publish(channel, "said", {"n": n, "big": big if n == 7 else ""})
             await until(lambda: len(got_a) == 20 and len(got_b) == 20)
+            # the large one was read from the store, the others came with their notifications
+            assert 1 <= a.read_from_store < 20 and 1 <= b.read_from_store < 20
             await asyncio.sleep(0.2)  # nothing more comes
             b.on("said", collector(stray))
             await a.publish(game_channel("elsewhere"), "said", {"n": 99})  # b does not follow it
@@ -178,6 +180,7 @@ def test_a_listener_cut_off_catches_up_from_the_store_without_loss_or_duplicates
             for n in range(1, 6):
                 await sender.publish(channel, "said", {"n": n})
             await until(lambda: len(got) == 6)
+            assert listener.read_from_store >= 5  # the ones missed, read from the store
             await sender.publish(channel, "said", {"n": 6})
             await until(lambda: len(got) == 7)
             await asyncio.sleep(0.3)  # nothing comes twice

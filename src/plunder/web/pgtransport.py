@@ -5,8 +5,9 @@ it follows that it has not delivered yet.
 
 So nothing is lost and nothing comes twice: an event is stored before anyone hears of it
 (with the change it tells, in one transaction: :meth:`PgTransport.writer`); a notification
-only says "channel C has event n" (a NOTIFY payload is limited to 8000 bytes; the event may
-be larger); a process delivers a channel's events in order from the last it delivered, so a
+says "channel C has event n" and carries the event when it fits (a NOTIFY payload is limited
+to 8000 bytes: a larger event is read from the store, as is any event after a gap in the
+numbers); a process delivers a channel's events in order from the last it delivered, so a
 notification lost while its listening connection was down (a restart of the database, a
 network cut) is made up when it connects again: it reads every followed channel's events
 past the last it delivered. Numbers are given per channel under a transaction-scoped
@@ -45,6 +46,9 @@ KEPT_SECONDS = 3600.0
 PRUNE_SECONDS = 300.0
 #: how long a listener waits before connecting again after its connection was lost (seconds)
 RECONNECT_SECONDS = 0.5
+#: the longest notification that carries its event whole (PostgreSQL's limit is 8000 bytes); a
+#: larger event is announced by its number and read from the store
+MAX_PAYLOAD_BYTES = 7900
 
 events = StoredTable(
     "events", metadata,
@@ -68,9 +72,21 @@ def write_event(db: Connection, channel: str, kind: str, data: Mapping[str, Any]
     db.execute(text("SELECT pg_advisory_xact_lock(hashtext(:channel))"), {"channel": channel})
     seq = int(db.execute(select(func.coalesce(func.max(events.c.seq), 0) + 1)
                          .where(events.c.channel == channel)).scalar_one())
-    db.execute(insert(events).values(channel=channel, seq=seq, kind=kind, data=json.dumps(data), at=time.time()))
-    db.execute(text("SELECT pg_notify(:name, :payload)"), {"name": NOTIFY_CHANNEL, "payload": f"{seq} {channel}"})
+    told = json.dumps(data)
+    db.execute(insert(events).values(channel=channel, seq=seq, kind=kind, data=told, at=time.time()))
+    payload = f"{seq} {channel} {kind} {told}"
+    if len(payload.encode()) > MAX_PAYLOAD_BYTES:
+        payload = f"{seq} {channel}"  # read from the store
+    db.execute(text("SELECT pg_notify(:name, :payload)"), {"name": NOTIFY_CHANNEL, "payload": payload})
     return seq
+
+
+def heard(payload: str) -> tuple[str, int, Event | None]:
+    """A notification's channel, event number and, when it carries it whole, the event."""
+    number, _, rest = payload.partition(" ")
+    channel, _, rest = rest.partition(" ")
+    kind, _, told = rest.partition(" ")
+    return channel, int(number), Event(channel, int(number), kind, json.loads(told)) if kind else None
 
 
 def last_seq(engine: Engine, channel: str) -> int:
@@ -112,9 +128,15 @@ class PgTransport(Delivery):
         self.run = run
         #: the number of the last event delivered, by followed channel
         self.delivered: dict[str, int] = {}
-        #: channels with events to read, each read by one task at a time
+        #: channels with events to deliver, each delivered by one task at a time
         self._reading: dict[str, asyncio.Task[None]] = {}
         self._again: set[str] = set()
+        #: events that came whole with their notification, by channel and number
+        self._inbox: dict[str, dict[int, Event]] = {}
+        #: channels whose store must be read (an event announced without its data, or a reconnection)
+        self._stale: set[str] = set()
+        #: events read from the store rather than taken from their notification (tests look)
+        self.read_from_store = 0
         self._listener: asyncio.Task[None] | None = None
         self._pruner: asyncio.Task[None] | None = None
         #: set while the listening connection is up (tests wait for it)
@@ -156,6 +178,8 @@ class PgTransport(Delivery):
         self.followed.discard(channel)
         self.delivered.pop(channel, None)
         self._again.discard(channel)
+        self._inbox.pop(channel, None)
+        self._stale.discard(channel)
 
     def writer(self, channel: str, kind: str, data: Mapping[str, Any]) -> Writer | None:
         """Store the event in the change's transaction (:func:`write_event`)."""
@@ -183,23 +207,37 @@ class PgTransport(Delivery):
         self._reading[channel] = asyncio.create_task(self._read(channel))
 
     async def _read(self, channel: str) -> None:
-        """Deliver ``channel``'s events after the last delivered, in order, until none is new."""
+        """Deliver ``channel``'s events after the last delivered, in order, until none is new:
+        those that came whole with their notification while they follow on, else (a gap, an
+        event too large for its notification, a reconnection) those read from the store."""
         try:
             while True:
                 self._again.discard(channel)
+                inbox = self._inbox.setdefault(channel, {})
+                while (seq := self.delivered.get(channel)) is not None and seq + 1 in inbox:
+                    event = inbox.pop(seq + 1)
+                    self.delivered[channel] = event.seq
+                    await self.deliver(event)
                 seq = self.delivered.get(channel)
                 if seq is None:
                     return
-                try:
-                    found = await self.run(events_after, self.engine, channel, seq)
-                except Exception:  # the store unreachable: the next notification, or reconnection, reads again
-                    log.exception("could not read the events of %s", channel)
-                    return
-                for event in found:
-                    if self.delivered.get(channel) != event.seq - 1:
-                        break  # unfollowed meanwhile
-                    self.delivered[channel] = event.seq
-                    await self.deliver(event)
+                for n in [n for n in inbox if n <= seq]:
+                    del inbox[n]
+                if inbox or channel in self._stale:
+                    self._stale.discard(channel)
+                    try:
+                        found = await self.run(events_after, self.engine, channel, seq)
+                    except Exception:  # the store unreachable: the next notification, or reconnection, reads again
+                        log.exception("could not read the events of %s", channel)
+                        self._stale.add(channel)
+                        return
+                    for event in found:
+                        if self.delivered.get(channel) != event.seq - 1:
+                            break  # unfollowed meanwhile, or delivered from a notification
+                        inbox.pop(event.seq, None)
+                        self.delivered[channel] = event.seq
+                        self.read_from_store += 1
+                        await self.deliver(event)
                 if channel not in self._again:
                     return
         finally:
@@ -215,11 +253,16 @@ class PgTransport(Delivery):
                     await conn.execute(f"LISTEN {NOTIFY_CHANNEL}")
                     self.connections += 1
                     self.listening.set()
-                    for channel in list(self.delivered):
+                    for channel in list(self.delivered):  # what was missed while not listening
+                        self._stale.add(channel)
                         self.wake(channel)
                     async for note in conn.notifies():
-                        number, _, channel = note.payload.partition(" ")
-                        if int(number) > self.delivered.get(channel, int(number)):
+                        channel, number, event = heard(note.payload)
+                        if number > self.delivered.get(channel, number):
+                            if event is None:
+                                self._stale.add(channel)
+                            else:
+                                self._inbox.setdefault(channel, {})[number] = event
                             self.wake(channel)
             except asyncio.CancelledError:
                 raise

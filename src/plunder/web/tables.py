@@ -325,7 +325,9 @@ class Tables:
                 await self.refresh(table)
                 return
             moves = [Move(by, action) for by, action in event.data["moves"]]
-            states = await asyncio.to_thread(table.replay_from, first, moves)
+            # a game slow to prepare is slow to play too: replayed off the event loop
+            states = await asyncio.to_thread(table.replay_from, first, moves) if table.slow() \
+                else table.replay_from(first, moves)
             table.row.version = version
             table.row.status = str(event.data["status"])
             if first < len(table.moves):
