@@ -2,14 +2,17 @@
 workers, behind the fair lanes of :mod:`.thinking`), and its move is written as a person's is.
 
 A showcase (every seat an AI) moves at a watcher's pace and only while watched; an AI that
-fails falls back to a simpler level (:data:`FALLBACK`) and the table is told why.
+fails falls back to a simpler level (:data:`FALLBACK`) and the table is told why. With several
+server processes one thinks for a game at a time: the one holding its lease (:class:`Lease`,
+:mod:`.leases`); another that would think waits for the lease's time to run out, and takes
+over if the holder died.
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
-from typing import Awaitable, Callable
+from typing import Awaitable, Callable, Protocol
 
 from ..core.game import State
 from ..core.record import Move
@@ -28,6 +31,10 @@ FALLBACK = {"hard": "medium", "medium": "easy", "easy": "random"}
 #: how long an AI move waits before asking again when its lane is full (``thinking.MAX_WAITING``)
 BUSY_RETRY_SECONDS = 1.0
 
+#: how long a process holds a game's AI work without renewing it (it renews every third of it
+#: while thinking): the longest a game waits for another process when the one thinking dies
+LEASE_SECONDS = 10.0
+
 #: how a decided move is stored and shown: the table, the ply of its first move, the moves and
 #: the positions after them (:meth:`plunder.web.tables.Tables.write`; hold the table's lock)
 Write = Callable[[Table, int, list[Move], list[State]], Awaitable[None]]
@@ -38,12 +45,24 @@ def announce(table: Table, message: str, detail: str = "") -> None:
     offer(table.viewers, {"type": "notice", "message": message, "detail": detail or message})
 
 
-class Autoplay:
-    """Moves the AI seats of the tables, through ``thinkers``, storing each move with ``write``."""
+class Lease(Protocol):
+    """Which process does a game's AI work (:mod:`.leases`, through the store)."""
 
-    def __init__(self, thinkers: Thinkers, write: Write) -> None:
+    async def take(self, game_id: str, seconds: float) -> bool:
+        """Hold ``game_id``'s lease for ``seconds`` (True), or learn another holds it (False)."""
+
+    async def release(self, game_id: str) -> None:
+        """Let go of ``game_id``'s lease."""
+
+
+class Autoplay:
+    """Moves the AI seats of the tables, through ``thinkers``, storing each move with ``write``;
+    with a ``lease``, only while this process holds the game's (several processes)."""
+
+    def __init__(self, thinkers: Thinkers, write: Write, lease: Lease | None = None) -> None:
         self.thinkers = thinkers
         self.write = write
+        self.lease = lease
 
     def kick(self, table: Table) -> None:
         """Let AI seats move, in the background, if one is to move and none is thinking (in a
@@ -51,7 +70,39 @@ class Autoplay:
         if table.showcase and not table.viewers:
             return
         if table.ai_to_move() and (table.thinking is None or table.thinking.done()):
-            table.thinking = asyncio.create_task(self._think(table))
+            table.thinking = asyncio.create_task(self._think(table) if self.lease is None else self._leased(table))
+
+    async def _leased(self, table: Table) -> None:
+        """Think for ``table`` while holding its lease; when another process holds it, look again
+        once its time is up (it is renewed while its holder thinks, and runs out if it died)."""
+        assert self.lease is not None
+        try:
+            held = await self.lease.take(table.id, LEASE_SECONDS)
+        except Exception:  # the store unreachable: try again as if it were held
+            log.exception("could not take the AI lease of game %s", table.id)
+            held = False
+        if not held:
+            asyncio.get_running_loop().call_later(LEASE_SECONDS, self.kick, table)
+            return
+        renewing = asyncio.create_task(self._renew(table.id))
+        try:
+            await self._think(table)
+        finally:
+            renewing.cancel()
+            try:
+                await self.lease.release(table.id)
+            except Exception:  # its time runs out all the same
+                log.exception("could not release the AI lease of game %s", table.id)
+
+    async def _renew(self, game_id: str) -> None:
+        """Renew ``game_id``'s lease every third of its time while thinking."""
+        assert self.lease is not None
+        while True:
+            await asyncio.sleep(LEASE_SECONDS / 3)
+            try:
+                await self.lease.take(game_id, LEASE_SECONDS)
+            except Exception:
+                log.exception("could not renew the AI lease of game %s", game_id)
 
     async def _think(self, table: Table) -> None:
         """AI seats move until a person must (a move planned on a position taken back is dropped);

@@ -25,7 +25,7 @@ from sqlalchemy.engine import make_url
 from ..core.game import Game, State
 from ..core.record import Move
 from ..match import new_seed, undo_point
-from . import outcomes, ratings
+from . import leases, outcomes, ratings
 from .autoplay import Autoplay
 from .names import names_of
 from .pgtransport import PgTransport
@@ -59,6 +59,23 @@ MOVES, CHANGED, REMATCH = "moves", "changed", "rematch"
 RENAMED = "renamed"
 
 
+class StoredLease:
+    """The AI leases of one process in the store (:mod:`.leases`): held under a name of its own."""
+
+    def __init__(self, storage: Storage) -> None:
+        self.storage = storage
+        #: this process's name in the leases
+        self.holder = new_token()
+
+    async def take(self, game_id: str, seconds: float) -> bool:
+        """Hold ``game_id``'s lease for ``seconds``, or learn another process holds it."""
+        return await self.storage.db(leases.take, self.storage.store.engine, game_id, self.holder, seconds)
+
+    async def release(self, game_id: str) -> None:
+        """Let go of ``game_id``'s lease."""
+        await self.storage.db(leases.release, self.storage.store.engine, game_id, self.holder)
+
+
 def transport_name(db_url: str) -> str:
     """The name of the transport a server over ``db_url`` uses (:func:`transport_for`), as
     ``plunder serve`` says it on start."""
@@ -83,7 +100,7 @@ class Tables:
         self.store = store
         self.db = self.storage.db
         self.thinkers = thinkers
-        self.autoplay = Autoplay(thinkers, self.write)
+        self.autoplay = Autoplay(thinkers, self.write, StoredLease(self.storage) if self.storage.shared else None)
         #: the transport: given, else the one the store calls for (:func:`transport_for`)
         self.transport = transport or transport_for(self.storage)
         #: the agent behind hints; ``None``: each game's own (``Strength.hint``, as ``plunder play``)
