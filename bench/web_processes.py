@@ -4,9 +4,8 @@ database, and games whose two players sit on different processes.
 Run: .venv/bin/python bench/web_processes.py [--processes 3] [--games 200] [--think 3.0] [--seconds 120]
      [--db postgresql+psycopg://...]   (default: a throwaway cluster, as the tests start one)
 
-Each game is Pillage ``small`` made the way two people meet in the lobby: its creator on
-process ``i mod N`` lists it with its second seat open, the other takes the seat from the lobby of
-process ``i + 1 mod N``. They play random legal moves in turn, waiting ``--think`` seconds on
+Each game is Pillage ``small`` between two people: its creator on process ``i mod N`` leaves
+its second seat open, the other claims it with the invite link on process ``i + 1 mod N``. They play random legal moves in turn, waiting ``--think`` seconds on
 average (uniform between half and one and a half times it) before each, and the one who moves
 says a line at the table just before moving (as often as the chat's rate allows), until the game ends or ``--seconds`` have passed.
 It measures, for moves and chat lines alike:
@@ -26,12 +25,14 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import http.client
 import json
 import os
 import random
 import subprocess
 import sys
 import time
+import urllib.parse
 import urllib.request
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -40,7 +41,7 @@ from typing import Any, Iterator
 import websockets
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # the tests' throwaway PostgreSQL
-from bench.web_load import create, free_port, pct, sit_from_lobby  # noqa: E402
+from bench.web_load import create, free_port, pct  # noqa: E402
 from plunder.web.chat import CHAT_RATE  # noqa: E402
 from plunder.web.security import TOKEN_HEADER  # noqa: E402
 
@@ -76,6 +77,19 @@ def start(db: str) -> tuple[subprocess.Popen[bytes], str]:
             time.sleep(0.2)
     process.kill()
     raise RuntimeError("a server did not start")
+
+
+def join(url: str, path: str) -> str:
+    """Claim an open seat by its invite link (``path``) on ``url`` as a newcomer; the token given."""
+    parts = urllib.parse.urlsplit(url)
+    conn = http.client.HTTPConnection(parts.hostname or "127.0.0.1", parts.port, timeout=60)
+    conn.request("GET", path)
+    answer = conn.getresponse()
+    answer.read()
+    conn.close()
+    if answer.status != 303:
+        raise RuntimeError(f"GET {path} answered {answer.status}")
+    return (answer.getheader("set-cookie") or "").split("=", 1)[1].split(";", 1)[0]
 
 
 class Player:
@@ -122,13 +136,16 @@ async def game(i: int, urls: list[str], think: float, tally: Tally, deadline: fl
     here, there = urls[i % len(urls)], urls[(i + 1) % len(urls)]
     try:
         game_id, first = await asyncio.to_thread(create, here, "pillage", "", "", {
-            "preset": "small", "seat.0": "me", "seat.1": "open", "listed": "anyone"})
-        second = await asyncio.to_thread(sit_from_lobby, there, game_id)
-        sockets = [await websockets.connect(f"{url.replace('http', 'ws')}/ws/{game_id}", open_timeout=60,
-                                            additional_headers={TOKEN_HEADER: token})
-                   for url, token in ((here, first), (there, second))]
-        players = [Player(ws, tally) for ws in sockets]
+            "preset": "small", "seat.0": "me", "seat.1": "open"})
+        sockets = [await websockets.connect(f"{here.replace('http', 'ws')}/ws/{game_id}", open_timeout=60,
+                                            additional_headers={TOKEN_HEADER: first})]
+        players = [Player(sockets[0], tally)]
         try:
+            await players[0].until(lambda: bool(players[0].state))
+            second = await asyncio.to_thread(join, there, players[0].state["invites"][0]["path"])
+            sockets.append(await websockets.connect(f"{there.replace('http', 'ws')}/ws/{game_id}", open_timeout=60,
+                                                    additional_headers={TOKEN_HEADER: second}))
+            players.append(Player(sockets[1], tally))
             await players[1].until(lambda: bool(players[1].state) and players[1].state["seats"][1]["kind"] == "human")
             await players[0].until(lambda: bool(players[0].state) and players[0].state["ply"] == players[1].state["ply"])
             n = 0
