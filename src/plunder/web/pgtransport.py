@@ -81,12 +81,17 @@ def write_event(db: Connection, channel: str, kind: str, data: Mapping[str, Any]
     return seq
 
 
-def heard(payload: str) -> tuple[str, int, Event | None]:
-    """A notification's channel, event number and, when it carries it whole, the event."""
+def heard(payload: str, wanted: Mapping[str, int]) -> tuple[str, int, Event | None]:
+    """A notification's channel, event number and, when it carries it whole and it is of a
+    channel in ``wanted`` past the number there, the event (every process hears every
+    notification: the others' are not decoded)."""
     number, _, rest = payload.partition(" ")
     channel, _, rest = rest.partition(" ")
+    n = int(number)
+    if n <= wanted.get(channel, n):
+        return channel, n, None
     kind, _, told = rest.partition(" ")
-    return channel, int(number), Event(channel, int(number), kind, json.loads(told)) if kind else None
+    return channel, n, Event(channel, n, kind, json.loads(told)) if kind else None
 
 
 def last_seq(engine: Engine, channel: str) -> int:
@@ -257,7 +262,7 @@ class PgTransport(Delivery):
                         self._stale.add(channel)
                         self.wake(channel)
                     async for note in conn.notifies():
-                        channel, number, event = heard(note.payload)
+                        channel, number, event = heard(note.payload, self.delivered)
                         if number > self.delivered.get(channel, number):
                             if event is None:
                                 self._stale.add(channel)
