@@ -217,3 +217,18 @@ def test_following_starts_after_the_last_stored_event(postgres_url: str, channel
 
     got, last = asyncio.run(run())
     assert [e.data["n"] for e in got] == [1] and last == 2
+
+
+def test_plunder_serve_says_which_transport_it_uses(tmp_path: Any, postgres_url: str,
+                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    from click.testing import CliRunner
+
+    import plunder.cli.serve as cli
+
+    served: list[object] = []
+    monkeypatch.setattr(cli, "serve", lambda *args: served.append(args))
+    for url, says in ((f"sqlite:///{tmp_path / 'p.db'}", InMemory.name), (postgres_url, PgTransport.name)):
+        result = CliRunner().invoke(cli.serve_cmd, ["--db", url])
+        assert result.exit_code == 0, result.output
+        assert f"Live events: {says}" in result.output.splitlines()
+    assert len(served) == 2

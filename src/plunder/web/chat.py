@@ -15,7 +15,6 @@ given (control characters aside): every page shows it as text, never as markup.
 
 from __future__ import annotations
 
-import asyncio
 import logging
 import re
 import time

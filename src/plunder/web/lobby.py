@@ -235,7 +235,7 @@ async def rematch(request: Request) -> Response:
             others = frozenset(s.token for s in table.row.seats if s.kind == HUMAN and s.token and s.token != token)
             found = await tables.db(offer, tables.store, table.id, new_id, others)
             if found is None:  # another server process offered one first: that one stands
-                tables.open.pop(new_id, None)
+                tables.drop(new_id)
                 await tables.db(drop_game, tables.store, new_id)
     if found is None or token in found.waiting:  # lost the race to create it, or accepting
         found = await tables.db(accept, tables.store, table.id, token)

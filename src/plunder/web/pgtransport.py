@@ -24,7 +24,7 @@ import asyncio
 import json
 import logging
 import time
-from typing import Any, Awaitable, Callable, Mapping, TypeVar
+from typing import Any, Awaitable, Callable, Mapping
 
 import psycopg
 from sqlalchemy import BigInteger, Column, Float, Index, String, Text, delete, func, insert, select, text
@@ -36,7 +36,6 @@ from .transport import Delivery, Event, Writer
 
 log = logging.getLogger("plunder.web")
 
-T = TypeVar("T")
 
 #: the PostgreSQL notification channel every server process listens on
 NOTIFY_CHANNEL = "plunder_events"

@@ -18,7 +18,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-from typing import Any, Awaitable, Callable, Sequence
+from typing import Awaitable, Callable, Sequence
 
 from sqlalchemy.engine import make_url
 
@@ -220,10 +220,14 @@ class Tables:
         idle = sorted((t for t in self.open.values() if not t.viewers and (t.thinking is None or t.thinking.done())),
                       key=lambda t: t.used)
         for table in idle[: len(self.open) - MAX_OPEN_TABLES + 1]:
-            del self.open[table.id]
-            self.transport.unfollow(game_channel(table.id))
-            for hook in self.dropped:
-                hook(table.id)
+            self.drop(table.id)
+
+    def drop(self, game_id: str) -> None:
+        """Forget ``game_id``'s table (the store keeps the game): its events are no longer followed."""
+        self.open.pop(game_id, None)
+        self.transport.unfollow(game_channel(game_id))
+        for hook in self.dropped:
+            hook(game_id)
 
     async def create(self, game: Game, choices: Sequence[str], creator: str, rated: bool = False) -> str:
         """Store a new game of ``game`` with seats as chosen (:data:`SEAT_CHOICES`) by the holder
