@@ -5,7 +5,7 @@ Run: .venv/bin/python bench/web_table_memory.py [--moves 10000] [--game crossroa
      [-p max_rounds=10000 -p target=100000]
 
 The game is played by random players (chance at random too) for ``--moves`` moves (the server's
-limit, ``tables.MAX_GAME_MOVES``, by default), then a table is built from them as the server
+limit, ``table.MAX_GAME_MOVES``, by default), then a table is built from them as the server
 builds one when it loads a game. It prints the memory the table holds, the peak while it was
 built, the CPU time of the build and how many positions it keeps. The parameters by default
 are those of the all-AI game of issue 26 (Crossroads for six, ``max_rounds=10000``,
@@ -21,7 +21,7 @@ import tracemalloc
 from plunder.match import play_out
 from plunder.core.registry import load_game
 from plunder.web.store import HUMAN, ON, GameRow, SeatRow
-from plunder.web.tables import MAX_GAME_MOVES, Table
+from plunder.web.table import MAX_GAME_MOVES, Table
 
 
 def main() -> None:

@@ -25,7 +25,8 @@ from plunder.web import tables as tables_module
 from plunder.web import thinking
 from plunder.web.app import create_app
 from plunder.web.store import Store
-from plunder.web.tables import Tables, Viewer
+from plunder.web.tables import Tables
+from plunder.web.viewers import Viewer
 from plunder.web.thinking import Lane, Superseded, Thinkers
 from tests.web.browser.conftest import LiveServer
 
@@ -157,7 +158,7 @@ async def first_move_against_hard(tables: Tables) -> tuple[Any, Viewer, list[dic
 
 async def _play_against_failing_hard(db: str) -> tuple[list[dict[str, Any]], list[str]]:
     tables = Tables(Store(db), Thinkers(0))
-    tables.start()
+    await tables.start()
     try:
         table, viewer, got = await first_move_against_hard(tables)
         # the AI seat's reply, however it comes, within a bound (the bug: nothing ever came)
@@ -317,7 +318,7 @@ def test_budget_shares_drain_the_queue_in_about_one_search(slots: int) -> None:
 async def _busy_reply(db: str) -> tuple[list[dict[str, Any]], list[str]]:
     """A game against ``hard`` on a server where every search starts with a quarter of its budget."""
     tables = Tables(Store(db), Thinkers(0))
-    tables.start()
+    await tables.start()
     try:
         table, viewer, got = await first_move_against_hard(tables)
         while not any(m["type"] == "notice" for m in got):

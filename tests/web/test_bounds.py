@@ -23,15 +23,17 @@ from plunder.core.record import Move, Record
 from plunder.core.registry import load_game
 from plunder.games.hubs.rules import HubsGame
 from plunder.match import play_out
-from plunder.web import limits, tables
+from plunder.web import autoplay, limits, table, tables
 from plunder.web.app import create_app
 from plunder.web.limits import CLOSE_TRY_LATER, VIEW_BURST
 from plunder.web.security import TOKEN_HEADER
 from plunder.web.positions import CHECKPOINT_EVERY, KEEP_RECENT
 from plunder.web.store import HUMAN, ON, GameRow, SeatRow
-from plunder.web.tables import LEGAL_CAP, LOG_WINDOW, Table, Viewer
+from plunder.web.table import LEGAL_CAP, LOG_WINDOW, Table
+from plunder.web.viewers import Viewer
 
 from .test_play_server import new_game, state_of
+from .clients import browser_of
 
 
 @pytest.fixture
@@ -122,7 +124,7 @@ def test_a_long_game_sends_a_window_of_its_log_and_older_entries_on_request(clie
 
 
 def test_a_game_on_the_server_stops_at_its_move_limit(client: TestClient, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(tables, "MAX_GAME_MOVES", 12, raising=False)
+    monkeypatch.setattr(tables, "MAX_GAME_MOVES", 12)
     game_id = new_game(client, "pillage", preset="small", **{"seat.0": "me", "seat.1": "hotseat"})
     with client.websocket_connect(f"/ws/{game_id}") as ws:
         message = state_of(ws)
@@ -144,7 +146,7 @@ def moves_stored(client: TestClient, game_id: str) -> int:
 
 def test_an_all_ai_game_is_a_showcase_that_moves_only_while_watched(client: TestClient,
                                                                      monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(tables, "SHOWCASE_SECONDS", 0.01, raising=False)
+    monkeypatch.setattr(autoplay, "SHOWCASE_SECONDS", 0.01)
     game_id = new_game(client, "pillage", preset="small", **{"seat.0": "easy", "seat.1": "easy"})
     at_start = moves_stored(client, game_id)
     time.sleep(0.5)
@@ -164,7 +166,7 @@ def test_a_table_is_built_off_the_event_loop(client: TestClient, tmp_path: Path,
                                              monkeypatch: pytest.MonkeyPatch) -> None:
     game_id = new_game(client, "pillage", preset="small", **{"seat.0": "me", "seat.1": "hotseat"})
     on_loop = []
-    load = tables.load_game
+    load = table.load_game
 
     def watched(game: str, **params: Any) -> Game:
         try:
@@ -174,7 +176,7 @@ def test_a_table_is_built_off_the_event_loop(client: TestClient, tmp_path: Path,
             on_loop.append(False)
         return load(game, **params)
 
-    monkeypatch.setattr(tables, "load_game", watched)
+    monkeypatch.setattr(table, "load_game", watched)
     # a second server over the same store loads the game afresh
     with TestClient(create_app(f"sqlite:///{tmp_path / 'plunder.db'}", ai_workers=0)) as fresh:
         assert fresh.get(f"/play/{game_id}").status_code == 200
@@ -209,13 +211,13 @@ def test_a_client_opening_a_game_too_often_is_refused_and_told_when_to_come_back
             ws.receive_json()
     assert closed.value.code == CLOSE_TRY_LATER
     # a spectator is counted by address, the seat's holder by its token: each has views of its own
-    with TestClient(client.app) as stranger:
+    with browser_of(client) as stranger:
         assert stranger.get(f"/watch/{game_id}").status_code == 200
 
 
 def test_a_made_up_token_gains_no_views(client: TestClient) -> None:
     game_id = new_game(client, "pillage", preset="small", **{"seat.0": "me", "seat.1": "hotseat"})
-    with TestClient(client.app) as stranger:
+    with browser_of(client) as stranger:
         # each request with a token of its own making (well formed, holding no seat): all count
         # against the address
         answers = [stranger.get(f"/watch/{game_id}", headers={TOKEN_HEADER: secrets.token_urlsafe(18)}).status_code

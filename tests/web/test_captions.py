@@ -1,5 +1,5 @@
 """The board's captions name the players as the log does (core/svg.py ``seats_called``,
-web/tables.py ``Prepared``): the game-over line, the score, the move shown and the labels a
+web/table.py ``Prepared``): the game-over line, the score, the move shown and the labels a
 picture draws say each seat's name, escaped, wrapped with the name in it, and drawn again when
 a player renames; a picture drawn outside (the terminal, the files) keeps the rules' labels."""
 
@@ -19,7 +19,7 @@ from plunder.core.registry import entry
 from plunder.core.svg import EM_ADVANCE, Picture, Shown, seats_called
 from plunder.games.crossroads.rules import CrossroadsState, Phase
 from plunder.pictures import svg_of
-from plunder.web import tables
+from plunder.web import table as tables
 from plunder.web.app import create_app
 from plunder.web.names import Callers, SeatWho
 

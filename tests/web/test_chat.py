@@ -11,12 +11,13 @@ from typing import Any, Iterator
 import pytest
 from starlette.testclient import TestClient, WebSocketTestSession
 
-from plunder.web import chat
+from plunder.web import chat, games
 from plunder.web.app import create_app
 from plunder.web.chat import CHAT_BURST, CHAT_HISTORY, MAX_CHAT_CHARS, ChatStore
 from plunder.web.store import Store
 
 from .test_play_server import new_game, state_of
+from .clients import browser_of
 
 
 @pytest.fixture
@@ -29,7 +30,7 @@ def db(tmp_path: Path) -> str:
 def pair(db: str) -> Iterator[tuple[TestClient, TestClient, TestClient, str]]:
     """Alice and Bob seated at a two-player Pillage game (Bob by the invite), Carol a stranger; the game's id."""
     app = create_app(db, ai_workers=0)
-    with TestClient(app) as alice, TestClient(app) as bob, TestClient(app) as carol:
+    with TestClient(app) as alice, browser_of(alice) as bob, browser_of(alice) as carol:
         game_id = new_game(alice, "pillage", preset="small", **{"seat.0": "me", "seat.1": "open"})
         with alice.websocket_connect(f"/ws/{game_id}") as a:
             invite = state_of(a)["invites"][0]["path"]
@@ -155,10 +156,11 @@ def moved(ws: WebSocketTestSession) -> dict[str, Any]:
         assert message["type"] == "chat" and message["lines"][0]["kind"] == "move", message
 
 
-def test_crossroads_offers_and_answers_are_told_at_the_table_by_the_server(db: str) -> None:
+def test_crossroads_offers_and_answers_are_told_at_the_table_by_the_server(db: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(games, "MESSAGE_RATE", 1000.0)  # these two play hundreds of moves faster than people may
     rng = random.Random(3)
     app = create_app(db, ai_workers=0)
-    with TestClient(app) as alice, TestClient(app) as bob:
+    with TestClient(app) as alice, browser_of(alice) as bob:
         game_id = new_game(alice, "crossroads", preset="2p", **{"seat.0": "me", "seat.1": "open"})
         with alice.websocket_connect(f"/ws/{game_id}") as a:
             invite = state_of(a)["invites"][0]["path"]

@@ -19,7 +19,8 @@ from plunder.games.crossroads.actions import Offer
 from plunder.games.crossroads.board import cell_name, owner
 from plunder.games.crossroads.rules import CrossroadsState
 from plunder.web.app import create_app
-from plunder.web.tables import LEGAL_CAP, Table, Viewer
+from plunder.web.table import LEGAL_CAP, Table
+from plunder.web.viewers import Viewer
 
 from .test_bounds import row_of
 from .test_play_server import new_game

@@ -19,6 +19,7 @@ from plunder.web.rooms import MAX_LOBBY, offer
 from plunder.web.security import COOKIE
 
 from .test_play_server import new_game, state_of, until_my_turn
+from .clients import browser, browser_of
 
 
 @pytest.fixture
@@ -43,7 +44,7 @@ def named(client: TestClient, name: str) -> None:
 
 def other(client: TestClient) -> TestClient:
     """A second browser on the same app (its own cookies)."""
-    return TestClient(client.app)
+    return browser(client)
 
 
 @pytest.mark.parametrize("name, why", [
@@ -106,7 +107,7 @@ def test_a_browser_without_a_name_is_asked_with_a_default_it_may_keep(app_db: st
         new_game(c, "pillage", preset="small", **{"seat.0": "me", "seat.1": "easy"})
         asked = re.search(r'<details class="me" open>\s*<summary id="my-name">(Guest-[0-9a-f]{4})</summary>', c.get("/").text)
         assert asked
-        with TestClient(c.app) as other_browser:  # another browser may not pass for this one
+        with browser_of(c) as other_browser:  # another browser may not pass for this one
             refused = other_browser.post("/name", data={"name": asked.group(1)}, follow_redirects=False)
             assert refused.status_code == 400 and "word the pages use" in refused.text
         named(c, asked.group(1))
@@ -160,7 +161,7 @@ def test_the_lobby_lists_only_games_anyone_may_join_and_one_post_sits_down(anna:
     lobby = anna.get("/lobby").text
     assert listed in lobby and unlisted not in lobby and "Anna" in lobby and "Your game" in lobby
     assert anna.post(f"/lobby/{listed}/1", follow_redirects=False).status_code == 409  # already seated
-    with TestClient(anna.app) as bob:
+    with browser_of(anna) as bob:
         assert bob.post(f"/lobby/{unlisted}/1", follow_redirects=False).status_code == 410
         assert bob.post(f"/lobby/{listed}/1", headers={"origin": "http://evil.example"},
                         follow_redirects=False).status_code == 403
@@ -169,7 +170,7 @@ def test_the_lobby_lists_only_games_anyone_may_join_and_one_post_sits_down(anna:
         with bob.websocket_connect(f"/ws/{listed}") as ws:
             assert state_of(ws)["you"] == [1]
     assert listed not in anna.get("/lobby").text  # no open seat left
-    with TestClient(anna.app) as carl:
+    with browser_of(anna) as carl:
         assert carl.post(f"/lobby/{listed}/1", follow_redirects=False).status_code == 410
     assert MAX_LOBBY == 50
 
@@ -184,7 +185,7 @@ def finish_by_resigning(client: TestClient, game_id: str) -> dict[str, Any]:
 
 def test_a_rematch_rotates_the_seats_and_waits_for_the_other_player(anna: TestClient) -> None:
     game_id = new_game(anna, "pillage", preset="small", listed="anyone", **{"seat.0": "me", "seat.1": "open"})
-    with TestClient(anna.app) as bob:
+    with browser_of(anna) as bob:
         named(bob, "Bob")
         assert bob.post(f"/rematch/{game_id}", follow_redirects=False).status_code == 403  # not a player
         bob.post(f"/lobby/{game_id}/1", follow_redirects=False)

@@ -16,6 +16,7 @@ from plunder.web.app import create_app
 from plunder.web.security import COOKIE, TOKEN_HEADER
 from plunder.web.limits import MAX_BODY_BYTES, MAX_MESSAGE_BYTES, MESSAGE_BURST
 from plunder.web.store import Store
+from .clients import browser_of
 
 
 @pytest.fixture
@@ -113,7 +114,7 @@ def test_a_stale_ply_is_refused(client: TestClient) -> None:
 
 
 def test_seats_are_isolated_spectators_and_strangers_cannot_act(db: str) -> None:
-    with TestClient(create_app(db, ai_workers=0)) as alice, TestClient(alice.app) as bob:
+    with TestClient(create_app(db, ai_workers=0)) as alice, browser_of(alice) as bob:
         game_id = new_game(alice, "pillage", preset="small", **{"seat.0": "me", "seat.1": "open"})
         with bob.websocket_connect(f"/ws/{game_id}") as ws:
             message = state_of(ws)
@@ -140,7 +141,7 @@ def test_seats_are_isolated_spectators_and_strangers_cannot_act(db: str) -> None
 
 def test_an_invite_claims_its_seat_once_and_two_people_play(db: str) -> None:
     app = create_app(db, ai_workers=0)
-    with TestClient(app) as alice, TestClient(app) as bob, TestClient(app) as carol:
+    with TestClient(app) as alice, browser_of(alice) as bob, browser_of(alice) as carol:
         game_id = new_game(alice, "pillage", preset="small", **{"seat.0": "me", "seat.1": "open"})
         with alice.websocket_connect(f"/ws/{game_id}") as a:
             first = state_of(a)
@@ -289,9 +290,11 @@ def test_a_new_server_over_the_same_store_carries_every_game_on(db: str) -> None
             assert state_of(ws)["ply"] > after["ply"]
 
 
-def test_two_server_processes_share_a_store(db: str) -> None:
-    """Two apps over one database, as two server processes: a viewer of one is told of a move
-    made through the other, and a move planned on a position the other changed is refused."""
+def test_two_server_processes_share_a_store(postgres_url: str) -> None:
+    """Two apps over one PostgreSQL database, as two server processes: a viewer of one is told
+    of a move made through the other (by its transport), and a move planned on a position the
+    other changed is refused. (SQLite is one process's store: its transport is in memory.)"""
+    db = postgres_url
     with TestClient(create_app(db, ai_workers=0)) as one, TestClient(create_app(db, ai_workers=0)) as two:
         game_id = new_game(one, "pillage", preset="small", **{"seat.0": "me", "seat.1": "hotseat"})
         two.cookies.set(COOKIE, one.cookies[COOKIE])
@@ -300,7 +303,7 @@ def test_two_server_processes_share_a_store(db: str) -> None:
             assert seen_a["ply"] == seen_b["ply"]
             b.send_json({"type": "act", "action": seen_b["legal"][0], "ply": seen_b["ply"]})
             moved = state_of(b)
-            told = state_of(a)  # within a second, through the store
+            told = state_of(a)  # through the transport
             assert told["ply"] == moved["ply"] and told["svg"] == moved["svg"]
             # the first process now acts on the position it shows; the second's copy is stale
             a.send_json({"type": "act", "action": told["legal"][0], "ply": told["ply"]})

@@ -25,6 +25,7 @@ from plunder.web.skill import MU, SIGMA, shown
 from plunder.web.store import HUMAN, OVER, GameRow, SeatRow, Store, token_hash
 
 from .test_play_server import new_game, state_of
+from .clients import browser_of
 
 
 @pytest.fixture
@@ -177,7 +178,7 @@ def test_two_people_in_a_rated_game_both_move_and_the_ai_levels_stay_fixed(any_d
     db = any_db
     measured = dict(ratings.ai_ratings()["pillage"])
     app = create_app(db, ai_workers=0)
-    with TestClient(app) as anna, TestClient(app) as bo:
+    with TestClient(app) as anna, browser_of(anna) as bo:
         game_id = new_game(anna, "pillage", preset="small", rated="on", **{"seat.0": "me", "seat.1": "open"})
         row = Store(db).load(game_id)
         assert row is not None

@@ -21,6 +21,7 @@ from plunder.web.app import create_app
 from plunder.web.limits import MAX_MESSAGE_DEPTH, deeper_than
 from plunder.web.security import COOKIE, TOKEN_HEADER, TOKEN_SHAPE
 from plunder.web.security import new_token
+from .clients import browser_of
 
 #: the origin of the pages the test client is served (its requests go to http://testserver)
 OWN = "http://testserver"
@@ -67,7 +68,7 @@ def seats_of(client: TestClient, game_id: str, headers: dict[str, str] | None = 
 
 def test_a_token_in_the_address_never_becomes_the_cookie(app_db: str) -> None:
     app = create_app(app_db, ai_workers=0)
-    with TestClient(app) as attacker, TestClient(app) as victim:
+    with TestClient(app) as attacker, browser_of(attacker) as victim:
         game_id, mine = new_game(attacker, {"seat.0": "me", "seat.1": "open"})
         assert mine  # a newcomer's token, minted by the server
         invite = attacker.get(f"/play/{game_id}").text.split('/join/', 1)[1].split('"', 1)[0]
@@ -153,7 +154,7 @@ def test_a_websocket_from_another_origin_is_refused(client: TestClient, origin: 
 
 def test_an_invite_is_claimed_by_a_navigation_only(app_db: str) -> None:
     app = create_app(app_db, ai_workers=0)
-    with TestClient(app) as host, TestClient(app) as guest:
+    with TestClient(app) as host, browser_of(host) as guest:
         game_id, _ = new_game(host, {"seat.0": "me", "seat.1": "open"})
         invite = host.get(f"/play/{game_id}").text.split('/join/', 1)[1].split('"', 1)[0]
         # an image or a frame of another site would arrive without the Lax cookie

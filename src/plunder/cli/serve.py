@@ -6,6 +6,7 @@ import click
 
 from ..web.app import default_db_url, serve
 from ..web.store import check as check_db
+from ..web.tables import transport_name
 
 
 @click.command("serve")
@@ -18,4 +19,5 @@ def serve_cmd(host: str, port: int, db_url: str | None) -> None:
     hotseat and online)."""
     check_db(db_url or default_db_url())  # a database that cannot be used is refused before the server starts
     click.echo(f"Plunder is being served on http://{host}:{port}/ (Ctrl-C stops it)")
+    click.echo(f"Live events: {transport_name(db_url or default_db_url())}")
     serve(host, port, db_url)

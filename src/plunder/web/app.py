@@ -73,7 +73,7 @@ def create_app(db_url: str | None = None, ai_workers: int | None = None, warm: b
 
     @asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
-        tables.start()
+        await tables.start()
         # the AI workers start in the background: the server answers at once
         warming = asyncio.create_task(tables.thinkers.start()) if warm else None
         try:

@@ -15,19 +15,21 @@ given (control characters aside): every page shows it as text, never as markup.
 
 from __future__ import annotations
 
-import asyncio
 import logging
 import re
 import time
 from collections import OrderedDict
-from typing import Any, Sequence
+from typing import Any, Callable, Sequence
 
 from sqlalchemy import Column, Float, ForeignKey, Index, Integer, String, Text, func, insert, select
 from sqlalchemy import Table as StoredTable
 
 from .limits import Buckets
 from .store import HUMAN, OPEN, metadata
-from .tables import Refused, Table, Tables, Viewer
+from .table import Refused, Table
+from .tables import Tables
+from .transport import Event, Writer, game_channel
+from .viewers import Viewer, offer
 
 log = logging.getLogger("plunder.web")
 
@@ -44,6 +46,8 @@ CHAT_HISTORY = 100
 CHAT_KEPT_GAMES = 1_000
 #: a line a seat holder wrote, and a move told at the table (``Client.talk``)
 SAY, MOVE = "say", "move"
+#: the event of lines stored (``lines``: the stored rows)
+CHAT = "chat"
 
 chat_lines = StoredTable(
     "chat_lines", metadata,
@@ -100,9 +104,12 @@ class ChatStore:
     def __init__(self, engine: Any) -> None:
         self.engine = engine
 
-    def add(self, game_id: str, lines: Sequence[tuple[int, str, int, str]]) -> list[dict[str, Any]] | None:
-        """Store ``lines`` (seat, kind, ply, text) of ``game_id`` said now; the stored rows, or
-        ``None`` when they would take the game past :data:`MAX_CHAT_LINES`."""
+    def add(self, game_id: str, lines: Sequence[tuple[int, str, int, str]],
+            told: Callable[[list[dict[str, Any]]], Writer | None] = lambda rows: None) -> list[dict[str, Any]] | None:
+        """Store ``lines`` (seat, kind, ply, text) of ``game_id`` said now, with what ``told``
+        writes of the stored rows in the same transaction (the event telling them:
+        :mod:`.transport`); the stored rows, or ``None`` when they would take the game past
+        :data:`MAX_CHAT_LINES`."""
         now = time.time()
         with self.engine.begin() as db:
             held = db.execute(select(func.count()).select_from(chat_lines)
@@ -116,6 +123,9 @@ class ChatStore:
                 key = done.inserted_primary_key
                 assert key is not None
                 rows.append({"id": key[0], "seat": seat, "kind": kind, "ply": ply, "at": now, "text": text})
+            writer = told(rows)
+            if writer is not None:
+                writer(db)
             return rows
 
     def latest(self, game_id: str, most: int | None = CHAT_HISTORY) -> list[dict[str, Any]]:
@@ -139,9 +149,11 @@ class Chat:
         #: the last :data:`CHAT_HISTORY` lines of the games viewed lately, as stored, by game id (the
         #: least recently viewed forgotten past :data:`CHAT_KEPT_GAMES`): a page reloaded does not read the store
         self.recent: OrderedDict[str, list[dict[str, Any]]] = OrderedDict()
-        #: lines stored so far, by every game (a read of the store that saw it change is not kept)
+        #: lines told so far, by every game (a read of the store that saw it change is not kept)
         self.written = 0
         tables.moved.append(self.moved)
+        tables.dropped.append(self.forget)
+        tables.transport.on(CHAT, self.told)
 
     async def say(self, table: Table, viewer: Viewer, text: Any) -> None:
         """Store and send a line from the viewer's seat (:class:`Refused`, in words, for a
@@ -161,22 +173,40 @@ class Chat:
         await self.store_and_send(table, [(seat, SAY, len(table.moves), line)])
 
     async def store_and_send(self, table: Table, lines: list[tuple[int, str, int, str]]) -> None:
-        """Store ``lines`` and send them to every viewer (:class:`Refused` past :data:`MAX_CHAT_LINES`)."""
-        rows = await self.tables.db(self.store.add, table.id, lines)
+        """Store ``lines`` and tell them to every viewer, in every process (:class:`Refused`
+        past :data:`MAX_CHAT_LINES`)."""
+        transport, channel = self.tables.transport, game_channel(table.id)
+        rows = await self.tables.db(self.store.add, table.id, lines,
+                                    lambda rows: transport.writer(channel, CHAT, {"lines": rows}))
         if rows is None:
             raise Refused(f"This game's table talk is full: {MAX_CHAT_LINES:,} lines at most.",
                           f"MAX_CHAT_LINES = {MAX_CHAT_LINES}")
+        await transport.sent(channel, CHAT, {"lines": rows})
+
+    async def told(self, event: Event) -> None:
+        """Lines stored (by this process or another): kept with the game's latest and sent to
+        each viewer of its table that has not had them."""
+        table = self.tables.open.get(event.channel.partition(":")[2])
+        if table is None:
+            return
+        rows: list[dict[str, Any]] = list(event.data["lines"])
         self.written += 1
         if table.id in self.recent:
             kept = self.recent[table.id]
             seen = {r["id"] for r in kept}  # a read of the store that ended meanwhile may hold them already
             self.recent[table.id] = (kept + [r for r in rows if r["id"] not in seen])[-CHAT_HISTORY:]
-        message = {"type": "chat", "history": False, "lines": [shown(table, r) for r in rows]}
-        for each in list(table.viewers):
-            try:
-                each.queue.put_nowait(message)
-            except asyncio.QueueFull:
-                pass  # a viewer that far behind is cut off by the next state (Tables.tell)
+        for viewer in list(table.viewers):
+            if viewer.chat_seen is None:  # its history is being read: these go with it
+                viewer.chat_early.extend(rows)
+                continue
+            new = [r for r in rows if r["id"] > viewer.chat_seen]
+            if new:
+                viewer.chat_seen = new[-1]["id"]
+                offer([viewer], {"type": "chat", "history": False, "lines": [shown(table, r) for r in new]})
+
+    def forget(self, game_id: str) -> None:
+        """A table dropped from memory: its lines are no longer told here, so none are kept."""
+        self.recent.pop(game_id, None)
 
     async def history(self, table: Table, viewer: Viewer) -> None:
         """Send a viewer that just connected the game's last :data:`CHAT_HISTORY` lines (nothing
@@ -192,6 +222,10 @@ class Chat:
             self.recent[table.id] = rows
             if len(self.recent) > CHAT_KEPT_GAMES:
                 self.recent.popitem(last=False)
+        # with the lines told while the store was read (kept or not in what it read), each once
+        rows = sorted({r["id"]: r for r in [*rows, *viewer.chat_early]}.values(), key=lambda r: int(r["id"]))
+        viewer.chat_early = []
+        viewer.chat_seen = rows[-1]["id"] if rows else 0
         if rows:
             await viewer.queue.put({"type": "chat", "history": True, "lines": [shown(table, r) for r in rows]})
 

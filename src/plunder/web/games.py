@@ -33,7 +33,9 @@ from .newgame import default_seat, render_form
 from .rooms import list_game
 from .store import OPEN, token_hash
 from .security import TokenRefused, navigated_here, remember, seat_token, token_of
-from .tables import Full, Refused, Table, Tables, Viewer
+from .table import Full, Refused, Table
+from .tables import Tables
+from .viewers import Viewer
 from .templating import templates
 
 log = logging.getLogger("plunder.web")

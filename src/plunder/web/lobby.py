@@ -25,7 +25,7 @@ from .rooms import accept, drop_game, lobby as listed, mine as held, offer, rema
 from .security import TokenRefused, remember, token_of
 from .store import AI, HUMAN, OPEN, SeatRow, token_hash
 from .security import new_token
-from .tables import Refused, Table
+from .table import Refused, Table
 from .templating import templates
 
 #: seconds between the page header's looks at ``/mine.json`` (is it my turn somewhere?)
@@ -79,7 +79,7 @@ async def set_name_route(request: Request) -> Response:
         return templates.TemplateResponse(request, "name.html", {"error": str(exc), "next": back, "given": given[:200]},
                                           status_code=400)
     await tables_of(request).db(set_name, tables_of(request).store, token_hash(token), name)
-    tables_of(request).renamed(token_hash(token))
+    await tables_of(request).renamed(token_hash(token))
     response = RedirectResponse(back, status_code=303)
     return remember(response, request, token) if minted else response
 
@@ -235,13 +235,12 @@ async def rematch(request: Request) -> Response:
             others = frozenset(s.token for s in table.row.seats if s.kind == HUMAN and s.token and s.token != token)
             found = await tables.db(offer, tables.store, table.id, new_id, others)
             if found is None:  # another server process offered one first: that one stands
-                tables.open.pop(new_id, None)
+                tables.drop(new_id)
                 await tables.db(drop_game, tables.store, new_id)
     if found is None or token in found.waiting:  # lost the race to create it, or accepting
         found = await tables.db(accept, tables.store, table.id, token)
     assert found is not None
-    await tables.named(table)
-    tables.tell(table)
+    await tables.rematched(table)  # its players' pages, in every process, are told
     target = found.game_id if not found.waiting else table.id
     return RedirectResponse(request.url_for("play", game_id=target).path, status_code=303)
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import Any, Sequence
 
 from sqlalchemy import Column, ForeignKey, String, Table, select
+from sqlalchemy.exc import IntegrityError
 
 from .store import AI, Store, metadata, seats
 
@@ -21,10 +22,14 @@ outcomes = Table(
 
 
 def record(store: Store, game_id: str, verdict: str) -> None:
-    """Keep ``verdict`` as how ``game_id`` ended (once: a second call changes nothing)."""
-    with store.engine.begin() as db:
-        if db.execute(select(outcomes.c.game_id).where(outcomes.c.game_id == game_id)).first() is None:
-            db.execute(outcomes.insert().values(game_id=game_id, verdict=verdict[:MAX_VERDICT_CHARS]))
+    """Keep ``verdict`` as how ``game_id`` ended (once: a second call changes nothing, whichever
+    server process makes it, at the same time as the first or after)."""
+    try:
+        with store.engine.begin() as db:
+            if db.execute(select(outcomes.c.game_id).where(outcomes.c.game_id == game_id)).first() is None:
+                db.execute(outcomes.insert().values(game_id=game_id, verdict=verdict[:MAX_VERDICT_CHARS]))
+    except IntegrityError:  # another process kept it between the look and the insert
+        pass
 
 
 def players(store: Store, game_ids: Sequence[str]) -> dict[str, dict[str, Any]]:

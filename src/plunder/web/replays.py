@@ -48,7 +48,7 @@ from .limits import MAX_BODY_BYTES, MAX_REPLAYS_WAITING, UPLOAD_BURST, UPLOAD_RA
 from .lobby import hashed_token
 from . import outcomes
 from .store import OVER, RESIGNED
-from .tables import Table
+from .table import Table
 from .templating import templates
 from .thinking import Busy, Superseded
 

@@ -3,7 +3,7 @@
 SQLite by default (a file in WAL mode), PostgreSQL by URL (``postgresql+psycopg://...``) for a
 deployment with several server processes; the SQL is the same for both. A move is written
 (committed) before the server acknowledges it, so a server killed at any moment loses no
-acknowledged move: a game is rebuilt from its seed, seats and moves (:mod:`.tables`).
+acknowledged move: a game is rebuilt from its seed, seats and moves (:mod:`.table`).
 
 Secrets: the game's seed stays in the store while the game is on (a player who knew it could
 compute the cards to come); a seat's token is stored only as its SHA-256 (:func:`token_hash`).
@@ -11,7 +11,7 @@ An open seat's invite code is kept as given until the seat is claimed, so the ga
 see the invite links again; claiming clears it.
 
 Every method is synchronous and short; the server calls them from a thread
-(:meth:`plunder.web.tables.Tables.db`).
+(:meth:`plunder.web.storage.Storage.db`).
 """
 
 from __future__ import annotations
@@ -21,11 +21,11 @@ import json
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Any, Callable, Sequence
 
 from sqlalchemy import (BigInteger, Column, Float, ForeignKey, Index, Integer, MetaData, String, Table, Text,
                         create_engine, delete, event, insert, select, update)
-from sqlalchemy.engine import Engine, make_url
+from sqlalchemy.engine import Connection, Engine, make_url
 from sqlalchemy.exc import DBAPIError, IntegrityError, SQLAlchemyError
 
 from ..core.errors import quoted
@@ -216,14 +216,6 @@ class Store:
                 seats=[SeatRow(s["kind"], s["agent"], s["token"], s["invite"]) for s in seat_rows],
                 moves=[Move(by, action) for by, action in move_rows])
 
-    def versions(self, ids: Sequence[str]) -> dict[str, int]:
-        """The stored version of each game of ``ids`` (to notice another process's changes)."""
-        if not ids:
-            return {}
-        with self.engine.connect() as db:
-            rows = db.execute(select(games.c.id, games.c.version).where(games.c.id.in_(list(ids))))
-            return {str(i): int(v) for i, v in rows}
-
     @staticmethod
     def _insert_moves(db: Any, game_id: str, first: int, new: Sequence[Move]) -> None:
         if new:
@@ -239,24 +231,29 @@ class Store:
             raise StaleWrite(f"game {game_id} is no longer at version {version}")
 
     def append(self, game_id: str, version: int, first: int, new: Sequence[Move], status: str = ON,
-               cut: bool = True) -> None:
+               cut: bool = True, also: Callable[[Connection], None] | None = None) -> None:
         """Store ``new`` as moves ``first``, ``first + 1`` ... of ``game_id`` at ``version`` and
         the game's status, in one transaction (:class:`StaleWrite` if the game changed). ``cut``:
         drop the stored moves from ``first`` on first (an undo); without it a move already stored
-        at ``first`` is a :class:`StaleWrite`, as the version check would find."""
+        at ``first`` is a :class:`StaleWrite`, as the version check would find. ``also`` writes
+        more in the same transaction (the event telling the change: :mod:`.transport`)."""
         try:
             with self.engine.begin() as db:
                 self._bump(db, game_id, version, status=status)
                 if cut:
                     db.execute(delete(moves).where(moves.c.game_id == game_id, moves.c.ply >= first))
                 self._insert_moves(db, game_id, first, new)
+                if also is not None:
+                    also(db)
         except IntegrityError:
             raise StaleWrite(f"game {game_id} already has a move {first}") from None
 
-    def resign(self, game_id: str, version: int, seat: int) -> None:
-        """Mark ``game_id`` (at ``version``) resigned by ``seat``."""
+    def resign(self, game_id: str, version: int, seat: int, also: Callable[[Connection], None] | None = None) -> None:
+        """Mark ``game_id`` (at ``version``) resigned by ``seat`` (``also``: as :meth:`append`'s)."""
         with self.engine.begin() as db:
             self._bump(db, game_id, version, status=RESIGNED, resigned_by=seat)
+            if also is not None:
+                also(db)
 
     def claim(self, invite: str, token: str) -> tuple[str, int] | None:
         """Give the open seat with ``invite`` to the holder of ``token`` (a hash); its game id and

@@ -52,12 +52,15 @@ def free_port() -> int:
 
 
 class LiveServer:
-    """``plunder serve`` in a child process on ``port`` over the SQLite file ``db``."""
+    """``plunder serve`` in a child process on ``port`` over the SQLite file ``db`` (or the
+    database at the URL ``db``: several servers may share a PostgreSQL database)."""
 
-    def __init__(self, db: Path) -> None:
+    def __init__(self, db: Path | str) -> None:
         self.db = db
         self.port = free_port()
         self.process: subprocess.Popen[bytes] | None = None
+        #: what the server printed on start (``plunder serve``'s lines)
+        self.said = ""
 
     @property
     def url(self) -> str:
@@ -66,9 +69,10 @@ class LiveServer:
 
     def start(self) -> None:
         """Start the server and wait until it answers."""
+        db_url = self.db if isinstance(self.db, str) else f"sqlite:///{self.db}"
         self.process = subprocess.Popen(
-            [sys.executable, "-m", "plunder.cli", "serve", "--port", str(self.port), "--db", f"sqlite:///{self.db}"],
-            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+            [sys.executable, "-m", "plunder.cli", "serve", "--port", str(self.port), "--db", db_url],
+            stdout=subprocess.PIPE, stderr=subprocess.PIPE, env={**os.environ, "PYTHONUNBUFFERED": "1"})
         deadline = time.monotonic() + START_SECONDS
         while time.monotonic() < deadline:
             if self.process.poll() is not None:
@@ -76,9 +80,14 @@ class LiveServer:
                 raise RuntimeError(f"plunder serve exited with {self.process.returncode}: {err}")
             try:
                 with urllib.request.urlopen(self.url + "/", timeout=2):
-                    return
+                    pass
             except OSError:
                 time.sleep(0.2)
+                continue
+            # its lines are printed before it serves (a few: they fit the pipe, never filling it)
+            assert self.process.stdout is not None
+            self.said = "".join(self.process.stdout.readline().decode() for _ in range(2))
+            return
         self.kill()
         raise RuntimeError(f"plunder serve did not answer within {START_SECONDS} s")
 

@@ -14,7 +14,7 @@ from plunder.core.record import Move
 from plunder.core.registry import load_game
 from plunder.web.security import COOKIE
 from plunder.web.store import HUMAN, ON, GameRow, SeatRow, Store, token_hash
-from plunder.web.tables import new_token
+from plunder.web.security import new_token
 
 from ..test_client_modules import to_first_relayed_offer
 from .conftest import DESKTOP, PHONE, LiveServer, screenshot

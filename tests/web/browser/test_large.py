@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Browser, Page
 
-from plunder.web.tables import LEGAL_CAP, LOG_WINDOW
+from plunder.web.table import LEGAL_CAP, LOG_WINDOW
 
 from .conftest import PHONE, LiveServer, screenshot
 from .test_play import hubs_choice, start, wait_turn

@@ -1,0 +1,51 @@
+"""Leases in the store: which server process does a game's AI work, so that one does it when
+several share a PostgreSQL database (``docs/web.md``, "Several server processes").
+
+A lease is a row per game (its holder, until when): taken with a conditional write that only
+succeeds when nobody holds it or the holder's time is up, and renewed by its holder while it
+works. A process that dies stops renewing, and another takes the lease once its time is up.
+"""
+
+from __future__ import annotations
+
+import time
+
+from sqlalchemy import Column, Float, String, delete, insert, update
+from sqlalchemy import Table as StoredTable
+from sqlalchemy.engine import Engine
+from sqlalchemy.exc import IntegrityError
+
+from .store import metadata
+
+leases = StoredTable(
+    "leases", metadata,
+    Column("game_id", String(64), primary_key=True),
+    # the process holding it (:data:`plunder.web.autoplay.Autoplay.holder`)
+    Column("holder", String(64), nullable=False),
+    # seconds since the epoch
+    Column("until", Float, nullable=False),
+)
+
+
+def take(engine: Engine, game_id: str, holder: str, seconds: float, now: float | None = None) -> bool:
+    """Hold ``game_id``'s lease for ``seconds`` from ``now``: True when ``holder`` holds it (taken,
+    or renewed: it held it already), False while another holds it."""
+    now = time.time() if now is None else now
+    with engine.begin() as db:
+        done = db.execute(update(leases).where(leases.c.game_id == game_id,
+                                               (leases.c.until < now) | (leases.c.holder == holder))
+                          .values(holder=holder, until=now + seconds))
+        if done.rowcount == 1:
+            return True
+    try:
+        with engine.begin() as db:
+            db.execute(insert(leases).values(game_id=game_id, holder=holder, until=now + seconds))
+        return True
+    except IntegrityError:  # held by another (or taken by another this instant)
+        return False
+
+
+def release(engine: Engine, game_id: str, holder: str) -> None:
+    """Let go of ``game_id``'s lease if ``holder`` holds it."""
+    with engine.begin() as db:
+        db.execute(delete(leases).where(leases.c.game_id == game_id, leases.c.holder == holder))

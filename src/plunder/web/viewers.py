@@ -1,0 +1,51 @@
+"""The connections watching a game (:class:`Viewer`) and how a message reaches them: each has a
+bounded queue its WebSocket drains, and one too slow to take what it is sent is cut off rather
+than let the server's memory grow (:func:`tell`)."""
+
+from __future__ import annotations
+
+import asyncio
+from dataclasses import dataclass, field
+from typing import Any, Callable, Iterable
+
+#: messages waiting for a slow viewer before it is cut off
+MAX_QUEUED = 100
+
+
+@dataclass(eq=False)
+class Viewer:
+    """One connection watching a table: the hash of its token (``None``: a spectator) and the
+    queue its messages wait in."""
+
+    token: str | None
+    queue: asyncio.Queue[dict[str, Any] | None] = field(default_factory=lambda: asyncio.Queue(MAX_QUEUED))
+    #: log entries it has been sent (the next message sends the rest)
+    known: int = 0
+    #: the id of the last table-talk line it has been sent (a line is never sent twice: the
+    #: history read on connecting and a line told live may overlap); ``None`` until the
+    #: history is sent, the lines told meanwhile waiting in :attr:`chat_early`
+    chat_seen: int | None = None
+    chat_early: list[dict[str, Any]] = field(default_factory=list)
+
+
+def tell(viewers: set[Viewer], message_for: Callable[[Viewer], dict[str, Any]]) -> None:
+    """Queue ``message_for(viewer)`` for each of ``viewers``; a viewer too slow to take it is
+    cut off (dropped from ``viewers``, its queue emptied and closed: its connection closes)."""
+    for viewer in list(viewers):
+        try:
+            viewer.queue.put_nowait(message_for(viewer))
+        except asyncio.QueueFull:
+            viewers.discard(viewer)
+            while not viewer.queue.empty():
+                viewer.queue.get_nowait()
+            viewer.queue.put_nowait(None)
+
+
+def offer(viewers: Iterable[Viewer], message: dict[str, Any]) -> None:
+    """Queue ``message`` for each of ``viewers`` that has room: a viewer that far behind is cut
+    off by the next state (:func:`tell`)."""
+    for viewer in list(viewers):
+        try:
+            viewer.queue.put_nowait(message)
+        except asyncio.QueueFull:
+            pass

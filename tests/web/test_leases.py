@@ -1,0 +1,127 @@
+"""AI work done by one server process at a time (web/leases.py, web/autoplay.py): a lease is
+taken by a conditional write, renewed by its holder and taken over once its time is up; with
+two processes on one PostgreSQL database showing a game against the AI, each AI move is thought
+about once, and a process holding the lease that dies is taken over."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from plunder.core.registry import load_game
+from plunder.web import autoplay, leases
+from plunder.web.store import Store
+from plunder.web.tables import Tables
+from plunder.web.thinking import Thinkers
+from plunder.web.viewers import Viewer
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def engine(request: pytest.FixtureRequest, tmp_path: Path) -> Any:
+    """A store's engine on each database."""
+    url = request.getfixturevalue("postgres_url") if request.param == "postgresql" else f"sqlite:///{tmp_path / 'p.db'}"
+    store = Store(url)
+    yield store.engine
+    store.close()
+
+
+def test_a_lease_is_held_by_one_renewed_by_it_and_taken_over_once_its_time_is_up(engine: Any,
+                                                                                  request: pytest.FixtureRequest) -> None:
+    game = f"lease-{request.node.callspec.id}-{id(engine)}"[:60]
+    assert leases.take(engine, game, "one", 10, now=100.0)
+    assert not leases.take(engine, game, "two", 10, now=105.0)  # held
+    assert leases.take(engine, game, "one", 10, now=105.0)  # renewed: now until 115
+    assert not leases.take(engine, game, "two", 10, now=112.0)
+    assert leases.take(engine, game, "two", 10, now=116.0)  # its time is up: taken over
+    assert not leases.take(engine, game, "one", 10, now=117.0)
+    leases.release(engine, game, "one")  # not the holder: nothing happens
+    assert not leases.take(engine, game, "one", 10, now=118.0)
+    leases.release(engine, game, "two")
+    assert leases.take(engine, game, "one", 10, now=119.0)
+    leases.release(engine, game, "one")
+
+
+def counted(tables: Tables, calls: list[int]) -> None:
+    """Count the AI decisions ``tables`` asks its workers for, by ply."""
+    choose = tables.thinkers.choose
+
+    async def counting(game_id: str, fresh: Any, state: Any, spec: str, seed: int, seat: int, ply: int) -> Any:
+        calls.append(ply)
+        await asyncio.sleep(0.05)  # a decision takes a while: the other process has time to want it too
+        return await choose(game_id, fresh, state, spec, seed, seat, ply)
+
+    tables.thinkers.choose = counting  # type: ignore[method-assign,assignment]
+
+
+async def until(check: Any, seconds: float = 30.0) -> None:
+    """Wait until ``check()`` holds."""
+    deadline = asyncio.get_running_loop().time() + seconds
+    while not check():
+        assert asyncio.get_running_loop().time() < deadline, "not in time"
+        await asyncio.sleep(0.02)
+
+
+def test_two_processes_think_once_per_ai_turn(postgres_url: str) -> None:
+    async def run() -> tuple[list[int], list[int], int]:
+        one, two = Tables(Store(postgres_url), Thinkers(0)), Tables(Store(postgres_url), Thinkers(0))
+        calls_one: list[int] = []
+        calls_two: list[int] = []
+        counted(one, calls_one)
+        counted(two, calls_two)
+        await one.start()
+        await two.start()
+        try:
+            game = load_game("pillage", "small")
+            game_id = await one.create(game, ["medium", "me"], "anna")  # the AI moves first, on one
+            here, there = await one.get(game_id), await two.get(game_id)
+            assert here is not None and there is not None
+            watching, playing = Viewer(None), Viewer("anna")
+            two.welcome(there, watching)  # a spectator on two wants the AI's move as well
+            one.welcome(here, playing)
+            for _ in range(3):
+                await until(lambda: not here.ai_to_move() and there.version == here.version or not here.on)
+                if not here.on:
+                    break
+                await one.act(here, playing, here.prepare().legal[0], len(here.moves))
+            await until(lambda: not here.ai_to_move() and there.version == here.version or not here.on)
+            return calls_one, calls_two, len([m for m in here.moves if m.by == 0])
+        finally:
+            await one.close()
+            await two.close()
+
+    calls_one, calls_two, ai_moves = asyncio.run(run())
+    assert ai_moves >= 2
+    assert sorted(calls_one + calls_two) == sorted(set(calls_one + calls_two))  # no turn thought about twice
+    assert len(calls_one) + len(calls_two) == ai_moves
+
+
+def test_a_process_that_dies_holding_the_lease_is_taken_over(postgres_url: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(autoplay, "LEASE_SECONDS", 0.5)
+
+    async def run() -> int:
+        tables = Tables(Store(postgres_url), Thinkers(0))
+        await tables.start()
+        try:
+            game = load_game("pillage", "small")
+            # a game whose AI turn a dead process held: its lease runs out in a second
+            game_id = await tables.create(game, ["me", "medium"], "anna")
+            table = await tables.get(game_id)
+            assert table is not None
+            viewer = Viewer("anna")
+            tables.welcome(table, viewer)
+            assert leases.take(tables.store.engine, game_id, "dead", 3.0)
+            while table.on and not table.ai_to_move():  # a box closed moves again: until the AI's turn
+                await tables.act(table, viewer, table.prepare().legal[0], len(table.moves))
+            moved = len(table.moves)
+            assert table.ai_to_move()
+            await asyncio.sleep(0.5)
+            assert len(table.moves) == moved  # the dead process's lease holds
+            await until(lambda: not table.ai_to_move())  # then this one takes over
+            return len(table.moves) - moved
+        finally:
+            await tables.close()
+
+    assert asyncio.run(run()) >= 1
