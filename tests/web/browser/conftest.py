@@ -52,10 +52,12 @@ def free_port() -> int:
 
 
 class LiveServer:
-    """``plunder serve`` in a child process on ``port`` over the SQLite file ``db``."""
+    """``plunder serve`` in a child process on ``port`` over the SQLite file ``db``, with ``env``."""
 
-    def __init__(self, db: Path) -> None:
+    def __init__(self, db: Path, env: dict[str, str] | None = None) -> None:
         self.db = db
+        #: the server's environment (None: this process's), e.g. a ``PYTHONPATH`` with a game installed apart
+        self.env = env
         self.port = free_port()
         self.process: subprocess.Popen[bytes] | None = None
 
@@ -68,7 +70,7 @@ class LiveServer:
         """Start the server and wait until it answers."""
         self.process = subprocess.Popen(
             [sys.executable, "-m", "plunder.cli", "serve", "--port", str(self.port), "--db", f"sqlite:///{self.db}"],
-            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=self.env)
         deadline = time.monotonic() + START_SECONDS
         while time.monotonic() < deadline:
             if self.process.poll() is not None:
