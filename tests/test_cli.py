@@ -5,7 +5,7 @@ import subprocess
 import sys
 from dataclasses import replace
 from pathlib import Path
-from typing import NoReturn
+from typing import Any, NoReturn
 
 import click
 import pytest
@@ -13,6 +13,9 @@ from click.testing import CliRunner
 
 import plunder
 from plunder.cli import COMMANDS, main
+from plunder.core.capabilities import Strength, Study
+from plunder.core.figures import Length, ReportFigures
+from tests.fake_games import pig_as, register  # noqa: F401  (register is a fixture)
 
 
 def run(*args: str, input: str | None = None):  # type: ignore[no-untyped-def]
@@ -346,10 +349,10 @@ def test_tournament_player_counts_are_checked_in_one_line(tmp_path: Path) -> Non
         assert "--players" in line and "not a player count" in line
     line = one_line(invoke("tournament", "crossroads", "--agents", "random", "--players", "7", "--out", out),
                     "tournament")
-    assert "players='7' is not allowed" in line  # the game's own bound on its parameter
+    assert "crossroads is played by 2–6 players, not 7" in line  # the game's declared seat range
     line = one_line(invoke("tournament", "pillage", "--agents", "random", "--players", "3", "--out", out),
                     "tournament")
-    assert "pillage is played by 2, not 3" in line
+    assert "pillage is played by 2 players, not 3" in line
 
 
 def test_lab_game_counts_are_bounded_before_any_game(tmp_path: Path) -> None:
@@ -483,3 +486,38 @@ def test_every_command_shows_its_help() -> None:
         assert f"  {name} " in listed
         shown = run(name, "--help")
         assert shown.exit_code == 0 and f"Usage: main {name} [OPTIONS]" in shown.output, name
+
+
+def test_play_seats_greedy_by_default_and_the_medium_level_for_a_game_without_it(tmp_path: Path,
+                                                                                 register: Any) -> None:
+    """A game without a ``greedy`` agent is played against its ``medium`` level, not refused."""
+    register(pig_as("plainpig", strength=Strength()))
+    for game_id, rival in (("pig", "greedy"), ("plainpig", "medium")):
+        path = tmp_path / f"{game_id}.json"
+        result = invoke("play", game_id, "--seed", "3", "--record", str(path), input="quit\n")
+        assert result.exit_code == 0, result.output
+        assert plunder.Record.from_json(path.read_text()).players == ["human", rival]
+
+
+def test_report_quality_and_sweep_metrics_refuse_a_game_without_analysis_before_playing(tmp_path: Path) -> None:
+    """Pig offers no ``Analysis``: the metrics are refused before a game is played or a file written."""
+    out = tmp_path / "report"
+    line = one_line(invoke("report", "pig", "--agents", "random", "--games", "3", "--quality", "2", "--out", str(out)),
+                    "report")
+    assert "--quality analyses the games, and pig offers no analysis" in line and not out.exists()
+    line = one_line(invoke("sweep", "pig", "--grid", "goal=20,30", "--agents", "random", "--rank", "drama",
+                           "--games", "2", "--out", str(out)), "sweep")
+    assert "--rank drama analyses the games, and pig offers no analysis" in line and not out.exists()
+
+
+def test_report_refuses_figures_no_observer_gives_before_playing(tmp_path: Path, register: Any) -> None:
+    """Figures that read statistics, for a game without an observer, leave the game out at load: the
+    report says why in its first second, before a game is played or a file written."""
+    figures = ReportFigures(length=Length("rolls", "rolls"))
+    register(pig_as("countpig", study=Study(figures=figures)))
+    out = tmp_path / "report"
+    result = invoke("report", "countpig", "--agents", "random", "--games", "3", "--out", str(out))
+    assert result.exit_code == 1 and "Traceback" not in result.output and not out.exists()
+    assert result.output.strip().splitlines()[-1] == (
+        "plunder report: game 'countpig' (fake_game_countpig:ENTRY) left out: its report figures read the "
+        "statistics rolls, and it has no observer to give them")

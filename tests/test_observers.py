@@ -1,4 +1,4 @@
-"""Every game's statistics come from its observer (``ENTRY.observer``), which
+"""Every game's statistics come from its observer (``ENTRY.study.observer``), which
 :func:`plunder.match.play_out` shows every move of a game, chance's too."""
 
 from __future__ import annotations
@@ -33,7 +33,7 @@ class Witness:
 
 @pytest.mark.parametrize("game_id", list(PRESETS))
 def test_every_game_counts_its_statistics_in_an_observer(game_id: str) -> None:
-    assert entry(game_id).observer is not None
+    assert entry(game_id).study.observer is not None
     game = load_game(game_id, preset=PRESETS[game_id])
     record, final, stats = play_stats(game, ["random"] * game.num_players, seed=5)
     assert stats and final.is_terminal()

@@ -142,13 +142,14 @@ def test_plunder_list_and_rules_show_pig() -> None:
     assert rules.returncode == 0 and "turn total" in rules.stdout
 
 
-def test_pig_imports_only_the_public_api_the_tutorial_names() -> None:
-    """The example's package is written against the modules ``docs/new-game.md`` lists as the
-    public API, and nothing else of Plunder's."""
+@pytest.mark.parametrize("package", ["pig/src/plunder_pig", "stones/src/plunder_stones"])
+def test_the_examples_import_only_the_public_api_the_tutorial_names(package: str) -> None:
+    """Each example's package (Pig, Last Stone) is written against the modules
+    ``docs/new-game.md`` lists as the public API, and nothing else of Plunder's."""
     public = set(re.findall(r"^- `(plunder[\w.]*)`", TUTORIAL.read_text(), re.M))
     assert {"plunder.core.game", "plunder.core.registry"} <= public
     used = set()
-    for source in (ROOT / "examples" / "pig" / "src" / "plunder_pig").glob("*.py"):
+    for source in (ROOT / "examples" / package).glob("*.py"):
         for node in ast.walk(ast.parse(source.read_text())):
             if isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
                 used.add(node.module)
@@ -208,3 +209,23 @@ def test_a_command_that_plays_one_game_imports_that_game_alone() -> None:
                            "print(sorted(m for m in sys.modules if m.count('.') == 2 and m.startswith('plunder.games.')))"],
                           capture_output=True, text=True, timeout=120)
     assert done.stdout.splitlines()[-1] == "['plunder.games.hubs']", done.stderr
+
+
+def test_a_game_whose_entry_breaks_its_declaration_is_left_out_in_plunder_list(tmp_path: Path) -> None:
+    """An installed game declaring three seats for rules that give two is left out when loaded,
+    and ``plunder list`` says why, as for a game that fails to import."""
+    dist = tmp_path / "three_pig-0.1.dist-info"
+    dist.mkdir()
+    (dist / "METADATA").write_text("Metadata-Version: 2.1\nName: three-pig\nVersion: 0.1\n")
+    (dist / "entry_points.txt").write_text("[plunder.games]\nthreepig = threepig_game:ENTRY\n")
+    (tmp_path / "threepig_game.py").write_text(
+        "import dataclasses\nfrom plunder_pig import ENTRY as PIG, PigGame\n"
+        "class ThreePig(PigGame):\n    id = 'threepig'\n"
+        "ENTRY = dataclasses.replace(PIG, game_class=ThreePig,\n"
+        "                            declaration=dataclasses.replace(PIG.declaration, min_seats=3, max_seats=3))\n")
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(tmp_path), os.environ.get("PYTHONPATH", "")]))
+    listed = plunder_cli("list", env=env)
+    line = ("game 'threepig' (threepig_game:ENTRY) left out: its default game has 2 seats, outside the 3 players "
+            "it declares; its presets 'standard' has 2 seats, 'quick' has 2 seats, outside the 3 players it declares")
+    assert listed.returncode == 0 and listed.stderr == f"plunder: warning: {line}\n"
+    assert "pig — Pig (2 players)" in listed.stdout and listed.stdout.rstrip().endswith(f"games left out\n{line}")

@@ -1,7 +1,7 @@
 """``plunder simulate --json`` and each game's statistics, against golden files.
 
 The golden files in ``tests/golden/`` were written by the code before the statistics left the
-game states for the games' observers (``GameEntry.observer``): every game must play and count
+game states for the games' observers (``GameEntry.study.observer``): every game must play and count
 exactly as it did. ``python -m tests.test_simulate_golden`` writes them again, for a deliberate
 change of the rules or of the statistics.
 """

@@ -88,8 +88,11 @@ def hint_lines(hinter: Agent, state: State, rng: random.Random, pad: int = 12) -
     if not isinstance(hinter, Analyst):
         action = hinter.choose(state, rng)
         return [f"Hint ({hinter.name}): {text(state, action)}{note(action)}"]
-    lines = [f"Hint ({hinter.name}): best moves found (-1 losing .. +1 winning; ± a 95% interval)"]
-    for action, detail in hinter.analyse(state, rng)[:HINT_MOVES]:
+    rows = hinter.analyse(state, rng)[:HINT_MOVES]
+    # a search whose playouts have no chance in them gives each move one playout's value, no interval
+    sure = "; ± a 95% interval" if any("±" in detail for _, detail in rows) else ""
+    lines = [f"Hint ({hinter.name}): best moves found (-1 losing .. +1 winning{sure})"]
+    for action, detail in rows:
         move = f"  {text(state, action):>{pad}}  " if pad else f"{text(state, action)}: "
         lines.append(f"{move}{detail}{note(action)}")
     return lines
@@ -101,9 +104,9 @@ def new_seed() -> int:
 
 
 def observer_of(game: Game) -> Observer:
-    """A fresh observer of one game of ``game``: the game's own (``ENTRY.observer``), else one
+    """A fresh observer of one game of ``game``: the game's own (``ENTRY.study.observer``), else one
     that counts nothing."""
-    make = entry(game.id).observer
+    make = entry(game.id).study.observer
     return make(game) if make is not None else EndObserver(game)
 
 

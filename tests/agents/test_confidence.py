@@ -7,7 +7,7 @@ from rich.console import Console
 
 import plunder
 from plunder.agents import make_agent
-from plunder.agents.confidence import judged, plural
+from plunder.agents.confidence import alike, judged, plural
 from plunder.agents.mcts import SURE_VISITS
 from plunder.terminal import PlaySession
 
@@ -20,6 +20,13 @@ def test_an_estimate_from_few_samples_is_called_a_guess() -> None:
     assert judged(1.0, 0.0, 1, "visit", 30) == "a guess: +1.00 from only 1 visit"
     # 100 samples of spread 0.5: two standard errors are 2 * 0.5 / 10
     assert judged(0.25, 0.5, 100, "trial", 8) == "+0.25 ± 0.10 from 100 trials"
+
+
+def test_playouts_all_about_alike_are_said_to_be_a_playouts_value() -> None:
+    # an interval that would print as ± 0.00 is said as what it is: the playouts' value (issue 41)
+    assert alike(-0.42, 0.0, 66, "greedy") == "-0.42, the value greedy's playouts after it reach (66 trials, all about the same)"
+    assert alike(-0.42, 0.01, 66, "greedy") is not None  # ± 0.0025 prints as 0.00
+    assert alike(-0.42, 0.05, 66, "greedy") is None and alike(0.5, 0.0, 1, "greedy") is None
 
 
 def test_a_tree_search_spread_thin_gives_guesses_not_certainties() -> None:

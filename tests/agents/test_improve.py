@@ -8,6 +8,7 @@ import plunder
 from plunder.agents import make_agent
 from plunder.agents.improve import Arm, RootSearch
 from plunder.agents.mcts import RolloutEvaluator
+from plunder.match import hint_lines
 from plunder.core.game import Action, State
 
 from tests.agents.toy_games import STEP, race
@@ -71,7 +72,19 @@ def test_analyse_lists_the_chosen_move_first() -> None:
     state = at_five_of_six()
     search = RootSearch(Always(2), RolloutEvaluator(1, Always(1)), sims=40)
     rows = search.analyse(state, random.Random(0))
-    assert rows[0][0] == STEP[1] and "from 20 trials" in rows[0][1]
+    assert rows[0][0] == STEP[1] and "(20 trials, all about the same)" in rows[0][1]
+
+
+def test_playouts_all_alike_give_their_value_not_an_interval_of_nothing() -> None:
+    # issue 41: Hubs' hint said "± 0.00 from 66 trials" for playouts with no chance in them,
+    # which reads as certainty about the move; the figure is the playouts' value, said so
+    state = at_five_of_six()
+    search = RootSearch(Always(2), RolloutEvaluator(1, Always(1)), sims=40)
+    rows = dict(search.analyse(state, random.Random(0)))
+    assert rows[STEP[1]] == ("+1.00, the value always's playouts after it reach (20 trials, all about the same), "
+                             "+2.00 in every pairing over always's move")
+    assert rows[STEP[2]] == "-1.00, the value always's playouts after it reach (20 trials, all about the same), always's move"
+    assert not any("±" in said for said in rows.values())
 
 
 @pytest.mark.parametrize("game_id", ["pillage", "pirates", "hubs", "profiteer", "crossroads"])
@@ -102,3 +115,28 @@ def test_root_options_are_checked() -> None:
         make_agent("mcts:root=nobody", game)
     with pytest.raises(plunder.ParameterError, match="option z='-1' is not allowed: -1 must be at least 0"):
         make_agent("mcts:root=profit,z=-1", game)
+
+
+
+class Told:
+    """An analyst that tells the first two legal moves with the words it was given."""
+
+    name = "told"
+
+    def __init__(self, *details: str) -> None:
+        self.details = details
+
+    def choose(self, state: State, rng: random.Random) -> Action:
+        return state.legal_actions()[0]
+
+    def analyse(self, state: State, rng: random.Random) -> list[tuple[Action, str]]:
+        return list(zip(state.legal_actions(), self.details))
+
+
+def test_a_hint_promises_an_interval_only_where_a_move_has_one() -> None:
+    state = plunder.load_game("profiteer").new_initial_state()
+    alike = "+1.00, the value greedy's playouts after it reach (20 trials, all about the same)"
+    lines = hint_lines(Told(alike, alike), state, random.Random(0))
+    assert lines[0] == "Hint (told): best moves found (-1 losing .. +1 winning)", lines
+    lines = hint_lines(Told(alike, "+0.50 ± 0.10 from 20 trials"), state, random.Random(0))
+    assert lines[0] == "Hint (told): best moves found (-1 losing .. +1 winning; ± a 95% interval)", lines

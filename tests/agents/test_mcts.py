@@ -12,7 +12,7 @@ from plunder.agents.mcts import MCTSAgent, Node, RolloutEvaluator
 from plunder.core.conformance import check_game
 from plunder.simulate import simulate
 
-from tests.agents.toy_games import STEP, race
+from tests.agents.toy_games import STEP, RaceState, race
 
 
 def test_toy_game_is_itself_sound() -> None:
@@ -25,7 +25,7 @@ def test_every_seat_values_its_own_return(players: int) -> None:
     """In a race, +2 is always better for the mover, whichever seat it is."""
     game = race(players, target=8)
     state = game.new_initial_state()
-    agent = MCTSAgent(game, sims=400, evaluator=RolloutEvaluator(2), reuse=False)
+    agent: MCTSAgent[RaceState] = MCTSAgent(game, sims=400, evaluator=RolloutEvaluator(2), reuse=False)
     for seat in range(players):
         assert state.current_player == seat
         assert agent.choose(state, random.Random(seat)) == STEP[2]
@@ -37,7 +37,7 @@ def test_one_player_aims_for_the_exact_target() -> None:
     game = race(1, target=6)
     state = game.new_initial_state().apply(STEP[2]).apply(STEP[1]).apply(STEP[2]).apply(STEP[0])
     assert state.totals == (5,)
-    agent = MCTSAgent(game, sims=800, evaluator=RolloutEvaluator(1), reuse=False)
+    agent: MCTSAgent[RaceState] = MCTSAgent(game, sims=800, evaluator=RolloutEvaluator(1), reuse=False)
     assert agent.choose(state, random.Random(0)) == STEP[1]
 
 
@@ -96,7 +96,7 @@ def test_cut_rollouts_value_positions_by_scores() -> None:
     assert score_values([10.0, 4.0, 10.0], 5.0) == [0.0, pytest.approx(-0.8337, abs=1e-4), 0.0]
     assert score_values([5.0], 5.0) == [0.0]
     game = race(3, target=12)
-    agent = MCTSAgent(game, sims=300, evaluator=RolloutEvaluator(2, depth=4, scale=3.0), reuse=False)
+    agent: MCTSAgent[RaceState] = MCTSAgent(game, sims=300, evaluator=RolloutEvaluator(2, depth=4, scale=3.0), reuse=False)
     assert agent.choose(game.new_initial_state(), random.Random(0)) == STEP[2]
 
 

@@ -1,14 +1,16 @@
-"""What the narration tests of every game share: texts played and told, and the moves of a
-seeded game played by agents."""
+"""What the narration tests of every game share: texts played and told, the moves of a
+seeded game played by agents, and a narrated line read figure by figure (:class:`Figures`)."""
 
 from __future__ import annotations
 
 import random
+import re
 from typing import Any, Callable, Iterator, Sequence, TypeVar
 
 from plunder.core import chance
 from plunder.core.agent import Agent
 from plunder.core.game import Game, State
+from plunder.match import play_out
 
 S = TypeVar("S", bound=State[Any])
 
@@ -37,3 +39,57 @@ def moves(game: Game[Any], agents: Sequence[Agent], seed: int) -> Iterator[tuple
         after = state.apply(action)
         yield state, action, after
         state = after
+
+
+class _Moves:
+    """An observer that keeps every move of the game it watches."""
+
+    def __init__(self) -> None:
+        self.moves: list[tuple[Any, Any, Any]] = []
+
+    def see(self, before: Any, action: Any, after: Any) -> None:
+        self.moves.append((before, action, after))
+
+    def stats(self, final: Any) -> dict[str, float | list[float]]:
+        return {}
+
+
+def played(game: Game[Any], agents: Sequence[Agent | str], seed: int) -> list[tuple[Any, Any, Any]]:
+    """(before, action, after) of every move of the game :func:`plunder.match.play_out` plays
+    with ``agents`` from ``seed``, as ``plunder play`` and the simulator play it (so a move
+    index is the one a record of that game shows)."""
+    watch = _Moves()
+    play_out(game, agents, seed, observer=watch)
+    return watch.moves
+
+
+DIGITS = re.compile(r"\d")
+
+
+class Figures:
+    """One narrated line read clause by clause: :meth:`each` and :meth:`one` find a clause and
+    mark its text read; :meth:`all_read` then fails on any figure (any digit) left unread, so a
+    figure the narration states that no check reads (a new clause, a changed wording) fails the
+    test instead of going unchecked (issue 41)."""
+
+    def __init__(self, said: str) -> None:
+        self.said = said
+        self._unread = list(said)
+
+    def each(self, pattern: re.Pattern[str]) -> list[re.Match[str]]:
+        """Every clause of ``pattern`` in the line, marked read."""
+        found = list(pattern.finditer(self.said))
+        for m in found:
+            self._unread[m.start():m.end()] = " " * (m.end() - m.start())
+        return found
+
+    def one(self, pattern: re.Pattern[str]) -> re.Match[str] | None:
+        """The one clause of ``pattern`` in the line (failing on two), marked read; ``None`` if none."""
+        found = self.each(pattern)
+        assert len(found) <= 1, f"{self.said}: {pattern.pattern} said twice"
+        return found[0] if found else None
+
+    def all_read(self) -> None:
+        """Fail if any figure of the line was in no clause read."""
+        rest = "".join(self._unread)
+        assert not DIGITS.search(rest), f"{self.said}: a figure no check reads in {rest.strip()!r}"

@@ -3,6 +3,8 @@ replays every history at every step)."""
 
 from __future__ import annotations
 
+import dataclasses
+
 import numpy as np
 import pyspiel
 import pytest
@@ -69,3 +71,39 @@ def test_a_clone_shares_the_game_and_goes_its_own_way() -> None:
     clone.apply_action(line)
     assert state.position is before and state.history() + [line] == clone.history()
     assert clone.position == before.apply(state.encoding.actions.action(before, line))
+
+
+#: each game's OpenSpiel type as its declaration gives it: (chance mode, utility, fewest and most players)
+TYPES = {"pillage": ("EXPLICIT_STOCHASTIC", "ZERO_SUM", 2, 2), "pirates": ("EXPLICIT_STOCHASTIC", "GENERAL_SUM", 1, 1),
+         "hubs": ("DETERMINISTIC", "ZERO_SUM", 2, 2), "profiteer": ("EXPLICIT_STOCHASTIC", "GENERAL_SUM", 1, 1),
+         "crossroads": ("EXPLICIT_STOCHASTIC", "GENERAL_SUM", 2, 6), "pig": ("EXPLICIT_STOCHASTIC", "ZERO_SUM", 2, 2)}
+
+
+@pytest.mark.parametrize("game_id", sorted(TYPES))
+def test_the_game_type_is_what_the_game_declares(game_id: str) -> None:
+    """Chance, utility and the seat range come from the game's declaration, the same whichever
+    preset is loaded (a two-seat Crossroads is still a general-sum game)."""
+    kind = pyspiel.load_game(short_name(game_id)).get_type()
+    chance, utility, fewest, most = TYPES[game_id]
+    assert (kind.chance_mode.name, kind.utility.name, kind.min_num_players, kind.max_num_players) == \
+        (chance, utility, fewest, most)
+    assert kind.information == pyspiel.GameType.Information.PERFECT_INFORMATION
+    two = pyspiel.load_game(short_name("crossroads"), {"preset": "2p"})
+    assert two.get_type().utility == pyspiel.GameType.Utility.GENERAL_SUM and two.utility_sum() is None
+
+
+def test_the_game_type_follows_a_changed_declaration(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The adapter reads the declaration rather than guessing from the seat count: Pig declared
+    general-sum, without chance and with hidden information is typed so."""
+    from plunder.core.registry import entry
+    from plunder.interop import openspiel
+
+    pig = entry("pig")
+    changed = dataclasses.replace(pig, declaration=dataclasses.replace(
+        pig.declaration, zero_sum=False, chance=False, hidden_information=True, max_seats=3))
+    monkeypatch.setattr(openspiel, "entry", lambda game_id: changed)
+    kind = openspiel._game_type("pig")
+    assert kind.utility == pyspiel.GameType.Utility.GENERAL_SUM
+    assert kind.chance_mode == pyspiel.GameType.ChanceMode.DETERMINISTIC
+    assert kind.information == pyspiel.GameType.Information.IMPERFECT_INFORMATION
+    assert (kind.min_num_players, kind.max_num_players) == (2, 3)

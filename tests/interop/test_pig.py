@@ -11,6 +11,7 @@ import pyspiel
 import pytest
 from pettingzoo.test import api_test, seed_test
 
+from plunder.core.capabilities import Learning
 from plunder.core.errors import ParameterError
 from plunder.core.registry import GameEntry, load_game
 from plunder.core.registry import entry as registry_entry
@@ -81,8 +82,8 @@ def test_an_observe_whose_length_changes_is_refused(monkeypatch: pytest.MonkeyPa
     """``observe`` must give the same count everywhere: a longer vector later is an error, not a resize."""
     game = load_game("pig")
     real = load_game("pig").new_initial_state().legal_actions()
-    entry: GameEntry = GameEntry(type(game), registry_entry("pig").declaration, observation=TableObservation(
-        lambda state, seat: [0.0] * (1 + (state.scores()[0] > 0)), lambda g: real))
+    entry: GameEntry = GameEntry(type(game), registry_entry("pig").declaration, learning=Learning(observation=TableObservation(
+        lambda state, seat: [0.0] * (1 + (state.scores()[0] > 0)), lambda g: real)))
     monkeypatch.setattr(encoding_module, "entry", lambda game_id: entry)
     enc = encoding(game)
     assert enc.size == 1

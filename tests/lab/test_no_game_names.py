@@ -1,5 +1,5 @@
 """The lab knows no game by name: what a report says of one game comes from that game's
-``GameEntry.figures``, so a new game is reported on without touching the lab. Comments and
+``GameEntry.study.figures``, so a new game is reported on without touching the lab. Comments and
 docstrings may name games (as examples); code may not, neither in names nor in strings."""
 
 from __future__ import annotations

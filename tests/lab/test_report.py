@@ -3,17 +3,21 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import pytest
 from click.testing import CliRunner
 
 from plunder.cli import main
 from plunder.lab.measures import Share, reaching, wins
-from plunder.core.figures import SeatStat
+from plunder.core.capabilities import EndObserver, Study
+from plunder.core.figures import (Bars, Flagged, GameStat, Heatmap, Histogram, Length, Margin, Mean, Pair, PairTable,
+                                  ReportFigures, Scores, SeatStat, Sentence, Shares, Sum)
 from plunder.lab.report import build, gathered, pair_table, write
 from plunder.lab.run import collect
 from plunder.lab.store import Row, Run, Store
 from plunder.core.registry import load_game
+from tests.fake_games import pig_as, register  # noqa: F401  (register is a fixture)
 
 PNG = b"\x89PNG\r\n\x1a\n"
 
@@ -87,3 +91,43 @@ def test_a_seat_series_asked_for_every_game_is_refused_in_words() -> None:
     assert gathered(SeatStat("income"), rows, "b") == [5.0]
     with pytest.raises(ValueError, match="gathered from an agent's seats"):
         gathered(SeatStat("income"), rows, None)
+
+
+def test_a_report_states_no_figure_it_never_measured(register: Any) -> None:
+    """Figures whose statistics no game gave (an observer that counts nothing) are left out with
+    a note, never stated as zeros; a statistic some games gave is the mean over those."""
+    figures = ReportFigures(
+        length=Length("rolls", "rolls"),
+        sentences=(Sentence("Rolls: {rolls:.1f}.", {"rolls": Mean(GameStat("rolls"))}),
+                   Sentence("Sixes: {six:.1f}.", {"six": Mean(GameStat("six"))}),
+                   Sentence("{agent} holds {held:.1f}, in all {all:.1f}.",
+                            {"held": Mean(SeatStat("held")), "all": Sum((Mean(SeatStat("held")), Mean(Scores())))},
+                            per_agent=True),
+                   Sentence("Doubles in {double}.", {"double": Flagged(GameStat("double"))}),
+                   Sentence("{top.row} beats {top.col}.", {"top": Pair(PairTable("beat_"))}),
+                   Sentence("The first seat leads by {m:+.1f}.", {"m": Mean(Margin(0, 1))})),
+        charts=(Bars("held", "Held per agent", "Held", "points", {"held": Mean(SeatStat("held"))}),
+                Histogram("sixes", "Sixes", "Sixes", "sixes", {"all games": GameStat("never")}),
+                Shares("doubles", "Doubles", "Doubles", "share", {"double": Flagged(GameStat("double"))}),
+                Heatmap("beats", "Who beats whom", "Beats", PairTable("beat_"))))
+    register(pig_as("quietpig", study=Study(observer=EndObserver, figures=figures)))
+    rows = [Row(0, 0, ["random", "greedy"], [1.0, -1.0], [30.0, 20.0], {"rolls": 7.0}),
+            Row(1, 1, ["greedy", "random"], [-1.0, 1.0], [10.0, 40.0], {})]
+    report = build("quietpig", {}, rows, 0)
+    said = " ".join(report.summary)
+    assert "Rolls: 7.0." in said  # the one game that counted its rolls, not (7 + 0) / 2
+    assert "The first seat leads by -10.0." in said
+    assert "Sixes" not in said and "holds" not in said and "Doubles" not in said and "beats" not in said
+    assert {p.name for p in report.plots} == {"scores", "win_rate", "first_seat", "length"}
+    notes = " ".join(report.notes)
+    for caption in ("Held per agent", "Sixes", "Doubles", "Who beats whom"):
+        assert f"{caption}: no game gave its values; not drawn." in notes
+    for sentence in ("Sixes: {six", "{agent} holds", "Doubles in", "{top.row} beats"):
+        assert f'The sentence "{sentence}' in notes
+
+
+def test_a_report_leaves_out_a_length_no_game_gave(register: Any) -> None:
+    register(pig_as("shortpig", study=Study(observer=EndObserver, figures=ReportFigures(length=Length("rolls", "rolls")))))
+    report = build("shortpig", {}, [Row(0, 0, ["random", "random"], [1.0, -1.0], [30.0, 20.0], {})], 0)
+    assert "length" not in {p.name for p in report.plots} and not any("last a median" in s for s in report.summary)
+    assert "Game length: no game gave the statistic rolls; not measured." in report.notes

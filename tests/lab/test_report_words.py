@@ -1,5 +1,5 @@
 """Every game's report says and draws what it said and drew before its figures moved into the
-game (``GameEntry.figures``): the same sentences, plot names and captions, notes, and the same
+game (``GameEntry.study.figures``): the same sentences, plot names and captions, notes, and the same
 data handed to each plot, from a fixed set of stored rows per game.
 
 ``report_expected.json`` was written by the report builder of the lab that still held every

@@ -1,5 +1,5 @@
 """A stored row its game's rules could not have given is not reused (``Store.verdict`` with
-``GameEntry.plausibility``): for each game, a row tampered to be impossible, its checksum made
+``GameEntry.study.plausibility``): for each game, a row tampered to be impossible, its checksum made
 again so that only the game's own check can catch it, is played again with a warning naming
 the check, and left out of an export; the games' real rows pass."""
 
@@ -133,7 +133,8 @@ def test_a_game_offering_no_check_gets_the_checks_every_game_gets(tmp_path: Path
     path = tmp_path / "g.sqlite"
     run = stored(path, "profiteer")
     tamper(path, 2, profiteer)
-    unchecked = dataclasses.replace(entry("profiteer"), plausibility=None)
+    profiteer_entry = entry("profiteer")
+    unchecked = dataclasses.replace(profiteer_entry, study=dataclasses.replace(profiteer_entry.study, plausibility=None))
     monkeypatch.setattr(store_module, "entry", lambda game_id: unchecked)
     heard: list[str] = []
     assert Store(path, warn=heard.append).done(run) == {0, 1, 2, 3} and heard == []

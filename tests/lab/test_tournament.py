@@ -85,4 +85,4 @@ def test_plunder_tournament_writes_its_tables_and_plot_and_resumes(tmp_path: Pat
     assert CliRunner().invoke(main, args, catch_exceptions=False).output == first.output
     bad = CliRunner().invoke(main, ["tournament", "pillage", "--agents", "greedy", "--players", "3",
                                     "--out", str(tmp_path / "p")])
-    assert bad.exit_code == 1 and "no 'players' parameter" in bad.output
+    assert bad.exit_code == 1 and "pillage is played by 2 players, not 3" in bad.output

@@ -17,7 +17,6 @@ from starlette.testclient import TestClient
 from plunder.core.registry import entry, game_ids
 from plunder.web.app import create_app
 from plunder.web.newgame import SEAT_KINDS, closed_choices, form_of, render_form
-from plunder.web.pages import seat_counts
 
 
 @pytest.fixture(scope="module")
@@ -40,7 +39,7 @@ def test_form_has_every_parameter_preset_and_seat(client: TestClient, game_id: s
     for name, values in cls.presets.items():
         for param, value in values.items():
             assert presets[name][param] == value
-    seats = seat_counts(game_id)[-1]
+    seats = entry(game_id).declaration.max_seats
     assert [int(i) for i in re.findall(r'name="seat\.(\d+)"', page.text)] == list(range(seats))
     for value, _ in SEAT_KINDS:
         assert f'<option value="{value}"' in page.text
@@ -56,7 +55,7 @@ def test_closed_choices_are_the_readable_ones() -> None:
     assert closed_choices(dice) == ["d5", "d6"]
     params = {p["name"]: p for p in form_of("crossroads")["params"]}
     assert params["dice"]["select"] == ["d5", "d6"]  # a closed list is a select
-    assert params["players"]["select"] == []
+    assert params["players"]["select"] == ["2", "3", "4", "5", "6"]  # the declared seat range
 
 
 def test_a_refused_submission_is_shown_again_with_its_values(tmp_path: Path) -> None:

@@ -10,7 +10,7 @@ from starlette.testclient import TestClient
 
 from plunder.core.registry import entry, game_ids
 from plunder.web.app import create_app
-from plunder.web.pages import seat_counts, showcase
+from plunder.web.pages import showcase
 
 
 @pytest.fixture(scope="module")
@@ -34,12 +34,6 @@ def test_home_lists_every_game_with_its_picture(client: TestClient) -> None:
 def test_showcase_is_a_well_formed_picture_of_a_game_under_way(game_id: str) -> None:
     root = ElementTree.fromstring(showcase(game_id))
     assert root.tag.endswith("svg")
-
-
-def test_seat_counts_follow_the_players_parameter() -> None:
-    assert seat_counts("crossroads") == [2, 3, 4, 5, 6]
-    assert seat_counts("pillage") == [2]
-    assert seat_counts("profiteer") == [1]
 
 
 @pytest.mark.parametrize("game_id", game_ids())

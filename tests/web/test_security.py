@@ -26,7 +26,7 @@ from plunder.web.security import new_token
 OWN = "http://testserver"
 #: a preset that makes a quick game of each, as the browser tests use
 PRESETS = {"pillage": "small", "pirates": "channel", "hubs": "tiny", "profiteer": "short", "crossroads": "2p",
-           "pig": "quick"}
+           "pig": "quick", "stones": "standard"}
 
 
 @pytest.fixture

@@ -22,13 +22,13 @@ from .mcts import MCTS
 from .random_agent import RANDOM, RandomAgent
 
 #: agents every game has besides the levels
-GENERIC: dict[str, AgentFactory] = {"random": RANDOM, "mcts": MCTS}
+GENERIC: dict[str, AgentFactory[Any]] = {"random": RANDOM, "mcts": MCTS}
 
 
-def agent_factories(game: Game) -> dict[str, AgentFactory]:
+def agent_factories(game: Game) -> dict[str, AgentFactory[Any]]:
     """Every agent of ``game`` by name: the generic ones, the game's own, then the levels."""
     registered = is_game(game.id)
-    own: Mapping[str, AgentFactory] = entry(game.id).strength.agents if registered else {}
+    own: Mapping[str, AgentFactory[Any]] = entry(game.id).strength.agents if registered else {}
     overrides: Mapping[str, str] = entry(game.id).strength.levels if registered else {}
     factories = {**GENERIC, **{n: f for n, f in own.items() if n not in GENERIC}}
     for level in LEVELS:
@@ -41,7 +41,7 @@ def agent_names(game: Game) -> list[str]:
     return list(agent_factories(game))
 
 
-def _resolved(spec: str, game: Game) -> tuple[AgentFactory, dict[str, Any], dict[str, str]]:
+def _resolved(spec: str, game: Game) -> tuple[AgentFactory[Any], dict[str, Any], dict[str, str]]:
     """The factory ``spec`` names for ``game``, its options' values and their canonical texts."""
     name, given = parse_spec(spec)
     factories = agent_factories(game)
@@ -101,8 +101,9 @@ def scaled_spec(spec: str, game: Game, share: float) -> tuple[str, str]:
     return f"{name}:{','.join(f'{k}={v}' for k, v in merged.items())}", said
 
 
-def make_agent(spec: str, game: Game) -> Agent:
-    """Build the agent named by ``spec`` (``name`` or ``name:key=value,...``) for ``game``."""
+def make_agent(spec: str, game: Game) -> Agent[Any]:
+    """Build the agent named by ``spec`` (``name`` or ``name:key=value,...``) for ``game``: an
+    ``Agent[Any]``, since which state it takes is known only at run time."""
     factory, values, _ = _resolved(spec, game)
     agent = factory.build(game, AgentOptions(values, lambda other: make_agent(other, game)))
     agent.name = spec

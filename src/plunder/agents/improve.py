@@ -22,11 +22,12 @@ import math
 import random
 import time
 from dataclasses import dataclass
-from typing import Callable, Sequence
+from typing import Callable, Generic, Sequence
 
 from ..core.agent import Agent, Appraisal, Evaluator
-from ..core.game import Action, State
-from .confidence import judged
+from ..core.capabilities import S
+from ..core.game import Action
+from .confidence import alike, judged
 
 
 @dataclass
@@ -51,7 +52,7 @@ class Arm:
         return m, math.sqrt(var / n)
 
 
-class RootSearch:
+class RootSearch(Generic[S]):
     """Paired rollouts from each candidate move; the base policy's move unless one is clearly better.
 
     ``sims`` caps the rollouts of one decision (over all candidates) and ``seconds`` its time
@@ -66,8 +67,8 @@ class RootSearch:
     #: its own name: a root search is no tree search (``make_agent`` names it by its spec, ``mcts:root=...``)
     name = "root-search"
 
-    def __init__(self, policy: Agent, evaluator: Evaluator, sims: int | None = 400, seconds: float | None = None,
-                 z: float = 2.0, candidates: Callable[[State], Sequence[Action]] | None = None,
+    def __init__(self, policy: Agent[S], evaluator: Evaluator[S], sims: int | None = 400, seconds: float | None = None,
+                 z: float = 2.0, candidates: Callable[[S], Sequence[Action]] | None = None,
                  min_rounds: int = 8) -> None:
         self.policy = policy
         self.evaluator = evaluator
@@ -77,12 +78,12 @@ class RootSearch:
         self.candidates = candidates
         self.min_rounds = min_rounds
 
-    def _value(self, state: State, seat: int, seed: int) -> float:
+    def _value(self, state: S, seat: int, seed: int) -> float:
         if state.is_terminal():
             return state.returns()[seat]
         return float(self.evaluator.evaluate([state], random.Random(seed))[0][seat])
 
-    def search(self, state: State, rng: random.Random) -> tuple[Action, list[Arm]]:
+    def search(self, state: S, rng: random.Random) -> tuple[Action, list[Arm]]:
         """The base move and the arms after spending the budget on ``state``."""
         seat = state.current_player
         base = self.policy.choose(state, rng)
@@ -128,7 +129,7 @@ class RootSearch:
                 best, best_gain = arm.action, m
         return best
 
-    def choose(self, state: State, rng: random.Random) -> Action:
+    def choose(self, state: S, rng: random.Random) -> Action:
         """The base policy's move, or a candidate that beat it clearly in paired rollouts."""
         legal = state.legal_actions()
         if len(legal) == 1:
@@ -136,9 +137,12 @@ class RootSearch:
         base, arms = self.search(state, rng)
         return self.pick(base, arms)
 
-    def analyse(self, state: State, rng: random.Random) -> list[tuple[Action, str]]:
+    def analyse(self, state: S, rng: random.Random) -> list[tuple[Action, str]]:
         """Candidates, the chosen one first, each with its mean rollout value, a 95% interval
-        (or "a guess" under ``min_rounds`` rollouts) and its gain over the base move."""
+        (or "a guess" under ``min_rounds`` rollouts) and its gain over the base move. Where
+        every rollout of a move came to about the same value (playouts with no chance in them, as in
+        Hubs), the value is said to be those playouts', not given an interval of ± 0.00 that would
+        read as certainty about the move."""
         base, arms = self.search(state, rng)
         chosen = self.pick(base, arms)
         rows = []
@@ -146,18 +150,20 @@ class RootSearch:
             n = len(arm.values)
             mean = arm.mean()
             spread = math.sqrt(sum((v - mean) ** 2 for v in arm.values) / (n - 1)) if n > 1 else 1.0
-            said = judged(mean, spread, n, "trial", self.min_rounds)
+            said = (n >= self.min_rounds and alike(mean, spread, n, self.policy.name)
+                    or judged(mean, spread, n, "trial", self.min_rounds))
             if arm.action == base:
                 said += f", {self.policy.name}'s move"
             elif len(arm.diffs) >= 2:
                 m, se = arm.gain()
-                said += f", {m:+.2f} ± {2 * se:.2f} over {self.policy.name}'s move"
+                sure = f" ± {2 * se:.2f}" if round(2 * se, 2) > 0 else " in every pairing"
+                said += f", {m:+.2f}{sure} over {self.policy.name}'s move"
             rows.append((arm.action, mean, said))
         rows.sort(key=lambda r: (r[0] != chosen, -r[1]))
         return [(action, said) for action, _, said in rows]
 
 
-    def appraise(self, state: State, rng: random.Random) -> list[Appraisal]:
+    def appraise(self, state: S, rng: random.Random) -> list[Appraisal]:
         """Candidates by mean rollout value, highest first (the chosen one first among equals)."""
         base, arms = self.search(state, rng)
         chosen = self.pick(base, arms)

@@ -14,25 +14,27 @@ from __future__ import annotations
 
 import dataclasses
 import random
-from typing import Mapping
+from typing import Any, Generic, Mapping
 
 from ..core.agent import Agent, AgentFactory, AgentOptions
 from ..core.errors import ParameterError
-from ..core.game import Action, Game, State
+from ..core.capabilities import S
+from ..core.game import Action, Game
 from .base import parse_spec
 
 LEVELS = ("easy", "medium", "hard")
 
 
-class NoisyAgent:
-    """Plays ``base``'s move, except a uniformly random one with probability ``noise``."""
+class NoisyAgent(Generic[S]):
+    """Plays ``base``'s move, except a uniformly random one with probability ``noise``: an agent
+    of the states ``base`` takes."""
 
-    def __init__(self, base: Agent, noise: float, name: str) -> None:
+    def __init__(self, base: Agent[S], noise: float, name: str) -> None:
         self.base = base
         self.noise = noise
         self.name = name
 
-    def choose(self, state: State, rng: random.Random) -> Action:
+    def choose(self, state: S, rng: random.Random) -> Action:
         """A random legal action with probability ``noise``, else the base agent's."""
         if rng.random() < self.noise:
             return rng.choice(state.legal_actions())
@@ -53,7 +55,7 @@ def level_spec(level: str, game_agents: Mapping[str, object], overrides: Mapping
     raise ParameterError(f"unknown level {level!r}; levels are {', '.join(LEVELS)}")
 
 
-def level_factory(level: str, factories: Mapping[str, AgentFactory], overrides: Mapping[str, str]) -> AgentFactory:
+def level_factory(level: str, factories: Mapping[str, AgentFactory[Any]], overrides: Mapping[str, str]) -> AgentFactory[Any]:
     """The factory of ``level`` in a game whose other agents are ``factories``.
 
     It builds the agent the level's spec names, with that agent's options; the spec's own
@@ -70,7 +72,7 @@ def level_factory(level: str, factories: Mapping[str, AgentFactory], overrides: 
     params = tuple(dataclasses.replace(p, default=fixed[p.name]) if p.name in fixed else p for p in base.params)
     noisy = level == "easy" and level not in overrides and name != "random"
 
-    def build(game: Game, options: AgentOptions) -> Agent:
+    def build(game: Game[Any], options: AgentOptions) -> Agent[Any]:
         agent = base.build(game, options)
         return NoisyAgent(agent, 0.5, level) if noisy else agent
 

@@ -20,13 +20,13 @@ from __future__ import annotations
 import math
 import random
 import time
-from typing import Sequence
-
+from typing import Any, Generic, Sequence
 
 from ..core.agent import Agent, AgentFactory, AgentOptions, Appraisal, Evaluator
+from ..core.capabilities import S
 from ..core.chance import sample_chance
 from ..core.errors import ParameterError
-from ..core.game import CHANCE, TERMINAL, Action, Game, State
+from ..core.game import CHANCE, TERMINAL, Action, Game
 from ..core.params import Param, parse_bool, parse_choice, parse_int, parse_or, parse_real
 from ..core.declaration import Declaration
 from ..core.registry import GameEntry, entry, is_game
@@ -37,10 +37,11 @@ from .improve import RootSearch
 SURE_VISITS = 30
 
 
-class RolloutEvaluator:
+class RolloutEvaluator(Generic[S]):
     """Plays ``rollouts`` games from each leaf through the public API.
 
-    The rollout policy is uniform random, or ``policy`` (an agent such as ``greedy``).
+    The rollout policy is uniform random, or ``policy`` (an agent such as ``greedy``), an
+    agent of the states it evaluates.
     With ``depth`` > 0 a rollout stops after that many actions and the position is valued
     by its scores (:func:`score_values`, on the scale ``scale``) instead of its returns:
     long games need that, since a full rollout per simulation is too slow. ``by_score``
@@ -50,7 +51,7 @@ class RolloutEvaluator:
 
     batch = 1
 
-    def __init__(self, rollouts: int = 1, policy: Agent | None = None, depth: int = 0, scale: float = 10.0,
+    def __init__(self, rollouts: int = 1, policy: Agent[S] | None = None, depth: int = 0, scale: float = 10.0,
                  by_score: bool = False) -> None:
         self.rollouts = rollouts
         self.policy = policy
@@ -58,7 +59,7 @@ class RolloutEvaluator:
         self.scale = scale
         self.by_score = by_score
 
-    def evaluate(self, states: Sequence[State], rng: random.Random) -> list[Sequence[float]]:
+    def evaluate(self, states: Sequence[S], rng: random.Random) -> list[Sequence[float]]:
         """Mean value of the rollouts from each state."""
         out: list[Sequence[float]] = []
         for state in states:
@@ -97,7 +98,7 @@ def score_values(scores: Sequence[float], scale: float) -> list[float]:
     return out
 
 
-class Node:
+class Node(Generic[S]):
     """A tree node: the position it stands for, how often searches passed through it, what they
     brought back for each seat, and its children.
 
@@ -113,15 +114,15 @@ class Node:
                  "virtual_losses", "child_visits", "child_return")
 
     #: the position
-    state: State
+    state: S
     #: the seat to move there, :data:`CHANCE` or :data:`TERMINAL`
     player: int
     #: the game is over here (the node's value is the state's returns)
     terminal: bool
     #: the children made so far, by the action (or chance outcome) that leads to each
-    children: dict[Action, "Node"]
+    children: dict[Action, "Node[S]"]
     #: a decision node's children in the order they were expanded: child ``i`` of the arrays
-    expanded: list["Node"]
+    expanded: list["Node[S]"]
     #: a decision node's actions not expanded yet (``None`` until :meth:`open`)
     untried: list[Action] | None
     #: completed simulations through this node
@@ -135,7 +136,7 @@ class Node:
     #: per expanded child: the mover's summed return through it, each virtual loss counting -1
     child_return: list[float]
 
-    def __init__(self, state: State, seats: int) -> None:
+    def __init__(self, state: S, seats: int) -> None:
         self.state = state
         self.player = state.current_player
         self.terminal = self.player == TERMINAL
@@ -173,11 +174,12 @@ class Node:
 
 #: one step of a selected path: (parent, index of the child in ``parent.expanded``, child);
 #: the index is -1 below a chance node, whose children keep no arrays
-Step = tuple[Node, int, Node]
+Step = tuple[Node[S], int, Node[S]]
 
 
-class MCTSAgent:
-    """UCT search with chance sampling, batched leaf evaluation and tree reuse.
+class MCTSAgent(Generic[S]):
+    """UCT search with chance sampling, batched leaf evaluation and tree reuse, over the states
+    its evaluator takes (any game's with the default random rollouts).
 
     ``sims`` simulations a move decide its strength, so a game replays from its seed;
     ``seconds`` may also cap a move's time, at the price of moves that depend on the machine.
@@ -186,18 +188,19 @@ class MCTSAgent:
     name = "mcts"
 
     def __init__(self, game: Game, sims: int | None = 1000, seconds: float | None = None, c: float = 1.0,
-                 evaluator: Evaluator | None = None, reuse: bool = True, batch: int | None = None) -> None:
+                 evaluator: Evaluator[S] | None = None, reuse: bool = True, batch: int | None = None) -> None:
         self.game = game
         self.seats = game.num_players
         self.sims = sims
         self.seconds = seconds
         self.c = c
-        self.evaluator: Evaluator = evaluator or RolloutEvaluator()
+        rollouts: RolloutEvaluator[S] = RolloutEvaluator()
+        self.evaluator: Evaluator[S] = evaluator or rollouts
         self.reuse = reuse
         self.batch = batch or self.evaluator.batch
-        self.root: Node | None = None
+        self.root: Node[S] | None = None
 
-    def _find(self, state: State) -> Node:
+    def _find(self, state: S) -> Node[S]:
         """The subtree for ``state`` if the kept tree holds it within a few plies, else a new root."""
         if self.reuse and self.root is not None:
             frontier = [self.root]
@@ -210,7 +213,7 @@ class MCTSAgent:
                     break
         return Node(state, self.seats)
 
-    def search(self, state: State, rng: random.Random) -> Node:
+    def search(self, state: S, rng: random.Random) -> Node[S]:
         """Run the search from ``state`` and return its root node."""
         root = self._find(state)
         self.root = root
@@ -232,7 +235,7 @@ class MCTSAgent:
         return root
 
     @staticmethod
-    def _backup(root: Node, path: list[Step], value: Sequence[float]) -> None:
+    def _backup(root: Node[S], path: list[Step[S]], value: Sequence[float]) -> None:
         """Take back the path's virtual losses and add the leaf's value all the way up."""
         root.virtual_losses -= 1
         root.visits += 1
@@ -249,14 +252,14 @@ class MCTSAgent:
                 # the virtual loss counted -1: give it back with the value
                 parent.child_return[i] += 1 + value[parent.player]
 
-    def _select(self, root: Node, rng: random.Random) -> list[Step]:
+    def _select(self, root: Node[S], rng: random.Random) -> list[Step[S]]:
         """Walk down by UCT (sampling chance) to a new or terminal node, adding virtual losses.
 
         A virtual loss counts a visit worth -1 for the mover until the path's value comes
         back, so the other paths of a batch spread out.
         """
         node = root
-        path: list[Step] = []
+        path: list[Step[S]] = []
         node.virtual_losses += 1
         while not node.terminal:
             if node.player == CHANCE:
@@ -292,24 +295,24 @@ class MCTSAgent:
             node = child
         return path
 
-    def ranked(self, root: Node) -> list[tuple[Action, int, float]]:
+    def ranked(self, root: Node[S]) -> list[tuple[Action, int, float]]:
         """Root actions as (action, visits, mean return for the mover), most visited first."""
         seat = root.player
         rows = [(a, c.visits, c.mean(seat)) for a, c in root.children.items()]
         return sorted(rows, key=lambda r: (-r[1], -r[2]))
 
-    def analyse(self, state: State, rng: random.Random) -> list[tuple[Action, str]]:
+    def analyse(self, state: S, rng: random.Random) -> list[tuple[Action, str]]:
         """Root actions, best first, each with its estimated result for the mover in words."""
         # returns lie in [-1, 1], so a mean v bounds their spread by sqrt(1 - v^2); under
         # SURE_VISITS visits the value is called a guess
         return [(a, judged(v, math.sqrt(max(0.0, 1 - v * v)), n, "visit", SURE_VISITS))
                 for a, n, v in self.ranked(self.search(state, rng))]
 
-    def appraise(self, state: State, rng: random.Random) -> list[Appraisal]:
+    def appraise(self, state: S, rng: random.Random) -> list[Appraisal]:
         """Root actions, most visited first, each with its mean return for the mover."""
         return [Appraisal(a, v, n) for a, n, v in self.ranked(self.search(state, rng))]
 
-    def choose(self, state: State, rng: random.Random) -> Action:
+    def choose(self, state: S, rng: random.Random) -> Action:
         """The most visited action after searching from ``state``."""
         if len(state.legal_actions()) == 1:
             return state.legal_actions()[0]
@@ -338,7 +341,7 @@ MCTS_PARAMS = (
 )
 
 
-def _make_mcts(game: Game, options: AgentOptions) -> "MCTSAgent | RootSearch":
+def _make_mcts(game: Game, options: AgentOptions) -> "MCTSAgent[Any] | RootSearch[Any]":
     """``mcts`` from its checked options (:data:`MCTS_PARAMS`).
 
     ``root=AGENT`` searches at the root only (:class:`plunder.agents.improve.RootSearch`):
@@ -356,14 +359,14 @@ def _make_mcts(game: Game, options: AgentOptions) -> "MCTSAgent | RootSearch":
     scale: float = options["scale"]
     by_score = options["value"] == "score"
     game_entry = entry(game.id) if is_game(game.id) else GameEntry(type(game), Declaration(game.num_players, game.num_players, chance=True))
-    base: Agent | None = None
+    base: Agent[Any] | None = None
     if root is not None:
         if root in ("mcts", "hard") or root.startswith(("mcts:", "hard:")):
             raise ParameterError(f"mcts root={root!r}: the base policy must be a fast agent such as greedy or random")
         base = options.agent(root)
     default_eval = "fast" if game_entry.strength.evaluator is not None else ("random" if root is None else "base")
     kind = default_eval if options["eval"] == "auto" else options["eval"]
-    evaluator: Evaluator
+    evaluator: Evaluator[Any]
     if kind == "fast":
         if game_entry.strength.evaluator is None:
             raise ParameterError(f"{game.id} has no fast evaluator; use eval=random or eval=greedy")

@@ -12,20 +12,23 @@ from rich.text import Text
 from ..agents import GENERIC, agent_factories
 from ..agents.levels import LEVELS
 from ..core.agent import AgentFactory
-from ..core.registry import entry, game_ids, load_game
+from ..core.registry import broken_games, entry, game_ids, load_game
 
 
 @click.command("list")
 def list_games() -> None:
-    """Games, their parameters, presets and agents, with every agent's options."""
+    """Games, their parameters, presets and agents, with every agent's options.
+
+    Then the games left out, each with why."""
     console = Console()
     console.print(Text("agents of every game (name:option=value,...)", "bold"))
     console.print(_agent_table(GENERIC))
     console.print()
     for gid in game_ids():
-        cls = entry(gid).game_class
+        cls, declared = entry(gid).game_class, entry(gid).declaration
         game = load_game(gid)
-        console.print(Text(f"{gid} — {cls.title} ({game.num_players} player{'' if game.num_players == 1 else 's'} by default)", "bold"))
+        default = f", {game.num_players} by default" if declared.min_seats < declared.max_seats else ""
+        console.print(Text(f"{gid} — {cls.title} ({declared.seats_text()}{default})", "bold"))
         table = Table(show_header=True, header_style="bold", box=None, padding=(0, 2))
         table.add_column("parameter")
         table.add_column("default")
@@ -40,6 +43,11 @@ def list_games() -> None:
         own = {name: f for name, f in agent_factories(game).items() if name not in GENERIC}
         console.print(_agent_table(own))
         console.print()
+    left_out = broken_games(own=True)
+    if left_out:
+        console.print(Text("games left out", "bold"))
+        for line in left_out:
+            console.print(Text(line), soft_wrap=True)
 
 
 def _agent_table(factories: Mapping[str, AgentFactory]) -> Table:

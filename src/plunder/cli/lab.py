@@ -21,8 +21,8 @@ from ..lab.plots import heatmap, lines as lines_plot
 from ..lab.report import build as build_report, write as write_report
 from ..lab.run import collect
 from ..lab.store import Run, Store
-from ..lab.metrics import METRIC_GAMES, sentences as quality_sentences
-from ..lab.sweep import (MEASURES, measured, parse_grid, reference, shown as sweep_shown, sweep,
+from ..lab.metrics import METRIC_GAMES, require_analysis, sentences as quality_sentences
+from ..lab.sweep import (MEASURES, check_rank, measured, parse_grid, reference, shown as sweep_shown, sweep,
                          table as sweep_table)
 from .common import GAME_OPTIONS, RUN_OPTIONS, SEED, Precision, agent_specs, load
 
@@ -54,6 +54,8 @@ def report_cmd(game_id: str, params: Sequence[str], preset: str | None, agents: 
     game = load(game_id, preset, params)
     specs = agent_specs(agents, game)
     options.lab_games(games)
+    if quality_games:
+        require_analysis(game_id, "--quality")
     luck_total = luck_planned(game_id, specs, game.num_players, luck_games)
     if luck_total:
         # the luck section's games (each agent and the clairvoyant alone in a solitaire, the reference
@@ -115,6 +117,7 @@ def sweep_cmd(game_id: str, params: Sequence[str], preset: str | None, grid: Seq
     variants_count = options.at_most(math.prod(len(v) for _, v in axes), options.MAX_VARIANTS, "--grid variants",
                                      "MAX_VARIANTS")
     options.lab_games(games * variants_count, f"--games {games} for each of {variants_count} variants:")
+    check_rank(game_id, specs, measure)
     folder = Path(out or f"sweep-{game_id}")
     folder.mkdir(parents=True, exist_ok=True)
     store = Store(folder / "games.sqlite")

@@ -20,12 +20,20 @@ from ..terminal import PlaySession, default_record_path, invoked_as, save_record
 from .common import PARAM, PRESET, SEED, load
 
 
+def default_opponent(game_id: str) -> str:
+    """The agent ``plunder play`` seats against a person when ``--vs`` names none: the game's
+    ``greedy`` agent, quick and fair, where it has one; else the ``medium`` level, which every
+    game has (:mod:`plunder.agents.levels`)."""
+    return "greedy" if "greedy" in entry(game_id).strength.agents else "medium"
+
+
 @click.command("play")
 @click.argument("game_id", metavar="GAME", required=False)
 @PARAM
 @PRESET
-@click.option("--vs", "vs", default="greedy", show_default=True,
-              help="agent for the other seats, or 'human' for hotseat play")
+@click.option("--vs", "vs", default=None,
+              help="agent for the other seats, or 'human' for hotseat play [default: the game's greedy agent, "
+                   "else the medium level]")
 @click.option("--seat", default=0, show_default=True, help="your seat, 0-based")
 @click.option("--players", default=None,
               help="every seat explicitly, e.g. human,greedy,human,random (sets the number of players)")
@@ -35,7 +43,7 @@ from .common import PARAM, PRESET, SEED, load
 @click.option("--resume", "resume_path", default=None, type=click.Path(exists=True, dir_okay=False),
               help="continue the unfinished game saved in this record (same seats and seed)")
 @click.option("--verbose", is_flag=True, help="refused moves get the full message: position and ruling id")
-def play(game_id: str | None, params: Sequence[str], preset: str | None, vs: str, seat: int, players: str | None,
+def play(game_id: str | None, params: Sequence[str], preset: str | None, vs: str | None, seat: int, players: str | None,
          seed: int | None, record_path: str | None, resume_path: str | None, verbose: bool) -> None:
     """Play GAME at the terminal against agents (or other humans); or go on with a saved game (--resume)."""
     resume = None
@@ -69,7 +77,8 @@ def play(game_id: str | None, params: Sequence[str], preset: str | None, vs: str
         else:
             if not 0 <= seat < n:
                 raise click.UsageError(f"--seat must be 0..{n - 1} for {game_id}")
-            specs = ["human" if (i == seat or vs == "human") else vs for i in range(n)]
+            rival = vs or default_opponent(game_id)
+            specs = ["human" if (i == seat or rival == "human") else rival for i in range(n)]
         path = Path(record_path) if record_path else default_record_path(game_id)
     options.writable_file(path, "--record", discard=True)  # a FIFO would block the first write, before the game
     seats = [None if s == "human" else make_agent(s, game) for s in specs]

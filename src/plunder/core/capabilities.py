@@ -22,16 +22,20 @@ Speed           a one-game and a many-games fast path           ``plunder simula
 Client          the game's own web files, its game page's       its own controls on the web
                 browser module and a board editor               app's game page,
                                                                 ``/editor/{game}``
+Study           the observer giving a played game's             ``plunder simulate``'s and the
+                statistics, the lab report's own figures, the   lab's statistics, the report's
+                bounds of a stored result                       sentences and charts, the
+                                                                results store's check
+Learning        the numeric observation and fixed action        the OpenSpiel, Gymnasium and
+                space                                           PettingZoo adapters
 Analysis        units, mark thresholds, playouts and when the   ``plunder analyse``, the lab's
                 solver is exact                                 game-quality metrics
 ============== =============================================== ==============================
 
-The numeric observation for learning is one hook, ``GameEntry.observation``
-(:mod:`plunder.core.observation`); the statistics of a game played out are another,
-``GameEntry.observer`` (an :class:`Observer`, in the game's ``stats.py``); what the lab's
-report draws of a game is ``GameEntry.figures`` (:mod:`plunder.core.figures`); what its rules
-bound of a stored game, so that the lab refuses one they could not give, is
-``GameEntry.plausibility`` (:mod:`plunder.core.plausibility`, in the game's ``plausibility.py``).
+What the game *is* (seat range, chance, zero-sum ...) is no capability but its
+:class:`~plunder.core.declaration.Declaration`, which every entry gives; the registry checks
+the groups against it and against each other when the game is loaded
+(:mod:`plunder.core.entry_check`).
 """
 
 from __future__ import annotations
@@ -39,13 +43,18 @@ from __future__ import annotations
 import random
 from pathlib import Path
 from dataclasses import dataclass, field
-from typing import Any, Callable, Generic, Mapping, Protocol, Sequence, TypeVar, runtime_checkable
+from typing import TYPE_CHECKING, Any, Callable, Generic, Mapping, Protocol, Sequence, TypeVar, runtime_checkable
 
 from .agent import Agent, AgentFactory, Evaluator
+from .figures import ReportFigures
 from .game import Action, Game, State
 from .howto import HowToSection
+from .plausibility import Plausibility
 from .svg import Shown
-from .tallies import Figures
+from .tallies import Stats
+
+if TYPE_CHECKING:  # numpy, under the observation encodings, is not loaded to list the commands
+    from .observation import Encoding
 
 #: a game's own state type (``PillageState`` ...)
 S = TypeVar("S", bound=State[Any])
@@ -79,12 +88,12 @@ class Presentation(Generic[S, A]):
     #: ``narrate(before, action, after)``: what ``action`` did, in a player's words, naming seats
     #: with ``game.seat_name``; chance's actions are narrated too (terminal, game logs, replays)
     narrate: Callable[[S, A, S], str] | None = None
-    #: ``breakdown(final, figures)``: the final score taken apart, one line per part with its
-    #: numbers; ``figures`` are what the game's :class:`Observer` (``ENTRY.observer``) gave,
+    #: ``breakdown(final, stats)``: the final score taken apart, one line per part with its
+    #: numbers; ``stats`` are what the game's :class:`Observer` (:attr:`Study.observer`) gave,
     #: shown the whole game (``{}`` for a game with none; an :class:`Itemiser`'s
     #: ``breakdown_figures``): a tally a position does not keep (trades made, fights won, the
     #: rounds one by one) is read there (:func:`plunder.match.breakdown_of`)
-    breakdown: Callable[[S, Figures], list[str]] | None = None
+    breakdown: Callable[[S, Stats], list[str]] | None = None
     #: ``move_list(state)``: the legal actions best first by the game's own reckoning for the
     #: mover (Hubs: what a segment scores, by role); ``legal_actions()`` order when absent
     move_list: Callable[[S], Sequence[A]] | None = None
@@ -131,8 +140,10 @@ class Strength(Generic[S, A]):
     ``mcts`` and the levels ``easy``/``medium``/``hard`` come with every game
     (:mod:`plunder.agents`) whether it offers this group or not."""
 
-    #: the game's own agents by name (``greedy`` ...), each declaring its options
-    agents: Mapping[str, AgentFactory] = field(default_factory=dict)
+    #: the game's own agents by name (``greedy`` ...), each declaring its options; each takes
+    #: the game's state (an ``AgentFactory[PillageState]``, or one of ``State[Any]`` for an
+    #: agent that plays any game)
+    agents: Mapping[str, AgentFactory[S]] = field(default_factory=dict)
     #: ``easy``/``medium``/``hard`` -> agent spec, where :mod:`plunder.agents.levels`' defaults do not suit
     levels: Mapping[str, str] = field(default_factory=dict)
     #: the agent spec behind hints; an agent that can explain its choice
@@ -145,7 +156,7 @@ class Strength(Generic[S, A]):
     candidates: Callable[[S], Sequence[A]] | None = None
     #: ``evaluator(game, rollouts, playout)``: a fast leaf evaluator for ``mcts`` (``eval=fast``);
     #: ``playout`` names the playouts it plays ("" for its default), a bad name is a ParameterError
-    evaluator: Callable[[Game[Any], int, str], Evaluator] | None = None
+    evaluator: Callable[[Game[Any], int, str], Evaluator[S]] | None = None
     #: ``solve(state, time_limit, memory)``: the position solved exactly (``plunder solve``)
     solve: SolveHook[S] | None = None
     #: ``warm()``: prepare once per process what the game's searches compile or load on first
@@ -159,7 +170,7 @@ class Strength(Generic[S, A]):
 
 
 class Observer(Protocol[S_contra]):
-    """``ENTRY.observer``'s product: watches one game move by move and gives its statistics
+    """:attr:`Study.observer`'s product: watches one game move by move and gives its statistics
     (scalars per game, or lists per seat), as :func:`plunder.match.play_out` feeds it."""
 
     def see(self, before: S_contra, action: Any, after: S_contra) -> None:
@@ -197,6 +208,36 @@ class EndObserver(Generic[S]):
 
 
 @dataclass(frozen=True)
+class Study(Generic[S]):
+    """What ``plunder simulate`` and the lab learn of a game played out: its statistics, what
+    its report says of them, and what its rules bound of a stored result. Without this group a
+    game is studied by its returns and scores alone."""
+
+    #: ``observer(game)``: a fresh :class:`Observer` of one game of ``game``, shown every move
+    #: (before, action, after) and asked for the game's statistics at its end (``plunder
+    #: simulate``, the lab, the breakdown's figures). The observer tallies only statistics read
+    #: live there, not in the states, so a state holds its position; no observer, no statistics
+    observer: Callable[[Game[Any]], Observer[S]] | None = None
+    #: what the lab's report adds of the game: its length measure, sentences and charts, read
+    #: from the observer's statistics (:mod:`plunder.core.figures`)
+    figures: ReportFigures = field(default_factory=ReportFigures)
+    #: ``plausibility(game, returns, scores, stats)``: why a stored game of ``game`` could not
+    #: have ended so by its rules (:mod:`plunder.core.plausibility`), for the lab's results
+    #: store, which plays such a row again; no check, only the checks every game gets
+    plausibility: Plausibility | None = None
+
+
+@dataclass(frozen=True)
+class Learning:
+    """What the reinforcement-learning adapters (:mod:`plunder.interop`: OpenSpiel, Gymnasium,
+    PettingZoo) need of a game beyond its rules; without this group a game has no adapter."""
+
+    #: ``observation(game)``: the numeric observation and fixed action space of ``game`` with
+    #: its parameters (:mod:`plunder.core.observation`)
+    observation: Callable[[Game[Any]], "Encoding"] | None = None
+
+
+@dataclass(frozen=True)
 class FastResult:
     """The outcome of one game played by a game's fast path: it must equal what
     :func:`plunder.play` gives for the same agents and seed (``returns``, ``scores``, and
@@ -216,9 +257,9 @@ class Speed:
     #: ``fast_play(game, agents, rngs, seed)``: one whole game with the built ``agents`` in seat
     #: order, each deciding with its rng of ``rngs``, chance drawn from ``seed`` as
     #: :mod:`plunder.core.chance` does
-    fast_play: Callable[[Game[Any], Sequence[Agent], Sequence[random.Random], int], FastResult | None] | None = None
+    fast_play: Callable[[Game[Any], Sequence[Agent[Any]], Sequence[random.Random], int], FastResult | None] | None = None
     #: ``fast_batch(game, agents, seeds)``: many whole games at once, one per seed
-    fast_batch: Callable[[Game[Any], Sequence[Agent], Sequence[int]], "list[FastResult] | None"] | None = None
+    fast_batch: Callable[[Game[Any], Sequence[Agent[Any]], Sequence[int]], "list[FastResult] | None"] | None = None
 
 
 @dataclass(frozen=True)

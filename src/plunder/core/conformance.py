@@ -7,6 +7,9 @@ actions and unreadable texts are refused with the state unchanged; and that the
 records of those games survive JSON and replay to an equal final state, while a
 record tampered with at its first, middle and last moves and at its chance moves (unreadable
 text, the wrong mover, another chance outcome than the seed draws) is refused at that move.
+
+Before any game is played it checks the game's entry as the registry does (:func:`check_entry`),
+and after, that the games played keep to its declaration (:func:`check_declared`).
 """
 
 from __future__ import annotations
@@ -21,6 +24,7 @@ from .game import CHANCE, TERMINAL, Action, Game, State
 from . import chance
 from .chance import sample_chance
 from .record import SEEDED, Move, Record, replay
+from .registry import entry, is_game, problems_of
 
 
 @dataclass
@@ -131,6 +135,7 @@ def check_game(game: Game, playthroughs: int = 200, seed: int = 0, full_checks: 
     The first ``full_checks`` playthroughs apply and round-trip every legal action of
     every state; later ones sample a few per state.
     """
+    check_entry(game)
     rng = random.Random(seed)
     report = ConformanceReport()
     for g in range(playthroughs):
@@ -152,7 +157,42 @@ def check_game(game: Game, playthroughs: int = 200, seed: int = 0, full_checks: 
         report.games += 1
         report.max_length = max(report.max_length, steps)
     _check_records(game, seed, min(playthroughs, 20))
+    check_declared(game, seed, min(playthroughs, 20))
     return report
+
+
+def check_entry(game: Game) -> None:
+    """Raise :class:`ConformanceError` naming every problem that leaves ``game``'s entry out of
+    the registry (:func:`~plunder.core.registry.problems_of`), or when ``game`` with its
+    parameters has a number of seats outside the range its entry declares. A game class no
+    package registers (a test's own) has no entry to check."""
+    problems = problems_of(game.id)
+    if problems:
+        raise ConformanceError(f"{game.id}: its entry is left out: " + "; ".join(problems))
+    if not is_game(game.id):
+        return
+    declared = entry(game.id).declaration
+    if game.num_players not in declared.seat_counts:
+        raise ConformanceError(f"{game.id} with {game.params} has {game.num_players} seats; its entry declares "
+                               f"{declared.seats_text()}")
+
+
+def check_declared(game: Game, seed: int, count: int) -> None:
+    """Raise :class:`ConformanceError` where one of ``count`` random games (seeds from ``seed``,
+    played as :func:`random_record` plays them) contradicts what ``game``'s entry declares: a
+    chance move in a game declared without chance, or returns that do not sum to zero in one
+    declared zero-sum. A game class no package registers has no declaration to hold it to."""
+    if not is_game(game.id):
+        return
+    declared = entry(game.id).declaration
+    for i in range(count):
+        record = random_record(game, seed + i)
+        if not declared.chance and any(move.by is None for move in record.moves):
+            raise ConformanceError(f"{game.id}: chance moved in the game of seed {seed + i}, and its entry "
+                                   "declares no chance")
+        if declared.zero_sum and not math.isclose(sum(record.returns or []), 0.0, abs_tol=1e-9):
+            raise ConformanceError(f"{game.id}: the game of seed {seed + i} returned {record.returns}, which do "
+                                   "not sum to zero, and its entry declares it zero-sum")
 
 
 def random_record(game: Game, seed: int) -> Record:

@@ -1,8 +1,8 @@
-"""What a game wants its lab report to say, described as data (``GameEntry.figures``).
+"""What a game wants its lab report to say, described as data (``GameEntry.study.figures``).
 
 A report (``plunder report``, :mod:`plunder.lab.report`) shows every game's win rates, scores
 and seats by itself; a game adds its own figures here, read from the statistics its observer
-gives each game (``GameEntry.observer``). Nothing here computes: a game declares *which* numbers it wants (a
+gives each game (``GameEntry.study.observer``). Nothing here computes: a game declares *which* numbers it wants (a
 :data:`Series` of values gathered from the stored games, turned into one number or share by a
 :data:`Value`), the sentences that state them and the charts that draw them, and the lab
 evaluates and draws whatever a game offers. So a game, which sits below the lab, needs no plotting.
@@ -215,7 +215,7 @@ Chart = Union[Histogram, Bars, Shares, Heatmap]
 
 
 @dataclass(frozen=True)
-class Figures:
+class ReportFigures:
     """What a game adds to its lab report: its length measure, its sentences in order (after
     the ones every game gets) and its charts in order."""
 

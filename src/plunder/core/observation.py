@@ -1,6 +1,6 @@
 """What an observation for learning is: one ``float32`` vector per state and seat, with a
 fixed length per parameter set, and a fixed action space (:mod:`.spaces`). A game offers its
-encoding as ``GameEntry.observation`` (written in its ``observation.py``); the RL adapters
+encoding as ``GameEntry.learning.observation`` (written in its ``observation.py``); the RL adapters
 (:mod:`plunder.interop`) use whatever it offers. ``docs/interop.md`` lists each game's.
 
 An observation is taken from a seat's point of view: seats are listed from the observer on (the
@@ -114,7 +114,7 @@ def picker(places: list[int]) -> Callable[[tuple], tuple]:
 
 @dataclass(frozen=True)
 class TableObservation:
-    """A game's observation from two plain functions, for ``GameEntry.observation``: the
+    """A game's observation from two plain functions, for ``GameEntry.learning.observation``: the
     simplest way to offer one (``docs/new-game.md``). ``observe(state, seat)`` gives the position
     as ``seat`` sees it as numbers, the same count for every position of a parameter set;
     ``action_table(game)`` every action a player can ever be offered, each once, in a fixed

@@ -1,4 +1,4 @@
-"""Whether a stored game's result could have come from the rules (``GameEntry.plausibility``).
+"""Whether a stored game's result could have come from the rules (``GameEntry.study.plausibility``).
 
 The lab's results store (:mod:`plunder.lab.store`) reuses a stored game only when it is
 plausible: besides what holds for every game (seats, seeds, finite numbers), a game may offer
@@ -6,11 +6,11 @@ a check of its own, which knows what its rules bound -- a Profiteer count above 
 of the deck, a Pillage score beyond what its board holds, a Pirates score that its tracks do
 not add up to. The check is given the game with its parameters, the stored returns and scores
 (as many as seats, finite numbers: the store checks that first) and the statistics of the
-game's observer (``GameEntry.observer``), and gives the reasons the row could not have been
+game's observer (``GameEntry.study.observer``), and gives the reasons the row could not have been
 played, each a short clause (``"99 cards counted, the deck has 52"``); none when it could. Only
 bounds the rules truly imply belong there: a legal game is never refused.
 
-The statistics come from a file, so a check reads them through a :class:`Figures` reader, which
+The statistics come from a file, so a check reads them through a :class:`StatReader`, which
 passes over a statistic that is absent (an older observer's) and notes one that is no number
 (or no list of one number per seat) as a reason of its own.
 """
@@ -47,7 +47,7 @@ def figure(value: float) -> str:
     return str(int(value)) if whole(value) and abs(value) < WHOLE_DIGITS else f"{value:g}"
 
 
-class Figures:
+class StatReader:
     """A stored game's statistics, read one by one for a check: each reader gives the figure,
     or None when it is absent or malformed; a malformed one is noted in :attr:`wrong`."""
 

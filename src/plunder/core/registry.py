@@ -8,7 +8,9 @@ does not name them. Nothing here names a game: a game says where it stands in a 
 (:attr:`Declaration.order`). Looking the games up imports none; :func:`entry` imports the one
 asked for, listing them (:func:`game_ids`) imports all, and :func:`broken_games` the other
 packages' games, so that one that fails to load is left out with a one-line reason and the
-others still load.
+others still load. An entry that loads is checked against its declaration and its groups
+(:mod:`plunder.core.entry_check`) before any game of it is played; one with problems is left
+out the same way.
 """
 
 from __future__ import annotations
@@ -19,17 +21,13 @@ import importlib.util
 import pkgutil
 import re
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Callable, Generic, Mapping
+from typing import Any, Generic, Mapping
 
-from .capabilities import A, Analysis, Client, Observer, Presentation, S, Speed, Strength
+from .capabilities import A, Analysis, Client, Learning, Presentation, S, Speed, Strength, Study
 from .errors import ParameterError
 from .declaration import Declaration
-from .figures import Figures
+from .entry_check import entry_problems
 from .game import Game
-from .plausibility import Plausibility
-
-if TYPE_CHECKING:  # numpy, under the observation encodings, is not loaded to list the commands
-    from .observation import Encoding
 
 #: the package whose subpackages are Plunder's own games, each ``<OWN_PACKAGE>.<id>`` with its ``ENTRY``
 OWN_PACKAGE = "plunder.games"
@@ -43,9 +41,10 @@ MAX_REASON_CHARS = 200
 
 @dataclass(frozen=True)
 class GameEntry(Generic[S, A]):
-    """What a game package offers: its rules class and the capability groups it fills
-    (:mod:`plunder.core.capabilities`). Only ``game_class`` is required; a group left out is
-    offered empty, and every adapter then falls back on the rules alone."""
+    """What a game package offers: its rules class, what the game is, and the capability groups
+    it fills (:mod:`plunder.core.capabilities`). Only ``game_class`` and ``declaration`` are
+    required; a group left out is offered empty, and every adapter then falls back on the rules
+    alone."""
 
     #: the rules (:class:`plunder.core.game.Game` subclass)
     game_class: type[Game[Any]]
@@ -59,20 +58,11 @@ class GameEntry(Generic[S, A]):
     speed: Speed = field(default_factory=Speed)
     #: its own web files and board editor
     client: Client = field(default_factory=Client)
-    #: what its lab report adds: its length measure, sentences and charts
-    figures: Figures = field(default_factory=Figures)
-    #: ``observation(game)``: the numeric observation and fixed action space of ``game`` with
-    #: its parameters, for the reinforcement-learning adapters (:mod:`plunder.core.observation`)
-    observation: Callable[[Game[Any]], Encoding] | None = None
-    #: ``observer(game)``: a fresh :class:`~plunder.core.capabilities.Observer` of one game of
-    #: ``game``, shown every move (before, action, after) and asked for the game's statistics at
-    #: its end (``plunder simulate``, the lab). The tallies only statistics read live there, not
-    #: in the states, so a state holds its position; no observer, no statistics
-    observer: Callable[[Game[Any]], Observer[S]] | None = None
-    #: ``plausibility(game, returns, scores, stats)``: why a stored game of ``game`` could not
-    #: have ended so by its rules (:mod:`plunder.core.plausibility`), for the lab's results
-    #: store, which plays such a row again; no check, only the checks every game gets
-    plausibility: Plausibility | None = None
+    #: what simulate and the lab learn of it: its observer's statistics, its report's figures,
+    #: the bounds of a stored result
+    study: Study[S] = field(default_factory=Study)
+    #: what the reinforcement-learning adapters need: its numeric observation
+    learning: Learning = field(default_factory=Learning)
     #: how its positions are valued and its moves judged (``plunder analyse``); no group, no analysis
     analysis: Analysis[S] | None = None
 
@@ -85,15 +75,16 @@ def game_ids() -> list[str]:
     return [g for _, g in sorted(loaded)]
 
 
-def broken_games() -> list[str]:
+def broken_games(own: bool = False) -> list[str]:
     """One line per registered game that was left out, saying which and why (an import that
-    failed, an ``ENTRY`` that is no :class:`GameEntry`, an id taken or not allowed), by id.
-    The other packages' games are loaded to know it; Plunder's own are not (every command
-    asks this, and one that plays a single game should import that one alone): one of them
-    that fails says why when it is asked for (:func:`entry`)."""
+    failed, an ``ENTRY`` that is no :class:`GameEntry`, an id taken or not allowed, an entry
+    whose declaration and groups do not hold together), by id.
+    The other packages' games are loaded to know it; Plunder's own are only when ``own`` is
+    set (every command asks this, and one that plays a single game should import that one
+    alone): otherwise one of them that fails says why when it is asked for (:func:`entry`)."""
     found = _found()
     failed = [(g, why) for g, source in found.sources.items()
-              if not source.startswith(OWN_PACKAGE + ".") and isinstance(why := _load(g), str)]
+              if (own or not source.startswith(OWN_PACKAGE + ".")) and isinstance(why := _load(g), str)]
     return [line for _, line in sorted([*found.refused, *failed], key=lambda pair: pair[0])]
 
 
@@ -153,32 +144,66 @@ def _found() -> _Found:
 
 
 @functools.cache
-def _load(game_id: str) -> GameEntry[Any, Any] | str:
-    """The entry of registered game ``game_id``, loaded once, or the one line saying why it
-    was left out."""
-    source = _found().sources[game_id]
-    module, _, attribute = source.partition(":")
+def _checked(game_id: str) -> GameEntry[Any, Any] | list[str]:
+    """The entry of registered game ``game_id``, loaded and checked once, or the problems that
+    leave it out, each a clause."""
+    module, _, attribute = _found().sources[game_id].partition(":")
     try:
         loaded = getattr(importlib.import_module(module), attribute)
     except Exception as exc:  # a game may fail in any way; the other games still load
-        return f"game {game_id!r} ({source}) left out: it failed to load: {_reason(exc)}"
-    problem = _entry_problem(game_id, loaded)
-    if problem:
-        return f"game {game_id!r} ({source}) left out: {problem}"
+        return [f"it failed to load: {_reason(exc)}"]
+    problems = _entry_problems(game_id, loaded)
+    if problems:
+        return problems
     found: GameEntry[Any, Any] = loaded
     return found
 
 
-def _entry_problem(name: str, loaded: object) -> str:
-    """Why ``loaded`` cannot be game ``name``'s entry ("" when it can)."""
+def _load(game_id: str) -> GameEntry[Any, Any] | str:
+    """The entry of registered game ``game_id``, or the one line saying why it was left out."""
+    checked = _checked(game_id)
+    if isinstance(checked, GameEntry):
+        return checked
+    return f"game {game_id!r} ({_found().sources[game_id]}) left out: {_clauses(checked)}"
+
+
+def _entry_problems(name: str, loaded: object) -> list[str]:
+    """Why ``loaded`` cannot be game ``name``'s entry (none when it can): not an entry of that
+    id, or an entry whose declaration and groups do not hold together
+    (:func:`~plunder.core.entry_check.entry_problems`)."""
     if not isinstance(loaded, GameEntry):
-        return f"it names a {type(loaded).__name__}, not a GameEntry"
+        return [f"it names a {type(loaded).__name__}, not a GameEntry"]
     cls = loaded.game_class
     if not (isinstance(cls, type) and issubclass(cls, Game)):
-        return "its game_class is not a subclass of plunder.core.game.Game"
+        return ["its game_class is not a subclass of plunder.core.game.Game"]
     if getattr(cls, "id", None) != name:
-        return f"its game_class.id is {getattr(cls, 'id', None)!r}, not {name!r}"
-    return ""
+        return [f"its game_class.id is {getattr(cls, 'id', None)!r}, not {name!r}"]
+    try:
+        return entry_problems(loaded)
+    except Exception as exc:  # a check reads the game's own code (its rules load), which may fail in any way
+        return [f"checking it failed: {_reason(exc)}"]
+
+
+def problems_of(game_id: str) -> list[str]:
+    """Every problem that leaves game ``game_id`` out, each a clause: none for a game that
+    loads or an id no package registers, the one line of a registration refused before loading
+    (an id taken or not allowed). What the conformance check reports of a game before playing it."""
+    found = _found()
+    if game_id not in found.sources:
+        return [line for name, line in found.refused if name == game_id]
+    checked = _checked(game_id)
+    return [] if isinstance(checked, GameEntry) else checked
+
+
+def _clauses(problems: list[str]) -> str:
+    """``problems`` in one line: those that fit in :data:`MAX_REASON_CHARS` characters (the
+    first at least, cut there), then how many more there are."""
+    shown = problems[0][:MAX_REASON_CHARS]
+    for count, problem in enumerate(problems[1:], 1):
+        if len(shown) + len(problem) + 2 > MAX_REASON_CHARS:
+            return f"{shown} (and {len(problems) - count} more)"
+        shown += "; " + problem
+    return shown
 
 
 def _reason(exc: Exception) -> str:

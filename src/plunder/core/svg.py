@@ -32,9 +32,11 @@ RULE = "#d8cfbd"
 ACCENT = "#e07b00"
 #: where the player may click (outline of a legal target)
 TARGET = "#2a9d8f"
-#: seat colours (strong, for lines and text) and their light fills, up to six seats
-SEAT = ("#c0392b", "#2e5fa8", "#2e8b57", "#8e44ad", "#d35400", "#16838a")
-SEAT_FILL = ("#f4c7c0", "#c5d5f0", "#c4e6cf", "#e0cdea", "#f7d3b5", "#bfe3e5")
+#: seat colours (strong, for lines and text) and their light fills, up to eight seats (the
+#: most a web layout holds: docs/web.md); the last two, ochre and slate, stand apart from the
+#: red, orange and teal before them
+SEAT = ("#c0392b", "#2e5fa8", "#2e8b57", "#8e44ad", "#d35400", "#16838a", "#9a7400", "#505c68")
+SEAT_FILL = ("#f4c7c0", "#c5d5f0", "#c4e6cf", "#e0cdea", "#f7d3b5", "#bfe3e5", "#efe0a8", "#d6dbe0")
 #: one family for every picture; the rasteriser falls back along the list
 FONT = "DejaVu Sans, Verdana, Arial, sans-serif"
 #: a generous average advance of a sans-serif character, in ems, so that measured text

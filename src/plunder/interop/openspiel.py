@@ -36,25 +36,25 @@ def short_name(game_id: str) -> str:
     return f"python_plunder_{game_id}"
 
 
-def _seat_counts(game_id: str) -> list[int]:
-    cls = entry(game_id).game_class
-    return sorted({cls.load(p).num_players for p in cls.presets} | {cls.load().num_players})
-
-
-def _game_type(game_id: str, players: int) -> Any:
-    default = next(iter(entry(game_id).game_class.presets), "")
-    counts = _seat_counts(game_id)
-    return pyspiel.GameType(
-        short_name=short_name(game_id), long_name=f"Plunder {entry(game_id).game_class.title}",
-        dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
-        chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
-        information=pyspiel.GameType.Information.PERFECT_INFORMATION,
-        utility=pyspiel.GameType.Utility.ZERO_SUM if players == 2 else pyspiel.GameType.Utility.GENERAL_SUM,
-        reward_model=pyspiel.GameType.RewardModel.TERMINAL,
-        max_num_players=counts[-1], min_num_players=counts[0],
+def _game_type(game_id: str) -> Any:
+    """OpenSpiel's type of ``game_id``, as its entry declares it (:class:`~plunder.core.declaration.Declaration`):
+    its seat range, whether chance acts, whether a seat sees less than another, whether its
+    returns sum to zero."""
+    found = entry(game_id)
+    declared = found.declaration
+    kind = pyspiel.GameType
+    return kind(
+        short_name=short_name(game_id), long_name=f"Plunder {found.game_class.title}",
+        dynamics=kind.Dynamics.SEQUENTIAL,
+        chance_mode=kind.ChanceMode.EXPLICIT_STOCHASTIC if declared.chance else kind.ChanceMode.DETERMINISTIC,
+        information=(kind.Information.IMPERFECT_INFORMATION if declared.hidden_information
+                     else kind.Information.PERFECT_INFORMATION),
+        utility=kind.Utility.ZERO_SUM if declared.zero_sum else kind.Utility.GENERAL_SUM,
+        reward_model=kind.RewardModel.TERMINAL,
+        max_num_players=declared.max_seats, min_num_players=declared.min_seats,
         provides_information_state_string=True, provides_information_state_tensor=False,
         provides_observation_string=True, provides_observation_tensor=True,
-        parameter_specification={"preset": default, **_param_defaults(game_id)})
+        parameter_specification={"preset": next(iter(found.game_class.presets), ""), **_param_defaults(game_id)})
 
 
 def _param_defaults(game_id: str) -> dict[str, int | bool | str]:
@@ -91,11 +91,13 @@ class PlunderGame(pyspiel.Game):
         preset = (params or {}).get("preset") or None
         self.plunder: Game = entry(game_id).game_class.load(preset, **_given(game_id, params or {}))
         self.encoding: Encoding = encoding(self.plunder)
-        n = self.plunder.num_players
-        info = pyspiel.GameInfo(num_distinct_actions=self.encoding.actions.size, max_chance_outcomes=chance_slots(self.plunder),
-                                num_players=n, min_utility=-1.0, max_utility=1.0,
-                                utility_sum=0.0 if n == 2 else None, max_game_length=self.plunder.max_game_length)
-        super().__init__(_game_type(game_id, n), info, params or {})
+        declared = entry(game_id).declaration
+        info = pyspiel.GameInfo(num_distinct_actions=self.encoding.actions.size,
+                                max_chance_outcomes=chance_slots(self.plunder) if declared.chance else 0,
+                                num_players=self.plunder.num_players, min_utility=-1.0, max_utility=1.0,
+                                utility_sum=0.0 if declared.zero_sum else None,
+                                max_game_length=self.plunder.max_game_length)
+        super().__init__(_game_type(game_id), info, params or {})
 
     def new_initial_state(self) -> "PlunderState":
         """The starting position."""
@@ -212,7 +214,7 @@ def _register(game_id: str) -> type[PlunderGame]:
         return cls, (self.preset_params,)
 
     cls = type(f"Plunder{game_id.title()}Game", (PlunderGame,), {"__init__": init, "__reduce__": reduce})
-    pyspiel.register_game(_game_type(game_id, 0), cls)
+    pyspiel.register_game(_game_type(game_id), cls)
     globals()[cls.__name__] = cls  # pickle finds a class by its module and name
     return cls
 

@@ -16,6 +16,7 @@ by default, a reference pair on the same seeds -- the game's strong cheap agent
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from typing import Callable, Sequence
 
@@ -61,9 +62,10 @@ class Luck:
         return wins(self.games[agent], agent)
 
     def score(self, agent: str) -> float:
-        """``agent``'s mean score over its seats."""
+        """``agent``'s mean score over its seats (lowest for an agent without one, to rank it)."""
         rows = self.games[agent]
-        return mean([r.scores[s] for r in rows for s, a in enumerate(r.seats) if a == agent])
+        found = mean([r.scores[s] for r in rows for s, a in enumerate(r.seats) if a == agent])
+        return -math.inf if found is None else found
 
     def kinds(self) -> dict[str, Share]:
         """A solitaire's seeds by kind (see :data:`KINDS`), over the seeds every player has played."""

@@ -135,6 +135,7 @@ def quantiles(values: Sequence[float]) -> str:
     return f"median {q[0]} (quartiles {q[1]} to {q[2]}; 10% to 90% of games: {q[3]} to {q[4]}; n={len(xs)})"
 
 
-def mean(xs: Sequence[float]) -> float:
-    """The mean, 0 for nothing."""
-    return statistics.fmean(xs) if xs else 0.0
+def mean(xs: Sequence[float]) -> float | None:
+    """The mean; ``None`` for nothing (the mean of nothing is no number, and a report that
+    printed 0 would state a figure it never measured)."""
+    return statistics.fmean(xs) if xs else None

@@ -24,6 +24,7 @@ from dataclasses import dataclass
 from typing import Any, Sequence
 
 from ..analysis import Engine, GameAnalysis, Settings
+from ..core.errors import ParameterError
 from ..core.game import Game, State
 from ..core.record import Record, replay
 from ..core.registry import entry, load_game
@@ -194,6 +195,14 @@ def bootstrap(values: Sequence[float], seed: int = 0) -> Interval:
 _seen: dict[tuple[Any, ...], dict[str, float | None]] = {}
 #: the positions valued so far (the engine's memory cache)
 _engine = Engine()
+
+
+def require_analysis(game_id: str, asked: str) -> None:
+    """Refuse ``asked`` (the option that wants the metrics) before any game is played when
+    ``game_id`` offers no :class:`~plunder.core.capabilities.Analysis`, which every metric needs."""
+    if entry(game_id).analysis is None:
+        raise ParameterError(f"{asked} analyses the games, and {game_id} offers no analysis (no Analysis group "
+                             "in its GameEntry): leave it out")
 
 
 def metrics_of_rows(run: Run, rows: Sequence[Row], games: int = METRIC_GAMES) -> list[dict[str, float | None]]:

@@ -1,7 +1,7 @@
 """``plunder report``: a self-contained HTML page of plots and a plain-words summary from stored games.
 
 Every game gets its win rates, scores and seats; what a game adds of its own (its length
-measure, sentences, charts) it declares in ``GameEntry.figures`` (:mod:`plunder.core.figures`),
+measure, sentences, charts) it declares in ``GameEntry.study.figures`` (:mod:`plunder.core.figures`),
 and this module evaluates and draws whatever is declared, knowing no game by name.
 """
 
@@ -63,7 +63,7 @@ def build(game_id: str, params: dict[str, str], rows: Sequence[Row], seed: int) 
         f"{len(rows)} games of {game_id} with {shown or 'the default parameters'}, seeds {seed} to "
         f"{seed + len(rows) - 1}; agents {', '.join(agents)} rotated over {players} seat{'s' * (players > 1)}. "
         "Intervals are 95% (Wilson).")
-    figures = entry(game_id).figures
+    figures = entry(game_id).study.figures
     won = f"reach {figures.win}" if figures.win else "are won"
     for a in agents:
         w = wins(rows, a)
@@ -86,11 +86,22 @@ def build(game_id: str, params: dict[str, str], rows: Sequence[Row], seed: int) 
                                   f"(from {ordered[0]:g} to {ordered[-1]:g}).")
             report.plots.append(Plot("length", f"Game length ({unit})", plots.histogram(
                 {"all games": lengths}, "Game length", unit)))
+        else:
+            report.notes.append(f"Game length: no game gave the statistic {figures.length.stat}; not measured.")
     else:
         report.notes.append(f"Game length: {game_id}'s statistics have no length measure; not plotted.")
     for sentence in figures.sentences:
-        report.summary.extend(said(sentence, rows, agents))
-    report.plots.extend(Plot(chart.name, chart.caption, drawn(chart, rows, agents)) for chart in figures.charts)
+        lines = said(sentence, rows, agents)
+        report.summary.extend(lines)
+        if not lines:
+            report.notes.append(f"The sentence \"{sentence.text[:60]}...\": a value it states was not found in these "
+                                "games (a statistic no game gave, or a pair among fewer than two agents); left out.")
+    for chart in figures.charts:
+        png = drawn(chart, rows, agents)
+        if png is None:
+            report.notes.append(f"{chart.caption}: no game gave its values; not drawn.")
+        else:
+            report.plots.append(Plot(chart.name, chart.caption, png))
     return report
 
 
@@ -123,7 +134,7 @@ def seats_section(report: Report, rows: Sequence[Row], players: int) -> None:
 
 def length_of(game_id: str) -> Length | None:
     """The statistic measuring a game of ``game_id``'s length and its unit, where the game offers one."""
-    return entry(game_id).figures.length
+    return entry(game_id).study.figures.length
 
 
 def gathered(series: Series, rows: Sequence[Row], agent: str | None) -> list[float]:
@@ -159,17 +170,22 @@ class Found(NamedTuple):
 
 def evaluated(value: Value, rows: Sequence[Row], agents: list[str], agent: str | None
               ) -> float | str | Share | Found | None:
-    """``value`` in ``rows`` (for ``agent``, or over every game); ``None`` when it cannot be had."""
+    """``value`` in ``rows`` (for ``agent``, or over every game); ``None`` when it cannot be had:
+    a series no game gave a value, a pair among fewer than two agents."""
     if isinstance(value, Spread):
         values = gathered(value.series, rows, agent)
         return quantiles(values) if values else None
     if isinstance(value, Mean):
         return _number(value, rows, agent)
     if isinstance(value, Sum):
-        return sum(_number(part, rows, agent) for part in value.parts)
+        parts = [_number(part, rows, agent) for part in value.parts]
+        return None if None in parts else sum(p for p in parts if p is not None)
     if isinstance(value, (Flagged, AtLeast)):
-        return _fraction(value, rows, agent)
+        share = _fraction(value, rows, agent)
+        return share if share.n else None
     matrix = pair_table(rows, agents, value.table.prefix)
+    if matrix is None:
+        return None
     pairs = sorted(Found(matrix[i][j], a, b) for i, a in enumerate(agents) for j, b in enumerate(agents) if i < j)
     if not pairs:
         return None
@@ -188,29 +204,45 @@ def said(sentence: Sentence, rows: Sequence[Row], agents: list[str]) -> list[str
     return out
 
 
-def drawn(chart: Chart, rows: Sequence[Row], agents: list[str]) -> bytes:
-    """``chart`` drawn from ``rows`` as PNG bytes."""
+def drawn(chart: Chart, rows: Sequence[Row], agents: list[str]) -> bytes | None:
+    """``chart`` drawn from ``rows`` as PNG bytes, of what the games gave: a histogram's empty
+    series, a bar whose mean some group lacks and a share of nothing are left out, and a
+    chart left with nothing to draw is not drawn (``None``)."""
     if isinstance(chart, Histogram):
         by_agent = chart.by_agent
         series: dict[str, Sequence[float]] = (
             {a: gathered(by_agent, rows, a) for a in agents} if by_agent is not None
             else {label: gathered(s, rows, None) for label, s in chart.series.items()})
+        if not any(series.values()):
+            return None
         return plots.histogram(series, chart.title, chart.xlabel)
     if isinstance(chart, Bars):
-        groups = ({a: {label: _number(v, rows, a) for label, v in chart.values.items()} for a in agents}
-                  if chart.by == "agent" else
-                  {label: {"all games": _number(v, rows, None)} for label, v in chart.values.items()})
+        means = ({a: {label: _number(v, rows, a) for label, v in chart.values.items()} for a in agents}
+                 if chart.by == "agent" else
+                 {label: {"all games": _number(v, rows, None)} for label, v in chart.values.items()})
+        groups = {x: {label: m for label, m in bars.items() if m is not None} for x, bars in means.items()}
+        if chart.by == "agent":  # a bar some agent lacks is left out for every agent, so the groups compare
+            measured = set.intersection(*(set(bars) for bars in groups.values())) if groups else set()
+            groups = {x: {label: m for label, m in bars.items() if label in measured} for x, bars in groups.items()}
+        groups = {x: bars for x, bars in groups.items() if bars}
+        if not groups:
+            return None
         return plots.bars(groups, chart.title, chart.ylabel, stacked=chart.stacked)
     if isinstance(chart, Shares):
-        return plots.shares({label: {a: _fraction(v, rows, a) for a in agents} for label, v in chart.values.items()},
-                            chart.title, chart.ylabel)
-    return plots.heatmap(agents, agents, pair_table(rows, agents, chart.table.prefix), chart.title,
-                         chart.row_label, chart.col_label, fmt=chart.fmt)
+        found = {label: {a: _fraction(v, rows, a) for a in agents} for label, v in chart.values.items()}
+        if not any(share.n for shares in found.values() for share in shares.values()):
+            return None
+        return plots.shares(found, chart.title, chart.ylabel)
+    matrix = pair_table(rows, agents, chart.table.prefix)
+    if matrix is None:
+        return None
+    return plots.heatmap(agents, agents, matrix, chart.title, chart.row_label, chart.col_label, fmt=chart.fmt)
 
 
-def _number(value: Mean, rows: Sequence[Row], agent: str | None) -> float:
-    """A mean, scaled."""
-    return value.scale * mean(gathered(value.series, rows, agent))
+def _number(value: Mean, rows: Sequence[Row], agent: str | None) -> float | None:
+    """A mean, scaled; ``None`` when no game gave the series a value."""
+    found = mean(gathered(value.series, rows, agent))
+    return None if found is None else value.scale * found
 
 
 def _fraction(value: Fraction, rows: Sequence[Row], agent: str | None) -> Share:
@@ -221,14 +253,15 @@ def _fraction(value: Fraction, rows: Sequence[Row], agent: str | None) -> Share:
     return at_least(values, value.level)
 
 
-def pair_table(rows: Sequence[Row], agents: list[str], prefix: str) -> list[list[float]]:
+def pair_table(rows: Sequence[Row], agents: list[str], prefix: str) -> list[list[float]] | None:
     """Mean count a game of each agent (row) with each agent (column), from the seat statistics
-    ``PREFIXj`` (:class:`~plunder.core.figures.PairTable`).
+    ``PREFIXj`` (:class:`~plunder.core.figures.PairTable`); ``None`` when no game gave them.
 
     An agent seated twice meets its own kind too; that count is per seat of the row agent.
     """
     total = {a: {b: 0.0 for b in agents} for a in agents}
     seated = {a: 0 for a in agents}
+    given = False
     for r in rows:
         for i, a in enumerate(r.seats):
             seated[a] += 1
@@ -236,6 +269,9 @@ def pair_table(rows: Sequence[Row], agents: list[str], prefix: str) -> list[list
                 row = r.stats.get(f"{prefix}{j + 1}")
                 if isinstance(row, list):
                     total[a][b] += float(row[i])
+                    given = True
+    if not given:
+        return None
     return [[total[a][b] / seated[a] if seated[a] else 0.0 for b in agents] for a in agents]
 
 

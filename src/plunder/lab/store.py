@@ -10,7 +10,7 @@ with the defaults filled in, the time and the command; and carries a checksum of
 row is reused only when it was made by this version, its checksum holds and it is plausible
 (as many seats, returns and scores as the game has players, the seats rotated as the runner
 seats them, the seed ``base + index``, finite numbers, and whatever the game's own check,
-``GameEntry.plausibility``, knows its rules bound); any other row is played again, with a
+``GameEntry.study.plausibility``, knows its rules bound); any other row is played again, with a
 warning saying how many and why, naming the check that failed. A file written before rows
 carried their version is refused.
 """
@@ -153,7 +153,7 @@ class Store:
         return ("implausible", why) if why else ("", "")
 
     def _check(self, run: Run) -> Check | None:
-        """The plausibility check of ``run``'s game with its parameters (``GameEntry.plausibility``),
+        """The plausibility check of ``run``'s game with its parameters (``GameEntry.study.plausibility``),
         or None when it offers none or cannot be loaded (a game not installed here: its rows get
         the checks every game gets). The last run's is kept: rows come run by run."""
         key = run.key()
@@ -265,7 +265,7 @@ def game_check(run: Run) -> Check | None:
     None when it offers none, or the game is not installed or refuses the parameters."""
     try:
         game = load_game(run.game, **run.params)
-        check = entry(run.game).plausibility
+        check = entry(run.game).study.plausibility
     except ParameterError:
         return None
     if check is None:

@@ -26,7 +26,7 @@ from typing import Callable, Sequence
 from ..core.errors import ParameterError
 from ..core.registry import load_game
 from .measures import Share, agents_of, game_stat, pct, seat_points, ties, wins
-from .metrics import METRICS, MORE_IS_FIRST, metric_badness, metrics_of_rows, summarise
+from .metrics import METRICS, MORE_IS_FIRST, metric_badness, metrics_of_rows, require_analysis, summarise
 from .report import length_of
 from ..backends import Backend, LocalPool
 from .run import collect_many
@@ -278,6 +278,18 @@ class Variant:
         return badness(name, self.rows, self.run.game)
 
 
+def check_rank(game_id: str, agents: Sequence[str], measure: str) -> None:
+    """Refuse, before any game is played, a ranking ``measure`` that games of ``game_id`` by
+    ``agents`` cannot give: skill among fewer than two agents, the length of a game with no
+    length measure, a game-quality metric of a game that offers no analysis."""
+    if measure == "skill" and len(set(agents)) < 2:
+        raise ParameterError("--rank skill compares agents: give two agents or more (--agents weak,strong)")
+    if measure == "short" and length_of(game_id) is None:
+        raise ParameterError(f"--rank short: {game_id}'s statistics have no length measure")
+    if measure in METRICS:
+        require_analysis(game_id, f"--rank {measure}")
+
+
 def sweep(store: Store, game_id: str, base: dict[str, str], axes: Sequence[tuple[str, list[str]]],
           agents: Sequence[str], measure: str, batch: int, most: int, precision: float, seed: int = 0,
           workers: int = 1, progress: Callable[[int], None] | None = None,
@@ -290,10 +302,7 @@ def sweep(store: Store, game_id: str, base: dict[str, str], axes: Sequence[tuple
         with LocalPool(workers) as pool:
             return sweep(store, game_id, base, axes, agents, measure, batch, most, precision, seed,
                          progress=progress, backend=pool)
-    if measure == "skill" and len(set(agents)) < 2:
-        raise ParameterError("--rank skill compares agents: give two agents or more (--agents weak,strong)")
-    if measure == "short" and length_of(game_id) is None:
-        raise ParameterError(f"--rank short: {game_id}'s statistics have no length measure")
+    check_rank(game_id, agents, measure)
     variants = []
     for combo in itertools.product(*(values for _, values in axes)):
         values = {name: v for (name, _), v in zip(axes, combo)}

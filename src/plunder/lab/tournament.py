@@ -29,7 +29,8 @@ from typing import Callable, Sequence
 
 from ..core.errors import ParameterError
 from ..core.game import Game
-from ..core.registry import load_game
+from ..core.declaration import PLAYERS_PARAM
+from ..core.registry import entry, load_game
 from ..backends import Backend
 from .measures import Share, quantile, win_shares
 from .run import collect
@@ -68,12 +69,14 @@ def mixes(agents: Sequence[str], players: int) -> list[Mix]:
 
 
 def seated(game_id: str, params: dict[str, str], players: int) -> Game:
-    """The game of ``params`` at ``players`` seats, or a :class:`ParameterError` if it cannot seat them."""
-    game = load_game(game_id, **{**params, **({"players": str(players)} if "players" in params else {})})
-    if game.num_players != players:
-        raise ParameterError(f"{game_id} is played by {game.num_players}, not {players}: it has no 'players' "
-                             "parameter to change")
-    return game
+    """The game of ``params`` at ``players`` seats, or a :class:`ParameterError` if the game's
+    declared seat range holds no such count; a range of several counts is chosen by the
+    ``players`` parameter, which the registry checked gives each count."""
+    declared = entry(game_id).declaration
+    if players not in declared.seat_counts:
+        raise ParameterError(f"{game_id} is played by {declared.seats_text()}, not {players}")
+    ranged = declared.min_seats < declared.max_seats
+    return load_game(game_id, **{**params, **({PLAYERS_PARAM: str(players)} if ranged else {})})
 
 
 def play(store: Store, game_id: str, params: dict[str, str], agents: Sequence[str], players: int, games: int,

@@ -1,5 +1,7 @@
 """The new-game form of each game (``GET /new/{game}``): presets, every parameter with its
 allowed choices, and one row per seat (me, hotseat, an open seat for a friend, an AI level).
+The seats it offers are the game's declared range (:class:`~plunder.core.declaration.Declaration`):
+a row for each seat the game can have, those past the chosen ``players`` hidden.
 
 The form posts to the same address (``POST /new/{game}``, the game routes' handler) with the
 fields ``preset``, ``p.<name>``, ``seat.<i>`` and ``rated`` that docs/web.md describes. Nothing here
@@ -17,10 +19,10 @@ from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import BaseRoute, Route
 
+from ..core.declaration import PLAYERS_PARAM
 from ..core.errors import without_rulings
 from ..core.params import Param
 from ..core.registry import entry, game_ids
-from .pages import seat_counts
 from .templating import templates
 
 #: what a seat can be, in the order the form offers them: (field value, label)
@@ -47,24 +49,35 @@ def form_of(game_id: str) -> dict[str, Any]:
     """What the form shows for ``game_id``: its parameters, presets and seat counts."""
     e = entry(game_id)
     cls = e.game_class
+    counts = list(e.declaration.seat_counts)
+    # a range wider than one count is chosen by the players parameter, offered as that range
+    players_param = PLAYERS_PARAM if len(counts) > 1 and any(p.name == PLAYERS_PARAM for p in cls.param_specs) else None
     params = []
     for spec in cls.param_specs:
-        picks = closed_choices(spec)
+        seats = spec.name == players_param
+        picks = [str(n) for n in counts] if seats else closed_choices(spec)
         params.append({
             # the label and help in words; the name and the rulings cited for designers, as a tooltip
             "name": spec.name, "default": spec.default, "label": spec.words, "help": without_rulings(spec.help),
             "title": f"{spec.name}: {spec.help}",
-            # a closed list is a select; otherwise a text field suggesting the readable choices
-            "select": picks if picks and len(picks) == len(spec.choices) else [],
+            # a closed list is a select (the seat counts are one); otherwise a text field
+            # suggesting the readable choices
+            "select": picks if seats or (picks and len(picks) == len(spec.choices)) else [],
             # file:PATH is the terminal's: the server never reads its own files for a browser
             "suggest": picks, "forms": [c for c in spec.choices if c not in picks and not c.startswith("file:")],
         })
     defaults = {spec.name: spec.default for spec in cls.param_specs}
     presets = {name: {**defaults, **values} for name, values in cls.presets.items()}
-    counts = seat_counts(game_id)
     return {"id": game_id, "title": cls.title, "pitch": e.presentation.pitch, "params": params, "presets": presets,
-            "seat_counts": counts, "max_seats": counts[-1],
-            "players_param": "players" if "players" in defaults else None}
+            "seat_counts": counts, "max_seats": counts[-1], "players_param": players_param}
+
+
+def seats_shown(form: dict[str, Any], values: dict[str, str]) -> int:
+    """How many seat rows the form shows at first: the ``players`` value given, if it is one of
+    the game's seat counts, else the most (the page's script follows the field from then on)."""
+    counts: list[int] = form["seat_counts"]
+    given = values.get(form["players_param"] or "", "").strip()
+    return int(given) if given.isdigit() and int(given) in counts else counts[-1]
 
 
 def default_seat(seat: int) -> str:
@@ -85,6 +98,7 @@ def render_form(request: Request, game_id: str, error: str = "", given: dict[str
     seats = [given.get(f"seat.{i}", default_seat(i)) for i in range(form["max_seats"])]
     return templates.TemplateResponse(request, "new.html", {
         "game": form, "seat_kinds": SEAT_KINDS, "values": values, "seats": seats,
+        "shown": seats_shown(form, values),
         "preset": given.get("preset", ""), "rated": given.get("rated") == "on", "error": error},
         status_code=status_code)
 

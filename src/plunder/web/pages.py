@@ -4,6 +4,7 @@ how-to-play page."""
 from __future__ import annotations
 
 import functools
+import logging
 import random
 
 from markupsafe import Markup
@@ -13,7 +14,6 @@ from starlette.responses import Response
 from starlette.routing import BaseRoute, Route
 
 from ..agents import make_agent
-from ..core.errors import ParameterError
 from ..core.game import CHANCE
 from ..core import chance
 from ..core.registry import entry, game_ids, load_game
@@ -21,13 +21,15 @@ from ..pictures import svg_of
 from .howto import howto_sections
 from .templating import templates
 
+log = logging.getLogger("plunder.web")
+
 #: how far into a game the home page's picture is taken: a board with some play on it says
 #: more than an empty one
 SHOWCASE_FRACTION = 0.4
 #: the home page's pictures are games of this seed, so they are the same on every visit
 SHOWCASE_SEED = 7
-#: most seats any game offers (Crossroads: 6)
-MAX_SEATS = 6
+#: how much of a game's error the log's line on a card left out quotes (one line, not a page)
+MAX_REASON_CHARS = 300
 
 
 @functools.cache
@@ -52,34 +54,36 @@ def showcase(game_id: str) -> str:
     return svg_of(states[int(len(states) * SHOWCASE_FRACTION)])
 
 
-def seat_counts(game_id: str) -> list[int]:
-    """The numbers of players ``game_id`` can be set up for (its ``players`` parameter's range)."""
+def game_card(game_id: str) -> dict[str, object]:
+    """What the home page shows of a game: title, pitch, players (its declared seat range:
+    ``2–8 players``) and picture."""
     e = entry(game_id)
-    if not any(p.name == "players" for p in e.game_class.param_specs):
-        return [load_game(game_id).num_players]
-    counts = []
-    for n in range(1, MAX_SEATS + 1):
-        try:
-            counts.append(load_game(game_id, players=n).num_players)
-        except ParameterError:
-            pass
-    return counts
+    return {"id": game_id, "title": e.game_class.title, "pitch": e.presentation.pitch,
+            "players": e.declaration.seats_text(), "picture": Markup(showcase(game_id))}
 
 
 @functools.cache
-def game_card(game_id: str) -> dict[str, object]:
-    """What the home page shows of a game: title, pitch, players and picture."""
-    e = entry(game_id)
-    counts = seat_counts(game_id)
-    players = (f"{counts[0]}–{counts[-1]} players" if len(counts) > 1
-               else "1 player" if counts[0] == 1 else f"{counts[0]} players")
-    return {"id": game_id, "title": e.game_class.title, "pitch": e.presentation.pitch, "players": players,
-            "picture": Markup(showcase(game_id))}
+def card_or_reason(game_id: str) -> dict[str, object] | str:
+    """:func:`game_card`, or the one line saying why it could not be made: a game whose
+    picture or entry fails is left off the home page, said once in the server's log, and the
+    other games are still shown."""
+    try:
+        return game_card(game_id)
+    except Exception as exc:  # a game's own code may fail in any way; the home page stays up
+        said = " ".join(f"{type(exc).__name__}: {exc}".split())[:MAX_REASON_CHARS]
+        reason = f"game {game_id!r} left off the home page: its card failed: {said}"
+        log.warning("%s", reason)
+        return reason
+
+
+def home_cards() -> list[dict[str, object]]:
+    """The cards of every installed game whose card can be made, in the games' order."""
+    return [card for g in game_ids() if isinstance(card := card_or_reason(g), dict)]
 
 
 async def home(request: Request) -> Response:
     """Every installed game, each with a picture, a pitch and links to play and to learn."""
-    return templates.TemplateResponse(request, "home.html", {"games": [game_card(g) for g in game_ids()]})
+    return templates.TemplateResponse(request, "home.html", {"games": home_cards()})
 
 
 async def rules(request: Request) -> Response:

@@ -17,7 +17,7 @@ SOUND = {"rounds": 18.0, "trades": [27.0, 27.0], "offers": [15.0, 12.0], "refuse
 
 
 def test_the_entry_offers_the_check() -> None:
-    assert entry("crossroads").plausibility is plausibility
+    assert entry("crossroads").study.plausibility is plausibility
 
 
 def test_the_richest_win_and_tie_at_the_top() -> None:

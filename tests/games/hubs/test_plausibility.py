@@ -16,7 +16,7 @@ SOUND = {"offense_points_per_round": [10.0, 7.0], "conceded_per_defense_round": 
 
 
 def test_the_entry_offers_the_check() -> None:
-    assert entry("hubs").plausibility is plausibility
+    assert entry("hubs").study.plausibility is plausibility
 
 
 def test_a_round_has_at_most_3n_minus_6_segments() -> None:

@@ -64,6 +64,14 @@ def test_hb1_one_dot_per_lattice_point() -> None:
     assert state.dots == ((2, 2),)
 
 
+def test_hb1_the_free_points_are_the_placing_moves() -> None:
+    """While placing, the legal actions are the free lattice points (as dots, for the agents)."""
+    state = run(square_game(), ["dot 2,2", "dot 0,0"])
+    free = state.free_points()
+    assert len(free) == 23 and Dot(2, 2) not in free and Dot(0, 0) not in free
+    assert all(type(dot) is Dot for dot in free) and free == state.legal_actions()
+
+
 def test_hb1_dots_stay_on_the_lattice() -> None:
     state = square_game()
     with pytest.raises(InvalidActionError, match="off the 5x5 lattice"):

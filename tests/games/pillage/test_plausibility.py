@@ -18,7 +18,7 @@ def games(preset: str | None, agents: list[str], n: int) -> list[tuple[list[floa
 
 
 def test_the_entry_offers_the_check() -> None:
-    assert entry("pillage").plausibility is plausibility
+    assert entry("pillage").study.plausibility is plausibility
 
 
 @pytest.mark.parametrize("preset, agents", [("small", ["greedy", "random"]), ("floor", ["greedy"]),

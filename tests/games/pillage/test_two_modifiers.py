@@ -74,13 +74,15 @@ def test_a_choice_both_modifiers_offer_names_its_modifier(tmp_path: Path) -> Non
     state = game.new_initial_state().apply_text("a1-a2").apply_text("c1-c2")
     texts = [game.action_to_text(state, a) for a in state.legal_actions()]
     assert texts == ["-2 food of -2 food", "-2 food of -2 food/armor", "-2 armor"]
+    # the same moves as the choices they are (what the greedy agent and the solver read)
+    assert state.choices() == state.legal_actions() and all(type(c) is Choose for c in state.choices())
     for text in texts:
         assert game.action_to_text(state, game.parse_action(state, text)) == text
     with pytest.raises(plunder.InvalidActionError, match="say which.*PP-5"):
         game.parse_action(state, "-2 food")
     after = state.apply_text("-2 food of -2 food/armor")
     assert after.values == (1, 4) and [game.action_to_text(after, a) for a in after.legal_actions()] == ["-2 food"]
-    assert after.apply_text("-2 food").values == (-1, 4)
+    assert after.apply_text("-2 food").values == (-1, 4) and after.apply_text("-2 food").choices() == []
     choice = game.parse_action(state, "-2 armor")
     assert isinstance(choice, Choose) and game.action_to_text(state, choice) == "-2 armor"
 

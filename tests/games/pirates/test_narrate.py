@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
-from plunder.agents import make_agent
-from plunder.games.pirates import ENTRY
-from plunder.games.pirates.narrate import breakdown, narrate
-from plunder.games.pirates.rules import PiratesGame, PiratesState
+import pytest
 
-from tests.games.narration import moves, told
+from plunder.agents import make_agent
+from plunder.core.registry import load_game
+from plunder.games.pirates import ENTRY
+from plunder.games.pirates import tables as T
+from plunder.games.pirates.narrate import breakdown, narrate
+from plunder.games.pirates.rules import Phase, PiratesGame, PiratesState
+
+from tests.games.narration import moves, played, told
 
 from tests.games.pirates.pirates_helpers import position, run, sea_game
 
@@ -74,3 +78,16 @@ def test_every_move_of_played_games_is_told() -> None:
             state = after
         assert breakdown(state, {})[3].startswith("Score: ") and f"= {state.score()} " in breakdown(state, {})[3]
     assert ENTRY.presentation.narrate is narrate and ENTRY.presentation.breakdown is breakdown
+
+
+@pytest.mark.parametrize("preset, seed, index, aboard, lost", [(None, 162, 114, "12→55", 5), ("ring", 447, 64, "10→51", 1)])
+def test_booty_lost_when_the_bury_step_passes_by_itself(preset: str | None, seed: int, index: int, aboard: str,
+                                                          lost: int) -> None:
+    # issue 41: a fight won in the other-ships step takes the booty above the hold, the bury
+    # step has nothing to offer and passes by itself, and the excess is lost (PR-8)
+    before, action, after = played(load_game("pirates", preset), ["greedy"], seed)[index]
+    said = narrate(before, action, after)
+    assert before.phase is Phase.BURY and after.phase is not Phase.BURY and after.booty == T.HOLD, said
+    assert said.startswith("You beat the crowns ship of the line"), said
+    assert said.endswith(f"aboard {aboard}; the bury step ends: {lost} booty above the hold's 50 is lost "
+                         "(aboard 50)"), said

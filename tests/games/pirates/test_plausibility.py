@@ -16,7 +16,7 @@ EXAMPLE = {"turns": 16.0, "drowned": 0.0, "ship": 3.0, "crew": 7.0, "notoriety":
 
 
 def test_the_entry_offers_the_check() -> None:
-    assert entry("pirates").plausibility is plausibility
+    assert entry("pirates").study.plausibility is plausibility
 
 
 @pytest.mark.parametrize("preset, agent", [("classic", "greedy"), ("classic", "random"), ("channel", "greedy")])

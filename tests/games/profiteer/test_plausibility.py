@@ -18,7 +18,7 @@ def games(preset: str | None, agent: str, n: int) -> list[tuple[list[float], lis
 
 
 def test_the_entry_offers_the_check() -> None:
-    assert entry("profiteer").plausibility is plausibility
+    assert entry("profiteer").study.plausibility is plausibility
 
 
 @pytest.mark.parametrize("preset, agent", [(None, "profit"), ("war_switch", "greedy"), ("short", "random"),

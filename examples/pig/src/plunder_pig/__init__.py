@@ -12,9 +12,9 @@ import random
 from typing import Mapping, Sequence
 
 from plunder.core.agent import Agent, AgentFactory, AgentOptions
-from plunder.core.capabilities import Presentation, Strength
+from plunder.core.capabilities import Learning, Presentation, Strength
 from plunder.core.declaration import Declaration
-from plunder.core.game import CHANCE, Game, State
+from plunder.core.game import CHANCE, Game
 from plunder.core.observation import TableObservation
 from plunder.core.params import Param, parse_int
 from plunder.core.registry import GameEntry
@@ -46,9 +46,8 @@ class HoldAt:
         self.at = at
         self.name = f"greedy:at={at}"
 
-    def choose(self, state: State, rng: random.Random) -> PigAction:
+    def choose(self, state: PigState, rng: random.Random) -> PigAction:
         """Hold at the threshold or at the goal, else roll."""
-        assert isinstance(state, PigState)
         goal = state.game.values["goal"]
         total = state.turn_total
         if total > 0 and (total >= self.at or state.banked[state.mover] + total >= goal):
@@ -56,11 +55,11 @@ class HoldAt:
         return ROLL
 
 
-def _hold_at(game: Game, options: AgentOptions) -> Agent:
+def _hold_at(game: Game, options: AgentOptions) -> Agent[PigState]:
     return HoldAt(options["at"])
 
 
-AGENTS = {
+AGENTS: dict[str, AgentFactory[PigState]] = {
     "greedy": AgentFactory(_hold_at, "rolls until its turn total reaches at=, then holds",
                            [Param("at", "20", parse_int(1, 1000), "turn total to hold at")]),
 }
@@ -82,7 +81,7 @@ def narrate(before: PigState, action: PigAction, after: PigState) -> str:
     return f"the die shows {action.pips}: {who} has {after.turn_total} this turn"
 
 
-def breakdown(state: PigState, figures: Mapping[str, float | list[float]]) -> list[str]:
+def breakdown(state: PigState, stats: Mapping[str, float | list[float]]) -> list[str]:
     """Each player's banked points against the goal, and what ended the game (PG-4, PG-5)."""
     goal = state.game.values["goal"]
     lines = [f"{state.game.seat_name(seat)}: {points} banked of the {goal} to reach"
@@ -118,7 +117,7 @@ ENTRY: GameEntry[PigState, PigAction] = GameEntry(
         # the root search over hold-at-20 games: a whole search over random play takes too long
         levels={"hard": "mcts:root=greedy,sims=200"},
     ),
-    observation=TableObservation(observe, action_table),
+    learning=Learning(observation=TableObservation(observe, action_table)),
 )
 
 __all__ = ["ENTRY", "PigGame", "PigState"]

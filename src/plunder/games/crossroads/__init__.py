@@ -2,7 +2,7 @@
 
 from pathlib import Path
 
-from ...core.capabilities import Analysis, Client, Presentation, Strength
+from ...core.capabilities import Analysis, Client, Learning, Presentation, Strength, Study
 from ...core.declaration import Declaration
 from ...core.registry import GameEntry
 from .actions import CrossroadsAction
@@ -40,11 +40,9 @@ ENTRY: GameEntry[CrossroadsState, CrossroadsAction] = GameEntry(
         levels={"hard": "crossroads-hard"},
         candidates=candidates,
     ),
-    figures=FIGURES,
     analysis=Analysis(units="gold", inaccuracy=3, mistake=8, blunder=15, sims=16, candidates=6),
-    observation=observation,
-    observer=CrossroadsObserver,
-    plausibility=plausibility,
+    study=Study(observer=CrossroadsObserver, figures=FIGURES, plausibility=plausibility),
+    learning=Learning(observation=observation),
     client=Client(assets=ASSETS, module="client.js", talk=talk),
 )
 

@@ -23,7 +23,7 @@ import random
 from typing import Callable
 
 from ...core.agent import AgentFactory, AgentOptions
-from ...core.game import Game, State
+from ...core.game import Game
 from .actions import Accept, Axis, City, CrossroadsAction, Demand, Done, Offer, Pass, Place, Reject, Road
 from .board import (
     EMPTY,
@@ -132,9 +132,8 @@ class PhaseAgent:
     def _answer(self, state: CrossroadsState) -> CrossroadsAction:
         raise NotImplementedError
 
-    def choose(self, state: State[CrossroadsAction], rng: random.Random) -> CrossroadsAction:
+    def choose(self, state: CrossroadsState, rng: random.Random) -> CrossroadsAction:
         """Pick a move for the seat to act."""
-        assert isinstance(state, CrossroadsState)
         match state.phase:
             case Phase.SETUP_PLACE:
                 return place_move(state, rng)
@@ -219,7 +218,7 @@ class TraderAgent(PhaseAgent):
         return Accept()
 
 
-def _factory(style: str, name: str, help: str) -> AgentFactory:
+def _factory(style: str, name: str, help: str) -> AgentFactory[CrossroadsState]:
     def make(game: Game, options: AgentOptions) -> TraderAgent:
         return TraderAgent(style, name)
 
@@ -227,7 +226,7 @@ def _factory(style: str, name: str, help: str) -> AgentFactory:
 
 
 #: agent name -> factory, for ENTRY
-AGENTS: dict[str, AgentFactory] = {
+AGENTS: dict[str, AgentFactory[CrossroadsState]] = {
     "greedy": _factory("fair", "greedy", "greedy builder; offers 2/1, accepts 1+, relays for any fee"),
     "always-fair": _factory("fair", "always-fair", "trades as greedy does: always fair"),
     "greedy-splitter": _factory("splitter", "greedy-splitter", "offers 3/0, accepts 1+, demands a relay fee of 1"),

@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-from ...core.figures import Bars, Figures, Heatmap, Length, Mean, Pair, PairTable, SeatStat, Sentence
+from ...core.figures import Bars, ReportFigures, Heatmap, Length, Mean, Pair, PairTable, SeatStat, Sentence
 
 #: trades a game between agents, from ``trades_with_J``: each seat's trades with seat J
 PARTNERS = PairTable("trades_with_")
 
 #: the report's Crossroads figures
-FIGURES = Figures(
+FIGURES = ReportFigures(
     length=Length("rounds", "rounds"),
     sentences=(
         Sentence("The {agent} agent gains {income:.1f} gold from income, {trade_gold:.1f} from trades and pays "

@@ -12,15 +12,15 @@ Your turn: roll two dice (1-5). If they differ, choose which is the column
 (col 2 row 3). The four cells whose labels match are activated and pay:
   a city: its owner +5;  an empty cell: +3 to each city touching it;
   a road: +1 to every city that could trade directly with it.
-Then build as often as your gold lasts, and say done:
-  road (3 gold, road E4): empty cell linked to your city, touching no rival;
-  city (10 gold, city D3) beside a road, linked to one of your cities,
-  not touching any other city.
-Trading: two players whose cities are linked by roads may trade. A trade
-makes 3 new gold, split as the offer says (offer D3-H8 gold 2/1). The other
-player accepts or rejects. A route through a third player's city needs their
-consent; they may demand a fee (demand 2). Each city trades once a round;
-say pass when you have no offer, and trading ends when all pass.
-At the end of a round, whoever has 100 gold or more wins (the richest);
-a tie at the top plays another round.
+Then build while your gold lasts (road E4: 3 gold; city D3: 10); say done.
+  A road: an empty cell linked to your city, touching no rival's city.
+  A city: beside a road, linked to one of your cities, touching no city.
+Trading: players whose cities are linked by roads may trade. A trade makes
+3 new gold, split as the offer says (offer D3-H8 gold 2/1); the partner
+accepts or rejects. A route through a third player's city needs their
+consent; they may demand a fee (demand 2), paid out of the proposer's share
+first. Each city trades once a round; each player offers 3 times at most,
+says pass when out of offers, and trading ends when all pass in a row.
+At a round's end, whoever has 100 gold or more wins (the richest); a tie at
+the top plays another round. After 200 rounds the game ends: the richest win.
 """

@@ -14,7 +14,7 @@ SEED = 1
 def sections() -> list[HowToSection]:
     """How to play Crossroads, with pictures of the default 4-player game."""
     game = CrossroadsGame.load()
-    target = game.values["target"]
+    target, rounds, offers = game.values["target"], game.values["max_rounds"], game.values["offers"]
     start = Position(game.new_initial_state())
     setup = seek(start, SEED, lambda s, a, t: isinstance(a, Place))
     roll = seek(start, SEED, lambda s, a, t: isinstance(a, Axis) and t.gold != s.gold)
@@ -44,9 +44,10 @@ def sections() -> list[HowToSection]:
             "After every turn of the round comes trading. Two players whose cities are linked by roads "
             "may trade: a trade makes 3 new gold, split as the offer says, and the other player accepts "
             "or rejects it in the trade panel. A route through a third player's city needs that "
-            "player's consent, and they may demand a fee. Each city trades once a round; trading ends "
-            "when everyone passes.",
+            "player's consent, and they may demand a fee, which is paid out of the proposer's share "
+            f"first. Each city trades once a round, and each player makes at most {offers} offers a "
+            "round; trading ends when everyone passes in a row.",
             f"At the end of a round, whoever has {target} gold or more wins (the richest); a tie at the "
-            "top plays another round.",
+            f"top plays another round. After {rounds} rounds the game ends anyway, and the richest win.",
         ), trade),
     ]

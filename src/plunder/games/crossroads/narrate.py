@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any, Sequence
 
-from ...core.tallies import Figures, seat_counts
+from ...core.tallies import Stats, seat_counts
 from ...core.words import plural
 from .actions import Accept, Axis, City, CrossroadsAction, Demand, Done, Offer, Pass, Place, Reject, Reroll, Road, Roll
 from .board import cell_name, owner
@@ -113,10 +113,10 @@ def _offer(state: CrossroadsState, offer: Offer) -> str:
             f"{_seat(state, b)} gets {offer.theirs}")
 
 
-def breakdown(state: CrossroadsState, figures: Figures) -> list[str]:
+def breakdown(state: CrossroadsState, stats: Stats) -> list[str]:
     """Each player's gold by source: activation, trade shares, relay fees, less what building
-    cost. The activation income and the trades made are the game's observer's figures."""
-    income, trades = seat_counts(figures, "income", state.n), seat_counts(figures, "trades", state.n)
+    cost. The activation income and the trades made are the game's observer's statistics."""
+    income, trades = seat_counts(stats, "income", state.n), seat_counts(stats, "trades", state.n)
     lines = []
     for i in range(state.n):
         spent = income[i] + state.trade_gold[i] + state.fees[i] - state.gold[i]

@@ -20,7 +20,7 @@ CROSSROADS_SLOTS = 2048
 
 
 def observation(game: Any) -> Encoding:
-    """The observation and action space of ``game`` with its parameters (``GameEntry.observation``)."""
+    """The observation and action space of ``game`` with its parameters (``GameEntry.learning.observation``)."""
     players = game.num_players
     phases = list(Phase)
     phase_rows = enum_rows(Phase)

@@ -1,4 +1,4 @@
-"""Whether a stored Crossroads game could have been played (``GameEntry.plausibility``).
+"""Whether a stored Crossroads game could have been played (``GameEntry.study.plausibility``).
 
 What the rules bound, read from the scores and the observer's statistics (:mod:`.stats`): gold
 never goes negative (CR-12); a game ends after the check of round 1 to ``max_rounds``, before
@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from typing import Any, Mapping, Sequence
 
-from ...core.plausibility import Figures, figure, returns_reason
+from ...core.plausibility import StatReader, figure, returns_reason
 from .board import SIZE
 from .flow import CITY_COST, ROAD_COST
 from .rules import TRADE_GOLD
@@ -38,7 +38,7 @@ def plausibility(game: Any, returns: Sequence[float], scores: Sequence[float], s
     target, cap = game.values["target"], game.values["max_rounds"]
     reasons = [f"{figure(s)} gold: gold is whole and never negative" for s in scores if s < 0 or not float(s).is_integer()]
     reasons += returns_reason(returns, outcome(scores), scores)
-    read = Figures(stats, n)
+    read = StatReader(stats, n)
     rounds = read.game("rounds", 1, cap)
     if rounds is not None and rounds < cap and not (max(scores) >= target and scores.count(max(scores)) == 1):
         reasons.append(f"it ended after round {figure(rounds)} of {cap} with no lone richest at {target} gold")

@@ -2,7 +2,7 @@
 
 from pathlib import Path
 
-from ...core.capabilities import Analysis, Client, Presentation, Strength
+from ...core.capabilities import Analysis, Client, Learning, Presentation, Strength, Study
 from ...core.declaration import Declaration
 from ...core.registry import GameEntry
 from .actions import HubsAction
@@ -43,12 +43,10 @@ ENTRY: GameEntry[HubsState, HubsAction] = GameEntry(
         hint="mcts:root=greedy,sims=400,depth=6,scale=20,seconds=2",
         candidates=candidates,
     ),
-    figures=FIGURES,
     analysis=Analysis(units="match points", inaccuracy=3, mistake=8, blunder=15, playout="greedy", sims=32,
                       depth=6, candidates=6),
-    observation=observation,
-    observer=HubsObserver,
-    plausibility=plausibility,
+    study=Study(observer=HubsObserver, figures=FIGURES, plausibility=plausibility),
+    learning=Learning(observation=observation),
     client=Client(assets=ASSETS, module="client.js"),
 )
 

@@ -23,7 +23,7 @@ import random
 import numpy as np
 
 from ...core.agent import AgentFactory, AgentOptions
-from ...core.game import Game, State
+from ...core.game import Game
 from ...core.params import Param, parse_int
 from .actions import Dot, HubsAction, Segment
 from .rules import HubsState
@@ -48,32 +48,30 @@ class GreedyAgent:
         #: free points looked at per placement
         self.sample = sample
 
-    def choose(self, state: State[HubsAction], rng: random.Random) -> HubsAction:
+    def choose(self, state: HubsState, rng: random.Random) -> HubsAction:
         """The heuristic's pick; ties broken by ``rng``."""
-        assert isinstance(state, HubsState)
         if state.placing:
             return self._place(state, rng)
         return self._draw(state, rng)
 
     def _place(self, state: HubsState, rng: random.Random) -> Dot:
-        legal = state.legal_actions()
+        legal = state.free_points()
         if not state.dots:
-                return rng.choice(legal)  # type: ignore[return-value]
+            return rng.choice(legal)
         pool = legal if len(legal) <= self.sample else rng.sample(legal, self.sample)
         offense = state.current_player == state.offense
         n = len(state.dots)
         sx = sum(x for x, _ in state.dots)
         sy = sum(y for _, y in state.dots)
 
-        def value(a: HubsAction) -> tuple[int, float]:
-            assert isinstance(a, Dot)
+        def value(a: Dot) -> tuple[int, float]:
             x, y = a.x, a.y
             if offense:
                 # Squared distance to the centroid, scaled by n^2 to stay in integers.
                 return (-((n * x - sx) ** 2 + (n * y - sy) ** 2), rng.random())
             return (min((x - px) ** 2 + (y - py) ** 2 for px, py in state.dots), rng.random())
 
-        return max(pool, key=value)  # type: ignore[return-value]
+        return max(pool, key=value)
 
     def _draw(self, state: HubsState, rng: random.Random) -> Segment:
         paper = state.paper
@@ -108,7 +106,7 @@ def make_greedy(game: Game, options: AgentOptions) -> GreedyAgent:
 
 
 #: the agents of Hubs
-AGENTS = {
+AGENTS: dict[str, AgentFactory[HubsState]] = {
     "greedy": AgentFactory(make_greedy, "offense takes the segment scoring most, defense the one scoring least",
                            (Param("sample", "64", parse_int(1), "free points looked at per placement"),)),
 }

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ...core.tallies import Figures, item_counts
+from ...core.tallies import Stats, item_counts
 from ...core.words import plural
 from .actions import Dot, HubsAction, Segment, label
 from .rules import HubsState
@@ -35,12 +35,12 @@ def narrate(before: HubsState, action: HubsAction, after: HubsState) -> str:
     return said
 
 
-def breakdown(state: HubsState, figures: Figures) -> list[str]:
+def breakdown(state: HubsState, stats: Stats) -> list[str]:
     """Points per round by role: who was on offense, what they scored, what the defense held them
     to. The rounds one by one are the observer's (``HubsObserver.breakdown_figures``): a position
     keeps only the round just finished; without them the totals alone are told."""
     g = state.game
-    points, segments, busiest, stalled = (item_counts(figures, f"round_{name}")
+    points, segments, busiest, stalled = (item_counts(stats, f"round_{name}")
                                           for name in ("points", "segments", "busiest", "stalled"))
     told = len(points) == len(segments) == len(busiest) == len(stalled) == state.round
     lines = []

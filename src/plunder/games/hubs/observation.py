@@ -42,7 +42,7 @@ class _HubsSpace(TableSpace):
 
 
 def observation(game: Any) -> Encoding:
-    """The observation and action space of ``game`` with its parameters (``GameEntry.observation``)."""
+    """The observation and action space of ``game`` with its parameters (``GameEntry.learning.observation``)."""
     n = game.dots
     width, height = game.width, game.height
     space = _HubsSpace(game)

@@ -1,4 +1,4 @@
-"""Whether a stored Hubs match could have been played (``GameEntry.plausibility``).
+"""Whether a stored Hubs match could have been played (``GameEntry.study.plausibility``).
 
 What the rules bound, read from the scores and the observer's statistics (:mod:`.stats`): a
 round of ``n`` dots is a planar straight-line drawing, so it has at most ``3n - 6`` segments
@@ -14,7 +14,7 @@ from __future__ import annotations
 import math
 from typing import Any, Mapping, Sequence
 
-from ...core.plausibility import Figures, figure, higher_wins, returns_reason
+from ...core.plausibility import StatReader, figure, higher_wins, returns_reason
 
 
 def most_segments(dots: int) -> int:
@@ -31,7 +31,7 @@ def plausibility(game: Any, returns: Sequence[float], scores: Sequence[float], s
     reasons = [f"a score of {figure(s)}, {rounds} rounds of {dots} dots give at most {most}"
                for s in scores if not 0 <= s <= most or not float(s).is_integer()]
     reasons += returns_reason(returns, higher_wins(scores), scores)
-    read = Figures(stats, 2)
+    read = StatReader(stats, 2)
     segments = read.game("segments", 0, cap)
     if segments is not None and sum(scores) > (dots - 2) * segments:
         reasons.append(f"scores of {figure(sum(scores))} from {figure(segments)} segments of {dots} dots, "

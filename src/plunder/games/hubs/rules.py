@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from functools import cached_property, lru_cache
-from typing import Any, Callable, ClassVar
+from typing import Any, Callable, ClassVar, cast
 
 import numpy as np
 
@@ -210,7 +210,8 @@ class HubsState(State[HubsAction]):
         if self.round >= self.game.rounds:
             return []
         if self.placing:
-            return self._free_points()
+            # a fresh list no one else holds as a list of dots, so it may be typed as actions
+            return cast("list[HubsAction]", self.free_points())
         paper, ids = self.paper, self.drawable_ids
         degree = np.array(self.degree, dtype=np.int64)
         worth = degree[paper.ends[ids]].sum(axis=1)
@@ -230,9 +231,10 @@ class HubsState(State[HubsAction]):
             spot += 1
         return head, width * self.game.height - len(self.dots)
 
-    def _free_points(self) -> list[HubsAction]:
+    def free_points(self) -> list[Dot]:
+        """The free lattice points, row by row: the legal actions while placing (HB-1), as dots."""
         lattice, width = self.game.lattice, self.game.width
-        free: list[HubsAction] = []
+        free: list[Dot] = []
         start = 0
         for taken in sorted(y * width + x for x, y in self.dots):
             free += lattice[start:taken]

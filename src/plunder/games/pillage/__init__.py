@@ -1,6 +1,6 @@
 """Pillage and Profit (seed 000): Dots and Boxes with valued boxes, on any board."""
 
-from ...core.capabilities import Analysis, Client, Presentation, Strength
+from ...core.capabilities import Analysis, Client, Learning, Presentation, Strength, Study
 from ...core.declaration import Declaration
 from ...core.registry import GameEntry
 from . import compiled
@@ -38,12 +38,10 @@ ENTRY: GameEntry[PillageState, PillageAction] = GameEntry(
         warm=compiled.warm,
     ),
     client=Client(assets=ASSETS, editor=EDITOR),
-    figures=FIGURES,
     analysis=Analysis(units="doubloons", inaccuracy=2, mistake=5, blunder=10, playout="greedy", sims=160,
                       candidates=8, exact=endgame),
-    observation=observation,
-    observer=PillageObserver,
-    plausibility=plausibility,
+    study=Study(observer=PillageObserver, figures=FIGURES, plausibility=plausibility),
+    learning=Learning(observation=observation),
 )
 
 __all__ = ["ENTRY", "PillageGame", "PillageState"]

@@ -142,7 +142,7 @@ def check(sketch: Any, options: Mapping[str, str]) -> dict[str, Any]:
     """Whether the sketch is a board the game accepts: the board file, the ``board`` parameter
     that plays it, a picture of its start and a summary; or the game's refusal, with the
     sketch's cell of the box it names where it names one. ``options`` may name the ``floor``
-    (PP-13) the board is played with."""
+    (PP-6) the board is played with."""
     floor = str(options.get("floor", "none"))[:20] or "none"
     kept: list[int] = []
     try:

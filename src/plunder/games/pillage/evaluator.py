@@ -8,7 +8,7 @@ from typing import Sequence
 import numpy as np
 
 from ...core.errors import ParameterError
-from ...core.game import CHANCE, Game, State
+from ...core.game import CHANCE, Game
 from ...core.chance import sample_chance
 from .fast import PlayoutKernel
 from .rules import PillageGame, PillageState
@@ -44,7 +44,7 @@ class KernelEvaluator:
             self._gen = np.random.default_rng(rng.getrandbits(64))
         return self._gen
 
-    def evaluate(self, states: Sequence[State], rng: random.Random) -> list[Sequence[float]]:
+    def evaluate(self, states: Sequence[PillageState], rng: random.Random) -> list[Sequence[float]]:
         """Mean value of the playouts per seat: win/loss (+1/-1, 0 for ties), blended with
         the margin by ``margin``."""
         all_drawn = self.kernel.game.all_drawn
@@ -52,7 +52,6 @@ class KernelEvaluator:
         rows: list[PillageState] = []
         live: list[int] = []
         for s in states:
-            assert isinstance(s, PillageState)
             while s.pending or s.contents[-1] is None:  # a modifier choice, or still dealing
                 if s.current_player == CHANCE:
                     s = s.apply(sample_chance(s, rng))

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ...core.figures import Bars, Figures, Histogram, Length, Margin, Mean, SeatStat, Sentence, Sum
+from ...core.figures import Bars, ReportFigures, Histogram, Length, Margin, Mean, SeatStat, Sentence, Sum
 
 #: the kinds of box content, as the game's statistics name them (``boxes_KIND``)
 BOX_KINDS = ("doubloons", "commodity", "modifier")
@@ -10,7 +10,7 @@ BOX_KINDS = ("doubloons", "commodity", "modifier")
 _BOXES = {k: Mean(SeatStat(f"boxes_{k}")) for k in BOX_KINDS}
 
 #: the report's Pillage figures
-FIGURES = Figures(
+FIGURES = ReportFigures(
     length=Length("turns", "turns"),
     sentences=(
         Sentence("The first seat's margin (its score less the second's) averages {margin:+.1f}.",

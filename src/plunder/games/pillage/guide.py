@@ -14,12 +14,12 @@ The board is a grid of dots. Each box between them holds one prize:
 On your turn, draw one line between two neighbouring dots: type a1-b1.
 If your line closes a box (or two), you take them and draw again;
 otherwise the turn passes. You never have to take a box.
-When you take a modifier you choose what it does, e.g. -5 food or +2 armor.
-The legend shows each commodity's value now; modifiers move it up or down.
+When you take a modifier you choose what it does, e.g. -5 food or +2 armor;
+if one line takes two modifiers, you choose which to use first. The legend
+shows each commodity's value now; modifiers move it up or down, even below 0.
 
-The game ends when every line is drawn. Your score is your doubloons plus
-each commodity you hold times its final value. Higher score wins.
-
+The game ends when every line is drawn. Score: your doubloons plus each
+commodity you hold times its final value. Higher wins; equal scores tie.
 Tips: count the boxes a line would give away before you draw it, and watch
 the legend: ten food are worth nothing if food has been cut to zero.
 Type 'moves' to list the lines with what each would take, 'hint' for help.

@@ -17,10 +17,10 @@ from typing import cast
 
 from ...core.agent import Agent, AgentFactory, AgentOptions, Analyst, Appraisal, Appraiser
 from ...core.errors import SearchLimitError
-from ...core.game import Game, State
+from ...core.game import Game
 from ...core.params import Param, parse_int, parse_or, parse_real
 from .actions import PillageAction
-from .rules import PillageGame, PillageState
+from .rules import PillageState
 from .solver import DEFAULT_MEMORY, SolveResult, Solver, solve
 
 #: positions the solver may search per move before ``hard`` falls back to MCTS: the budget the
@@ -35,7 +35,7 @@ class HardAgent:
 
     name = "hard"
 
-    def __init__(self, search: Agent, endgame: int = 22, nodes: int = DEFAULT_NODES,
+    def __init__(self, search: Agent[PillageState], endgame: int = 22, nodes: int = DEFAULT_NODES,
                  seconds: float | None = None) -> None:
         self.search = search
         self.endgame = endgame
@@ -58,17 +58,15 @@ class HardAgent:
             return None
         return result if result.best_action is not None else None
 
-    def choose(self, state: State[PillageAction], rng: random.Random) -> PillageAction:
+    def choose(self, state: PillageState, rng: random.Random) -> PillageAction:
         """The solver's move near the end, the search's move before."""
-        assert isinstance(state, PillageState)
         solved = self._solved(state)
         if solved is not None and solved.best_action is not None:
             return solved.best_action
         return cast(PillageAction, self.search.choose(state, rng))
 
-    def analyse(self, state: State[PillageAction], rng: random.Random) -> list[tuple[PillageAction, str]]:
+    def analyse(self, state: PillageState, rng: random.Random) -> list[tuple[PillageAction, str]]:
         """The proven best move with its exact margin near the end; the search's ranking before."""
-        assert isinstance(state, PillageState)
         solved = self._solved(state)
         if solved is not None and solved.best_action is not None:
             return [(solved.best_action, f"final margin {solved.value:+g} with best play on both sides (proven)")]
@@ -77,9 +75,8 @@ class HardAgent:
         return [(cast(PillageAction, self.search.choose(state, rng)), "the search's move")]
 
 
-    def appraise(self, state: State[PillageAction], rng: random.Random) -> list[Appraisal]:
+    def appraise(self, state: PillageState, rng: random.Random) -> list[Appraisal]:
         """The proven best move with its exact margin near the end; the search's judgement before."""
-        assert isinstance(state, PillageState)
         solved = self._solved(state)
         if solved is not None and solved.best_action is not None:
             value = 1.0 if solved.value > 0 else -1.0 if solved.value < 0 else 0.0
@@ -93,7 +90,6 @@ def make_hard(game: Game, options: AgentOptions) -> HardAgent:
     """``hard`` for Pillage: MCTS with ``sims`` simulations (greedy playouts, ``rollouts`` a
     leaf), the solver from ``endgame`` lines left, within ``nodes`` positions (and
     ``seconds``, if set)."""
-    assert isinstance(game, PillageGame)
     search = options.agent(f"mcts:sims={options['sims']},eval=fast,playout=greedy,rollouts={options['rollouts']}")
     return HardAgent(search, endgame=options["endgame"], nodes=options["nodes"], seconds=options["seconds"])
 
@@ -109,11 +105,9 @@ HARD = AgentFactory(make_hard, "MCTS in the opening, the exact solver near the e
 ))
 
 
-def solve_state(state: State, time_limit: float | None = None, memory: float | None = None) -> SolveResult:
+def solve_state(state: PillageState, time_limit: float | None = None, memory: float | None = None) -> SolveResult:
     """``ENTRY.strength.solve``: the exact solver on any Pillage position (``plunder solve``), within
     ``time_limit`` seconds and ``memory`` MB of tables (default :data:`DEFAULT_MEMORY`)."""
-    if not isinstance(state, PillageState):
-        raise ValueError(f"not a Pillage position: {state!r}")
     return solve(state, time_limit, DEFAULT_MEMORY if memory is None else memory)
 
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 import random
 
 from ...core.agent import AgentFactory, AgentOptions
-from ...core.game import Game, State
+from ...core.game import Game
 from .actions import Choose, Deal, Line, PillageAction
 from .contents import Commodity, Doubloons, Modifier, apply_op
 from .rules import PillageState
@@ -105,21 +105,19 @@ class GreedyAgent:
 
     name = "greedy"
 
-    def choose(self, state: State[PillageAction], rng: random.Random) -> PillageAction:
+    def choose(self, state: PillageState, rng: random.Random) -> PillageAction:
         """Pick a line (or modifier option) by :func:`line_effect`, ties at random.
 
         With two modifiers pending (PP-5 amended) it takes the option that gains most now,
         whichever modifier offers it."""
-        assert isinstance(state, PillageState)
         if state.pending:
-            return max(state.legal_actions(), key=lambda c: self._choice_gain(state, c))
+            return max(state.choices(), key=lambda c: self._choice_gain(state, c))
         scored = [(line_effect(state, line.edge)[0], line) for line in state.open_lines]
         best = max(s for s, _ in scored)
         return rng.choice([line for s, line in scored if s == best])
 
     @staticmethod
-    def _choice_gain(state: PillageState, action: PillageAction) -> float:
-        assert isinstance(action, Choose)
+    def _choice_gain(state: PillageState, action: Choose) -> float:
         return option_gain(state, action.modifier, action.op, action.kind, state.mover)
 
 

@@ -34,7 +34,9 @@ def sections() -> list[HowToSection]:
         HowToSection("Taking a modifier", (
             "When you take a modifier you choose what it does, with the buttons under the board: its "
             "operation and which commodity it changes. It changes that commodity's value for both "
-            "players, so cut what your opponent holds and raise what you hold.",
+            "players, so cut what your opponent holds and raise what you hold. A value can go below "
+            "zero, and then each item of it costs its holder. When one line takes two modifiers you "
+            "choose which to use first.",
         ), choose),
         HowToSection("The end and the score", (
             "The game ends when every line is drawn. Your score is your doubloons plus, for each "

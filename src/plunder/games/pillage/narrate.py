@@ -7,7 +7,7 @@ closed boxes shows as boxes changing owner, a modifier choice as a legend value 
 from __future__ import annotations
 
 from ...core.game import CHANCE
-from ...core.tallies import Figures
+from ...core.tallies import Stats
 from ...core.words import plural
 from .actions import Choose, PillageAction
 from .contents import Commodity, Content, Doubloons, Modifier, content_text
@@ -82,7 +82,7 @@ def _content_words(content: Content, state: PillageState) -> str:
 
 
 
-def breakdown(state: PillageState, figures: Figures) -> list[str]:
+def breakdown(state: PillageState, stats: Stats) -> list[str]:
     """Each player's boxes, doubloons and commodities at their final values, summed (PP-7)."""
     g = state.game
     kinds = g.legend.kinds

@@ -116,7 +116,7 @@ class _PillageSpace(TableSpace):
 
 
 def observation(game: Any) -> Encoding:
-    """The observation and action space of ``game`` with its parameters (``GameEntry.observation``)."""
+    """The observation and action space of ``game`` with its parameters (``GameEntry.learning.observation``)."""
     kinds = len(game.legend.kinds)
     boxes, edges = game.board.num_boxes, game.board.num_edges
     # per box: owned by me, by the other, undealt, pending, doubloons, modifier amount, kind (K), modifier kinds (K)

@@ -1,4 +1,4 @@
-"""Whether a stored Pillage game could have been played (``GameEntry.plausibility``).
+"""Whether a stored Pillage game could have been played (``GameEntry.study.plausibility``).
 
 What the rules bound, read from the scores and the observer's statistics (:mod:`.stats`): the
 game ends with every box captured (PP-7), each by one seat and holding one thing (PP-1), so
@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import Any, Mapping, Sequence
 
-from ...core.plausibility import Figures, figure, higher_wins, returns_reason
+from ...core.plausibility import StatReader, figure, higher_wins, returns_reason
 from .contents import Commodity, Doubloons, Modifier
 
 #: the statistic of boxes captured of each kind of content (:mod:`.stats`), and the kind in words
@@ -29,7 +29,7 @@ def plausibility(game: Any, returns: Sequence[float], scores: Sequence[float], s
                for s in scores if abs(s) > most]
     reasons += returns_reason(returns, higher_wins(scores), scores)
     boxes = game.board.num_boxes
-    read = Figures(stats, 2)
+    read = StatReader(stats, 2)
     captured = read.seat("boxes", 0, boxes)
     if captured is not None and sum(captured) != boxes:
         reasons.append(f"{figure(sum(captured))} boxes captured, the board has {boxes}")

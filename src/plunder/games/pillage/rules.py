@@ -251,11 +251,16 @@ class PillageState(State[PillageAction]):
         """Edges not yet drawn."""
         return [line.edge for line in self.open_lines]
 
+    def choices(self) -> list[Choose]:
+        """The options of every pending modifier, modifier by modifier (PP-5): the legal actions
+        while one waits, typed as the choices they are."""
+        choices = self.game.actions.choices
+        return [c for mod in dict.fromkeys(self.pending_modifiers()) for c in choices[mod]]
+
     def legal_actions(self) -> list[PillageAction]:
         """Deals (PP-10), the options of every pending modifier (PP-5), or the undrawn lines (PP-4)."""
         if self.pending:
-            choices = self.game.actions.choices
-            return [c for mod in dict.fromkeys(self.pending_modifiers()) for c in choices[mod]]
+            return [*self.choices()]
         if not self.open_lines:
             return []
         if self.contents[-1] is None:

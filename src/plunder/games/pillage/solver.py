@@ -71,7 +71,7 @@ from typing import Callable, Collection
 
 from ...core.agent import AgentFactory, AgentOptions
 from ...core.errors import ParameterError, SearchLimitError
-from ...core.game import CHANCE, TERMINAL, Game, State
+from ...core.game import CHANCE, TERMINAL, Game
 from ...core.params import Param, parse_int, parse_or, parse_real
 from .actions import Choose, PillageAction
 from .contents import OPS, Commodity, Doubloons, Modifier, apply_op
@@ -183,7 +183,8 @@ class Solver:
                  compiled_without: Collection[str] = ()) -> None:
         if not memory > 0:
             raise ParameterError(f"pillage solver: memory must be a positive number of MB, not {memory}")
-        if any(c is None for c in contents):
+        dealt = [c for c in contents if c is not None]
+        if len(dealt) < len(contents):
             raise ValueError("pillage solver: the box contents are not all dealt yet (chance node)")
         self.game = game
         self.contents = contents
@@ -203,7 +204,7 @@ class Solver:
         self.board_code: list[int] = []
         self.board_amount: list[int] = []  # doubloons n, commodity kind, or 0
         self.board_options: list[tuple[tuple[int, int, int], ...]] = []  # modifier (op, amount, kind)
-        for c in contents:
+        for c in dealt:
             if isinstance(c, Doubloons):
                 self.board_code.append(_DOUBLOONS)
                 self.board_amount.append(c.n)
@@ -213,7 +214,6 @@ class Solver:
                 self.board_amount.append(c.kind)
                 self.board_options.append(())
             else:
-                assert isinstance(c, Modifier)
                 self.board_code.append(_MODIFIER)
                 self.board_amount.append(0)
                 self.board_options.append(tuple((OPS.index(op), c.amount, k) for op, k in c.options()))
@@ -853,8 +853,7 @@ class Solver:
         best_a: PillageAction | None = None
         if state.pending:
             # Any pending modifier may go first (PP-5 amended): every option of each.
-            for action in state.legal_actions():
-                assert isinstance(action, Choose)
+            for action in state.choices():
                 box = next(b for b in state.pending if state.contents[b] == action.modifier)
                 rest = [self.board_options[b] for b in state.pending if b != box]
                 i = state.game.actions.choices[action.modifier].index(action)
@@ -937,9 +936,8 @@ class SolverAgent:
         self.memory = memory
         self._solver: Solver | None = None
 
-    def choose(self, state: State[PillageAction], rng: random.Random) -> PillageAction:
+    def choose(self, state: PillageState, rng: random.Random) -> PillageAction:
         """The best action of ``state``, or greedy's move if the search runs out of budget."""
-        assert isinstance(state, PillageState)
         if self._solver is None or self._solver.contents != state.contents or self._solver.game is not state.game:
             self._solver = Solver(state.game, state.contents, self.memory)
         try:

@@ -1,6 +1,6 @@
 """Piece Packing Pirates (seed 001): the piecepack solitaire sea adventure."""
 
-from ...core.capabilities import Analysis, Presentation, Strength
+from ...core.capabilities import Analysis, Learning, Presentation, Strength, Study
 from ...core.declaration import Declaration
 from ...core.registry import GameEntry
 from .actions import PiratesAction
@@ -35,11 +35,9 @@ ENTRY: GameEntry[PiratesState, PiratesAction] = GameEntry(
         # measurably stronger at budgets a person would wait for.
         levels={"hard": "greedy:bank=true"},
     ),
-    figures=FIGURES,
     analysis=Analysis(units="points", inaccuracy=50, mistake=150, blunder=300, sims=48),
-    observation=observation,
-    observer=PiratesObserver,
-    plausibility=plausibility,
+    study=Study(observer=PiratesObserver, figures=FIGURES, plausibility=plausibility),
+    learning=Learning(observation=observation),
 )
 
 __all__ = ["ENTRY", "PiratesGame", "PiratesState"]

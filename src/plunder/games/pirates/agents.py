@@ -13,7 +13,7 @@ import random
 from typing import Sequence
 
 from ...core.agent import AgentFactory, AgentOptions
-from ...core.game import Game, State
+from ...core.game import Game
 from ...core.params import Param, parse_bool, parse_real
 from . import tables as T
 from .actions import CONTINUE, DONE, KEEP, RETIRE, STOP, Bury, Buy, Fight, PiratesAction, Place, Retrieve, Sail, Steer, Wind
@@ -176,9 +176,8 @@ class GreedyCaptain:
         return value < -3.0
 
     # -- decisions -------------------------------------------------------------------
-    def choose(self, state: State[PiratesAction], rng: random.Random) -> PiratesAction:
+    def choose(self, state: PiratesState, rng: random.Random) -> PiratesAction:
         """Pick an action for the pirate."""
-        assert isinstance(state, PiratesState)
         s = state
         legal = s.legal_actions()
         if s.wind_tile >= 0:
@@ -271,7 +270,7 @@ def greedy_factory(game: Game, options: AgentOptions) -> GreedyCaptain:
 
 
 #: the agents of Pirates
-AGENTS = {
+AGENTS: dict[str, AgentFactory[PiratesState]] = {
     "greedy": AgentFactory(greedy_factory, "hunts smaller ships, flees bigger ones, buries booty, retires when cornered", (
         Param("caution", "1", parse_real(0, 10), "how much the losses of a fight weigh"),
         Param("explore", "1.5", parse_real(0, 10), "the worth of an unexplored tile"),

@@ -8,10 +8,10 @@ rate is the goal of a ruling (PR-14) and says so.
 
 from __future__ import annotations
 
-from ...core.figures import Figures, Flagged, GameStat, Histogram, Length, Scores, Sentence, Spread
+from ...core.figures import ReportFigures, Flagged, GameStat, Histogram, Length, Scores, Sentence, Spread
 
 #: the report's Pirates figures
-FIGURES = Figures(
+FIGURES = ReportFigures(
     length=Length("turns", "turns"),
     sentences=(
         Sentence("With the {agent} agent the final score (the seed's own measure) has {score}; the ship drowns "

@@ -133,7 +133,14 @@ def booty_lost(before: PiratesState, action: PiratesAction, after: PiratesState)
             own = before.buried
         case Done():
             own = max(0, before.booty - T.HOLD)
-    return own + _act(before, action).booty - after.booty
+    return own + settled_loss(before, action, after)
+
+
+def settled_loss(before: PiratesState, action: PiratesAction, after: PiratesState) -> int:
+    """The booty the automatic steps after ``action`` lost on the way from ``before`` to
+    ``after``: what is above the hold when a bury step with nothing to offer passes by itself
+    (PR-8), as after a fight won in the other-ships step. The action's own losses are not in it."""
+    return _act(before, action).booty - after.booty
 
 
 def _combat(state: PiratesState, suns: int, arms: int) -> PiratesState:

@@ -47,9 +47,11 @@ def sections() -> list[HowToSection]:
             "refit; if you cannot pay, you drown at the end of the turn.",
         ), fight),
         HowToSection("Burying booty and the score", (
-            f"After sailing, click land next to your ship to bury booty there (one chest only), or dig it "
-            f"up again later. Your ship holds {HOLD} booty; the rest is lost. Then refit or keep your "
-            "ship, and go on or retire: you must retire after 20 turns.",
+            f"After sailing, click land next to your ship to bury booty there, or dig it up again later "
+            f"from the sea next to the chest. There is one chest only: burying somewhere else loses the "
+            f"booty in the old one. Your ship holds {HOLD} booty; the rest is lost. Then refit (to any "
+            "ship, even a smaller one, or with more crew) or keep your ship, and go on or retire: you "
+            "must retire after 20 turns.",
             "Your score is ship x crew + buried x aboard x notoriety + turns completed, and 100 points "
             "is a win. Nothing buried means your booty aboard scores nothing!",
         ), bury),

@@ -10,12 +10,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from ...core.tallies import Figures, count
+from ...core.tallies import Stats, count
 from ...core.words import plural
 from . import tables as T
 from .actions import (Bury, Buy, Continue, Dice, Done, Draw, Fight, Flip, Keep, Lookout, Place, Retire, Retrieve, Sail,
                       PiratesAction, Steer, Stop, Wind)
-from .flow import booty_lost
+from .flow import booty_lost, settled_loss
 from .rules import Phase, PiratesState
 from .sea import Cell, cell_text
 
@@ -38,11 +38,14 @@ def _ship(coin: int) -> str:
 
 
 def _what(s: PiratesState, action: Any, t: PiratesState) -> str:
+    # the booty the action itself left aboard; what a bury step passing by itself then loses
+    # above the hold is the aftermath's to tell (PR-8)
+    aboard = t.booty + settled_loss(s, action, t)
     match action:
         case Dice(suns, arms) if s.phase is Phase.START:
             return f"Starting booty: suns {suns} + arms {arms} + 5 = {t.booty}"
         case Dice(suns, arms):
-            return _combat(s, suns, arms, t)
+            return _combat(s, suns, arms, t, aboard)
         case Lookout(roll):
             value = s.face_value(s.sight)
             if t.draw >= 0:
@@ -76,9 +79,9 @@ def _what(s: PiratesState, action: Any, t: PiratesState) -> str:
             return f"{_ship(coin).capitalize()} sails to {cell_text(cell)}"
         case Bury(amount, site):
             lost = "" if s.chest in (None, site) or not s.buried else f"; the old chest's {s.buried} booty is lost"
-            return f"You buried {amount} booty at {cell_text(site)} (aboard {t.booty}, buried {t.buried}){lost}"
+            return f"You buried {amount} booty at {cell_text(site)} (aboard {aboard}, buried {t.buried}){lost}"
         case Retrieve(amount):
-            return f"You dug up {amount} booty (aboard {t.booty}, buried {t.buried})"
+            return f"You dug up {amount} booty (aboard {aboard}, buried {t.buried})"
         case Done():
             return "You finished burying"
         case Keep():
@@ -95,8 +98,9 @@ def _sighted_at(s: PiratesState) -> Cell | None:
     return s.sea.opposite_quadrant(s.pos) if s.pos is not None else None
 
 
-def _combat(s: PiratesState, suns: int, arms: int, t: PiratesState) -> str:
-    """The fight with ``s.combat`` on this roll, with the numbers the text's formulas use (PR-6)."""
+def _combat(s: PiratesState, suns: int, arms: int, t: PiratesState, aboard: int) -> str:
+    """The fight with ``s.combat`` on this roll, with the numbers the text's formulas use (PR-6);
+    ``aboard`` is the booty the fight itself left aboard."""
     coin = s.combat
     enemy = T.coin_value(coin)
     mine = s.ship + s.crew + arms
@@ -105,10 +109,12 @@ def _combat(s: PiratesState, suns: int, arms: int, t: PiratesState) -> str:
     if mine > theirs:
         gain = arms * (enemy + suns) - s.crew
         return (f"You beat {_ship(coin)} {score}: notoriety {s.notoriety}→{t.notoriety}, "
-                f"booty {gain:+d} ({arms} x ({enemy} + {suns}) - {s.crew} crew), aboard {s.booty}→{t.booty}")
+                f"booty {gain:+d} ({arms} x ({enemy} + {suns}) - {s.crew} crew), aboard {s.booty}→{aboard}")
     if mine < theirs:
-        loss = s.booty - t.booty
-        parts = [f"crew {s.crew}→{t.crew}", f"booty -{loss}" if loss else "no booty aboard to lose"]
+        loss = s.booty - aboard
+        # the loss is the suns rolled, at most what is aboard (PR-6)
+        kept = "no booty aboard to lose" if not s.booty else f"no booty lost ({suns} suns)"
+        parts = [f"crew {s.crew}→{t.crew}", f"booty -{loss}" if loss else kept]
         if t.ship != s.ship:
             parts.append(f"ship {_kind(s.ship)}→{_kind(t.ship)}")
         if t.notoriety != s.notoriety:
@@ -138,6 +144,9 @@ def _aftermath(s: PiratesState, action: Any, t: PiratesState) -> list[str]:
         out.append(f"{_ship(t.fights[0])} is still to fight")
     if isinstance(action, Done) and (lost := booty_lost(s, action, t)):
         out.append(f"{lost} booty above the hold's {T.HOLD} is lost")
+    elif lost := settled_loss(s, action, t):
+        # the bury step had nothing (more) to offer and passed by itself: the excess goes (PR-8)
+        out.append(f"the bury step ends: {lost} booty above the hold's {T.HOLD} is lost (aboard {t.booty})")
     if t.phase is Phase.OVER and not isinstance(action, Retire):
         if t.drowned:
             out.append("with no ship and no crew, you drown at sea")
@@ -146,7 +155,7 @@ def _aftermath(s: PiratesState, action: Any, t: PiratesState) -> list[str]:
     return out
 
 
-def breakdown(state: PiratesState, figures: Figures) -> list[str]:
+def breakdown(state: PiratesState, stats: Stats) -> list[str]:
     """The score formula with the numbers: ship x crew + buried x aboard x notoriety + turns
     (PR-10); then the fights, sightings and booty lost, as the game's observer counted them."""
     ship = max(state.ship, 0)
@@ -162,6 +171,6 @@ def breakdown(state: PiratesState, figures: Figures) -> list[str]:
         f"Turns completed: {turns}" + (" (drowned)" if state.drowned else ""),
         f"Score: {ship * state.crew} + {state.buried * state.booty * state.notoriety} + {turns} = {total}"
         f" ({'reaches' if total >= goal else 'short of'} the goal of {goal})",
-        f"Fights: {count(figures, 'combats_won')} won, {count(figures, 'combats_lost')} lost, {plural(count(figures, 'standoffs'), 'standoff')}; "
-        f"{plural(count(figures, 'sightings'), 'ship')} sighted; {count(figures, 'booty_lost')} booty lost",
+        f"Fights: {count(stats, 'combats_won')} won, {count(stats, 'combats_lost')} lost, {plural(count(stats, 'standoffs'), 'standoff')}; "
+        f"{plural(count(stats, 'sightings'), 'ship')} sighted; {count(stats, 'booty_lost')} booty lost",
     ]

@@ -19,7 +19,7 @@ PIRATES_SLOTS = 256
 
 
 def observation(game: Any) -> Encoding:
-    """The observation and action space of ``game`` with its parameters (``GameEntry.observation``)."""
+    """The observation and action space of ``game`` with its parameters (``GameEntry.learning.observation``)."""
     sea = game.sea
     width, height = sea.width, sea.height
     cells = width * height

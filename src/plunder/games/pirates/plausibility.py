@@ -1,4 +1,4 @@
-"""Whether a stored Pirates voyage could have been sailed (``GameEntry.plausibility``).
+"""Whether a stored Pirates voyage could have been sailed (``GameEntry.study.plausibility``).
 
 What the rules bound, read from the score and the observer's statistics (:mod:`.stats`): the
 score is the tracks at the end, ship value x crew + buried x aboard x notoriety + turns
@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import Any, Mapping, Sequence
 
-from ...core.plausibility import Figures, figure, returns_reason
+from ...core.plausibility import StatReader, figure, returns_reason
 from . import tables as T
 
 
@@ -22,7 +22,7 @@ def plausibility(game: Any, returns: Sequence[float], scores: Sequence[float], s
     statistics ``stats`` (empty when it could)."""
     score = scores[0]
     reasons = returns_reason(returns, [1.0 if score >= game.goal else -1.0], scores)
-    read = Figures(stats, 1)
+    read = StatReader(stats, 1)
     turns = read.game("turns", 1, game.turns)
     ship = read.game("ship", T.NO_SHIP, len(T.SHIP_NAMES) - 1)
     crew = read.game("crew", 0, max(T.MAX_CREW))

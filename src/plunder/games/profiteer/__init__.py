@@ -2,7 +2,7 @@
 
 from pathlib import Path
 
-from ...core.capabilities import Analysis, Client, Presentation, Speed, Strength
+from ...core.capabilities import Analysis, Client, Learning, Presentation, Speed, Strength, Study
 from ...core.declaration import Declaration
 from ...core.registry import GameEntry
 from .actions import ProfiteerAction
@@ -41,11 +41,9 @@ ENTRY: GameEntry[ProfiteerState, ProfiteerAction] = GameEntry(
         evaluator=evaluator,
     ),
     speed=Speed(fast_play=fast_play, fast_batch=fast_batch),
-    figures=FIGURES,
     analysis=Analysis(units="cards", inaccuracy=1, mistake=2, blunder=4, playout="profit", sims=64),
-    observation=observation,
-    observer=ProfiteerObserver,
-    plausibility=plausibility,
+    study=Study(observer=ProfiteerObserver, figures=FIGURES, plausibility=plausibility),
+    learning=Learning(observation=observation),
     client=Client(assets=ASSETS, module="client.js"),
 )
 

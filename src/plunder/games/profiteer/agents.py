@@ -11,7 +11,7 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 from ...core.agent import AgentFactory, AgentOptions
-from ...core.game import Game, State
+from ...core.game import Game
 from ...core.params import Param, parse_real
 from .actions import END, GIVES, KEEP, ProfiteerAction, Side, Switch
 from .cards import rank, ranks_of
@@ -92,9 +92,8 @@ class GreedyAgent:
             score = -level * abs(lead + (stake if rank_a > rank_b else -stake))
         return score - self.weights.spend if switched else score
 
-    def choose(self, state: State, rng: random.Random) -> ProfiteerAction:
+    def choose(self, state: ProfiteerState, rng: random.Random) -> ProfiteerAction:
         """The best flip choice by :meth:`value`; at the count, :func:`balance_choice`."""
-        assert isinstance(state, ProfiteerState)
         if state.phase == Phase.BALANCE:
             return balance_choice(state)
         if state.phase != Phase.SWITCH:
@@ -136,7 +135,7 @@ def greedy_agent(game: Game, options: AgentOptions) -> GreedyAgent:
 
 
 #: the agents of Profiteer
-AGENTS = {
+AGENTS: dict[str, AgentFactory[ProfiteerState]] = {
     "greedy": AgentFactory(greedy_agent, "keeps the sides level and makes wars when affordable",
                            _weight_params(Weights())),
     "profit": AgentFactory(greedy_agent, "greedy with weights tuned for profit (PROFIT_WEIGHTS)",

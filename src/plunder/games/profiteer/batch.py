@@ -528,7 +528,7 @@ def play_batch(game: ProfiteerGame, agent: GreedyAgent,
     return finals
 
 
-def fast_batch(game: Game, agents: Sequence[Agent], seeds: Sequence[int]) -> list[FastResult] | None:
+def fast_batch(game: Game, agents: Sequence[Agent[ProfiteerState]], seeds: Sequence[int]) -> list[FastResult] | None:
     """Games of ``seeds`` with the one seat's ``agents``: the batch path for the greedy agents, else None."""
     if len(agents) != 1 or type(agents[0]) is not GreedyAgent or not isinstance(game, ProfiteerGame):
         return None

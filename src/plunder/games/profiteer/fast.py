@@ -13,7 +13,7 @@ from __future__ import annotations
 import random
 from bisect import bisect
 from itertools import accumulate
-from typing import Callable, Sequence
+from typing import Any, Callable, Sequence
 
 from ...core.agent import Agent
 from ...core.errors import ParameterError
@@ -49,7 +49,7 @@ def _draw(known: int, unseen: int, pool: int, uniform: Callable[[], float]) -> i
     return nth_card(known, i) if i < k else nth_card(pool, i - k)
 
 
-def fast_play(game: Game, agents: Sequence[Agent], rngs: Sequence[random.Random], seed: int) -> FastResult | None:
+def fast_play(game: Game, agents: Sequence[Agent[ProfiteerState]], rngs: Sequence[random.Random], seed: int) -> FastResult | None:
     """Play one game of ``game`` with the agent of ``agents`` deciding with its rng of ``rngs``,
     chance drawn from ``seed``: the same result as ``plunder.play``."""
     assert isinstance(game, ProfiteerGame)
@@ -59,7 +59,7 @@ def fast_play(game: Game, agents: Sequence[Agent], rngs: Sequence[random.Random]
     return FastResult(returns=final.returns(), scores=final.scores(), stats=final_stats(final, tallies))
 
 
-def play_to_end(state: ProfiteerState, agent: Agent, rng: random.Random) -> ProfiteerState:
+def play_to_end(state: ProfiteerState, agent: Agent[ProfiteerState], rng: random.Random) -> ProfiteerState:
     """Play ``state`` to the end with ``agent``, drawing chance from ``rng``; the final state.
 
     The same draws as :func:`plunder.core.chance.sample_chance` on each chance node, on one
@@ -68,7 +68,7 @@ def play_to_end(state: ProfiteerState, agent: Agent, rng: random.Random) -> Prof
     return finish(state, agent, rng, rng.random)[0]
 
 
-def finish(start: ProfiteerState, agent: Agent, rng: random.Random, uniform: Callable[[], float],
+def finish(start: ProfiteerState, agent: Agent[ProfiteerState], rng: random.Random, uniform: Callable[[], float],
            tallies: tuple[int, ...] = NO_TALLIES) -> tuple[ProfiteerState, tuple[int, ...]]:
     """Play on from ``start`` to the end: ``agent`` decides with ``rng``, chance draws ``uniform()``;
     the final position and the tallies of the game (:data:`.flow.TALLIES`), counted on from ``tallies``.
@@ -103,7 +103,7 @@ class UniformPolicy:
 
     name = "random"
 
-    def choose(self, state: State, rng: random.Random) -> Action:
+    def choose(self, state: State[Any], rng: random.Random) -> Action:
         """A uniformly random legal action."""
         return rng.choice(state.legal_actions())
 
@@ -119,13 +119,12 @@ class FastRollouts:
 
     def __init__(self, game: Game, rollouts: int = 1, playout: str = "policy") -> None:
         self.rollouts = rollouts
-        self.agent: Agent = GreedyAgent(PROFIT_WEIGHTS) if playout == "policy" else UniformPolicy()
+        self.agent: Agent[ProfiteerState] = GreedyAgent(PROFIT_WEIGHTS) if playout == "policy" else UniformPolicy()
 
-    def evaluate(self, states: Sequence[State], rng: random.Random) -> list[Sequence[float]]:
+    def evaluate(self, states: Sequence[ProfiteerState], rng: random.Random) -> list[Sequence[float]]:
         """Mean result of the rollouts from each state."""
         out: list[Sequence[float]] = []
         for state in states:
-            assert isinstance(state, ProfiteerState)
             total = sum(play_to_end(state, self.agent, rng).returns()[0] for _ in range(self.rollouts))
             out.append([total / self.rollouts])
         return out

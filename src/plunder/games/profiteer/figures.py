@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ...core.figures import AtLeast, Bars, Figures, GameStat, Length, Mean, Scores, Sentence, Shares
+from ...core.figures import AtLeast, Bars, ReportFigures, GameStat, Length, Mean, Scores, Sentence, Shares
 
 #: the designer's counts: cards held at the end (the rules' target is 26)
 LEVELS = (24, 26, 40)
@@ -10,7 +10,7 @@ LEVELS = (24, 26, 40)
 ENDINGS = ("end_unequal", "end_declined", "end_empty_side", "end_max_rounds")
 
 #: the report's Profiteer figures
-FIGURES = Figures(
+FIGURES = ReportFigures(
     length=Length("passes", "passes"),
     sentences=(
         Sentence("With the {agent} agent, " + ", ".join(f"{{reach{lv}}} reach {lv} cards" for lv in LEVELS)

@@ -18,8 +18,8 @@ split between side A and side B. Then the sides play War:
  - When the decks run out, the sides' piles are counted. Equal: play another
    pass (you shuffle your pile and draw a new hand). Unequal: you may give
    resource cards to the smaller side until they match (give 7), or end.
-   If you cannot make them equal, the game is over. Suits never matter.
-
+   If you cannot make them equal, the game is over; so it is when a side has
+   no cards left, or after 100 passes. Suits never matter.
 You win with 26 cards or more (your pile plus resources) when the game ends.
 So: cause wars to collect cards, but keep the sides' piles even or the game
 stops. Type 'moves' to list your choices, 'hint' for help.

@@ -45,5 +45,6 @@ def sections() -> list[HowToSection]:
             "draw a new hand from your pile. Unequal: click your resources to give them to the smaller "
             "side until the piles match, or end. If you cannot make them equal, the game is over, so "
             "keep the sides even.",
+            f"The game also ends when a side has no cards left, or after {game.max_rounds} passes.",
         ), count),
     ]

@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from ...core.errors import without_rulings
-from ...core.tallies import Figures, count
+from ...core.tallies import Stats, count
 from ...core.words import plural
 from .actions import Draw, End, Give, Keep, ProfiteerAction, Side, Switch
 from .cards import card_text, mask_text
@@ -75,7 +75,7 @@ def _drawn(s: ProfiteerState, card: int) -> str:
     return f"Chance: {name}"
 
 
-def breakdown(state: ProfiteerState, figures: Figures) -> list[str]:
+def breakdown(state: ProfiteerState, stats: Stats) -> list[str]:
     """The profiteer's cards against the target, and how the war went: the passes, and the
     flips, wars, switches and gifts the game's observer counted."""
     target = state.game.target
@@ -86,7 +86,7 @@ def breakdown(state: ProfiteerState, figures: Figures) -> list[str]:
     if state.resources:
         lines.append(f"Resources left: {mask_text(state.resources)}")
     lines.append(f"Sides: A {plural(state.pile_a(), 'card')}, B {plural(state.pile_b(), 'card')}")
-    flips, wars, war_cards, switches, gifts = (count(figures, name) for name in
+    flips, wars, war_cards, switches, gifts = (count(stats, name) for name in
                                                 ("flips", "wars", "war_cards", "switches", "gifts"))
     lines.append(f"{plural(state.round, 'pass', 'passes')}, {plural(flips, 'flip', 'flips')}, "
                  f"{plural(wars, 'war', 'wars')} ({plural(war_cards, 'face-down card', 'face-down cards')} "

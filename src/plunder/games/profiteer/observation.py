@@ -16,7 +16,7 @@ from . import actions as pf_actions
 from .flow import Phase
 
 def observation(game: Any) -> Encoding:
-    """The observation and action space of ``game`` with its parameters (``GameEntry.observation``)."""
+    """The observation and action space of ``game`` with its parameters (``GameEntry.learning.observation``)."""
     moves = [pf_actions.KEEP, pf_actions.END] + [a for side in pf_actions.SWITCHES.values() for a in side] \
         + list(pf_actions.GIVES)
     phase_rows = enum_rows(Phase)

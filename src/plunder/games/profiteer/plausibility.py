@@ -1,4 +1,4 @@
-"""Whether a stored Profiteer game could have been played (``GameEntry.plausibility``).
+"""Whether a stored Profiteer game could have been played (``GameEntry.study.plausibility``).
 
 What the rules bound, read from the score and the observer's statistics (:mod:`.stats`): the
 profiteer's count is a number of the deck's 52 cards (PF-1, PF-8) and decides the return
@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import Any, Mapping, Sequence
 
-from ...core.plausibility import Figures, figure, returns_reason, whole
+from ...core.plausibility import StatReader, figure, returns_reason, whole
 from .cards import FULL_DECK
 from .flow import TALLIES
 
@@ -30,7 +30,7 @@ def plausibility(game: Any, returns: Sequence[float], scores: Sequence[float], s
     if not whole(count) or not 0 <= count <= DECK:
         return [f"{figure(count)} cards counted, the deck has {DECK}"]
     reasons = returns_reason(returns, [1.0 if count >= game.target else -1.0], scores)
-    read = Figures(stats, 1)
+    read = StatReader(stats, 1)
     passes = read.game("passes", 1, game.max_rounds)
     ends = [e for e in (read.game(name, 0, 1) for name in ENDINGS) if e is not None]
     tally = {name: read.game(name) for name in TALLIES}

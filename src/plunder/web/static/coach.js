@@ -20,7 +20,8 @@
   let drawn = "played";  // which move the board shows at a marked position: "played" or "better"
   let toldAt = -1;        // the position tell() last spoke of
   const SVG = "http://www.w3.org/2000/svg";
-  const COLOURS = ["#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b"];
+  // each seat's curve in its colour on the board (plunder.core.svg.SEAT: eight seats)
+  const COLOURS = (root.dataset.seatColours || "#888888").split(",");
   const SIGNS = {inaccuracy: "?!", mistake: "?", blunder: "??"};
   const POLL_MS = 1000;
   const moves = [];          // the judged moves so far, in record order

@@ -182,7 +182,9 @@
       dot.className = "swatch";
       dot.style.background = colours[i] || "#888";
       const who = s.kind === "ai" ? `AI (${s.level})` : s.kind === "open" ? "open seat" : s.name;
-      li.append(dot, document.createTextNode(s.label && s.label !== who ? `${s.label}: ${who}` : who));
+      // a seat its name already tells apart ("You (Player 2)": a hotseat) is not labelled twice
+      const labelled = !s.label || who === s.label || who.endsWith(`(${s.label})`);
+      li.append(dot, document.createTextNode(labelled ? who : `${s.label}: ${who}`));
       if (s.to_move) {
         const m = document.createElement("span");
         m.className = "moving";
