@@ -123,17 +123,17 @@ def breakdown_of(game: Game, moves: Sequence[Move]) -> list[str]:
     """The final score of the game that ``moves`` (chance's among them) played from the start,
     taken apart in the game's words (``ENTRY.presentation.breakdown``), with the figures of an
     observer shown every one of those moves: the tallies a breakdown tells (trades made, fights
-    won, the rounds one by one ...) are no part of a position. [] for a game that offers no
-    breakdown."""
+    won, the rounds one by one ...) are no part of a position. A game that offers no breakdown
+    gets each seat's score, a line a seat, so that every result screen says how it came out."""
     show = entry(game.id).presentation.breakdown
-    if show is None:
-        return []
     observer = observer_of(game)
     state = game.new_initial_state()
     for move in moves:
         action = game.parse_action(state, move.action)
         before, state = state, state.apply(action)
         observer.see(before, action, state)
+    if show is None:
+        return [f"{game.seat_name(seat)}: {score:g}" for seat, score in enumerate(state.scores())]
     figures = observer.breakdown_figures(state) if isinstance(observer, Itemiser) else observer.stats(state)
     return show(state, figures)
 

@@ -53,10 +53,13 @@ def free_port() -> int:
 
 class LiveServer:
     """``plunder serve`` in a child process on ``port`` over the SQLite file ``db`` (or the
-    database at the URL ``db``: several servers may share a PostgreSQL database)."""
+    database at the URL ``db``: several servers may share a PostgreSQL database), with ``env``
+    added to this process's environment."""
 
-    def __init__(self, db: Path | str) -> None:
+    def __init__(self, db: Path | str, env: dict[str, str] | None = None) -> None:
         self.db = db
+        #: what the server's environment adds to this process's, e.g. a ``PYTHONPATH`` with a game installed apart
+        self.env = env or {}
         self.port = free_port()
         self.process: subprocess.Popen[bytes] | None = None
         #: what the server printed on start (``plunder serve``'s lines)
@@ -72,7 +75,7 @@ class LiveServer:
         db_url = self.db if isinstance(self.db, str) else f"sqlite:///{self.db}"
         self.process = subprocess.Popen(
             [sys.executable, "-m", "plunder.cli", "serve", "--port", str(self.port), "--db", db_url],
-            stdout=subprocess.PIPE, stderr=subprocess.PIPE, env={**os.environ, "PYTHONUNBUFFERED": "1"})
+            stdout=subprocess.PIPE, stderr=subprocess.PIPE, env={**os.environ, "PYTHONUNBUFFERED": "1", **self.env})
         deadline = time.monotonic() + START_SECONDS
         while time.monotonic() < deadline:
             if self.process.poll() is not None:
