@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import random
 import re
-from typing import Any, Callable, Iterator, Sequence, TypeVar
+from collections import Counter
+from typing import Any, Callable, Iterable, Iterator, Mapping, Sequence, TypeVar
 
 from plunder.core import chance
 from plunder.core.agent import Agent
@@ -64,6 +65,10 @@ def played(game: Game[Any], agents: Sequence[Agent | str], seed: int) -> list[tu
 
 
 DIGITS = re.compile(r"\d")
+#: how many seeded games each game's figure test reads, line by line
+FIGURE_GAMES = 200
+#: a seat as a line names it, captured
+SEAT = r"(Player \d+)"
 
 
 class Figures:
@@ -93,3 +98,18 @@ class Figures:
         """Fail if any figure of the line was in no clause read."""
         rest = "".join(self._unread)
         assert not DIGITS.search(rest), f"{self.said}: a figure no check reads in {rest.strip()!r}"
+
+
+def figures_read(setup: Callable[[int], tuple[Game[Any], Sequence[Agent | str]]],
+                 check: Callable[[Any, Any, Any], Iterable[str] | Mapping[str, int]]) -> Counter[str]:
+    """Every line of :data:`FIGURE_GAMES` seeded games checked: ``setup(seed)`` gives a game and
+    its seats' agents, ``check(before, action, after)`` checks the line of a move and names the
+    figures it read (each once, or each with a count); how often each figure was read, so that a
+    test can insist that every kind of line was met."""
+    seen: Counter[str] = Counter()
+    for seed in range(FIGURE_GAMES):
+        game, agents = setup(seed)
+        for before, action, after in played(game, agents, seed):
+            seen.update(check(before, action, after))
+    return seen
+

@@ -19,7 +19,7 @@ from plunder.web.security import TOKEN_HEADER
 from plunder.web.transport import InMemory
 from plunder.web.pgtransport import PgTransport
 
-from .browser.conftest import LiveServer
+from .browser.conftest import LiveServer, servers_on
 
 #: how long a message may take to arrive before the test fails (generous: the machine is shared)
 WAIT_SECONDS = 30.0
@@ -28,16 +28,8 @@ WAIT_SECONDS = 30.0
 @pytest.fixture
 def servers(postgres_url: str) -> Iterator[list[LiveServer]]:
     """Three ``plunder serve`` processes on the session's PostgreSQL database."""
-    started: list[LiveServer] = []
-    try:
-        for _ in range(3):
-            server = LiveServer(postgres_url)
-            server.start()
-            started.append(server)
+    with servers_on(postgres_url, 3) as started:
         yield started
-    finally:
-        for server in started:
-            server.kill()
 
 
 def post(url: str, path: str, form: dict[str, str], token: str | None = None) -> tuple[int, str, str]:

@@ -13,10 +13,8 @@ from plunder.games.crossroads.board import cell_name, owner
 from plunder.games.crossroads.rules import PROPOSER, CrossroadsGame, CrossroadsState, Phase
 from plunder.games.crossroads.narrate import narrate
 
-from tests.games.narration import Figures, played
+from tests.games.narration import SEAT, Figures, figures_read
 
-GAMES = 200
-SEAT = r"(Player \d+)"
 CELLS = r"((?:[A-Z]\d+ ?)+)"
 WHO = re.compile(rf"^{SEAT}(?=[ :'])")
 FIRST_ROLL = re.compile(rf"rolled (\d+)-(\d+) for a first city: {CELLS} are open")
@@ -144,13 +142,11 @@ def _check(s: CrossroadsState, action: CrossroadsAction, t: CrossroadsState) -> 
 
 
 def test_every_figure_of_every_line_is_the_positions() -> None:
-    seen: dict[str, int] = {}
-    for seed in range(GAMES):
+    def setup(seed: int) -> tuple[CrossroadsGame, list[str]]:
         # short games: a low target ends them in a few rounds; the round cap ends some (CR-8)
         game = CrossroadsGame.load(players=str(2 + seed % 3), target="30", max_rounds=str(4 + seed % 5))
-        agents = ["random" if seed % 2 else "greedy"] * game.num_players
-        for before, action, after in played(game, agents, seed):
-            for name in _check(before, action, after):
-                seen[name] = seen.get(name, 0) + 1
+        return game, ["random" if seed % 2 else "greedy"] * game.num_players
+
+    seen = figures_read(setup, _check)
     assert all(seen.get(k, 0) > 20 for k in ("paid", "built", "offer", "trade", "round", "won")), seen
     assert seen.get("demand", 0) > 0, seen

@@ -12,10 +12,8 @@ from plunder.games.hubs.actions import Dot, HubsAction, Segment, label
 from plunder.games.hubs.narrate import narrate
 from plunder.games.hubs.rules import HubsGame, HubsState
 
-from tests.games.narration import Figures, played
+from tests.games.narration import SEAT, Figures, figures_read
 
-GAMES = 200
-SEAT = r"(Player \d+)"
 PLACED = re.compile(rf"^{SEAT} placed dot (\w+) at (\d+),(\d+)")
 DOWN = re.compile(rf"all (\d+) dots are down: {SEAT} \(defense\) draws the first segment")
 DREW = re.compile(rf"^{SEAT} drew (\w+)-(\w+): \+(\d+) for {SEAT} \(offense: (\d+) at (\w+) \+ (\d+) at (\w+)\)")
@@ -67,10 +65,5 @@ def _check(s: HubsState, action: HubsAction, t: HubsState) -> set[str]:
 
 def test_every_figure_of_every_line_is_the_positions() -> None:
     games = [HubsGame.load(preset) for preset in ("small", "tiny", "long")]
-    seen: dict[str, int] = {}
-    for seed in range(GAMES):
-        game = games[seed % len(games)]
-        for before, action, after in played(game, ["random" if seed % 2 else "easy"] * 2, seed):
-            for name in _check(before, action, after):
-                seen[name] = seen.get(name, 0) + 1
+    seen = figures_read(lambda seed: (games[seed % len(games)], ["random" if seed % 2 else "easy"] * 2), _check)
     assert seen.get("segment", 0) > 1000 and seen.get("down", 0) > 200 and seen.get("round", 0) > 200, seen

@@ -14,10 +14,8 @@ from plunder.games.pillage.contents import Commodity, Doubloons, content_text
 from plunder.games.pillage.narrate import narrate
 from plunder.games.pillage.rules import PillageGame, PillageState
 
-from tests.games.narration import Figures, played
+from tests.games.narration import SEAT, Figures, figures_read
 
-GAMES = 200
-SEAT = r"(Player \d+)"
 BOX = re.compile(r"^Box (\d+) of (\d+) holds (.+)$")
 DREW = re.compile(rf"^{SEAT} drew (\S+?)(?= and took |;|$)")
 TOOK = re.compile(r" and took (\d+) box(?:es)? \((.*?)\)(?=;|$)")
@@ -97,10 +95,5 @@ def _check(s: PillageState, action: PillageAction, t: PillageState) -> set[str]:
 
 def test_every_figure_of_every_line_is_the_positions() -> None:
     games = [PillageGame.load(preset) for preset in ("default", "small", "floor", "hex")]
-    seen: dict[str, int] = {}
-    for seed in range(GAMES):
-        game = games[seed % len(games)]
-        for before, action, after in played(game, ["random" if seed % 2 else "easy"] * 2, seed):
-            for name in _check(before, action, after):
-                seen[name] = seen.get(name, 0) + 1
+    seen = figures_read(lambda seed: (games[seed % len(games)], ["random" if seed % 2 else "easy"] * 2), _check)
     assert all(seen.get(k, 0) > 50 for k in ("deal", "choice", "take")) and seen.get("below zero", 0) > 0, seen

@@ -17,9 +17,8 @@ from plunder.games.pirates.narrate import narrate
 from plunder.games.pirates.rules import Phase, PiratesState
 from plunder.games.pirates.sea import cell_text
 
-from tests.games.narration import Figures, played
+from tests.games.narration import Figures, figures_read
 
-GAMES = 200
 SHIP = r"the (\w+) ([a-z ]+?)"
 START = re.compile(r"Starting booty: suns (\d+) \+ arms (\d+) \+ 5 = (\d+)")
 SCORE = re.compile(rf"(You beat|You lost the fight to|Standoff with) {SHIP} \((\d+) v (\d+)\)")
@@ -186,13 +185,10 @@ def _check(s: PiratesState, action: PiratesAction, t: PiratesState) -> dict[str,
 
 
 def test_every_figure_of_every_line_is_the_positions() -> None:
-    seen: dict[str, int] = {}
-    for seed in range(GAMES):
-        # the classic sea and the ring; ties broken by rule or by the player
-        game = load_game("pirates", None if seed % 2 else "ring", ties="player" if seed % 4 < 2 else "auto")
-        for before, action, after in played(game, ["random" if seed % 3 == 0 else "greedy"], seed):
-            for name, n in _check(before, action, after).items():
-                seen[name] = seen.get(name, 0) + n
+    # the classic sea and the ring; ties broken by rule or by the player
+    seen = figures_read(lambda seed: (load_game("pirates", None if seed % 2 else "ring",
+                                                ties="player" if seed % 4 < 2 else "auto"),
+                                      ["random" if seed % 3 == 0 else "greedy"]), _check)
     # every kind of line was read, the booty lost over the hold both ways (issue 41)
     assert seen.get("fights", 0) > 1000 and seen.get("buys", 0) > 100 and seen.get("burials", 0) > 50, seen
     assert seen.get("digs", 0) > 0 and seen.get("passing", 0) > 0 and seen.get("done", 0) > 0, seen

@@ -14,9 +14,8 @@ from plunder.games.profiteer.flow import Phase
 from plunder.games.profiteer.narrate import narrate
 from plunder.games.profiteer.rules import ProfiteerGame, ProfiteerState
 
-from tests.games.narration import Figures, played
+from tests.games.narration import Figures, figures_read
 
-GAMES = 200
 CARD = r"((?:10|[2-9JQKA])[CDHS])"
 CARDS = r"((?:(?:10|[2-9JQKA])[CDHS] ?)+|-)"
 DRAWN = re.compile(rf"^(?:You draw {CARD} for your (?:first|new) hand|Side ([AB]) turns up {CARD}|"
@@ -126,12 +125,8 @@ def _check(s: ProfiteerState, action: ProfiteerAction, t: ProfiteerState) -> set
 
 
 def test_every_figure_of_every_line_is_the_positions() -> None:
-    seen: dict[str, int] = {}
-    for seed in range(GAMES):
-        # the default game, and a short one the round cap ends (PF-8)
-        game = ProfiteerGame.load() if seed % 2 else ProfiteerGame.load(max_rounds=str(1 + seed % 3))
-        for before, action, after in played(game, ["random" if seed % 4 < 2 else "easy"], seed):
-            for name in _check(before, action, after):
-                seen[name] = seen.get(name, 0) + 1
+    # the default game, and a short one the round cap ends (PF-8)
+    seen = figures_read(lambda seed: (ProfiteerGame.load() if seed % 2 else ProfiteerGame.load(max_rounds=str(1 + seed % 3)),
+                                      ["random" if seed % 4 < 2 else "easy"]), _check)
     assert all(seen.get(k, 0) > 50 for k in ("switch", "flip", "count", "end")), seen
     assert seen.get("gift", 0) > 0 and seen.get("balanced", 0) > 0, seen

@@ -9,6 +9,7 @@ Chromium fails these tests saying how to install it; they are never skipped.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import shutil
 import socket
@@ -105,6 +106,22 @@ class LiveServer:
         """Kill the server and start a new one on the same port and database."""
         self.kill()
         self.start()
+
+
+@contextlib.contextmanager
+def servers_on(db: Path | str, count: int) -> Iterator[list[LiveServer]]:
+    """``count`` ``plunder serve`` processes on one database (several on a PostgreSQL URL),
+    each started and answering; all killed when the block ends, even if one failed to start."""
+    started: list[LiveServer] = []
+    try:
+        for _ in range(count):
+            server = LiveServer(db)
+            server.start()
+            started.append(server)
+        yield started
+    finally:
+        for server in started:
+            server.kill()
 
 
 @pytest.fixture(scope="session")

@@ -11,7 +11,7 @@ from typing import Iterator
 import pytest
 from playwright.sync_api import Browser, Page
 
-from .conftest import DESKTOP, PHONE, LiveServer, screenshot
+from .conftest import servers_on, DESKTOP, PHONE, LiveServer, screenshot
 from .test_chat import lines, say, watched
 from .test_play import first_drawn, legal, start
 
@@ -26,16 +26,8 @@ TURN_SECONDS = 60.0
 @pytest.fixture
 def two_servers(postgres_url: str) -> Iterator[list[LiveServer]]:
     """Two ``plunder serve`` processes on the session's PostgreSQL database."""
-    started: list[LiveServer] = []
-    try:
-        for _ in range(2):
-            server = LiveServer(postgres_url)
-            server.start()
-            started.append(server)
+    with servers_on(postgres_url, 2) as started:
         yield started
-    finally:
-        for server in started:
-            server.kill()
 
 
 def whose_turn(pages: list[Page]) -> Page | None:
