@@ -64,6 +64,6 @@ def test_every_snippet_type_checks_as_the_project_configures_mypy(tmp_path: Path
             loose.append(path)
     assert loose, "no stand-alone snippet was found"
     done = subprocess.run([sys.executable, "-m", "mypy", "--config-file", str(ROOT / "pyproject.toml"),
-                           "--cache-dir", str(tmp_path / "cache"), *[str(p) for p in package.iterdir() if p.is_dir()]],
+                           "--cache-dir", str(tmp_path / "cache"), *[str(p) for p in package.iterdir() if (p / "__init__.py").exists()]],
                           capture_output=True, text=True, timeout=MYPY_SECONDS, cwd=package)
     assert done.returncode == 0, done.stdout + done.stderr

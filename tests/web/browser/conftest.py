@@ -142,14 +142,16 @@ def fresh_server(tmp_path: Path) -> Iterator[LiveServer]:
     server.kill()
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def playwright() -> Iterator[Playwright]:
-    """The Playwright driver."""
+    """The Playwright driver, for one module of tests: its event loop runs in this thread while it
+    lives, and the suite's other tests call ``asyncio.run`` (which refuses to start in a thread
+    whose loop runs), so it is stopped after each browser module rather than at the session's end."""
     with sync_playwright() as p:
         yield p
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def browser(playwright: Playwright) -> Iterator[Browser]:
     """Debian's Chromium, headless."""
     b = playwright.chromium.launch(executable_path=chromium_path(), args=CHROMIUM_ARGS)
