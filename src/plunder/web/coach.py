@@ -196,7 +196,7 @@ async def source(request: Request) -> Record:
     (400, 409; the upload rate applies, 429)."""
     if "game_id" in request.path_params:
         return (await finished_table(request)).record()
-    refusal = take_upload(request)
+    refusal = await take_upload(request)
     if refusal is not None:
         raise HTTPException(429, refusal)
     text = (await read_capped(request, MAX_UPLOAD_BYTES)).decode("utf-8", errors="replace")

@@ -36,13 +36,21 @@ MAX_REFUSED = 50
 #: games one address may create: :data:`CREATE_BURST` at once, then :data:`CREATE_RATE` a second
 CREATE_RATE = 1.0
 CREATE_BURST = 300
-#: game views one client may open (a game's page, ``/play`` or ``/watch``, and its live channel,
-#: ``/ws``; a client is its seat token, or its address when it has none): :data:`VIEW_BURST`
-#: at once, then :data:`VIEW_RATE` a second. A person opening tabs or reloading never meets it;
-#: a client reloading without pause gets 429 (a refused channel: an ``error`` message, then
-#: close code :data:`CLOSE_TRY_LATER`) instead of a share of the event loop every game needs
+#: game views one seat holder may open (a game's page, ``/play`` or ``/watch``, and its live
+#: channel, ``/ws``; counted per seat token, so others behind its address never use them up):
+#: :data:`VIEW_BURST` at once, then :data:`VIEW_RATE` a second. A person opening tabs or
+#: reloading never meets it; a client reloading without pause gets 429 (a refused channel: an
+#: ``error`` message, then close code :data:`CLOSE_TRY_LATER`) instead of a share of the event
+#: loop every game needs
 VIEW_RATE = 2.0
 VIEW_BURST = 30
+#: game views the strangers behind one address (spectators, and tokens holding no seat in the
+#: game) may open together: an address may be a school's, an office's or a proxy's, so it is
+#: allowed many people's share, :data:`SPECTATOR_BURST` at once, then :data:`SPECTATOR_RATE` a
+#: second; a flood past it is refused as above. Views are counted per process: each process
+#: guards its own event loop
+SPECTATOR_RATE = 20.0
+SPECTATOR_BURST = 200
 #: the WebSocket close code of a channel refused for its client's view rate (RFC 6455: try again later)
 CLOSE_TRY_LATER = 1013
 #: addresses whose creation rate is remembered (the oldest are forgotten first)
@@ -112,6 +120,10 @@ class Buckets:
             self.buckets.pop(next(iter(self.buckets)))
         self.buckets[key] = bucket
         return bucket.take()
+
+    async def spend(self, key: str) -> bool:
+        """:meth:`take`, as a limit shared by several processes is spent (:class:`.quotas.SharedBuckets`)."""
+        return self.take(key)
 
     def wait(self) -> int:
         """Whole seconds until a refused key has a token again (the ``Retry-After`` it is told)."""
