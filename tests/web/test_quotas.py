@@ -15,12 +15,15 @@ from typing import Iterator
 
 import pytest
 from sqlalchemy import delete, select
+from starlette.exceptions import HTTPException
 
 from plunder.core.registry import load_game
-from plunder.web import autoplay, quotas, tables as tables_module, upkeep
+
+from plunder.web import autoplay, coach, quotas, tables as tables_module, upkeep
 from plunder.web.leases import leases
 from plunder.web.limits import CREATE_BURST, CREATE_RATE
 from plunder.web.quotas import loads, rates
+from plunder.web.storage import Storage
 from plunder.web.store import Store
 from plunder.web.table import Full
 from plunder.web.tables import Tables
@@ -196,3 +199,25 @@ def test_an_ai_turn_of_a_process_killed_thinking_is_played_by_another_with_nobod
         assert time.monotonic() < deadline, "no process played the AI's turn"
         time.sleep(0.2)
     assert other.process is not None and other.process.poll() is None
+
+
+def test_the_coach_analyses_at_most_its_limit_over_every_process(store: Store, postgres_url: str,
+                                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(coach, "MAX_ANALYSES", 1)
+    one = quotas.Loads(Storage(Store(postgres_url)), "one")
+    two = quotas.Loads(Storage(Store(postgres_url)), "two")
+
+    async def run() -> str:
+        await coach.Coach().admit(one)  # one process starts an analysis: the site's one
+        with pytest.raises(HTTPException) as full:
+            await coach.Coach().admit(two)  # so the other refuses
+        await one.report(upkeep.ANALYSES, 0)  # it ended
+        await coach.Coach().admit(two)
+        return str(full.value.detail)
+
+    try:
+        refused = asyncio.run(run())
+    finally:
+        one.storage.close()
+        two.storage.close()
+    assert "already analysing 1 games, its limit" in refused

@@ -33,7 +33,8 @@ MESSAGE_RATE = 10.0
 MESSAGE_BURST = 30
 #: a connection that keeps sending over its rate is closed after this many refusals
 MAX_REFUSED = 50
-#: games one address may create: :data:`CREATE_BURST` at once, then :data:`CREATE_RATE` a second
+#: games one address may create on the site (every server process's together: :mod:`.quotas`):
+#: :data:`CREATE_BURST` at once, then :data:`CREATE_RATE` a second
 CREATE_RATE = 1.0
 CREATE_BURST = 300
 #: game views one seat holder may open (a game's page, ``/play`` or ``/watch``, and its live
@@ -55,13 +56,14 @@ SPECTATOR_BURST = 200
 CLOSE_TRY_LATER = 1013
 #: addresses whose creation rate is remembered (the oldest are forgotten first)
 MAX_ADDRESSES = 10_000
-#: records one address may upload to replay (each up to seconds of replay): :data:`UPLOAD_BURST`
-#: at once, then :data:`UPLOAD_RATE` a second (one every 10 s)
+#: records one address may upload to replay on the site (each up to seconds of replay; every
+#: process's together): :data:`UPLOAD_BURST` at once, then :data:`UPLOAD_RATE` a second (one every 10 s)
 UPLOAD_RATE = 0.1
 UPLOAD_BURST = 10
 #: full replays of records waiting for the replay worker or in it, whatever addresses ask (503 past it)
 MAX_REPLAYS_WAITING = 8
-#: games analysed at once by the coach (docs/web.md, "Coach"): past this a new analysis is refused (503)
+#: games analysed at once by the coach on the site (docs/web.md, "Coach"; every process's
+#: together: :mod:`.quotas`): past this a new analysis is refused (503)
 MAX_ANALYSES = 4
 #: finished games whose analyses the coach keeps in memory (the least recently asked for are forgotten)
 CACHE_ANALYSES = 64

@@ -1,8 +1,9 @@
 """What a live server process does in the background for the whole site when several share a
 PostgreSQL database (``docs/web.md``, "Several server processes").
 
-Every :data:`SCAN_SECONDS` each process tells the store how many games it has in progress
-(:mod:`.quotas`, so that ``tables.MAX_GAMES_ON`` bounds the site), and one of them, the holder of
+Every :data:`SCAN_SECONDS` each process tells the store how many games it has in progress and
+how many games its coach is analysing (:mod:`.quotas`, so that ``tables.MAX_GAMES_ON`` and
+``limits.MAX_ANALYSES`` bound the site), and one of them, the holder of
 the site's upkeep lease (:data:`UPKEEP_LEASE`, :mod:`.leases`), does the rest:
 
 * it finds the AI turns nobody is doing: a game whose AI lease ran out unreleased (its holder
@@ -19,7 +20,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Callable
 
 from . import leases, quotas
 
@@ -34,6 +35,8 @@ SCAN_SECONDS = 5.0
 UPKEEP_LEASE = "site upkeep"
 #: the load :data:`plunder.web.tables.MAX_GAMES_ON` bounds
 GAMES_ON = "games on"
+#: the load :data:`plunder.web.limits.MAX_ANALYSES` bounds (:mod:`.coach`)
+ANALYSES = "analyses"
 
 
 class Upkeep:
@@ -45,6 +48,8 @@ class Upkeep:
         self.holder = holder
         #: this process's counts in the store (:class:`.quotas.Loads`)
         self.loads = quotas.Loads(tables.storage, holder)
+        #: what this process counts of each load, reported every scan
+        self.counts: dict[str, Callable[[], int]] = {GAMES_ON: tables.games_on}
         self.task: asyncio.Task[None] | None = None
 
     def start(self) -> None:
@@ -75,7 +80,8 @@ class Upkeep:
         """Report this process's games in progress; if it holds the upkeep lease, take over the AI
         turns left behind and forget full buckets: the games whose AI it set thinking."""
         db, engine = self.tables.db, self.tables.store.engine
-        await self.loads.report(GAMES_ON, self.tables.games_on())
+        for kind, count in list(self.counts.items()):
+            await self.loads.report(kind, count())
         if not await db(leases.take, engine, UPKEEP_LEASE, self.holder, 2 * SCAN_SECONDS):
             return []
         await db(quotas.forget, engine)
