@@ -24,7 +24,7 @@ from plunder.web.leases import leases
 from plunder.web.limits import CREATE_BURST, CREATE_RATE
 from plunder.web.quotas import loads, rates
 from plunder.web.storage import Storage
-from plunder.web.store import Store
+from plunder.web.store import Store, games
 from plunder.web.table import Full
 from plunder.web.tables import Tables
 from plunder.web.thinking import Thinkers
@@ -194,11 +194,18 @@ def test_an_ai_turn_of_a_process_killed_thinking_is_played_by_another_with_nobod
     while holder() == dead:
         assert time.monotonic() < killed + taken_over + 10, "no process took the AI's turn over"
         time.sleep(0.1)
-    deadline = time.monotonic() + 90  # then the search
-    while not ai_moved():
-        assert time.monotonic() < deadline, "no process played the AI's turn"
-        time.sleep(0.2)
-    assert other.process is not None and other.process.poll() is None
+    try:
+        deadline = time.monotonic() + 90  # then the search
+        while not ai_moved():
+            assert time.monotonic() < deadline, "no process played the AI's turn"
+            time.sleep(0.2)
+        assert other.process is not None and other.process.poll() is None
+    finally:
+        # nothing left due in the session's database for the other tests' servers to take over
+        other.kill()
+        with store.engine.begin() as db:
+            db.execute(delete(leases).where(leases.c.game_id == game_id))
+            db.execute(delete(games).where(games.c.id == game_id))
 
 
 def test_the_coach_analyses_at_most_its_limit_over_every_process(store: Store, postgres_url: str,
