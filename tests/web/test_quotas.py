@@ -20,7 +20,8 @@ from starlette.exceptions import HTTPException
 from plunder.core.registry import load_game
 
 from plunder.web import autoplay, coach, quotas, tables as tables_module, upkeep
-from plunder.web.leases import leases
+from plunder.web import leases
+from plunder.web.leases import leases as leases_table
 from plunder.web.limits import CREATE_BURST, CREATE_RATE
 from plunder.web.quotas import loads, rates
 from plunder.web.storage import Storage
@@ -174,7 +175,7 @@ def test_an_ai_turn_of_a_process_killed_thinking_is_played_by_another_with_nobod
 
     def holder() -> str | None:
         with store.engine.connect() as db:
-            return db.execute(select(leases.c.holder).where(leases.c.game_id == game_id)).scalar()
+            return db.execute(select(leases_table.c.holder).where(leases_table.c.game_id == game_id)).scalar()
 
     def ai_moved() -> bool:
         row = store.load(game_id)
@@ -204,7 +205,7 @@ def test_an_ai_turn_of_a_process_killed_thinking_is_played_by_another_with_nobod
         # nothing left due in the session's database for the other tests' servers to take over
         other.kill()
         with store.engine.begin() as db:
-            db.execute(delete(leases).where(leases.c.game_id == game_id))
+            db.execute(delete(leases_table).where(leases_table.c.game_id == game_id))
             db.execute(delete(games).where(games.c.id == game_id))
 
 
@@ -228,3 +229,38 @@ def test_the_coach_analyses_at_most_its_limit_over_every_process(store: Store, p
         one.storage.close()
         two.storage.close()
     assert "already analysing 1 games, its limit" in refused
+
+
+def test_one_process_scans_for_ai_turns_left_behind_and_clears_leases_with_nothing_due(
+        store: Store, postgres_url: str) -> None:
+    async def run() -> tuple[list[str], list[str], bool, bool]:
+        one, two = Tables(Store(postgres_url), Thinkers(0)), Tables(Store(postgres_url), Thinkers(0))
+        try:
+            game = load_game("pillage", "small")
+            # made by a third process, gone now: its AI to move (the AI seat first), a lease of its left behind
+            maker = Tables(Store(postgres_url), Thinkers(0))
+            maker.kick = lambda table: None  # type: ignore[method-assign]  # it died before thinking
+            due = await maker.create(game, ["medium", "me"], "anna")
+            idle = await maker.create(game, ["me", "medium"], "anna")  # the person to move: nothing due
+            await maker.close()
+            for game_id in (due, idle):
+                assert leases.take(store.engine, game_id, "dead", 1.0, now=time.time() - 5)
+            with store.engine.begin() as db:  # no other process's upkeep holds the scan now
+                db.execute(delete(leases_table).where(leases_table.c.game_id == upkeep.UPKEEP_LEASE))
+            first = await one.upkeep.once()
+            second = await two.upkeep.once()  # the upkeep lease is one's: two does not scan
+            thinking = one.open[due].thinking
+            assert thinking is not None
+            await thinking
+            with store.engine.connect() as db:
+                left = set(db.execute(select(leases_table.c.game_id)).scalars())
+            moved = any(m.by == 0 for m in (store.load(due) or pytest.fail("lost")).moves)
+            named = {due: "due", idle: "idle"}
+            return [named.get(g, g) for g in first], second, moved, idle in left or due in left
+        finally:
+            await one.close()
+            await two.close()
+
+    first, second, moved, left = asyncio.run(run())
+    assert "due" in first and "idle" not in first and second == []
+    assert moved and not left
