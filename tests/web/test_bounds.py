@@ -25,7 +25,7 @@ from plunder.games.hubs.rules import HubsGame
 from plunder.match import play_out
 from plunder.web import autoplay, limits, table, tables
 from plunder.web.app import create_app
-from plunder.web.limits import CLOSE_TRY_LATER, VIEW_BURST
+from plunder.web.limits import CLOSE_TRY_LATER, SPECTATOR_BURST, VIEW_BURST
 from plunder.web.security import TOKEN_HEADER
 from plunder.web.positions import CHECKPOINT_EVERY, KEEP_RECENT
 from plunder.web.store import HUMAN, ON, GameRow, SeatRow
@@ -219,12 +219,43 @@ def test_a_made_up_token_gains_no_views(client: TestClient) -> None:
     game_id = new_game(client, "pillage", preset="small", **{"seat.0": "me", "seat.1": "hotseat"})
     with browser_of(client) as stranger:
         # each request with a token of its own making (well formed, holding no seat): all count
-        # against the address
+        # against the address's share for strangers
         answers = [stranger.get(f"/watch/{game_id}", headers={TOKEN_HEADER: secrets.token_urlsafe(18)}).status_code
-                   for _ in range(VIEW_BURST + 1)]
-    assert answers.count(200) == VIEW_BURST and answers[-1] == 429
+                   for _ in range(SPECTATOR_BURST + 1)]
+    assert answers.count(200) == SPECTATOR_BURST and answers[-1] == 429
+    assert SPECTATOR_BURST > VIEW_BURST
     # the seat's holder still has its own
     assert client.get(f"/play/{game_id}").status_code == 200
+
+
+def test_forty_spectators_behind_one_address_are_not_cut_and_a_flood_is_and_never_cuts_a_player(
+        client: TestClient) -> None:
+    game_id = new_game(client, "pillage", preset="small", **{"seat.0": "me", "seat.1": "hotseat"})
+    with browser_of(client) as crowd:  # every spectator has the same address (a school's, a proxy's)
+        assert crowd.get(f"/watch/{game_id}").status_code == 200  # no seat: the address's share
+        watching = [crowd.websocket_connect(f"/ws/{game_id}?watch=1") for _ in range(40)]
+        try:
+            for ws in watching:
+                opened = ws.__enter__()
+                assert opened.receive_json()["type"] == "state"  # each let in (VIEW_BURST allowed 30)
+        finally:
+            for ws in watching:
+                ws.__exit__(None, None, None)
+        # a flood beyond the documented allowance is refused (the clock is stopped: no refill)
+        for _ in range(SPECTATOR_BURST - 41):
+            assert crowd.get(f"/watch/{game_id}").status_code == 200
+        refused = crowd.get(f"/watch/{game_id}")
+        assert refused.status_code == 429 and "Too many game views from your address" in refused.text
+        with crowd.websocket_connect(f"/ws/{game_id}?watch=1") as ws:
+            told = ws.receive_json()
+            assert told["type"] == "error" and "SPECTATOR_BURST" in told["detail"]
+            with pytest.raises(WebSocketDisconnect) as closed:
+                ws.receive_json()
+        assert closed.value.code == CLOSE_TRY_LATER
+    # the player at that same address is counted by the seat's token: never cut for the crowd
+    assert client.get(f"/play/{game_id}").status_code == 200
+    with client.websocket_connect(f"/ws/{game_id}") as ws:
+        assert state_of(ws)["your_turn"]
 
 
 def test_the_log_is_renamed_once_and_again_when_a_name_changes_or_a_move_is_undone() -> None:

@@ -26,8 +26,9 @@ from starlette.staticfiles import StaticFiles
 
 from ..core.registry import entry, game_ids
 from . import assets, coach, editor, games, lobby, newgame, pages, ratings, replays, scores
-from .limits import (CREATE_BURST, CREATE_RATE, MAX_FRAME_BYTES, UPLOAD_BURST, UPLOAD_RATE, VIEW_BURST, VIEW_RATE,
-                     BodyLimit, Buckets)
+from . import quotas
+from .limits import (CREATE_BURST, CREATE_RATE, MAX_FRAME_BYTES, SPECTATOR_BURST, SPECTATOR_RATE, UPLOAD_BURST,
+                     UPLOAD_RATE, VIEW_BURST, VIEW_RATE, BodyLimit, Buckets)
 from .chat import Chat
 from .security import HEADERS, Guard
 from .store import Store
@@ -88,9 +89,11 @@ def create_app(db_url: str | None = None, ai_workers: int | None = None, warm: b
     app.state.db_url = store.url
     app.state.tables = tables
     app.state.chat = Chat(tables)
-    app.state.creations = Buckets(CREATE_RATE, CREATE_BURST)
-    app.state.uploads = Buckets(UPLOAD_RATE, UPLOAD_BURST)
+    # what the processes share is limited on every process together; views guard this process's own event loop
+    app.state.creations = quotas.buckets(tables.storage, "create", CREATE_RATE, CREATE_BURST)
+    app.state.uploads = quotas.buckets(tables.storage, "upload", UPLOAD_RATE, UPLOAD_BURST)
     app.state.views = Buckets(VIEW_RATE, VIEW_BURST)
+    app.state.spectators = Buckets(SPECTATOR_RATE, SPECTATOR_BURST)
     return app
 
 

@@ -35,7 +35,9 @@ from .games import tables_of
 from .limits import CACHE_ANALYSES, COACH_MAX_MOVES, COACH_SIMS, MAX_ANALYSES
 from .replays import (MAX_UPLOAD_BYTES, address_of, digest_of, finished_table, read_capped, replay_record,
                       take_upload)
+from .quotas import Loads
 from .thinking import Busy, Superseded, Thinkers
+from .upkeep import ANALYSES
 
 #: the coach's settings: the web's budget, the solver where the game allows it, a fixed seed
 #: (the same game gets the same values on every server)
@@ -138,8 +140,15 @@ class Coach:
             self.games.move_to_end(game_id)
         return found
 
+    async def admit(self, loads: Loads) -> None:
+        """503 when :data:`MAX_ANALYSES` analyses are under way on the site (every server
+        process's together, :mod:`.quotas`), else count one more here."""
+        if self.running() >= MAX_ANALYSES or not await loads.claim(ANALYSES, self.running(), MAX_ANALYSES):
+            raise HTTPException(503, f"The coach is already analysing {MAX_ANALYSES} games, its limit; "
+                                     "try again in a minute.")
+
     def start(self, game_id: str, record: Record, made: Plan, thinkers: Thinkers) -> Coaching:
-        """Start analysing ``game_id`` (503 past :data:`MAX_ANALYSES` under way)."""
+        """Start analysing ``game_id`` (503 past :data:`MAX_ANALYSES` under way here)."""
         if self.running() >= MAX_ANALYSES:
             raise HTTPException(503, f"The coach is already analysing {MAX_ANALYSES} games, its limit; "
                                      "try again in a minute.")
@@ -174,6 +183,8 @@ def coach_of(request: Request) -> Coach:
     state = request.app.state
     if not hasattr(state, "coach"):
         state.coach = Coach()
+        # its analyses are counted with the other processes' (:mod:`.upkeep`)
+        tables_of(request).upkeep.counts[ANALYSES] = state.coach.running
     coach: Coach = state.coach
     return coach
 
@@ -196,7 +207,7 @@ async def source(request: Request) -> Record:
     (400, 409; the upload rate applies, 429)."""
     if "game_id" in request.path_params:
         return (await finished_table(request)).record()
-    refusal = take_upload(request)
+    refusal = await take_upload(request)
     if refusal is not None:
         raise HTTPException(429, refusal)
     text = (await read_capped(request, MAX_UPLOAD_BYTES)).decode("utf-8", errors="replace")
@@ -237,8 +248,11 @@ async def analyse(request: Request) -> Response:
             record = await source(request)
             made = await asyncio.to_thread(planned, record, "digest" in request.path_params)
             again = coach.get(key)
-            coaching = (again if again is not None and again.error is None
-                        else coach.start(key, record, made, tables_of(request).thinkers))
+            if again is not None and again.error is None:
+                coaching = again
+            else:
+                await coach.admit(tables_of(request).upkeep.loads)
+                coaching = coach.start(key, record, made, tables_of(request).thinkers)
         elif "game_id" in request.path_params:
             await finished_table(request)  # kept, but the game must still be there
     except HTTPException as exc:

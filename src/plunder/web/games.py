@@ -13,6 +13,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+from dataclasses import dataclass
 from typing import Any
 
 from starlette.datastructures import FormData
@@ -26,7 +27,8 @@ from ..core.errors import ParameterError
 from ..core.game import Game
 from ..core.registry import game_ids, load_game
 from .limits import (CLOSE_TRY_LATER, MAX_FIELD_BYTES, MAX_FORM_FIELDS, MAX_MESSAGE_BYTES, MAX_MESSAGE_DEPTH,
-                     MAX_REFUSED, MESSAGE_BURST, MESSAGE_RATE, VIEW_BURST, VIEW_RATE, Bucket, Buckets, deeper_than)
+                     MAX_REFUSED, MESSAGE_BURST, MESSAGE_RATE, SPECTATOR_BURST, SPECTATOR_RATE, VIEW_BURST, VIEW_RATE,
+                     Bucket, Buckets, deeper_than)
 from . import ratings
 from .chat import MAX_CHAT_CHARS, Chat
 from .newgame import default_seat, render_form
@@ -98,7 +100,7 @@ async def new_game(request: Request) -> Response:
     """``POST /new/{game}``: store a new game and send the creator to its page (303)."""
     game_id = known_game(request.path_params["game"])
     address = request.client.host if request.client else "?"
-    if not request.app.state.creations.take(address):
+    if not await request.app.state.creations.spend(address):
         raise HTTPException(429, "Too many new games from your address; wait a little and try again.")
     form = await request.form(max_files=0, max_fields=MAX_FORM_FIELDS, max_part_size=MAX_FIELD_BYTES)
     token, minted = token_or_400(request)
@@ -129,21 +131,44 @@ async def table_or_404(conn: HTTPConnection) -> Table:
 #: what a client opening a game's views too often is told (:data:`~.limits.VIEW_BURST`)
 VIEWS_REFUSED = (f"You are opening this game too often: {VIEW_BURST} times at once, then {VIEW_RATE:g} a second. "
                  "Wait a moment and reload.")
+#: what spectators opening a game's views too often from one address are told (:data:`~.limits.SPECTATOR_BURST`)
+SPECTATORS_REFUSED = (f"Too many game views from your address: {SPECTATOR_BURST} at once, then {SPECTATOR_RATE:g} "
+                      "a second. Wait a moment and reload.")
 
 
-def take_view(conn: HTTPConnection, table: Table) -> bool:
-    """Spend one of the client's game views (:data:`~.limits.VIEW_BURST`, :data:`~.limits.VIEW_RATE`).
+@dataclass(frozen=True)
+class ViewRefused:
+    """Why a client may not open a game's view now: its message, the bound it met, and the
+    seconds to wait (``Retry-After``)."""
 
-    The client is the seat token it acts with when that token holds a seat at ``table``, else
-    its address: a token a client makes up holds no seat, so making up new ones gains nothing."""
+    message: str
+    detail: str
+    wait: int
+
+
+def take_view(conn: HTTPConnection, table: Table) -> ViewRefused | None:
+    """Spend one of the client's game views; ``None`` when it had one, else why not.
+
+    A client holding a seat at ``table`` spends its seat token's (:data:`~.limits.VIEW_BURST`,
+    :data:`~.limits.VIEW_RATE`), so others at its address never cut a player off; any other
+    spends its address's share for strangers (:data:`~.limits.SPECTATOR_BURST`,
+    :data:`~.limits.SPECTATOR_RATE`): a token a client makes up holds no seat, so making up new
+    ones gains nothing."""
     try:
         token = token_of(conn)
     except TokenRefused:
         token = None
     hashed = None if token is None else token_hash(token)
-    key = f"seat {hashed}" if table.seats_of(hashed) else f"address {conn.client.host if conn.client else '?'}"
-    views: Buckets = conn.app.state.views
-    return views.take(key)
+    if table.seats_of(hashed):
+        views: Buckets = conn.app.state.views
+        if views.take(f"seat {hashed}"):
+            return None
+        return ViewRefused(VIEWS_REFUSED, f"VIEW_BURST = {VIEW_BURST}, VIEW_RATE = {VIEW_RATE:g}", views.wait())
+    spectators: Buckets = conn.app.state.spectators
+    if spectators.take(f"address {conn.client.host if conn.client else '?'}"):
+        return None
+    return ViewRefused(SPECTATORS_REFUSED, f"SPECTATOR_BURST = {SPECTATOR_BURST}, SPECTATOR_RATE = {SPECTATOR_RATE:g}",
+                       spectators.wait())
 
 
 def invites(request: Request, table: Table) -> list[dict[str, Any]]:
@@ -157,8 +182,9 @@ async def game_page(request: Request, spectator: bool) -> Response:
     """The game page with its first frame drawn on the server: ``state`` is the first WebSocket
     message (the picture, the whole log, the seats), so the page shows the game at once."""
     table = await table_or_404(request)
-    if not take_view(request, table):
-        raise HTTPException(429, VIEWS_REFUSED, headers={"Retry-After": str(request.app.state.views.wait())})
+    refused = take_view(request, table)
+    if refused is not None:
+        raise HTTPException(429, refused.message, headers={"Retry-After": str(refused.wait)})
     token = None if spectator else token_or_400(request)[0]
     viewer = Viewer(None if token is None else token_hash(token))
     creator = viewer.token == table.row.creator
@@ -225,9 +251,9 @@ async def ws(websocket: WebSocket) -> None:
         await websocket.send_json({"type": "error", "message": str(exc), "detail": str(exc)})
         await websocket.close(CLOSE_POLICY)
         return
-    if not take_view(websocket, table):
-        await websocket.send_json({"type": "error", "message": VIEWS_REFUSED,
-                                   "detail": f"VIEW_BURST = {VIEW_BURST}, VIEW_RATE = {VIEW_RATE:g}"})
+    cut = take_view(websocket, table)
+    if cut is not None:
+        await websocket.send_json({"type": "error", "message": cut.message, "detail": cut.detail})
         await websocket.close(CLOSE_TRY_LATER)
         return
     viewer = Viewer(None if token is None else token_hash(token))

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import time
 
-from sqlalchemy import Column, Float, String, delete, insert, update
+from sqlalchemy import Column, Float, String, delete, insert, select, update
 from sqlalchemy import Table as StoredTable
 from sqlalchemy.engine import Engine
 from sqlalchemy.exc import IntegrityError
@@ -49,3 +49,18 @@ def release(engine: Engine, game_id: str, holder: str) -> None:
     """Let go of ``game_id``'s lease if ``holder`` holds it."""
     with engine.begin() as db:
         db.execute(delete(leases).where(leases.c.game_id == game_id, leases.c.holder == holder))
+
+
+def expired(engine: Engine, now: float | None = None) -> list[str]:
+    """The games whose lease ran out unreleased: work their holder was doing when it died (or
+    could not reach the store to let go)."""
+    now = time.time() if now is None else now
+    with engine.connect() as db:
+        return list(db.execute(select(leases.c.game_id).where(leases.c.until < now)).scalars())
+
+
+def clear(engine: Engine, game_id: str, now: float | None = None) -> None:
+    """Forget ``game_id``'s lease if it ran out (no work is left behind it)."""
+    now = time.time() if now is None else now
+    with engine.begin() as db:
+        db.execute(delete(leases).where(leases.c.game_id == game_id, leases.c.until < now))

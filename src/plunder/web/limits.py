@@ -33,27 +33,37 @@ MESSAGE_RATE = 10.0
 MESSAGE_BURST = 30
 #: a connection that keeps sending over its rate is closed after this many refusals
 MAX_REFUSED = 50
-#: games one address may create: :data:`CREATE_BURST` at once, then :data:`CREATE_RATE` a second
+#: games one address may create on the site (every server process's together: :mod:`.quotas`):
+#: :data:`CREATE_BURST` at once, then :data:`CREATE_RATE` a second
 CREATE_RATE = 1.0
 CREATE_BURST = 300
-#: game views one client may open (a game's page, ``/play`` or ``/watch``, and its live channel,
-#: ``/ws``; a client is its seat token, or its address when it has none): :data:`VIEW_BURST`
-#: at once, then :data:`VIEW_RATE` a second. A person opening tabs or reloading never meets it;
-#: a client reloading without pause gets 429 (a refused channel: an ``error`` message, then
-#: close code :data:`CLOSE_TRY_LATER`) instead of a share of the event loop every game needs
+#: game views one seat holder may open (a game's page, ``/play`` or ``/watch``, and its live
+#: channel, ``/ws``; counted per seat token, so others behind its address never use them up):
+#: :data:`VIEW_BURST` at once, then :data:`VIEW_RATE` a second. A person opening tabs or
+#: reloading never meets it; a client reloading without pause gets 429 (a refused channel: an
+#: ``error`` message, then close code :data:`CLOSE_TRY_LATER`) instead of a share of the event
+#: loop every game needs
 VIEW_RATE = 2.0
 VIEW_BURST = 30
+#: game views the strangers behind one address (spectators, and tokens holding no seat in the
+#: game) may open together: an address may be a school's, an office's or a proxy's, so it is
+#: allowed many people's share, :data:`SPECTATOR_BURST` at once, then :data:`SPECTATOR_RATE` a
+#: second; a flood past it is refused as above. Views are counted per process: each process
+#: guards its own event loop
+SPECTATOR_RATE = 20.0
+SPECTATOR_BURST = 200
 #: the WebSocket close code of a channel refused for its client's view rate (RFC 6455: try again later)
 CLOSE_TRY_LATER = 1013
 #: addresses whose creation rate is remembered (the oldest are forgotten first)
 MAX_ADDRESSES = 10_000
-#: records one address may upload to replay (each up to seconds of replay): :data:`UPLOAD_BURST`
-#: at once, then :data:`UPLOAD_RATE` a second (one every 10 s)
+#: records one address may upload to replay on the site (each up to seconds of replay; every
+#: process's together): :data:`UPLOAD_BURST` at once, then :data:`UPLOAD_RATE` a second (one every 10 s)
 UPLOAD_RATE = 0.1
 UPLOAD_BURST = 10
 #: full replays of records waiting for the replay worker or in it, whatever addresses ask (503 past it)
 MAX_REPLAYS_WAITING = 8
-#: games analysed at once by the coach (docs/web.md, "Coach"): past this a new analysis is refused (503)
+#: games analysed at once by the coach on the site (docs/web.md, "Coach"; every process's
+#: together: :mod:`.quotas`): past this a new analysis is refused (503)
 MAX_ANALYSES = 4
 #: finished games whose analyses the coach keeps in memory (the least recently asked for are forgotten)
 CACHE_ANALYSES = 64
@@ -112,6 +122,10 @@ class Buckets:
             self.buckets.pop(next(iter(self.buckets)))
         self.buckets[key] = bucket
         return bucket.take()
+
+    async def spend(self, key: str) -> bool:
+        """:meth:`take`, as a limit shared by several processes is spent (:class:`.quotas.SharedBuckets`)."""
+        return self.take(key)
 
     def wait(self) -> int:
         """Whole seconds until a refused key has a token again (the ``Retry-After`` it is told)."""

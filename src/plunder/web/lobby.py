@@ -225,7 +225,7 @@ async def rematch(request: Request) -> Response:
         found = await tables.db(rematch_of, tables.store, table.id)
         if found is None:
             address = request.client.host if request.client else "?"
-            if not request.app.state.creations.take(address):
+            if not await request.app.state.creations.spend(address):
                 raise HTTPException(429, "Too many new games from your address; wait a little and try again.")
             try:
                 rated = await tables.db(is_rated, tables.store, table.id)

@@ -364,10 +364,10 @@ def address_of(request: Request) -> str:
     return request.client.host if request.client else "?"
 
 
-def take_upload(request: Request) -> str | None:
+async def take_upload(request: Request) -> str | None:
     """Spend one of the address's uploads (:data:`UPLOAD_BURST`, :data:`UPLOAD_RATE`); the
     refusal in words when it has none left."""
-    if request.app.state.uploads.take(address_of(request)):
+    if await request.app.state.uploads.spend(address_of(request)):
         return None
     return (f"Too many record uploads from your address: {UPLOAD_BURST} at once, then one every "
             f"{1 / UPLOAD_RATE:g} seconds. Wait a little and try again.")
@@ -403,7 +403,7 @@ async def in_worker(request: Request, key: str, call: Callable[..., T], *args: A
 
 async def upload(request: Request) -> Response:
     """An uploaded record replayed, or the list again saying plainly what is wrong with it."""
-    refusal = take_upload(request)
+    refusal = await take_upload(request)
     if refusal is not None:
         raise HTTPException(429, refusal)
     check_room()
@@ -435,7 +435,7 @@ async def upload_frame(request: Request) -> Response:
             if found is None:
                 return JSONResponse({"error": "this server no longer holds that record; send it again"}, 410)
             return JSONResponse(found)
-        refusal = take_upload(request)
+        refusal = await take_upload(request)
         if refusal is not None:
             return JSONResponse({"error": refusal}, 429)
         check_room()

@@ -36,6 +36,7 @@ from .store import AI, HUMAN, ON, OPEN, OVER, RESIGNED, GameRow, SeatRow, StaleW
 from .table import MAX_GAME_MOVES, SEAT_CHOICES, Full, Prepared, Refused, Table
 from .thinking import Busy, Superseded, Thinkers
 from .transport import SITE, Event, InMemory, Transport, game_channel
+from .upkeep import GAMES_ON, Upkeep
 from .viewers import Viewer, tell
 
 log = logging.getLogger("plunder.web")
@@ -43,9 +44,10 @@ log = logging.getLogger("plunder.web")
 #: most games kept in memory; idle ones (no viewer, no AI thinking) are dropped first and
 #: reloaded from the store when wanted again
 MAX_OPEN_TABLES = 5000
-#: games in progress on one server process at most, whatever addresses create them (the limit
-#: per address, ``limits.CREATE_RATE``, is bypassed by rotating addresses): past it a new game
-#: is refused (:class:`~.table.Full`) until some end or go quiet
+#: games in progress on the site at most (every server process's together: :mod:`.quotas`),
+#: whatever addresses create them (the limit per address, ``limits.CREATE_RATE``, is bypassed
+#: by rotating addresses): past it a new game is refused (:class:`~.table.Full`) until some end
+#: or go quiet
 MAX_GAMES_ON = 1_000
 #: how long an open table trusts the names it read before a page or a connection reads them
 #: again (a rename is told at once: :meth:`Tables.renamed`); a table reloaded without pause
@@ -100,7 +102,10 @@ class Tables:
         self.store = store
         self.db = self.storage.db
         self.thinkers = thinkers
-        self.autoplay = Autoplay(thinkers, self.write, StoredLease(self.storage) if self.storage.shared else None)
+        lease = StoredLease(self.storage)
+        self.autoplay = Autoplay(thinkers, self.write, lease if self.storage.shared else None)
+        #: the site's background work and this process's counts (:mod:`.upkeep`)
+        self.upkeep = Upkeep(self, lease.holder)
         #: the transport: given, else the one the store calls for (:func:`transport_for`)
         self.transport = transport or transport_for(self.storage)
         #: the agent behind hints; ``None``: each game's own (``Strength.hint``, as ``plunder play``)
@@ -120,9 +125,11 @@ class Tables:
     async def start(self) -> None:
         """Start the transport (call from inside the event loop)."""
         await self.transport.start()
+        self.upkeep.start()
 
     async def close(self) -> None:
-        """Stop the transport, the AI workers and the store's threads."""
+        """Stop the upkeep, the transport, the AI workers and the store's threads."""
+        await self.upkeep.close()
         await self.transport.close()
         for table in self.open.values():
             if table.thinking is not None:
@@ -238,8 +245,7 @@ class Tables:
         refusal = ratings.rated_refusal(game, choices) if rated else None
         if refusal:
             raise Refused(refusal)
-        now = time.monotonic()
-        if sum(t.active(now) for t in self.open.values()) >= MAX_GAMES_ON:
+        if not await self.upkeep.loads.claim(GAMES_ON, self.games_on(), MAX_GAMES_ON):
             raise Full(f"The server has {MAX_GAMES_ON:,} games in progress, its limit; "
                        "try again in a few minutes.")
         seats = []
@@ -253,6 +259,11 @@ class Tables:
             else:
                 raise Refused(f"a seat is {choice!r}; each seat is one of {', '.join(SEAT_CHOICES)}")
         return await self.seated(game, seats, creator, rated)
+
+    def games_on(self) -> int:
+        """Games in progress in this process's memory (:meth:`.table.Table.active`)."""
+        now = time.monotonic()
+        return sum(t.active(now) for t in self.open.values())
 
     async def seated(self, game: Game, seats: list[SeatRow], creator: str, rated: bool = False) -> str:
         """Store a new game of ``game`` with ``seats``, created by the holder of the token
