@@ -89,14 +89,18 @@ class Room:
         self.gone_seconds = creator_gone_seconds() if gone_seconds is None else gone_seconds
         self.clock = clock
         self.followers: set[Follower] = set()
-        #: the lobby's games as last read (``None``: to read again before it is sent)
+        #: the lobby's games as last read (``None``: none read since nobody here showed it)
         self.lobby: tuple[list[dict[str, Any]], dict[str, str]] | None = None
+        #: whether the lobby changed since it was last read (a change told during a read is
+        #: read again after it)
+        self.lobby_changed = True
         #: the games whose creators were connected here when last noted
         self.present: set[str] = set()
         self._tokens: set[str] = set()  # whose games changed since last sent
         self._sending: asyncio.Task[None] | None = None
         self._expiry: asyncio.TimerHandle | None = None
         self._renewing: asyncio.Task[None] | None = None
+        self._telling: set[asyncio.Task[None]] = set()  # events on their way (held: not collected)
         tables.transport.on(LOBBY, self._lobby_told)
         tables.transport.on(MINE, self._mine_told)
         tables.moved.append(self._moved)
@@ -108,7 +112,7 @@ class Room:
 
     async def close(self) -> None:
         """Stop."""
-        for task in (self._renewing, self._sending):
+        for task in (self._renewing, self._sending, *self._telling):
             if task is not None:
                 task.cancel()
         if self._expiry is not None:
@@ -142,7 +146,11 @@ class Room:
         players = self.players(table)
         undone = first >= len(table.moves)
         if players and (undone or not table.on or self.to_move(table, first) != self.to_move(table, len(table.moves))):
-            await self._publish(MINE, {"tokens": players})
+            # told in the background: the table's lock (held by the caller) waits for no
+            # transaction of the site's channel
+            task = asyncio.create_task(self._publish(MINE, {"tokens": players}))
+            self._telling.add(task)
+            task.add_done_callback(self._telling.discard)
 
     async def _changed(self, table: Table) -> None:
         """A game created, a seat taken, a resignation (stored here): the lobby and the players."""
@@ -153,7 +161,7 @@ class Room:
 
     async def _lobby_told(self, event: Event) -> None:
         """The lobby changed (in any process): read again, if anyone here shows it."""
-        self.lobby = None
+        self.lobby_changed = True
         self._send_soon()
 
     async def _mine_told(self, event: Event) -> None:
@@ -172,15 +180,18 @@ class Room:
                           else self.mine_message(follower, {"your_turn": 0, "games": []}, []))
         else:
             self._tokens.add(follower.token)
-        if follower.page == "lobby" and self.lobby is not None:
+        if follower.page == "lobby" and self.lobby is not None and not self.lobby_changed:
             follower.push(self.lobby_message(follower, *self.lobby))
+        elif follower.page == "lobby":
+            self.lobby_changed = True
         self._send_soon()
 
     def leave(self, follower: Follower) -> None:
         """Forget ``follower``; the lobby is read afresh for the next, once nobody here shows it."""
         self.followers.discard(follower)
         if not any(f.page == "lobby" for f in self.followers):
-            self.lobby = None
+            self.lobby = None  # not kept up to date while nobody here shows it
+            self.lobby_changed = True
             if self._expiry is not None:
                 self._expiry.cancel()
                 self._expiry = None
@@ -195,7 +206,8 @@ class Room:
         try:
             while True:
                 lobby_followers = [f for f in self.followers if f.page == "lobby"]
-                if self.lobby is None and lobby_followers:
+                if self.lobby_changed and lobby_followers:
+                    self.lobby_changed = False
                     await self.read_lobby()
                     assert self.lobby is not None
                     for follower in lobby_followers:
@@ -231,7 +243,7 @@ class Room:
     def expire(self) -> None:
         """A listed game's time may have run out: read the lobby again."""
         self._expiry = None
-        self.lobby = None
+        self.lobby_changed = True
         self._send_soon()
 
     def lobby_message(self, follower: Follower, rows: list[dict[str, Any]], chosen: dict[str, str]) -> dict[str, Any]:
