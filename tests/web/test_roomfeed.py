@@ -12,9 +12,11 @@ from pathlib import Path
 from typing import Any, Iterator
 
 import pytest
+from click.testing import CliRunner
 from starlette.requests import Request
 from starlette.testclient import TestClient
 
+from plunder.cli import main
 from plunder.web import roomfeed, rooms
 from plunder.web.app import create_app
 from plunder.web.roomfeed import LOBBY, MINE, Follower, Room
@@ -196,3 +198,11 @@ def test_the_creators_time_comes_from_the_environment_and_a_bad_one_is_named(mon
         monkeypatch.setenv(rooms.CREATOR_GONE_VARIABLE, bad)
         with pytest.raises(ValueError, match=f"{rooms.CREATOR_GONE_VARIABLE} is '{bad}': it must be a positive"):
             rooms.creator_gone_seconds()
+
+
+def test_plunder_serve_refuses_a_bad_creators_time_before_it_starts(tmp_path: Path) -> None:
+    answer = CliRunner().invoke(main, ["serve", "--port", "1", "--db", f"sqlite:///{tmp_path / 'plunder.db'}"],
+                                env={rooms.CREATOR_GONE_VARIABLE: "soon"})
+    assert answer.exit_code == 1
+    assert "PLUNDER_CREATOR_GONE_SECONDS is 'soon': it must be a positive number of seconds" in answer.output
+    assert "being served" not in answer.output
