@@ -125,3 +125,46 @@ def test_a_process_that_dies_holding_the_lease_is_taken_over(postgres_url: str, 
             await tables.close()
 
     assert asyncio.run(run()) >= 1
+
+
+def test_a_move_made_while_the_ai_lets_its_lease_go_is_answered(postgres_url: str,
+                                                                monkeypatch: pytest.MonkeyPatch) -> None:
+    """A person's move that arrives while the AI's task is still letting its lease go (the task
+    not yet done, so nothing new is started) is answered all the same."""
+    async def run() -> tuple[int, int]:
+        tables = Tables(Store(postgres_url), Thinkers(0))
+        await tables.start()
+        try:
+            lease = tables.autoplay.lease
+            assert lease is not None
+            release = lease.release
+            released: list[str] = []
+
+            async def slow_release(game_id: str) -> None:
+                await asyncio.sleep(0.3)  # the person's move comes meanwhile
+                await release(game_id)
+                released.append(game_id)
+
+            monkeypatch.setattr(lease, "release", slow_release)
+            game_id = await tables.create(load_game("pillage", "small"), ["medium", "me"], "anna")
+            table = await tables.get(game_id)
+            assert table is not None
+            viewer = Viewer("anna")
+            tables.welcome(table, viewer)
+            answered = 0
+            for _ in range(4):
+                await until(lambda: not table.ai_to_move() or not table.on)
+                if not table.on:
+                    break
+                thinking = table.thinking
+                assert thinking is not None and not thinking.done()  # still letting the lease go
+                await tables.act(table, viewer, table.prepare().legal[0], len(table.moves))
+                answered += 1
+            await until(lambda: not table.ai_to_move() or not table.on)
+            return answered, len(released)
+        finally:
+            await tables.close()
+
+    answered, released = asyncio.run(run())
+    assert answered >= 2 and released >= answered
+

@@ -25,7 +25,7 @@ from starlette.routing import Mount
 from starlette.staticfiles import StaticFiles
 
 from ..core.registry import entry, game_ids
-from . import assets, coach, editor, games, lobby, newgame, pages, ratings, replays, scores
+from . import assets, coach, editor, games, lobby, newgame, pages, ratings, replays, roomfeed, scores
 from . import quotas
 from .limits import (CREATE_BURST, CREATE_RATE, MAX_FRAME_BYTES, SPECTATOR_BURST, SPECTATOR_RATE, UPLOAD_BURST,
                      UPLOAD_RATE, VIEW_BURST, VIEW_RATE, BodyLimit, Buckets)
@@ -67,14 +67,16 @@ def create_app(db_url: str | None = None, ai_workers: int | None = None, warm: b
     moves and hints in ``ai_workers`` processes (default: one per core; 0: a thread), started
     in the background with the app when ``warm`` (else at the first AI move)."""
     routes = [*pages.routes, *newgame.routes, *games.routes, *lobby.routes, *replays.routes, *coach.routes, *editor.routes, *assets.routes,
-              *ratings.routes, *scores.routes,
+              *ratings.routes, *scores.routes, *roomfeed.routes,
               Mount("/static", StaticFiles(directory=str(STATIC_DIR)), name="static")]
     store = Store(db_url or default_db_url())
     tables = Tables(store, Thinkers(ai_workers))
+    room = roomfeed.Room(tables)
 
     @asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         await tables.start()
+        await room.start()
         # the AI workers start in the background: the server answers at once
         warming = asyncio.create_task(tables.thinkers.start()) if warm else None
         try:
@@ -82,12 +84,14 @@ def create_app(db_url: str | None = None, ai_workers: int | None = None, warm: b
         finally:
             if warming is not None:
                 warming.cancel()
+            await room.close()
             await tables.close()
 
     app = Starlette(routes=routes, exception_handlers={HTTPException: http_error, Exception: http_error},
                     middleware=[Middleware(Guard), Middleware(BodyLimit)], lifespan=lifespan)
     app.state.db_url = store.url
     app.state.tables = tables
+    app.state.room = room
     app.state.chat = Chat(tables)
     # what the processes share is limited on every process together; views guard this process's own event loop
     app.state.creations = quotas.buckets(tables.storage, "create", CREATE_RATE, CREATE_BURST)

@@ -89,10 +89,15 @@ class Autoplay:
             await self._think(table)
         finally:
             renewing.cancel()
+            version = table.version
             try:
                 await self.lease.release(table.id)
             except Exception:  # its time runs out all the same
                 log.exception("could not release the AI lease of game %s", table.id)
+            if table.version != version:
+                # a person moved while the lease was let go, and found this task still running (kick
+                # starts nothing then): look again once it is done, or that AI turn would wait for ever
+                asyncio.get_running_loop().call_soon(self.kick, table)
 
     async def _renew(self, game_id: str) -> None:
         """Renew ``game_id``'s lease every third of its time while thinking."""

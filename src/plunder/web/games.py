@@ -32,7 +32,6 @@ from .limits import (CLOSE_TRY_LATER, MAX_FIELD_BYTES, MAX_FORM_FIELDS, MAX_MESS
 from . import ratings
 from .chat import MAX_CHAT_CHARS, Chat
 from .newgame import default_seat, render_form
-from .rooms import list_game
 from .store import OPEN, token_hash
 from .security import TokenRefused, navigated_here, remember, seat_token, token_of
 from .table import Full, Refused, Table
@@ -107,9 +106,8 @@ async def new_game(request: Request) -> Response:
     try:
         game = game_from_form(game_id, form)
         choices = [str(form.get(f"seat.{i}") or default_seat(i)) for i in range(game.num_players)]
-        new_id = await tables_of(request).create(game, choices, token_hash(token), rated=form.get("rated") == "on")
-        if form.get("listed") == "anyone" and "open" in choices:  # the lobby lists its open seats
-            await tables_of(request).db(list_game, tables_of(request).store, new_id)
+        new_id = await tables_of(request).create(game, choices, token_hash(token), rated=form.get("rated") == "on",
+                                                 listed=form.get("listed") == "anyone")
     except Full as exc:  # the server's bound, not the form's fault: a refusal page
         raise HTTPException(503, exc.message) from None
     except Refused as exc:

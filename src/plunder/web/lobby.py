@@ -1,8 +1,9 @@
 """The routes of the room around the tables: a browser's name (``/name``), its games
-(``/mine`` and the small ``/mine.json`` the page header polls), the lobby of listed games
-with open seats (``/lobby``, a seat taken with one ``POST``), and the rematch of a finished
-game (``POST /rematch/{game_id}``). docs/web.md, "Names, my games, the lobby, rematch", has
-the rules; the names' are :mod:`.names`', the stored rows :mod:`.rooms`'.
+(``/mine``, and ``/mine.json``: where it is its turn), the lobby of listed games with open
+seats (``/lobby``, a seat taken with one ``POST``), and the rematch of a finished game
+(``POST /rematch/{game_id}``), with what the pages and their live updates (:mod:`.roomfeed`)
+both show of the lobby and of a browser's games. docs/web.md, "Names, my games, the lobby,
+rematch", has the rules; the names' are :mod:`.names`', the stored rows :mod:`.rooms`'.
 """
 
 from __future__ import annotations
@@ -21,15 +22,14 @@ from .limits import MAX_FIELD_BYTES
 from .names import (MAX_NAME_CHARS, Callers, NameRefused, SeatWho, default_name, name_of, names_of, normalise,
                     set_name)
 from .ratings import is_rated
-from .rooms import accept, drop_game, lobby as listed, mine as held, offer, rematch_of
+from .rooms import accept, creator_gone_seconds, drop_game, lobby as listed, mine as held, offer, rematch_of
 from .security import TokenRefused, remember, token_of
 from .store import AI, HUMAN, OPEN, SeatRow, token_hash
 from .security import new_token
 from .table import Refused, Table
+from .tables import Tables
 from .templating import templates
 
-#: seconds between the page header's looks at ``/mine.json`` (is it my turn somewhere?)
-POLL_SECONDS = 15
 #: most characters of one parameter's value in the lobby's variant summary (a board file is long)
 MAX_SUMMARY_CHARS = 30
 
@@ -44,13 +44,12 @@ def hashed_token(conn: HTTPConnection) -> str | None:
 
 
 def header(request: Request) -> dict[str, Any]:
-    """What every page's header shows of this browser: its name, whether it chose it, and how
-    often the header script asks whether it is the browser's turn somewhere."""
+    """What every page's header shows of this browser: its name and whether it chose it."""
     try:
         name, chosen = name_of(tables_of(request).store, hashed_token(request))
     except Exception:  # an error page of a server whose store is gone still renders
         name, chosen = "", True
-    return {"name": name, "chosen": chosen, "max": MAX_NAME_CHARS, "poll": POLL_SECONDS}
+    return {"name": name, "chosen": chosen, "max": MAX_NAME_CHARS}
 
 
 templates.env.globals["people_header"] = header
@@ -113,9 +112,9 @@ def stored_callers(game: str, params: dict[str, str], seats: list[dict[str, Any]
                    chosen)
 
 
-async def mine_rows(request: Request, token: str) -> list[dict[str, Any]]:
-    """This browser's games as the page shows them: each with its table (whose turn, verdict)."""
-    tables = tables_of(request)
+async def mine_rows(tables: Tables, token: str) -> list[dict[str, Any]]:
+    """The games of the browser holding the token hash ``token`` as its page shows them: each
+    with its table (whose turn, verdict)."""
     rows = []
     for row in await tables.db(held, tables.store, token):
         table = tables.open.get(row["id"]) or await tables.get(row["id"])
@@ -135,16 +134,19 @@ async def mine_rows(request: Request, token: str) -> list[dict[str, Any]]:
 async def mine_page(request: Request) -> Response:
     """``GET /mine``: this browser's games, in progress then finished."""
     token = hashed_token(request)
-    rows = await mine_rows(request, token) if token else []
-    return templates.TemplateResponse(request, "mine.html", {
-        "playing": [r for r in rows if r["on"]], "finished": [r for r in rows if not r["on"]]})
+    rows = await mine_rows(tables_of(request), token) if token else []
+    return templates.TemplateResponse(request, "mine.html", mine_lists(rows))
 
 
-async def mine_json(request: Request) -> Response:
-    """``GET /mine.json``: ``{"your_turn": n, "games": [ids]}``, the games in progress where it
-    is this browser's turn (the header's marker and the tab title's ``(n)``)."""
-    token = hashed_token(request)
-    tables = tables_of(request)
+def mine_lists(rows: list[dict[str, Any]]) -> dict[str, Any]:
+    """The context of ``mine_list.html`` (the lists of ``/mine``): :func:`mine_rows` in
+    progress, then finished."""
+    return {"playing": [r for r in rows if r["on"]], "finished": [r for r in rows if not r["on"]]}
+
+
+async def your_turns(tables: Tables, token: str | None) -> dict[str, Any]:
+    """``{"your_turn": n, "games": [ids]}``: the games in progress where it is the turn of the
+    browser holding the token hash ``token`` (the header's marker and the tab title's ``(n)``)."""
     turns = []
     for row in await tables.db(held, tables.store, token) if token else []:
         if row["status"] != "on":
@@ -152,16 +154,26 @@ async def mine_json(request: Request) -> Response:
         table = tables.open.get(row["id"]) or await tables.get(row["id"])
         if table is not None and table.on and table.state.current_player in table.seats_of(token):
             turns.append(row["id"])
-    return JSONResponse({"your_turn": len(turns), "games": turns}, headers={"cache-control": "no-store"})
+    return {"your_turn": len(turns), "games": turns}
 
 
-async def lobby_page(request: Request) -> Response:
-    """``GET /lobby``: the listed games with an open seat, newest first."""
-    tables = tables_of(request)
-    token = hashed_token(request)
-    rows = await tables.db(listed, tables.store)
-    chosen = await tables.db(names_of, tables.store, [s["token"] for r in rows for s in r["seats"] if s["token"]])
-    now = time.time()
+async def mine_json(request: Request) -> Response:
+    """``GET /mine.json``: :func:`your_turns` of this browser."""
+    return JSONResponse(await your_turns(tables_of(request), hashed_token(request)),
+                        headers={"cache-control": "no-store"})
+
+
+async def lobby_rows(tables: Tables, since: float) -> tuple[list[dict[str, Any]], dict[str, str]]:
+    """The lobby's games as stored (:func:`.rooms.lobby`, creators seen since ``since``) and the
+    names their seated players chose."""
+    rows = await tables.db(listed, tables.store, since)
+    return rows, await tables.db(names_of, tables.store, [s["token"] for r in rows for s in r["seats"] if s["token"]])
+
+
+def lobby_games(rows: list[dict[str, Any]], chosen: dict[str, str], token: str | None,
+                now: float) -> list[dict[str, Any]]:
+    """The lobby's games (:func:`lobby_rows`) as ``lobby_list.html`` shows them to the browser
+    holding the token hash ``token``."""
     games = []
     for r in rows:
         callers = stored_callers(r["game"], r["params"], r["seats"], chosen)
@@ -172,7 +184,15 @@ async def lobby_page(request: Request) -> Response:
                       "open": sum(s["kind"] == OPEN for s in seats), "seat": first_open,
                       "seat_label": callers.labels[first_open], "waiting": ago(now - r["created"]),
                       "yours": token is not None and any(s["token"] == token for s in seats)})
-    return templates.TemplateResponse(request, "lobby.html", {"games": games})
+    return games
+
+
+async def lobby_page(request: Request) -> Response:
+    """``GET /lobby``: the listed games with an open seat whose creator is still there, newest first."""
+    now = time.time()
+    rows, chosen = await lobby_rows(tables_of(request), now - creator_gone_seconds())
+    return templates.TemplateResponse(request, "lobby.html", {
+        "games": lobby_games(rows, chosen, hashed_token(request), now)})
 
 
 async def sit(request: Request) -> Response:
@@ -180,7 +200,7 @@ async def sit(request: Request) -> Response:
     invite link would (a newcomer is given a token here)."""
     tables = tables_of(request)
     game_id, seat = request.path_params["game_id"], request.path_params["seat"]
-    rows = {r["id"]: r for r in await tables.db(listed, tables.store)}
+    rows = {r["id"]: r for r in await tables.db(listed, tables.store, time.time() - creator_gone_seconds())}
     row = rows.get(game_id)
     if row is None or not 0 <= seat < len(row["seats"]) or row["seats"][seat]["kind"] != OPEN:
         raise HTTPException(410, "That seat has been taken, or the game is no longer in the lobby.")

@@ -8,11 +8,12 @@ Every function is synchronous and short, like the store's own (:meth:`plunder.we
 from __future__ import annotations
 
 import json
+import os
 import time
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import Column, Float, ForeignKey, String, Table, Text, delete, insert, select, update
+from sqlalchemy import Column, Float, ForeignKey, String, Table, Text, delete, func, insert, select, update
 from sqlalchemy.exc import IntegrityError
 
 from .store import ON, OPEN, Store, games, metadata, seats
@@ -21,12 +22,25 @@ from .store import ON, OPEN, Store, games, metadata, seats
 MAX_LOBBY = 50
 #: most games a browser's "my games" page lists, in progress and finished alike
 MAX_MINE = 50
+#: seconds a listed game stays in the lobby once its creator has no connection to it (a page
+#: reloaded or a network cut for a moment does not delist it); ``PLUNDER_CREATOR_GONE_SECONDS``
+#: in the environment sets another (:func:`creator_gone_seconds`)
+CREATOR_GONE_SECONDS = 60.0
+#: the environment variable that sets :data:`CREATOR_GONE_SECONDS`
+CREATOR_GONE_VARIABLE = "PLUNDER_CREATOR_GONE_SECONDS"
 
 listings = Table(
     "listings", metadata,
     # a game whose creator chose "anyone may join": its open seats are in the lobby
     Column("game_id", String(64), ForeignKey("games.id", ondelete="CASCADE"), primary_key=True),
     Column("created", Float, nullable=False),
+)
+
+presences = Table(
+    "presences", metadata,
+    # a game with an open seat, and when a server process last saw its creator connected to it
+    Column("game_id", String(64), ForeignKey("games.id", ondelete="CASCADE"), primary_key=True),
+    Column("seen", Float, nullable=False),
 )
 
 rematches = Table(
@@ -51,6 +65,36 @@ class Rematch:
         """As a viewer holding the token hash ``token`` is told in its ``state`` message."""
         return {"game_id": self.game_id, "path": f"/play/{self.game_id}", "waiting": len(self.waiting),
                 "you_waiting": token in self.waiting, "ready": not self.waiting}
+
+
+def creator_gone_seconds() -> float:
+    """:data:`CREATOR_GONE_SECONDS`, or the positive number of seconds its environment variable
+    gives (a server refuses to start on anything else, naming the variable)."""
+    given = os.environ.get(CREATOR_GONE_VARIABLE)
+    if not given:
+        return CREATOR_GONE_SECONDS
+    try:
+        seconds = float(given)
+    except ValueError:
+        seconds = 0.0
+    if not 0 < seconds < float("inf"):
+        raise ValueError(f"{CREATOR_GONE_VARIABLE} is {given!r}: it must be a positive number of seconds")
+    return seconds
+
+
+def mark_seen(store: Store, game_ids: list[str], now: float) -> None:
+    """Note that the creators of ``game_ids`` were connected to them at ``now`` (a game deleted
+    meanwhile is skipped)."""
+    with store.engine.begin() as db:
+        db.execute(update(presences).where(presences.c.game_id.in_(game_ids)).values(seen=now))
+        known = set(db.execute(select(presences.c.game_id).where(presences.c.game_id.in_(game_ids))).scalars())
+    for game_id in game_ids:
+        if game_id not in known:
+            try:  # its first sighting; another process may write it at the same moment
+                with store.engine.begin() as db:
+                    db.execute(insert(presences).values(game_id=game_id, seen=now))
+            except IntegrityError:
+                pass
 
 
 def list_game(store: Store, game_id: str) -> None:
@@ -97,14 +141,17 @@ def accept(store: Store, old: str, token: str) -> Rematch | None:
     return Rematch(str(row[0]), waiting)
 
 
-def lobby(store: Store) -> list[dict[str, Any]]:
-    """The listed games in progress with an open seat, newest first (:data:`MAX_LOBBY` at
-    most): id, game, params, created, and each seat's kind, agent and token hash."""
+def lobby(store: Store, since: float = 0.0) -> list[dict[str, Any]]:
+    """The listed games in progress with an open seat whose creator was last seen connected at
+    ``since`` or later (listing it counts as seen), newest first (:data:`MAX_LOBBY` at most): id,
+    game, params, created, seen, and each seat's kind, agent and token hash."""
     with store.engine.connect() as db:
         open_games = (select(seats.c.game_id).where(seats.c.kind == OPEN)).scalar_subquery()
-        rows = db.execute(select(games.c.id, games.c.game, games.c.params, listings.c.created)
+        seen = func.coalesce(presences.c.seen, listings.c.created)
+        rows = db.execute(select(games.c.id, games.c.game, games.c.params, listings.c.created, seen.label("seen"))
                           .join(listings, listings.c.game_id == games.c.id)
-                          .where(games.c.status == ON, games.c.id.in_(open_games))
+                          .outerjoin(presences, presences.c.game_id == games.c.id)
+                          .where(games.c.status == ON, games.c.id.in_(open_games), seen >= since)
                           .order_by(listings.c.created.desc()).limit(MAX_LOBBY)).mappings().all()
         return _with_seats(db, [dict(r) for r in rows])
 

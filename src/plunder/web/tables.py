@@ -29,7 +29,7 @@ from . import leases, outcomes, ratings
 from .autoplay import Autoplay
 from .names import names_of
 from .pgtransport import PgTransport
-from .rooms import rematch_of
+from .rooms import list_game, rematch_of
 from .security import new_token
 from .storage import Storage
 from .store import AI, HUMAN, ON, OPEN, OVER, RESIGNED, GameRow, SeatRow, StaleWrite, Store, token_hash
@@ -117,6 +117,9 @@ class Tables:
         self.moved: list[Callable[[Table, int], Awaitable[None]]] = []
         #: called with a game's id when its table is dropped from memory
         self.dropped: list[Callable[[str], None]] = []
+        #: called with a table once its seats or status changed otherwise than by moves, stored:
+        #: created, a seat taken, a resignation (the lobby and "my games": :mod:`.roomfeed`)
+        self.changed: list[Callable[[Table], Awaitable[None]]] = []
         self.transport.on(MOVES, self._moves_told)
         self.transport.on(CHANGED, self._change_told)
         self.transport.on(REMATCH, self._rematch_told)
@@ -236,10 +239,11 @@ class Tables:
         for hook in self.dropped:
             hook(game_id)
 
-    async def create(self, game: Game, choices: Sequence[str], creator: str, rated: bool = False) -> str:
+    async def create(self, game: Game, choices: Sequence[str], creator: str, rated: bool = False,
+                     listed: bool = False) -> str:
         """Store a new game of ``game`` with seats as chosen (:data:`SEAT_CHOICES`) by the holder
-        of the token hashed ``creator``, rated or not (:mod:`.ratings`); its id. Chance's opening
-        draws are stored with it."""
+        of the token hashed ``creator``, rated or not (:mod:`.ratings`), its open seats in the
+        lobby if ``listed``; its id. Chance's opening draws are stored with it."""
         if len(choices) != game.num_players:
             raise Refused(f"{game.title} is played by {game.num_players}: give every seat a player")
         refusal = ratings.rated_refusal(game, choices) if rated else None
@@ -258,16 +262,18 @@ class Tables:
                 seats.append(SeatRow(AI, agent=choice))
             else:
                 raise Refused(f"a seat is {choice!r}; each seat is one of {', '.join(SEAT_CHOICES)}")
-        return await self.seated(game, seats, creator, rated)
+        return await self.seated(game, seats, creator, rated, listed)
 
     def games_on(self) -> int:
         """Games in progress in this process's memory (:meth:`.table.Table.active`)."""
         now = time.monotonic()
         return sum(t.active(now) for t in self.open.values())
 
-    async def seated(self, game: Game, seats: list[SeatRow], creator: str, rated: bool = False) -> str:
+    async def seated(self, game: Game, seats: list[SeatRow], creator: str, rated: bool = False,
+                     listed: bool = False) -> str:
         """Store a new game of ``game`` with ``seats``, created by the holder of the token
-        hashed ``creator``, rated or not; its id (:meth:`create` and rematches)."""
+        hashed ``creator``, rated or not, its open seats in the lobby if ``listed``; its id
+        (:meth:`create` and rematches)."""
         row = GameRow(new_token(), game.id, dict(game.params), new_seed(), ON, creator, seats)
         table = Table(row)
         moves: list[Move] = []
@@ -279,6 +285,8 @@ class Tables:
         await self.db(self.store.create, row)
         if rated:
             await self.db(ratings.mark_rated, self.store, row.id)
+        if listed and any(s.kind == OPEN for s in seats):
+            await self.db(list_game, self.store, row.id)
         table.extend(moves, states[1:])
         self._evict()
         await self.transport.follow(game_channel(row.id))
@@ -286,6 +294,7 @@ class Tables:
         await self.named(table)
         await self.ready(table)
         self.kick(table)
+        await self._changed(table)
         return row.id
 
     async def claim(self, invite: str, token: str) -> str | None:
@@ -301,7 +310,13 @@ class Tables:
             # a seat taken is stored already: told after, in a transaction of its own
             await self.transport.publish(game_channel(table.id), CHANGED, {"version": table.version})
             self.kick(table)
+            await self._changed(table)
         return claimed[0]
+
+    async def _changed(self, table: Table) -> None:
+        """Call the :attr:`changed` hooks."""
+        for hook in self.changed:
+            await hook(table)
 
     async def refresh(self, table: Table) -> None:
         """Reload ``table`` from the store and tell its viewers (hold its lock)."""
@@ -466,6 +481,7 @@ class Tables:
             await self.ready(table)
             self.tell(table)
             await self.transport.sent(channel, CHANGED, told)
+        await self._changed(table)
 
     async def hint(self, table: Table, viewer: Viewer) -> list[str]:
         """The hint agent's best moves for the viewer's decision (games against the AI only)."""

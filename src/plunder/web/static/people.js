@@ -1,32 +1,45 @@
 // The room around the tables, on every page: the header's "My games" marker and the tab
-// title's "(n) " prefix when it is this browser's turn in n games (a look at /mine.json every
-// few seconds while the page is visible), and on a finished game's page the Rematch button
-// and offer (the game page's state messages, passed on by game.js as "plunder:state").
+// title's "(n) " prefix when it is this browser's turn in n games, and on the lobby and My games
+// pages their lists, each pushed by the server over the /live WebSocket as it changes (made
+// again after a pause when it closes); and on a finished game's page the Rematch button and
+// offer (the game page's state messages, passed on by game.js as "plunder:state").
 "use strict";
 (function () {
   const people = document.getElementById("people");
   if (!people) return;
-  const every = 1000 * (Number(people.dataset.poll) || 15);
-  const title = document.title.replace(/^\(\d+\) /, "");
+  const lists = { lobby: document.getElementById("lobby-list"), mine: document.getElementById("mine-list") };
+  const page = lists.lobby ? "lobby" : lists.mine ? "mine" : "";
+  const FIRST_PAUSE = 1000, LAST_PAUSE = 30000;   // ms before connecting again, doubled each time
+  let pause = FIRST_PAUSE;
 
-  async function look() {
-    if (document.visibilityState !== "visible") return;
-    try {
-      const answer = await fetch("/mine.json", { credentials: "same-origin", cache: "no-store" });
-      if (!answer.ok) return;
-      const data = await answer.json();
-      const n = Number(data.your_turn) || 0;
-      const count = document.getElementById("turn-count");
-      count.hidden = n === 0;
-      count.textContent = String(n);
-      count.title = n === 1 ? "your turn in 1 game" : `your turn in ${n} games`;
-      const bare = document.title.replace(/^\(\d+\) /, "");
-      document.title = (n ? `(${n}) ` : "") + bare;
-    } catch (e) { /* offline for a moment: the next look tries again */ }
+  function marker(n) {
+    const count = document.getElementById("turn-count");
+    count.hidden = n === 0;
+    count.textContent = String(n);
+    count.title = n === 1 ? "your turn in 1 game" : `your turn in ${n} games`;
+    const bare = document.title.replace(/^\(\d+\) /, "");
+    document.title = (n ? `(${n}) ` : "") + bare;
   }
-  look();
-  setInterval(look, every);
-  document.addEventListener("visibilitychange", look);
+
+  function connect() {
+    const scheme = location.protocol === "https:" ? "wss" : "ws";
+    const ws = new WebSocket(`${scheme}://${location.host}/live${page ? "?page=" + page : ""}`);
+    ws.onopen = () => { pause = FIRST_PAUSE; people.classList.add("live"); };
+    ws.onmessage = (event) => {
+      let msg;
+      try { msg = JSON.parse(event.data); } catch (e) { return; }
+      if (msg.type === "mine") marker(Number(msg.your_turn) || 0);
+      // the server renders the lists as the page itself does (escaped): they replace the old
+      const list = lists[msg.type];
+      if (list && typeof msg.html === "string") list.innerHTML = msg.html;
+    };
+    ws.onclose = () => {
+      people.classList.remove("live");
+      setTimeout(connect, pause);
+      pause = Math.min(pause * 2, LAST_PAUSE);
+    };
+  }
+  connect();
 
   // --- rematch on a finished game's page ----------------------------------------------------
   const game = document.getElementById("game");
