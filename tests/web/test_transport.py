@@ -6,6 +6,8 @@ was cut off delivered when it is back, none twice."""
 from __future__ import annotations
 
 import asyncio
+import subprocess
+import sys
 from typing import Any, Awaitable, Callable
 
 import pytest
@@ -232,3 +234,20 @@ def test_plunder_serve_says_which_transport_it_uses(tmp_path: Any, postgres_url:
         assert result.exit_code == 0, result.output
         assert f"Live events: {says}" in result.output.splitlines()
     assert len(served) == 2
+
+
+def test_a_sqlite_site_needs_no_postgresql_driver(tmp_path: Any) -> None:
+    """psycopg comes with the ``postgres`` extra only: ``plunder serve`` on SQLite (the README's
+    first command) imports, builds its app and names its transport without it."""
+    url = f"sqlite:///{tmp_path / 'p.db'}"
+    code = ("import sys; sys.modules['psycopg'] = None\n"  # every import of psycopg now fails
+            "from plunder.web.app import create_app\n"
+            "from plunder.web.tables import transport_name\n"
+            f"create_app({url!r})\n"
+            f"print(transport_name({url!r}))\n"
+            "import plunder.web.pgtransport\n")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300)
+    assert done.stdout.strip() == InMemory.name, done.stderr
+    # and the PostgreSQL transport does need it: the test's block works
+    assert "ImportError" in done.stderr or "ModuleNotFoundError" in done.stderr, done.stderr
+
