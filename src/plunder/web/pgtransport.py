@@ -26,7 +26,6 @@ import logging
 import time
 from typing import Any, Awaitable, Callable, Mapping
 
-import psycopg
 from sqlalchemy import BigInteger, Column, Float, Index, String, Text, delete, func, insert, select, text
 from sqlalchemy import Table as StoredTable
 from sqlalchemy.engine import Connection, Engine, make_url
@@ -251,6 +250,8 @@ class PgTransport(Delivery):
     async def _listen(self) -> None:
         """Keep a connection listening; after each (re)connection, read every followed channel's
         events missed meanwhile."""
+        import psycopg  # the postgres extra's: a SQLite site imports this module without it
+
         while True:
             try:
                 async with await psycopg.AsyncConnection.connect(self.url, autocommit=True) as conn:

@@ -28,6 +28,7 @@ from ..match import new_seed, undo_point
 from . import leases, outcomes, ratings
 from .autoplay import Autoplay
 from .names import names_of
+from .pgtransport import PgTransport
 from .rooms import list_game, rematch_of
 from .security import new_token
 from .storage import Storage
@@ -80,17 +81,13 @@ class StoredLease:
 def transport_name(db_url: str) -> str:
     """The name of the transport a server over ``db_url`` uses (:func:`transport_for`), as
     ``plunder serve`` says it on start."""
-    if make_url(db_url).get_backend_name() != "postgresql":
-        return InMemory.name
-    from .pgtransport import PgTransport  # psycopg is an extra: a SQLite site runs without it
-    return PgTransport.name
+    return PgTransport.name if make_url(db_url).get_backend_name() == "postgresql" else InMemory.name
 
 
 def transport_for(storage: Storage) -> Transport:
     """The transport a store calls for: PostgreSQL's own when several processes may share it,
     else the in-memory one of a single process (SQLite)."""
     if storage.shared:
-        from .pgtransport import PgTransport  # psycopg is an extra: a SQLite site runs without it
         return PgTransport(storage.store.engine, storage.store.url, storage.db)
     return InMemory()
 
