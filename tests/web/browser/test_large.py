@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Browser, Page
 
+from plunder.web.limits import MESSAGE_RATE
 from plunder.web.table import LEGAL_CAP, LOG_WINDOW
 
 from .conftest import PHONE, LiveServer, screenshot
@@ -56,22 +57,32 @@ def test_a_long_games_page_shows_the_last_of_its_log_and_older_entries_on_reques
     start(page, live_server, "hubs", "sixty", seats=["me", "hotseat"])
     moves = LOG_WINDOW + 30
     # the moves are sent over a socket of the page's own (the page's cookie is the seat's token)
-    page.evaluate("""([path, most]) => new Promise((done) => {
+    # paced under the server's message rate (a client sending faster is refused, and cut off after
+    # enough refusals); a socket closed, or no end in time, fails the test rather than hanging it
+    page.evaluate("""([path, most, pace, seconds]) => new Promise((done, fail) => {
         const url = new URL(path, location.href);
         url.protocol = url.protocol === "https:" ? "wss:" : "ws:";
         const ws = new WebSocket(url);
-        let last = null;
-        const act = () => ws.send(JSON.stringify({type: "act", action: last.legal[0], ply: last.ply}));
+        let last = null, sent = 0, timer = null, finished = false;
+        const act = () => {
+            timer = null;
+            sent = Date.now();
+            ws.send(JSON.stringify({type: "act", action: last.legal[0], ply: last.ply}));
+        };
+        const soon = () => { if (!timer) timer = setTimeout(act, Math.max(0, pace - (Date.now() - sent))); };
+        const end = (error) => { if (!finished) { finished = true; error ? fail(error) : done(); } };
+        setTimeout(() => end(new Error(`the game did not reach ply ${most} in ${seconds} s`)), seconds * 1000);
+        ws.onclose = (event) => end(new Error(`the server closed the socket (${event.code})`));
         ws.onmessage = (event) => {
             const msg = JSON.parse(event.data);
-            // a move refused (sent faster than the server's message rate): send it again a little later
-            if (msg.type === "error" && last) { setTimeout(act, 250); return; }
+            // a move refused (its ply gone by, or the rate passed): send the latest position's again
+            if (msg.type === "error" && last) { soon(); return; }
             if (msg.type !== "state") return;
-            if (msg.ply >= most || msg.over) { ws.close(); done(); return; }
+            if (msg.ply >= most || msg.over) { end(null); ws.close(); return; }
             last = msg;
-            if (msg.your_turn) act();
+            if (msg.your_turn) soon();
         };
-    })""", [page.get_attribute("#game", "data-ws"), moves])
+    })""", [page.get_attribute("#game", "data-ws"), moves, 1000 / (MESSAGE_RATE * 0.8), 180])
     page.reload()
     page.wait_for_selector("#link.live")
     assert page.locator("#log li").count() == LOG_WINDOW
