@@ -30,7 +30,7 @@ from plunder.web.table import Full
 from plunder.web.tables import Tables
 from plunder.web.thinking import Thinkers
 
-from .browser.conftest import LiveServer
+from .browser.conftest import LiveServer, servers_on
 
 
 @pytest.fixture
@@ -132,16 +132,8 @@ def post_new(server: LiveServer) -> int:
 @pytest.fixture
 def two(store: Store, postgres_url: str) -> Iterator[list[LiveServer]]:
     """Two ``plunder serve`` processes on the session's PostgreSQL database."""
-    started: list[LiveServer] = []
-    try:
-        for _ in range(2):
-            server = LiveServer(postgres_url)
-            server.start()
-            started.append(server)
+    with servers_on(postgres_url, 2) as started:
         yield started
-    finally:
-        for server in started:
-            server.kill()
 
 
 def test_the_game_creation_limit_reached_half_on_each_process_is_refused_on_the_next(two: list[LiveServer]) -> None:

@@ -346,15 +346,20 @@ class Tables:
             raise Refused("The game changed in the meantime; here it is as it stands.") from None
         table.row.version += 1
         table.row.status = status
+        await self._show(table, first, moves, states)
+        await self.transport.sent(channel, MOVES, told)
+        for hook in self.moved:
+            await hook(table, first)
+
+    async def _show(self, table: Table, first: int, moves: list[Move], states: list[State]) -> None:
+        """``table`` shows ``moves`` from ply ``first`` on (those after it taken back), reaching
+        ``states``: its game settled if over, its AI seats set going, its viewers told."""
         if first < len(table.moves):
             table.cut(first)
         table.extend(moves, states)
         await self.settle(table)
         await self.ready(table)
         self.tell(table)
-        await self.transport.sent(channel, MOVES, told)
-        for hook in self.moved:
-            await hook(table, first)
 
     async def _moves_told(self, event: Event) -> None:
         """Moves stored (by this process or another): a table that does not show them yet adds
@@ -377,12 +382,7 @@ class Tables:
                 else table.replay_from(first, moves)
             table.row.version = version
             table.row.status = str(event.data["status"])
-            if first < len(table.moves):
-                table.cut(first)
-            table.extend(moves, states)
-            await self.settle(table)
-            await self.ready(table)
-            self.tell(table)
+            await self._show(table, first, moves, states)
 
     async def _change_told(self, event: Event) -> None:
         """A game changed otherwise than by moves (a seat taken, a resignation): a table that

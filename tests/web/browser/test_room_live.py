@@ -11,7 +11,7 @@ from typing import Iterator
 import pytest
 from playwright.sync_api import Browser, BrowserContext, Page, expect
 
-from .conftest import DESKTOP, PHONE, LiveServer, screenshot
+from .conftest import DESKTOP, PHONE, LiveServer, screenshot, servers_on
 from .test_chat import watched
 from .test_people import name_myself
 from .test_play import first_drawn, legal
@@ -26,16 +26,8 @@ SHOW_MS = 20_000
 @pytest.fixture
 def two_servers(postgres_url: str) -> Iterator[list[LiveServer]]:
     """Two ``plunder serve`` processes on the session's PostgreSQL database."""
-    started: list[LiveServer] = []
-    try:
-        for _ in range(2):
-            server = LiveServer(postgres_url)
-            server.start()
-            started.append(server)
+    with servers_on(postgres_url, 2) as started:
         yield started
-    finally:
-        for server in started:
-            server.kill()
 
 
 def profile(browser: Browser, phone: bool) -> BrowserContext:
