@@ -15,6 +15,7 @@ from plunder.web import chat, games
 from plunder.web.app import create_app
 from plunder.web.chat import CHAT_BURST, CHAT_HISTORY, MAX_CHAT_CHARS, ChatStore
 from plunder.web.store import Store
+from plunder.web.transport import Event, game_channel
 
 from .test_play_server import new_game, state_of
 from .clients import browser_of
@@ -210,3 +211,32 @@ def test_a_reconnecting_viewer_is_sent_the_history_without_reading_the_store_aga
             state_of(a)
             assert [line["text"] for line in chat_of(a)["lines"]] == ["first", "second"]
     assert reads[0] == 0  # every connection after the first was sent the lines kept in memory
+
+
+def test_lines_told_out_of_their_id_order_all_reach_a_viewer(pair: tuple[TestClient, TestClient, TestClient, str]) -> None:
+    # Two processes storing lines at once: ids are given at insert, events numbered at commit,
+    # so the event telling line 2 may come before the one telling line 1 (issue 34's lost line).
+    alice, _, _, game_id = pair
+    talk: chat.Chat = alice.app.state.chat  # type: ignore[attr-defined]
+    with alice.websocket_connect(f"/ws/{game_id}") as a:
+        state_of(a)
+        a.send_json({"type": "chat", "text": "first"})  # stored as line 1, told and sent back
+        assert [line["text"] for line in chat_of(a)["lines"]] == ["first"]
+
+        def row(n: int) -> dict[str, Any]:
+            return {"id": n, "seat": 1, "kind": chat.SAY, "ply": 0, "at": 0.0, "text": f"line {n}"}
+
+        def tell(*ids: int) -> None:
+            event = Event(game_channel(game_id), 0, chat.CHAT, {"lines": [row(n) for n in ids]})
+            alice.portal.call(talk.told, event)  # type: ignore[union-attr]
+
+        tell(1003)
+        tell(1002)
+        tell(1004)  # the last: read up to it (a viewer that skipped one does not hang the test)
+        heard: list[str] = []
+        while "line 1004" not in heard:
+            heard += [line["text"] for line in chat_of(a)["lines"]]
+        assert heard == ["line 1003", "line 1002", "line 1004"]
+        # a line told twice (the history read on connecting overlapping a live event) goes once
+        tell(1002, 1005)
+        assert [line["text"] for line in chat_of(a)["lines"]] == ["line 1005"]

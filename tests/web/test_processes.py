@@ -15,6 +15,7 @@ from typing import Any, Iterator
 import pytest
 import websockets
 
+from plunder.web.chat import CHAT_BURST
 from plunder.web.security import TOKEN_HEADER
 from plunder.web.transport import InMemory
 from plunder.web.pgtransport import PgTransport
@@ -132,7 +133,9 @@ def test_two_players_and_a_spectator_on_three_processes_play_talk_rate_and_ask_f
             state = await seats[0].until(lambda s: s["seats"][1]["kind"] == "human")
             while not state["over"]:
                 mover = next(i for i in (0, 1) if seats[i].states[-1]["your_turn"])
-                if state["ply"] % 3 == 0:  # a line now and then, from whoever moves, heard by all
+                # a line now and then, from whoever moves, heard by all; no seat says more than the
+                # chat's burst (a sixth line within 10 s would be refused for its rate, not lost)
+                if state["ply"] % 3 == 0 and sum(line.endswith(f"seat {mover}") for line in said) < CHAT_BURST:
                     said.append(f"line {len(said)} from seat {mover}")
                     await seats[mover].send({"type": "chat", "text": said[-1]})
                 ply = state["ply"]
@@ -154,19 +157,15 @@ def test_two_players_and_a_spectator_on_three_processes_play_talk_rate_and_ask_f
                 try:
                     await seat.heard(len(said))
                 except TimeoutError:
-                    # a known defect, not yet found (issue 34): seen in about one full run of four
-                    unheard.append(f"seat {n} heard {len(seat.chat)} of {len(said)} lines in {WAIT_SECONDS} s")
+                    pytest.fail(f"seat {n} heard {[line['text'] for line in seat.chat]} of {said} in "
+                                f"{WAIT_SECONDS} s; its errors: {seat.errors}")
             return seats, said
         finally:
             for seat in seats:
                 await seat.close()
 
-    unheard: list[str] = []
     seats, said = asyncio.run(play())
     assert len(said) >= 3
-    if unheard:  # everything else above held; only the table talk fell short
-        pytest.xfail("a table-talk line was not delivered across processes (a known, intermittent defect, "
-                     "issue 34): " + "; ".join(unheard))
     for seat in seats:
         assert [line["text"] for line in seat.chat] == said  # in order, each once, on every process
         assert len({line["id"] for line in seat.chat}) == len(said)

@@ -199,9 +199,9 @@ class Chat:
             if viewer.chat_seen is None:  # its history is being read: these go with it
                 viewer.chat_early.extend(rows)
                 continue
-            new = [r for r in rows if r["id"] > viewer.chat_seen]
+            new = [r for r in rows if r["id"] not in viewer.chat_seen]
             if new:
-                viewer.chat_seen = new[-1]["id"]
+                viewer.chat_seen.update(r["id"] for r in new)
                 offer([viewer], {"type": "chat", "history": False, "lines": [shown(table, r) for r in new]})
 
     def forget(self, game_id: str) -> None:
@@ -225,7 +225,7 @@ class Chat:
         # with the lines told while the store was read (kept or not in what it read), each once
         rows = sorted({r["id"]: r for r in [*rows, *viewer.chat_early]}.values(), key=lambda r: int(r["id"]))
         viewer.chat_early = []
-        viewer.chat_seen = rows[-1]["id"] if rows else 0
+        viewer.chat_seen = {int(r["id"]) for r in rows}
         if rows:
             await viewer.queue.put({"type": "chat", "history": True, "lines": [shown(table, r) for r in rows]})
 

@@ -21,10 +21,12 @@ class Viewer:
     queue: asyncio.Queue[dict[str, Any] | None] = field(default_factory=lambda: asyncio.Queue(MAX_QUEUED))
     #: log entries it has been sent (the next message sends the rest)
     known: int = 0
-    #: the id of the last table-talk line it has been sent (a line is never sent twice: the
-    #: history read on connecting and a line told live may overlap); ``None`` until the
-    #: history is sent, the lines told meanwhile waiting in :attr:`chat_early`
-    chat_seen: int | None = None
+    #: the ids of the table-talk lines it has been sent (a line is never sent twice: the history
+    #: read on connecting and a line told live may overlap). A set, not the highest id: ids are
+    #: given when a line is inserted, events numbered when it is committed, so two processes
+    #: storing lines at once may tell a lower id after a higher one. ``None`` until the history
+    #: is sent, the lines told meanwhile waiting in :attr:`chat_early`
+    chat_seen: set[int] | None = None
     chat_early: list[dict[str, Any]] = field(default_factory=list)
 
 
