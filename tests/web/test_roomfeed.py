@@ -206,3 +206,20 @@ def test_plunder_serve_refuses_a_bad_creators_time_before_it_starts(tmp_path: Pa
     assert answer.exit_code == 1
     assert "PLUNDER_CREATOR_GONE_SECONDS is 'soon': it must be a positive number of seconds" in answer.output
     assert "being served" not in answer.output
+
+
+def test_a_rename_reaches_an_open_lobby_and_my_games_page(anna: TestClient) -> None:
+    with browser_of(anna) as bob:
+        named(bob, "Bob")
+        listed = new_game(anna, "pillage", preset="small", listed="anyone", **{"seat.0": "me", "seat.1": "open"})
+        playing = new_game(anna, "pillage", preset="small", **{"seat.0": "me", "seat.1": "open"})
+        with anna.websocket_connect(f"/ws/{playing}") as ws:
+            invite = state_of(ws)["invites"][0]["path"]
+        assert bob.get(invite, follow_redirects=False).status_code == 303
+        with bob.websocket_connect("/live?page=lobby") as lobby, bob.websocket_connect("/live?page=mine") as mine:
+            shown = next_of(lobby, "lobby")
+            assert shown["games"] == [listed] and "Anna" in shown["html"] and "Annabel" not in shown["html"]
+            assert "Anna" in next_of(mine, "mine")["html"]
+            named(anna, "Annabel")  # nothing else changed: only the rename sends the lists again
+            assert "Annabel" in next_of(lobby, "lobby")["html"]
+            assert "Annabel" in next_of(mine, "mine")["html"]

@@ -117,7 +117,7 @@ async def mine_rows(tables: Tables, token: str) -> list[dict[str, Any]]:
     with its table (whose turn, verdict)."""
     rows = []
     for row in await tables.db(held, tables.store, token):
-        table = tables.open.get(row["id"]) or await tables.get(row["id"])
+        table = await tables.get(row["id"])  # an open table's names read again if a rename left them stale
         if table is None:
             continue
         you = table.seats_of(token)
@@ -151,7 +151,7 @@ async def your_turns(tables: Tables, token: str | None) -> dict[str, Any]:
     for row in await tables.db(held, tables.store, token) if token else []:
         if row["status"] != "on":
             continue
-        table = tables.open.get(row["id"]) or await tables.get(row["id"])
+        table = await tables.get(row["id"])  # an open table's names read again if a rename left them stale
         if table is not None and table.on and table.state.current_player in table.seats_of(token):
             turns.append(row["id"])
     return {"your_turn": len(turns), "games": turns}

@@ -31,7 +31,7 @@ from .lobby import hashed_token, lobby_games, lobby_rows, mine_lists, mine_rows,
 from .rooms import MAX_LOBBY, creator_gone_seconds, mark_seen
 from .store import HUMAN, OPEN
 from .table import Table
-from .tables import Tables
+from .tables import RENAMED, Tables
 from .templating import templates
 from .transport import SITE, Event
 
@@ -103,6 +103,7 @@ class Room:
         self._telling: set[asyncio.Task[None]] = set()  # events on their way (held: not collected)
         tables.transport.on(LOBBY, self._lobby_told)
         tables.transport.on(MINE, self._mine_told)
+        tables.transport.on(RENAMED, self._renamed_told)
         tables.moved.append(self._moved)
         tables.changed.append(self._changed)
 
@@ -168,6 +169,13 @@ class Room:
         """Some players' games changed (in any process): those followed here are sent again."""
         following = {f.token for f in self.followers}
         self._tokens.update(t for t in event.data.get("tokens", ()) if t in following)
+        self._send_soon()
+
+    async def _renamed_told(self, event: Event) -> None:
+        """Someone chose a name (in any process): the lobby names creators, and "my games" pages
+        name opponents, so both are read again (a marker alone names nobody)."""
+        self.lobby_changed = True
+        self._tokens.update(f.token for f in self.followers if f.page == "mine" and f.token is not None)
         self._send_soon()
 
     # --- the followers ----------------------------------------------------------------------

@@ -58,7 +58,7 @@ class Transport(Protocol):
     name: str
 
     def on(self, kind: str, handler: Handler) -> None:
-        """Deliver the events of ``kind`` to ``handler`` (one handler a kind)."""
+        """Deliver the events of ``kind`` to ``handler`` too (each handler of a kind in turn)."""
 
     async def start(self) -> None:
         """Begin delivering (called inside the event loop)."""
@@ -88,23 +88,22 @@ class Delivery:
     transport delivers to."""
 
     def __init__(self) -> None:
-        self.handlers: dict[str, Handler] = {}
+        self.handlers: dict[str, list[Handler]] = {}
         self.followed: set[str] = {SITE}
 
     def on(self, kind: str, handler: Handler) -> None:
-        """Deliver the events of ``kind`` to ``handler``."""
-        self.handlers[kind] = handler
+        """Deliver the events of ``kind`` to ``handler`` too."""
+        self.handlers.setdefault(kind, []).append(handler)
 
     async def deliver(self, event: Event) -> None:
-        """Hand ``event`` to its kind's handler (an event nobody handles is dropped; a handler
-        that fails is logged, and the events after it are delivered all the same)."""
-        handler = self.handlers.get(event.kind)
-        if handler is None:
-            return
-        try:
-            await handler(event)
-        except Exception:
-            log.exception("event %s #%d (%s) could not be handled", event.channel, event.seq, event.kind)
+        """Hand ``event`` to its kind's handlers in the order they were given (an event nobody
+        handles is dropped; a handler that fails is logged, and the others, and the events after
+        it, are delivered all the same)."""
+        for handler in self.handlers.get(event.kind, ()):
+            try:
+                await handler(event)
+            except Exception:
+                log.exception("event %s #%d (%s) could not be handled", event.channel, event.seq, event.kind)
 
 
 class InMemory(Delivery):
