@@ -128,7 +128,7 @@ def test_a_rated_end_updates_the_rating_once_and_a_restart_never_again(any_db: s
             end = play_to_the_end(ws, random.Random(3))
         [line] = end["result"]["yours"]
         row = rating_rows(db, "pillage")[token]
-        assert row["games"] == 1 and line == f"Your rating {shown(MU, SIGMA)} → {shown(row['mu'], row['sigma'])}"
+        assert row["games"] == 1 and line == f"Your rating {shown(MU)}? → {shown(row['mu'])}?"  # provisional
         assert row["mu"] != MU
         # the AI seat's rating is the measured one, untouched: only the person's changed
         with Store(db).engine.connect() as c:
@@ -136,7 +136,8 @@ def test_a_rated_end_updates_the_rating_once_and_a_restart_never_again(any_db: s
                                 .where(ratings.rating_changes.c.game_id == game_id)).scalars().all()
         assert changed == [0]
         board = {r["name"]: r["rating"] for r in ratings.leaderboard(Store(db), "pillage", token) if r["ai"]}
-        assert board == {f"The {level} AI": shown(mu, sigma) for level, (mu, sigma) in ratings.ai_ratings()["pillage"].items()}
+        assert board == {f"The {level} AI": shown(mu) for level, (mu, _) in ratings.ai_ratings()["pillage"].items()}
+        assert not any(r["you"] for r in ratings.leaderboard(Store(db), "pillage", token))  # provisional: off it
         # a second viewer, a reload: the same line, nothing moves
         assert page_yours(client, game_id) == [line]
         assert rating_rows(db, "pillage")[token] == row
@@ -153,18 +154,38 @@ def test_a_rated_end_updates_the_rating_once_and_a_restart_never_again(any_db: s
         assert rating_rows(db, "pillage")[token] == row
 
 
-def test_a_resignation_in_a_rated_game_lowers_the_resigners_rating(client: TestClient, db: str) -> None:
+def resign_after(ws: WebSocketTestSession, moves: int, rng: random.Random) -> dict[str, Any]:
+    """Make ``moves`` moves of this connection's seat (random legal ones), then resign; the last state."""
+    message = state_of(ws)
+    made = 0
+    while made < moves and not message["over"]:
+        if message["your_turn"]:
+            ws.send_json({"type": "act", "action": rng.choice(message["legal"]), "ply": message["ply"]})
+            made += 1
+        message = state_of(ws)
+    assert made == moves, "the game ended first"
+    ws.send_json({"type": "resign"})
+    while not message["over"]:
+        message = state_of(ws)
+    return message
+
+
+def test_a_rated_game_resigned_at_once_is_not_rated(client: TestClient, db: str) -> None:
+    game_id = new_game(client, "pillage", **RATED_VS_EASY)
+    with client.websocket_connect(f"/ws/{game_id}") as ws:
+        message = resign_after(ws, 0, random.Random(1))
+    assert message["result"]["yours"] == [f"Not rated: the game ended before every player had made {ratings.MIN_MOVES} moves."]
+    assert rating_rows(db, "pillage") == {}
+
+
+def test_a_resignation_after_enough_moves_lowers_the_resigners_rating(client: TestClient, db: str) -> None:
     game_id = new_game(client, "pillage", **RATED_VS_EASY)
     token = token_hash(token_of_client(client))
     with client.websocket_connect(f"/ws/{game_id}") as ws:
-        state_of(ws)
-        ws.send_json({"type": "resign"})
-        message = state_of(ws)
-        while not message["over"]:
-            message = state_of(ws)
+        message = resign_after(ws, ratings.MIN_MOVES, random.Random(2))
     row = rating_rows(db, "pillage")[token]
     assert row["games"] == 1 and row["mu"] < MU
-    assert message["result"]["yours"] == [f"Your rating {shown(MU, SIGMA)} → {shown(row['mu'], row['sigma'])}"]
+    assert message["result"]["yours"] == [f"Your rating {shown(MU)}? → {shown(row['mu'])}?"]
 
 
 def test_an_unrated_game_changes_no_rating(client: TestClient, db: str) -> None:
@@ -174,29 +195,71 @@ def test_an_unrated_game_changes_no_rating(client: TestClient, db: str) -> None:
     assert "yours" not in end["result"] and rating_rows(db, "pillage") == {}
 
 
-def test_two_people_in_a_rated_game_both_move_and_the_ai_levels_stay_fixed(any_db: str) -> None:
+def establish(db: str, token: str, mu: float, game: str = "pillage") -> None:
+    """Store an established rating ``mu`` at ``game`` for ``token`` (a hash): sure enough, and
+    earned against the three AI levels."""
+    with Store(db).engine.begin() as c:
+        c.execute(insert(ratings.ratings).values(game=game, token=token, mu=mu, sigma=ratings.PROVISIONAL_SIGMA - 100,
+                                                 games=12, updated=time.time()))
+        c.execute(insert(ratings.rated_opponents), [{"game": game, "token": token, "opponent": f"ai:{level}"}
+                                                    for level in ratings.LEVELS])
+
+
+def play_between(anna: TestClient, bo: TestClient, db: str, seed: int) -> tuple[str, dict[str, Any], dict[str, Any]]:
+    """A rated small Pillage game between two browsers, played to its end by random legal
+    moves: its id and each one's last state."""
+    game_id = new_game(anna, "pillage", preset="small", rated="on", **{"seat.0": "me", "seat.1": "open"})
+    row = Store(db).load(game_id)
+    assert row is not None
+    assert bo.get(f"/join/{row.seats[1].invite}", follow_redirects=False).status_code == 303
+    rng = random.Random(seed)
+    with anna.websocket_connect(f"/ws/{game_id}") as wa, bo.websocket_connect(f"/ws/{game_id}") as wb:
+        ma, mb = state_of(wa), state_of(wb)
+        while not ma["over"]:
+            mover, ws = (wa, ma) if ma["your_turn"] else (wb, mb)
+            mover.send_json({"type": "act", "action": rng.choice(ws["legal"]), "ply": ws["ply"]})
+            ma, mb = state_of(wa), state_of(wb)
+    return game_id, ma, mb
+
+
+def test_two_provisional_people_move_neither_rating(any_db: str) -> None:
+    db = any_db
+    with TestClient(create_app(db, ai_workers=0)) as anna, browser_of(anna) as bo:
+        _, ma, mb = play_between(anna, bo, db, 5)
+        people = {token_hash(token_of_client(anna)), token_hash(token_of_client(bo))}
+    assert people.isdisjoint(rating_rows(db, "pillage"))  # the session's PostgreSQL keeps other tests' ratings
+    for m in (ma, mb):
+        [line] = m["result"]["yours"]
+        assert line.startswith("Not rated for you: every opponent's rating is still provisional."), line
+
+
+def test_an_established_rating_moves_only_against_an_established_opponent(any_db: str) -> None:
     db = any_db
     measured = dict(ratings.ai_ratings()["pillage"])
-    app = create_app(db, ai_workers=0)
-    with TestClient(app) as anna, browser_of(anna) as bo:
-        game_id = new_game(anna, "pillage", preset="small", rated="on", **{"seat.0": "me", "seat.1": "open"})
-        row = Store(db).load(game_id)
-        assert row is not None
-        assert bo.get(f"/join/{row.seats[1].invite}", follow_redirects=False).status_code == 303
-        rng = random.Random(5)
-        with anna.websocket_connect(f"/ws/{game_id}") as wa, bo.websocket_connect(f"/ws/{game_id}") as wb:
-            ma, mb = state_of(wa), state_of(wb)
-            while not ma["over"]:
-                mover, ws = (wa, ma) if ma["your_turn"] else (wb, mb)
-                mover.send_json({"type": "act", "action": rng.choice(ws["legal"]), "ply": ws["ply"]})
-                ma, mb = state_of(wa), state_of(wb)
+    with TestClient(create_app(db, ai_workers=0)) as anna, browser_of(anna) as bo:
+        for browser in (anna, bo):
+            browser.cookies.set("plunder_token", new_token())
         a, b = token_hash(token_of_client(anna)), token_hash(token_of_client(bo))
+        establish(db, b, 2000.0)
+        held = dict(rating_rows(db, "pillage")[b])
+        _, ma, mb = play_between(anna, bo, db, 5)
         rows = rating_rows(db, "pillage")
-        assert rows[a]["games"] == rows[b]["games"] == 1
+        # the newcomer is placed against the established player; the established one does not move
+        assert rows[b] == held and rows[a]["games"] == 1 and rows[a]["mu"] != MU
+        assert ma["result"]["yours"] == [f"Your rating {shown(MU)}? → {shown(rows[a]['mu'])}?"]
+        assert mb["result"]["yours"][0].startswith("Not rated for you: every opponent's rating is still provisional.")
+        # two established players: both move, the winner up
+        with Store(db).engine.begin() as c:
+            c.execute(ratings.ratings.update().where(ratings.ratings.c.token == a).values(mu=2000.0, sigma=ratings.PROVISIONAL_SIGMA - 100))
+            c.execute(insert(ratings.rated_opponents), [{"game": "pillage", "token": a, "opponent": f"ai:{level}"}
+                                                        for level in ratings.LEVELS])
+        _, ma, mb = play_between(anna, bo, db, 6)
+        after = rating_rows(db, "pillage")
         returns = ma["result"]["scores"]
+        assert after[a]["games"] == 2 and after[b]["games"] == 13
         if returns[0] != returns[1]:
-            assert (rows[a]["mu"] > rows[b]["mu"]) == (returns[0] > returns[1])
-        assert ma["result"]["yours"] != mb["result"]["yours"] or returns[0] == returns[1]
+            assert (after[a]["mu"] > 2000.0) == (returns[0] > returns[1]) == (after[b]["mu"] < 2000.0)
+        assert all(m["result"]["yours"][0].startswith("Your rating 2000 → ") for m in (ma, mb))
     ratings.ai_ratings.cache_clear()
     assert ratings.ai_ratings()["pillage"] == measured  # never updated by games with people
 
@@ -215,22 +278,31 @@ def test_the_leaderboard_is_bounded_escaped_and_shows_the_ai_levels(client: Test
                                                                      monkeypatch: pytest.MonkeyPatch) -> None:
     store = Store(db)
     levels = ratings.ai_ratings()["pillage"]
-    floor = min(shown(mu, sigma) for mu, sigma in levels.values())
+    floor = min(mu for mu, _ in levels.values())
+    players = [{"game": "pillage", "token": f"{i:064x}", "mu": floor - 10.0 - 10.0 * i, "sigma": 100.0,
+                "games": i + 1, "updated": time.time()} for i in range(ratings.LEADERBOARD_SIZE + 20)]
+    # provisional ratings above everyone: one too unsure, one earned against too few established opponents
+    unsure = {**players[0], "token": "f" * 64, "mu": 9000.0, "sigma": ratings.PROVISIONAL_SIGMA}
+    few = {**players[0], "token": "e" * 64, "mu": 9000.0}
     with store.engine.begin() as c:  # more players than the board shows, all below the AI levels
-        c.execute(insert(ratings.ratings), [{"game": "pillage", "token": f"{i:064x}", "mu": floor - 1500.0 - 10.0 * i,
-                                             "sigma": 100.0, "games": i + 1, "updated": time.time()}
-                                            for i in range(ratings.LEADERBOARD_SIZE + 20)])
+        c.execute(insert(ratings.ratings), [*players, unsure, few])
+        c.execute(insert(ratings.rated_opponents), [{"game": "pillage", "token": p["token"], "opponent": f"ai:{level}"}
+                                                    for p in [*players, unsure] for level in ratings.LEVELS]
+                  + [{"game": "pillage", "token": few["token"], "opponent": f"ai:{level}"} for level in ratings.LEVELS[:-1]])
     monkeypatch.setattr(ratings, "display_names",
                         lambda store, tokens: {t: f"<script>x</script>{t[-3:]}" for t in tokens})
     page = client.get("/ratings/pillage").text
     body = page.split('id="leaderboard"')[1].split("</table>")[0]
     assert body.count("<tr") == ratings.LEADERBOARD_SIZE + 1  # the header row
     assert "<script>x" not in page and "&lt;script&gt;x&lt;/script&gt;" in page
+    assert "9000" not in page and "fff" not in page and "eee" not in page  # provisional: off the board
     rows = body.split("</tr>")[1:-1]
-    ai = sorted((shown(mu, sigma) for mu, sigma in levels.values()), reverse=True)
+    ai = sorted((shown(mu) for mu, _ in levels.values()), reverse=True)
     assert all('<span class="tag">AI</span>' in r for r in rows[:3]) and "The hard AI" in page
     assert [int(r.split('<td class="num">')[1].split("<")[0]) for r in rows] == \
-        ai + [shown(floor - 1500.0 - 10.0 * i, 100.0) for i in range(ratings.LEADERBOARD_SIZE - 3)]  # best first, cut
+        ai + [shown(floor - 10.0 - 10.0 * i) for i in range(ratings.LEADERBOARD_SIZE - 3)]  # best first, cut
+    # each person's row links to their rating history
+    assert f'href="/ratings/pillage/players/{"0" * 16}"' in rows[3]
     # a browser that chose no name shows its default name, never an AI's
     assert standing.display_names(store, ["ab" * 32]) == {"ab" * 32: default_name("ab" * 32)}
     # a solitaire's leaderboard is its high scores
