@@ -12,7 +12,8 @@ from pathlib import Path
 from typing import Any, Iterator
 
 import pytest
-from sqlalchemy import insert, select
+from sqlalchemy import event, insert, select
+from sqlalchemy.engine import Engine
 from starlette.testclient import TestClient, WebSocketTestSession
 
 from plunder.core.registry import load_game
@@ -364,3 +365,97 @@ def test_a_resigned_solitaire_is_no_score(client: TestClient, db: str) -> None:
     assert message["over"] and "yours" not in message["result"]
     with Store(db).engine.connect() as c:
         assert c.execute(select(scores.high_scores)).all() == []
+
+
+def next_error(ws: WebSocketTestSession) -> dict[str, Any]:
+    """The next ``error`` message (states before it skipped)."""
+    while True:
+        message = ws.receive_json()
+        if message["type"] == "error":
+            return message
+
+
+def test_a_rated_game_refuses_undo_and_hints_with_the_reason_and_shows_neither_button(client: TestClient) -> None:
+    rated = new_game(client, "pillage", **RATED_VS_EASY)
+    casual = new_game(client, "pillage", preset="small", **{"seat.0": "me", "seat.1": "easy"})
+    page = client.get(f"/play/{rated}").text
+    assert 'id="hint-button" title="The hard level\'s best moves and value" hidden' in page
+    assert 'id="undo-button" title="Take back to your previous decision" hidden' in page
+    assert 'id="rated-note"' in page
+    casual_page = client.get(f"/play/{casual}").text
+    assert 'id="undo-button" title="Take back to your previous decision">' in casual_page  # shown there
+    assert 'id="rated-note"' not in casual_page
+    with client.websocket_connect(f"/ws/{rated}") as ws:
+        message = state_of(ws)
+        assert message["rated"] is True and message["can_undo"] is False
+        assert message["your_turn"]  # seat 0 moves first: a hint would be for now
+        ws.send_json({"type": "hint"})
+        assert next_error(ws)["message"] == ratings.NO_HINT
+        ws.send_json({"type": "act", "action": message["legal"][0], "ply": message["ply"]})
+        ws.send_json({"type": "undo"})  # forced, as a client without the button would
+        assert next_error(ws)["message"] == ratings.NO_UNDO
+    with client.websocket_connect(f"/ws/{casual}") as ws:
+        message = state_of(ws)
+        assert message["rated"] is False and message["can_undo"] is True
+
+
+def test_the_rated_flag_is_written_with_the_game_and_never_changed(client: TestClient, db: str) -> None:
+    """Every statement that writes ``rated_games`` over a rated game's life (created, played,
+    resigned, its rematch made) and an unrated one's: one insert per rated game, in the
+    transaction that inserts the game, and the update that marks it settled; no other."""
+    seen: list[str] = []
+
+    def watch(conn: Any, cursor: Any, statement: str, *args: Any) -> None:
+        seen.append(" ".join(statement.split()))
+
+    event.listen(Engine, "before_cursor_execute", watch)
+    try:
+        rated = new_game(client, "pillage", **RATED_VS_EASY)
+        casual = new_game(client, "pillage", preset="small", **{"seat.0": "me", "seat.1": "easy"})
+        for game_id in (rated, casual):
+            with client.websocket_connect(f"/ws/{game_id}") as ws:
+                message = state_of(ws)
+                ws.send_json({"type": "resign"})
+                while not message["over"]:
+                    message = state_of(ws)
+        again = client.post(f"/rematch/{rated}", follow_redirects=False)
+        assert again.status_code == 303
+        rematch = again.headers["location"].rsplit("/", 1)[1]
+    finally:
+        event.remove(Engine, "before_cursor_execute", watch)
+    store = Store(db)
+    assert ratings.is_rated(store, rated) and ratings.is_rated(store, rematch) and not ratings.is_rated(store, casual)
+    writes = [s for s in seen if "rated_games" in s and not s.startswith("SELECT")]
+    assert [s.split(" (")[0] for s in writes if s.startswith("INSERT")] == ["INSERT INTO rated_games"] * 2
+    assert all(s.startswith("INSERT INTO rated_games") or s.startswith("UPDATE rated_games SET settled=")
+               for s in writes), writes
+    for i, s in enumerate(seen):  # each insert comes inside the game's own creation, before it commits
+        if s.startswith("INSERT INTO rated_games"):
+            assert seen[i - 1].startswith(("INSERT INTO seats", "INSERT INTO moves")), seen[i - 3:i + 1]
+
+
+def test_a_players_rating_history_is_a_page_of_its_own(client: TestClient, db: str) -> None:
+    store = Store(db)
+    me = new_token()
+    client.cookies.set("plunder_token", me)
+    mine = token_hash(me)
+    for i in range(3):
+        game_id = new_game(client, "pillage", **RATED_VS_EASY)
+        with client.websocket_connect(f"/ws/{game_id}") as ws:
+            play_to_the_end(ws, random.Random(10 + i))
+    player = ratings.player_id(mine)
+    page = client.get(f"/ratings/pillage/players/{player}").text
+    history = ratings.history(store, "pillage", player)
+    assert history is not None and len(history["games"]) == 3
+    body = page.split('id="history"')[1].split("</table>")[0]
+    assert body.count("<tr") == 4 and "The easy AI" in body
+    assert '<polyline points="' in page and 'id="rating-chart"' in page
+    row = rating_rows(db, "pillage")[mine]
+    assert f"Rating <strong>{shown(row['mu'])}?</strong>" in page and "Provisional: uncertainty" in page
+    # linked from the leaderboard's "your rating"
+    board = client.get("/ratings/pillage").text
+    assert f'href="/ratings/pillage/players/{player}" id="my-history"' in board
+    # no such player, a malformed id, a solitaire: plain 404s
+    assert client.get(f"/ratings/pillage/players/{'0' * 16}").status_code == 404
+    assert client.get("/ratings/pillage/players/%3Cscript%3E").status_code == 404
+    assert client.get(f"/ratings/profiteer/players/{player}").status_code == 404
