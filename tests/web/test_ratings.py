@@ -22,8 +22,8 @@ from plunder.web import ratings, scores, standing
 from plunder.web.app import create_app
 from plunder.web.names import default_name
 from plunder.web.security import TOKEN_HEADER, new_token
-from plunder.web.skill import MU, SIGMA, shown
-from plunder.web.store import HUMAN, OVER, GameRow, SeatRow, Store, token_hash
+from plunder.web.skill import MU, SIGMA, rate, shown
+from plunder.web.store import AI, HUMAN, OVER, GameRow, SeatRow, Store, token_hash
 
 from .test_play_server import new_game, state_of
 from .clients import browser_of
@@ -459,3 +459,37 @@ def test_a_players_rating_history_is_a_page_of_its_own(client: TestClient, db: s
     assert client.get(f"/ratings/pillage/players/{'0' * 16}").status_code == 404
     assert client.get("/ratings/pillage/players/%3Cscript%3E").status_code == 404
     assert client.get(f"/ratings/profiteer/players/{player}").status_code == 404
+
+
+def test_a_provisional_seat_is_left_out_of_an_established_players_update(tmp_path: Path) -> None:
+    """Crossroads of four: an established person, a provisional one and two AI levels. The
+    established rating moves against the AI levels only; the provisional one against all three."""
+    db = f"sqlite:///{tmp_path / 'plunder.db'}"
+    store = Store(db)
+    sure, new = token_hash(new_token()), token_hash(new_token())
+    establish(db, sure, 2000.0, game="crossroads")
+    game = load_game("crossroads")
+    assert game.num_players == 4
+    record, final = play_out(game, ["random"] * 4, 11)
+    seats = [SeatRow(HUMAN, token=sure), SeatRow(HUMAN, token=new), SeatRow(AI, agent="medium"),
+             SeatRow(AI, agent="hard")]
+    row = GameRow(new_token(), "crossroads", dict(game.params), 11, OVER, sure, seats, record.moves)
+    store.create(row, ratings.rated_in(row.id))
+    told = ratings.settle(store, row, final)
+    finish = ratings.places(row, final)
+    assert finish is not None
+    levels = ratings.ai_ratings()["crossroads"]
+    held = (2000.0, ratings.PROVISIONAL_SIGMA - 100)
+    expected_sure = rate([held, levels["medium"], levels["hard"]], [finish[0], finish[2], finish[3]])[0]
+    expected_new = rate([(MU, SIGMA), held, levels["medium"], levels["hard"]],
+                        [finish[1], finish[0], finish[2], finish[3]])[0]
+    rows = rating_rows(db, "crossroads")
+    assert (rows[sure]["mu"], rows[sure]["sigma"]) == pytest.approx(expected_sure)
+    assert (rows[new]["mu"], rows[new]["sigma"]) == pytest.approx(expected_new)
+    assert told[sure] == [f"Your rating 2000 → {shown(expected_sure[0])} (against the 2 opponents whose ratings "
+                          "are established; 1 provisional left out)"]
+    assert told[new] == [f"Your rating 1500? → {shown(expected_new[0])}?"]
+    with store.engine.connect() as c:
+        against = c.execute(select(ratings.rated_opponents.c.opponent)
+                            .where(ratings.rated_opponents.c.token == new)).scalars().all()
+    assert sorted(against) == sorted([sure, "ai:medium", "ai:hard"])  # who placed it, once each

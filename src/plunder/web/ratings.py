@@ -296,8 +296,10 @@ def _update(db: Connection, row: GameRow, state: State) -> None:
         # the seats this person's rating is measured against: AI levels and established people
         against = [j for j, s in enumerate(row.seats) if j != i and (s.kind == AI or not provisional[str(s.token)])]
         if not against:
-            say(i, "Not rated for you: every opponent's rating is still provisional. A rating moves only "
-                   "against established players and the AI levels; play the AI levels to be placed.",
+            say(i, "Not rated for you: every opponent's rating is still provisional. " + (
+                "A new rating is placed only by games against established players and the AI levels: "
+                "play the AI levels to be placed." if provisional[token] else
+                "An established rating moves only against established players and the AI levels."),
                 provisional[token])
             continue
         kept = [i, *against]
