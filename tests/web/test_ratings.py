@@ -493,3 +493,18 @@ def test_a_provisional_seat_is_left_out_of_an_established_players_update(tmp_pat
         against = c.execute(select(ratings.rated_opponents.c.opponent)
                             .where(ratings.rated_opponents.c.token == new)).scalars().all()
     assert sorted(against) == sorted([sure, "ai:medium", "ai:hard"])  # who placed it, once each
+
+
+def test_your_ratings_page_is_linked_from_your_name_and_lists_each_game(client: TestClient, db: str) -> None:
+    me = new_token()
+    client.cookies.set("plunder_token", me)
+    assert 'href="/ratings" id="my-ratings-link"' in client.get("/lobby").text  # under the name, on every page
+    assert "No rating yet" in client.get("/ratings").text
+    game_id = new_game(client, "pillage", **RATED_VS_EASY)
+    with client.websocket_connect(f"/ws/{game_id}") as ws:
+        play_to_the_end(ws, random.Random(21))
+    page = client.get("/ratings").text
+    row = rating_rows(db, "pillage")[token_hash(me)]
+    body = page.split('id="my-ratings"')[1].split("</table>")[0]
+    assert body.count("<tr") == 2 and f'<td class="num">{shown(row["mu"])}?</td>' in body
+    assert f'href="/ratings/pillage/players/{ratings.player_id(token_hash(me))}"' in body

@@ -426,6 +426,29 @@ def chart(points: Sequence[float], width: int = 600, height: int = 160) -> dict[
             "low": shown(low), "high": shown(high)}
 
 
+def ratings_of(store: Store, token: str) -> list[dict[str, Any]]:
+    """A player's (a token's hash) rating at every game it has one, by game id: per game its
+    :func:`standing_of` with the game's id and title."""
+    with store.engine.connect() as db:
+        held = db.execute(select(ratings.c.game).where(ratings.c.token == token).order_by(ratings.c.game)).scalars().all()
+    found = []
+    for game_id in held:
+        standing = standing_of(store, game_id, token) if game_id in game_ids() else None
+        if standing is not None:
+            found.append({**standing, "game": game_id, "title": load_game(game_id).title})
+    return found
+
+
+async def my_ratings_page(request: Request) -> Response:
+    """``GET /ratings``: this browser's rating at each game, each linked to its history."""
+    you = viewer_hash(request)
+    tables = request.app.state.tables
+    mine = [] if you is None else await tables.db(ratings_of, tables.store, you)
+    return templates.TemplateResponse(request, "my_ratings.html", {
+        "mine": mine, "bound": {"sigma": round(PROVISIONAL_SIGMA), "opponents": ESTABLISHED_OPPONENTS},
+        "games": [{"id": g, "title": load_game(g).title} for g in sorted(ai_ratings())]})
+
+
 async def leaderboard_page(request: Request) -> Response:
     """``GET /ratings/{game}``: the game's leaderboard (a solitaire's high scores instead)."""
     game_id = request.path_params["game"]
@@ -461,6 +484,7 @@ async def history_page(request: Request) -> Response:
 
 
 #: the routes of this module, mounted by :func:`plunder.web.app.create_app`
-routes: list[BaseRoute] = [Route("/ratings/{game}", leaderboard_page, methods=["GET"], name="ratings"),
+routes: list[BaseRoute] = [Route("/ratings", my_ratings_page, methods=["GET"], name="my_ratings"),
+                           Route("/ratings/{game}", leaderboard_page, methods=["GET"], name="ratings"),
                            Route("/ratings/{game}/players/{player}", history_page, methods=["GET"],
                                  name="rating_history")]
