@@ -508,3 +508,26 @@ def test_your_ratings_page_is_linked_from_your_name_and_lists_each_game(client: 
     body = page.split('id="my-ratings"')[1].split("</table>")[0]
     assert body.count("<tr") == 2 and f'<td class="num">{shown(row["mu"])}?</td>' in body
     assert f'href="/ratings/pillage/players/{ratings.player_id(token_hash(me))}"' in body
+
+
+@pytest.mark.parametrize("status", ["aborted", "stopped", "on"])
+def test_an_end_neither_played_out_nor_resigned_is_not_rated(tmp_path: Path, status: str) -> None:
+    """An aborted game (a status of its own, whatever it is called), or any end that is neither
+    played out nor resigned, rates nobody and says nothing, even after both players moved."""
+    db = f"sqlite:///{tmp_path / 'plunder.db'}"
+    store = Store(db)
+    sure, new = token_hash(new_token()), token_hash(new_token())
+    establish(db, sure, 2000.0)
+    game = load_game("pillage", "small")
+    record, final = play_out(game, ["random", "random"], 4)
+    assert final.is_terminal() and len(record.moves) > 2 * ratings.MIN_MOVES
+    row = GameRow(new_token(), "pillage", dict(game.params), 4, status, sure,
+                  [SeatRow(HUMAN, token=sure), SeatRow(HUMAN, token=new)], record.moves)
+    store.create(row, ratings.rated_in(row.id))
+    before = rating_rows(db, "pillage")
+    assert ratings.settle(store, row, final) == {}
+    assert rating_rows(db, "pillage") == before
+    # the same moves with the status of a played-out game are rated: what the test above would see
+    played = GameRow(new_token(), "pillage", dict(game.params), 4, OVER, sure, row.seats, record.moves)
+    store.create(played, ratings.rated_in(played.id))
+    assert ratings.settle(store, played, final)[new][0].startswith("Your rating 1500? → ")

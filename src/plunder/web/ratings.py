@@ -190,7 +190,10 @@ def claim_refusal(store: Store, invite: str, token: str) -> str | None:
 def places(row: GameRow, state: State) -> list[int] | None:
     """Each seat's place at the end of ``row`` (0 = first), or ``None`` for an end that rates
     nobody: a game stopped at the server's move limit without a winner, or any end other than
-    played out or resigned (an aborted game). A resigning seat is last, the others share first place."""
+    played out or resigned (an aborted game). A resigning seat is last, the others share first
+    place. The one place that says which ends are rated: an end of another kind (a loss on time)
+    is rated once it gets its places here, and :func:`too_short` then holds it to
+    :data:`MIN_MOVES` as a resignation."""
     if row.status == RESIGNED and row.resigned_by is not None:
         return [1 if i == row.resigned_by else 0 for i in range(len(row.seats))]
     if row.status == OVER and state.is_terminal():
