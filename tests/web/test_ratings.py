@@ -18,7 +18,7 @@ from starlette.testclient import TestClient, WebSocketTestSession
 
 from plunder.core.registry import load_game
 from plunder.match import play_out
-from plunder.web import ratings, scores, standing
+from plunder.web import rating_history, ratings, scores, standing
 from plunder.web.app import create_app
 from plunder.web.names import default_name
 from plunder.web.security import TOKEN_HEADER, new_token
@@ -445,7 +445,7 @@ def test_a_players_rating_history_is_a_page_of_its_own(client: TestClient, db: s
             play_to_the_end(ws, random.Random(10 + i))
     player = ratings.player_id(mine)
     page = client.get(f"/ratings/pillage/players/{player}").text
-    history = ratings.history(store, "pillage", player)
+    history = rating_history.history(store, "pillage", player)
     assert history is not None and len(history["games"]) == 3
     body = page.split('id="history"')[1].split("</table>")[0]
     assert body.count("<tr") == 4 and "The easy AI" in body

@@ -1,6 +1,6 @@
 """Rated play: which games are rated, every browser's rating per game, the update a rated
 game's end makes (once), the AI levels' fixed ratings, the leaderboard page ``/ratings/{game}``
-and each player's rating history ``/ratings/{game}/players/{player}``.
+(each player's history: :mod:`.rating_history`).
 
 A rating belongs to a browser identity (the SHA-256 of its seat token, as the store keeps
 seats) and a game, and goes through :mod:`.skill`'s model. A rated game is one whose creator
@@ -47,7 +47,7 @@ from ..core.registry import game_ids, load_game
 from . import scores
 from .skill import MU, SIGMA, rate, ranks, shown
 from .standing import display_names, viewer_hash
-from .store import AI, HUMAN, OVER, RESIGNED, GameRow, Store, games, metadata, seats
+from .store import AI, HUMAN, OVER, RESIGNED, GameRow, Store, metadata, seats
 from .templating import templates
 
 #: most rows a leaderboard shows (the AI levels among them)
@@ -64,8 +64,6 @@ ESTABLISHED_OPPONENTS = 3
 #: a game that ends before it is played out is rated only when every person made this many moves
 #: of their own (lichess: two each), so a seat taken and resigned at once rates nobody
 MIN_MOVES = 2
-#: most games a rating history shows (the latest)
-HISTORY_SIZE = 100
 #: hex digits of a token's hash that name a player in a history's address: enough to tell
 #: players apart, and a hash (never a credential) of a secret token
 PLAYER_ID_CHARS = 16
@@ -376,82 +374,6 @@ def your_rating(store: Store, game_id: str, you: str | None) -> dict[str, Any] |
     return None if you is None else standing_of(store, game_id, you)
 
 
-def history(store: Store, game_id: str, player: str) -> dict[str, Any] | None:
-    """The rating history at ``game_id`` of the player whose id is ``player`` (:func:`player_id`):
-    its name, its standing and its latest :data:`HISTORY_SIZE` rated games, oldest first (per
-    game: id, date, opponents, rating before and after as shown, and the change); ``None`` for
-    no such player."""
-    if len(player) != PLAYER_ID_CHARS or any(c not in "0123456789abcdef" for c in player):
-        return None
-    with store.engine.connect() as db:
-        token = db.execute(select(ratings.c.token).where(ratings.c.game == game_id,
-                                                          ratings.c.token.startswith(player, autoescape=True))
-                           .limit(1)).scalar()
-        if token is None:
-            return None
-        found = db.execute(
-            select(rating_changes, games.c.updated, rating_lines.c.provisional)
-            .join(games, games.c.id == rating_changes.c.game_id)
-            .outerjoin(rating_lines, (rating_lines.c.game_id == rating_changes.c.game_id)
-                       & (rating_lines.c.seat == rating_changes.c.seat))
-            .where(rating_changes.c.token == token, games.c.game == game_id)
-            .order_by(games.c.updated.desc(), rating_changes.c.game_id).limit(HISTORY_SIZE)).mappings().all()
-        ids = [r["game_id"] for r in found]
-        others = db.execute(select(seats.c.game_id, seats.c.seat, seats.c.kind, seats.c.agent, seats.c.token)
-                            .where(seats.c.game_id.in_(ids)).order_by(seats.c.game_id, seats.c.seat)).all() if ids else []
-    names = display_names(store, sorted({o.token for o in others if o.kind == HUMAN and o.token and o.token != token}))
-    against: dict[str, list[str]] = {}
-    for o in others:
-        if o.token != token:
-            against.setdefault(o.game_id, []).append(f"The {o.agent} AI" if o.kind == AI else names.get(o.token, "?"))
-    rows = []
-    for r in reversed(found):
-        after_provisional = bool(r["provisional"]) if r["provisional"] is not None else False
-        rows.append({"game_id": r["game_id"], "when": time.strftime("%Y-%m-%d %H:%M", time.gmtime(r["updated"])),
-                     "against": ", ".join(against.get(r["game_id"], [])),
-                     "before": shown(r["before_mu"]), "after": rating_text(r["after_mu"], after_provisional),
-                     "after_mu": r["after_mu"], "change": shown(r["after_mu"]) - shown(r["before_mu"])})
-    return {"name": display_names(store, [token])[token], "token": token,
-            "standing": standing_of(store, game_id, token), "games": rows}
-
-
-def chart(points: Sequence[float], width: int = 600, height: int = 160) -> dict[str, Any] | None:
-    """An inline chart of ``points`` (ratings, oldest first): the SVG polyline's points in a
-    ``width`` x ``height`` box, and the lowest and highest rating it spans; ``None`` for fewer than two."""
-    if len(points) < 2:
-        return None
-    low, high = min(points), max(points)
-    span = max(high - low, 1.0)
-    pad = 10
-    xs = [pad + i * (width - 2 * pad) / (len(points) - 1) for i in range(len(points))]
-    ys = [height - pad - (p - low) * (height - 2 * pad) / span for p in points]
-    return {"points": " ".join(f"{x:.1f},{y:.1f}" for x, y in zip(xs, ys)), "width": width, "height": height,
-            "low": shown(low), "high": shown(high)}
-
-
-def ratings_of(store: Store, token: str) -> list[dict[str, Any]]:
-    """A player's (a token's hash) rating at every game it has one, by game id: per game its
-    :func:`standing_of` with the game's id and title."""
-    with store.engine.connect() as db:
-        held = db.execute(select(ratings.c.game).where(ratings.c.token == token).order_by(ratings.c.game)).scalars().all()
-    found = []
-    for game_id in held:
-        standing = standing_of(store, game_id, token) if game_id in game_ids() else None
-        if standing is not None:
-            found.append({**standing, "game": game_id, "title": load_game(game_id).title})
-    return found
-
-
-async def my_ratings_page(request: Request) -> Response:
-    """``GET /ratings``: this browser's rating at each game, each linked to its history."""
-    you = viewer_hash(request)
-    tables = request.app.state.tables
-    mine = [] if you is None else await tables.db(ratings_of, tables.store, you)
-    return templates.TemplateResponse(request, "my_ratings.html", {
-        "mine": mine, "bound": {"sigma": round(PROVISIONAL_SIGMA), "opponents": ESTABLISHED_OPPONENTS},
-        "games": [{"id": g, "title": load_game(g).title} for g in sorted(ai_ratings())]})
-
-
 async def leaderboard_page(request: Request) -> Response:
     """``GET /ratings/{game}``: the game's leaderboard (a solitaire's high scores instead)."""
     game_id = request.path_params["game"]
@@ -469,25 +391,5 @@ async def leaderboard_page(request: Request) -> Response:
         "bound": {"sigma": round(PROVISIONAL_SIGMA), "opponents": ESTABLISHED_OPPONENTS}})
 
 
-async def history_page(request: Request) -> Response:
-    """``GET /ratings/{game}/players/{player}``: one player's rating history at a game, a table
-    and a chart."""
-    game_id, player = request.path_params["game"], request.path_params["player"]
-    if game_id not in game_ids() or load_game(game_id).num_players == 1:
-        raise HTTPException(404, f"There is no rated game called {game_id!r}.")
-    tables = request.app.state.tables
-    found = await tables.db(history, tables.store, game_id, player)
-    if found is None:
-        raise HTTPException(404, f"Nobody with the player id {player[:PLAYER_ID_CHARS]!r} has a rating at {game_id}.")
-    return templates.TemplateResponse(request, "rating_history.html", {
-        "game": {"id": game_id, "title": load_game(game_id).title}, "player": found,
-        "you": found["token"] == viewer_hash(request), "size": HISTORY_SIZE,
-        "chart": chart([MU if not found["games"] else found["games"][0]["before"]]
-                       + [r["after_mu"] for r in found["games"]])})
-
-
 #: the routes of this module, mounted by :func:`plunder.web.app.create_app`
-routes: list[BaseRoute] = [Route("/ratings", my_ratings_page, methods=["GET"], name="my_ratings"),
-                           Route("/ratings/{game}", leaderboard_page, methods=["GET"], name="ratings"),
-                           Route("/ratings/{game}/players/{player}", history_page, methods=["GET"],
-                                 name="rating_history")]
+routes: list[BaseRoute] = [Route("/ratings/{game}", leaderboard_page, methods=["GET"], name="ratings")]
