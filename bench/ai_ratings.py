@@ -85,7 +85,7 @@ def measure(game_id: str, games: int, hard_games: int, seed: int) -> dict[str, o
         print(f"  {a} vs {b}: {w}W {t}T {lo}L")
     for a in AGENTS:
         mu, sigma = (round(v, 1) for v in ratings[a])  # as the file keeps them, so "shown" is the server's
-        print(f"  {a:7} mu {mu:7.1f}  sigma {sigma:5.1f}  shown {shown(mu, sigma):5d}  games {played[a]}")
+        print(f"  {a:7} mu {mu:7.1f}  sigma {sigma:5.1f}  shown {shown(mu):5d}  games {played[a]}")
     return {"seats": game.num_players, "games_per_pair": games, "hard_games_per_pair": hard_games, "seed": seed,
             "levels": {a: {"mu": round(ratings[a][0], 1), "sigma": round(ratings[a][1], 1), "games": played[a]}
                        for a in AGENTS if a != "random"},

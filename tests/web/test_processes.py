@@ -14,13 +14,17 @@ from typing import Any, Iterator
 
 import pytest
 import websockets
+from sqlalchemy import select
 
+from plunder.web import ratings
 from plunder.web.chat import CHAT_BURST
 from plunder.web.security import TOKEN_HEADER
+from plunder.web.store import Store, token_hash
 from plunder.web.transport import InMemory
 from plunder.web.pgtransport import PgTransport
 
 from .browser.conftest import LiveServer, servers_on
+from .test_ratings import establish
 
 #: how long a message may take to arrive before the test fails (generous: the machine is shared)
 WAIT_SECONDS = 30.0
@@ -120,10 +124,12 @@ def test_the_servers_say_which_transport_they_use(servers: list[LiveServer]) -> 
 
 
 def test_two_players_and_a_spectator_on_three_processes_play_talk_rate_and_ask_for_a_rematch(
-        servers: list[LiveServer]) -> None:
+        servers: list[LiveServer], postgres_url: str) -> None:
     game_id, anna = new_rated_game(servers[0])
     status, _, bob = post(servers[1].url, f"/lobby/{game_id}/1", {})  # bob takes the seat on another process
     assert status == 303 and bob
+    for token in (anna, bob):  # both established: the end moves both ratings, once
+        establish(postgres_url, token_hash(token), 2000.0)
 
     async def play() -> tuple[list[Seat], list[str]]:
         seats = [await Seat.open(servers[0], game_id, anna), await Seat.open(servers[1], game_id, bob),
@@ -173,7 +179,11 @@ def test_two_players_and_a_spectator_on_three_processes_play_talk_rate_and_ask_f
     verdicts = {seat.states[-1]["result"]["verdict"] for seat in seats[:2]}
     assert seats[2].states[-1]["result"]["verdict"] not in verdicts  # the spectator's has no "You"
     yours = [seat.states[-1]["result"]["yours"][0] for seat in seats[:2]]
-    assert all(line.startswith("Your rating 1500") for line in yours)
+    assert all(line.startswith("Your rating 2000 → ") for line in yours)
+    with Store(postgres_url).engine.connect() as c:  # moved once each, whichever process settled it
+        played = c.execute(select(ratings.ratings.c.games).where(
+            ratings.ratings.c.token.in_([token_hash(anna), token_hash(bob)]))).scalars().all()
+    assert played == [13, 13]
 
 
 def test_a_process_killed_mid_game_costs_its_player_nothing(servers: list[LiveServer]) -> None:

@@ -12,17 +12,18 @@ from pathlib import Path
 from typing import Any, Iterator
 
 import pytest
-from sqlalchemy import insert, select
+from sqlalchemy import event, insert, select
+from sqlalchemy.engine import Engine
 from starlette.testclient import TestClient, WebSocketTestSession
 
 from plunder.core.registry import load_game
 from plunder.match import play_out
-from plunder.web import ratings, scores, standing
+from plunder.web import rating_history, ratings, scores, standing
 from plunder.web.app import create_app
 from plunder.web.names import default_name
 from plunder.web.security import TOKEN_HEADER, new_token
-from plunder.web.skill import MU, SIGMA, shown
-from plunder.web.store import HUMAN, OVER, GameRow, SeatRow, Store, token_hash
+from plunder.web.skill import MU, SIGMA, rate, shown
+from plunder.web.store import AI, HUMAN, OVER, GameRow, SeatRow, Store, token_hash
 
 from .test_play_server import new_game, state_of
 from .clients import browser_of
@@ -128,7 +129,7 @@ def test_a_rated_end_updates_the_rating_once_and_a_restart_never_again(any_db: s
             end = play_to_the_end(ws, random.Random(3))
         [line] = end["result"]["yours"]
         row = rating_rows(db, "pillage")[token]
-        assert row["games"] == 1 and line == f"Your rating {shown(MU, SIGMA)} → {shown(row['mu'], row['sigma'])}"
+        assert row["games"] == 1 and line == f"Your rating {shown(MU)}? → {shown(row['mu'])}?"  # provisional
         assert row["mu"] != MU
         # the AI seat's rating is the measured one, untouched: only the person's changed
         with Store(db).engine.connect() as c:
@@ -136,7 +137,8 @@ def test_a_rated_end_updates_the_rating_once_and_a_restart_never_again(any_db: s
                                 .where(ratings.rating_changes.c.game_id == game_id)).scalars().all()
         assert changed == [0]
         board = {r["name"]: r["rating"] for r in ratings.leaderboard(Store(db), "pillage", token) if r["ai"]}
-        assert board == {f"The {level} AI": shown(mu, sigma) for level, (mu, sigma) in ratings.ai_ratings()["pillage"].items()}
+        assert board == {f"The {level} AI": shown(mu) for level, (mu, _) in ratings.ai_ratings()["pillage"].items()}
+        assert not any(r["you"] for r in ratings.leaderboard(Store(db), "pillage", token))  # provisional: off it
         # a second viewer, a reload: the same line, nothing moves
         assert page_yours(client, game_id) == [line]
         assert rating_rows(db, "pillage")[token] == row
@@ -153,18 +155,38 @@ def test_a_rated_end_updates_the_rating_once_and_a_restart_never_again(any_db: s
         assert rating_rows(db, "pillage")[token] == row
 
 
-def test_a_resignation_in_a_rated_game_lowers_the_resigners_rating(client: TestClient, db: str) -> None:
+def resign_after(ws: WebSocketTestSession, moves: int, rng: random.Random) -> dict[str, Any]:
+    """Make ``moves`` moves of this connection's seat (random legal ones), then resign; the last state."""
+    message = state_of(ws)
+    made = 0
+    while made < moves and not message["over"]:
+        if message["your_turn"]:
+            ws.send_json({"type": "act", "action": rng.choice(message["legal"]), "ply": message["ply"]})
+            made += 1
+        message = state_of(ws)
+    assert made == moves, "the game ended first"
+    ws.send_json({"type": "resign"})
+    while not message["over"]:
+        message = state_of(ws)
+    return message
+
+
+def test_a_rated_game_resigned_at_once_is_not_rated(client: TestClient, db: str) -> None:
+    game_id = new_game(client, "pillage", **RATED_VS_EASY)
+    with client.websocket_connect(f"/ws/{game_id}") as ws:
+        message = resign_after(ws, 0, random.Random(1))
+    assert message["result"]["yours"] == [f"Not rated: the game ended before every player had made {ratings.MIN_MOVES} moves."]
+    assert rating_rows(db, "pillage") == {}
+
+
+def test_a_resignation_after_enough_moves_lowers_the_resigners_rating(client: TestClient, db: str) -> None:
     game_id = new_game(client, "pillage", **RATED_VS_EASY)
     token = token_hash(token_of_client(client))
     with client.websocket_connect(f"/ws/{game_id}") as ws:
-        state_of(ws)
-        ws.send_json({"type": "resign"})
-        message = state_of(ws)
-        while not message["over"]:
-            message = state_of(ws)
+        message = resign_after(ws, ratings.MIN_MOVES, random.Random(2))
     row = rating_rows(db, "pillage")[token]
     assert row["games"] == 1 and row["mu"] < MU
-    assert message["result"]["yours"] == [f"Your rating {shown(MU, SIGMA)} → {shown(row['mu'], row['sigma'])}"]
+    assert message["result"]["yours"] == [f"Your rating {shown(MU)}? → {shown(row['mu'])}?"]
 
 
 def test_an_unrated_game_changes_no_rating(client: TestClient, db: str) -> None:
@@ -174,29 +196,71 @@ def test_an_unrated_game_changes_no_rating(client: TestClient, db: str) -> None:
     assert "yours" not in end["result"] and rating_rows(db, "pillage") == {}
 
 
-def test_two_people_in_a_rated_game_both_move_and_the_ai_levels_stay_fixed(any_db: str) -> None:
+def establish(db: str, token: str, mu: float, game: str = "pillage") -> None:
+    """Store an established rating ``mu`` at ``game`` for ``token`` (a hash): sure enough, and
+    earned against the three AI levels."""
+    with Store(db).engine.begin() as c:
+        c.execute(insert(ratings.ratings).values(game=game, token=token, mu=mu, sigma=ratings.PROVISIONAL_SIGMA - 100,
+                                                 games=12, updated=time.time()))
+        c.execute(insert(ratings.rated_opponents), [{"game": game, "token": token, "opponent": f"ai:{level}"}
+                                                    for level in ratings.LEVELS])
+
+
+def play_between(anna: TestClient, bo: TestClient, db: str, seed: int) -> tuple[str, dict[str, Any], dict[str, Any]]:
+    """A rated small Pillage game between two browsers, played to its end by random legal
+    moves: its id and each one's last state."""
+    game_id = new_game(anna, "pillage", preset="small", rated="on", **{"seat.0": "me", "seat.1": "open"})
+    row = Store(db).load(game_id)
+    assert row is not None
+    assert bo.get(f"/join/{row.seats[1].invite}", follow_redirects=False).status_code == 303
+    rng = random.Random(seed)
+    with anna.websocket_connect(f"/ws/{game_id}") as wa, bo.websocket_connect(f"/ws/{game_id}") as wb:
+        ma, mb = state_of(wa), state_of(wb)
+        while not ma["over"]:
+            mover, ws = (wa, ma) if ma["your_turn"] else (wb, mb)
+            mover.send_json({"type": "act", "action": rng.choice(ws["legal"]), "ply": ws["ply"]})
+            ma, mb = state_of(wa), state_of(wb)
+    return game_id, ma, mb
+
+
+def test_two_provisional_people_move_neither_rating(any_db: str) -> None:
+    db = any_db
+    with TestClient(create_app(db, ai_workers=0)) as anna, browser_of(anna) as bo:
+        _, ma, mb = play_between(anna, bo, db, 5)
+        people = {token_hash(token_of_client(anna)), token_hash(token_of_client(bo))}
+    assert people.isdisjoint(rating_rows(db, "pillage"))  # the session's PostgreSQL keeps other tests' ratings
+    for m in (ma, mb):
+        [line] = m["result"]["yours"]
+        assert line.startswith("Not rated for you: every opponent's rating is still provisional."), line
+
+
+def test_an_established_rating_moves_only_against_an_established_opponent(any_db: str) -> None:
     db = any_db
     measured = dict(ratings.ai_ratings()["pillage"])
-    app = create_app(db, ai_workers=0)
-    with TestClient(app) as anna, browser_of(anna) as bo:
-        game_id = new_game(anna, "pillage", preset="small", rated="on", **{"seat.0": "me", "seat.1": "open"})
-        row = Store(db).load(game_id)
-        assert row is not None
-        assert bo.get(f"/join/{row.seats[1].invite}", follow_redirects=False).status_code == 303
-        rng = random.Random(5)
-        with anna.websocket_connect(f"/ws/{game_id}") as wa, bo.websocket_connect(f"/ws/{game_id}") as wb:
-            ma, mb = state_of(wa), state_of(wb)
-            while not ma["over"]:
-                mover, ws = (wa, ma) if ma["your_turn"] else (wb, mb)
-                mover.send_json({"type": "act", "action": rng.choice(ws["legal"]), "ply": ws["ply"]})
-                ma, mb = state_of(wa), state_of(wb)
+    with TestClient(create_app(db, ai_workers=0)) as anna, browser_of(anna) as bo:
+        for browser in (anna, bo):
+            browser.cookies.set("plunder_token", new_token())
         a, b = token_hash(token_of_client(anna)), token_hash(token_of_client(bo))
+        establish(db, b, 2000.0)
+        held = dict(rating_rows(db, "pillage")[b])
+        _, ma, mb = play_between(anna, bo, db, 5)
         rows = rating_rows(db, "pillage")
-        assert rows[a]["games"] == rows[b]["games"] == 1
+        # the newcomer is placed against the established player; the established one does not move
+        assert rows[b] == held and rows[a]["games"] == 1 and rows[a]["mu"] != MU
+        assert ma["result"]["yours"] == [f"Your rating {shown(MU)}? → {shown(rows[a]['mu'])}?"]
+        assert mb["result"]["yours"][0].startswith("Not rated for you: every opponent's rating is still provisional.")
+        # two established players: both move, the winner up
+        with Store(db).engine.begin() as c:
+            c.execute(ratings.ratings.update().where(ratings.ratings.c.token == a).values(mu=2000.0, sigma=ratings.PROVISIONAL_SIGMA - 100))
+            c.execute(insert(ratings.rated_opponents), [{"game": "pillage", "token": a, "opponent": f"ai:{level}"}
+                                                        for level in ratings.LEVELS])
+        _, ma, mb = play_between(anna, bo, db, 6)
+        after = rating_rows(db, "pillage")
         returns = ma["result"]["scores"]
+        assert after[a]["games"] == 2 and after[b]["games"] == 13
         if returns[0] != returns[1]:
-            assert (rows[a]["mu"] > rows[b]["mu"]) == (returns[0] > returns[1])
-        assert ma["result"]["yours"] != mb["result"]["yours"] or returns[0] == returns[1]
+            assert (after[a]["mu"] > 2000.0) == (returns[0] > returns[1]) == (after[b]["mu"] < 2000.0)
+        assert all(m["result"]["yours"][0].startswith("Your rating 2000 → ") for m in (ma, mb))
     ratings.ai_ratings.cache_clear()
     assert ratings.ai_ratings()["pillage"] == measured  # never updated by games with people
 
@@ -215,22 +279,31 @@ def test_the_leaderboard_is_bounded_escaped_and_shows_the_ai_levels(client: Test
                                                                      monkeypatch: pytest.MonkeyPatch) -> None:
     store = Store(db)
     levels = ratings.ai_ratings()["pillage"]
-    floor = min(shown(mu, sigma) for mu, sigma in levels.values())
+    floor = min(mu for mu, _ in levels.values())
+    players = [{"game": "pillage", "token": f"{i:064x}", "mu": floor - 10.0 - 10.0 * i, "sigma": 100.0,
+                "games": i + 1, "updated": time.time()} for i in range(ratings.LEADERBOARD_SIZE + 20)]
+    # provisional ratings above everyone: one too unsure, one earned against too few established opponents
+    unsure = {**players[0], "token": "f" * 64, "mu": 9000.0, "sigma": ratings.PROVISIONAL_SIGMA}
+    few = {**players[0], "token": "e" * 64, "mu": 9000.0}
     with store.engine.begin() as c:  # more players than the board shows, all below the AI levels
-        c.execute(insert(ratings.ratings), [{"game": "pillage", "token": f"{i:064x}", "mu": floor - 1500.0 - 10.0 * i,
-                                             "sigma": 100.0, "games": i + 1, "updated": time.time()}
-                                            for i in range(ratings.LEADERBOARD_SIZE + 20)])
+        c.execute(insert(ratings.ratings), [*players, unsure, few])
+        c.execute(insert(ratings.rated_opponents), [{"game": "pillage", "token": p["token"], "opponent": f"ai:{level}"}
+                                                    for p in [*players, unsure] for level in ratings.LEVELS]
+                  + [{"game": "pillage", "token": few["token"], "opponent": f"ai:{level}"} for level in ratings.LEVELS[:-1]])
     monkeypatch.setattr(ratings, "display_names",
                         lambda store, tokens: {t: f"<script>x</script>{t[-3:]}" for t in tokens})
     page = client.get("/ratings/pillage").text
     body = page.split('id="leaderboard"')[1].split("</table>")[0]
     assert body.count("<tr") == ratings.LEADERBOARD_SIZE + 1  # the header row
     assert "<script>x" not in page and "&lt;script&gt;x&lt;/script&gt;" in page
+    assert "9000" not in page and "fff" not in page and "eee" not in page  # provisional: off the board
     rows = body.split("</tr>")[1:-1]
-    ai = sorted((shown(mu, sigma) for mu, sigma in levels.values()), reverse=True)
+    ai = sorted((shown(mu) for mu, _ in levels.values()), reverse=True)
     assert all('<span class="tag">AI</span>' in r for r in rows[:3]) and "The hard AI" in page
     assert [int(r.split('<td class="num">')[1].split("<")[0]) for r in rows] == \
-        ai + [shown(floor - 1500.0 - 10.0 * i, 100.0) for i in range(ratings.LEADERBOARD_SIZE - 3)]  # best first, cut
+        ai + [shown(floor - 10.0 - 10.0 * i) for i in range(ratings.LEADERBOARD_SIZE - 3)]  # best first, cut
+    # each person's row links to their rating history
+    assert f'href="/ratings/pillage/players/{"0" * 16}"' in rows[3]
     # a browser that chose no name shows its default name, never an AI's
     assert standing.display_names(store, ["ab" * 32]) == {"ab" * 32: default_name("ab" * 32)}
     # a solitaire's leaderboard is its high scores
@@ -292,3 +365,169 @@ def test_a_resigned_solitaire_is_no_score(client: TestClient, db: str) -> None:
     assert message["over"] and "yours" not in message["result"]
     with Store(db).engine.connect() as c:
         assert c.execute(select(scores.high_scores)).all() == []
+
+
+def next_error(ws: WebSocketTestSession) -> dict[str, Any]:
+    """The next ``error`` message (states before it skipped)."""
+    while True:
+        message = ws.receive_json()
+        if message["type"] == "error":
+            return message
+
+
+def test_a_rated_game_refuses_undo_and_hints_with_the_reason_and_shows_neither_button(client: TestClient) -> None:
+    rated = new_game(client, "pillage", **RATED_VS_EASY)
+    casual = new_game(client, "pillage", preset="small", **{"seat.0": "me", "seat.1": "easy"})
+    page = client.get(f"/play/{rated}").text
+    assert 'id="hint-button" title="The hard level\'s best moves and value" hidden' in page
+    assert 'id="undo-button" title="Take back to your previous decision" hidden' in page
+    assert 'id="rated-note"' in page
+    casual_page = client.get(f"/play/{casual}").text
+    assert 'id="undo-button" title="Take back to your previous decision">' in casual_page  # shown there
+    assert 'id="rated-note"' not in casual_page
+    with client.websocket_connect(f"/ws/{rated}") as ws:
+        message = state_of(ws)
+        assert message["rated"] is True and message["can_undo"] is False
+        assert message["your_turn"]  # seat 0 moves first: a hint would be for now
+        ws.send_json({"type": "hint"})
+        assert next_error(ws)["message"] == ratings.NO_HINT
+        ws.send_json({"type": "act", "action": message["legal"][0], "ply": message["ply"]})
+        ws.send_json({"type": "undo"})  # forced, as a client without the button would
+        assert next_error(ws)["message"] == ratings.NO_UNDO
+    with client.websocket_connect(f"/ws/{casual}") as ws:
+        message = state_of(ws)
+        assert message["rated"] is False and message["can_undo"] is True
+
+
+def test_the_rated_flag_is_written_with_the_game_and_never_changed(client: TestClient, db: str) -> None:
+    """Every statement that writes ``rated_games`` over a rated game's life (created, played,
+    resigned, its rematch made) and an unrated one's: one insert per rated game, in the
+    transaction that inserts the game, and the update that marks it settled; no other."""
+    seen: list[str] = []
+
+    def watch(conn: Any, cursor: Any, statement: str, *args: Any) -> None:
+        seen.append(" ".join(statement.split()))
+
+    event.listen(Engine, "before_cursor_execute", watch)
+    try:
+        rated = new_game(client, "pillage", **RATED_VS_EASY)
+        casual = new_game(client, "pillage", preset="small", **{"seat.0": "me", "seat.1": "easy"})
+        for game_id in (rated, casual):
+            with client.websocket_connect(f"/ws/{game_id}") as ws:
+                message = state_of(ws)
+                ws.send_json({"type": "resign"})
+                while not message["over"]:
+                    message = state_of(ws)
+        again = client.post(f"/rematch/{rated}", follow_redirects=False)
+        assert again.status_code == 303
+        rematch = again.headers["location"].rsplit("/", 1)[1]
+    finally:
+        event.remove(Engine, "before_cursor_execute", watch)
+    store = Store(db)
+    assert ratings.is_rated(store, rated) and ratings.is_rated(store, rematch) and not ratings.is_rated(store, casual)
+    writes = [s for s in seen if "rated_games" in s and not s.startswith("SELECT")]
+    assert [s.split(" (")[0] for s in writes if s.startswith("INSERT")] == ["INSERT INTO rated_games"] * 2
+    assert all(s.startswith("INSERT INTO rated_games") or s.startswith("UPDATE rated_games SET settled=")
+               for s in writes), writes
+    for i, s in enumerate(seen):  # each insert comes inside the game's own creation, before it commits
+        if s.startswith("INSERT INTO rated_games"):
+            assert seen[i - 1].startswith(("INSERT INTO seats", "INSERT INTO moves")), seen[i - 3:i + 1]
+
+
+def test_a_players_rating_history_is_a_page_of_its_own(client: TestClient, db: str) -> None:
+    store = Store(db)
+    me = new_token()
+    client.cookies.set("plunder_token", me)
+    mine = token_hash(me)
+    for i in range(3):
+        game_id = new_game(client, "pillage", **RATED_VS_EASY)
+        with client.websocket_connect(f"/ws/{game_id}") as ws:
+            play_to_the_end(ws, random.Random(10 + i))
+    player = ratings.player_id(mine)
+    page = client.get(f"/ratings/pillage/players/{player}").text
+    history = rating_history.history(store, "pillage", player)
+    assert history is not None and len(history["games"]) == 3
+    body = page.split('id="history"')[1].split("</table>")[0]
+    assert body.count("<tr") == 4 and "The easy AI" in body
+    assert '<polyline points="' in page and 'id="rating-chart"' in page
+    row = rating_rows(db, "pillage")[mine]
+    assert f"Rating <strong>{shown(row['mu'])}?</strong>" in page and "Provisional: uncertainty" in page
+    # linked from the leaderboard's "your rating"
+    board = client.get("/ratings/pillage").text
+    assert f'href="/ratings/pillage/players/{player}" id="my-history"' in board
+    # no such player, a malformed id, a solitaire: plain 404s
+    assert client.get(f"/ratings/pillage/players/{'0' * 16}").status_code == 404
+    assert client.get("/ratings/pillage/players/%3Cscript%3E").status_code == 404
+    assert client.get(f"/ratings/profiteer/players/{player}").status_code == 404
+
+
+def test_a_provisional_seat_is_left_out_of_an_established_players_update(tmp_path: Path) -> None:
+    """Crossroads of four: an established person, a provisional one and two AI levels. The
+    established rating moves against the AI levels only; the provisional one against all three."""
+    db = f"sqlite:///{tmp_path / 'plunder.db'}"
+    store = Store(db)
+    sure, new = token_hash(new_token()), token_hash(new_token())
+    establish(db, sure, 2000.0, game="crossroads")
+    game = load_game("crossroads")
+    assert game.num_players == 4
+    record, final = play_out(game, ["random"] * 4, 11)
+    seats = [SeatRow(HUMAN, token=sure), SeatRow(HUMAN, token=new), SeatRow(AI, agent="medium"),
+             SeatRow(AI, agent="hard")]
+    row = GameRow(new_token(), "crossroads", dict(game.params), 11, OVER, sure, seats, record.moves)
+    store.create(row, ratings.rated_in(row.id))
+    told = ratings.settle(store, row, final)
+    finish = ratings.places(row, final)
+    assert finish is not None
+    levels = ratings.ai_ratings()["crossroads"]
+    held = (2000.0, ratings.PROVISIONAL_SIGMA - 100)
+    expected_sure = rate([held, levels["medium"], levels["hard"]], [finish[0], finish[2], finish[3]])[0]
+    expected_new = rate([(MU, SIGMA), held, levels["medium"], levels["hard"]],
+                        [finish[1], finish[0], finish[2], finish[3]])[0]
+    rows = rating_rows(db, "crossroads")
+    assert (rows[sure]["mu"], rows[sure]["sigma"]) == pytest.approx(expected_sure)
+    assert (rows[new]["mu"], rows[new]["sigma"]) == pytest.approx(expected_new)
+    assert told[sure] == [f"Your rating 2000 → {shown(expected_sure[0])} (against the 2 opponents whose ratings "
+                          "are established; 1 provisional left out)"]
+    assert told[new] == [f"Your rating 1500? → {shown(expected_new[0])}?"]
+    with store.engine.connect() as c:
+        against = c.execute(select(ratings.rated_opponents.c.opponent)
+                            .where(ratings.rated_opponents.c.token == new)).scalars().all()
+    assert sorted(against) == sorted([sure, "ai:medium", "ai:hard"])  # who placed it, once each
+
+
+def test_your_ratings_page_is_linked_from_your_name_and_lists_each_game(client: TestClient, db: str) -> None:
+    me = new_token()
+    client.cookies.set("plunder_token", me)
+    assert 'href="/ratings" id="my-ratings-link"' in client.get("/lobby").text  # under the name, on every page
+    assert "No rating yet" in client.get("/ratings").text
+    game_id = new_game(client, "pillage", **RATED_VS_EASY)
+    with client.websocket_connect(f"/ws/{game_id}") as ws:
+        play_to_the_end(ws, random.Random(21))
+    page = client.get("/ratings").text
+    row = rating_rows(db, "pillage")[token_hash(me)]
+    body = page.split('id="my-ratings"')[1].split("</table>")[0]
+    assert body.count("<tr") == 2 and f'<td class="num">{shown(row["mu"])}?</td>' in body
+    assert f'href="/ratings/pillage/players/{ratings.player_id(token_hash(me))}"' in body
+
+
+@pytest.mark.parametrize("status", ["aborted", "stopped", "on"])
+def test_an_end_neither_played_out_nor_resigned_is_not_rated(tmp_path: Path, status: str) -> None:
+    """An aborted game (a status of its own, whatever it is called), or any end that is neither
+    played out nor resigned, rates nobody and says nothing, even after both players moved."""
+    db = f"sqlite:///{tmp_path / 'plunder.db'}"
+    store = Store(db)
+    sure, new = token_hash(new_token()), token_hash(new_token())
+    establish(db, sure, 2000.0)
+    game = load_game("pillage", "small")
+    record, final = play_out(game, ["random", "random"], 4)
+    assert final.is_terminal() and len(record.moves) > 2 * ratings.MIN_MOVES
+    row = GameRow(new_token(), "pillage", dict(game.params), 4, status, sure,
+                  [SeatRow(HUMAN, token=sure), SeatRow(HUMAN, token=new)], record.moves)
+    store.create(row, ratings.rated_in(row.id))
+    before = rating_rows(db, "pillage")
+    assert ratings.settle(store, row, final) == {}
+    assert rating_rows(db, "pillage") == before
+    # the same moves with the status of a played-out game are rated: what the test above would see
+    played = GameRow(new_token(), "pillage", dict(game.params), 4, OVER, sure, row.seats, record.moves)
+    store.create(played, ratings.rated_in(played.id))
+    assert ratings.settle(store, played, final)[new][0].startswith("Your rating 1500? → ")

@@ -25,7 +25,7 @@ from starlette.routing import Mount
 from starlette.staticfiles import StaticFiles
 
 from ..core.registry import entry, game_ids
-from . import assets, coach, editor, games, lobby, newgame, pages, ratings, replays, roomfeed, scores
+from . import assets, coach, editor, games, lobby, newgame, pages, rating_history, ratings, replays, roomfeed, scores
 from . import quotas
 from .limits import (CREATE_BURST, CREATE_RATE, MAX_FRAME_BYTES, SPECTATOR_BURST, SPECTATOR_RATE, UPLOAD_BURST,
                      UPLOAD_RATE, VIEW_BURST, VIEW_RATE, BodyLimit, Buckets)
@@ -67,7 +67,7 @@ def create_app(db_url: str | None = None, ai_workers: int | None = None, warm: b
     moves and hints in ``ai_workers`` processes (default: one per core; 0: a thread), started
     in the background with the app when ``warm`` (else at the first AI move)."""
     routes = [*pages.routes, *newgame.routes, *games.routes, *lobby.routes, *replays.routes, *coach.routes, *editor.routes, *assets.routes,
-              *ratings.routes, *scores.routes, *roomfeed.routes,
+              *ratings.routes, *rating_history.routes, *scores.routes, *roomfeed.routes,
               Mount("/static", StaticFiles(directory=str(STATIC_DIR)), name="static")]
     store = Store(db_url or default_db_url())
     tables = Tables(store, Thinkers(ai_workers))

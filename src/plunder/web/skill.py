@@ -4,9 +4,10 @@ rates free-for-all results of any number of seats (Crossroads seats 2-6), and th
 finish a game's end gives it.
 
 Ratings are on a scale where a newcomer is ``MU`` with uncertainty ``SIGMA``; what players are
-shown is the conservative figure :func:`shown` (mu - 3 sigma, moved up by 3 sigma of a
-newcomer), so a newcomer shows 1500 as on most game sites, nobody shows a negative number after
-a first loss, and a rating climbs as games make the model surer.
+shown is the mean, :func:`shown` (as lichess shows its rating), and :mod:`.ratings` marks it
+provisional ("?") while the uncertainty is large. The mean rather than a conservative
+mu - 3 sigma, because the AI levels' sigmas are fixed as measured: a player whose sigma fell
+below theirs would show above a level that still beats them.
 """
 
 from __future__ import annotations
@@ -19,18 +20,13 @@ from openskill.models import PlackettLuce
 MU = 1500.0
 #: a newcomer's uncertainty (OpenSkill's default ratio of mu to sigma, 3)
 SIGMA = 500.0
-#: how many sigmas the shown rating stays below the mean: the rating a player has at least,
-#: with about 99.7% confidence under the model
-Z = 3.0
-
 #: the model every rating goes through (beta and tau are OpenSkill's defaults for this scale)
 MODEL = PlackettLuce(mu=MU, sigma=SIGMA, beta=SIGMA / 2, tau=MU / 300)
 
 
-def shown(mu: float, sigma: float) -> int:
-    """The rating shown to players: the conservative ordinal mu - :data:`Z` sigma, moved up by
-    :data:`Z` :data:`SIGMA` so that a newcomer shows :data:`MU` (the same order), rounded."""
-    return round(mu - Z * sigma + Z * SIGMA)
+def shown(mu: float) -> int:
+    """The rating shown to players: the mean ``mu``, rounded (a newcomer shows :data:`MU`)."""
+    return round(mu)
 
 
 def ranks(returns: Sequence[float], scores: Sequence[float]) -> list[int]:

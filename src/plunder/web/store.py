@@ -188,8 +188,9 @@ class Store:
         """Let go of every connection."""
         self.engine.dispose()
 
-    def create(self, row: GameRow) -> None:
-        """Store a new game with its seats (and its first moves, if any)."""
+    def create(self, row: GameRow, also: Callable[[Connection], None] | None = None) -> None:
+        """Store a new game with its seats (and its first moves, if any); ``also`` writes what
+        belongs to the game from its first moment in the same transaction (that it is rated)."""
         now = time.time()
         with self.engine.begin() as db:
             db.execute(insert(games).values(
@@ -199,6 +200,8 @@ class Store:
             db.execute(insert(seats), [{"game_id": row.id, "seat": i, "kind": s.kind, "agent": s.agent,
                                         "token": s.token, "invite": s.invite} for i, s in enumerate(row.seats)])
             self._insert_moves(db, row.id, 0, row.moves)
+            if also is not None:
+                also(db)
 
     def load(self, game_id: str) -> GameRow | None:
         """The stored game ``game_id`` with its seats and moves, or ``None``."""

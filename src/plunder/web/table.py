@@ -131,6 +131,9 @@ class Table:
         self.lock = asyncio.Lock()
         self.viewers: set[Viewer] = set()
         self.thinking: asyncio.Task[None] | None = None
+        #: the game is rated (:mod:`.ratings`; set as it is created or loaded, never changed):
+        #: no undo, no hints
+        self.rated = False
         #: a hint is being worked out (one at a time per game: each is seconds of search)
         self.hinting = False
         self.used = time.monotonic()
@@ -235,7 +238,8 @@ class Table:
         return all(s.kind == AI for s in self.row.seats)
 
     def alone(self, you: frozenset[int]) -> bool:
-        """True when every seat but ``you`` is an AI: undo and hints are for such games only."""
+        """True when every seat but ``you`` is an AI: undo and hints are for such games only
+        (unrated ones: :attr:`rated`)."""
         return bool(you) and all(i in you or s.kind == AI for i, s in enumerate(self.row.seats))
 
     def extend(self, moves: Sequence[Move], states: Sequence[State]) -> None:
@@ -400,7 +404,8 @@ class Table:
             "seats": self.seat_views(you), "you": sorted(you), "your_turn": your_turn,
             "legal": prepared.legal if your_turn else [], "legal_total": prepared.legal_total if your_turn else 0,
             "legal_fields": prepared.legal_fields if your_turn else [],
-            "thinking": self.ai_to_move(), "can_undo": self.on and self.alone(you),
+            "thinking": self.ai_to_move(), "can_undo": self.on and self.alone(you) and not self.rated,
+            "rated": self.rated,
             "over": result is not None, "result": result,
         }
         if self.rematch is not None and you:

@@ -16,6 +16,7 @@ a write names the version it was planned on (:class:`~.store.StaleWrite`).
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import logging
 import time
 from typing import Awaitable, Callable, Sequence
@@ -169,6 +170,7 @@ class Tables:
                 # large game: a thread does it while the event loop serves the other games
                 # (its picture is drawn by :meth:`ready` below, once the players' names are read)
                 table = await asyncio.to_thread(Table, row)
+                table.rated = await self.db(ratings.is_rated, self.store, game_id)
                 self._evict()
                 self.open[game_id] = table
         self._loading.pop(game_id, None)
@@ -282,9 +284,8 @@ class Tables:
         row.moves = moves
         if states[-1].is_terminal():
             row.status = OVER
-        await self.db(self.store.create, row)
-        if rated:
-            await self.db(ratings.mark_rated, self.store, row.id)
+        await self.db(self.store.create, row, ratings.rated_in(row.id) if rated else None)
+        table.rated = rated
         if listed and any(s.kind == OPEN for s in seats):
             await self.db(list_game, self.store, row.id)
         table.extend(moves, states[1:])
@@ -406,7 +407,9 @@ class Tables:
         if result is not None:
             try:
                 await self.db(outcomes.record, self.store, table.id, str(result["verdict"]))
-                table.outcome = await self.db(ratings.settle, self.store, table.row, table.state)
+                # the row as it stands: its moves are the table's (the row keeps those it was loaded with)
+                row = dataclasses.replace(table.row, moves=list(table.moves))
+                table.outcome = await self.db(ratings.settle, self.store, row, table.state)
             except Exception:  # the store failing here costs the game nothing: the next load settles it
                 log.exception("could not settle game %s", table.id)
 
@@ -447,6 +450,8 @@ class Tables:
         drawn again: the same draws come back, keyed on their index)."""
         async with table.lock:
             you = table.seats_of(viewer.token)
+            if table.rated:
+                raise Refused(ratings.NO_UNDO)
             if not table.alone(you):
                 raise Refused("Undo is only for games against the AI.")
             if not table.on:
@@ -487,6 +492,8 @@ class Tables:
         """The hint agent's best moves for the viewer's decision (games against the AI only)."""
         async with table.lock:
             you = table.seats_of(viewer.token)
+            if table.rated:
+                raise Refused(ratings.NO_HINT)
             if not table.on or table.state.current_player not in you:
                 raise Refused("A hint is for your turn.")
             if not table.alone(you):

@@ -205,7 +205,7 @@
 
   function controls(msg, mine) {
     $("controls").hidden = !mine || msg.over;
-    // hints and undo are for a game against the AI only (the server refuses them otherwise)
+    // hints and undo are for an unrated game against the AI only (the server refuses them otherwise)
     $("hint-button").hidden = $("undo-button").hidden = !msg.can_undo;
     $("hint-button").disabled = !msg.your_turn;
     $("undo-button").disabled = !log.some((e) => (msg.you || []).includes(e.by));
