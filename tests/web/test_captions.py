@@ -106,7 +106,8 @@ def test_crossroads_offer_names_the_traders_on_the_web_and_keeps_p1_in_the_termi
     # "Offer: Anna's C8 trades with the medium AI (Player 3)'s D4" (three medium AIs told apart by their labels)
     assert not re.search(r"\bP\d'", offer) and re.fullmatch(r"Offer: .*(Anna|the medium AI \(Player \d\))'s .*", offer), offer
     # the terminal's few columns keep the short labels
-    assert re.search(r"P\d's [A-Z]\d+ trades with P\d's", entry("crossroads").presentation.describe(state, state.offer) or "")
+    describe = entry("crossroads").presentation.describe
+    assert describe is not None and re.search(r"P\d's [A-Z]\d+ trades with P\d's", describe(state, state.offer))
 
 
 @pytest.fixture
