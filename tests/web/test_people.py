@@ -404,3 +404,22 @@ def test_an_open_seat_has_no_name_but_its_label_and_the_mute_button_uses_names(a
     game_id = new_game(anna, "pillage", preset="small", **{"seat.0": "me", "seat.1": "open"})
     with anna.websocket_connect(f"/ws/{game_id}") as ws:
         assert [s["name"] for s in state_of(ws)["seats"]] == ["You", "Player 2 (open seat)"]
+
+
+def test_names_hold_across_two_processes_on_postgresql(postgres_url: str) -> None:
+    """Two apps over one PostgreSQL store, as two server processes: a name chosen on one is
+    protected on the other, and a game finished on one keeps its names on the other."""
+    with TestClient(create_app(postgres_url, ai_workers=0)) as one, \
+            TestClient(create_app(postgres_url, ai_workers=0)) as two:
+        named(one, "Quentin")
+        with browser_of(two) as rival:
+            refused = rival.post("/name", data={"name": "Qu\u0435ntin", "next": "/"}, follow_redirects=False)
+            assert refused.status_code == 400 and "a name already in use" in refused.text
+        game_id = new_game(one, "pillage", preset="small", **{"seat.0": "me", "seat.1": "easy"})
+        finish_by_resigning(one, game_id)
+        two.cookies.set(COOKIE, one.cookies[COOKIE])  # Quentin's browser, on the other process
+        named(two, "Quincy")
+        with browser_of(one) as watcher, watcher.websocket_connect(f"/ws/{game_id}") as ws:
+            seen = state_of(ws)
+        assert [s["name"] for s in seen["seats"]] == ["Quentin", "the easy AI"]
+        assert seen["result"]["verdict"] == "Quentin resigned: the easy AI wins"
