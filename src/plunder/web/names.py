@@ -3,9 +3,12 @@ as seats keep tokens) and shown wherever a seat is named on the web: seats, verd
 game log, my games and the lobby.
 
 Names are untrusted input: :func:`normalise` bounds them (:data:`MAX_NAME_CHARS`), turns
-control characters and runs of whitespace into one space, and refuses a name that could pass
-for an AI seat or the page's own words ("hard AI", "You", "Player 2"). They are shown through
-Jinja's autoescaping and the scripts' ``textContent`` only. How a seat is called from a
+control characters and runs of whitespace into one space, and refuses a name holding a
+character that is not seen (:mod:`.visible`) or that could pass for an AI seat or the page's
+own words ("hard AI", "You", "Player 2"), letter for letter or by looking alike
+(:mod:`.lookalike`: "the hard АI" with a Cyrillic А); :func:`keep_name` also refuses one that
+looks like another browser's (:func:`protected_names`). They are shown through Jinja's
+autoescaping and the scripts' ``textContent`` only. How a seat is called from a
 viewer's side ("You", "Anna", "the hard AI") is :class:`Callers`.
 """
 
