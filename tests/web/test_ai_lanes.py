@@ -187,10 +187,12 @@ def test_a_failing_ai_falls_back_to_a_simpler_level_and_says_so(monkeypatch: pyt
     got, log = run_apart(_play_against_failing_hard(f"sqlite:///{tmp_path / 'plunder.db'}"))
     notices = [m for m in got if m["type"] == "notice"]
     assert len(notices) == 1
-    assert "Player 2: the hard AI failed on this position" in notices[0]["message"] and "level medium" in notices[0]["message"]
+    # by the seat's name, as the log says it (never its label)
+    assert notices[0]["message"].startswith("The medium AI: the hard AI failed on this position") and \
+        "level medium" in notices[0]["message"]
     # the move made at the simpler level says why in the log, and the seat shows its new level
     assert sum("Player 2: the hard AI failed on this position" in text for text in log) == 1
-    assert got[-1]["seats"][1]["name"] == "Player 2 (AI medium)"
+    assert got[-1]["seats"][1]["name"] == "the medium AI"
     # hard was tried once; every later move of the seat asked for medium
     assert asked[0] == "hard" and "hard" not in asked[1:] and asked.count("medium") >= 2
 

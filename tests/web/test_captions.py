@@ -1,7 +1,7 @@
 """The board's captions name the players as the log does (core/svg.py ``seats_called``,
 web/table.py ``Prepared``): the game-over line, the score, the move shown and the labels a
 picture draws say each seat's name, escaped, wrapped with the name in it, and drawn again when
-a player renames; a picture drawn outside (the terminal, the files) keeps the rules' labels."""
+a player renames while the game is played (a finished game keeps its names); a picture drawn outside (the terminal, the files) keeps the rules' labels."""
 
 from __future__ import annotations
 
@@ -96,6 +96,20 @@ def test_crossroads_trading_line_names_the_trader() -> None:
     assert f"Trading: {trader} may offer" in "\n".join(texts(svg_of(state)))
 
 
+def test_crossroads_offer_names_the_traders_on_the_web_and_keeps_p1_in_the_terminal() -> None:
+    state = played("crossroads", 5, lambda s: s.phase is Phase.RESPOND and s.offer is not None)
+    assert isinstance(state, CrossroadsState) and state.offer is not None  # the random game reached an offer
+    callers = callers_for(state, "Anna")
+    with seats_called(callers.told):
+        joined = " ".join(texts(svg_of(state)))
+    offer = joined[joined.index("Offer:"):joined.index(" gets ", joined.index("Offer:"))]
+    # "Offer: Anna's C8 trades with the medium AI (Player 3)'s D4" (three medium AIs told apart by their labels)
+    assert not re.search(r"\bP\d'", offer) and re.fullmatch(r"Offer: .*(Anna|the medium AI \(Player \d\))'s .*", offer), offer
+    # the terminal's few columns keep the short labels
+    describe = entry("crossroads").presentation.describe
+    assert describe is not None and re.search(r"P\d's [A-Z]\d+ trades with P\d's", describe(state, state.offer))
+
+
 @pytest.fixture
 def anna(tmp_path: Path) -> Iterator[TestClient]:
     """A browser called Anna on a fresh app."""
@@ -107,6 +121,13 @@ def anna(tmp_path: Path) -> Iterator[TestClient]:
 def test_the_table_picture_names_the_players_and_is_redrawn_on_a_rename(anna: TestClient) -> None:
     game_id = new_game(anna, "pillage", preset="small", **{"seat.0": "me", "seat.1": "easy"})
     rng = random.Random(2)
+    # while it is played, a rename redraws the picture
+    named(anna, HOSTILE)
+    with anna.websocket_connect(f"/ws/{game_id}") as ws:
+        again = state_of(ws)["svg"]
+    assert f"Score: {HOSTILE} " in "\n".join(texts(again)) and "Anna" not in again
+    assert "&lt;b&gt;&amp;\"" in again
+    named(anna, "Anna")
     with anna.websocket_connect(f"/ws/{game_id}") as ws:
         message = until_my_turn(ws, state_of(ws))
         while not message["over"]:
@@ -120,11 +141,10 @@ def test_the_table_picture_names_the_players_and_is_redrawn_on_a_rename(anna: Te
     # a spectator is sent the same picture (no "You" in it)
     with other(anna).websocket_connect(f"/ws/{game_id}") as ws:
         assert state_of(ws)["svg"] == message["svg"]
-    named(anna, HOSTILE)
+    # once it is over, it keeps the names it was played under
+    named(anna, "Annabel")
     with anna.websocket_connect(f"/ws/{game_id}") as ws:
-        again = state_of(ws)["svg"]
-    assert f"Score: {HOSTILE} " in "\n".join(texts(again)) and "Anna" not in again
-    assert "&lt;b&gt;&amp;\"" in again
+        assert state_of(ws)["svg"] == message["svg"]
 
 
 def test_a_table_loaded_afresh_draws_its_picture_once_with_the_names(anna: TestClient, tmp_path: Path,

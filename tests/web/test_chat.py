@@ -121,6 +121,35 @@ def test_lines_are_bounded_in_length_rate_and_number(pair: tuple[TestClient, Tes
         assert a.receive_json()["message"] == f"This game's table talk is full: {CHAT_BURST} lines at most."
 
 
+def test_lines_with_characters_not_seen_are_refused_in_words_never_a_traceback(
+        pair: tuple[TestClient, TestClient, TestClient, str], caplog: pytest.LogCaptureFixture) -> None:
+    alice, _bob, _carol, game_id = pair
+    with alice.websocket_connect(f"/ws/{game_id}") as a:
+        state_of(a)
+        refusals = {
+            "gg \u202enoitpircsbus": "direction controls such as RIGHT-TO-LEFT OVERRIDE (U+202E)",
+            "\u2066hi\u2069": "direction controls such as LEFT-TO-RIGHT ISOLATE (U+2066)",
+            "\u200b\u200b\u200b": "invisible characters such as ZERO WIDTH SPACE (U+200B)",
+            "\u3164": "invisible characters such as HANGUL FILLER (U+3164)",
+        }
+        for text, why in refusals.items():
+            answer = said(a, text)
+            assert answer["type"] == "error" and answer["about"] == "chat" and why in answer["message"], answer
+        # a lone surrogate escaped in the JSON text, as a hostile client sends it
+        for raw in ('{"type": "chat", "text": "hi \\ud800 there"}', '{"type": "chat", "text": "\\udfff"}'):
+            a.send_text(raw)
+            answer = a.receive_json()
+            assert answer["type"] == "error" and answer["about"] == "chat", answer
+            assert "half of a character without its other half" in answer["message"]
+        a.send_text('{"type": "act", "action": "\\ud800", "ply": 0}')  # any other message: refused alike
+        answer = a.receive_json()
+        assert answer["type"] == "error" and "lone surrogate" in answer["message"], answer
+        # an emoji sequence's joiner is no trick: kept
+        line = said(a, "gg \U0001f468\u200d\U0001f469\u200d\U0001f467")
+        assert line["type"] == "chat" and line["lines"][0]["text"] == "gg \U0001f468\u200d\U0001f469\u200d\U0001f467"
+    assert not [r for r in caplog.records if r.levelname in ("ERROR", "CRITICAL")]
+
+
 def test_the_history_sent_is_the_latest_lines(db: str) -> None:
     with TestClient(create_app(db, ai_workers=0)) as client:
         game_id = new_game(client, "pillage", preset="small", **{"seat.0": "me", "seat.1": "hotseat"})

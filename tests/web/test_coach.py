@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import re
 import threading
 import time
 from pathlib import Path
@@ -21,6 +22,7 @@ from plunder.analysis.value import Task, Valuation
 from plunder.core.record import Record
 from plunder.web import coach
 from plunder.web.app import create_app
+from plunder.web.names import Callers, SeatWho
 from plunder.web.thinking import Thinkers
 
 from .test_replays import new_game, page_config, play_out
@@ -95,6 +97,10 @@ def test_a_finished_game_is_analysed_and_kept(server: TestClient, monkeypatch: p
     drawn = server.get(f"{config['better']}{marked['n']}")
     assert drawn.status_code == 200, drawn.text
     assert f"move {marked['n']}: {marked['best']}" in drawn.json()["svg"]
+    # the seats by their players' names, in the analysis and on the board (docs/web.md, "Names")
+    assert body["seats"][1] == "the easy AI" and body["seats"][0].startswith("Guest-")
+    assert not re.search(r"Player \d", drawn.json()["svg"] + " ".join(m["best_words"] + m["played_words"]
+                                                                       for m in body["moves"]))
     assert drawn.json()["told"].startswith(f"move {marked['n']}: {marked['best']}")
     good = next(m for m in body["moves"] if m["best"] == m["played"])
     assert server.get(f"{config['better']}{good['n']}").status_code == 404
@@ -194,3 +200,15 @@ def test_an_uploaded_record_is_analysed_when_it_is_over(server: TestClient, monk
     assert "analyse" not in cut
     refused = server.post(f"/replay/upload/{cut['digest']}/analyse", content=unfinished.to_json())
     assert refused.status_code == 409 and "not over" in refused.json()["error"]
+
+
+def test_the_analysis_calls_the_seats_by_their_names() -> None:
+    callers = Callers([SeatWho("human", "a" * 64, None, "Player 1"), SeatWho("ai", None, "hard", "Player 2")],
+                      {"a" * 64: "Anna"})
+    data = {"seats": ["Player 1", "Player 2"], "status": "done",
+            "moves": [{"n": 1, "played_words": "Player 1 sails to b2", "best_words": "Player 1 fights Player 2"}]}
+    named = coach.called(data, callers)
+    assert named["seats"] == ["Anna", "the hard AI"] and named["status"] == "done"
+    assert named["moves"][0]["played_words"] == "Anna sails to b2"
+    assert named["moves"][0]["best_words"] == "Anna fights the hard AI"
+    assert coach.called(data, None) is data  # an upload has no names

@@ -5,6 +5,7 @@ the seats rotated."""
 
 from __future__ import annotations
 
+import random
 import re
 from pathlib import Path
 from typing import Any, Iterator
@@ -13,7 +14,10 @@ import pytest
 from starlette.testclient import TestClient
 
 from plunder.web.app import create_app
-from plunder.web.names import MAX_NAME_CHARS, Callers, NameRefused, SeatWho, normalise
+from plunder.web.lookalike import likeness
+from plunder.web.names import (MAX_NAME_CHARS, Callers, NameRefused, SeatWho, keep_name, names_of, normalise,
+                               protected_names, set_name, unlike)
+from plunder.web.store import Store
 from plunder.web import lobby, rooms
 from plunder.web.rooms import MAX_LOBBY, offer
 from plunder.web.security import COOKIE
@@ -59,8 +63,79 @@ def test_a_hostile_name_is_refused_with_one_line(name: str, why: str) -> None:
 
 
 def test_control_characters_and_spaces_are_made_one_space() -> None:
-    assert normalise(" Anna\x00\u202e  B\tob\n") == "Anna B ob"
+    assert normalise(" Anna\x00\u3000  B\tob\n") == "Anna B ob"
     assert normalise("Élise") == "Élise" and normalise("<script>") == "<script>"
+
+
+@pytest.mark.parametrize("name, why", [
+    ("the hard \u0410I", "looks like the word AI"),  # a Cyrillic capital A
+    ("the hard \uff21\uff29", "looks like the word AI"),  # fullwidth A and I
+    ("the hard Al", "looks like the word AI"),  # a small L for the capital I
+    ("hard Al", "looks like the word AI"), ("B0T", "looks like the word BOT"),
+    ("Y\u043eu", "looks like 'You'"),  # a Cyrillic small o
+    ("P1ayer 2", "looks like 'Player 2'"), ("\uff30layer 3", "looks like 'Player 3'"),
+])
+def test_a_name_that_looks_like_an_ai_or_the_pages_words_is_refused(name: str, why: str) -> None:
+    with pytest.raises(NameRefused, match=why):
+        normalise(name)
+
+
+@pytest.mark.parametrize("name, why", [
+    ("An\u202ena", "direction controls such as RIGHT-TO-LEFT OVERRIDE \\(U\\+202E\\)"),
+    ("\u2067Anna", "direction controls such as RIGHT-TO-LEFT ISOLATE"),
+    ("An\u200fna", "direction controls such as RIGHT-TO-LEFT MARK"),
+    ("\u061cAnna", "direction controls such as ARABIC LETTER MARK"),
+    ("An\u200bna", "invisible characters such as ZERO WIDTH SPACE \\(U\\+200B\\)"),
+    ("An\u2060na", "invisible characters such as WORD JOINER"), ("\ufeffAnna", "ZERO WIDTH NO-BREAK SPACE"),
+    ("An\u00adna", "SOFT HYPHEN"), ("\u200d", "ZERO WIDTH JOINER \\(U\\+200D\\) only between two visible"),
+    ("Anna\u200d", "only between two visible"), ("\u3164", "HANGUL FILLER"), ("\u2800\u2800", "BRAILLE PATTERN BLANK"),
+    ("\ufe0fAnna", "only right after the character it changes"),
+    ("An\ud800na", "half of a character"), ("\udfff", "half of a character"),
+    ("An\ufffdna", "REPLACEMENT CHARACTER"),
+])
+def test_a_name_with_a_character_not_seen_is_refused_saying_which(name: str, why: str) -> None:
+    with pytest.raises(NameRefused, match=why) as refused:
+        normalise(name)
+    assert "\n" not in str(refused.value)
+
+
+@pytest.mark.parametrize("name", ["Alice", "Al\u00e9x", "Zo\u00eb", "\u0410\u043d\u043d\u0430", "\u5f20\u4f1f",
+                                  "Zo\u00eb \U0001f468\u200d\U0001f469\u200d\U0001f467", "\U0001f3f3\ufe0f\u200d\U0001f308",
+                                  "\u0645\u0647\u200c\u0633\u0627", "Bob the builder"])
+def test_names_in_any_script_and_emoji_sequences_are_kept(name: str) -> None:
+    assert normalise(name) == name
+
+
+def test_likeness_sees_what_a_name_passes_for() -> None:
+    ai = likeness("the hard AI")
+    assert [likeness(n) == ai for n in ("the hard \u0410I", "the hard \uff21\uff29", "the hard Al", "THE HARD AL")] == \
+        [True] * 4
+    assert likeness("Y\u043eu") == likeness("You") == likeness("y0u")
+    assert likeness("Anna") != likeness("Anne") and likeness("Bob") != likeness("Rob")
+    assert likeness("An\u200dna") == likeness("Anna")  # a joiner draws nothing between two Latin letters
+    # linear in the name: 24 fullwidth I (whose every reading the confusables package would list: 2**24)
+    assert likeness("\uff29" * MAX_NAME_CHARS) == "l" * MAX_NAME_CHARS
+
+
+def test_a_name_like_another_identitys_or_a_protected_one_is_refused(app_db: str) -> None:
+    store = Store(app_db)
+    try:
+        set_name(store, "a" * 64, "Anna")
+        set_name(store, "b" * 64, "Bob")
+        protected = protected_names(store)
+        assert protected[:4] == ["the easy AI", "the medium AI", "the hard AI", "You"]
+        assert sorted(protected[4:]) == ["Anna", "Bob"]
+        for lookalike in ("\u0410nna", "ANNA", "anna", "\uff21nna"):
+            with pytest.raises(NameRefused, match="'Anna', a name already in use"):
+                keep_name(store, "c" * 64, normalise(lookalike))
+        keep_name(store, "a" * 64, "ANNA")  # its own name respelt
+        keep_name(store, "c" * 64, "Anne")
+        assert names_of(store, ["a" * 64, "c" * 64]) == {"a" * 64: "ANNA", "c" * 64: "Anne"}
+        assert "ANNA" not in protected_names(store, "a" * 64) and "ANNA" in protected_names(store, "c" * 64)
+        with pytest.raises(NameRefused, match="'You'"):
+            unlike("Y\u043eu", protected_names(store))
+    finally:
+        store.engine.dispose()
 
 
 def test_verdicts_from_each_side() -> None:
@@ -261,3 +336,90 @@ def test_a_rematch_offered_first_by_another_process_stands_and_the_second_game_i
     assert rooms_seen == [game_id] and went == f"/play/{first}"
     mine = anna.get("/mine").text
     assert sorted(re.findall(r'href="/play/([^"]+)"', mine)) == sorted([game_id, first])  # the second is gone
+
+
+def test_the_name_form_refuses_a_lookalike_and_a_broken_character_in_words(anna: TestClient) -> None:
+    with browser_of(anna) as bob:
+        for name, why in [("the hard \u0410I", "looks like the word AI"), ("Y\u043eu", "looks like &#39;You&#39;"),
+                          ("\u0410nna", "&#39;\u0410nna&#39; looks like &#39;Anna&#39;, a name already in use"),
+                          ("Bo\u202eb", "direction controls such as RIGHT-TO-LEFT OVERRIDE (U+202E)")]:
+            refused = bob.post("/name", data={"name": name, "next": "/"}, follow_redirects=False)
+            assert refused.status_code == 400 and why in refused.text, name
+            assert 'id="name-error"' in refused.text  # said beside the field, the name typed kept in it
+        # a lone surrogate sent in a form (its UTF-8-like bytes) arrives as U+FFFD: refused plainly
+        broken = bob.post("/name", content=b"name=Bo%ED%A0%80b&next=/", follow_redirects=False,
+                          headers={"content-type": "application/x-www-form-urlencoded"})
+        assert broken.status_code == 400 and "REPLACEMENT CHARACTER (U+FFFD)" in broken.text
+        assert ">Anna</summary>" in anna.get("/").text  # the name in use stays its holder's
+        named(anna, "ANNA")  # who may respell it
+
+
+def play_out(client: TestClient, game_id: str) -> dict[str, Any]:
+    """Play ``game_id`` to its end with random moves for this browser's seat; the last state."""
+    rng = random.Random(1)
+    with client.websocket_connect(f"/ws/{game_id}") as ws:
+        message = until_my_turn(ws, state_of(ws))
+        while not message["over"]:
+            ws.send_json({"type": "act", "action": rng.choice(message["legal"]), "ply": message["ply"]})
+            message = until_my_turn(ws, state_of(ws))
+    return message
+
+
+def test_a_finished_game_keeps_the_names_it_was_played_under_everywhere(anna: TestClient, app_db: str) -> None:
+    game_id = new_game(anna, "pillage", preset="small", **{"seat.0": "me", "seat.1": "easy"})
+    end = play_out(anna, game_id)
+    # the breakdown and the seats by their names, not their labels
+    assert end["result"]["breakdown"] and not re.search(r"Player \d", " ".join(end["result"]["breakdown"]))
+    assert any("Anna" in line or "the easy AI" in line for line in end["result"]["breakdown"])
+    assert [s["name"] for s in end["seats"]] == ["You", "the easy AI"]
+    with browser_of(anna) as carol:
+        with carol.websocket_connect(f"/ws/{game_id}") as ws:
+            seen = state_of(ws)
+        assert [s["name"] for s in seen["seats"]] == ["Anna", "the easy AI"]
+        verdict = seen["result"]["verdict"]
+        assert "Anna" in verdict or "the easy ai" in verdict.lower()
+        breakdown = seen["result"]["breakdown"]
+        named(anna, "Annabel")  # a rename afterwards rewrites none of it
+        with carol.websocket_connect(f"/ws/{game_id}") as ws:
+            again = state_of(ws)
+        assert again["result"]["verdict"] == verdict and [s["name"] for s in again["seats"]] == ["Anna", "the easy AI"]
+        assert again["result"]["breakdown"] == breakdown
+        replay = carol.get(f"/replay/game/{game_id}")
+        assert '<span class="seat seat-0">Anna</span>' in replay.text and "Annabel" not in replay.text
+        assert "Anna, the easy AI" in carol.get("/replay").text
+        # the replay board calls the seats by those names too
+        frame = carol.get(f"/replay/game/{game_id}/1").json()
+        assert not re.search(r"Player \d", frame["svg"]) and ("Anna" in frame["svg"] or "easy AI" in frame["svg"])
+    # another server process over the same store reads the same names
+    with TestClient(create_app(app_db, ai_workers=0)) as later:
+        with later.websocket_connect(f"/ws/{game_id}") as ws:
+            assert state_of(ws)["result"]["verdict"] == verdict
+    # a game begun after the rename is Annabel's
+    second = new_game(anna, "pillage", preset="small", **{"seat.0": "me", "seat.1": "easy"})
+    with browser_of(anna) as dave, dave.websocket_connect(f"/ws/{second}") as ws:
+        assert state_of(ws)["seats"][0]["name"] == "Annabel"
+
+
+def test_an_open_seat_has_no_name_but_its_label_and_the_mute_button_uses_names(anna: TestClient) -> None:
+    game_id = new_game(anna, "pillage", preset="small", **{"seat.0": "me", "seat.1": "open"})
+    with anna.websocket_connect(f"/ws/{game_id}") as ws:
+        assert [s["name"] for s in state_of(ws)["seats"]] == ["You", "Player 2 (open seat)"]
+
+
+def test_names_hold_across_two_processes_on_postgresql(postgres_url: str) -> None:
+    """Two apps over one PostgreSQL store, as two server processes: a name chosen on one is
+    protected on the other, and a game finished on one keeps its names on the other."""
+    with TestClient(create_app(postgres_url, ai_workers=0)) as one, \
+            TestClient(create_app(postgres_url, ai_workers=0)) as two:
+        named(one, "Quentin")
+        with browser_of(two) as rival:
+            refused = rival.post("/name", data={"name": "Qu\u0435ntin", "next": "/"}, follow_redirects=False)
+            assert refused.status_code == 400 and "a name already in use" in refused.text
+        game_id = new_game(one, "pillage", preset="small", **{"seat.0": "me", "seat.1": "easy"})
+        finish_by_resigning(one, game_id)
+        two.cookies.set(COOKIE, one.cookies[COOKIE])  # Quentin's browser, on the other process
+        named(two, "Quincy")
+        with browser_of(one) as watcher, watcher.websocket_connect(f"/ws/{game_id}") as ws:
+            seen = state_of(ws)
+        assert [s["name"] for s in seen["seats"]] == ["Quentin", "the easy AI"]
+        assert seen["result"]["verdict"] == "Quentin resigned: the easy AI wins"

@@ -16,6 +16,7 @@ from typing import Awaitable, Callable, Protocol
 
 from ..core.game import State
 from ..core.record import Move
+from .names import capital
 from .table import Refused, Table
 from .thinking import Busy, Superseded, Thinkers
 from .viewers import offer
@@ -41,7 +42,9 @@ Write = Callable[[Table, int, list[Move], list[State]], Awaitable[None]]
 
 
 def announce(table: Table, message: str, detail: str = "") -> None:
-    """Tell every viewer of ``table`` something that is not a move (a ``notice``)."""
+    """Tell every viewer of ``table`` something that is not a move (a ``notice``), each seat
+    label in it put as its player's name, as the log puts them."""
+    message = capital(table.callers().told(message))
     offer(table.viewers, {"type": "notice", "message": message, "detail": detail or message})
 
 
@@ -136,7 +139,7 @@ class Autoplay:
                     await self.write(table, ply, moves, states)
                 if ply + 1 in table.notes:  # this move was made at a simpler level or budget: say why, after the move
                     note = table.notes[ply + 1]
-                    announce(table, f"{note[0].upper()}{note[1:]}.")
+                    announce(table, f"{note}.")
             except Superseded:
                 continue  # the position changed meanwhile: think about the new one
             except Busy:
@@ -159,7 +162,7 @@ class Autoplay:
         simpler = FALLBACK.get(spec)
         name = table.game.seat_name(seat)
         if simpler is None:
-            announce(table, f"The AI of {name} cannot move; the game cannot go on.", reason[:200])
+            announce(table, f"{name} cannot move; the game cannot go on.", reason[:200])
             return False
         table.levels[seat] = simpler
         # the log names seats by their players (the AI seat by its level, now the simpler one)

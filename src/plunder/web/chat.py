@@ -10,7 +10,8 @@ too, in the game's words, by the server: a browser never composes a line for ano
 Bounds (docs/limits.md): :data:`MAX_CHAT_CHARS` a line, :data:`CHAT_BURST` lines at once then
 :data:`CHAT_RATE` a second per token, :data:`MAX_CHAT_LINES` a game. Each refusal is an ``error``
 message (with ``"about": "chat"``) saying which bound it met. The text is stored and sent as
-given (control characters aside): every page shows it as text, never as markup.
+given (control characters aside; characters that are not seen are refused, :mod:`.visible`):
+every page shows it as text, never as markup.
 """
 
 from __future__ import annotations
@@ -30,6 +31,7 @@ from .table import Refused, Table
 from .tables import Tables
 from .transport import Event, Writer, game_channel
 from .viewers import Viewer, offer
+from .visible import seen, unseen_refusal
 
 log = logging.getLogger("plunder.web")
 
@@ -70,9 +72,14 @@ CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029]+")
 
 def cleaned(text: str) -> str:
     """``text`` as a line: control characters made spaces, the ends trimmed; :class:`Refused`
-    when nothing is left or it is longer than :data:`MAX_CHAT_CHARS`."""
+    when it holds a character that is not seen (:func:`.visible.unseen_refusal`: direction
+    controls, zero widths, a lone surrogate), when nothing visible is left, or when it is
+    longer than :data:`MAX_CHAT_CHARS`."""
     line = CONTROL.sub(" ", text).strip()
-    if not line:
+    refusal = unseen_refusal(line[: MAX_CHAT_CHARS + 1], "A chat line")
+    if refusal is not None:
+        raise Refused(refusal)
+    if not any(seen(c) for c in line):
         raise Refused("Write something before sending.")
     if len(line) > MAX_CHAT_CHARS:
         raise Refused(f"That line is too long: {len(line):,} characters; the limit is {MAX_CHAT_CHARS}.",

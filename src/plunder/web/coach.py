@@ -30,10 +30,10 @@ from ..core.errors import PlunderError, RecordError
 from ..core.record import Record, replay
 from ..core.registry import entry
 from ..core.svg import Shown
-from ..pictures import svg_of
 from .games import tables_of
+from .names import Callers
 from .limits import CACHE_ANALYSES, COACH_MAX_MOVES, COACH_SIMS, MAX_ANALYSES
-from .replays import (MAX_UPLOAD_BYTES, address_of, digest_of, finished_table, read_capped, replay_record,
+from .replays import (MAX_UPLOAD_BYTES, address_of, digest_of, finished_table, pictured, read_capped, replay_record,
                       take_upload)
 from .quotas import Loads
 from .thinking import Busy, Superseded, Thinkers
@@ -111,16 +111,17 @@ def narrated(made: Plan, i: int, text: str) -> str:
     return told or text
 
 
-def better_frame(record: Record, n: int, best: str) -> dict[str, object]:
+def better_frame(record: Record, n: int, best: str, callers: Callers | None = None) -> dict[str, object]:
     """Position ``n`` of ``record`` as it would be had ``best`` been played instead of its move
-    ``n``: the picture marks it as the last move, as a replay's picture marks the move played.
-    Run in the replay worker, whose cache holds the game's replay."""
+    ``n``: the picture marks it as the last move, as a replay's picture marks the move played,
+    its seats called as ``callers`` call them. Run in the replay worker, whose cache holds the
+    game's replay."""
     state = replay_record(record).state(n - 1)
     action = state.game.parse_action(state, best)
     after = state.apply(action)
     narrate = entry(record.game).presentation.narrate
     shown = Shown(n, best, narrate(state, action, after) if narrate else "")
-    return {"n": n, "svg": svg_of(after, shown), "told": shown.words()}
+    return {"n": n, "svg": pictured(after, shown, callers), "told": shown.words()}
 
 
 class Coach:
@@ -257,7 +258,7 @@ async def analyse(request: Request) -> Response:
             await finished_table(request)  # kept, but the game must still be there
     except HTTPException as exc:
         return JSONResponse({"error": exc.detail}, exc.status_code)
-    return JSONResponse(coaching.data(0), 200 if coaching.finished else 202)
+    return JSONResponse(called(coaching.data(0), await callers_of(request)), 200 if coaching.finished else 202)
 
 
 async def analysis(request: Request) -> Response:
@@ -266,7 +267,7 @@ async def analysis(request: Request) -> Response:
     coaching = coach_of(request).get(key_of(request))
     if coaching is None:
         return JSONResponse({"error": "this game has not been analysed here; press Analyse"}, 404)
-    return JSONResponse(coaching.data(since_of(request)))
+    return JSONResponse(called(coaching.data(since_of(request)), await callers_of(request)))
 
 
 async def better(request: Request) -> Response:
@@ -278,18 +279,36 @@ async def better(request: Request) -> Response:
     move = coaching.at(n) if coaching is not None else None
     if coaching is None or move is None or move.best == move.played:
         return JSONResponse({"error": f"the coach knows no better move for move {n}"}, 404)
+    callers = await callers_of(request)
     try:
         frame = await tables_of(request).thinkers.replay(f"better:{address_of(request)}:{key}:{n}",
-                                                         better_frame, coaching.result.record, n, move.best)
+                                                         better_frame, coaching.result.record, n, move.best, callers)
     except Busy:
         return JSONResponse({"error": "the server is busy; try again in a minute"}, 503)
     except Superseded:
         return JSONResponse({"error": "a newer request for this picture took this one's place"}, 409)
-    if "game_id" in request.path_params:  # the players by their names, from this browser's side
-        table = await tables_of(request).get(request.path_params["game_id"])
-        if table is not None:
-            frame = {**frame, "told": table.callers().told(str(frame["told"]))}
+    if callers is not None:
+        frame = {**frame, "told": callers.told(str(frame["told"]))}
     return JSONResponse(frame)
+
+
+async def callers_of(request: Request) -> Callers | None:
+    """How the seats of the game of this address are called (a game of this server's, by its
+    players' names: :meth:`.table.Table.callers`); ``None`` for an upload, which has no names."""
+    if "game_id" not in request.path_params:
+        return None
+    table = await tables_of(request).get(request.path_params["game_id"])
+    return None if table is None else table.callers()
+
+
+def called(data: dict[str, Any], callers: Callers | None) -> dict[str, Any]:
+    """An analysis as the page reads it (:meth:`Coaching.data`) with its seats called by their
+    players' names: the seats' list and each move's words, the better one's among them."""
+    if callers is None:
+        return data
+    moves = [{**m, "played_words": callers.told(m["played_words"]), "best_words": callers.told(m["best_words"])}
+             for m in data["moves"]]
+    return {**data, "seats": list(callers.names), "moves": moves}
 
 
 #: the routes of this module, mounted by :func:`plunder.web.app.create_app`

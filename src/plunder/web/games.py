@@ -304,6 +304,11 @@ async def ws(websocket: WebSocket) -> None:
             if not isinstance(data, dict):
                 await error("A message is a JSON object with a type.")
                 continue
+            # JSON may escape half a character ("\ud800"): no text holds one (a chat line's is refused in the talk panel)
+            if data.get("type") != "chat" and not whole_text(data):
+                await error("That message holds half of a character (a lone surrogate) without its other half: "
+                            "it is not text.")
+                continue
             try:
                 if data.get("type") == "chat":
                     await chat.say(table, viewer, data.get("text"))
@@ -323,6 +328,16 @@ async def ws(websocket: WebSocket) -> None:
     finally:
         tables.leave(table, viewer)
         writer.cancel()
+
+
+def whole_text(data: Any) -> bool:
+    """True when every text in the JSON message ``data`` is whole: no lone surrogate (which
+    JSON escapes as ``\\ud800``)."""
+    try:
+        json.dumps(data, ensure_ascii=False).encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
 
 
 async def handle(tables: Tables, table: Table, viewer: Viewer, data: dict[str, Any], error: Any) -> None:

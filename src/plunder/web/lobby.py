@@ -19,8 +19,8 @@ from starlette.routing import BaseRoute, Route
 from ..core.registry import entry, load_game
 from .games import table_or_404, tables_of, token_or_400
 from .limits import MAX_FIELD_BYTES
-from .names import (MAX_NAME_CHARS, Callers, NameRefused, SeatWho, default_name, name_of, names_of, normalise,
-                    set_name)
+from .names import (MAX_NAME_CHARS, Callers, NameRefused, SeatWho, default_name, keep_name, name_of, names_of,
+                    normalise)
 from .ratings import is_rated
 from .rooms import accept, creator_gone_seconds, drop_game, lobby as listed, mine as held, offer, rematch_of
 from .security import TokenRefused, remember, token_of
@@ -74,10 +74,12 @@ async def set_name_route(request: Request) -> Response:
     token, minted = token_or_400(request)
     try:
         name = normalise(given, default_name(token_hash(token)))
+        await tables_of(request).db(keep_name, tables_of(request).store, token_hash(token), name)
     except NameRefused as exc:
-        return templates.TemplateResponse(request, "name.html", {"error": str(exc), "next": back, "given": given[:200]},
+        # the form shown again with what was typed, less what cannot be sent back (a surrogate half)
+        typed = given[:200].encode("utf-8", "replace").decode("utf-8")
+        return templates.TemplateResponse(request, "name.html", {"error": str(exc), "next": back, "given": typed},
                                           status_code=400)
-    await tables_of(request).db(set_name, tables_of(request).store, token_hash(token), name)
     await tables_of(request).renamed(token_hash(token))
     response = RedirectResponse(back, status_code=303)
     return remember(response, request, token) if minted else response

@@ -3,14 +3,18 @@ as seats keep tokens) and shown wherever a seat is named on the web: seats, verd
 game log, my games and the lobby.
 
 Names are untrusted input: :func:`normalise` bounds them (:data:`MAX_NAME_CHARS`), turns
-control characters and runs of whitespace into one space, and refuses a name that could pass
-for an AI seat or the page's own words ("hard AI", "You", "Player 2"). They are shown through
-Jinja's autoescaping and the scripts' ``textContent`` only. How a seat is called from a
+control characters and runs of whitespace into one space, and refuses a name holding a
+character that is not seen (:mod:`.visible`) or that could pass for an AI seat or the page's
+own words ("hard AI", "You", "Player 2"), letter for letter or by looking alike
+(:mod:`.lookalike`: "the hard АI" with a Cyrillic А); :func:`keep_name` also refuses one that
+looks like another browser's (:func:`protected_names`). They are shown through Jinja's
+autoescaping and the scripts' ``textContent`` only. How a seat is called from a
 viewer's side ("You", "Anna", "the hard AI") is :class:`Callers`.
 """
 
 from __future__ import annotations
 
+import functools
 import re
 import time
 import unicodedata
@@ -21,7 +25,10 @@ from markupsafe import escape
 from sqlalchemy import Column, Float, String, Table, insert, select, update
 from sqlalchemy.exc import IntegrityError
 
+from ..agents.levels import LEVELS
+from .lookalike import likeness
 from .store import AI, HUMAN, Store, metadata
+from .visible import seen, unseen_refusal
 
 #: most characters of a display name (after :func:`normalise`)
 MAX_NAME_CHARS = 24
@@ -44,16 +51,49 @@ class NameRefused(ValueError):
     """A display name that breaks a rule of :func:`normalise` (the message says which)."""
 
 
+def ai_name(level: str | None) -> str:
+    """How an AI seat of ``level`` is called: ``the hard AI``."""
+    return f"the {level or 'medium'} AI"
+
+
+#: what no name may look like besides the AI levels' names and other people's: the page's
+#: words for a seat, seat labels and seat numbers (up to :data:`NUMBERED` of them)
+PAGE_WORDS = ("You", "Me", "Chance", "Nobody", "Open seat")
+NUMBERED = 99
+
+
+@functools.cache
+def reserved_likeness() -> dict[str, str]:
+    """The words :data:`RESERVED_WORDS` (each in its small, capital and title forms) by how
+    they look (:func:`.lookalike.likeness`): ``al`` is ``AI`` with a small L."""
+    return {likeness(form): word.upper() for word in RESERVED_WORDS for form in (word, word.upper(), word.title())}
+
+
+@functools.cache
+def page_likeness() -> dict[str, str]:
+    """The page's own words for a seat (:data:`PAGE_WORDS`, ``Player 2``, ``Seat 2``) and the
+    AI levels' names, by how they look."""
+    said = [*PAGE_WORDS, *(ai_name(level) for level in LEVELS),
+            *(f"{kind} {n}" for kind in ("Player", "Seat") for n in range(1, NUMBERED + 1))]
+    return {likeness(w): w for w in said}
+
+
 def normalise(text: str, own_default: str = "") -> str:
-    """``text`` as a display name: Unicode NFC, control and format characters and runs of
-    whitespace made one space, trimmed. :class:`NameRefused` when it is empty, longer than
-    :data:`MAX_NAME_CHARS`, or could be taken for an AI or the page's own words (another
-    browser's default name among them: ``own_default``, the asker's own, may be kept)."""
-    text = unicodedata.normalize("NFC", text[: 8 * MAX_NAME_CHARS + 1])
-    # a control (Cc), format (Cf: bidi overrides, zero widths) or separator character is a space
-    spaced = "".join(" " if unicodedata.category(c)[0] in "CZ" else c for c in text)
-    name = " ".join(spaced.split())
-    if not name:
+    """``text`` as a display name: Unicode NFC, control characters and runs of whitespace made
+    one space, trimmed. :class:`NameRefused` when it holds a character that is not seen
+    (:func:`.visible.unseen_refusal`: direction controls, zero widths, a lone surrogate), is
+    empty, longer than :data:`MAX_NAME_CHARS`, or could be taken for an AI or the page's own
+    words, letter for letter or by looking alike (:func:`.lookalike.likeness`); another
+    browser's default name among them (``own_default``, the asker's own, may be kept). Whether
+    it looks like another person's name is :func:`unlike`'s to say."""
+    text = text[: 8 * MAX_NAME_CHARS + 1]
+    # a control character or a separator (a tab, a newline, U+3000) is a space
+    spaced = "".join(" " if unicodedata.category(c) in ("Cc", "Zs", "Zl", "Zp") else c for c in text)
+    refusal = unseen_refusal(spaced, "A name")
+    if refusal is not None:
+        raise NameRefused(refusal)
+    name = " ".join(unicodedata.normalize("NFC", spaced).split())
+    if not any(seen(c) for c in name):
         raise NameRefused("A name needs at least one visible character.")
     if len(name) > MAX_NAME_CHARS:
         raise NameRefused(f"A name is at most {MAX_NAME_CHARS} characters; this one has {len(name)}.")
@@ -61,9 +101,40 @@ def normalise(text: str, own_default: str = "") -> str:
     if words & RESERVED_WORDS:
         raise NameRefused(f"A name may not contain the word {sorted(words & RESERVED_WORDS)[0].upper()}: "
                           "it would pass for an AI seat.")
+    for word in re.findall(r"[^\W_]+", name):
+        looks = reserved_likeness().get(likeness(word))
+        if looks is not None:
+            raise NameRefused(f"A name may not contain {word!r}: it looks like the word {looks}, "
+                              "and would pass for an AI seat.")
     if RESERVED_NAMES.fullmatch(name) and name != own_default:
         raise NameRefused(f"{name!r} is a word the pages use for a seat; choose another name.")
+    looks = page_likeness().get(likeness(name))
+    if looks is not None:
+        raise NameRefused(f"{name!r} looks like {looks!r}, the pages' word for a seat; choose another name.")
     return name
+
+
+def protected_names(store: Store, asker: str | None = None) -> list[str]:
+    """The names no other name may look like: the AI levels' (``the hard AI``), ``You``, and
+    every identity's chosen name but the asker's (the token hash ``asker``), who may respell
+    its own."""
+    with store.engine.connect() as db:
+        query = select(names.c.name)
+        if asker is not None:
+            query = query.where(names.c.token != asker)
+        taken = [str(n) for (n,) in db.execute(query)]
+    return [*(ai_name(level) for level in LEVELS), "You", *taken]
+
+
+def unlike(name: str, protected: Iterable[str]) -> None:
+    """:class:`NameRefused` when ``name`` looks like one of ``protected`` (:func:`protected_names`):
+    the same letters, or letters that look the same (:func:`.lookalike.likeness`)."""
+    mine = likeness(name)
+    for other in protected:
+        if likeness(other) == mine:
+            same = "is" if other.casefold() == name.casefold() else "looks like"
+            raise NameRefused(f"{name!r} {same} {other!r}, a name already in use here; "
+                              "choose one that is told apart at a glance.")
 
 
 def default_name(token: str) -> str:
@@ -88,6 +159,13 @@ def name_of(store: Store, token: str | None) -> tuple[str, bool]:
         return "", False
     found = names_of(store, [token]).get(token)
     return (found, True) if found is not None else (default_name(token), False)
+
+
+def keep_name(store: Store, token: str, name: str) -> None:
+    """Keep ``name`` (already :func:`normalise`\\ d) as the name of the token hash ``token``
+    unless it looks like a name of :func:`protected_names` (:class:`NameRefused`)."""
+    unlike(name, protected_names(store, token))
+    set_name(store, token, name)
 
 
 def set_name(store: Store, token: str, name: str) -> None:
@@ -116,24 +194,32 @@ class SeatWho:
 class Callers:
     """How the seats of one game are called: by their players' names (a person), ``the hard AI``
     (an AI seat), their label (an open seat, or two seats that would be called alike), and
-    ``You`` from the side of a viewer holding just that seat."""
+    ``You`` from the side of a viewer holding just that seat. A finished game's seats are called
+    by the names they were ``played`` under (:mod:`.outcomes`), whatever their players chose since."""
 
-    def __init__(self, seats: Sequence[SeatWho], chosen: dict[str, str]) -> None:
+    def __init__(self, seats: Sequence[SeatWho], chosen: dict[str, str], played: Sequence[str] | None = None) -> None:
+        self.labels = [s.label for s in seats]
+        if played is not None and len(played) == len(seats):  # a finished game's, as it was played
+            self.names = list(played)
+        else:
+            self.names = self.called(seats, chosen)
+        renamed = sorted({label for label, name in zip(self.labels, self.names) if label != name}, key=len, reverse=True)
+        # labels longest first, so "Player 1" never eats into "Player 10"; None: nothing to put
+        self._labels = re.compile("|".join(rf"\b{re.escape(k)}\b" for k in renamed)) if renamed else None
+
+    @staticmethod
+    def called(seats: Sequence[SeatWho], chosen: dict[str, str]) -> list[str]:
+        """Each seat's name as :class:`Callers` calls it, from the chosen names by token hash."""
         called = []
         for s in seats:
             if s.kind == HUMAN and s.token is not None:
                 called.append(chosen.get(s.token) or default_name(s.token))
             elif s.kind == AI:
-                called.append(f"the {s.level or 'medium'} AI")
+                called.append(ai_name(s.level))
             else:
                 called.append(s.label)
         # two seats called alike (two hard AIs, a hotseat) are told apart by their labels
-        self.names = [c if called.count(c) == 1 or c == s.label else f"{c} ({s.label})"
-                      for c, s in zip(called, seats)]
-        self.labels = [s.label for s in seats]
-        renamed = sorted({label for label, name in zip(self.labels, self.names) if label != name}, key=len, reverse=True)
-        # labels longest first, so "Player 1" never eats into "Player 10"; None: nothing to put
-        self._labels = re.compile("|".join(rf"\b{re.escape(k)}\b" for k in renamed)) if renamed else None
+        return [c if called.count(c) == 1 or c == s.label else f"{c} ({s.label})" for c, s in zip(called, seats)]
 
     def third(self, seat: int) -> str:
         """Seat ``seat`` as anyone calls it (``Anna``, ``the hard AI``)."""

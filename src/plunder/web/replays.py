@@ -39,13 +39,14 @@ from ..core.errors import PlunderError, RecordError
 from ..core.game import Game, State
 from ..core.record import MAX_RECORD_BYTES, Record
 from ..core.registry import entry, load_game
-from ..core.svg import Shown, outcome_text
+from ..core.svg import Shown, outcome_text, seats_called
 from ..match import breakdown_of
 from ..pictures import positions, svg_of
 from .chat import shown
 from .games import chat_of, tables_of
 from .limits import MAX_BODY_BYTES, MAX_REPLAYS_WAITING, UPLOAD_BURST, UPLOAD_RATE
 from .lobby import hashed_token
+from .names import Callers
 from . import outcomes
 from .store import OVER, RESIGNED
 from .table import Table
@@ -104,10 +105,12 @@ class Replay:
             state = state.apply(state.game.parse_action(state, move.action))
         return state
 
-    def frame(self, n: int) -> dict[str, object]:
-        """Position ``n`` as the page shows it: its picture and the words of the move that led there."""
+    def frame(self, n: int, callers: Callers | None = None) -> dict[str, object]:
+        """Position ``n`` as the page shows it: its picture (its seats called as ``callers``
+        call them, where a game of this server's knows its players' names) and the words of
+        the move that led there."""
         shown = self.shown[n] if 0 <= n <= self.last else None
-        return {"n": n, "svg": svg_of(self.state(n), shown), "told": shown.words() if shown else "the start"}
+        return {"n": n, "svg": pictured(self.state(n), shown, callers), "told": shown.words() if shown else "the start"}
 
     def moves(self) -> list[dict[str, object]]:
         """Every move in words, for the move list (chance's moves marked as such)."""
@@ -119,6 +122,14 @@ class Replay:
         if not self.end.is_terminal():
             return None
         return {"verdict": outcome_text(self.end), "breakdown": list(self.breakdown)}
+
+
+def pictured(state: State, shown: Shown | None, callers: Callers | None) -> str:
+    """The picture of ``state``, its seats called as ``callers`` call them (by their labels: ``None``)."""
+    if callers is None:
+        return svg_of(state, shown)
+    with seats_called(callers.told):
+        return svg_of(state, shown)
 
 
 _cache: OrderedDict[str, Replay] = OrderedDict()
@@ -196,11 +207,12 @@ def move_list(replay: Replay, start: int) -> str:
     return "\n".join(items)
 
 
-def page_parts(replay: Replay, start: int) -> dict[str, Any]:
+def page_parts(replay: Replay, start: int, callers: Callers | None = None) -> dict[str, Any]:
     """What the replay page shows of ``replay`` opened at position ``start``, its move list
-    rendered (tens of thousands of moves are hundreds of milliseconds of templating)."""
+    rendered (tens of thousands of moves are hundreds of milliseconds of templating), its
+    picture's seats called as ``callers`` call them."""
     start = min(max(start, 0), replay.last)
-    first = replay.frame(start)
+    first = replay.frame(start, callers)
     record = replay.record
     record_json = record.to_json()
     moves = move_list(replay, start)
@@ -228,9 +240,9 @@ def text_page(text: str, start: int) -> dict[str, Any]:
     return page_parts(replay_text(text), start)
 
 
-def record_page(record: Record, start: int) -> dict[str, Any]:
-    """:func:`page_parts` of a record of this server's."""
-    return page_parts(replay_record(record), start)
+def record_page(record: Record, start: int, callers: Callers | None = None) -> dict[str, Any]:
+    """:func:`page_parts` of a record of this server's, its seats called as ``callers`` call them."""
+    return page_parts(replay_record(record), start, callers)
 
 
 def cached_frame(digest: str, n: int) -> dict[str, object] | None:
@@ -247,9 +259,9 @@ def text_frame(text: str, digest: str, n: int) -> dict[str, object]:
     return replay.frame(n)
 
 
-def record_frame(record: Record, n: int) -> dict[str, object]:
-    """Position ``n`` of a record of this server's."""
-    return replay_record(record).frame(n)
+def record_frame(record: Record, n: int, callers: Callers | None = None) -> dict[str, object]:
+    """Position ``n`` of a record of this server's, its seats called as ``callers`` call them."""
+    return replay_record(record).frame(n, callers)
 
 
 async def read_capped(request: Request, limit: int) -> bytes:
@@ -335,15 +347,20 @@ async def finished_games(request: Request) -> list[dict[str, object]]:
     found = await tables.db(outcomes.players, tables.store, [r["id"] for r in rows])
     return [{"id": r["id"], "title": entry(r["game"]).game_class.title,
              "status": "resigned" if r["status"] == RESIGNED else "played out",
-             "players": seated(r["game"], found[r["id"]]["seats"]), "verdict": found[r["id"]]["verdict"] or "",
+             "players": seated(r["game"], found[r["id"]]["seats"], found[r["id"]]["names"]),
+             "verdict": found[r["id"]]["verdict"] or "",
              "when": datetime.fromtimestamp(r["updated"], timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
              "path": request.url_for("replay_game", game_id=r["id"]).path} for r in rows]
 
 
-def seated(game_id: str, seats: list[tuple[int, str, str | None]]) -> str:
-    """Who played a finished game, in seat order: "Player 1 (a person), Player 2 (AI hard)"."""
-    game = default_game(game_id)  # seat names do not depend on parameters
-    said = ", ".join(f"{game.seat_name(i)} ({f'AI {level}' if level else 'a person'})" for i, _, level in seats)
+def seated(game_id: str, seats: list[tuple[int, str, str | None]], names: list[str] | None = None) -> str:
+    """Who played a finished game, in seat order: by the names they played under ("Anna, the
+    hard AI"), else (a game that ended before names were kept) "Player 1 (a person), Player 2 (AI hard)"."""
+    if names:
+        said = ", ".join(names)
+    else:
+        game = default_game(game_id)  # seat names do not depend on parameters
+        said = ", ".join(f"{game.seat_name(i)} ({f'AI {level}' if level else 'a person'})" for i, _, level in seats)
     return said[:1].upper() + said[1:]
 
 
@@ -468,11 +485,11 @@ async def finished_table(request: Request) -> Table:
 async def game_replay(request: Request) -> Response:
     """``GET /replay/game/{game_id}``: a finished game of this server, stepped through."""
     table = await finished_table(request)
-    parts = await in_worker(request, f"game:{address_of(request)}:{table.id}", record_page, table.record(),
-                            int_param(request, "n", 0))
-    frames = request.url_for("replay_game_frame", game_id=table.id, n=0).path[:-1]
     # the players by their names, the verdict from this browser's side (docs/web.md, "Names")
     callers = table.callers()
+    parts = await in_worker(request, f"game:{address_of(request)}:{table.id}", record_page, table.record(),
+                            int_param(request, "n", 0), callers)
+    frames = request.url_for("replay_game_frame", game_id=table.id, n=0).path[:-1]
     parts = {**parts, "players": [callers.third(i) for i in range(len(table.row.seats))],
              "told": callers.told(parts["told"]),
              # megabytes for a long game: off the event loop, like the list's rendering
@@ -498,12 +515,13 @@ async def game_frame(request: Request) -> Response:
     """``GET /replay/game/{game_id}/{n}``: one position of a finished game."""
     table = await finished_table(request)
     n = int(request.path_params["n"])
+    callers = table.callers()
     try:
         frame = await tables_of(request).thinkers.replay(f"frame:{address_of(request)}:{table.id}:{n}",
-                                                         record_frame, table.record(), n)
+                                                         record_frame, table.record(), n, callers)
     except NoPosition as exc:
         raise HTTPException(404, str(exc)) from None
-    return JSONResponse({**frame, "told": table.callers().told(str(frame["told"]))})
+    return JSONResponse({**frame, "told": callers.told(str(frame["told"]))})
 
 
 #: the routes of this module, mounted by :func:`plunder.web.app.create_app`

@@ -147,6 +147,9 @@ class Table:
         self.outcome: dict[str, list[str]] | None = None
         #: the chosen display names of the seats' players, by token hash (:meth:`Tables.named`)
         self.chosen: dict[str, str] = {}
+        #: the names the seats were played under, kept when the game ended (:mod:`.outcomes`):
+        #: they call the seats of a finished game, whatever its players are called since
+        self.played: list[str] | None = None
         #: when :attr:`chosen` was read (``time.monotonic``); 0: to be read again
         self.named_at = 0.0
         #: the rematch offered once the game is over (:meth:`Tables.named`)
@@ -325,9 +328,10 @@ class Table:
         return self._prepared is None or self._prepared.cost > PREPARE_INLINE_SECONDS
 
     def callers(self) -> Callers:
-        """How the seats are called: their players' names, ``the hard AI`` (:mod:`.names`)."""
+        """How the seats are called: their players' names, ``the hard AI`` (:mod:`.names`); a
+        finished game's as it was played (:attr:`played`)."""
         return Callers([SeatWho(s.kind, s.token, self.level(i) if s.kind == AI else None, self.game.seat_name(i))
-                        for i, s in enumerate(self.row.seats)], self.chosen)
+                        for i, s in enumerate(self.row.seats)], self.chosen, None if self.on else self.played)
 
     def seat_views(self, you: frozenset[int]) -> list[dict[str, Any]]:
         """Each seat as a viewer sees it: who sits there, what kind of player, whether to move."""
@@ -341,8 +345,8 @@ class Table:
                 kind = "hotseat" if tokens.count(s.token) > 1 else "human"
                 name = ("You" if len(you) == 1 else f"You ({label})") if i in you else callers.third(i)
             elif s.kind == AI:
-                kind, name = "ai", f"{label} (AI {self.level(i)})"
-            else:
+                kind, name = "ai", callers.third(i)
+            else:  # nobody's seat yet: it has no name but its label
                 kind, name = "open", f"{label} (open seat)"
             views.append({"seat": i, "name": name, "label": label, "kind": kind, "level": self.level(i) if s.kind == AI else s.agent,
                           "to_move": self.on and self.state.current_player == i})
@@ -360,7 +364,8 @@ class Table:
 
     def result(self, you: frozenset[int] = frozenset()) -> dict[str, Any] | None:
         """The end of the game in words from the side of a viewer acting for ``you`` (``You
-        lost to the hard AI``): the verdict and the score's breakdown; ``None`` while on."""
+        lost to the hard AI``): the verdict and the score's breakdown, the seats called by
+        their names; ``None`` while on."""
         if self.on:
             return None
         state = self.state
@@ -375,7 +380,9 @@ class Table:
                     "scores": list(state.scores())}
         verdict = outcome_text(state) if self.game.num_players == 1 else \
             f"Game over: {self.callers().verdict(state.returns(), you)}"
-        return {"verdict": verdict, "breakdown": self.breakdown(), "scores": list(state.scores())}
+        callers = self.callers()
+        return {"verdict": verdict, "breakdown": [callers.told(line) for line in self.breakdown()],
+                "scores": list(state.scores())}
 
     def breakdown(self) -> list[str]:
         """The final score taken apart, with the figures of an observer shown every move of the

@@ -209,9 +209,12 @@ class Tables:
             self.tell(table)
 
     async def named(self, table: Table) -> None:
-        """Read the seats' chosen names and, once the game is over, its rematch, as stored now."""
+        """Read the seats' chosen names and, once the game is over, the names it was played
+        under and its rematch, as stored now."""
         table.named_at = time.monotonic()
         table.chosen = await self.db(names_of, self.store, [s.token for s in table.row.seats if s.token])
+        # a finished game keeps the names it was played under (kept when it was settled)
+        table.played = None if table.on else await self.db(outcomes.names_played, self.store, table.id)
         table.rematch = None if table.on else await self.db(rematch_of, self.store, table.id)
 
     async def ready(self, table: Table) -> None:
@@ -398,7 +401,8 @@ class Tables:
         self.kick(table)
 
     async def settle(self, table: Table) -> None:
-        """Once the game is over, keep its verdict for the list of replays (:func:`.outcomes.record`),
+        """Once the game is over, keep its verdict for the list of replays and the names it was
+        played under (:func:`.outcomes.record`),
         have its end rated (or its solitaire score kept) and learn what it means to each seat
         (:func:`.ratings.settle`); each acts once per game whoever calls."""
         if table.on or table.outcome is not None:
@@ -406,7 +410,9 @@ class Tables:
         result = table.result()
         if result is not None:
             try:
-                await self.db(outcomes.record, self.store, table.id, str(result["verdict"]))
+                called = table.callers().names
+                await self.db(outcomes.record, self.store, table.id, str(result["verdict"]), called)
+                table.played = table.played or called
                 # the row as it stands: its moves are the table's (the row keeps those it was loaded with)
                 row = dataclasses.replace(table.row, moves=list(table.moves))
                 table.outcome = await self.db(ratings.settle, self.store, row, table.state)
@@ -503,8 +509,9 @@ class Tables:
             state, ply, version = table.state, len(table.moves), table.version
             table.hinting = True
         try:
-            return await self.thinkers.hint(table.id, lambda: table.version == version, state,
-                                            self.hint_agent or table.entry.strength.hint, ply)
+            lines = await self.thinkers.hint(table.id, lambda: table.version == version, state,
+                                             self.hint_agent or table.entry.strength.hint, ply)
+            return [table.callers().told(line) for line in lines]  # the seats by their names
         except Superseded:
             raise Refused("The game moved on before the hint was ready; ask again.") from None
         except Busy:

@@ -79,11 +79,11 @@ def test_a_failing_ai_is_told_and_the_game_goes_on(page: Page, failing_server: s
     # the player is told, and it is their turn again: the AI moved at the simpler level
     page.wait_for_function("() => document.getElementById('message').textContent.includes('failed')")
     message = page.inner_text("#message")
-    assert message == "Player 2: the hard AI failed on this position and level medium plays from now on."
+    assert message == "The medium AI: the hard AI failed on this position and level medium plays from now on."
     assert wait_turn(page)
     assert any("the medium ai: the hard ai failed on this position and level medium plays" in t.lower() for t in page.eval_on_selector_all(
         "#log li", "els => els.map(e => e.textContent)"))
-    assert "Player 2: AI (medium)" in page.inner_text("#seats")
+    assert "The medium AI" in page.inner_text("#seats")  # the seat by its name, at its new level
     screenshot(page, "ai-fallback", tmp_path)
     page.set_viewport_size(PHONE)
     screenshot(page, "ai-fallback-phone", tmp_path)

@@ -73,11 +73,12 @@ def test_the_board_names_the_players_and_reads_on_a_phone(page: Page, live_serve
     screenshot(page, "captions-result-phone", tmp_path)
     page.set_viewport_size(DESKTOP)
     screenshot(page, "captions-result-desktop", tmp_path)
-    # a new name is on the board at the next look
+    # a new name is not: the finished game keeps the name it was played under
     name_myself_again(page, live_server, "Bea")
     page.goto(game_url)
     page.wait_for_selector("#link.live")
-    expect(page.locator("#board svg")).to_contain_text("Score: Bea ")
+    expect(page.locator("#board svg")).to_contain_text(f"Score: {NAME} ")
+    assert "Bea" not in page.inner_text("#board")
     assert page.errors == []  # type: ignore[attr-defined]
 
 

@@ -77,7 +77,7 @@ def test_two_players_talk_a_spectator_reads_and_a_player_mutes(browser: Browser,
         # a player mutes another with one click: that seat's lines are hidden, and stay so
         b.click("#talk button.mute[data-seat='0']")
         assert lines(b) == [f"{nb}: Thanks, you too"]
-        assert b.locator("#talk button.mute[data-seat='0']").inner_text() == "Unmute Player 1"
+        assert b.locator("#talk button.mute[data-seat='0']").inner_text() == f"Unmute {na}"  # by name
         say(a, "can you hear me?")
         c.wait_for_function("(n) => document.querySelectorAll('#talk-lines li').length >= n", arg=3)
         b.reload()

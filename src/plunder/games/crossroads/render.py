@@ -8,6 +8,8 @@ highlighted.
 
 from __future__ import annotations
 
+from typing import Callable
+
 from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
@@ -82,14 +84,21 @@ def gold_table(state: CrossroadsState) -> Table:
     return table
 
 
-def offer_text(state: CrossroadsState, offer: Offer) -> str:
-    """An offer in words: who trades with whom, through whom, and who gets what."""
-    pa, pb = owner(state.board[offer.a]) + 1, owner(state.board[offer.b]) + 1
-    words = f"P{pa}'s {cell_name(offer.a)} trades with P{pb}'s {cell_name(offer.b)}"
+def short_seat(seat: int) -> str:
+    """A seat in the terminal's few characters: ``P2``."""
+    return f"P{seat + 1}"
+
+
+def offer_text(state: CrossroadsState, offer: Offer, seat: Callable[[int], str] = short_seat) -> str:
+    """An offer in words: who trades with whom, through whom, and who gets what; each seat as
+    ``seat`` calls it (``P2`` in the terminal's columns; the picture gives the rules' labels,
+    which a front end may call by its players' names)."""
+    pa, pb = seat(owner(state.board[offer.a])), seat(owner(state.board[offer.b]))
+    words = f"{pa}'s {cell_name(offer.a)} trades with {pb}'s {cell_name(offer.b)}"
     if offer.relays:
         words += " through " + ", ".join(
-            f"P{owner(state.board[r]) + 1}'s {cell_name(r)} (fee {f})" for r, f in zip(offer.relays, offer.fees))
-    return f"{words}: P{pa} gets {offer.mine}, P{pb} gets {offer.theirs}"
+            f"{seat(owner(state.board[r]))}'s {cell_name(r)} (fee {f})" for r, f in zip(offer.relays, offer.fees))
+    return f"{words}: {pa} gets {offer.mine}, {pb} gets {offer.theirs}"
 
 
 #: how many characters the trade pairs may take: two lines of an 80-column screen

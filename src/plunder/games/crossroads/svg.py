@@ -67,7 +67,7 @@ def svg(state: CrossroadsState, shown: Shown | None = None) -> str:
     y = max(top + grid + 12, bottom)
     inner = width - 2 * MARGIN
     if state.phase is Phase.RESPOND and state.offer is not None:
-        y = pic.paragraph(MARGIN, y, "Offer: " + offer_text(state, state.offer), inner, 13, INK, bold=True)
+        y = pic.paragraph(MARGIN, y, "Offer: " + offer_text(state, state.offer, state.game.seat_name), inner, 13, INK, bold=True)
     # offers are too many to list as buttons (tens, each a city pair, a route and a split: a
     # list would be cut off past MAX_BUTTONS): a line says how many, and the game page's trade
     # panel builds one from their parts

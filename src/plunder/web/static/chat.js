@@ -83,7 +83,7 @@ function start() {
     watching.hidden = !!you.length;
     mutes.replaceChildren(...seats.filter((s) => s.kind !== "ai" && !you.includes(s.seat)).map((s) => {
       const on = muted.has(s.seat);
-      const b = element("button", `${on ? "Unmute" : "Mute"} ${s.label || s.name}`);
+      const b = element("button", `${on ? "Unmute" : "Mute"} ${s.name}`);
       b.type = "button";
       b.className = "mute" + (on ? " on" : "");
       b.dataset.seat = s.seat;

@@ -181,10 +181,8 @@
       const dot = document.createElement("span");
       dot.className = "swatch";
       dot.style.background = colours[i] || "#888";
-      const who = s.kind === "ai" ? `AI (${s.level})` : s.kind === "open" ? "open seat" : s.name;
-      // a seat its name already tells apart ("You (Player 2)": a hotseat) is not labelled twice
-      const labelled = !s.label || who === s.label || who.endsWith(`(${s.label})`);
-      li.append(dot, document.createTextNode(labelled ? who : `${s.label}: ${who}`));
+      // each seat by its name ("Anna", "the hard AI"); an open seat, which has none, by its label
+      li.append(dot, document.createTextNode(s.name.charAt(0).toUpperCase() + s.name.slice(1)));
       if (s.to_move) {
         const m = document.createElement("span");
         m.className = "moving";
