@@ -4,6 +4,7 @@ and games under a fresh cookie; every bad answer is refused in words, on SQLite 
 
 from __future__ import annotations
 
+import http.client
 import json
 from typing import Any, Iterator
 
@@ -17,9 +18,10 @@ from plunder.web.identities import sessions
 from plunder.web.passkeys import CHALLENGE_SECONDS, challenges, claimed
 from plunder.web.quotas import rates
 from plunder.web.signin import PASSKEY_BURST
-from plunder.web.security import COOKIE
+from plunder.web.security import COOKIE, TOKEN_HEADER
 from plunder.web.store import token_hash
 
+from .browser.conftest import LiveServer, servers_on
 from .clients import browser
 from .softkey import SoftKey
 from .test_play_server import new_game
@@ -214,3 +216,41 @@ def test_an_unclaimed_browser_keeps_working_as_before(anna: TestClient) -> None:
     page = anna.get("/you").text
     assert "kept in this browser only" in page and "Claim with a passkey" in page
     assert "Pillage" in anna.get("/mine").text
+
+
+def ask(server: LiveServer, path: str, host: str, token: str | None = None, body: str = "",
+        method: str = "POST") -> tuple[int, str, str]:
+    """A request to ``server`` as a client without cookies, addressed to ``host`` (the site's
+    name, whichever process answers): (status, body, the token a cookie set, if one was)."""
+    conn = http.client.HTTPConnection("127.0.0.1", server.port, timeout=60)
+    headers = {"host": host, "content-type": "application/x-www-form-urlencoded" if path == "/name" else
+               "application/json", **({TOKEN_HEADER: token} if token else {})}
+    conn.request(method, path, body, headers)
+    answer = conn.getresponse()
+    text = answer.read().decode()
+    conn.close()
+    cookie = answer.getheader("set-cookie") or ""
+    given = cookie.split("=", 1)[1].split(";", 1)[0] if cookie.startswith(COOKIE + "=") else ""
+    return answer.status, text, given
+
+
+def test_a_ceremony_begun_on_one_process_is_finished_on_another(postgres_url: str,
+                                                               monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv(passkeys.SITE_VARIABLE, "localhost")  # the servers' environment: the default site
+    with servers_on(postgres_url, 2) as (one, two):
+        host = f"localhost:{one.port}"  # one site: both processes are reached at one address (a proxy's)
+        key = SoftKey("localhost", f"http://{host}")
+        status, _, token = ask(one, "/name", host, body="name=Zoe+Two&next=/")
+        assert status == 303 and token
+        status, options, _ = ask(one, "/you/claim/options", host, token)
+        assert status == 200, options
+        status, said, _ = ask(two, "/you/claim", host, token, json.dumps(key.register(options)))
+        assert status == 200 and "Claimed: Zoe Two is yours" in said, said
+        status, options, _ = ask(two, "/you/sign-in/options", host)
+        answer = json.dumps(key.sign(options))
+        status, said, fresh = ask(one, "/you/sign-in", host, body=answer)
+        assert status == 200 and json.loads(said)["name"] == "Zoe Two" and fresh not in ("", token), said
+        status, page, _ = ask(two, "/you", host, fresh, method="GET")
+        assert status == 200 and "Zoe Two" in page and "claimed with" in page
+        status, said, _ = ask(two, "/you/sign-in", host, body=answer)  # the same answer again, elsewhere
+        assert status == 400 and "already answered" in json.loads(said)["error"]
