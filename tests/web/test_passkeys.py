@@ -94,6 +94,11 @@ def test_a_claimed_identity_follows_its_passkey_to_another_browser(anna: TestCli
     with tables.store.engine.connect() as db:
         assert db.execute(select(sessions.c.identity).where(sessions.c.token == token_hash(fresh))).scalar() \
             == token_hash(anna_token)
+    # a seat muted on the first browser is muted on the second
+    game = new_game(anna, "pillage", preset="small", **{"seat.0": "me", "seat.1": "open"})
+    assert other.get(f"/mutes/{game}").json() == {"muted": [], "known": True}
+    assert anna.post(f"/mutes/{game}", json={"seat": 1, "muted": True}).json() == {"muted": [1], "known": True}
+    assert other.get(f"/mutes/{game}").json() == {"muted": [1], "known": True}
     # a name chosen on the second browser is Anna's everywhere
     assert other.post("/name", data={"name": "Anna B", "next": "/"}, follow_redirects=False).status_code == 303
     assert "Anna B" in anna.get("/you").text
@@ -254,3 +259,21 @@ def test_a_ceremony_begun_on_one_process_is_finished_on_another(postgres_url: st
         assert status == 200 and "Zoe Two" in page and "claimed with" in page
         status, said, _ = ask(two, "/you/sign-in", host, body=answer)  # the same answer again, elsewhere
         assert status == 400 and "already answered" in json.loads(said)["error"]
+
+
+def test_mutes_are_kept_per_identity_and_refused_in_words(anna: TestClient) -> None:
+    game = new_game(anna, "pillage", preset="small", **{"seat.0": "me", "seat.1": "open"})
+    assert anna.post(f"/mutes/{game}", json={"seat": 1, "muted": True}).json()["muted"] == [1]
+    assert anna.post(f"/mutes/{game}", json={"seat": 1, "muted": True}).json()["muted"] == [1]  # once
+    newcomer = browser(anna)
+    assert newcomer.get(f"/mutes/{game}").json() == {"muted": [], "known": False}
+    refused = newcomer.post(f"/mutes/{game}", json={"seat": 1, "muted": True})
+    assert refused.status_code == 400 and "no identity yet" in refused.json()["error"]
+    for body, why in [({"seat": 2, "muted": True}, "no seat 2"), ({"seat": "1", "muted": True}, "A mute is"),
+                      ({"seat": 1}, "A mute is"), ([1], "A mute is")]:
+        answer = anna.post(f"/mutes/{game}", json=body)
+        assert answer.status_code == 400 and why in answer.json()["error"], (body, answer.text)
+    assert anna.post("/mutes/nosuchgame", json={"seat": 0, "muted": True}).json()["error"] == \
+        "There is no such game here."
+    assert anna.post(f"/mutes/{game}", content=b"x" * 300).status_code == 400
+    assert anna.post(f"/mutes/{game}", json={"seat": 1, "muted": False}).json()["muted"] == []

@@ -26,7 +26,7 @@ from starlette.staticfiles import StaticFiles
 
 from ..core.registry import entry, game_ids
 from . import assets, coach, editor, games, lobby, newgame, pages, ratings, replays, roomfeed, scores
-from . import quotas, signin
+from . import mutes, quotas, signin
 from .limits import (CREATE_BURST, CREATE_RATE, MAX_FRAME_BYTES, SPECTATOR_BURST, SPECTATOR_RATE, UPLOAD_BURST,
                      UPLOAD_RATE, VIEW_BURST, VIEW_RATE, BodyLimit, Buckets)
 from .chat import Chat
@@ -68,7 +68,7 @@ def create_app(db_url: str | None = None, ai_workers: int | None = None, warm: b
     moves and hints in ``ai_workers`` processes (default: one per core; 0: a thread), started
     in the background with the app when ``warm`` (else at the first AI move)."""
     routes = [*pages.routes, *newgame.routes, *games.routes, *lobby.routes, *replays.routes, *coach.routes, *editor.routes, *assets.routes,
-              *ratings.routes, *scores.routes, *roomfeed.routes, *signin.routes,
+              *ratings.routes, *scores.routes, *roomfeed.routes, *signin.routes, *mutes.routes,
               Mount("/static", StaticFiles(directory=str(STATIC_DIR)), name="static")]
     store = Store(db_url or default_db_url())
     tables = Tables(store, Thinkers(ai_workers))

@@ -1,6 +1,6 @@
 """Passkeys in Chromium with its DevTools virtual authenticator: a name claimed in one browser
 profile is signed in to from another (a second authenticator holding a copy of the same
-passkey), which then shows the same name and the same My games; a cancelled ceremony and a
+passkey), which then shows the same name, the same My games and the same mutes; a cancelled ceremony and a
 page at 127.0.0.1 (not the site, localhost) are told in words. Desktop and 390x844 touch;
 the pages are saved as docs/web/passkeys-*.png."""
 
@@ -85,9 +85,13 @@ def test_a_name_claimed_with_a_passkey_follows_it_to_another_browser(
     expect(page.locator("#my-name")).to_have_text(name)
     page.goto(f"{site}/new/pillage")
     page.select_option("#preset", "small")
+    page.select_option('[name="seat.1"]', "open")  # a friend's seat: table talk, and a seat to mute
     tap(page, "button[type=submit].primary", touch)
     page.wait_for_selector("#link.live")
     game = page.url.rsplit("/", 1)[1]
+    with page.expect_response(lambda r: r.url.endswith(f"/mutes/{game}") and r.request.method == "POST"):
+        tap(page, "#talk button.mute[data-seat='1']", touch)
+    expect(page.locator("#talk button.mute[data-seat='1']")).to_have_attribute("aria-pressed", "true")
     page.goto(f"{site}/you")
     expect(page.locator("#identity-status")).to_contain_text("kept in this browser only")
     tap(page, "#passkey-claim", touch)
@@ -122,6 +126,8 @@ def test_a_name_claimed_with_a_passkey_follows_it_to_another_browser(
     expect(other.locator(f'a[href="/play/{game}"]').first).to_be_visible()
     assert other.locator(f'a[href="/play/{guest_game}"]').count() == 0  # the guest's game stayed the guest's
     screenshot(other, f"passkeys-mine{suffix}", tmp_path)
+    other.goto(f"{site}/play/{game}")  # the seat muted on the first browser is muted here
+    expect(other.locator("#talk button.mute[data-seat='1']")).to_have_attribute("aria-pressed", "true")
 
 
 def test_a_cancelled_ceremony_and_a_page_off_the_site_are_told_in_words(
