@@ -11,6 +11,7 @@ from typing import Any, Iterator
 import pytest
 from sqlalchemy import delete, select, update
 from starlette.testclient import TestClient
+from webauthn.helpers import bytes_to_base64url
 
 from plunder.web import passkeys
 from plunder.web.app import create_app
@@ -277,3 +278,24 @@ def test_mutes_are_kept_per_identity_and_refused_in_words(anna: TestClient) -> N
         "There is no such game here."
     assert anna.post(f"/mutes/{game}", content=b"x" * 300).status_code == 400
     assert anna.post(f"/mutes/{game}", json={"seat": 1, "muted": False}).json()["muted"] == []
+
+
+def test_a_second_passkey_claims_the_same_identity(anna: TestClient) -> None:
+    first, second = SoftKey(SITE, ORIGIN), SoftKey(SITE, ORIGIN)
+    claim(anna, first)
+    options = json.loads(anna.post("/you/claim/options").text)
+    # the browser is told which passkey it holds already
+    assert [c["id"] for c in options["excludeCredentials"]] == [bytes_to_base64url(first.credential)]
+    assert "Claimed" in claim(anna, second)["message"]
+    assert second.handle == first.handle  # one identity, one user handle
+    other = browser(anna)
+    assert sign_in(other, second)[1]["name"] == "Anna"
+    assert "claimed with\n      2 passkeys" in other.get("/you").text
+
+
+def test_a_passkey_naming_another_user_is_refused(anna: TestClient) -> None:
+    key = SoftKey(SITE, ORIGIN)
+    claim(anna, key)
+    key.handle = b"someone else"
+    status, said = sign_in(anna, key)
+    assert status == 400 and "names another identity" in said["error"]

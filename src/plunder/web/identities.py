@@ -26,7 +26,7 @@ from .storage import Storage
 from .store import Store, metadata, token_hash
 
 sessions = Table(
-    "sessions", metadata,
+    "passkey_sessions", metadata,
     # the SHA-256 of the session's token (the browser's cookie after a passkey sign-in)
     Column("token", String(64), primary_key=True),
     # the identity it acts for: the hash every row of that identity is kept under
