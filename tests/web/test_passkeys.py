@@ -197,6 +197,14 @@ def test_a_page_at_another_host_than_the_site_is_told_where_passkeys_work(anna: 
     assert "for the site <strong>plunder.example</strong>" in anna.get("/you").text
 
 
+def test_a_site_that_is_an_address_is_refused_in_words(anna: TestClient, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv(passkeys.SITE_VARIABLE, "127.0.0.1")
+    answer = anna.post("/you/sign-in/options")
+    assert answer.status_code == 400 and answer.json()["error"] == (
+        "Passkeys need the site's host name, not an address (127.0.0.1): set PLUNDER_SITE to the site's name "
+        "(localhost on this machine).")
+
+
 def test_another_sites_page_cannot_start_a_ceremony(anna: TestClient) -> None:
     answer = anna.post("/you/sign-in/options", headers={"origin": "http://evil.example"})
     assert answer.status_code == 403

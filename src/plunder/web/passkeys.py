@@ -21,6 +21,7 @@ its subdomains. Every refusal is a :class:`PasskeyRefused` saying what was wrong
 
 from __future__ import annotations
 
+import ipaddress
 import os
 import secrets
 import time
@@ -97,9 +98,16 @@ def site() -> str:
 
 
 def check_host(host: str) -> None:
-    """Refuse a ceremony on a page whose host name is not the site's (or a subdomain of it):
-    the browser would refuse it too, with less clear words."""
+    """Refuse a ceremony on a page whose host name is not the site's (or a subdomain of it), or
+    for a site that is an IP address: the browser would refuse it too, with less clear words."""
     rp_id = site()
+    try:
+        ipaddress.ip_address(rp_id.strip("[]"))
+    except ValueError:
+        pass
+    else:  # browsers refuse passkeys for an address (Chromium: a SecurityError)
+        raise PasskeyRefused(f"Passkeys need the site's host name, not an address ({rp_id}): set {SITE_VARIABLE} to "
+                             f"the site's name ({DEFAULT_SITE} on this machine).")
     if host.lower() != rp_id and not host.lower().endswith("." + rp_id):
         raise PasskeyRefused(f"Passkeys on this server are for the site {rp_id!r}, and this page is at {host!r}: "
                              f"open it at {rp_id} to use a passkey.")
