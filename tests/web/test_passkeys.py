@@ -4,6 +4,7 @@ and games under a fresh cookie; every bad answer is refused in words, on SQLite 
 
 from __future__ import annotations
 
+import asyncio
 import http.client
 import json
 from typing import Any, Iterator
@@ -13,14 +14,15 @@ from sqlalchemy import delete, select, update
 from starlette.testclient import TestClient
 from webauthn.helpers import bytes_to_base64url
 
-from plunder.web import passkeys
+from plunder.web import identities, passkeys
 from plunder.web.app import create_app
-from plunder.web.identities import sessions
+from plunder.web.identities import Sessions, open_session, session_of, sessions
 from plunder.web.passkeys import CHALLENGE_SECONDS, challenges, claimed
 from plunder.web.quotas import rates
 from plunder.web.signin import PASSKEY_BURST
 from plunder.web.security import COOKIE, TOKEN_HEADER
-from plunder.web.store import token_hash
+from plunder.web.storage import Storage
+from plunder.web.store import Store, token_hash
 
 from .browser.conftest import LiveServer, servers_on
 from .clients import browser
@@ -307,3 +309,30 @@ def test_a_passkey_naming_another_user_is_refused(anna: TestClient) -> None:
     key.handle = b"someone else"
     status, said = sign_in(anna, key)
     assert status == 400 and "names another identity" in said["error"]
+
+
+def test_a_process_looks_up_each_token_once_and_remembers_a_bounded_number(
+        any_db: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    store = Store(any_db)
+    storage = Storage(store)
+    try:
+        asked: list[str] = []
+
+        def counted(store_: Store, token: str) -> str | None:
+            asked.append(token)
+            return session_of(store_, token)
+        monkeypatch.setattr(identities, "session_of", counted)
+        monkeypatch.setattr(identities, "CACHED_SESSIONS", 3)
+        found = Sessions(storage)
+        open_session(store, "s" * 64, "i" * 64)
+        assert asyncio.run(found.identity("s" * 64)) == "i" * 64
+        assert asyncio.run(found.identity("s" * 64)) == "i" * 64
+        assert asyncio.run(found.identity("g" * 64)) == "g" * 64  # not a session: its own identity
+        assert asked == ["s" * 64, "g" * 64]  # each looked up once
+        for t in "abcd":
+            asyncio.run(found.identity(t * 64))
+        assert len(found._known) == 3 and "s" * 64 not in found._known  # the oldest forgotten
+    finally:
+        with store.engine.begin() as db:
+            db.execute(delete(sessions).where(sessions.c.token == "s" * 64))
+        storage.close()
