@@ -171,6 +171,9 @@ def test_a_forged_signature_is_refused(anna: TestClient) -> None:
     answer["response"]["signature"] = key.sign(options)["response"]["signature"]  # signed over another counter
     said = anna.post("/you/sign-in", content=json.dumps(answer))
     assert said.status_code == 400 and "does not hold" in said.json()["error"]
+    # the refused answer used its challenge up: a good one to it comes too late
+    again = anna.post("/you/sign-in", content=json.dumps(key.sign(options)))
+    assert again.status_code == 400 and "already answered" in again.json()["error"]
 
 
 def test_a_claim_started_by_one_identity_cannot_be_finished_by_another(anna: TestClient) -> None:

@@ -152,18 +152,21 @@ def _new_challenge(db: Connection, purpose: str, identity: str | None, now: floa
     return challenge
 
 
-def _take_challenge(db: Connection, challenge: bytes, purpose: str, now: float) -> str | None:
-    """Take the challenge out of the store (it works once) and say whom it was for; refused
-    when it was never given, is used already, belongs to the other ceremony or expired."""
+def _take_challenge(store: Store, challenge: bytes, purpose: str) -> str | None:
+    """Take the challenge out of the store (it works once, even when the answer is refused
+    then) and say whom it was for; refused when it was never given, is used already, belongs
+    to the other ceremony or expired."""
     key = bytes_to_base64url(challenge)
-    row = db.execute(select(challenges).where(challenges.c.challenge == key)).mappings().first()
-    taken = row is not None and db.execute(delete(challenges).where(challenges.c.challenge == key)).rowcount == 1
+    with store.engine.begin() as db:
+        row = db.execute(select(challenges).where(challenges.c.challenge == key)).mappings().first()
+        # two processes finishing one ceremony at once: only one deletes the row
+        taken = row is not None and db.execute(delete(challenges).where(challenges.c.challenge == key)).rowcount == 1
     if row is None or not taken:
         raise PasskeyRefused("This passkey request is unknown or was already answered (each works once): "
                              "start again.")
     if row["purpose"] != purpose:
         raise PasskeyRefused("This answer belongs to another passkey request: start again.")
-    if row["expires"] < now:
+    if row["expires"] < time.time():
         raise PasskeyRefused(f"This passkey request expired (it is good for {CHALLENGE_SECONDS // 60} minutes): "
                              "start again.")
     return None if row["identity"] is None else str(row["identity"])
@@ -215,9 +218,7 @@ def finish_claim(store: Store, identity: str, answer: str, origin: str) -> None:
     the page being at ``origin``; :class:`PasskeyRefused` says why not."""
     credential = _read(answer, parse_registration_credential_json)
     challenge = _client_data(credential.response, ClientDataType.WEBAUTHN_CREATE, origin)
-    now = time.time()
-    with store.engine.begin() as db:
-        owner = _take_challenge(db, challenge, CLAIM, now)
+    owner = _take_challenge(store, challenge, CLAIM)
     if owner != identity:
         raise PasskeyRefused("This passkey request was started by another browser identity: start again here.")
     try:
@@ -230,21 +231,19 @@ def finish_claim(store: Store, identity: str, answer: str, origin: str) -> None:
             db.execute(insert(passkeys).values(
                 credential=bytes_to_base64url(verified.credential_id), identity=identity,
                 public_key=bytes_to_base64url(verified.credential_public_key), sign_count=verified.sign_count,
-                created=now, used=None))
+                created=time.time(), used=None))
     except IntegrityError:
         raise PasskeyRefused("This passkey is already in use here.") from None
 
 
 def begin_sign_in(store: Store) -> str:
-    """The options (JSON) of a sign-in, its challenge kept in the store."""
-    now = time.time()
-    options = generate_authentication_options(rp_id=site(), timeout=CHALLENGE_SECONDS * 1000,
-                                              user_verification=UserVerificationRequirement.PREFERRED)
+    """The options (JSON) of a sign-in, its challenge kept in the store: any passkey of this
+    site may answer (they are discoverable: the browser offers the ones it holds)."""
     with store.engine.begin() as db:
-        db.execute(delete(challenges).where(challenges.c.expires < now))
-        db.execute(insert(challenges).values(challenge=bytes_to_base64url(options.challenge), purpose=SIGN_IN,
-                                             identity=None, expires=now + CHALLENGE_SECONDS))
-    return options_to_json(options)
+        challenge = _new_challenge(db, SIGN_IN, None, time.time())
+    return options_to_json(generate_authentication_options(
+        rp_id=site(), challenge=challenge, timeout=CHALLENGE_SECONDS * 1000,
+        user_verification=UserVerificationRequirement.PREFERRED))
 
 
 def finish_sign_in(store: Store, answer: str, origin: str) -> str:
@@ -252,9 +251,7 @@ def finish_sign_in(store: Store, answer: str, origin: str) -> str:
     ``origin``; its counter is moved on. :class:`PasskeyRefused` says why not."""
     credential = _read(answer, parse_authentication_credential_json)
     challenge = _client_data(credential.response, ClientDataType.WEBAUTHN_GET, origin)
-    now = time.time()
-    with store.engine.begin() as db:
-        _take_challenge(db, challenge, SIGN_IN, now)
+    _take_challenge(store, challenge, SIGN_IN)
     key = bytes_to_base64url(credential.raw_id)
     with store.engine.connect() as db:
         row = db.execute(select(passkeys.c.identity, passkeys.c.public_key, passkeys.c.sign_count, users.c.handle)
@@ -282,7 +279,7 @@ def finish_sign_in(store: Store, answer: str, origin: str) -> str:
         raise PasskeyRefused(f"The passkey's answer does not hold: {str(exc)[:200]}") from None
     with store.engine.begin() as db:
         moved = db.execute(update(passkeys).where(passkeys.c.credential == key, passkeys.c.sign_count == stored)
-                           .values(sign_count=count, used=now)).rowcount
+                           .values(sign_count=count, used=time.time())).rowcount
     if moved != 1:
         raise PasskeyRefused("This passkey was used at the same moment elsewhere: try again.")
     return str(row["identity"])
