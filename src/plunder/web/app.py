@@ -26,10 +26,11 @@ from starlette.staticfiles import StaticFiles
 
 from ..core.registry import entry, game_ids
 from . import assets, coach, editor, games, lobby, newgame, pages, rating_history, ratings, replays, roomfeed, scores
-from . import quotas
+from . import mutes, quotas, signin
 from .limits import (CREATE_BURST, CREATE_RATE, MAX_FRAME_BYTES, SPECTATOR_BURST, SPECTATOR_RATE, UPLOAD_BURST,
                      UPLOAD_RATE, VIEW_BURST, VIEW_RATE, BodyLimit, Buckets)
 from .chat import Chat
+from .identities import Resolve, Sessions
 from .security import HEADERS, Guard
 from .store import Store
 from .tables import Tables
@@ -67,7 +68,7 @@ def create_app(db_url: str | None = None, ai_workers: int | None = None, warm: b
     moves and hints in ``ai_workers`` processes (default: one per core; 0: a thread), started
     in the background with the app when ``warm`` (else at the first AI move)."""
     routes = [*pages.routes, *newgame.routes, *games.routes, *lobby.routes, *replays.routes, *coach.routes, *editor.routes, *assets.routes,
-              *ratings.routes, *rating_history.routes, *scores.routes, *roomfeed.routes,
+              *ratings.routes, *rating_history.routes, *scores.routes, *roomfeed.routes, *signin.routes, *mutes.routes,
               Mount("/static", StaticFiles(directory=str(STATIC_DIR)), name="static")]
     store = Store(db_url or default_db_url())
     tables = Tables(store, Thinkers(ai_workers))
@@ -88,14 +89,17 @@ def create_app(db_url: str | None = None, ai_workers: int | None = None, warm: b
             await tables.close()
 
     app = Starlette(routes=routes, exception_handlers={HTTPException: http_error, Exception: http_error},
-                    middleware=[Middleware(Guard), Middleware(BodyLimit)], lifespan=lifespan)
+                    middleware=[Middleware(Guard), Middleware(BodyLimit), Middleware(Resolve)], lifespan=lifespan)
     app.state.db_url = store.url
     app.state.tables = tables
     app.state.room = room
     app.state.chat = Chat(tables)
+    # which identity each token acts for (:mod:`.identities`: a passkey sign-in's sessions)
+    app.state.sessions = Sessions(tables.storage)
     # what the processes share is limited on every process together; views guard this process's own event loop
     app.state.creations = quotas.buckets(tables.storage, "create", CREATE_RATE, CREATE_BURST)
     app.state.uploads = quotas.buckets(tables.storage, "upload", UPLOAD_RATE, UPLOAD_BURST)
+    app.state.passkey_asks = quotas.buckets(tables.storage, "passkey", signin.PASSKEY_RATE, signin.PASSKEY_BURST)
     app.state.views = Buckets(VIEW_RATE, VIEW_BURST)
     app.state.spectators = Buckets(SPECTATOR_RATE, SPECTATOR_BURST)
     return app

@@ -32,7 +32,8 @@ from .limits import (CLOSE_TRY_LATER, MAX_FIELD_BYTES, MAX_FORM_FIELDS, MAX_MESS
 from . import ratings
 from .chat import MAX_CHAT_CHARS, Chat
 from .newgame import default_seat, render_form
-from .store import OPEN, token_hash
+from .identities import acting_for, identity_of
+from .store import OPEN
 from .security import TokenRefused, navigated_here, remember, seat_token, token_of
 from .table import Full, Refused, Table
 from .tables import Tables
@@ -106,7 +107,7 @@ async def new_game(request: Request) -> Response:
     try:
         game = game_from_form(game_id, form)
         choices = [str(form.get(f"seat.{i}") or default_seat(i)) for i in range(game.num_players)]
-        new_id = await tables_of(request).create(game, choices, token_hash(token), rated=form.get("rated") == "on",
+        new_id = await tables_of(request).create(game, choices, acting_for(request, token), rated=form.get("rated") == "on",
                                                  listed=form.get("listed") == "anyone")
     except Full as exc:  # the server's bound, not the form's fault: a refusal page
         raise HTTPException(503, exc.message) from None
@@ -152,11 +153,7 @@ def take_view(conn: HTTPConnection, table: Table) -> ViewRefused | None:
     spends its address's share for strangers (:data:`~.limits.SPECTATOR_BURST`,
     :data:`~.limits.SPECTATOR_RATE`): a token a client makes up holds no seat, so making up new
     ones gains nothing."""
-    try:
-        token = token_of(conn)
-    except TokenRefused:
-        token = None
-    hashed = None if token is None else token_hash(token)
+    hashed = identity_of(conn)
     if table.seats_of(hashed):
         views: Buckets = conn.app.state.views
         if views.take(f"seat {hashed}"):
@@ -184,7 +181,7 @@ async def game_page(request: Request, spectator: bool) -> Response:
     if refused is not None:
         raise HTTPException(429, refused.message, headers={"Retry-After": str(refused.wait)})
     token = None if spectator else token_or_400(request)[0]
-    viewer = Viewer(None if token is None else token_hash(token))
+    viewer = Viewer(None if token is None else acting_for(request, token))
     creator = viewer.token == table.row.creator
     ws_path = request.url_for("ws", game_id=table.id).path + ("?watch=1" if spectator else "")
     client = table.entry.client
@@ -217,10 +214,10 @@ async def join(request: Request) -> Response:
         raise HTTPException(403, "An invitation is claimed by following its link, not from inside another site's page.")
     token, minted = token_or_400(request)
     tables = tables_of(request)
-    refusal = await tables.db(ratings.claim_refusal, tables.store, request.path_params["invite"], token_hash(token))
+    refusal = await tables.db(ratings.claim_refusal, tables.store, request.path_params["invite"], acting_for(request, token))
     if refusal:
         raise HTTPException(409, refusal)
-    game_id = await tables.claim(request.path_params["invite"], token_hash(token))
+    game_id = await tables.claim(request.path_params["invite"], acting_for(request, token))
     if game_id is None:
         raise HTTPException(410, "This invitation has been used or does not exist. Ask for a watch link to follow the game.")
     response = RedirectResponse(request.url_for("play", game_id=game_id).path, status_code=303)
@@ -254,7 +251,7 @@ async def ws(websocket: WebSocket) -> None:
         await websocket.send_json({"type": "error", "message": cut.message, "detail": cut.detail})
         await websocket.close(CLOSE_TRY_LATER)
         return
-    viewer = Viewer(None if token is None else token_hash(token))
+    viewer = Viewer(None if token is None else acting_for(websocket, token))
     tables.welcome(table, viewer)
     chat = chat_of(websocket)
     await chat.history(table, viewer)

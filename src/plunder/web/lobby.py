@@ -23,8 +23,9 @@ from .names import (MAX_NAME_CHARS, Callers, NameRefused, SeatWho, default_name,
                     normalise)
 from .ratings import is_rated
 from .rooms import accept, creator_gone_seconds, drop_game, lobby as listed, mine as held, offer, rematch_of
-from .security import TokenRefused, remember, token_of
-from .store import AI, HUMAN, OPEN, SeatRow, token_hash
+from .identities import acting_for, identity_of
+from .security import remember
+from .store import AI, HUMAN, OPEN, SeatRow
 from .security import new_token
 from .table import Refused, Table
 from .tables import Tables
@@ -35,12 +36,9 @@ MAX_SUMMARY_CHARS = 30
 
 
 def hashed_token(conn: HTTPConnection) -> str | None:
-    """The hash of the token a request carries (``None``: none, or a malformed header)."""
-    try:
-        token = token_of(conn)
-    except TokenRefused:
-        return None
-    return None if token is None else token_hash(token)
+    """The identity a request acts for (:func:`~.identities.identity_of`: ``None`` for none, or a
+    malformed header)."""
+    return identity_of(conn)
 
 
 def header(request: Request) -> dict[str, Any]:
@@ -73,14 +71,14 @@ async def set_name_route(request: Request) -> Response:
     given, back = str(form.get("name") or ""), safe_next(str(form.get("next") or "/"))
     token, minted = token_or_400(request)
     try:
-        name = normalise(given, default_name(token_hash(token)))
-        await tables_of(request).db(keep_name, tables_of(request).store, token_hash(token), name)
+        name = normalise(given, default_name(acting_for(request, token)))
+        await tables_of(request).db(keep_name, tables_of(request).store, acting_for(request, token), name)
     except NameRefused as exc:
         # the form shown again with what was typed, less what cannot be sent back (a surrogate half)
         typed = given[:200].encode("utf-8", "replace").decode("utf-8")
         return templates.TemplateResponse(request, "name.html", {"error": str(exc), "next": back, "given": typed},
                                           status_code=400)
-    await tables_of(request).renamed(token_hash(token))
+    await tables_of(request).renamed(acting_for(request, token))
     response = RedirectResponse(back, status_code=303)
     return remember(response, request, token) if minted else response
 
@@ -207,9 +205,9 @@ async def sit(request: Request) -> Response:
     if row is None or not 0 <= seat < len(row["seats"]) or row["seats"][seat]["kind"] != OPEN:
         raise HTTPException(410, "That seat has been taken, or the game is no longer in the lobby.")
     token, minted = token_or_400(request)
-    if any(s["token"] == token_hash(token) for s in row["seats"]):
+    if any(s["token"] == acting_for(request, token) for s in row["seats"]):
         raise HTTPException(409, "You already sit at this game: open it from My games.")
-    claimed = await tables.claim(row["seats"][seat]["invite"], token_hash(token))
+    claimed = await tables.claim(row["seats"][seat]["invite"], acting_for(request, token))
     if claimed is None:
         raise HTTPException(410, "That seat has just been taken by someone else.")
     response = RedirectResponse(request.url_for("play", game_id=claimed).path, status_code=303)

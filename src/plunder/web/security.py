@@ -2,7 +2,8 @@
 
 Seat tokens: the server mints every one (:func:`~.tables.new_token`) and hands it to a browser as the
 :data:`COOKIE` cookie, set only on the answer to a request that carried no token, so a cookie
-is never replaced by a request that did not carry it. A client without cookies (a bot, the
+is never replaced by a request that did not carry it (the one exception, a passkey sign-in,
+replaces it with a fresh token: :mod:`.signin`). A client without cookies (a bot, the
 load bench) sends its token in the :data:`TOKEN_HEADER` header of each request; that header
 is never stored. A token in an address (``?token=``) is not read at all: a link or a form of
 another site could otherwise choose a victim's token (session fixation).

@@ -9,8 +9,8 @@ from typing import Sequence
 from starlette.requests import Request
 
 from .names import default_name, names_of
-from .security import TokenRefused, token_of
-from .store import Store, token_hash
+from .identities import identity_of
+from .store import Store
 
 
 def display_names(store: Store, tokens: Sequence[str]) -> dict[str, str]:
@@ -21,10 +21,6 @@ def display_names(store: Store, tokens: Sequence[str]) -> dict[str, str]:
 
 
 def viewer_hash(request: Request) -> str | None:
-    """The hash of the seat token this request carries; ``None`` for a newcomer (or a malformed
-    token header: such a request acts for nobody)."""
-    try:
-        token = token_of(request)
-    except TokenRefused:
-        return None
-    return None if token is None else token_hash(token)
+    """The identity this request acts for (:func:`~.identities.identity_of`); ``None`` for a
+    newcomer (or a malformed token header: such a request acts for nobody)."""
+    return identity_of(request)

@@ -519,8 +519,3 @@ class Tables:
         finally:
             table.hinting = False
 
-
-def hashed(token: str | None) -> str | None:
-    """:func:`plunder.web.store.token_hash` of a token, ``None`` for none."""
-    return None if not token else token_hash(token)
-

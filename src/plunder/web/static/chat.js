@@ -3,7 +3,9 @@
 // It rides on the page's WebSocket: game.js tells every message it receives ("plunder:message"
 // on the game's element) and sends what this module asks ("plunder:send"). Everything shown
 // is text (textContent), never markup. A player may mute another seat with one click: that
-// seat's lines are hidden, remembered in this browser per game (localStorage).
+// seat's lines are hidden, remembered per game by the server for this browser's identity (so
+// they follow a passkey to another browser: /mutes/{game}) and in this browser (localStorage,
+// for a visitor the server does not know yet).
 
 const root = document.getElementById("game");
 const panel = document.getElementById("talk");
@@ -18,6 +20,7 @@ function start() {
   let state = JSON.parse(document.getElementById("first-state").textContent);
   let lines = new Map();   // id -> line, in the order received
   let muted = new Set(remembered());
+  const mutesPath = `/mutes/${encodeURIComponent(panel.dataset.gameId)}`;
 
   const h = element("h2", "Table talk");
   const mutes = element("div");
@@ -62,6 +65,15 @@ function start() {
     else if (msg.type === "error" && msg.about === "chat") tell(msg.message, msg.detail);
   });
   layout();
+  // the server's mutes of this identity stand for it (a click made meanwhile wins: it is newer)
+  let clicked = false;
+  fetch(mutesPath, { credentials: "same-origin" }).then((r) => (r.ok ? r.json() : null)).then((kept) => {
+    if (!kept || !kept.known || !Array.isArray(kept.muted) || clicked) return;
+    muted = new Set(kept.muted.filter((s) => Number.isInteger(s)));
+    remember();
+    layout();
+    draw();
+  }).catch(() => { /* offline: this browser's own mutes stand */ });
 
   function remembered() {
     try { return JSON.parse(localStorage.getItem(storeKey) || "[]").filter((s) => Number.isInteger(s)); }
@@ -90,7 +102,10 @@ function start() {
       b.setAttribute("aria-pressed", String(on));
       b.addEventListener("click", () => {
         if (muted.has(s.seat)) muted.delete(s.seat); else muted.add(s.seat);
+        clicked = true;
         remember();
+        fetch(mutesPath, { method: "POST", credentials: "same-origin", headers: { "content-type": "application/json" },
+          body: JSON.stringify({ seat: s.seat, muted: muted.has(s.seat) }) }).catch(() => { /* kept here at least */ });
         layout();
         draw();
       });
