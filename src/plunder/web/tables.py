@@ -33,7 +33,7 @@ from .pgtransport import PgTransport
 from .rooms import list_game, rematch_of
 from .security import new_token
 from .storage import Storage
-from .store import AI, HUMAN, ON, OPEN, OVER, RESIGNED, GameRow, SeatRow, StaleWrite, Store, token_hash
+from .store import AI, HUMAN, ON, OPEN, OVER, RESIGNED, GameRow, SeatRow, StaleWrite, Store
 from .table import MAX_GAME_MOVES, SEAT_CHOICES, Full, Prepared, Refused, Table
 from .thinking import Busy, Superseded, Thinkers
 from .transport import SITE, Event, InMemory, Transport, game_channel
