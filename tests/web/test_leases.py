@@ -12,7 +12,9 @@ from typing import Any
 import pytest
 
 from plunder.core.registry import load_game
-from plunder.web import autoplay, leases
+from sqlalchemy import delete, select
+
+from plunder.web import autoplay, leases, upkeep
 from plunder.web.store import Store
 from plunder.web.tables import Tables
 from plunder.web.thinking import Thinkers
@@ -168,3 +170,44 @@ def test_a_move_made_while_the_ai_lets_its_lease_go_is_answered(postgres_url: st
     answered, released = asyncio.run(run())
     assert answered >= 2 and released >= answered
 
+
+
+def test_a_move_that_gives_the_ai_its_turn_is_stored_with_the_lease(postgres_url: str,
+                                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    # a process that dies between storing a person's move and setting its AI thinking leaves a
+    # lease that runs out, which another process's upkeep finds with nobody connected anywhere
+    monkeypatch.setattr(autoplay, "LEASE_SECONDS", 0.5)
+    monkeypatch.setattr(upkeep.Upkeep, "start", lambda self: None)  # scans run by hand below
+
+    async def run() -> tuple[str, str, int]:
+        dying, other = Tables(Store(postgres_url), Thinkers(0)), Tables(Store(postgres_url), Thinkers(0))
+        await dying.start()
+        await other.start()
+        try:
+            game_id = await dying.create(load_game("pillage", "small"), ["me", "medium"], "anna")
+            table = await dying.get(game_id)
+            assert table is not None
+            viewer = Viewer("anna")
+            dying.welcome(table, viewer)
+            dying.autoplay.kick = lambda table: None  # type: ignore[method-assign]  # it dies as the move is stored
+            while table.on and not table.ai_to_move():
+                await dying.act(table, viewer, table.prepare().legal[0], len(table.moves))
+            assert table.ai_to_move()
+            moved = len(table.moves)
+            with dying.store.engine.connect() as db:
+                holder = db.execute(select(leases.leases.c.holder)
+                                    .where(leases.leases.c.game_id == game_id)).scalar_one()
+            await asyncio.sleep(0.6)  # the lease runs out
+            with other.store.engine.begin() as db:  # the site's upkeep left held by an earlier test's tables
+                db.execute(delete(leases.leases).where(leases.leases.c.game_id == upkeep.UPKEEP_LEASE))
+            taken = await other.upkeep.once()
+            there = other.open[game_id]
+            await until(lambda: len(there.moves) > moved)
+            return holder, dying.lease.holder, len(taken)
+        finally:
+            await dying.close()
+            await other.close()
+
+    holder, dying_holder, taken = asyncio.run(run())
+    assert holder == dying_holder
+    assert taken == 1

@@ -12,7 +12,8 @@ import time
 
 from sqlalchemy import Column, Float, String, delete, insert, select, update
 from sqlalchemy import Table as StoredTable
-from sqlalchemy.engine import Engine
+from sqlalchemy.dialects.postgresql import insert as pg_insert
+from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.exc import IntegrityError
 
 from .store import metadata
@@ -43,6 +44,19 @@ def take(engine: Engine, game_id: str, holder: str, seconds: float, now: float |
         return True
     except IntegrityError:  # held by another (or taken by another this instant)
         return False
+
+
+def take_in(db: Connection, game_id: str, holder: str, seconds: float, now: float | None = None) -> None:
+    """Hold ``game_id``'s lease for ``seconds`` inside ``db``'s transaction, unless another holds
+    it (PostgreSQL: one conditional upsert, which never fails the transaction it is part of). A
+    person's move that gives the turn to an AI seat is stored with its lease so: a process that
+    dies before its AI starts thinking leaves a lease that runs out, which the site's upkeep finds
+    (:mod:`.upkeep`), instead of a turn nobody knows is due."""
+    now = time.time() if now is None else now
+    upsert = pg_insert(leases).values(game_id=game_id, holder=holder, until=now + seconds)
+    db.execute(upsert.on_conflict_do_update(
+        index_elements=[leases.c.game_id], set_={"holder": holder, "until": now + seconds},
+        where=(leases.c.until < now) | (leases.c.holder == holder)))
 
 
 def release(engine: Engine, game_id: str, holder: str) -> None:

@@ -231,8 +231,12 @@ class Table:
 
     def ai_to_move(self) -> bool:
         """True when an AI seat must decide now."""
-        p = self.state.current_player
-        return self.on and p >= 0 and self.row.seats[p].kind == AI
+        return self.on and self.ai_seat(self.state)
+
+    def ai_seat(self, state: State) -> bool:
+        """True when an AI seat decides at ``state`` (a position of this game)."""
+        p = state.current_player
+        return 0 <= p < len(self.row.seats) and self.row.seats[p].kind == AI
 
     @property
     def showcase(self) -> bool:

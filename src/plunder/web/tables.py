@@ -21,12 +21,13 @@ import logging
 import time
 from typing import Awaitable, Callable, Sequence
 
-from sqlalchemy.engine import make_url
+from sqlalchemy.engine import Connection, make_url
 
 from ..core.game import Game, State
 from ..core.record import Move
 from ..match import new_seed, undo_point
 from . import leases, outcomes, ratings
+from . import autoplay as autoplaying
 from .autoplay import Autoplay
 from .names import names_of
 from .pgtransport import PgTransport
@@ -36,7 +37,7 @@ from .storage import Storage
 from .store import AI, HUMAN, ON, OPEN, OVER, RESIGNED, GameRow, SeatRow, StaleWrite, Store
 from .table import MAX_GAME_MOVES, SEAT_CHOICES, Full, Prepared, Refused, Table
 from .thinking import Busy, Superseded, Thinkers
-from .transport import SITE, Event, InMemory, Transport, game_channel
+from .transport import SITE, Event, InMemory, Transport, Writer, game_channel
 from .upkeep import GAMES_ON, Upkeep
 from .viewers import Viewer, tell
 
@@ -103,10 +104,11 @@ class Tables:
         self.store = store
         self.db = self.storage.db
         self.thinkers = thinkers
-        lease = StoredLease(self.storage)
-        self.autoplay = Autoplay(thinkers, self.write, lease if self.storage.shared else None)
+        #: this process's AI leases (used when several processes may share the store)
+        self.lease = StoredLease(self.storage)
+        self.autoplay = Autoplay(thinkers, self.write, self.lease if self.storage.shared else None)
         #: the site's background work and this process's counts (:mod:`.upkeep`)
-        self.upkeep = Upkeep(self, lease.holder)
+        self.upkeep = Upkeep(self, self.lease.holder)
         #: the transport: given, else the one the store calls for (:func:`transport_for`)
         self.transport = transport or transport_for(self.storage)
         #: the agent behind hints; ``None``: each game's own (``Strength.hint``, as ``plunder play``)
@@ -341,10 +343,14 @@ class Tables:
         told = {"version": table.version + 1, "first": first, "status": status,
                  "moves": [[m.by, m.action] for m in moves]}
         channel = game_channel(table.id)
+        also = self.transport.writer(channel, MOVES, told)
+        after = states[-1] if states else table.states[first]
+        if self.storage.shared and status == ON and table.ai_seat(after) and not table.showcase:
+            also = self._with_lease(table.id, also)
         try:
             # a move after the last one stored has nothing to drop (a statement less per move)
             await self.db(self.store.append, table.id, table.version, first, moves, status, first < len(table.moves),
-                          self.transport.writer(channel, MOVES, told))
+                          also)
         except StaleWrite:
             await self.refresh(table)
             raise Refused("The game changed in the meantime; here it is as it stands.") from None
@@ -354,6 +360,17 @@ class Tables:
         await self.transport.sent(channel, MOVES, told)
         for hook in self.moved:
             await hook(table, first)
+
+    def _with_lease(self, game_id: str, also: Writer | None) -> Writer:
+        """``also``, then this process's AI lease of ``game_id`` taken in the same transaction
+        (:func:`.leases.take_in`): the AI's turn is due from the moment the move is stored."""
+        holder = self.lease.holder
+
+        def write(db: Connection) -> None:
+            if also is not None:
+                also(db)
+            leases.take_in(db, game_id, holder, autoplaying.LEASE_SECONDS)
+        return write
 
     async def _show(self, table: Table, first: int, moves: list[Move], states: list[State]) -> None:
         """``table`` shows ``moves`` from ply ``first`` on (those after it taken back), reaching
