@@ -47,9 +47,13 @@ def anna(any_db: str) -> Iterator[TestClient]:
         with c.app.state.tables.store.engine.begin() as db:  # type: ignore[attr-defined]
             # the tests share one PostgreSQL database, and its per-address bound with it
             db.execute(delete(rates).where(rates.c.name.like("passkey %")))
+            # and its claims: a name claimed by a test before is protected from every later "Anna"
+            before = set(db.execute(select(passkeys.passkeys.c.credential)).scalars())
         assert c.post("/name", data={"name": "Anna", "next": "/"}, follow_redirects=False).status_code == 303
         new_game(c, "pillage", preset="small", **{"seat.0": "me", "seat.1": "easy"})
         yield c
+        with c.app.state.tables.store.engine.begin() as db:  # type: ignore[attr-defined]
+            db.execute(delete(passkeys.passkeys).where(passkeys.passkeys.c.credential.not_in(before)))
 
 
 def claim(client: TestClient, key: SoftKey) -> dict[str, Any]:
@@ -105,6 +109,17 @@ def test_a_claimed_identity_follows_its_passkey_to_another_browser(anna: TestCli
     # a name chosen on the second browser is Anna's everywhere
     assert other.post("/name", data={"name": "Anna B", "next": "/"}, follow_redirects=False).status_code == 303
     assert "Anna B" in anna.get("/you").text
+
+
+def test_a_name_like_a_claimed_one_cannot_be_claimed(anna: TestClient) -> None:
+    # two guests may share a look-alike name; once one claims it, the other cannot claim it too
+    twin = browser(anna)
+    assert twin.post("/name", data={"name": "ANNA", "next": "/"}, follow_redirects=False).status_code == 303
+    assert "Claimed: Anna is yours" in claim(anna, SoftKey(SITE, ORIGIN))["message"]
+    refused = twin.post("/you/claim/options")
+    assert refused.status_code == 400
+    assert "'ANNA' is 'Anna', a name claimed here" in refused.json()["error"]
+    assert "Choose another name, then claim it." in refused.json()["error"]
 
 
 def test_a_challenge_works_once(anna: TestClient) -> None:

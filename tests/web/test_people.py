@@ -11,12 +11,15 @@ from pathlib import Path
 from typing import Any, Iterator
 
 import pytest
+from sqlalchemy import insert, select
 from starlette.testclient import TestClient
 
 from plunder.web.app import create_app
 from plunder.web.lookalike import likeness
 from plunder.web.names import (MAX_NAME_CHARS, Callers, NameRefused, SeatWho, keep_name, names_of, normalise,
                                protected_names, set_name, unlike)
+from plunder.web.names import names
+from plunder.web.passkeys import passkeys
 from plunder.web.store import Store
 from plunder.web import lobby, rooms
 from plunder.web.rooms import MAX_LOBBY, offer
@@ -44,6 +47,22 @@ def named(client: TestClient, name: str) -> None:
     """Set the browser's name (it is given a token if it has none)."""
     answer = client.post("/name", data={"name": name, "next": "/"}, follow_redirects=False)
     assert answer.status_code == 303, answer.text
+
+
+def claim(store: Store, token: str) -> None:
+    """Mark the identity ``token`` (a hash) claimed, as a passkey's claim stores it (the
+    ceremony itself is tests/web/test_passkeys.py's)."""
+    with store.engine.begin() as db:
+        db.execute(insert(passkeys).values(credential=f"test-{token}", identity=token, public_key="",
+                                           sign_count=0, created=0.0))
+
+
+def claim_named(client: TestClient, name: str) -> None:
+    """Mark the identity called ``name`` on ``client``'s server claimed (:func:`claim`)."""
+    store: Store = client.app.state.tables.store  # type: ignore[attr-defined]
+    with store.engine.connect() as db:
+        token = db.execute(select(names.c.token).where(names.c.name == name)).scalar_one()
+    claim(store, token)
 
 
 def other(client: TestClient) -> TestClient:
@@ -122,12 +141,18 @@ def test_a_name_like_another_identitys_or_a_protected_one_is_refused(app_db: str
     try:
         set_name(store, "a" * 64, "Anna")
         set_name(store, "b" * 64, "Bob")
+        set_name(store, "d" * 64, "Dora")
+        assert protected_names(store)[4:] == []  # guests' names: two browsers may both be Bob
+        keep_name(store, "e" * 64, "B\u043eb")
+        claim(store, "a" * 64)
+        claim(store, "b" * 64)
         protected = protected_names(store)
         assert protected[:4] == ["the easy AI", "the medium AI", "the hard AI", "You"]
-        assert sorted(protected[4:]) == ["Anna", "Bob"]
+        assert sorted(protected[4:]) == ["Anna", "Bob"]  # claimed with a passkey; Dora is not
         for lookalike in ("\u0410nna", "ANNA", "anna", "\uff21nna"):
-            with pytest.raises(NameRefused, match="'Anna', a name already in use"):
+            with pytest.raises(NameRefused, match="'Anna', a name claimed here"):
                 keep_name(store, "c" * 64, normalise(lookalike))
+        keep_name(store, "f" * 64, "D\u043era")
         keep_name(store, "a" * 64, "ANNA")  # its own name respelt
         keep_name(store, "c" * 64, "Anne")
         assert names_of(store, ["a" * 64, "c" * 64]) == {"a" * 64: "ANNA", "c" * 64: "Anne"}
@@ -339,9 +364,10 @@ def test_a_rematch_offered_first_by_another_process_stands_and_the_second_game_i
 
 
 def test_the_name_form_refuses_a_lookalike_and_a_broken_character_in_words(anna: TestClient) -> None:
+    claim_named(anna, "Anna")
     with browser_of(anna) as bob:
         for name, why in [("the hard \u0410I", "looks like the word AI"), ("Y\u043eu", "looks like &#39;You&#39;"),
-                          ("\u0410nna", "&#39;\u0410nna&#39; looks like &#39;Anna&#39;, a name already in use"),
+                          ("\u0410nna", "&#39;\u0410nna&#39; looks like &#39;Anna&#39;, a name claimed here"),
                           ("Bo\u202eb", "direction controls such as RIGHT-TO-LEFT OVERRIDE (U+202E)")]:
             refused = bob.post("/name", data={"name": name, "next": "/"}, follow_redirects=False)
             assert refused.status_code == 400 and why in refused.text, name
@@ -412,9 +438,10 @@ def test_names_hold_across_two_processes_on_postgresql(postgres_url: str) -> Non
     with TestClient(create_app(postgres_url, ai_workers=0)) as one, \
             TestClient(create_app(postgres_url, ai_workers=0)) as two:
         named(one, "Quentin")
+        claim_named(one, "Quentin")
         with browser_of(two) as rival:
             refused = rival.post("/name", data={"name": "Qu\u0435ntin", "next": "/"}, follow_redirects=False)
-            assert refused.status_code == 400 and "a name already in use" in refused.text
+            assert refused.status_code == 400 and "a name claimed here" in refused.text
         game_id = new_game(one, "pillage", preset="small", **{"seat.0": "me", "seat.1": "easy"})
         finish_by_resigning(one, game_id)
         two.cookies.set(COOKIE, one.cookies[COOKIE])  # Quentin's browser, on the other process

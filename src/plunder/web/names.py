@@ -27,6 +27,7 @@ from sqlalchemy.exc import IntegrityError
 
 from ..agents.levels import LEVELS
 from .lookalike import likeness
+from .passkeys import passkeys
 from .store import AI, HUMAN, Store, metadata
 from .visible import seen, unseen_refusal
 
@@ -116,10 +117,12 @@ def normalise(text: str, own_default: str = "") -> str:
 
 def protected_names(store: Store, asker: str | None = None) -> list[str]:
     """The names no other name may look like: the AI levels' (``the hard AI``), ``You``, and
-    every identity's chosen name but the asker's (the token hash ``asker``), who may respell
-    its own."""
+    the chosen name of every identity claimed with a passkey (:mod:`.passkeys`) but the asker's
+    (the token hash ``asker``), who may respell its own. A guest's name is not protected: two
+    browsers may both be called Anna until one of them claims the name, as the name then
+    stands for a person rather than a browser."""
     with store.engine.connect() as db:
-        query = select(names.c.name)
+        query = select(names.c.name).where(names.c.token.in_(select(passkeys.c.identity)))
         if asker is not None:
             query = query.where(names.c.token != asker)
         taken = [str(n) for (n,) in db.execute(query)]
@@ -133,7 +136,7 @@ def unlike(name: str, protected: Iterable[str]) -> None:
     for other in protected:
         if likeness(other) == mine:
             same = "is" if other.casefold() == name.casefold() else "looks like"
-            raise NameRefused(f"{name!r} {same} {other!r}, a name already in use here; "
+            raise NameRefused(f"{name!r} {same} {other!r}, a name claimed here; "
                               "choose one that is told apart at a glance.")
 
 

@@ -20,7 +20,7 @@ from starlette.routing import BaseRoute, Route
 from .games import tables_of, token_or_400
 from .identities import acting_for, identity_of, open_session
 from .limits import MAX_FIELD_BYTES
-from .names import name_of
+from .names import NameRefused, name_of, protected_names, unlike
 from .passkeys import (CHALLENGE_SECONDS, PasskeyRefused, begin_sign_in, check_host, claim_options, finish_claim,
                        finish_sign_in, passkeys_of, site)
 from .security import new_token, remember
@@ -85,6 +85,10 @@ async def claim_start(request: Request) -> Response:
     identity = acting_for(request, token)
     tables = tables_of(request)
     name, _ = await tables.db(name_of, tables.store, identity)
+    try:  # a claimed name is protected from look-alikes (:func:`.names.protected_names`): it must be one itself
+        unlike(name, await tables.db(protected_names, tables.store, identity))
+    except NameRefused as exc:
+        return refused(f"{exc} Choose another name, then claim it.")
     options = await tables.db(claim_options, tables.store, identity, name)
     response = Response(options, media_type="application/json", headers={"cache-control": "no-store"})
     return remember(response, request, token) if minted else response
