@@ -31,6 +31,7 @@ from .limits import (CLOSE_TRY_LATER, MAX_FIELD_BYTES, MAX_FORM_FIELDS, MAX_MESS
                      Bucket, Buckets, deeper_than)
 from . import ratings
 from .chat import MAX_CHAT_CHARS, Chat
+from .clocks import AUTO, TimeControl, chosen
 from .newgame import default_seat, render_form
 from .store import OPEN, token_hash
 from .security import TokenRefused, navigated_here, remember, seat_token, token_of
@@ -95,6 +96,15 @@ def game_from_form(game_id: str, form: FormData) -> Game:
         raise Refused(str(exc)) from None
 
 
+def time_control(choice: str, seats: list[str]) -> TimeControl | None:
+    """The time control the form's ``clock`` field gives a game with ``seats`` (:func:`.clocks.chosen`);
+    :class:`Refused` saying what is wrong."""
+    try:
+        return chosen(choice, "open" in seats)
+    except ValueError as exc:
+        raise Refused(str(exc)) from None
+
+
 async def new_game(request: Request) -> Response:
     """``POST /new/{game}``: store a new game and send the creator to its page (303)."""
     game_id = known_game(request.path_params["game"])
@@ -106,8 +116,9 @@ async def new_game(request: Request) -> Response:
     try:
         game = game_from_form(game_id, form)
         choices = [str(form.get(f"seat.{i}") or default_seat(i)) for i in range(game.num_players)]
+        control = time_control(str(form.get("clock") or AUTO), choices)
         new_id = await tables_of(request).create(game, choices, token_hash(token), rated=form.get("rated") == "on",
-                                                 listed=form.get("listed") == "anyone")
+                                                 listed=form.get("listed") == "anyone", control=control)
     except Full as exc:  # the server's bound, not the form's fault: a refusal page
         raise HTTPException(503, exc.message) from None
     except Refused as exc:
@@ -326,7 +337,7 @@ async def ws(websocket: WebSocket) -> None:
 
 
 async def handle(tables: Tables, table: Table, viewer: Viewer, data: dict[str, Any], error: Any) -> None:
-    """One client message: ``act``, ``hint``, ``undo``, ``resign`` or ``log``."""
+    """One client message: ``act``, ``hint``, ``undo``, ``resign``, ``abort``, ``claim`` or ``log``."""
     kind = data.get("type")
     if kind == "act":
         action, ply = data.get("action"), data.get("ply")
@@ -342,13 +353,20 @@ async def handle(tables: Tables, table: Table, viewer: Viewer, data: dict[str, A
         await tables.undo(table, viewer)
     elif kind == "resign":
         await tables.resign(table, viewer)
+    elif kind == "abort":
+        await tables.abort(table, viewer)
+    elif kind == "claim":
+        seat = data.get("seat")
+        if not isinstance(seat, int) or isinstance(seat, bool):
+            raise Refused("A claim message has the seat of the absent player.")
+        await tables.claim_win(table, viewer, seat)
     elif kind == "log":
         before = data.get("before")
         if not isinstance(before, int) or isinstance(before, bool):
             raise Refused("A log message has the number of the entry to read before.")
         await viewer.queue.put(table.older(before))
     else:
-        raise Refused("Unknown message type.", f"type {str(kind)[:40]!r}; types are act, hint, undo, resign, log, chat")
+        raise Refused("Unknown message type.", f"type {str(kind)[:40]!r}; types are act, hint, undo, resign, abort, claim, log, chat")
 
 
 async def hint(tables: Tables, table: Table, viewer: Viewer, error: Any) -> None:
