@@ -169,6 +169,8 @@ class Table:
         self.absent: dict[int, float] = {}
         #: the persons (token hashes) connected to this game in each server process, by process
         self.remote: dict[str, list[str]] = {}
+        #: the persons (token hashes) who have had a connection to this game
+        self.seen: set[str | None] = set()
         self.adopt(row, self.replayed(row))
 
     def replayed(self, row: GameRow) -> tuple[list[Move], Positions, list[LogEntry]]:
@@ -200,15 +202,21 @@ class Table:
         """True when the game has a time control (its clocks: :attr:`kept`)."""
         return self.kept is not None
 
-    def mark_presence(self) -> None:
-        """Note which persons' seats have no connection now (from now on, if they had one)."""
+    def mark_presence(self) -> bool:
+        """Note which persons' seats lost their connection (from now on, if they had one: a seat
+        never connected is not counted absent, its clock runs all the same); True when that changed."""
         here = {v.token for v in self.viewers} | {t for tokens in self.remote.values() for t in tokens}
+        before = set(self.absent)
         now = self.time()
         for i, s in enumerate(self.row.seats):
-            if s.kind == HUMAN and s.token not in here:
+            if s.kind == HUMAN and s.token in here:
+                self.seen.add(s.token)
+                self.absent.pop(i, None)
+            elif s.kind == HUMAN and s.token in self.seen:
                 self.absent.setdefault(i, now)
             else:
                 self.absent.pop(i, None)
+        return set(self.absent) != before
 
     def clock_runs_for(self, state: State | None = None) -> int | None:
         """The seat whose clock runs in ``state`` (the position now by default): a person's

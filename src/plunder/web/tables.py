@@ -508,7 +508,7 @@ class Tables:
         """Add ``viewer`` to ``table`` and queue its first message (the whole log)."""
         table.viewers.add(viewer)
         viewer.known = 0
-        self._present(table)
+        self._present(table, viewer)
         viewer.queue.put_nowait(table.view(viewer, creator=viewer.token == table.row.creator))
         self.kick(table)
 
@@ -517,15 +517,20 @@ class Tables:
         table.viewers.discard(viewer)
         self._present(table)
 
-    def _present(self, table: Table) -> None:
-        """After a connection came or went: note which seats have none (:meth:`.table.Table.mark_presence`)
-        and, when this process's connected persons changed, tell the others (in every process)."""
+    def _present(self, table: Table, new: Viewer | None = None) -> None:
+        """After a connection came (``new``) or went: note which seats have none
+        (:meth:`.table.Table.mark_presence`) and, when this process's connected persons changed,
+        tell the other viewers of a timed game (a claim's countdown) in every process."""
         here = sorted({v.token for v in table.viewers if v.token is not None} & {s.token for s in table.row.seats})
         if here == table.remote.get(self.upkeep.holder, []):
             return
         table.remote[self.upkeep.holder] = here
-        table.mark_presence()
-        self.tell(table)
+        if table.kept is None:
+            return
+        if table.mark_presence():
+            others = table.viewers - {new}
+            tell(others, lambda viewer: table.view(viewer, creator=viewer.token == table.row.creator))
+            table.viewers -= {v for v in table.viewers if v is not new and v not in others}  # cut off: too slow
         task = asyncio.ensure_future(self.transport.publish(game_channel(table.id), PRESENCE,
                                                             {"holder": self.upkeep.holder, "tokens": here}))
         self._telling.add(task)
@@ -538,8 +543,8 @@ class Tables:
         if table is None or holder == self.upkeep.holder:
             return
         table.remote[holder] = [str(t) for t in event.data["tokens"]]
-        table.mark_presence()
-        self.tell(table)
+        if table.mark_presence():
+            self.tell(table)
 
     async def act(self, table: Table, viewer: Viewer, text: str, ply: int) -> None:
         """Play ``text`` for the viewer's seat to move, if ``ply`` is the position it saw."""
