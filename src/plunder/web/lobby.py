@@ -249,7 +249,8 @@ async def rematch(request: Request) -> Response:
                 raise HTTPException(429, "Too many new games from your address; wait a little and try again.")
             try:
                 rated = await tables.db(is_rated, tables.store, table.id)
-                new_id = await tables.seated(table.game, rotated(table), token, rated)
+                control = table.kept.clock.control if table.kept is not None else None  # the same time control
+                new_id = await tables.seated(table.game, rotated(table), token, rated, control=control)
             except Refused as exc:
                 raise HTTPException(503, exc.message) from None
             others = frozenset(s.token for s in table.row.seats if s.kind == HUMAN and s.token and s.token != token)
