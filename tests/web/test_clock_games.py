@@ -17,6 +17,7 @@ from plunder.core.registry import load_game
 from plunder.web.clocks import DAY, TimeControl
 from plunder.web.clockstore import CLAIMED, ON_TIME
 from plunder.web.games import time_control
+from plunder.web.lobby import mine_rows
 from plunder.web.store import ABORTED, AI, HUMAN, ON, RESIGNED, Store
 from plunder.web.table import CLAIM_SECONDS, Refused, Table
 from plunder.web.tables import ZOMBIE_LEVEL, Tables
@@ -259,3 +260,17 @@ def test_the_form_gives_a_game_with_an_open_seat_a_clock_and_refuses_none() -> N
         time_control("none", ["me", "open"])
     with pytest.raises(Refused, match="not one this server offers"):
         time_control("1+0", ["me", "open"])
+
+
+def test_my_games_show_where_your_clock_runs(url: str) -> None:
+    async def body(tables: Tables, now: Now) -> None:
+        table, viewers = await two_people(tables, "3+2")
+        mover = table.row.seats[table.state.current_player].token
+        waiter = table.row.seats[1 - table.state.current_player].token
+        assert mover is not None and waiter is not None
+        now.t += 37
+        mine = await mine_rows(tables, mover)
+        theirs = await mine_rows(tables, waiter)
+        assert [r["clock"] for r in mine] == ["2:23"] and mine[0]["your_turn"]
+        assert [r["clock"] for r in theirs] == [None]
+    run(url, body)

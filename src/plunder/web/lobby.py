@@ -114,7 +114,7 @@ def stored_callers(game: str, params: dict[str, str], seats: list[dict[str, Any]
 
 async def mine_rows(tables: Tables, token: str) -> list[dict[str, Any]]:
     """The games of the browser holding the token hash ``token`` as its page shows them: each
-    with its table (whose turn, verdict)."""
+    with its table (whose turn, verdict, your clock's time left while it runs)."""
     rows = []
     for row in await tables.db(held, tables.store, token):
         table = tables.open.get(row["id"]) or await tables.get(row["id"])
@@ -127,6 +127,7 @@ async def mine_rows(tables: Tables, token: str) -> list[dict[str, Any]]:
                      "others": [callers.third(i) for i in range(len(table.row.seats)) if i not in you] or ["solitaire"],
                      "on": table.on, "your_turn": table.on and table.state.current_player in you,
                      "status": table.status(you) if result is None else result["verdict"],
+                     "clock": table.your_clock(you),
                      "ago": ago(time.time() - row["updated"])})
     return rows
 

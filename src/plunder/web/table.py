@@ -464,6 +464,12 @@ class Table:
             lines.append(f"{who} ran out of time and left; the {level} AI played on for them")
         return lines
 
+    def your_clock(self, you: frozenset[int]) -> str | None:
+        """The time left on the clock of a viewer acting for ``you`` while it runs (``1:23``), else ``None``."""
+        if self.kept is None or not self.on or self.kept.clock.running not in you:
+            return None
+        return shown(self.kept.clock.left_at(self.kept.clock.running, self.time()))
+
     def clock_view(self, you: frozenset[int]) -> dict[str, Any] | None:
         """The clocks as a viewer acting for ``you`` is sent them: each seat's time left now,
         whose runs, and the seats it may claim the win against (:meth:`claimable`)."""

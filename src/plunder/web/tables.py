@@ -365,6 +365,7 @@ class Tables:
                     # the last seat taken: the clock of the seat to move starts
                     table.kept = Kept(table.kept.clock.started(runs, self.time()), table.kept.ended, table.kept.gone)
                     await self.db(clockstore.save, self.store.engine, table.id, table.kept)
+                    self.tell(table)
             # a seat taken is stored already: told after, in a transaction of its own
             await self.transport.publish(game_channel(table.id), CHANGED, {"version": table.version})
             self.kick(table)
