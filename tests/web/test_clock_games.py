@@ -71,6 +71,7 @@ async def move(tables: Tables, table: Table, viewers: dict[int, Viewer]) -> int:
 
 @pytest.fixture
 def url(tmp_path: Path) -> str:
+    """A fresh SQLite database."""
     return f"sqlite:///{tmp_path / 'plunder.db'}"
 
 

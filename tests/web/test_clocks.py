@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from plunder.web.clocks import DAY, LIVE, PRESETS, TURN, Clock, TimeControl, chosen, shown
+from plunder.web.clocks import DAY, LIVE, PRESETS, TURN, Clock, TimeControl, chosen, freshened, shown
 
 
 def test_presets_read_as_minutes_plus_seconds_or_days_per_move() -> None:
@@ -53,7 +53,7 @@ def test_stopping_keeps_what_was_left_and_a_stored_clock_reads_back() -> None:
     assert stopped.left_at(0, 10 ** 6) == 270.0
     assert Clock.from_json(clock.to_json()) == clock
     assert clock.data(110.0) == {"control": "5+3", "words": "5 min + 3 s a move", "kind": LIVE,
-                                 "left": [290.0, 300.0], "running": 0}
+                                 "left": [290.0, 300.0], "running": 0, "at": 110.0}
 
 
 def test_the_form_choice_gives_a_remote_game_a_clock_and_none_to_one_at_this_screen() -> None:
@@ -70,3 +70,12 @@ def test_time_left_is_shown_as_a_clock_shows_it() -> None:
     assert shown(0.0) == "0:00"
     assert shown(3723) == "1:02:03"
     assert shown(2 * DAY + 3 * 3600) == "2d 3h"
+
+
+def test_figures_queued_before_sending_are_brought_to_the_time_they_are_sent() -> None:
+    data = Clock.new(TimeControl.parse("3+2"), 2).started(1, 0.0).data(10.0)
+    freshened(data, 10.25)
+    assert data["left"] == [180.0, 169.75] and data["at"] == 10.25
+    stopped = Clock.new(TimeControl.parse("3+2"), 2).data(10.0)
+    freshened(stopped, 99.0)
+    assert stopped["left"] == [180.0, 180.0]

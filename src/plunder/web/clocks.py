@@ -147,7 +147,8 @@ class Clock:
         """As sent to a browser at ``now``: the control, each seat's seconds left then and
         which one runs (the page counts it down from these figures)."""
         return {"control": self.control.text, "words": self.control.words, "kind": self.control.kind,
-                "left": [round(self.left_at(i, now), 3) for i in range(len(self.left))], "running": self.running}
+                "left": [round(self.left_at(i, now), 3) for i in range(len(self.left))], "running": self.running,
+                "at": now}
 
     def to_json(self) -> str:
         """As stored."""
@@ -162,6 +163,15 @@ class Clock:
         return cls(TimeControl(str(c["kind"]), float(c["base"]), float(c["increment"])),
                    tuple(float(x) for x in d["left"]), None if d["running"] is None else int(d["running"]),
                    float(d["since"]))
+
+
+def freshened(data: dict[str, Any], now: float) -> None:
+    """Bring :meth:`Clock.data`'s figures (``data``, as worked out at ``data["at"]``) to
+    ``now``, in place: a message queued a while before it is sent says the time left when sent."""
+    running = data.get("running")
+    if running is not None:
+        data["left"][running] = round(max(0.0, data["left"][running] - max(0.0, now - data["at"])), 3)
+    data["at"] = now
 
 
 def chosen(choice: str, remote: bool) -> TimeControl | None:

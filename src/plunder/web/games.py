@@ -31,7 +31,7 @@ from .limits import (CLOSE_TRY_LATER, MAX_FIELD_BYTES, MAX_FORM_FIELDS, MAX_MESS
                      Bucket, Buckets, deeper_than)
 from . import ratings
 from .chat import MAX_CHAT_CHARS, Chat
-from .clocks import AUTO, TimeControl, chosen
+from .clocks import AUTO, TimeControl, chosen, freshened
 from .newgame import default_seat, render_form
 from .store import OPEN, token_hash
 from .security import TokenRefused, navigated_here, remember, seat_token, token_of
@@ -275,6 +275,8 @@ async def ws(websocket: WebSocket) -> None:
     async def pump() -> None:
         try:
             while (message := await viewer.queue.get()) is not None:
+                if message.get("clock"):
+                    freshened(message["clock"], tables.time())  # the time left as it is sent
                 await websocket.send_json(message)
             await websocket.close(CLOSE_POLICY)  # too slow to read what it is sent
         except Exception:  # the connection is gone: the reading side notices and tidies up
@@ -287,6 +289,7 @@ async def ws(websocket: WebSocket) -> None:
     try:
         while True:
             got = await websocket.receive()
+            arrived = tables.time()  # a move's clock stops when it arrives, not when it is played
             if got["type"] == "websocket.disconnect":
                 break
             text = got.get("text")
@@ -319,7 +322,7 @@ async def ws(websocket: WebSocket) -> None:
                 if data.get("type") == "chat":
                     await chat.say(table, viewer, data.get("text"))
                 else:
-                    await handle(tables, table, viewer, data, error)
+                    await handle(tables, table, viewer, data, error, arrived)
             except Refused as exc:
                 if data.get("type") == "chat":  # said in the talk panel as well as the message line
                     await viewer.queue.put({"type": "error", "message": exc.message, "detail": exc.detail,
@@ -336,14 +339,15 @@ async def ws(websocket: WebSocket) -> None:
         writer.cancel()
 
 
-async def handle(tables: Tables, table: Table, viewer: Viewer, data: dict[str, Any], error: Any) -> None:
+async def handle(tables: Tables, table: Table, viewer: Viewer, data: dict[str, Any], error: Any,
+                 arrived: float | None = None) -> None:
     """One client message: ``act``, ``hint``, ``undo``, ``resign``, ``abort``, ``claim`` or ``log``."""
     kind = data.get("type")
     if kind == "act":
         action, ply = data.get("action"), data.get("ply")
         if not isinstance(action, str) or not isinstance(ply, int) or isinstance(ply, bool):
             raise Refused("An act message has an action text and the ply you saw.")
-        await tables.act(table, viewer, action, ply)
+        await tables.act(table, viewer, action, ply, arrived)
     elif kind == "hint":
         # a hint takes seconds of search: the connection keeps reading meanwhile
         task = asyncio.create_task(hint(tables, table, viewer, error))

@@ -25,7 +25,7 @@ from ..core.svg import Shown, legal_page, outcome_text, seats_called, status_tex
 from ..core.words import refusal
 from ..match import breakdown_of, chance_index
 from ..pictures import svg_of
-from .names import Callers, SeatWho, capital
+from .names import Callers, SeatWho, capital, default_name
 from .positions import Positions
 from .rooms import Rematch
 from .clocks import LIVE, shown
@@ -460,7 +460,7 @@ class Table:
         lines = []
         for seat, level in sorted(self.kept.gone.items()):
             token = self.row.seats[seat].token
-            who = "You" if seat in you else self.chosen.get(token or "", self.game.seat_name(seat))
+            who = self.chosen.get(token, default_name(token)) if token else self.game.seat_name(seat)
             lines.append(f"{who} ran out of time and left; the {level} AI played on for them")
         return lines
 

@@ -35,6 +35,7 @@ class Shifted(LiveServer):
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Shifted]:
+    """A server of this module's own, its time moved by the tests."""
     folder = tmp_path_factory.mktemp("clocks")
     live = Shifted(folder / "plunder.db", folder / "shift")
     live.start()
@@ -101,6 +102,7 @@ def play_one(page: Page) -> None:
 
 
 def verdict(page: Page) -> str:
+    """The result screen's verdict, waited for."""
     page.wait_for_selector("#result:not([hidden])")
     return page.inner_text("#verdict")
 
@@ -168,7 +170,8 @@ def test_a_crossroads_seat_that_runs_out_is_played_by_the_ai(server: Shifted, pe
     resigner = staying[0]
     resigner.on("dialog", lambda d: d.accept())
     resigner.click("#resign-button")
-    lines = staying[1].wait_for_selector("#result:not([hidden])") and staying[1].inner_text("#breakdown")
+    staying[1].wait_for_selector("#result:not([hidden])")
+    lines = staying[1].inner_text("#breakdown")
     assert "ran out of time and left; the medium AI played on for them" in lines
     screenshot(staying[1], "clock-zombie-result", tmp_path)
 
