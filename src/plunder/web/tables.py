@@ -19,7 +19,7 @@ import asyncio
 import logging
 import os
 import time
-from typing import Any, Awaitable, Callable, Mapping, Sequence
+from typing import Any, Awaitable, Callable, Sequence
 
 from sqlalchemy.engine import make_url
 
@@ -63,7 +63,7 @@ MOVES, CHANGED, REMATCH = "moves", "changed", "rematch"
 #: the site's event: a browser chose a name (``token``, its hash)
 RENAMED = "renamed"
 #: a game's event: a person's seat has a connection in a process or none any more (``holder``:
-#: the process, ``seats``: its seats connected there)
+#: the process, ``tokens``: the persons connected there)
 PRESENCE = "presence"
 #: how often a process looks at the clocks of the games it has open (seconds)
 CLOCK_CHECK_SECONDS = 0.25
