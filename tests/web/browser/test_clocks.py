@@ -120,6 +120,16 @@ def test_a_live_game_shows_the_clocks_and_is_lost_on_time(server: Shifted, peopl
     assert "(" not in other.title().split("·")[0]
     screenshot(pages[0], "clock-live-desktop", tmp_path)
     screenshot(pages[1], "clock-live-phone", tmp_path)
+    # My games shows where your clock runs
+    mine = first.context.new_page()
+    mine.goto(f"{server.url}/mine")
+    assert mine.inner_text("#playing tr.your-turn .clock").startswith("· 2:5")
+    theirs = other.context.new_page()
+    theirs.goto(f"{server.url}/mine")
+    assert theirs.locator("#playing .clock").count() == 0 and theirs.locator("#playing tr").count() >= 2
+    screenshot(mine, "clock-my-games", tmp_path)
+    mine.close()
+    theirs.close()
     server.advance(181)
     assert verdict(first).startswith("You lost on time")
     assert verdict(other).endswith("lost on time: you win")
