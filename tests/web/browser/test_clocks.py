@@ -117,6 +117,7 @@ def test_a_live_game_shows_the_clocks_and_is_lost_on_time(server: Shifted, peopl
     before = first.inner_text("#seats .clock.running")
     first.wait_for_function("(b) => document.querySelector('#seats .clock.running').textContent !== b", arg=before)
     assert "● (2:5" in first.title() and "Your turn" in first.title()
+    assert first.inner_text("#clock-now").startswith("2:5") and other.locator("#clock-now").is_hidden()
     assert "(" not in other.title().split("·")[0]
     screenshot(pages[0], "clock-live-desktop", tmp_path)
     screenshot(pages[1], "clock-live-phone", tmp_path)

@@ -225,6 +225,13 @@
       el.textContent = clockText(left);
       el.classList.toggle("low", c.running === i && left < 20 && c.kind === "live");
     });
+    // your running clock in the banner too, above the board (a phone shows the seats below it)
+    const running = c && c.running !== null && !state.over && (state.you || []).includes(c.running);
+    $("clock-now").hidden = !running;
+    if (running) {
+      $("clock-now").textContent = clockText(leftNow(c.running));
+      $("clock-now").classList.toggle("low", leftNow(c.running) < 20 && c.kind === "live");
+    }
     // people.js keeps a "(n) " prefix (your turn in n games) in front of this page's marker
     const count = (document.title.match(/^\(\d+\) /) || [""])[0];
     const mine = c && c.running !== null && (state.you || []).includes(c.running) && !state.over;
