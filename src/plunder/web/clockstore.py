@@ -75,6 +75,16 @@ def save(engine: Engine, game_id: str, kept: Kept) -> None:
         writer(game_id, kept)(db)
 
 
+def start(engine: Engine, game_id: str, kept: Kept) -> bool:
+    """Store ``kept``, a clock just started, as ``game_id``'s if its stored clock runs for
+    nobody (a seat just taken: once, whichever process sees it first); True if stored."""
+    with engine.begin() as db:
+        done = db.execute(update(clocks).where(clocks.c.game_id == game_id, clocks.c.deadline.is_(None),
+                                               clocks.c.ended.is_(None))
+                          .values(clock=kept.clock.to_json(), deadline=kept.clock.deadline))
+        return done.rowcount == 1
+
+
 def both(*writers: Writer | None) -> Writer:
     """One writer doing each of ``writers`` (``None`` ones skipped) in the same transaction."""
     def write(db: Connection) -> None:

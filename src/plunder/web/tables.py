@@ -360,12 +360,6 @@ class Tables:
         if table is not None:
             async with table.lock:
                 await self.refresh(table)
-                runs = table.clock_runs_for()
-                if table.kept is not None and table.kept.clock.running is None and runs is not None:
-                    # the last seat taken: the clock of the seat to move starts
-                    table.kept = Kept(table.kept.clock.started(runs, self.time()), table.kept.ended, table.kept.gone)
-                    await self.db(clockstore.save, self.store.engine, table.id, table.kept)
-                    self.tell(table)
             # a seat taken is stored already: told after, in a transaction of its own
             await self.transport.publish(game_channel(table.id), CHANGED, {"version": table.version})
             self.kick(table)
@@ -383,6 +377,7 @@ class Tables:
         if row is not None:
             table.adopt(row, await asyncio.to_thread(table.replayed, row))
             await self._clock_read(table)
+            await self._clock_start(table)
             await self.named(table)
             await self.settle(table)
             await self.ready(table)
@@ -440,6 +435,18 @@ class Tables:
         """Read ``table``'s clock from the store (and have it keep this server's time)."""
         table.time = self.time
         table.kept = await self.db(clockstore.load, self.store.engine, table.id)
+
+    async def _clock_start(self, table: Table) -> None:
+        """Start the clock of the person to move if none runs yet: the last open seat was just
+        taken (here or in another process: the first to store it starts it, :func:`.clockstore.start`)."""
+        runs = table.clock_runs_for()
+        if table.kept is None or table.kept.clock.running is not None or runs is None:
+            return
+        started = Kept(table.kept.clock.started(runs, self.time()), table.kept.ended, dict(table.kept.gone))
+        if await self.db(clockstore.start, self.store.engine, table.id, started):
+            table.kept = started
+        else:
+            await self._clock_read(table)
 
     async def _show(self, table: Table, first: int, moves: list[Move], states: list[State]) -> None:
         """``table`` shows ``moves`` from ply ``first`` on (those after it taken back), reaching
