@@ -12,12 +12,14 @@ from pathlib import Path
 from typing import Any, Awaitable, Callable
 
 import pytest
+from sqlalchemy import select
 
 from plunder.core.registry import load_game
 from plunder.web.clocks import DAY, TimeControl
 from plunder.web.clockstore import CLAIMED, ON_TIME
 from plunder.web.games import time_control
 from plunder.web.lobby import mine_rows
+from plunder.web.ratings import rating_changes
 from plunder.web.store import ABORTED, AI, HUMAN, ON, RESIGNED, Store
 from plunder.web.table import CLAIM_SECONDS, Refused, Table
 from plunder.web.tables import ZOMBIE_LEVEL, Tables
@@ -236,6 +238,28 @@ def test_abort_only_before_every_person_moved_and_without_a_result(url: str) -> 
             await tables.abort(other, seats[0])
         with pytest.raises(Refused, match="Spectators cannot abort"):
             await tables.abort(other, Viewer(None))
+    run(url, body)
+
+
+def test_an_aborted_rated_game_moves_no_rating_and_a_game_lost_on_time_does(url: str) -> None:
+    async def rated(tables: Tables) -> tuple[Table, dict[int, Viewer]]:
+        game_id = await tables.create(load_game("pillage", "small"), ["me", "open"], "anna", rated=True,
+                                      control=TimeControl.parse("3+2"))
+        table = await tables.get(game_id)
+        assert table is not None
+        await tables.claim(str(table.row.seats[1].invite), "bob")
+        return table, {0: Viewer("anna"), 1: Viewer("bob")}
+
+    async def body(tables: Tables, now: Now) -> None:
+        table, viewers = await rated(tables)
+        await tables.abort(table, viewers[0])
+        assert table.outcome == {}
+        with tables.store.engine.connect() as db:
+            assert db.execute(select(rating_changes).where(rating_changes.c.game_id == table.id)).first() is None
+        other, seats = await rated(tables)
+        now.t += 200
+        assert await tables.flag(other)
+        assert other.outcome is not None and sorted(other.outcome) == ["anna", "bob"]  # both ratings moved
     run(url, body)
 
 
