@@ -7,6 +7,7 @@ Run: .venv/bin/python bench/web_load.py [--games 200] [--moves 20] [--think 3.0]
      [--heavy]   (the heaviest game allowed, viewed and reloaded, and an all-AI showcase beside the games)
      [--uploads 2] [--upload-rounds 1000]   (record uploads beside the games, see below)
      [--talk 20]   (pairs of people who met in the lobby and talk at their table, see below)
+     [--clock 10+5]   (the time control of every game; none: no clocks; see below)
 
 Each run starts a fresh server (its own SQLite file, the AI in one worker process per core),
 then every bot at once: it creates a game (``POST /new/GAME``, seat 0 its own, seat 1 an AI
@@ -60,6 +61,15 @@ line each ``--think`` seconds on average in turn, and a third client looks at ``
 once a second. It prints the p50/p95 of a chat line's delivery (from ``chat`` sent by one to
 the ``chat`` message received by the other) and of the lobby page's answer. The target: the
 games' acknowledgement p95 under 100 ms and 0 errors with the lobby and the talk in use.
+
+With ``--clock CONTROL`` (default ``10+5``; ``none`` for none) every bot's game is created with
+that live time control, so the server keeps a clock in every game. For each of a bot's moves
+the server charges its clock the time from the state that gave it the turn to the move's
+arrival (the seat's time left in that state, less its time left in the acknowledgement,
+plus the increment); the bot measures the same span on its own clock, from receiving the
+state to sending the move. The drift of a game is the sum of (server's charge - bot's
+measure) over its moves: it prints the p50/p95 of each game's absolute drift, and of a
+single move's. The target (issue 36): p95 drift over a game under 100 ms.
 """
 
 from __future__ import annotations
@@ -99,6 +109,8 @@ TARGET_MEMORY_MB = 1200
 TARGET_P95_MS = 100.0
 #: the ``hard`` level's replies' p95 with the 200 games (issue 25)
 TARGET_HARD_P95_MS = 5000.0
+#: the clock's drift over a game, p95 (issue 36)
+TARGET_DRIFT_P95_MS = 100.0
 DEFAULT_MIX = "pillage:small,pirates:classic,hubs:tiny,crossroads:2p"
 
 
@@ -119,6 +131,10 @@ class Tally:
     notices: list[str] = field(default_factory=list)
     #: per level, how long each AI reply still awaited when the run ended had been waited for
     awaited: dict[str, list[float]] = field(default_factory=lambda: defaultdict(list))
+    #: the clock's drift (``--clock``): of each move, and the sum of a game's moves', in seconds
+    #: (the server's charge to the mover's clock less the time the bot measured)
+    drift_moves: list[float] = field(default_factory=list)
+    drift_games: list[float] = field(default_factory=list)
 
 
 def pct(values: list[float], p: float) -> float:
@@ -190,14 +206,18 @@ async def receive(ws: Any, tally: Tally, timeout: float | None = None) -> dict[s
 
 
 async def bot(i: int, url: str, mix: list[tuple[str, str]], levels: list[str], moves: int, think: float,
-              tally: Tally, start: asyncio.Event, deadline: float) -> None:
-    """One player: a game against an AI level, ``moves`` random legal moves at a person's pace."""
+              tally: Tally, start: asyncio.Event, deadline: float, clock: str = "none") -> None:
+    """One player: a game against an AI level (with the time control ``clock``), ``moves``
+    random legal moves at a person's pace."""
     game, preset = mix[i % len(mix)]
     level = levels[(i // len(mix)) % len(levels)]
     rng = random.Random(i)
+    increment = float(clock.partition("+")[2] or 0) if clock != "none" else 0.0
+    drift = 0.0
     await start.wait()
     try:
-        game_id, token = await asyncio.to_thread(create, url, game, preset, level)
+        form = {"preset": preset, "seat.0": "me", "seat.1": level, "clock": clock}
+        game_id, token = await asyncio.to_thread(create, url, game, preset, level, form)
         ws_url = url.replace("http://", "ws://") + f"/ws/{game_id}"
         # a client without cookies passes its seat token in a header on every request
         async with websockets.connect(ws_url, additional_headers={TOKEN_HEADER: token}, max_size=2**24,
@@ -210,6 +230,7 @@ async def bot(i: int, url: str, mix: list[tuple[str, str]], levels: list[str], m
                     tally.errors.append(message["message"])
                     return
                 if message["your_turn"]:
+                    asked, received = message, at
                     await asyncio.sleep(rng.uniform(0.5 * think, 1.5 * think))
                     sent = time.perf_counter()
                     ply = message["ply"]
@@ -222,6 +243,12 @@ async def bot(i: int, url: str, mix: list[tuple[str, str]], levels: list[str], m
                         tally.errors.append(f"{game}: {message.get('message', message['type'])}")
                         return
                     tally.acks.append(at - sent)
+                    before, after = (m.get("clock") for m in (asked, message))
+                    if before and after:
+                        seat = message["you"][0]
+                        charged = before["left"][seat] - (after["left"][seat] - increment)
+                        tally.drift_moves.append(charged - (sent - received))
+                        drift += tally.drift_moves[-1]
                     tally.human_moves += 1
                     made += 1
                 else:
@@ -239,6 +266,8 @@ async def bot(i: int, url: str, mix: list[tuple[str, str]], levels: list[str], m
                         tally.ai_moves += 1
                     at = now
             tally.finished += message["over"]
+            if clock != "none" and made:
+                tally.drift_games.append(drift)
     except Exception as exc:  # every failure counts, and the others play on
         tally.errors.append(f"{game}: {type(exc).__name__}: {exc}")
 
@@ -304,7 +333,7 @@ async def look_at_lobby(url: str, tally: Tally, start: asyncio.Event, deadline: 
 
 async def run_once(url: str, games: int, mix: list[tuple[str, str]], levels: list[str], moves: int,
                    think: float, seconds: float, upload_text: str = "", upload_loops: int = 0,
-                   server_pid: int | None = None, talkers: int = 0) -> tuple[Tally, float, Uploads]:
+                   server_pid: int | None = None, talkers: int = 0, clock: str = "none") -> tuple[Tally, float, Uploads]:
     """All bots at once (and the upload loops, and the memory watch); the tally, the wall time
     from the start to the last bot's end, and what the uploads met."""
     tally = Tally()
@@ -312,7 +341,7 @@ async def run_once(url: str, games: int, mix: list[tuple[str, str]], levels: lis
     start = asyncio.Event()
     stop = asyncio.Event()
     begin = time.perf_counter()
-    bots = [asyncio.create_task(bot(i, url, mix, levels, moves, think, tally, start, begin + seconds))
+    bots = [asyncio.create_task(bot(i, url, mix, levels, moves, think, tally, start, begin + seconds, clock))
             for i in range(games)]
     if talkers:
         bots += [asyncio.create_task(talk(i, url, think, tally, start, begin + seconds)) for i in range(talkers)]
@@ -611,12 +640,19 @@ def report(n: int, tally: Tally, seconds: float, levels: list[str]) -> dict[str,
         print(f"  chat line delivered   p50 {pct(tally.chats, 50):7.1f} ms  p95 {pct(tally.chats, 95):7.1f} ms  "
               f"(n={len(tally.chats)}); lobby page p50 {pct(tally.lobby, 50):.1f} ms p95 {pct(tally.lobby, 95):.1f} ms "
               f"(n={len(tally.lobby)})")
+    if tally.drift_games:
+        per_game = [abs(d) for d in tally.drift_games]
+        per_move = [abs(d) for d in tally.drift_moves]
+        print(f"  clock drift of a game p50 {pct(per_game, 50):7.1f} ms  p95 {pct(per_game, 95):7.1f} ms  "
+              f"max {1000 * max(per_game):.1f} ms (n={len(per_game)} games); of a move p50 {pct(per_move, 50):.1f} ms "
+              f"p95 {pct(per_move, 95):.1f} ms (n={len(per_move)}); target: p95 over a game < {TARGET_DRIFT_P95_MS:.0f} ms")
     for error in sorted(set(tally.errors))[:10]:
         print(f"  error x{tally.errors.count(error)}: {error}")
     # a busy server's AI searching less is told, not an error: count the moves it was said of
     busy = [n for n in tally.notices if "server was busy" in n]
     print(f"  notices: {len(tally.notices)}, of which {len(busy)} an AI move searched with less (the server busy)")
     return {"rate": rate, "p95": pct(tally.acks, 95), "errors": len(tally.errors),
+            "drift p95": pct([abs(d) for d in tally.drift_games], 95),
             **{f"reply {level}": p for level, p in reply_p95.items()}}
 
 
@@ -635,13 +671,14 @@ def main() -> None:
     parser.add_argument("--uploads", type=int, default=0, help="record upload loops beside the games")
     parser.add_argument("--talk", type=int, default=0, help="pairs who met in the lobby, talking at their table")
     parser.add_argument("--upload-rounds", type=int, default=1000, help="rounds of the uploaded Crossroads record")
+    parser.add_argument("--clock", default="10+5", help="every game's time control (none: no clocks)")
     args = parser.parse_args()
     upload_text = big_record(args.upload_rounds) if args.uploads else ""
     mix = [(game, preset) for game, _, preset in (item.partition(":") for item in args.mix.split(","))]
     levels = args.levels.split(",")
     print(f"{args.games} games, {args.moves} human moves each at most within {args.seconds:g} s, think {args.think} s, "
           f"mix {args.mix}, "
-          f"levels {args.levels}, {args.uploads} upload loops of {len(upload_text):,} bytes; {os.cpu_count()} cores, load average {os.getloadavg()[0]:.2f} at the start")
+          f"levels {args.levels}, clock {args.clock}, {args.uploads} upload loops of {len(upload_text):,} bytes; {os.cpu_count()} cores, load average {os.getloadavg()[0]:.2f} at the start")
     heads = []
     for n in range(1, args.runs + 1):
         with tempfile.TemporaryDirectory() as tmp:
@@ -652,7 +689,7 @@ def main() -> None:
             try:
                 tally, seconds, uploads = asyncio.run(run_once(
                     url, args.games, mix, levels, args.moves, args.think, args.seconds, upload_text, args.uploads,
-                    process.pid if process is not None else None, args.talk))
+                    process.pid if process is not None else None, args.talk, args.clock))
                 if process is not None:
                     # the server's own process (the event loop and the store; the AI workers are
                     # processes of their own): its CPU per move bounds the moves a core can carry
@@ -679,6 +716,10 @@ def main() -> None:
     print(f"over {len(heads)} runs: ack p95 median {statistics.median(p95s):.1f} ms (spread {min(p95s):.1f}-"
           f"{max(p95s):.1f}), moves/s median {statistics.median(h['rate'] for h in heads):.1f}, "
           f"errors {sum(h['errors'] for h in heads)}; target: {TARGET_GAMES} games, 0 errors, p95 < {TARGET_P95_MS:.0f} ms")
+    if args.clock != "none":
+        drifts = [h["drift p95"] for h in heads]
+        print(f"  clock drift over a game p95 median {statistics.median(drifts):.1f} ms (spread {min(drifts):.1f}-"
+              f"{max(drifts):.1f}); target: p95 < {TARGET_DRIFT_P95_MS:.0f} ms")
     for key in (k for k in heads[0] if k.startswith("reply ")):
         replies = [h[key] for h in heads]
         print(f"  AI {key} p95 (the replies awaited at the end included) median {statistics.median(replies):.1f} ms "

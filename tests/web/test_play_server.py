@@ -349,7 +349,7 @@ def test_random_messages_get_answers_never_a_crash(client: TestClient) -> None:
             ws.send_text("{}")
             seen = ws.receive_json()
             # every answer is a message of the protocol, up to the one for "{}"
-            while seen.get("detail") != "type 'None'; types are act, hint, undo, resign, log, chat":
+            while seen.get("detail") != "type 'None'; types are act, hint, undo, resign, abort, claim, log, chat":
                 assert seen["type"] in ("error", "state", "hint") and isinstance(seen.get("message", ""), str), seen
                 seen = ws.receive_json()
     with client.websocket_connect(f"/ws/{game_id}") as ws:

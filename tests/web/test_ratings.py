@@ -5,6 +5,7 @@ high-score tables per variant."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 import random
 import time
@@ -18,12 +19,16 @@ from starlette.testclient import TestClient, WebSocketTestSession
 
 from plunder.core.registry import load_game
 from plunder.match import play_out
-from plunder.web import rating_history, ratings, scores, standing
+from plunder.web import clockstore, rating_history, ratings, scores, standing
 from plunder.web.app import create_app
+from plunder.web.clocks import DEFAULT, TimeControl
 from plunder.web.names import default_name
 from plunder.web.security import TOKEN_HEADER, new_token
 from plunder.web.skill import MU, SIGMA, rate, shown
 from plunder.web.store import AI, HUMAN, OVER, GameRow, SeatRow, Store, token_hash
+from plunder.web.table import Refused
+from plunder.web.tables import Tables
+from plunder.web.thinking import Thinkers
 
 from .test_play_server import new_game, state_of
 from .clients import browser_of
@@ -531,3 +536,24 @@ def test_an_end_neither_played_out_nor_resigned_is_not_rated(tmp_path: Path, sta
     played = GameRow(new_token(), "pillage", dict(game.params), 4, OVER, sure, row.seats, record.moves)
     store.create(played, ratings.rated_in(played.id))
     assert ratings.settle(store, played, final)[new][0].startswith("Your rating 1500? → ")
+
+
+def test_a_rated_game_has_a_clock(client: TestClient, db: str) -> None:
+    # against the AI alone a casual game has none; ticked rated, the form's "auto" gives the default
+    casual = new_game(client, "pillage", preset="small", **{"seat.0": "me", "seat.1": "easy"})
+    rated = new_game(client, "pillage", **RATED_VS_EASY)
+    store = Store(db)
+    assert clockstore.load(store.engine, casual) is None
+    kept = clockstore.load(store.engine, rated)
+    assert kept is not None and kept.clock.control == TimeControl.parse(DEFAULT)
+    answer = client.post("/new/pillage", data={**RATED_VS_EASY, "clock": "none"}, follow_redirects=False)
+    assert answer.status_code == 400 and "A rated game has a time control" in answer.text
+
+    async def without_a_clock() -> str:
+        tables = Tables(Store(db), Thinkers(0))
+        try:
+            return await tables.create(load_game("pillage", "small"), ["me", "easy"], "anna", rated=True)
+        finally:
+            await tables.close()
+    with pytest.raises(Refused, match="A rated game has a time control"):
+        asyncio.run(without_a_clock())

@@ -31,6 +31,7 @@ from .limits import (CLOSE_TRY_LATER, MAX_FIELD_BYTES, MAX_FORM_FIELDS, MAX_MESS
                      Bucket, Buckets, deeper_than)
 from . import ratings
 from .chat import MAX_CHAT_CHARS, Chat
+from .clocks import AUTO, TimeControl, chosen, freshened
 from .newgame import default_seat, render_form
 from .identities import acting_for, identity_of
 from .store import OPEN
@@ -96,6 +97,15 @@ def game_from_form(game_id: str, form: FormData) -> Game:
         raise Refused(str(exc)) from None
 
 
+def time_control(choice: str, seats: list[str], rated: bool = False) -> TimeControl | None:
+    """The time control the form's ``clock`` field gives a game with ``seats``, rated or not
+    (:func:`.clocks.chosen`: a rated game has one); :class:`Refused` saying what is wrong."""
+    try:
+        return chosen(choice, "open" in seats, rated)
+    except ValueError as exc:
+        raise Refused(str(exc)) from None
+
+
 async def new_game(request: Request) -> Response:
     """``POST /new/{game}``: store a new game and send the creator to its page (303)."""
     game_id = known_game(request.path_params["game"])
@@ -107,8 +117,10 @@ async def new_game(request: Request) -> Response:
     try:
         game = game_from_form(game_id, form)
         choices = [str(form.get(f"seat.{i}") or default_seat(i)) for i in range(game.num_players)]
-        new_id = await tables_of(request).create(game, choices, acting_for(request, token), rated=form.get("rated") == "on",
-                                                 listed=form.get("listed") == "anyone")
+        rated = form.get("rated") == "on"
+        control = time_control(str(form.get("clock") or AUTO), choices, rated)
+        new_id = await tables_of(request).create(game, choices, acting_for(request, token), rated=rated,
+                                                 listed=form.get("listed") == "anyone", control=control)
     except Full as exc:  # the server's bound, not the form's fault: a refusal page
         raise HTTPException(503, exc.message) from None
     except Refused as exc:
@@ -261,6 +273,8 @@ async def ws(websocket: WebSocket) -> None:
     async def pump() -> None:
         try:
             while (message := await viewer.queue.get()) is not None:
+                if message.get("clock"):
+                    freshened(message["clock"], tables.time())  # the time left as it is sent
                 await websocket.send_json(message)
             await websocket.close(CLOSE_POLICY)  # too slow to read what it is sent
         except Exception:  # the connection is gone: the reading side notices and tidies up
@@ -273,6 +287,7 @@ async def ws(websocket: WebSocket) -> None:
     try:
         while True:
             got = await websocket.receive()
+            arrived = tables.time()  # a move's clock stops when it arrives, not when it is played
             if got["type"] == "websocket.disconnect":
                 break
             text = got.get("text")
@@ -310,7 +325,7 @@ async def ws(websocket: WebSocket) -> None:
                 if data.get("type") == "chat":
                     await chat.say(table, viewer, data.get("text"))
                 else:
-                    await handle(tables, table, viewer, data, error)
+                    await handle(tables, table, viewer, data, error, arrived)
             except Refused as exc:
                 if data.get("type") == "chat":  # said in the talk panel as well as the message line
                     await viewer.queue.put({"type": "error", "message": exc.message, "detail": exc.detail,
@@ -337,14 +352,15 @@ def whole_text(data: Any) -> bool:
     return True
 
 
-async def handle(tables: Tables, table: Table, viewer: Viewer, data: dict[str, Any], error: Any) -> None:
-    """One client message: ``act``, ``hint``, ``undo``, ``resign`` or ``log``."""
+async def handle(tables: Tables, table: Table, viewer: Viewer, data: dict[str, Any], error: Any,
+                 arrived: float | None = None) -> None:
+    """One client message: ``act``, ``hint``, ``undo``, ``resign``, ``abort``, ``claim`` or ``log``."""
     kind = data.get("type")
     if kind == "act":
         action, ply = data.get("action"), data.get("ply")
         if not isinstance(action, str) or not isinstance(ply, int) or isinstance(ply, bool):
             raise Refused("An act message has an action text and the ply you saw.")
-        await tables.act(table, viewer, action, ply)
+        await tables.act(table, viewer, action, ply, arrived)
     elif kind == "hint":
         # a hint takes seconds of search: the connection keeps reading meanwhile
         task = asyncio.create_task(hint(tables, table, viewer, error))
@@ -354,13 +370,20 @@ async def handle(tables: Tables, table: Table, viewer: Viewer, data: dict[str, A
         await tables.undo(table, viewer)
     elif kind == "resign":
         await tables.resign(table, viewer)
+    elif kind == "abort":
+        await tables.abort(table, viewer)
+    elif kind == "claim":
+        seat = data.get("seat")
+        if not isinstance(seat, int) or isinstance(seat, bool):
+            raise Refused("A claim message has the seat of the absent player.")
+        await tables.claim_win(table, viewer, seat)
     elif kind == "log":
         before = data.get("before")
         if not isinstance(before, int) or isinstance(before, bool):
             raise Refused("A log message has the number of the entry to read before.")
         await viewer.queue.put(table.older(before))
     else:
-        raise Refused("Unknown message type.", f"type {str(kind)[:40]!r}; types are act, hint, undo, resign, log, chat")
+        raise Refused("Unknown message type.", f"type {str(kind)[:40]!r}; types are act, hint, undo, resign, abort, claim, log, chat")
 
 
 async def hint(tables: Tables, table: Table, viewer: Viewer, error: Any) -> None:

@@ -114,7 +114,7 @@ def stored_callers(game: str, params: dict[str, str], seats: list[dict[str, Any]
 
 async def mine_rows(tables: Tables, token: str) -> list[dict[str, Any]]:
     """The games of the browser holding the token hash ``token`` as its page shows them: each
-    with its table (whose turn, verdict)."""
+    with its table (whose turn, verdict, your clock's time left while it runs)."""
     rows = []
     for row in await tables.db(held, tables.store, token):
         table = await tables.get(row["id"])  # an open table's names read again if a rename left them stale
@@ -127,6 +127,7 @@ async def mine_rows(tables: Tables, token: str) -> list[dict[str, Any]]:
                      "others": [callers.third(i) for i in range(len(table.row.seats)) if i not in you] or ["solitaire"],
                      "on": table.on, "your_turn": table.on and table.state.current_player in you,
                      "status": table.status(you) if result is None else result["verdict"],
+                     "clock": table.your_clock(you),
                      "ago": ago(time.time() - row["updated"])})
     return rows
 
@@ -249,7 +250,8 @@ async def rematch(request: Request) -> Response:
                 raise HTTPException(429, "Too many new games from your address; wait a little and try again.")
             try:
                 rated = await tables.db(is_rated, tables.store, table.id)
-                new_id = await tables.seated(table.game, rotated(table), token, rated)
+                control = table.kept.clock.control if table.kept is not None else None  # the same time control
+                new_id = await tables.seated(table.game, rotated(table), token, rated, control=control)
             except Refused as exc:
                 raise HTTPException(503, exc.message) from None
             others = frozenset(s.token for s in table.row.seats if s.kind == HUMAN and s.token and s.token != token)

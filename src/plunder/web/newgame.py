@@ -4,7 +4,7 @@ The seats it offers are the game's declared range (:class:`~plunder.core.declara
 a row for each seat the game can have, those past the chosen ``players`` hidden.
 
 The form posts to the same address (``POST /new/{game}``, the game routes' handler) with the
-fields ``preset``, ``p.<name>``, ``seat.<i>`` and ``rated`` that docs/web.md describes. Nothing here
+fields ``preset``, ``p.<name>``, ``seat.<i>``, ``clock`` and ``rated`` that docs/web.md describes. Nothing here
 checks a value: the server's handler loads the game through ``Game.load`` and says what is
 wrong.
 """
@@ -23,7 +23,14 @@ from ..core.declaration import PLAYERS_PARAM
 from ..core.errors import without_rulings
 from ..core.params import Param
 from ..core.registry import entry, game_ids
+from .clocks import AUTO, DEFAULT, LIVE_PRESETS, NONE, TURN_PRESETS, TimeControl
 from .templating import templates
+
+#: the time controls the form offers: (field value, label)
+CLOCK_CHOICES = ((AUTO, f"Automatic: {TimeControl.parse(DEFAULT).words} with a seat for a friend, else none"),
+                 (NONE, "None (games at this screen only)"),
+                 *((t, f"Live: {TimeControl.parse(t).words}") for t in LIVE_PRESETS),
+                 *((t, f"Turn-based: {TimeControl.parse(t).words}") for t in TURN_PRESETS))
 
 #: what a seat can be, in the order the form offers them: (field value, label)
 SEAT_KINDS = (("me", "Me"), ("hotseat", "Hotseat (me too, on this screen)"), ("open", "Open seat for a friend"),
@@ -99,6 +106,7 @@ def render_form(request: Request, game_id: str, error: str = "", given: dict[str
     return templates.TemplateResponse(request, "new.html", {
         "game": form, "seat_kinds": SEAT_KINDS, "values": values, "seats": seats,
         "shown": seats_shown(form, values),
+        "clock_choices": CLOCK_CHOICES, "clock": given.get("clock", AUTO),
         "preset": given.get("preset", ""), "rated": given.get("rated") == "on", "error": error},
         status_code=status_code)
 

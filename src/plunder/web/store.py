@@ -36,8 +36,10 @@ from ..core.record import Move
 ON = "on"
 #: a game played to its end
 OVER = "over"
-#: a game a seat resigned
+#: a game a seat resigned (or lost by leaving: on time, claimed against; :mod:`.clockstore`)
 RESIGNED = "resigned"
+#: a game called off before every person had moved: no result, not rated
+ABORTED = "aborted"
 
 #: a seat played by a person holding its token
 HUMAN = "human"

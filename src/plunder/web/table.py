@@ -25,10 +25,12 @@ from ..core.svg import Shown, legal_page, outcome_text, seats_called, status_tex
 from ..core.words import refusal
 from ..match import breakdown_of, chance_index
 from ..pictures import svg_of
-from .names import Callers, SeatWho, capital
+from .names import Callers, SeatWho, capital, default_name
 from .positions import Positions
 from .rooms import Rematch
-from .store import AI, HUMAN, ON, OPEN, OVER, RESIGNED, GameRow
+from .clocks import LIVE, shown
+from .clockstore import CLAIMED, ON_TIME, Kept
+from .store import ABORTED, AI, HUMAN, ON, OPEN, OVER, RESIGNED, GameRow
 from .viewers import Viewer
 
 #: what a :class:`Prepared` is of: the stored version, the ply, and each seat's name
@@ -57,6 +59,9 @@ PREPARE_INLINE_SECONDS = 0.002
 #: a game is in progress while it is on and has a viewer, an AI thinking, or was asked for
 #: within this many seconds (a game just created, before its page connects)
 ACTIVE_SECONDS = 600.0
+#: seconds a live game's player may be away (no connection for their seat) before an opponent
+#: may claim the win against them (docs/web.md, "Abandonment")
+CLAIM_SECONDS = 30.0
 
 
 class Refused(Exception):
@@ -162,6 +167,16 @@ class Table:
         #: is of, for the seats' names in :attr:`_told_names`: a page reloaded does not rename them again
         self._told: dict[int, tuple[LogEntry, dict[str, Any]]] = {}
         self._told_names: tuple[str, ...] = ()
+        #: the game's clock as stored (:mod:`.clockstore`); ``None`` for a game without a time control
+        self.kept: Kept | None = None
+        #: the server's time (seconds since the epoch; :attr:`.tables.Tables.time` sets it)
+        self.time = time.time
+        #: since when each person's seat has had no connection (in :attr:`time`), by seat
+        self.absent: dict[int, float] = {}
+        #: the persons (token hashes) connected to this game in each server process, by process
+        self.remote: dict[str, list[str]] = {}
+        #: the persons (token hashes) who have had a connection to this game
+        self.seen: set[str | None] = set()
         self.adopt(row, self.replayed(row))
 
     def replayed(self, row: GameRow) -> tuple[list[Move], Positions, list[LogEntry]]:
@@ -186,6 +201,53 @@ class Table:
         self._prepared = None
         for viewer in self.viewers:
             viewer.known = 0
+        self.mark_presence()
+
+    @property
+    def timed(self) -> bool:
+        """True when the game has a time control (its clocks: :attr:`kept`)."""
+        return self.kept is not None
+
+    def mark_presence(self) -> bool:
+        """Note which persons' seats lost their connection (from now on, if they had one: a seat
+        never connected is not counted absent, its clock runs all the same); True when that changed."""
+        here = {v.token for v in self.viewers} | {t for tokens in self.remote.values() for t in tokens}
+        before = set(self.absent)
+        now = self.time()
+        for i, s in enumerate(self.row.seats):
+            if s.kind == HUMAN and s.token in here:
+                self.seen.add(s.token)
+                self.absent.pop(i, None)
+            elif s.kind == HUMAN and s.token in self.seen:
+                self.absent.setdefault(i, now)
+            else:
+                self.absent.pop(i, None)
+        return set(self.absent) != before
+
+    def clock_runs_for(self, state: State | None = None) -> int | None:
+        """The seat whose clock runs in ``state`` (the position now by default): a person's
+        seat to move, while the game is on and no seat is still open; else ``None``."""
+        state = state if state is not None else self.state
+        p = state.current_player
+        if not self.on or p < 0 or self.row.seats[p].kind != HUMAN or any(s.kind == OPEN for s in self.row.seats):
+            return None
+        return p
+
+    def claimable(self, you: frozenset[int]) -> dict[int, float]:
+        """The seats a viewer acting for ``you`` may claim the win against, each with the
+        seconds before it may (0: now): another person's seat in a live game with no
+        connection (:data:`CLAIM_SECONDS`)."""
+        if not you or not self.on or self.kept is None or self.kept.clock.control.kind != LIVE:
+            return {}
+        mine = {self.row.seats[i].token for i in you}
+        now = self.time()
+        return {i: max(0.0, CLAIM_SECONDS - (now - since)) for i, since in self.absent.items()
+                if self.row.seats[i].kind == HUMAN and self.row.seats[i].token not in mine}
+
+    def abortable(self) -> bool:
+        """True while the game may be aborted: on, and some person has not moved yet."""
+        moved = {m.by for m in self.moves}
+        return self.on and any(s.kind == HUMAN and i not in moved for i, s in enumerate(self.row.seats))
 
     def add_note(self, n: int, note: str) -> None:
         """Add ``note`` to what the log says of move ``n`` (after any note it has)."""
@@ -377,16 +439,63 @@ class Table:
             return {"verdict": f"Stopped after {len(self.moves):,} moves, without a winner: a game on this "
                                f"server lasts at most {MAX_GAME_MOVES:,} moves",
                     "breakdown": [], "scores": list(state.scores())}
+        if self.row.status == ABORTED:
+            return {"verdict": "Aborted before every player had moved: no result, not rated", "breakdown": [],
+                    "scores": list(state.scores())}
         if self.row.status == RESIGNED:
             seat = self.row.resigned_by if self.row.resigned_by is not None else 0
             others = [i for i in range(self.game.num_players) if i != seat]
-            return {"verdict": self.callers().resigned(seat, others, you), "breakdown": [],
+            return {"verdict": self.left_verdict(seat, others, you), "breakdown": self.gone_lines(you),
                     "scores": list(state.scores())}
         verdict = outcome_text(state) if self.game.num_players == 1 else \
             f"Game over: {self.callers().verdict(state.returns(), you)}"
         callers = self.callers()
-        return {"verdict": verdict, "breakdown": [callers.told(line) for line in self.breakdown()],
+        return {"verdict": verdict, "breakdown": [*self.gone_lines(you), *(callers.told(line) for line in self.breakdown())],
                 "scores": list(state.scores())}
+
+    def left_verdict(self, seat: int, others: list[int], you: frozenset[int]) -> str:
+        """The verdict of a game ``seat`` lost by leaving it: resigned, on time, claimed against."""
+        callers = self.callers()
+        ended = self.kept.ended if self.kept is not None else None
+        if ended is None:
+            return callers.resigned(seat, others, you)
+        who = callers.of(seat, you)
+        said = f"{capital(who)} lost on time" if ended == ON_TIME else f"{capital(who)} left the game"
+        if len(others) == 1:
+            winner = callers.of(others[0], you)
+            said += f": {'you win' if winner == 'You' else winner + ' wins'}"
+            if ended == CLAIMED:
+                said += " (claimed)"
+        return said
+
+    def gone_lines(self, you: frozenset[int]) -> list[str]:
+        """Who left the game (ran out of time with others playing on) and which AI level played for them."""
+        if self.kept is None:
+            return []
+        lines = []
+        for seat, level in sorted(self.kept.gone.items()):
+            token = self.row.seats[seat].token
+            who = self.chosen.get(token, default_name(token)) if token else self.game.seat_name(seat)
+            lines.append(f"{who} ran out of time and left; the {level} AI played on for them")
+        return lines
+
+    def your_clock(self, you: frozenset[int]) -> str | None:
+        """The time left on the clock of a viewer acting for ``you`` while it runs (``1:23``), else ``None``."""
+        if self.kept is None or not self.on or self.kept.clock.running not in you:
+            return None
+        return shown(self.kept.clock.left_at(self.kept.clock.running, self.time()))
+
+    def clock_view(self, you: frozenset[int]) -> dict[str, Any] | None:
+        """The clocks as a viewer acting for ``you`` is sent them: each seat's time left now,
+        whose runs, and the seats it may claim the win against (:meth:`claimable`)."""
+        if self.kept is None:
+            return None
+        now = self.time()
+        clock = self.kept.clock
+        data = clock.data(now) if self.on else clock.stopped(now).data(now)
+        data["shown"] = [shown(x) for x in data["left"]]
+        data["claim"] = [{"seat": i, "in": round(wait, 3)} for i, wait in sorted(self.claimable(you).items())]
+        return data
 
     def breakdown(self) -> list[str]:
         """The final score taken apart, with the figures of an observer shown every move of the
@@ -418,6 +527,7 @@ class Table:
             "thinking": self.ai_to_move(), "can_undo": self.on and self.alone(you) and not self.rated,
             "rated": self.rated,
             "over": result is not None, "result": result,
+            "clock": self.clock_view(you), "can_abort": bool(you) and self.abortable(),
         }
         if self.rematch is not None and you:
             message["rematch"] = self.rematch.view(viewer.token)

@@ -18,23 +18,26 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 import logging
+import os
 import time
-from typing import Awaitable, Callable, Sequence
+from typing import Any, Awaitable, Callable, Sequence
 
 from sqlalchemy.engine import Connection, make_url
 
 from ..core.game import Game, State
 from ..core.record import Move
 from ..match import new_seed, undo_point
-from . import leases, outcomes, ratings
+from . import clockstore, leases, outcomes, ratings
 from . import autoplay as autoplaying
 from .autoplay import Autoplay
+from .clocks import Clock, TimeControl
+from .clockstore import CLAIMED, ON_TIME, Kept
 from .names import names_of
 from .pgtransport import PgTransport
 from .rooms import list_game, rematch_of
 from .security import new_token
 from .storage import Storage
-from .store import AI, HUMAN, ON, OPEN, OVER, RESIGNED, GameRow, SeatRow, StaleWrite, Store
+from .store import ABORTED, AI, HUMAN, ON, OPEN, OVER, RESIGNED, GameRow, SeatRow, StaleWrite, Store
 from .table import MAX_GAME_MOVES, SEAT_CHOICES, Full, Prepared, Refused, Table
 from .thinking import Busy, Superseded, Thinkers
 from .transport import SITE, Event, InMemory, Transport, Writer, game_channel
@@ -61,6 +64,40 @@ NAMES_FRESH_SECONDS = 5.0
 MOVES, CHANGED, REMATCH = "moves", "changed", "rematch"
 #: the site's event: a browser chose a name (``token``, its hash)
 RENAMED = "renamed"
+#: a game's event: a person's seat has a connection in a process or none any more (``holder``:
+#: the process, ``tokens``: the persons connected there)
+PRESENCE = "presence"
+#: how often a process looks at the clocks of the games it has open (seconds)
+CLOCK_CHECK_SECONDS = 0.25
+#: how often a single process (SQLite) looks in the store for clocks run out in games nobody
+#: has open; several processes leave it to the site's upkeep (:mod:`.upkeep`)
+CLOCK_SCAN_SECONDS = 5.0
+#: the AI level that takes over the seat of a player who ran out of time in a game of three
+#: seats or more, so the others finish (docs/web.md, "Time controls")
+ZOMBIE_LEVEL = "medium"
+#: names a file holding seconds to add to the wall clock: tests move the server's time with it
+#: (read only when set in the environment of the server's process, which no player reaches)
+TIME_SHIFT_ENV = "PLUNDER_TEST_TIME_SHIFT_FILE"
+
+
+def wall_clock() -> Callable[[], float]:
+    """The server's time: ``time.time``, shifted by the seconds in the file that
+    :data:`TIME_SHIFT_ENV` names, if set (tests only), read again at most every 0.1 s."""
+    path = os.environ.get(TIME_SHIFT_ENV)
+    if not path:
+        return time.time
+    cache = [0.0, 0.0]  # shift, when read (monotonic)
+
+    def shifted() -> float:
+        if time.monotonic() - cache[1] > 0.1:
+            try:
+                with open(path, encoding="utf-8") as f:
+                    cache[0] = float(f.read().strip() or 0)
+            except (OSError, ValueError):
+                cache[0] = 0.0
+            cache[1] = time.monotonic()
+        return time.time() + cache[0]
+    return shifted
 
 
 class StoredLease:
@@ -127,14 +164,24 @@ class Tables:
         self.transport.on(CHANGED, self._change_told)
         self.transport.on(REMATCH, self._rematch_told)
         self.transport.on(RENAMED, self._rename_told)
+        self.transport.on(PRESENCE, self._presence_told)
+        #: the server's time, seconds since the epoch (tests give their own)
+        self.time: Callable[[], float] = wall_clock()
+        self._watching: asyncio.Task[None] | None = None
+        #: presence events being published (:meth:`_present`)
+        self._telling: set[asyncio.Future[None]] = set()
 
     async def start(self) -> None:
         """Start the transport (call from inside the event loop)."""
         await self.transport.start()
         self.upkeep.start()
+        self._watching = asyncio.create_task(self._watch())
 
     async def close(self) -> None:
         """Stop the upkeep, the transport, the AI workers and the store's threads."""
+        if self._watching is not None:
+            self._watching.cancel()
+            self._watching = None
         await self.upkeep.close()
         await self.transport.close()
         for table in self.open.values():
@@ -173,6 +220,7 @@ class Tables:
                 # (its picture is drawn by :meth:`ready` below, once the players' names are read)
                 table = await asyncio.to_thread(Table, row)
                 table.rated = await self.db(ratings.is_rated, self.store, game_id)
+                await self._clock_read(table)
                 self._evict()
                 self.open[game_id] = table
         self._loading.pop(game_id, None)
@@ -247,15 +295,18 @@ class Tables:
             hook(game_id)
 
     async def create(self, game: Game, choices: Sequence[str], creator: str, rated: bool = False,
-                     listed: bool = False) -> str:
+                     listed: bool = False, control: TimeControl | None = None) -> str:
         """Store a new game of ``game`` with seats as chosen (:data:`SEAT_CHOICES`) by the holder
         of the token hashed ``creator``, rated or not (:mod:`.ratings`), its open seats in the
-        lobby if ``listed``; its id. Chance's opening draws are stored with it."""
+        lobby if ``listed``, with the time control ``control`` (or none); its id. Chance's
+        opening draws are stored with it."""
         if len(choices) != game.num_players:
             raise Refused(f"{game.title} is played by {game.num_players}: give every seat a player")
         refusal = ratings.rated_refusal(game, choices) if rated else None
         if refusal:
             raise Refused(refusal)
+        if rated and control is None:
+            raise Refused("A rated game has a time control, so that its result is one played against the clock.")
         if not await self.upkeep.loads.claim(GAMES_ON, self.games_on(), MAX_GAMES_ON):
             raise Full(f"The server has {MAX_GAMES_ON:,} games in progress, its limit; "
                        "try again in a few minutes.")
@@ -269,7 +320,7 @@ class Tables:
                 seats.append(SeatRow(AI, agent=choice))
             else:
                 raise Refused(f"a seat is {choice!r}; each seat is one of {', '.join(SEAT_CHOICES)}")
-        return await self.seated(game, seats, creator, rated, listed)
+        return await self.seated(game, seats, creator, rated, listed, control)
 
     def games_on(self) -> int:
         """Games in progress in this process's memory (:meth:`.table.Table.active`)."""
@@ -277,12 +328,13 @@ class Tables:
         return sum(t.active(now) for t in self.open.values())
 
     async def seated(self, game: Game, seats: list[SeatRow], creator: str, rated: bool = False,
-                     listed: bool = False) -> str:
+                     listed: bool = False, control: TimeControl | None = None) -> str:
         """Store a new game of ``game`` with ``seats``, created by the holder of the token
-        hashed ``creator``, rated or not, its open seats in the lobby if ``listed``; its id
-        (:meth:`create` and rematches)."""
+        hashed ``creator``, rated or not, its open seats in the lobby if ``listed``, with the
+        time control ``control`` (or none); its id (:meth:`create` and rematches)."""
         row = GameRow(new_token(), game.id, dict(game.params), new_seed(), ON, creator, seats)
         table = Table(row)
+        table.time = self.time
         moves: list[Move] = []
         states = [table.state]
         table.followed(moves, states)
@@ -291,6 +343,9 @@ class Tables:
             row.status = OVER
         await self.db(self.store.create, row, ratings.rated_in(row.id) if rated else None)
         table.rated = rated
+        if control is not None:
+            table.kept = Kept(Clock.new(control, len(seats)).started(table.clock_runs_for(states[-1]), self.time()))
+            await self.db(clockstore.save, self.store.engine, row.id, table.kept)
         if listed and any(s.kind == OPEN for s in seats):
             await self.db(list_game, self.store, row.id)
         table.extend(moves, states[1:])
@@ -329,24 +384,33 @@ class Tables:
         row = await self.db(self.store.load, table.id)
         if row is not None:
             table.adopt(row, await asyncio.to_thread(table.replayed, row))
+            await self._clock_read(table)
+            await self._clock_start(table)
             await self.named(table)
             await self.settle(table)
             await self.ready(table)
             self.tell(table)
 
-    async def write(self, table: Table, first: int, moves: list[Move], states: list[State]) -> None:
+    async def write(self, table: Table, first: int, moves: list[Move], states: list[State],
+                    at: float | None = None) -> None:
         """Store ``moves`` from ply ``first`` on (dropping any stored from there: an undo), then
-        show them (hold the table's lock). A change from another process is refused plainly
-        after the table is reloaded."""
+        show them (hold the table's lock), the mover's clock charged to ``at`` (when the move
+        arrived; now by default). A change from another process is refused plainly after the
+        table is reloaded."""
         ended = (states[-1] if states else table.states[first]).is_terminal()
         status = OVER if ended or first + len(moves) >= MAX_GAME_MOVES else ON
-        told = {"version": table.version + 1, "first": first, "status": status,
-                 "moves": [[m.by, m.action] for m in moves]}
+        told: dict[str, Any] = {"version": table.version + 1, "first": first, "status": status,
+                                "moves": [[m.by, m.action] for m in moves]}
+        kept = self._clock_after(table, first, moves, states, status, at)
+        if kept is not None:
+            told["clock"] = kept.clock.to_json()
         channel = game_channel(table.id)
         also = self.transport.writer(channel, MOVES, told)
         after = states[-1] if states else table.states[first]
         if self.storage.shared and status == ON and table.ai_seat(after) and not table.showcase:
             also = self._with_lease(table.id, also)
+        if kept is not None:
+            also = clockstore.both(also, clockstore.writer(table.id, kept))
         try:
             # a move after the last one stored has nothing to drop (a statement less per move)
             await self.db(self.store.append, table.id, table.version, first, moves, status, first < len(table.moves),
@@ -356,6 +420,8 @@ class Tables:
             raise Refused("The game changed in the meantime; here it is as it stands.") from None
         table.row.version += 1
         table.row.status = status
+        if kept is not None:
+            table.kept = kept
         await self._show(table, first, moves, states)
         await self.transport.sent(channel, MOVES, told)
         for hook in self.moved:
@@ -371,6 +437,38 @@ class Tables:
                 also(db)
             leases.take_in(db, game_id, holder, autoplaying.LEASE_SECONDS)
         return write
+
+    def _clock_after(self, table: Table, first: int, moves: list[Move], states: list[State],
+                     status: str, at: float | None = None) -> Kept | None:
+        """The clock once ``moves`` are stored from ply ``first`` (``None`` for a game without
+        one): the mover's time taken off and its increment added, the next person's clock
+        running (none once the game is over); an undo restarts the clock of the seat to move."""
+        if table.kept is None:
+            return None
+        now = self.time() if at is None else at
+        after = states[-1] if states else table.states[first]
+        runs = table.clock_runs_for(after) if status == ON else None
+        mover = moves[0].by if moves and first == len(table.moves) else None
+        clock = table.kept.clock
+        clock = clock.moved(mover, now, runs) if mover is not None else clock.started(runs, now)
+        return Kept(clock, table.kept.ended, dict(table.kept.gone))
+
+    async def _clock_read(self, table: Table) -> None:
+        """Read ``table``'s clock from the store (and have it keep this server's time)."""
+        table.time = self.time
+        table.kept = await self.db(clockstore.load, self.store.engine, table.id)
+
+    async def _clock_start(self, table: Table) -> None:
+        """Start the clock of the person to move if none runs yet: the last open seat was just
+        taken (here or in another process: the first to store it starts it, :func:`.clockstore.start`)."""
+        runs = table.clock_runs_for()
+        if table.kept is None or table.kept.clock.running is not None or runs is None:
+            return
+        started = Kept(table.kept.clock.started(runs, self.time()), table.kept.ended, dict(table.kept.gone))
+        if await self.db(clockstore.start, self.store.engine, table.id, started):
+            table.kept = started
+        else:
+            await self._clock_read(table)
 
     async def _show(self, table: Table, first: int, moves: list[Move], states: list[State]) -> None:
         """``table`` shows ``moves`` from ply ``first`` on (those after it taken back), reaching
@@ -403,6 +501,8 @@ class Tables:
                 else table.replay_from(first, moves)
             table.row.version = version
             table.row.status = str(event.data["status"])
+            if "clock" in event.data and table.kept is not None:
+                table.kept = Kept(Clock.from_json(str(event.data["clock"])), table.kept.ended, table.kept.gone)
             await self._show(table, first, moves, states)
 
     async def _change_told(self, event: Event) -> None:
@@ -445,16 +545,49 @@ class Tables:
         """Add ``viewer`` to ``table`` and queue its first message (the whole log)."""
         table.viewers.add(viewer)
         viewer.known = 0
+        self._present(table, viewer)
         viewer.queue.put_nowait(table.view(viewer, creator=viewer.token == table.row.creator))
         self.kick(table)
 
-    @staticmethod
-    def leave(table: Table, viewer: Viewer) -> None:
+    def leave(self, table: Table, viewer: Viewer) -> None:
         """Forget ``viewer``."""
         table.viewers.discard(viewer)
+        self._present(table)
 
-    async def act(self, table: Table, viewer: Viewer, text: str, ply: int) -> None:
-        """Play ``text`` for the viewer's seat to move, if ``ply`` is the position it saw."""
+    def _present(self, table: Table, new: Viewer | None = None) -> None:
+        """After a connection came (``new``) or went: note which seats have none
+        (:meth:`.table.Table.mark_presence`) and, when this process's connected persons changed,
+        tell the other viewers of a timed game (a claim's countdown) in every process."""
+        here = sorted({v.token for v in table.viewers if v.token is not None} & {s.token for s in table.row.seats})
+        if here == table.remote.get(self.upkeep.holder, []):
+            return
+        table.remote[self.upkeep.holder] = here
+        if table.kept is None:
+            return
+        if table.mark_presence():
+            others = table.viewers - {new}
+            tell(others, lambda viewer: table.view(viewer, creator=viewer.token == table.row.creator))
+            table.viewers -= {v for v in table.viewers if v is not new and v not in others}  # cut off: too slow
+        task = asyncio.ensure_future(self.transport.publish(game_channel(table.id), PRESENCE,
+                                                            {"holder": self.upkeep.holder, "tokens": here}))
+        self._telling.add(task)
+        task.add_done_callback(self._telling.discard)
+
+    async def _presence_told(self, event: Event) -> None:
+        """Another process's connected persons of a game changed: its viewers here are told."""
+        table = self.open.get(event.channel.partition(":")[2])
+        holder = str(event.data["holder"])
+        if table is None or holder == self.upkeep.holder:
+            return
+        table.remote[holder] = [str(t) for t in event.data["tokens"]]
+        if table.mark_presence():
+            self.tell(table)
+
+    async def act(self, table: Table, viewer: Viewer, text: str, ply: int, at: float | None = None) -> None:
+        """Play ``text`` for the viewer's seat to move, if ``ply`` is the position it saw; its
+        clock runs until ``at``, when the move arrived (now by default: the time the move
+        waited in this process, for the table's lock, is not the player's)."""
+        at = self.time() if at is None else at
         async with table.lock:
             if not table.on:
                 raise Refused("The game is over.")
@@ -464,8 +597,15 @@ class Tables:
                 raise Refused("It is not your turn." if you else "Spectators cannot move.")
             if ply != len(table.moves):
                 raise Refused("That was played on an older position; here is the game as it stands.")
-            moves, states = table.plan(seat, text)
-            await self.write(table, len(table.moves), moves, states)
+            if table.kept is not None and table.kept.clock.expired(at):
+                expired = True
+            else:
+                expired = False
+                moves, states = table.plan(seat, text)
+                await self.write(table, len(table.moves), moves, states, at)
+        if expired:
+            await self.flag(table)
+            raise Refused("Your time ran out before that move arrived.")
         self.kick(table)
 
     async def undo(self, table: Table, viewer: Viewer) -> None:
@@ -494,22 +634,148 @@ class Tables:
             if not table.on:
                 raise Refused("The game is over.")
             seat = table.state.current_player if table.state.current_player in you else min(you)
-            told = {"version": table.version + 1}
-            channel = game_channel(table.id)
-            try:
-                await self.db(self.store.resign, table.id, table.version, seat,
-                              self.transport.writer(channel, CHANGED, told))
-            except StaleWrite:
-                await self.refresh(table)
-                raise Refused("The game changed in the meantime; here it is as it stands.") from None
-            table.row.version += 1
-            table.row.status = RESIGNED
-            table.row.resigned_by = seat
-            await self.settle(table)
-            await self.ready(table)
-            self.tell(table)
-            await self.transport.sent(channel, CHANGED, told)
+            if not await self._end(table, RESIGNED, seat):
+                raise Refused("The game changed in the meantime; here it is as it stands.")
         await self._changed(table)
+
+    async def _end(self, table: Table, status: str, seat: int | None, ended: str | None = None) -> bool:
+        """End ``table``'s game with ``status`` (``seat``: the seat that lost by leaving it;
+        ``ended``: how, :mod:`.clockstore`), its clock stopped, with a conditional write: False
+        (the table reloaded) when the game changed meanwhile, in this process or another (hold
+        the table's lock)."""
+        told = {"version": table.version + 1}
+        channel = game_channel(table.id)
+        kept = None
+        if table.kept is not None:
+            kept = Kept(table.kept.clock.stopped(self.time()), ended, dict(table.kept.gone))
+        also = clockstore.both(self.transport.writer(channel, CHANGED, told),
+                               None if kept is None else clockstore.writer(table.id, kept))
+        try:
+            await self.db(clockstore.ended, self.store.engine, table.id, table.version, status, seat, also)
+        except StaleWrite:
+            await self.refresh(table)
+            return False
+        table.row.version += 1
+        table.row.status = status
+        table.row.resigned_by = seat
+        table.kept = kept
+        await self.settle(table)
+        await self.ready(table)
+        self.tell(table)
+        await self.transport.sent(channel, CHANGED, told)
+        return True
+
+    async def _take_over(self, table: Table, seat: int) -> bool:
+        """Give seat ``seat``, whose player ran out of time, to :data:`ZOMBIE_LEVEL` so the
+        others play on (conditional, as :meth:`_end`; hold the table's lock)."""
+        assert table.kept is not None
+        now = self.time()
+        gone = {**table.kept.gone, seat: ZOMBIE_LEVEL}
+        told = {"version": table.version + 1}
+        channel = game_channel(table.id)
+        table.row.seats[seat] = SeatRow(AI, agent=ZOMBIE_LEVEL, token=table.row.seats[seat].token)
+        kept = Kept(table.kept.clock.started(table.clock_runs_for(), now), table.kept.ended, gone)
+        also = clockstore.both(self.transport.writer(channel, CHANGED, told), clockstore.writer(table.id, kept))
+        try:
+            await self.db(clockstore.taken_over, self.store.engine, table.id, table.version, [seat], ZOMBIE_LEVEL, also)
+        except StaleWrite:
+            await self.refresh(table)
+            return False
+        table.row.version += 1
+        table.kept = kept
+        table.absent.pop(seat, None)
+        table.named_at = 0.0
+        await self.named(table)
+        await self.ready(table)
+        self.tell(table)
+        await self.transport.sent(channel, CHANGED, told)
+        return True
+
+    def _plays_on(self, table: Table, seat: int) -> bool:
+        """True when the game goes on without ``seat``'s player (taken over by an AI): three
+        seats or more, another person still playing."""
+        token = table.row.seats[seat].token
+        return len(table.row.seats) >= 3 and any(
+            s.kind == HUMAN and s.token != token for s in table.row.seats)
+
+    async def flag(self, table: Table) -> bool:
+        """If the running clock of ``table`` ran out, declare it: the seat loses on time, or in
+        a game that plays on without it (:meth:`_plays_on`) is taken over by an AI. True when
+        this call declared it (one process does, :meth:`_end`)."""
+        async with table.lock:
+            if not table.on or table.kept is None or not table.kept.clock.expired(self.time()):
+                return False
+            seat = table.kept.clock.running
+            assert seat is not None
+            if self._plays_on(table, seat):
+                done = await self._take_over(table, seat)
+            else:
+                done = await self._end(table, RESIGNED, seat, ON_TIME)
+        if done:
+            log.info("game %s: seat %s ran out of time", table.id, seat)
+            self.kick(table)
+            await self._changed(table)
+        return done
+
+    async def claim_win(self, table: Table, viewer: Viewer, seat: int) -> None:
+        """The viewer claims the win against seat ``seat``, whose player has been away longer
+        than :data:`~.table.CLAIM_SECONDS` (a live game): that seat loses, or an AI takes it
+        over in a game that plays on without it."""
+        async with table.lock:
+            you = table.seats_of(viewer.token)
+            wait = table.claimable(you).get(seat)
+            if wait is None:
+                raise Refused("There is no absent player to claim the win against.")
+            if wait > 0:
+                raise Refused(f"The other player may come back: you can claim in {wait:.0f} s.")
+            if self._plays_on(table, seat):
+                done = await self._take_over(table, seat)
+            else:
+                done = await self._end(table, RESIGNED, seat, CLAIMED)
+            if not done:
+                raise Refused("The game changed in the meantime; here it is as it stands.")
+        self.kick(table)
+        await self._changed(table)
+
+    async def abort(self, table: Table, viewer: Viewer) -> None:
+        """Call the game off, without a result or rating (while some person has not moved yet)."""
+        async with table.lock:
+            if not table.seats_of(viewer.token):
+                raise Refused("Spectators cannot abort.")
+            if not table.abortable():
+                raise Refused("Every player has moved: the game can no longer be aborted (resign instead).")
+            if not await self._end(table, ABORTED, None):
+                raise Refused("The game changed in the meantime; here it is as it stands.")
+        await self._changed(table)
+
+    async def sweep(self) -> list[str]:
+        """Declare the clocks run out in the store, of games open here or not (nobody
+        connected: a turn-based game, a restart): the games declared."""
+        declared = []
+        for game_id in await self.db(clockstore.due, self.store.engine, self.time()):
+            table = await self.get(game_id)
+            if table is not None and await self.flag(table):
+                declared.append(game_id)
+        return declared
+
+    async def _watch(self) -> None:
+        """Declare clocks run out: those of the games open here every :data:`CLOCK_CHECK_SECONDS`,
+        and, in a single process, those in the store every :data:`CLOCK_SCAN_SECONDS` (several
+        processes leave the store's to the site's upkeep)."""
+        scanned = time.monotonic()
+        while True:
+            try:
+                now = self.time()
+                for table in [t for t in self.open.values() if t.on and t.kept is not None]:
+                    assert table.kept is not None
+                    if table.kept.clock.expired(now):
+                        await self.flag(table)
+                if not self.storage.shared and time.monotonic() - scanned > CLOCK_SCAN_SECONDS:
+                    scanned = time.monotonic()
+                    await self.sweep()
+            except Exception:
+                log.exception("the clocks' check failed; trying again")
+            await asyncio.sleep(CLOCK_CHECK_SECONDS)
 
     async def hint(self, table: Table, viewer: Viewer) -> list[str]:
         """The hint agent's best moves for the viewer's decision (games against the AI only)."""

@@ -13,7 +13,9 @@ the site's upkeep lease (:data:`UPKEEP_LEASE`, :mod:`.leases`), does the rest:
   its lease runs out within the first, and the next scan finds it. The upkeep lease lasts
   two scans, so when the scanner itself dies another process takes it within three scans
   (at most the same 15 s);
-* it forgets the rate limits' buckets that are full again (:func:`.quotas.forget`).
+* it forgets the rate limits' buckets that are full again (:func:`.quotas.forget`);
+* it declares the clocks run out in games no process has open (:meth:`.tables.Tables.sweep`:
+  a turn-based game nobody is looking at); each process declares those of its open games itself.
 """
 
 from __future__ import annotations
@@ -85,6 +87,7 @@ class Upkeep:
         if not await db(leases.take, engine, UPKEEP_LEASE, self.holder, 2 * SCAN_SECONDS):
             return []
         await db(quotas.forget, engine)
+        await self.tables.sweep()  # clocks run out in games nobody has open (a turn-based game)
         taken = []
         for game_id in await db(leases.expired, engine):
             if game_id == UPKEEP_LEASE:

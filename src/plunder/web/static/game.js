@@ -23,6 +23,7 @@
   let resultSeen = false;    // the result screen was closed: do not open it again
   let pending = null;        // a move clicked while the connection was down: {action, ply}
   let downSaid = "";         // the message shown about the connection being down, if any
+  let clockAt = performance.now();  // when the clock figures of the state shown arrived
 
   // --- the connection -------------------------------------------------------------------
   function connect() {
@@ -116,6 +117,7 @@
     mergeLog(msg.log || [], msg.log_from);
     const moved = msg.ply !== state.ply;
     state = msg;
+    clockAt = performance.now();
     done();
     if (moved) { say(""); $("hint").hidden = true; }
     if (pending && socket && socket.readyState === WebSocket.OPEN) resend(msg);
@@ -126,10 +128,8 @@
     root.classList.toggle("my-turn", !!msg.your_turn);
     $("turn").hidden = !msg.your_turn;
     $("thinking").hidden = !msg.thinking;
-    // people.js keeps a "(n) " prefix (your turn in n games) in front of this page's marker
-    const count = (document.title.match(/^\(\d+\) /) || [""])[0];
-    document.title = count + (msg.your_turn ? "● Your turn · " : "") + document.title.replace(/^(\(\d+\) )?(● Your turn · )?/, "");
     seats(msg);
+    tick();
     invites(msg);
     controls(msg, mine);
     // a game's module may play some moves from its own controls and list only the rest
@@ -189,8 +189,76 @@
         m.textContent = "to move";
         li.append(m);
       }
+      if (msg.clock && s.kind !== "ai") {
+        const c = document.createElement("span");
+        c.className = "clock" + (msg.clock.running === i && !msg.over ? " running" : "");
+        c.dataset.seat = String(i);
+        c.title = `Time control: ${msg.clock.words}`;
+        li.append(c);
+      }
       return li;
     }));
+  }
+
+  // --- the clocks: the server's figures, counted down here between its messages ------------
+  function clockText(seconds) {
+    const whole = Math.max(0, Math.ceil(seconds));
+    if (whole >= 86400) return `${Math.floor(whole / 86400)}d ${Math.floor((whole % 86400) / 3600)}h`;
+    const h = Math.floor(whole / 3600), m = Math.floor((whole % 3600) / 60), sec = whole % 60;
+    const mm = h ? String(m).padStart(2, "0") : String(m);
+    return (h ? `${h}:` : "") + `${mm}:${String(sec).padStart(2, "0")}`;
+  }
+
+  function leftNow(i) {
+    const c = state.clock;
+    const spent = c.running === i && !state.over ? (performance.now() - clockAt) / 1000 : 0;
+    return Math.max(0, c.left[i] - spent);
+  }
+
+  function tick() {
+    const c = state.clock;
+    document.querySelectorAll("#seats .clock").forEach((el) => {
+      const i = Number(el.dataset.seat);
+      const left = leftNow(i);
+      el.textContent = clockText(left);
+      el.classList.toggle("low", c.running === i && left < 20 && c.kind === "live");
+    });
+    // your running clock in the banner too, above the board (a phone shows the seats below it)
+    const running = c && c.running !== null && !state.over && (state.you || []).includes(c.running);
+    $("clock-now").hidden = !running;
+    if (running) {
+      $("clock-now").textContent = clockText(leftNow(c.running));
+      $("clock-now").classList.toggle("low", leftNow(c.running) < 20 && c.kind === "live");
+    }
+    // people.js keeps a "(n) " prefix (your turn in n games) in front of this page's marker
+    const count = (document.title.match(/^\(\d+\) /) || [""])[0];
+    const mine = c && c.running !== null && (state.you || []).includes(c.running) && !state.over;
+    const marker = state.your_turn ? (mine ? `● (${clockText(leftNow(c.running))}) Your turn · ` : "● Your turn · ") : "";
+    document.title = count + marker + document.title.replace(/^(\(\d+\) )?(● (\([^)]*\) )?Your turn · )?/, "");
+    claims();
+  }
+  setInterval(() => { if (state.clock) tick(); }, 250);
+
+  // an absent player of a live game: a countdown, then a button to claim the win
+  function claims() {
+    const el = $("claim");
+    const list = (state.clock && !state.over && state.clock.claim) || [];
+    el.hidden = !list.length;
+    if (!list.length) { el.replaceChildren(); return; }
+    const since = (performance.now() - clockAt) / 1000;
+    const rows = list.map((c) => {
+      const who = ((state.seats || [])[c.seat] || {}).name || `seat ${c.seat + 1}`;
+      const wait = Math.max(0, c.in - since);
+      const p = document.createElement("p");
+      if (wait > 0) {
+        p.textContent = `${who} left the game: you can claim the win in ${Math.ceil(wait)} s.`;
+      } else {
+        p.append(`${who} left the game. `, button("Claim win", () => send({ type: "claim", seat: c.seat }), "primary claim-win"));
+      }
+      return p;
+    });
+    const same = el.dataset.shown === rows.map((p) => p.textContent).join("|");
+    if (!same) { el.replaceChildren(...rows); el.dataset.shown = rows.map((p) => p.textContent).join("|"); }
   }
 
   // an invite link goes once its seat is claimed
@@ -207,6 +275,7 @@
     $("hint-button").hidden = $("undo-button").hidden = !msg.can_undo;
     $("hint-button").disabled = !msg.your_turn;
     $("undo-button").disabled = !log.some((e) => (msg.you || []).includes(e.by));
+    $("abort-button").hidden = !msg.can_abort;
   }
 
   function say(text, detail) {
@@ -330,6 +399,9 @@
   $("undo-button").addEventListener("click", () => send({ type: "undo" }));
   $("resign-button").addEventListener("click", () => {
     if (confirm("Resign this game?")) send({ type: "resign" });
+  });
+  $("abort-button").addEventListener("click", () => {
+    if (confirm("Abort this game? It ends without a result and is not rated.")) send({ type: "abort" });
   });
   $("result-close").addEventListener("click", () => { resultSeen = true; $("result").hidden = true; });
 
