@@ -30,6 +30,7 @@ from . import quotas
 from .limits import (CREATE_BURST, CREATE_RATE, MAX_FRAME_BYTES, SPECTATOR_BURST, SPECTATOR_RATE, UPLOAD_BURST,
                      UPLOAD_RATE, VIEW_BURST, VIEW_RATE, BodyLimit, Buckets)
 from .chat import Chat
+from .front import Front, FrontDoor
 from .security import HEADERS, Guard
 from .store import Store
 from .tables import Tables
@@ -62,10 +63,13 @@ async def http_error(request: Request, exc: Exception) -> Response:
                                       status_code=status, headers=headers)
 
 
-def create_app(db_url: str | None = None, ai_workers: int | None = None, warm: bool = False) -> Starlette:
+def create_app(db_url: str | None = None, ai_workers: int | None = None, warm: bool = False,
+               front: Front | None = None) -> Starlette:
     """The web app over the database at ``db_url`` (default: :func:`default_db_url`), its AI
     moves and hints in ``ai_workers`` processes (default: one per core; 0: a thread), started
-    in the background with the app when ``warm`` (else at the first AI move)."""
+    in the background with the app when ``warm`` (else at the first AI move); ``front`` says
+    which proxies it trusts and which names it answers to (default: no proxy, any name: an app
+    not served on its own, as under a test client; :func:`serve` always names them)."""
     routes = [*pages.routes, *newgame.routes, *games.routes, *lobby.routes, *replays.routes, *coach.routes, *editor.routes, *assets.routes,
               *ratings.routes, *scores.routes, *roomfeed.routes,
               Mount("/static", StaticFiles(directory=str(STATIC_DIR)), name="static")]
@@ -88,7 +92,8 @@ def create_app(db_url: str | None = None, ai_workers: int | None = None, warm: b
             await tables.close()
 
     app = Starlette(routes=routes, exception_handlers={HTTPException: http_error, Exception: http_error},
-                    middleware=[Middleware(Guard), Middleware(BodyLimit)], lifespan=lifespan)
+                    middleware=[Middleware(FrontDoor, front=front or Front()), Middleware(Guard),
+                                Middleware(BodyLimit)], lifespan=lifespan)
     app.state.db_url = store.url
     app.state.tables = tables
     app.state.room = room
@@ -112,8 +117,12 @@ def preload() -> None:
     gc.freeze()
 
 
-def serve(host: str = DEFAULT_HOST, port: int = DEFAULT_PORT, db_url: str | None = None) -> None:
-    """Run the web app under uvicorn until interrupted."""
-    app = create_app(db_url, warm=True)
+def serve(host: str = DEFAULT_HOST, port: int = DEFAULT_PORT, db_url: str | None = None,
+          front: Front | None = None) -> None:
+    """Run the web app under uvicorn until interrupted, trusting the proxies and answering to the
+    names of ``front`` (default: none, and the loopback names and ``host``: :meth:`.Front.configured`)."""
+    app = create_app(db_url, warm=True, front=front or Front.configured([], [], host))
     preload()
-    uvicorn.run(app, host=host, port=port, log_level="warning", ws_max_size=MAX_FRAME_BYTES)
+    # forwarded headers are read by the app's front door, from the configured proxies only:
+    # uvicorn's own reading trusts 127.0.0.1 (any local client) by default
+    uvicorn.run(app, host=host, port=port, log_level="warning", ws_max_size=MAX_FRAME_BYTES, proxy_headers=False)
