@@ -107,7 +107,7 @@ async def new_game(request: Request) -> Response:
         game = game_from_form(game_id, form)
         choices = [str(form.get(f"seat.{i}") or default_seat(i)) for i in range(game.num_players)]
         new_id = await tables_of(request).create(game, choices, token_hash(token), rated=form.get("rated") == "on",
-                                                 listed=form.get("listed") == "anyone")
+                                                 listed=form.get("listed") == "anyone", address=address)
     except Full as exc:  # the server's bound, not the form's fault: a refusal page
         raise HTTPException(503, exc.message) from None
     except Refused as exc:

@@ -240,10 +240,11 @@ class Tables:
             hook(game_id)
 
     async def create(self, game: Game, choices: Sequence[str], creator: str, rated: bool = False,
-                     listed: bool = False) -> str:
+                     listed: bool = False, address: str = "") -> str:
         """Store a new game of ``game`` with seats as chosen (:data:`SEAT_CHOICES`) by the holder
         of the token hashed ``creator``, rated or not (:mod:`.ratings`), its open seats in the
-        lobby if ``listed``; its id. Chance's opening draws are stored with it."""
+        lobby if ``listed`` (counted in the lobby's share of its creator's ``address``); its id.
+        Chance's opening draws are stored with it."""
         if len(choices) != game.num_players:
             raise Refused(f"{game.title} is played by {game.num_players}: give every seat a player")
         refusal = ratings.rated_refusal(game, choices) if rated else None
@@ -262,7 +263,7 @@ class Tables:
                 seats.append(SeatRow(AI, agent=choice))
             else:
                 raise Refused(f"a seat is {choice!r}; each seat is one of {', '.join(SEAT_CHOICES)}")
-        return await self.seated(game, seats, creator, rated, listed)
+        return await self.seated(game, seats, creator, rated, listed, address)
 
     def games_on(self) -> int:
         """Games in progress in this process's memory (:meth:`.table.Table.active`)."""
@@ -270,10 +271,10 @@ class Tables:
         return sum(t.active(now) for t in self.open.values())
 
     async def seated(self, game: Game, seats: list[SeatRow], creator: str, rated: bool = False,
-                     listed: bool = False) -> str:
+                     listed: bool = False, address: str = "") -> str:
         """Store a new game of ``game`` with ``seats``, created by the holder of the token
-        hashed ``creator``, rated or not, its open seats in the lobby if ``listed``; its id
-        (:meth:`create` and rematches)."""
+        hashed ``creator`` from ``address``, rated or not, its open seats in the lobby if
+        ``listed``; its id (:meth:`create` and rematches)."""
         row = GameRow(new_token(), game.id, dict(game.params), new_seed(), ON, creator, seats)
         table = Table(row)
         moves: list[Move] = []
@@ -286,7 +287,7 @@ class Tables:
         if rated:
             await self.db(ratings.mark_rated, self.store, row.id)
         if listed and any(s.kind == OPEN for s in seats):
-            await self.db(list_game, self.store, row.id)
+            await self.db(list_game, self.store, row.id, address)
         table.extend(moves, states[1:])
         self._evict()
         await self.transport.follow(game_channel(row.id))
