@@ -5,17 +5,25 @@ says why in words (docs/web.md, "Limits")."""
 
 from __future__ import annotations
 
+import asyncio
 import re
+import threading
 from pathlib import Path
 from typing import Iterator
 
 import pytest
 from starlette.testclient import TestClient
 
-from plunder.web import limits, rooms
+from plunder.analysis.value import Task, Valuation
+from plunder.core.registry import load_game
+from plunder.match import play_out
+from plunder.web import coach, limits, rooms
 from plunder.web.app import create_app
+from plunder.web.limits import ADDRESS_ANALYSIS_BURST, ANALYSIS_BURST, ANALYSIS_RATE
 from plunder.web.rooms import LOBBY_PER_ADDRESS, LOBBY_PER_CREATOR, MAX_LOBBY
-from plunder.web.security import COOKIE
+from plunder.web.security import COOKIE, TOKEN_HEADER, new_token
+from plunder.web.store import HUMAN, OVER, GameRow, SeatRow, Store
+from plunder.web.thinking import Busy, Thinkers
 
 from .test_play_server import new_game
 
@@ -82,3 +90,76 @@ def test_the_store_query_counts_each_bound_over_the_games_still_listed(client: T
     with store.engine.begin() as db:
         db.execute(rooms.listings.delete().where(rooms.listings.c.game_id == mine[-1]))
     assert [r["id"] for r in rooms.lobby(store)] == mine[::-1][1:LOBBY_PER_CREATOR + 1]
+
+
+def finished_games(store: Store, count: int) -> list[str]:
+    """``count`` finished small Pillage games stored as a server stores them (random play); their ids."""
+    game = load_game("pillage", preset="example")
+    made = []
+    for seed in range(count):
+        record, _ = play_out(game, ["random", "random"], seed=seed)
+        row = GameRow(new_token(), game.id, dict(game.params), seed, OVER, "creator",
+                      [SeatRow(HUMAN, token="t"), SeatRow(HUMAN, token="t")], moves=list(record.moves))
+        store.create(row)
+        made.append(row.id)
+    return made
+
+
+def analyse(client: TestClient, game_id: str, token: str) -> tuple[int, str, str | None]:
+    """Ask for ``game_id``'s analysis as the holder of ``token``: the status, the refusal's words, its Retry-After."""
+    answer = client.post(f"/replay/game/{game_id}/analyse", headers={TOKEN_HEADER: token})
+    return answer.status_code, answer.json().get("error", ""), answer.headers.get("retry-after")
+
+
+@pytest.fixture
+def held(monkeypatch: pytest.MonkeyPatch) -> Iterator[threading.Event]:
+    """The coach's valuations held until the event is set (then each fails as a busy server's
+    would): analyses stay under way and cost no CPU; the site's cap is raised out of the way."""
+    gate = threading.Event()
+
+    async def waiting(self: Thinkers, key: str, task: Task) -> Valuation:
+        await asyncio.to_thread(gate.wait, 60)
+        raise Busy()
+
+    monkeypatch.setattr(Thinkers, "value", waiting)
+    monkeypatch.setattr(coach, "MAX_ANALYSES", 100)
+    yield gate
+    gate.set()
+
+
+def test_the_coach_starts_a_few_analyses_per_player_and_per_address_then_says_why(
+        client: TestClient, held: threading.Event) -> None:
+    store = client.app.state.tables.store  # type: ignore[attr-defined]
+    games = finished_games(store, ADDRESS_ANALYSIS_BURST + 3)
+    anna = new_token()
+    started = [analyse(client, g, anna)[0] for g in games[:ANALYSIS_BURST]]
+    assert started == [202] * ANALYSIS_BURST
+    status, words, wait = analyse(client, games[ANALYSIS_BURST], anna)
+    assert status == 429 and wait == str(round(1 / ANALYSIS_RATE))
+    assert words == (f"You have started {ANALYSIS_BURST} analyses in a short time, the coach's limit for one "
+                     "player: it starts one more for you every 2 minutes. Analyses already made are shown at once.")
+    # an analysis under way (or kept) is answered again at no cost, to anyone
+    assert analyse(client, games[0], anna)[0] == 202
+    # the address's share: tokens made up for the occasion gain nothing past it
+    answers = [analyse(client, g, new_token()) for g in games[ANALYSIS_BURST:]]
+    assert [a[0] for a in answers] == [202] * (ADDRESS_ANALYSIS_BURST - ANALYSIS_BURST) + [429] * 3
+    assert answers[-1][1].startswith(f"Your address has started {ADDRESS_ANALYSIS_BURST} analyses in a short time")
+    assert "every 30 seconds" in answers[-1][1]
+    # another address has its own share
+    other = at_address(client, "192.0.2.77")
+    assert analyse(other, games[-1], new_token())[0] == 202
+
+
+def test_a_full_coach_refuses_before_any_share_is_spent(client: TestClient, held: threading.Event,
+                                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    store = client.app.state.tables.store  # type: ignore[attr-defined]
+    games = finished_games(store, ANALYSIS_BURST + 2)
+    monkeypatch.setattr(coach, "MAX_ANALYSES", 1)
+    anna = new_token()
+    assert analyse(client, games[0], anna)[0] == 202
+    refused = [analyse(client, g, anna) for g in games[1:]]  # more than her share, all refused as full
+    assert [r[0] for r in refused] == [503] * len(refused)
+    assert "already analysing 1 games, its limit" in refused[0][1]
+    monkeypatch.setattr(coach, "MAX_ANALYSES", 100)
+    assert [analyse(client, g, anna)[0] for g in games[1:ANALYSIS_BURST]] == [202] * (ANALYSIS_BURST - 1)
+    assert analyse(client, games[ANALYSIS_BURST], anna)[0] == 429

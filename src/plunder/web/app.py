@@ -27,8 +27,9 @@ from starlette.staticfiles import StaticFiles
 from ..core.registry import entry, game_ids
 from . import assets, coach, editor, games, lobby, newgame, pages, ratings, replays, roomfeed, scores
 from . import quotas
-from .limits import (CREATE_BURST, CREATE_RATE, MAX_FRAME_BYTES, SPECTATOR_BURST, SPECTATOR_RATE, UPLOAD_BURST,
-                     UPLOAD_RATE, VIEW_BURST, VIEW_RATE, BodyLimit, Buckets)
+from .limits import (ADDRESS_ANALYSIS_BURST, ADDRESS_ANALYSIS_RATE, ANALYSIS_BURST, ANALYSIS_RATE, CREATE_BURST,
+                     CREATE_RATE, MAX_FRAME_BYTES, SPECTATOR_BURST, SPECTATOR_RATE, UPLOAD_BURST, UPLOAD_RATE,
+                     VIEW_BURST, VIEW_RATE, BodyLimit, Buckets)
 from .chat import Chat
 from .front import Front, FrontDoor
 from .security import HEADERS, Guard
@@ -101,6 +102,9 @@ def create_app(db_url: str | None = None, ai_workers: int | None = None, warm: b
     # what the processes share is limited on every process together; views guard this process's own event loop
     app.state.creations = quotas.buckets(tables.storage, "create", CREATE_RATE, CREATE_BURST)
     app.state.uploads = quotas.buckets(tables.storage, "upload", UPLOAD_RATE, UPLOAD_BURST)
+    app.state.analyses = quotas.buckets(tables.storage, "analyse token", ANALYSIS_RATE, ANALYSIS_BURST)
+    app.state.address_analyses = quotas.buckets(tables.storage, "analyse address", ADDRESS_ANALYSIS_RATE,
+                                                ADDRESS_ANALYSIS_BURST)
     app.state.views = Buckets(VIEW_RATE, VIEW_BURST)
     app.state.spectators = Buckets(SPECTATOR_RATE, SPECTATOR_BURST)
     return app

@@ -32,7 +32,9 @@ from ..core.registry import entry
 from ..core.svg import Shown
 from ..pictures import svg_of
 from .games import tables_of
-from .limits import CACHE_ANALYSES, COACH_MAX_MOVES, COACH_SIMS, MAX_ANALYSES
+from .limits import (ADDRESS_ANALYSIS_BURST, ADDRESS_ANALYSIS_RATE, ANALYSIS_BURST, ANALYSIS_RATE, CACHE_ANALYSES,
+                     COACH_MAX_MOVES, COACH_SIMS, MAX_ANALYSES)
+from .lobby import hashed_token
 from .replays import (MAX_UPLOAD_BYTES, address_of, digest_of, finished_table, read_capped, replay_record,
                       take_upload)
 from .quotas import Loads
@@ -140,18 +142,27 @@ class Coach:
             self.games.move_to_end(game_id)
         return found
 
-    async def admit(self, loads: Loads) -> None:
+    async def admit(self, loads: Loads, request: Request | None = None) -> None:
         """503 when :data:`MAX_ANALYSES` analyses are under way on the site (every server
-        process's together, :mod:`.quotas`), else count one more here."""
-        if self.running() >= MAX_ANALYSES or not await loads.claim(ANALYSES, self.running(), MAX_ANALYSES):
-            raise HTTPException(503, f"The coach is already analysing {MAX_ANALYSES} games, its limit; "
-                                     "try again in a minute.")
+        process's together, :mod:`.quotas`); 429 when ``request``'s identity or address has
+        started its share lately (:func:`spend_share`); else count one more here."""
+        if self.running() >= MAX_ANALYSES:
+            raise self.full()
+        if request is not None:
+            await spend_share(request)
+        if not await loads.claim(ANALYSES, self.running(), MAX_ANALYSES):
+            raise self.full()
+
+    @staticmethod
+    def full() -> HTTPException:
+        """The refusal of a coach analysing its limit."""
+        return HTTPException(503, f"The coach is already analysing {MAX_ANALYSES} games, its limit; "
+                                  "try again in a minute.")
 
     def start(self, game_id: str, record: Record, made: Plan, thinkers: Thinkers) -> Coaching:
         """Start analysing ``game_id`` (503 past :data:`MAX_ANALYSES` under way here)."""
         if self.running() >= MAX_ANALYSES:
-            raise HTTPException(503, f"The coach is already analysing {MAX_ANALYSES} games, its limit; "
-                                     "try again in a minute.")
+            raise self.full()
         coaching = Coaching(GameAnalysis(made.game, record, made.analysis.units), len(made.tasks))
         self.games[game_id] = coaching
         coaching.running = asyncio.create_task(self.run(game_id, coaching, made, thinkers))
@@ -176,6 +187,31 @@ class Coach:
             raise
         except Exception as exc:  # a worker that died, or a game's rules failing: said, never a traceback
             coaching.error = f"the analysis failed: {exc}"
+
+
+def every(rate: float) -> str:
+    """``2 minutes``, ``30 seconds``: the time a bucket refilling at ``rate`` a second takes for one."""
+    seconds = round(1 / rate)
+    return f"{seconds // 60} minutes" if seconds % 60 == 0 and seconds > 60 else f"{seconds} seconds"
+
+
+async def spend_share(request: Request) -> None:
+    """Spend one of the analyses of the request's identity (its seat token, if it has one) and of
+    its address (every process's together); 429 in words, with ``Retry-After``, when either has
+    none left."""
+    state = request.app.state
+    token = hashed_token(request)
+    if token is not None and not await state.analyses.spend(token):
+        raise HTTPException(429, f"You have started {ANALYSIS_BURST} analyses in a short time, the coach's limit for "
+                                 f"one player: it starts one more for you every {every(ANALYSIS_RATE)}. "
+                                 "Analyses already made are shown at once.",
+                            headers={"Retry-After": str(state.analyses.wait())})
+    address = request.client.host if request.client else "?"
+    if not await state.address_analyses.spend(address):
+        raise HTTPException(429, f"Your address has started {ADDRESS_ANALYSIS_BURST} analyses in a short time, the "
+                                 f"coach's limit for one address: it starts one more from it every "
+                                 f"{every(ADDRESS_ANALYSIS_RATE)}. Analyses already made are shown at once.",
+                            headers={"Retry-After": str(state.address_analyses.wait())})
 
 
 def coach_of(request: Request) -> Coach:
@@ -251,12 +287,12 @@ async def analyse(request: Request) -> Response:
             if again is not None and again.error is None:
                 coaching = again
             else:
-                await coach.admit(tables_of(request).upkeep.loads)
+                await coach.admit(tables_of(request).upkeep.loads, request)
                 coaching = coach.start(key, record, made, tables_of(request).thinkers)
         elif "game_id" in request.path_params:
             await finished_table(request)  # kept, but the game must still be there
     except HTTPException as exc:
-        return JSONResponse({"error": exc.detail}, exc.status_code)
+        return JSONResponse({"error": exc.detail}, exc.status_code, headers=exc.headers)
     return JSONResponse(coaching.data(0), 200 if coaching.finished else 202)
 
 
