@@ -6,8 +6,11 @@ says why in words (docs/web.md, "Limits")."""
 from __future__ import annotations
 
 import asyncio
+import http.client
 import re
 import threading
+import urllib.parse
+import urllib.request
 from pathlib import Path
 from typing import Iterator
 
@@ -25,6 +28,7 @@ from plunder.web.security import COOKIE, TOKEN_HEADER, new_token
 from plunder.web.store import HUMAN, OVER, GameRow, SeatRow, Store
 from plunder.web.thinking import Busy, Thinkers
 
+from .browser.conftest import LiveServer
 from .test_play_server import new_game
 
 
@@ -163,3 +167,36 @@ def test_a_full_coach_refuses_before_any_share_is_spent(client: TestClient, held
     monkeypatch.setattr(coach, "MAX_ANALYSES", 100)
     assert [analyse(client, g, anna)[0] for g in games[1:ANALYSIS_BURST]] == [202] * (ANALYSIS_BURST - 1)
     assert analyse(client, games[ANALYSIS_BURST], anna)[0] == 429
+
+
+def test_plunder_serve_believes_no_forwarded_address_and_refuses_a_rebound_name(tmp_path: Path) -> None:
+    # the issue's hole: uvicorn believed X-Forwarded-For from 127.0.0.1, so a local client
+    # rotated its address at will; `plunder serve` trusts no proxy unless told
+    server = LiveServer(tmp_path / "plunder.db")
+    server.start()
+    try:
+        made = []
+        for i in range(LOBBY_PER_ADDRESS + 1):
+            conn = http.client.HTTPConnection("127.0.0.1", server.port, timeout=60)
+            conn.request("POST", "/new/pig", urllib.parse.urlencode({"seat.0": "me", "seat.1": "open",
+                                                                    "listed": "anyone"}),
+                         {"content-type": "application/x-www-form-urlencoded",
+                          "x-forwarded-for": f"203.0.113.{i + 1}", "forwarded": f"for=198.51.100.{i + 1}"})
+            answer = conn.getresponse()
+            assert answer.status == 303
+            made.append((answer.getheader("location") or "").rsplit("/", 1)[1])
+            conn.close()
+        with urllib.request.urlopen(f"{server.url}/lobby", timeout=60) as page:
+            shown = re.findall(r'/lobby/([A-Za-z0-9_-]{24})/', page.read().decode())
+        assert shown == made[::-1][:LOBBY_PER_ADDRESS]  # one address, whatever the headers said
+
+        # a WebSocket handshake sent to another name is refused with 400 in words, as a page is
+        conn = http.client.HTTPConnection("127.0.0.1", server.port, timeout=60)
+        conn.request("GET", f"/ws/{made[0]}", headers={
+            "host": f"rebound.example:{server.port}", "upgrade": "websocket", "connection": "Upgrade",
+            "sec-websocket-key": "dGhlIHNhbXBsZSBub25jZQ==", "sec-websocket-version": "13"})
+        answer = conn.getresponse()
+        assert answer.status == 400 and b"not for this site" in answer.read()
+        conn.close()
+    finally:
+        server.kill()
