@@ -1,7 +1,19 @@
 """How much the coach's analyses delay the ``hard`` AI's replies (issue 36).
 
 Run: .venv/bin/python bench/analysis_beside_ai.py [--analyses 4] [--games 4] [--seconds 60] [--runs 2]
+     .venv/bin/python bench/analysis_beside_ai.py --direct [--analyses 4] [--seconds 30] [--runs 3]
 
+``--direct`` measures the server's AI pools themselves (:class:`plunder.web.thinking.Thinkers`
+with one searching worker per core, started and warmed as the server starts them), without
+HTTP or a browser's think time: one game per searching worker asks ``hard`` for a move in a
+Pillage ``small`` position again as soon as it is answered, for ``--seconds``, in three
+arrangements taken in turn each run (so the machine's other work weighs on each alike): no
+analysis; ``--analyses`` analyses of Pillage ``big`` games kept valuing in the coach's worker
+(as served now); and the same in a slot of the searching pool (as served before issue 36).
+Printed per arrangement: the replies' count, p50, p95 and maximum in wall time, and the
+positions valued.
+
+Without ``--direct``:
 Each run starts ``plunder serve`` twice on a fresh SQLite file holding finished Pillage games
 (``big``, 5x5, random play: about 60 decisions each to value), and plays ``--games`` games of
 Pillage ``small`` against ``hard`` for ``--seconds`` (bots from ``bench/web_load.py``: a random
@@ -18,6 +30,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import functools
 import http.client
 import json
 import os
@@ -29,8 +42,13 @@ from typing import Any
 
 from web_load import TARGET_P95_MS, Tally, bot, pct, start_server
 
+from plunder.analysis.engine import plan
+from plunder.core.game import CHANCE, State
 from plunder.core.registry import load_game
 from plunder.match import play_out
+from plunder.web.coach import COACH_SETTINGS
+from plunder.web.limits import MAX_ANALYSES
+from plunder.web.thinking import Lane, Thinkers, always
 from plunder.web.security import TOKEN_HEADER, new_token
 from plunder.web.store import HUMAN, OVER, GameRow, SeatRow, Store
 
@@ -131,6 +149,76 @@ async def phase(url: str, analyses: int, games: list[str], bots: int, seconds: f
             "refused": seen["refused"], "errors": tally.errors, "load": load}
 
 
+def ai_positions(count: int) -> list[State]:
+    """``count`` Pillage ``small`` positions with a player to move, from random games."""
+    game = load_game("pillage", preset="small")
+    found: list[State] = []
+    seed = 0
+    while len(found) < count:
+        record, _ = play_out(game, ["random", "random"], seed=seed)
+        state = game.new_initial_state()
+        for i, move in enumerate(record.moves):
+            if state.current_player != CHANCE and i % 3 == 0:
+                found.append(state)
+            state = state.apply(state.game.parse_action(state, move.action))
+        seed += 1
+    return found[:count]
+
+
+async def direct_phase(thinkers: Thinkers, where: str | None, analyses: int, seconds: float,
+                       positions: list[State], tasks: list[Any]) -> dict[str, Any]:
+    """``hard`` replies for ``seconds`` with ``analyses`` analyses valuing in the pool ``where``
+    (``analysis``: the coach's worker; ``deep``: the searching pool; ``None``: none)."""
+    if where is not None:
+        thinkers.lanes["analysis"] = Lane(functools.partial(thinkers.pool_of, where), 1, MAX_ANALYSES)
+    end = time.monotonic() + seconds
+    replies: list[float] = []
+    valued = [0]
+
+    async def game(k: int) -> None:
+        i = k
+        while time.monotonic() < end:
+            state = positions[i % len(positions)]
+            began = time.perf_counter()
+            await thinkers.choose(f"game{k}", always, state, "hard", 1, state.current_player, i)
+            replies.append(time.perf_counter() - began)
+            i += len(positions) // 7 + 1
+
+    async def analyse(k: int) -> None:
+        i = k
+        while time.monotonic() < end:
+            await thinkers.value(f"analyse:{k}", tasks[i % len(tasks)])
+            valued[0] += 1
+            i += analyses
+
+    load = os.getloadavg()[0]
+    await asyncio.gather(*(game(k) for k in range(thinkers.workers)),
+                         *(analyse(k) for k in range(analyses if where else 0)))
+    return {"replies": len(replies), "p50": pct(replies, 50), "p95": pct(replies, 95), "max": pct(replies, 100),
+            "valued": valued[0], "load": load}
+
+
+async def direct(analyses: int, seconds: float, runs: int) -> None:
+    """The three arrangements, ``runs`` times each, taken in turn."""
+    positions = ai_positions(60)
+    game = load_game(*ANALYSED[:1], preset=ANALYSED[1])
+    tasks = [t for seed in range(4)
+             for t in plan(play_out(game, ["random", "random"], seed=seed)[0], COACH_SETTINGS).tasks]
+    thinkers = Thinkers()
+    try:
+        await thinkers.start()
+        await thinkers.value("warm", tasks[0])
+        for run in range(runs):
+            for label, where in (("no analysis", None), ("coach's worker (now)", "analysis"),
+                                 ("searching pool (before)", "deep")):
+                r = await direct_phase(thinkers, where, analyses, seconds, positions, tasks)
+                print(f"run {run + 1}, {label}, {analyses if where else 0} analyses (load {r['load']:.2f}): "
+                      f"hard replies {r['replies']}, p50 {r['p50']:,.0f} ms, p95 {r['p95']:,.0f} ms, "
+                      f"max {r['max']:,.0f} ms; positions valued {r['valued']}", flush=True)
+    finally:
+        thinkers.close()
+
+
 def main() -> None:
     """Run the phases and print their figures."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -139,7 +227,11 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=60.0)
     parser.add_argument("--think", type=float, default=1.0, help="mean seconds a bot waits before its move")
     parser.add_argument("--runs", type=int, default=2)
+    parser.add_argument("--direct", action="store_true", help="the AI pools themselves, without HTTP")
     args = parser.parse_args()
+    if args.direct:
+        asyncio.run(direct(args.analyses, args.seconds, args.runs))
+        return
     results: list[dict[str, Any]] = []
     with tempfile.TemporaryDirectory() as folder:
         for run in range(args.runs):

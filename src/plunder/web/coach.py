@@ -5,10 +5,11 @@ finished game at the web's budget (:data:`~plunder.web.limits.COACH_SIMS` playou
 ``GET /replay/game/{game_id}/analysis?since=k`` answers what is valued so far, from the
 ``k``-th judged move on, so the page draws the curve and marks the moves as they arrive;
 ``GET /replay/game/{game_id}/better/{n}`` draws the better move of a marked one on the board. The
-positions are valued one at a time per game in the coach's lane of the searching workers
+positions are valued one at a time per game in the coach's own worker, at the lowest priority
 (:meth:`plunder.web.thinking.Thinkers.value`: a fair queue across games), never on the event
-loop. At most :data:`~plunder.web.limits.MAX_ANALYSES` games are analysed at once (503 past
-it), and the last :data:`~plunder.web.limits.CACHE_ANALYSES` analyses are kept, so a second
+loop nor in front of an AI move. At most :data:`~plunder.web.limits.MAX_ANALYSES` games are
+analysed at once on the site (503 past it), each identity and each address starts a share of
+them (:func:`spend_share`, 429 past it, in words the page shows in place), and the last :data:`~plunder.web.limits.CACHE_ANALYSES` analyses are kept, so a second
 click, or another visitor's, is answered at once. Every refusal is JSON, for the page's fetch.
 """
 
@@ -206,8 +207,7 @@ async def spend_share(request: Request) -> None:
                                  f"one player: it starts one more for you every {every(ANALYSIS_RATE)}. "
                                  "Analyses already made are shown at once.",
                             headers={"Retry-After": str(state.analyses.wait())})
-    address = request.client.host if request.client else "?"
-    if not await state.address_analyses.spend(address):
+    if not await state.address_analyses.spend(address_of(request)):
         raise HTTPException(429, f"Your address has started {ADDRESS_ANALYSIS_BURST} analyses in a short time, the "
                                  f"coach's limit for one address: it starts one more from it every "
                                  f"{every(ADDRESS_ANALYSIS_RATE)}. Analyses already made are shown at once.",
