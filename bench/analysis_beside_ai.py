@@ -10,8 +10,9 @@ Pillage ``small`` position again as soon as it is answered, for ``--seconds``, i
 arrangements taken in turn each run (so the machine's other work weighs on each alike): no
 analysis; ``--analyses`` analyses of Pillage ``big`` games kept valuing in the coach's worker
 (as served now); and the same in a slot of the searching pool (as served before issue 36).
-Printed per arrangement: the replies' count, p50, p95 and maximum in wall time, and the
-positions valued.
+Printed per arrangement: the replies' count, p50, p95 and maximum in wall time, the same of
+the time each request waited for a worker to begin its search (the queue, apart from the CPU
+the search then gets), and the positions valued.
 
 Without ``--direct``:
 Each run starts ``plunder serve`` twice on a fresh SQLite file holding finished Pillage games
@@ -48,7 +49,7 @@ from plunder.core.registry import load_game
 from plunder.match import play_out
 from plunder.web.coach import COACH_SETTINGS
 from plunder.web.limits import MAX_ANALYSES
-from plunder.web.thinking import Lane, Thinkers, always
+from plunder.web.thinking import Lane, Thinkers, always, choose
 from plunder.web.security import TOKEN_HEADER, new_token
 from plunder.web.store import HUMAN, OVER, GameRow, SeatRow, Store
 
@@ -165,6 +166,13 @@ def ai_positions(count: int) -> list[State]:
     return found[:count]
 
 
+def timed_choose(state: State, spec: str, seed: int, seat: int, ply: int, share: float) -> float:
+    """:func:`plunder.web.thinking.choose` in a worker: when it began there (seconds since the epoch)."""
+    began = time.time()
+    choose(state, spec, seed, seat, ply, share)
+    return began
+
+
 async def direct_phase(thinkers: Thinkers, where: str | None, analyses: int, seconds: float,
                        positions: list[State], tasks: list[Any]) -> dict[str, Any]:
     """``hard`` replies for ``seconds`` with ``analyses`` analyses valuing in the pool ``where``
@@ -173,15 +181,19 @@ async def direct_phase(thinkers: Thinkers, where: str | None, analyses: int, sec
         thinkers.lanes["analysis"] = Lane(functools.partial(thinkers.pool_of, where), 1, MAX_ANALYSES)
     end = time.monotonic() + seconds
     replies: list[float] = []
+    waits: list[float] = []
     valued = [0]
 
     async def game(k: int) -> None:
         i = k
         while time.monotonic() < end:
             state = positions[i % len(positions)]
-            began = time.perf_counter()
-            await thinkers.choose(f"game{k}", always, state, "hard", 1, state.current_player, i)
+            asked, began = time.time(), time.perf_counter()
+            # as Thinkers.choose asks, the time the search began in its worker told back
+            started = await thinkers.lanes["deep"].run(f"game{k}", always, timed_choose, state, "hard", 1,
+                                                       state.current_player, i, shares=True)
             replies.append(time.perf_counter() - began)
+            waits.append(max(0.0, started - asked))
             i += len(positions) // 7 + 1
 
     async def analyse(k: int) -> None:
@@ -195,6 +207,7 @@ async def direct_phase(thinkers: Thinkers, where: str | None, analyses: int, sec
     await asyncio.gather(*(game(k) for k in range(thinkers.workers)),
                          *(analyse(k) for k in range(analyses if where else 0)))
     return {"replies": len(replies), "p50": pct(replies, 50), "p95": pct(replies, 95), "max": pct(replies, 100),
+            "wait50": pct(waits, 50), "wait95": pct(waits, 95), "waitmax": pct(waits, 100),
             "valued": valued[0], "load": load}
 
 
@@ -214,7 +227,9 @@ async def direct(analyses: int, seconds: float, runs: int) -> None:
                 r = await direct_phase(thinkers, where, analyses, seconds, positions, tasks)
                 print(f"run {run + 1}, {label}, {analyses if where else 0} analyses (load {r['load']:.2f}): "
                       f"hard replies {r['replies']}, p50 {r['p50']:,.0f} ms, p95 {r['p95']:,.0f} ms, "
-                      f"max {r['max']:,.0f} ms; positions valued {r['valued']}", flush=True)
+                      f"max {r['max']:,.0f} ms; waiting for a worker p50 {r['wait50']:,.0f} ms, "
+                      f"p95 {r['wait95']:,.0f} ms, max {r['waitmax']:,.0f} ms; positions valued {r['valued']}",
+                      flush=True)
     finally:
         thinkers.close()
 
