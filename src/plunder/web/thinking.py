@@ -330,7 +330,8 @@ def always() -> bool:
 class Thinkers:
     """The pools that AI moves, hints, replays and the coach's analyses run in: one worker process
     for the quick levels (:data:`QUICK_LEVELS`), ``workers`` processes for the searching ones and
-    hints, one for replays and one for analyses, at the lowest priority (:data:`ANALYSIS_NICENESS`)
+    hints, one for replays and one for analyses, at the lowest priority (:data:`ANALYSIS_NICENESS`;
+    started at the first analysis)
     (``0``: one thread in the server's process for everything, for tests that
     need no second process); each started at its first use or by :meth:`start`, each behind a
     fair :class:`Lane`."""
@@ -372,13 +373,14 @@ class Thinkers:
         return self.pool_of(self.kind(spec))
 
     async def start(self) -> None:
-        """Start every worker now rather than at the first AI move or upload (a worker starting
-        at low priority on a busy machine takes many seconds to import what it runs)."""
+        """Start every worker but the coach's now rather than at the first AI move or upload (a
+        worker starting at low priority on a busy machine takes many seconds to import what it runs)."""
         loop = asyncio.get_running_loop()
         await asyncio.gather(loop.run_in_executor(self.pool_of("quick"), warm, False),
                              *(loop.run_in_executor(self.pool_of("deep"), warm) for _ in range(max(self.workers, 1))),
-                             loop.run_in_executor(self.pool_of("replay"), warm_replays),
-                             loop.run_in_executor(self.pool_of("analysis"), warm))
+                             loop.run_in_executor(self.pool_of("replay"), warm_replays))
+        # the coach's worker starts at the first analysis: a server nobody asks one of keeps
+        # neither its memory nor, at start, its share of the CPU the other workers warm with
 
     async def choose(self, key: str, wanted: Callable[[], bool], state: State, spec: str, seed: int, seat: int,
                      ply: int) -> tuple[str, str]:
