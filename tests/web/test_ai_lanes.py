@@ -351,3 +351,20 @@ def test_a_reply_searched_with_less_says_so(monkeypatch: pytest.MonkeyPatch, tmp
     assert sum(words in text for text in log) == 1
     # the worker built the agent with the cut budget
     assert specs and all(s == "hard:sims=750,nodes=500000,endgame=20" for s in specs)
+
+
+def test_the_coachs_positions_never_queue_in_front_of_ai_moves() -> None:
+    # issue 36: in the searching pool an AI move waited behind the position being valued (an
+    # exact solve up to 20 s), and analyses slowed `hard` replies threefold
+    thinkers = Thinkers(1)
+    try:
+        analysis, deep = thinkers.lanes["analysis"].executor(), thinkers.lanes["deep"].executor()
+        assert analysis is not deep and analysis is thinkers.pool_of("analysis")
+        assert thinkers.lanes["analysis"].slots == 1  # every analysis shares one worker: at most one core
+        base = os.nice(0)
+        # the coach's worker gives way to the AI's (the lowest priority there is, 19)
+        assert analysis.submit(os.nice, 0).result(120) == min(19, base + thinking.ANALYSIS_NICENESS)
+        assert deep.submit(os.nice, 0).result(120) == min(19, base + thinking.WORKER_NICENESS)
+        assert thinking.ANALYSIS_NICENESS > thinking.WORKER_NICENESS
+    finally:
+        thinkers.close()

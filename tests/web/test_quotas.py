@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import http.client
+import json
 import time
 import urllib.parse
 from typing import Iterator
@@ -22,8 +23,9 @@ from plunder.core.registry import load_game
 from plunder.web import autoplay, coach, quotas, tables as tables_module, upkeep
 from plunder.web import leases
 from plunder.web.leases import leases as leases_table
-from plunder.web.limits import CREATE_BURST, CREATE_RATE
+from plunder.web.limits import ANALYSIS_BURST, CREATE_BURST, CREATE_RATE
 from plunder.web.quotas import loads, rates
+from plunder.web.security import TOKEN_HEADER, new_token
 from plunder.web.storage import Storage
 from plunder.web.store import Store, games
 from plunder.web.table import Full
@@ -31,6 +33,7 @@ from plunder.web.tables import Tables
 from plunder.web.thinking import Thinkers
 
 from .browser.conftest import LiveServer, servers_on
+from .test_client_bounds import finished_games
 
 
 @pytest.fixture
@@ -256,3 +259,23 @@ def test_one_process_scans_for_ai_turns_left_behind_and_clears_leases_with_nothi
     first, second, moved, left = asyncio.run(run())
     assert "due" in first and "idle" not in first and second == []
     assert moved and not left
+
+
+def test_a_players_share_of_analyses_is_counted_over_both_processes(two: list[LiveServer], store: Store) -> None:
+    made = finished_games(store, ANALYSIS_BURST + 1)
+    token = new_token()
+    answers = []
+    try:
+        for i, game_id in enumerate(made):  # alternately on each process: one process alone would start them all
+            conn = http.client.HTTPConnection("127.0.0.1", two[i % 2].port, timeout=60)
+            conn.request("POST", f"/replay/game/{game_id}/analyse", headers={TOKEN_HEADER: token})
+            answer = conn.getresponse()
+            answers.append((answer.status, json.loads(answer.read()).get("error", "")))
+            conn.close()
+    finally:
+        for server in two:  # their analyses end with them
+            server.kill()
+        with store.engine.begin() as db:
+            db.execute(delete(games).where(games.c.id.in_(made)))
+    assert [status for status, _ in answers] == [202] * ANALYSIS_BURST + [429]
+    assert answers[-1][1].startswith(f"You have started {ANALYSIS_BURST} analyses in a short time")

@@ -27,9 +27,11 @@ from starlette.staticfiles import StaticFiles
 from ..core.registry import entry, game_ids
 from . import assets, coach, editor, games, lobby, newgame, pages, rating_history, ratings, replays, roomfeed, scores
 from . import mutes, quotas, signin
-from .limits import (CREATE_BURST, CREATE_RATE, MAX_FRAME_BYTES, SPECTATOR_BURST, SPECTATOR_RATE, UPLOAD_BURST,
-                     UPLOAD_RATE, VIEW_BURST, VIEW_RATE, BodyLimit, Buckets)
+from .limits import (ADDRESS_ANALYSIS_BURST, ADDRESS_ANALYSIS_RATE, ANALYSIS_BURST, ANALYSIS_RATE, CREATE_BURST,
+                     CREATE_RATE, MAX_FRAME_BYTES, SPECTATOR_BURST, SPECTATOR_RATE, UPLOAD_BURST, UPLOAD_RATE,
+                     VIEW_BURST, VIEW_RATE, BodyLimit, Buckets)
 from .chat import Chat
+from .front import Front, FrontDoor
 from .identities import Resolve, Sessions
 from .security import HEADERS, Guard
 from .store import Store
@@ -63,10 +65,13 @@ async def http_error(request: Request, exc: Exception) -> Response:
                                       status_code=status, headers=headers)
 
 
-def create_app(db_url: str | None = None, ai_workers: int | None = None, warm: bool = False) -> Starlette:
+def create_app(db_url: str | None = None, ai_workers: int | None = None, warm: bool = False,
+               front: Front | None = None) -> Starlette:
     """The web app over the database at ``db_url`` (default: :func:`default_db_url`), its AI
     moves and hints in ``ai_workers`` processes (default: one per core; 0: a thread), started
-    in the background with the app when ``warm`` (else at the first AI move)."""
+    in the background with the app when ``warm`` (else at the first AI move); ``front`` says
+    which proxies it trusts and which names it answers to (default: no proxy, any name: an app
+    not served on its own, as under a test client; :func:`serve` always names them)."""
     routes = [*pages.routes, *newgame.routes, *games.routes, *lobby.routes, *replays.routes, *coach.routes, *editor.routes, *assets.routes,
               *ratings.routes, *rating_history.routes, *scores.routes, *roomfeed.routes, *signin.routes, *mutes.routes,
               Mount("/static", StaticFiles(directory=str(STATIC_DIR)), name="static")]
@@ -89,7 +94,8 @@ def create_app(db_url: str | None = None, ai_workers: int | None = None, warm: b
             await tables.close()
 
     app = Starlette(routes=routes, exception_handlers={HTTPException: http_error, Exception: http_error},
-                    middleware=[Middleware(Guard), Middleware(BodyLimit), Middleware(Resolve)], lifespan=lifespan)
+                    middleware=[Middleware(FrontDoor, front=front or Front()), Middleware(Guard),
+                                Middleware(BodyLimit), Middleware(Resolve)], lifespan=lifespan)
     app.state.db_url = store.url
     app.state.tables = tables
     app.state.room = room
@@ -100,6 +106,9 @@ def create_app(db_url: str | None = None, ai_workers: int | None = None, warm: b
     app.state.creations = quotas.buckets(tables.storage, "create", CREATE_RATE, CREATE_BURST)
     app.state.uploads = quotas.buckets(tables.storage, "upload", UPLOAD_RATE, UPLOAD_BURST)
     app.state.passkey_asks = quotas.buckets(tables.storage, "passkey", signin.PASSKEY_RATE, signin.PASSKEY_BURST)
+    app.state.analyses = quotas.buckets(tables.storage, "analyse token", ANALYSIS_RATE, ANALYSIS_BURST)
+    app.state.address_analyses = quotas.buckets(tables.storage, "analyse address", ADDRESS_ANALYSIS_RATE,
+                                                ADDRESS_ANALYSIS_BURST)
     app.state.views = Buckets(VIEW_RATE, VIEW_BURST)
     app.state.spectators = Buckets(SPECTATOR_RATE, SPECTATOR_BURST)
     return app
@@ -116,8 +125,12 @@ def preload() -> None:
     gc.freeze()
 
 
-def serve(host: str = DEFAULT_HOST, port: int = DEFAULT_PORT, db_url: str | None = None) -> None:
-    """Run the web app under uvicorn until interrupted."""
-    app = create_app(db_url, warm=True)
+def serve(host: str = DEFAULT_HOST, port: int = DEFAULT_PORT, db_url: str | None = None,
+          front: Front | None = None) -> None:
+    """Run the web app under uvicorn until interrupted, trusting the proxies and answering to the
+    names of ``front`` (default: none, and the loopback names and ``host``: :meth:`.Front.configured`)."""
+    app = create_app(db_url, warm=True, front=front or Front.configured([], [], host))
     preload()
-    uvicorn.run(app, host=host, port=port, log_level="warning", ws_max_size=MAX_FRAME_BYTES)
+    # forwarded headers are read by the app's front door, from the configured proxies only:
+    # uvicorn's own reading trusts 127.0.0.1 (any local client) by default
+    uvicorn.run(app, host=host, port=port, log_level="warning", ws_max_size=MAX_FRAME_BYTES, proxy_headers=False)

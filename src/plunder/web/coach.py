@@ -5,10 +5,11 @@ finished game at the web's budget (:data:`~plunder.web.limits.COACH_SIMS` playou
 ``GET /replay/game/{game_id}/analysis?since=k`` answers what is valued so far, from the
 ``k``-th judged move on, so the page draws the curve and marks the moves as they arrive;
 ``GET /replay/game/{game_id}/better/{n}`` draws the better move of a marked one on the board. The
-positions are valued one at a time per game in the coach's lane of the searching workers
+positions are valued one at a time per game in the coach's own worker, at the lowest priority
 (:meth:`plunder.web.thinking.Thinkers.value`: a fair queue across games), never on the event
-loop. At most :data:`~plunder.web.limits.MAX_ANALYSES` games are analysed at once (503 past
-it), and the last :data:`~plunder.web.limits.CACHE_ANALYSES` analyses are kept, so a second
+loop nor in front of an AI move. At most :data:`~plunder.web.limits.MAX_ANALYSES` games are
+analysed at once on the site (503 past it), each identity and each address starts a share of
+them (:func:`spend_share`, 429 past it, in words the page shows in place), and the last :data:`~plunder.web.limits.CACHE_ANALYSES` analyses are kept, so a second
 click, or another visitor's, is answered at once. Every refusal is JSON, for the page's fetch.
 """
 
@@ -32,7 +33,9 @@ from ..core.registry import entry
 from ..core.svg import Shown
 from .games import tables_of
 from .names import Callers
-from .limits import CACHE_ANALYSES, COACH_MAX_MOVES, COACH_SIMS, MAX_ANALYSES
+from .limits import (ADDRESS_ANALYSIS_BURST, ADDRESS_ANALYSIS_RATE, ANALYSIS_BURST, ANALYSIS_RATE, CACHE_ANALYSES,
+                     COACH_MAX_MOVES, COACH_SIMS, MAX_ANALYSES)
+from .lobby import hashed_token
 from .replays import (MAX_UPLOAD_BYTES, address_of, digest_of, finished_table, pictured, read_capped, replay_record,
                       take_upload)
 from .quotas import Loads
@@ -141,18 +144,27 @@ class Coach:
             self.games.move_to_end(game_id)
         return found
 
-    async def admit(self, loads: Loads) -> None:
+    async def admit(self, loads: Loads, request: Request | None = None) -> None:
         """503 when :data:`MAX_ANALYSES` analyses are under way on the site (every server
-        process's together, :mod:`.quotas`), else count one more here."""
-        if self.running() >= MAX_ANALYSES or not await loads.claim(ANALYSES, self.running(), MAX_ANALYSES):
-            raise HTTPException(503, f"The coach is already analysing {MAX_ANALYSES} games, its limit; "
-                                     "try again in a minute.")
+        process's together, :mod:`.quotas`); 429 when ``request``'s identity or address has
+        started its share lately (:func:`spend_share`); else count one more here."""
+        if self.running() >= MAX_ANALYSES:
+            raise self.full()
+        if request is not None:
+            await spend_share(request)
+        if not await loads.claim(ANALYSES, self.running(), MAX_ANALYSES):
+            raise self.full()
+
+    @staticmethod
+    def full() -> HTTPException:
+        """The refusal of a coach analysing its limit."""
+        return HTTPException(503, f"The coach is already analysing {MAX_ANALYSES} games, its limit; "
+                                  "try again in a minute.")
 
     def start(self, game_id: str, record: Record, made: Plan, thinkers: Thinkers) -> Coaching:
         """Start analysing ``game_id`` (503 past :data:`MAX_ANALYSES` under way here)."""
         if self.running() >= MAX_ANALYSES:
-            raise HTTPException(503, f"The coach is already analysing {MAX_ANALYSES} games, its limit; "
-                                     "try again in a minute.")
+            raise self.full()
         coaching = Coaching(GameAnalysis(made.game, record, made.analysis.units), len(made.tasks))
         self.games[game_id] = coaching
         coaching.running = asyncio.create_task(self.run(game_id, coaching, made, thinkers))
@@ -177,6 +189,30 @@ class Coach:
             raise
         except Exception as exc:  # a worker that died, or a game's rules failing: said, never a traceback
             coaching.error = f"the analysis failed: {exc}"
+
+
+def every(rate: float) -> str:
+    """``2 minutes``, ``30 seconds``: the time a bucket refilling at ``rate`` a second takes for one."""
+    seconds = round(1 / rate)
+    return f"{seconds // 60} minutes" if seconds % 60 == 0 and seconds > 60 else f"{seconds} seconds"
+
+
+async def spend_share(request: Request) -> None:
+    """Spend one of the analyses of the request's identity (its seat token, if it has one) and of
+    its address (every process's together); 429 in words, with ``Retry-After``, when either has
+    none left."""
+    state = request.app.state
+    token = hashed_token(request)
+    if token is not None and not await state.analyses.spend(token):
+        raise HTTPException(429, f"You have started {ANALYSIS_BURST} analyses in a short time, the coach's limit for "
+                                 f"one player: it starts one more for you every {every(ANALYSIS_RATE)}. "
+                                 "Analyses already made are shown at once.",
+                            headers={"Retry-After": str(state.analyses.wait())})
+    if not await state.address_analyses.spend(address_of(request)):
+        raise HTTPException(429, f"Your address has started {ADDRESS_ANALYSIS_BURST} analyses in a short time, the "
+                                 f"coach's limit for one address: it starts one more from it every "
+                                 f"{every(ADDRESS_ANALYSIS_RATE)}. Analyses already made are shown at once.",
+                            headers={"Retry-After": str(state.address_analyses.wait())})
 
 
 def coach_of(request: Request) -> Coach:
@@ -252,12 +288,12 @@ async def analyse(request: Request) -> Response:
             if again is not None and again.error is None:
                 coaching = again
             else:
-                await coach.admit(tables_of(request).upkeep.loads)
+                await coach.admit(tables_of(request).upkeep.loads, request)
                 coaching = coach.start(key, record, made, tables_of(request).thinkers)
         elif "game_id" in request.path_params:
             await finished_table(request)  # kept, but the game must still be there
     except HTTPException as exc:
-        return JSONResponse({"error": exc.detail}, exc.status_code)
+        return JSONResponse({"error": exc.detail}, exc.status_code, headers=exc.headers)
     return JSONResponse(called(coaching.data(0), await callers_of(request)), 200 if coaching.finished else 202)
 
 

@@ -120,7 +120,8 @@ async def new_game(request: Request) -> Response:
         rated = form.get("rated") == "on"
         control = time_control(str(form.get("clock") or AUTO), choices, rated)
         new_id = await tables_of(request).create(game, choices, acting_for(request, token), rated=rated,
-                                                 listed=form.get("listed") == "anyone", control=control)
+                                                 listed=form.get("listed") == "anyone", control=control,
+                                                 address=address)
     except Full as exc:  # the server's bound, not the form's fault: a refusal page
         raise HTTPException(503, exc.message) from None
     except Refused as exc:

@@ -65,6 +65,16 @@ MAX_REPLAYS_WAITING = 8
 #: games analysed at once by the coach on the site (docs/web.md, "Coach"; every process's
 #: together: :mod:`.quotas`): past this a new analysis is refused (503)
 MAX_ANALYSES = 4
+#: analyses one identity (a seat token) may start on the site (every process's together: a shared
+#: bucket): :data:`ANALYSIS_BURST` at once, then :data:`ANALYSIS_RATE` a second (one every 2
+#: minutes). An analysis kept, or under way, answered again costs nothing
+ANALYSIS_RATE = 1 / 120
+ANALYSIS_BURST = 3
+#: analyses the clients behind one address may start together (whatever tokens they hold: a
+#: client minting tokens gains nothing; several people may share an address, so more than one's):
+#: :data:`ADDRESS_ANALYSIS_BURST` at once, then :data:`ADDRESS_ANALYSIS_RATE` a second (one every 30 s)
+ADDRESS_ANALYSIS_RATE = 1 / 30
+ADDRESS_ANALYSIS_BURST = 10
 #: finished games whose analyses the coach keeps in memory (the least recently asked for are forgotten)
 CACHE_ANALYSES = 64
 #: the coach's budget in playouts per position (the CLI's default is the game's own, larger): a

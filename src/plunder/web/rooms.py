@@ -20,6 +20,13 @@ from .store import ON, OPEN, Store, games, metadata, seats
 
 #: most open games the lobby lists (the longest-waiting are dropped first: newest first)
 MAX_LOBBY = 50
+#: most games of one creator (a token) the lobby lists, its newest: one browser listing many
+#: games does not push everyone else's off the lobby
+LOBBY_PER_CREATOR = 3
+#: most games created from one address the lobby lists, its newest (whatever tokens created them:
+#: a client minting tokens gains nothing); more than a creator's, as one address may be several
+#: people's (a household, a school)
+LOBBY_PER_ADDRESS = 6
 #: most games a browser's "my games" page lists, in progress and finished alike
 MAX_MINE = 50
 #: seconds a listed game stays in the lobby once its creator has no connection to it (a page
@@ -34,6 +41,13 @@ listings = Table(
     # a game whose creator chose "anyone may join": its open seats are in the lobby
     Column("game_id", String(64), ForeignKey("games.id", ondelete="CASCADE"), primary_key=True),
     Column("created", Float, nullable=False),
+)
+
+listed_from = Table(
+    "listed_from", metadata,
+    # the address a listed game was created from (its lobby share, :data:`LOBBY_PER_ADDRESS`)
+    Column("game_id", String(64), ForeignKey("games.id", ondelete="CASCADE"), primary_key=True),
+    Column("address", String(64), nullable=False),
 )
 
 presences = Table(
@@ -97,10 +111,12 @@ def mark_seen(store: Store, game_ids: list[str], now: float) -> None:
                 pass
 
 
-def list_game(store: Store, game_id: str) -> None:
-    """Put ``game_id`` in the lobby."""
+def list_game(store: Store, game_id: str, address: str = "") -> None:
+    """Put ``game_id``, created from ``address`` (``""``: none known), in the lobby."""
     with store.engine.begin() as db:
         db.execute(insert(listings).values(game_id=game_id, created=time.time()))
+        if address:
+            db.execute(insert(listed_from).values(game_id=game_id, address=address[:64]))
 
 
 def rematch_of(store: Store, old: str) -> Rematch | None:
@@ -143,16 +159,25 @@ def accept(store: Store, old: str, token: str) -> Rematch | None:
 
 def lobby(store: Store, since: float = 0.0) -> list[dict[str, Any]]:
     """The listed games in progress with an open seat whose creator was last seen connected at
-    ``since`` or later (listing it counts as seen), newest first (:data:`MAX_LOBBY` at most): id,
-    game, params, created, seen, and each seat's kind, agent and token hash."""
+    ``since`` or later (listing it counts as seen), newest first (:data:`MAX_LOBBY` at most, and
+    of those the newest :data:`LOBBY_PER_CREATOR` of each creator and :data:`LOBBY_PER_ADDRESS`
+    of each address): id, game, params, created, seen, and each seat's kind, agent and token hash."""
     with store.engine.connect() as db:
         open_games = (select(seats.c.game_id).where(seats.c.kind == OPEN)).scalar_subquery()
         seen = func.coalesce(presences.c.seen, listings.c.created)
-        rows = db.execute(select(games.c.id, games.c.game, games.c.params, listings.c.created, seen.label("seen"))
-                          .join(listings, listings.c.game_id == games.c.id)
-                          .outerjoin(presences, presences.c.game_id == games.c.id)
-                          .where(games.c.status == ON, games.c.id.in_(open_games), seen >= since)
-                          .order_by(listings.c.created.desc()).limit(MAX_LOBBY)).mappings().all()
+        # a game listed before addresses were kept counts as an address of its own
+        address = func.coalesce(listed_from.c.address, games.c.id)
+        newest = listings.c.created.desc()
+        ranked = (select(games.c.id, games.c.game, games.c.params, listings.c.created, seen.label("seen"),
+                         func.row_number().over(partition_by=games.c.creator, order_by=newest).label("of_creator"),
+                         func.row_number().over(partition_by=address, order_by=newest).label("of_address"))
+                  .join(listings, listings.c.game_id == games.c.id)
+                  .outerjoin(presences, presences.c.game_id == games.c.id)
+                  .outerjoin(listed_from, listed_from.c.game_id == games.c.id)
+                  .where(games.c.status == ON, games.c.id.in_(open_games), seen >= since)).subquery()
+        rows = db.execute(select(ranked.c.id, ranked.c.game, ranked.c.params, ranked.c.created, ranked.c.seen)
+                          .where(ranked.c.of_creator <= LOBBY_PER_CREATOR, ranked.c.of_address <= LOBBY_PER_ADDRESS)
+                          .order_by(ranked.c.created.desc()).limit(MAX_LOBBY)).mappings().all()
         return _with_seats(db, [dict(r) for r in rows])
 
 

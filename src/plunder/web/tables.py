@@ -295,11 +295,11 @@ class Tables:
             hook(game_id)
 
     async def create(self, game: Game, choices: Sequence[str], creator: str, rated: bool = False,
-                     listed: bool = False, control: TimeControl | None = None) -> str:
+                     listed: bool = False, control: TimeControl | None = None, address: str = "") -> str:
         """Store a new game of ``game`` with seats as chosen (:data:`SEAT_CHOICES`) by the holder
         of the token hashed ``creator``, rated or not (:mod:`.ratings`), its open seats in the
-        lobby if ``listed``, with the time control ``control`` (or none); its id. Chance's
-        opening draws are stored with it."""
+        lobby if ``listed`` (counted in the lobby's share of its creator's ``address``), with the
+        time control ``control`` (or none); its id. Chance's opening draws are stored with it."""
         if len(choices) != game.num_players:
             raise Refused(f"{game.title} is played by {game.num_players}: give every seat a player")
         refusal = ratings.rated_refusal(game, choices) if rated else None
@@ -320,7 +320,7 @@ class Tables:
                 seats.append(SeatRow(AI, agent=choice))
             else:
                 raise Refused(f"a seat is {choice!r}; each seat is one of {', '.join(SEAT_CHOICES)}")
-        return await self.seated(game, seats, creator, rated, listed, control)
+        return await self.seated(game, seats, creator, rated, listed, control, address)
 
     def games_on(self) -> int:
         """Games in progress in this process's memory (:meth:`.table.Table.active`)."""
@@ -328,10 +328,11 @@ class Tables:
         return sum(t.active(now) for t in self.open.values())
 
     async def seated(self, game: Game, seats: list[SeatRow], creator: str, rated: bool = False,
-                     listed: bool = False, control: TimeControl | None = None) -> str:
+                     listed: bool = False, control: TimeControl | None = None, address: str = "") -> str:
         """Store a new game of ``game`` with ``seats``, created by the holder of the token
-        hashed ``creator``, rated or not, its open seats in the lobby if ``listed``, with the
-        time control ``control`` (or none); its id (:meth:`create` and rematches)."""
+        hashed ``creator`` from ``address``, rated or not, its open seats in the lobby if
+        ``listed``, with the time control ``control`` (or none); its id (:meth:`create` and
+        rematches)."""
         row = GameRow(new_token(), game.id, dict(game.params), new_seed(), ON, creator, seats)
         table = Table(row)
         table.time = self.time
@@ -347,7 +348,7 @@ class Tables:
             table.kept = Kept(Clock.new(control, len(seats)).started(table.clock_runs_for(states[-1]), self.time()))
             await self.db(clockstore.save, self.store.engine, row.id, table.kept)
         if listed and any(s.kind == OPEN for s in seats):
-            await self.db(list_game, self.store, row.id)
+            await self.db(list_game, self.store, row.id, address)
         table.extend(moves, states[1:])
         self._evict()
         await self.transport.follow(game_channel(row.id))

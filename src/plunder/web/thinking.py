@@ -49,6 +49,9 @@ WORKER_NICENESS = 10
 QUICK_NICENESS = 2
 #: the replay worker's, lower still: an upload's seconds of replay give way to people's moves and the AI's
 REPLAY_NICENESS = 19
+#: the coach's worker's, the lowest: an analysis's minutes of valuing give way to everything
+#: else, AI replies first (docs/web.md, "Coach", has the measurement)
+ANALYSIS_NICENESS = 19
 #: agents a worker keeps built, by game and spec (a board's tables are not rebuilt every move)
 AGENT_CACHE = 64
 #: a game that asked for an AI move within this many seconds shares the workers with the
@@ -153,7 +156,8 @@ def warm_replays() -> int:
 #: their own, so their replies never wait behind a searching level's
 QUICK_LEVELS = ("easy", "medium")
 #: each pool's workers' niceness
-NICENESS = {"quick": QUICK_NICENESS, "deep": WORKER_NICENESS, "replay": REPLAY_NICENESS}
+NICENESS = {"quick": QUICK_NICENESS, "deep": WORKER_NICENESS, "replay": REPLAY_NICENESS,
+            "analysis": ANALYSIS_NICENESS}
 #: requests waiting in one lane at most (one per game or address: past this a new one is refused
 #: as :class:`Busy`, a bound that rotating addresses cannot get round)
 MAX_WAITING = 2_000
@@ -324,9 +328,11 @@ def always() -> bool:
 
 
 class Thinkers:
-    """The pools that AI moves, hints and replays run in: one worker process for the quick
-    levels (:data:`QUICK_LEVELS`), ``workers`` processes for the searching ones and hints, and
-    one for replays (``0``: one thread in the server's process for everything, for tests that
+    """The pools that AI moves, hints, replays and the coach's analyses run in: one worker process
+    for the quick levels (:data:`QUICK_LEVELS`), ``workers`` processes for the searching ones and
+    hints, one for replays and one for analyses, at the lowest priority (:data:`ANALYSIS_NICENESS`;
+    started at the first analysis)
+    (``0``: one thread in the server's process for everything, for tests that
     need no second process); each started at its first use or by :meth:`start`, each behind a
     fair :class:`Lane`."""
 
@@ -335,17 +341,17 @@ class Thinkers:
         self._pools: dict[str, Executor] = {}
         sizes = {"quick": 1, "deep": max(self.workers, 1), "replay": 1}
         self.lanes = {kind: Lane(functools.partial(self.pool_of, kind), size) for kind, size in sizes.items()}
-        # the coach's positions, one at a time, in the searching pool: a position is about a
-        # fifth of a second on average at the coach's budget (Pillage 4x4; docs/web.md,
-        # "Coach"), so an AI move waits about that long behind one
-        self.lanes["analysis"] = Lane(functools.partial(self.pool_of, "deep"), 1, MAX_ANALYSES)
+        # the coach's positions, one at a time, in a worker of their own at the lowest priority:
+        # in the searching pool an AI move waited behind a position's valuation (up to an exact
+        # solve's 20 s), and several analyses slowed `hard` replies threefold (issue 36)
+        self.lanes["analysis"] = Lane(functools.partial(self.pool_of, "analysis"), 1, MAX_ANALYSES)
 
     def kind(self, spec: str) -> str:
         """The pool agent ``spec`` runs in: ``quick`` or ``deep``."""
         return "quick" if spec in QUICK_LEVELS else "deep"
 
     def pool_of(self, kind: str) -> Executor:
-        """The executor of ``kind`` (``quick``, ``deep``, ``replay``), made at the first use."""
+        """The executor of ``kind`` (``quick``, ``deep``, ``replay``, ``analysis``), made at the first use."""
         if self.workers == 0:
             kind = "thread"
         if getattr(self._pools.get(kind), "_broken", False):  # a worker died (killed, out of memory): start afresh
@@ -367,12 +373,14 @@ class Thinkers:
         return self.pool_of(self.kind(spec))
 
     async def start(self) -> None:
-        """Start every worker now rather than at the first AI move or upload (a worker starting
-        at low priority on a busy machine takes many seconds to import what it runs)."""
+        """Start every worker but the coach's now rather than at the first AI move or upload (a
+        worker starting at low priority on a busy machine takes many seconds to import what it runs)."""
         loop = asyncio.get_running_loop()
         await asyncio.gather(loop.run_in_executor(self.pool_of("quick"), warm, False),
                              *(loop.run_in_executor(self.pool_of("deep"), warm) for _ in range(max(self.workers, 1))),
                              loop.run_in_executor(self.pool_of("replay"), warm_replays))
+        # the coach's worker starts at the first analysis: a server nobody asks one of keeps
+        # neither its memory nor, at start, its share of the CPU the other workers warm with
 
     async def choose(self, key: str, wanted: Callable[[], bool], state: State, spec: str, seed: int, seat: int,
                      ply: int) -> tuple[str, str]:
