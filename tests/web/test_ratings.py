@@ -21,7 +21,7 @@ from plunder.core.registry import load_game
 from plunder.match import play_out
 from plunder.web import clockstore, rating_history, ratings, scores, standing
 from plunder.web.app import create_app
-from plunder.web.clocks import DEFAULT, TimeControl
+from plunder.web.clocks import DEFAULT, Clock, TimeControl
 from plunder.web.names import default_name
 from plunder.web.security import TOKEN_HEADER, new_token
 from plunder.web.skill import MU, SIGMA, rate, shown
@@ -557,3 +557,35 @@ def test_a_rated_game_has_a_clock(client: TestClient, db: str) -> None:
             await tables.close()
     with pytest.raises(Refused, match="A rated game has a time control"):
         asyncio.run(without_a_clock())
+
+
+def test_a_player_whose_seat_an_ai_took_over_is_rated_last(tmp_path: Path) -> None:
+    """Crossroads of four: the established person at seat 1 ran out of time and the medium AI
+    played on for them (the seat stored as an AI seat with their token). They are rated, and
+    last, below every seat played to the end, whatever the AI made of the seat."""
+    db = f"sqlite:///{tmp_path / 'plunder.db'}"
+    store = Store(db)
+    stayed, left = token_hash(new_token()), token_hash(new_token())
+    establish(db, stayed, 2000.0, game="crossroads")
+    establish(db, left, 2000.0, game="crossroads")
+    game = load_game("crossroads")
+    record, final = play_out(game, ["random"] * 4, 12)
+    seats = [SeatRow(HUMAN, token=stayed), SeatRow(AI, agent="medium", token=left), SeatRow(AI, agent="medium"),
+             SeatRow(AI, agent="hard")]
+    row = GameRow(new_token(), "crossroads", dict(game.params), 12, OVER, stayed, seats, record.moves)
+    store.create(row, ratings.rated_in(row.id))
+    with store.engine.begin() as c:
+        c.execute(insert(clockstore.clocks).values(game_id=row.id, clock=Clock.new(TimeControl.parse("3+2"), 4).to_json(),
+                                                   deadline=None, ended=None, gone=json.dumps({"1": "medium"})))
+    told = ratings.settle(store, row, final)
+    played = ratings.places(row, final)
+    assert played is not None
+    finish = ratings.places(row, final, [1])
+    assert finish is not None and finish[1] == max(played) + 1 and all(finish[i] == played[i] for i in (0, 2, 3))
+    levels = ratings.ai_ratings()["crossroads"]
+    held = (2000.0, ratings.PROVISIONAL_SIGMA - 100)
+    expected = rate([held, held, levels["medium"], levels["hard"]], finish)
+    rows = rating_rows(db, "crossroads")
+    assert (rows[left]["mu"], rows[left]["sigma"]) == pytest.approx(expected[1])
+    assert (rows[stayed]["mu"], rows[stayed]["sigma"]) == pytest.approx(expected[0])
+    assert rows[left]["mu"] < 2000.0 and told[left][0].startswith("Your rating 2000 → ")

@@ -27,6 +27,7 @@ Every store function is synchronous and short, run as the store's own calls are
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import json
 import time
@@ -47,7 +48,8 @@ from ..core.registry import game_ids, load_game
 from . import scores
 from .skill import MU, SIGMA, rate, ranks, shown
 from .standing import display_names, viewer_hash
-from .store import AI, HUMAN, OVER, RESIGNED, GameRow, Store, metadata, seats
+from .clockstore import clocks
+from .store import AI, HUMAN, OVER, RESIGNED, GameRow, SeatRow, Store, metadata, seats
 from .templating import templates
 
 #: most rows a leaderboard shows (the AI levels among them)
@@ -185,18 +187,33 @@ def claim_refusal(store: Store, invite: str, token: str) -> str | None:
     return None
 
 
-def places(row: GameRow, state: State) -> list[int] | None:
+def places(row: GameRow, state: State, gone: Sequence[int] = ()) -> list[int] | None:
     """Each seat's place at the end of ``row`` (0 = first), or ``None`` for an end that rates
     nobody: a game stopped at the server's move limit without a winner, or any end other than
     played out or resigned (an aborted game). A resigning seat is last, the others share first
     place. The one place that says which ends are rated: an end of another kind (a loss on time)
     is rated once it gets its places here, and :func:`too_short` then holds it to
-    :data:`MIN_MOVES` as a resignation."""
+    :data:`MIN_MOVES` as a resignation. The seats ``gone`` (their players left, an AI played on
+    for them: :mod:`.clockstore`) share the last place, below every seat played to the end."""
     if row.status == RESIGNED and row.resigned_by is not None:
-        return [1 if i == row.resigned_by else 0 for i in range(len(row.seats))]
-    if row.status == OVER and state.is_terminal():
-        return ranks(state.returns(), state.scores())
-    return None
+        found = [1 if i == row.resigned_by else 0 for i in range(len(row.seats))]
+    elif row.status == OVER and state.is_terminal():
+        found = ranks(state.returns(), state.scores())
+    else:
+        return None
+    if not gone:
+        return found
+    last = max(found) + 1
+    return [last if i in gone else place for i, place in enumerate(found)]
+
+
+def returned(row: GameRow, gone: Sequence[int]) -> GameRow:
+    """``row`` with the seats ``gone`` given back to the people who left them (an AI took them
+    over when their time ran out: :mod:`.clockstore`), so that they are rated, last."""
+    if not gone:
+        return row
+    seats_back = [SeatRow(HUMAN, token=s.token) if i in gone and s.token else s for i, s in enumerate(row.seats)]
+    return dataclasses.replace(row, seats=seats_back)
 
 
 def too_short(row: GameRow, state: State) -> bool:
@@ -248,7 +265,10 @@ def settle(store: Store, row: GameRow, state: State) -> dict[str, list[str]]:
                                                        rated_games.c.settled.is_(None))
                              .values(settled=time.time()))
         if claimed.rowcount == 1:
-            _update(db, row, state)
+            # seats an AI took over from a player who ran out of time: that player is rated, last
+            left = db.execute(select(clocks.c.gone).where(clocks.c.game_id == row.id)).scalar()
+            gone = sorted(int(seat) for seat in json.loads(left or "{}"))
+            _update(db, returned(row, gone), state, gone)
         lines = db.execute(select(rating_lines).where(rating_lines.c.game_id == row.id)
                            .order_by(rating_lines.c.seat)).mappings().all()
         # a game rated before its lines were kept says its change as it was shown then
@@ -261,14 +281,14 @@ def settle(store: Store, row: GameRow, state: State) -> dict[str, list[str]]:
     return told
 
 
-def _update(db: Connection, row: GameRow, state: State) -> None:
+def _update(db: Connection, row: GameRow, state: State, gone: Sequence[int] = ()) -> None:
     """Rate the end of ``row`` (inside :func:`settle`'s transaction) and keep what it says to
     each person (:data:`rating_lines`). Each person's rating moves by one update against the
     seats whose ratings are established or measured (a provisional opponent is left out; with
     none left, the game is not rated for that person); the AI levels' stay as measured. Nothing
     moves for an end that rates nobody, one too short, or a game whose seats are not all
     different people and measured AI levels."""
-    finish = places(row, state)
+    finish = places(row, state, gone)
     measured = ai_ratings().get(row.game, {})
     people = [s.token for s in row.seats if s.kind == HUMAN and s.token is not None]
     if finish is None or len(set(people)) != len(people) or any(
