@@ -10,7 +10,7 @@ from typing import Any
 
 import numpy as np
 
-from ...core.observation import Encoding, Layout, copy_into, one_hot, enum_rows, picker
+from ...core.observation import NO_RULE_BOUND, Encoding, Layout, copy_into, enum_rows, one_hot, picker
 from ...core.spaces import SlotSpace
 from .board import CELLS, CITY0, ROAD
 from .rules import Phase
@@ -27,7 +27,10 @@ def observation(game: Any) -> Encoding:
     seat_rows = [one_hot(k, players) for k in range(players)] + [[0] * players]
     layout = Layout()
     layout.take((players + 5) * CELLS)  # the board planes, from 0 on (planes_of below)
-    tail_part = layout.take(2 + 2 * players + 2 * players * players + 2 * players + len(phases) + 6)
+    # the board planes are flags; the tail holds gold, offers, how seats treated each other
+    # and grudges, tallies the rules leave open, beside flags, the dice and counters
+    tail_part = layout.take(2 + 2 * players + 2 * players * players + 2 * players + len(phases) + 6,
+                            -NO_RULE_BOUND, NO_RULE_BOUND)
     orders = [[(seat + k) % players for k in range(players)] for seat in range(players)]
     # how each seat treated each, read from the observer on: [i*n+j] is how seat j treated seat i
     relative = [[i * players + j for i in order for j in order] for order in orders]
@@ -78,4 +81,4 @@ def observation(game: Any) -> Encoding:
             *(dice + (0, 0))[:2], state.round, state.rerolls, state.passes, len(state.used))
         return copy_into(vec, out)
 
-    return Encoding(game, layout.size, fill, SlotSpace(CROSSROADS_SLOTS), observation)
+    return Encoding(game, layout.size, fill, SlotSpace(CROSSROADS_SLOTS), observation, layout.bounds())
