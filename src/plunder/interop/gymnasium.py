@@ -90,6 +90,19 @@ class PlunderEnv(gymnasium.Env):
     def reset(self, *, seed: int | None = None, options: dict | None = None) -> tuple[np.ndarray, dict]:
         """A new game; with ``seed``, the same game each time for the same actions (and the
         same game as PettingZoo's env and a record with that seed)."""
+        self.start(seed)
+        return self.observe(), {"action_mask": self.action_masks()}
+
+    def step(self, action: int) -> tuple[np.ndarray, float, bool, bool, dict]:
+        """Play the index ``action`` for the seat, then the opponents until the seat is to move again."""
+        reward, over, illegal = self.play(action)
+        info = {"action_mask": self.action_masks()}
+        if illegal:
+            info["illegal"] = True
+        return self.observe(), reward, over, False, info
+
+    def start(self, seed: int | None) -> None:
+        """:meth:`reset` without its observation and info (the vector env writes those into its rows)."""
         if seed is None:  # the next seed of the generator (made from entropy if it never was)
             seed = int(self.np_random.integers(2**63))
         else:  # what ``super().reset(seed=seed)`` does, the generator made when first used
@@ -98,19 +111,18 @@ class PlunderEnv(gymnasium.Env):
         if self.opponent is not None:
             self.opponent_rng = random.Random(seed)
         self._opponents_move()
-        return self._observe(), self._info()
 
-    def step(self, action: int) -> tuple[np.ndarray, float, bool, bool, dict]:
-        """Play the index ``action`` for the seat, then the opponents until the seat is to move again."""
+    def play(self, action: int) -> tuple[float, bool, bool]:
+        """:meth:`step` without its observation and info: the reward, whether the game is
+        over, and whether ``action`` named no legal action (which ends it with -1)."""
         try:
-            move = self.encoding.actions.action(self.episode.state, int(action))
-            self.episode.play(move)
+            self.episode.play(self.encoding.actions.action(self.episode.state, int(action)))
         except IllegalActionError:
-            return self._observe(), -1.0, True, False, dict(self._info(), illegal=True)
+            return -1.0, True, True
         self._opponents_move()
-        over = self.episode.player == TERMINAL
-        reward = float(self.episode.state.returns()[self.seat]) if over else 0.0
-        return self._observe(), reward, over, False, self._info()
+        if self.episode.player == TERMINAL:
+            return float(self.episode.state.returns()[self.seat]), True, False
+        return 0.0, False, False
 
     def _opponents_move(self) -> None:
         episode = self.episode
@@ -118,18 +130,19 @@ class PlunderEnv(gymnasium.Env):
             assert self.opponent is not None
             episode.play(self.opponent.choose(episode.state, self.opponent_rng))
 
-    def _observe(self) -> np.ndarray:
-        return self.encoding.observe(self.episode.state, self.seat)
+    def observe(self, out: np.ndarray | None = None) -> np.ndarray:
+        """The seat's vector of the position, written into ``out`` when given."""
+        return self.encoding.observe(self.episode.state, self.seat, out)
 
-    def _info(self) -> dict:
-        return {"action_mask": self.action_masks()}
-
-    def action_masks(self) -> np.ndarray:
+    def action_masks(self, out: np.ndarray | None = None) -> np.ndarray:
         """1 for each legal action index (all 0 once the game is over, and before the first
-        ``reset``, when the game has not reached the seat)."""
+        ``reset``, when the game has not reached the seat), written into ``out`` when given."""
         if self.episode.player != self.seat:
-            return np.zeros(self.encoding.actions.size, dtype=np.int8)
-        return self.encoding.actions.mask(self.episode.state)
+            if out is None:
+                return np.zeros(self.encoding.actions.size, dtype=np.int8)
+            out[:] = 0
+            return out
+        return self.encoding.actions.mask(self.episode.state, out)
 
     def render(self) -> str | np.ndarray | None:
         """The position's text picture (``render_mode="ansi"``; ``"human"`` prints it and

@@ -72,8 +72,9 @@ class PlunderVectorEnv(VectorEnv):
             if len(seeds) != self.num_envs:
                 raise ValueError(f"{len(seeds)} seeds for {self.num_envs} copies: give one per copy")
         for i, (env, one) in enumerate(zip(self.envs, seeds)):
-            self._observations[i], info = env.reset(seed=one, options=options)
-            self._masks[i] = info["action_mask"]
+            env.start(one)
+            env.observe(self._observations[i])
+            env.action_masks(self._masks[i])
         self._autoreset[:] = False
         self._illegal[:] = False
         return self._observations.copy(), self._infos()
@@ -83,16 +84,18 @@ class PlunderVectorEnv(VectorEnv):
         actions = np.asarray(actions)
         if actions.shape != (self.num_envs,):
             raise ValueError(f"actions of shape {actions.shape}: give one index per copy, shape ({self.num_envs},)")
+        observations, masks, rewards, ended, illegal = (self._observations, self._masks, self._rewards,
+                                                        self._terminations, self._illegal)
         for i, env in enumerate(self.envs):
             if self._autoreset[i]:
-                self._observations[i], info = env.reset()
-                self._rewards[i], self._terminations[i], self._truncations[i] = 0.0, False, False
+                env.start(None)
+                rewards[i], ended[i], illegal[i] = 0.0, False, False
             else:
-                (self._observations[i], self._rewards[i], self._terminations[i],
-                 self._truncations[i], info) = env.step(int(actions[i]))
-            self._masks[i] = info["action_mask"]
-            self._illegal[i] = info.get("illegal", False)
-        np.logical_or(self._terminations, self._truncations, out=self._autoreset)
+                rewards[i], ended[i], illegal[i] = env.play(actions[i])
+            env.observe(observations[i])
+            env.action_masks(masks[i])
+        # the copies are never cut short (a game ends by its rules): truncations stay False
+        self._autoreset[:] = ended
         return (self._observations.copy(), self._rewards.copy(), self._terminations.copy(),
                 self._truncations.copy(), self._infos())
 
