@@ -52,7 +52,7 @@ import random
 import statistics
 import time
 from collections import Counter
-from typing import Any, Callable
+from typing import Any, Callable, Sequence
 
 import numpy as np
 import pyspiel
@@ -73,7 +73,7 @@ TARGET = 1.3
 Play = Callable[[int], int]
 
 
-def pick(rng: random.Random, legal: list) -> Any:
+def pick(rng: random.Random, legal: Sequence[Any] | np.ndarray) -> Any:
     """The driver's choice on every side: one of ``legal`` uniformly, by ``rng``."""
     return rng.choice(legal)
 

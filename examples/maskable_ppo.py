@@ -41,8 +41,9 @@ def wins(env_id: str, preset: str, policy: Policy, games: int) -> float:
         obs, info = env.reset(seed=EVAL_SEED + k)
         done, reward = False, 0.0
         while not done:
-            obs, reward, done, _, info = env.step(policy(obs, info["action_mask"]))
-        won += float(reward) > 0
+            obs, step_reward, done, _, info = env.step(policy(obs, info["action_mask"]))
+            reward = float(step_reward)
+        won += reward > 0
     env.close()
     return won / games
 
@@ -99,8 +100,8 @@ def plot(path: str, counts: list[int], curve: list[float], baseline: float, titl
     fig.savefig(path)
 
 
-def main() -> None:
-    """Parse the options, train, print the curve and draw it."""
+def main(argv: list[str] | None = None) -> dict[str, Any]:
+    """Parse the options, train, print the curve and draw it; returns the curve."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--game", default="pillage")
     parser.add_argument("--preset", default="small")
@@ -110,12 +111,13 @@ def main() -> None:
     parser.add_argument("--envs", type=int, default=4, help="environments stepped together")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--plot", help="write the learning curve to this PNG")
-    args = parser.parse_args()
+    args = parser.parse_args(argv)
     start = time.process_time()
     counts, curve, baseline = train(args.game, args.preset, args.steps, args.every, args.eval, args.envs, args.seed)
     print(f"{time.process_time() - start:.0f} s of CPU time")
     if args.plot:
         plot(args.plot, counts, curve, baseline, f"MaskablePPO on {args.game} {args.preset} against random")
+    return {"steps": counts, "wins": curve, "random": baseline}
 
 
 if __name__ == "__main__":

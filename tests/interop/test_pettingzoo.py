@@ -6,6 +6,7 @@ import warnings
 
 import pytest
 import numpy as np
+from gymnasium import spaces
 from pettingzoo.test import api_test, render_test, seed_test
 
 from plunder.core.registry import OWN_PACKAGE, entry, game_ids
@@ -54,7 +55,8 @@ def test_observations_stay_in_their_finite_box(game_id: str, preset: str) -> Non
     every step) stay inside it, masks included."""
     e = env(game_id, preset=preset)
     space = e.observation_space("player_0")
-    assert np.isfinite(space["observation"].low).all() and np.isfinite(space["observation"].high).all()
+    assert isinstance(space, spaces.Dict) and isinstance(box := space["observation"], spaces.Box)
+    assert np.isfinite(box.low).all() and np.isfinite(box.high).all()
     rng, checked = np.random.default_rng(0), 0
     for seed in range(3):
         e.reset(seed=seed)

@@ -8,6 +8,7 @@ import warnings
 import gymnasium
 import numpy as np
 import pytest
+from gymnasium import spaces
 from gymnasium.vector import AutoresetMode
 
 from plunder.interop.gymnasium import GAMES, PlunderEnv
@@ -28,9 +29,10 @@ def test_make_vec_gives_the_vector_env_with_batched_spaces(env_id: str) -> None:
     envs = gymnasium.make_vec(env_id, num_envs=3, preset=SHORT[GAMES[env_id]])
     assert isinstance(envs, PlunderVectorEnv) and envs.metadata["autoreset_mode"] == AutoresetMode.NEXT_STEP
     obs, info = envs.reset(seed=1)
-    assert obs.shape == (3, *envs.single_observation_space.shape) and envs.observation_space.contains(obs)
-    assert np.isfinite(envs.observation_space.low).all()
-    assert info["action_mask"].shape == (3, envs.single_action_space.n) and (info["action_mask"].sum(1) > 0).all()
+    box, actions = envs.observation_space, envs.single_action_space
+    assert isinstance(box, spaces.Box) and isinstance(actions, spaces.Discrete)
+    assert obs.shape == (3, envs.envs[0].encoding.size) and box.contains(obs) and np.isfinite(box.low).all()
+    assert info["action_mask"].shape == (3, actions.n) and (info["action_mask"].sum(1) > 0).all()
     assert np.array_equal(envs.action_masks(), info["action_mask"])
 
 

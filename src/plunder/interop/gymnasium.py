@@ -96,7 +96,7 @@ class PlunderEnv(gymnasium.Env):
     def step(self, action: int) -> tuple[np.ndarray, float, bool, bool, dict]:
         """Play the index ``action`` for the seat, then the opponents until the seat is to move again."""
         reward, over, illegal = self.play(action)
-        info = {"action_mask": self.action_masks()}
+        info: dict[str, Any] = {"action_mask": self.action_masks()}
         if illegal:
             info["illegal"] = True
         return self.observe(), reward, over, False, info

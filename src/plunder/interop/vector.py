@@ -50,7 +50,7 @@ class PlunderVectorEnv(VectorEnv):
         self.single_action_space = first.action_space
         self.observation_space = batch_space(self.single_observation_space, num_envs)
         self.action_space = batch_space(self.single_action_space, num_envs)
-        self._observations = np.zeros((num_envs, *first.observation_space.shape), dtype=np.float32)
+        self._observations = np.zeros((num_envs, first.encoding.size), dtype=np.float32)
         self._masks = np.zeros((num_envs, first.encoding.actions.size), dtype=np.int8)
         self._rewards = np.zeros(num_envs, dtype=np.float64)
         self._terminations = np.zeros(num_envs, dtype=np.bool_)
