@@ -1,6 +1,17 @@
-"""Stepping through the adapters next to the raw API, as ratios measured in one run.
+"""Stepping through the adapters next to the raw API, as ratios measured in one run; with
+``--vector N``, the vector environment of N copies against N single environments.
 
 Run: .venv/bin/python bench/interop_speed.py [--runs 5] [--games 10] [--seconds 0.05]
+     .venv/bin/python bench/interop_speed.py --vector 8 [--runs 5] [--steps 2000] [--case pillage:small]
+
+``--vector N`` (:func:`vector_bench`): per game, ``plunder.interop.vector.PlunderVectorEnv`` with N
+copies takes ``--steps`` steps (N moves each), and N single Gymnasium envs
+(``plunder.interop.gymnasium.PlunderEnv``) take the same moves in a loop, one env after the
+other, each reset when its game ends, as a hand-written loop over envs does. Both sides start
+from the same seeds and pick the same indices (one ``random.Random`` drawing among each
+mask's places of 1), so they play the same games. Each run times both sides in CPU time
+(alternating which goes first); the figure is moves per second, the median of the runs with
+the minimum and maximum, and the load average is printed before and after.
 
 Each side plays the same random games (same seeds: chance event ``k`` of a game draws
 ``plunder.core.chance.uniform(seed, k)`` on every side, the players' picks come from one
@@ -36,11 +47,12 @@ from __future__ import annotations
 
 import argparse
 import gc
+import os
 import random
 import statistics
 import time
 from collections import Counter
-from typing import Any, Callable
+from typing import Any, Callable, Sequence
 
 import numpy as np
 import pyspiel
@@ -52,6 +64,7 @@ from plunder.interop.encoding import encoding
 from plunder.interop.gymnasium import PlunderEnv
 from plunder.interop.openspiel import PlunderState, short_name
 from plunder.interop.pettingzoo import env
+from plunder.interop.vector import PlunderVectorEnv
 
 CASES = [("pillage", "classic"), ("pillage", "small"), ("profiteer", "short"), ("hubs", "small"),
          ("pirates", "classic"), ("crossroads", "2p")]
@@ -60,7 +73,7 @@ TARGET = 1.3
 Play = Callable[[int], int]
 
 
-def pick(rng: random.Random, legal: list) -> Any:
+def pick(rng: random.Random, legal: Sequence[Any] | np.ndarray) -> Any:
     """The driver's choice on every side: one of ``legal`` uniformly, by ``rng``."""
     return rng.choice(legal)
 
@@ -248,8 +261,86 @@ def callbacks(game_id: str, preset: str, games: int) -> dict[str, float]:
     return {name: counts[name] / moves for name in names if counts[name]}
 
 
+#: the games and presets of ``--vector`` (a short preset of each game)
+VECTOR_CASES = [("pillage", "small"), ("pirates", "block"), ("hubs", "small"), ("profiteer", "short"),
+                ("crossroads", "2p")]
+
+
+def vector_side(game_id: str, preset: str, copies: int, steps: int) -> Callable[[int], int]:
+    """``steps`` steps of the vector env of ``copies`` copies from seed ``seed``; returns the moves."""
+    envs = PlunderVectorEnv(game_id, num_envs=copies, preset=preset)
+
+    def play(seed: int) -> int:
+        rng = random.Random(seed)
+        _, info = envs.reset(seed=seed)
+        actions = np.zeros(copies, dtype=np.int64)
+        for _ in range(steps):
+            for i, mask in enumerate(info["action_mask"]):
+                places = legal_indices(mask)
+                actions[i] = pick(rng, places) if len(places) else 0
+            _, _, _, _, info = envs.step(actions)
+        return steps * copies
+
+    return play
+
+
+def singles_side(game_id: str, preset: str, copies: int, steps: int) -> Callable[[int], int]:
+    """The same moves by ``copies`` single envs stepped in a loop, each reset (without a
+    seed, as the vector env's autoreset does) the step after its game ended."""
+    envs = [PlunderEnv(game_id, preset=preset) for _ in range(copies)]
+
+    def play(seed: int) -> int:
+        rng = random.Random(seed)
+        masks = [e.reset(seed=seed + i)[1]["action_mask"] for i, e in enumerate(envs)]
+        ended = [False] * copies
+        for _ in range(steps):
+            picks = []
+            for mask in masks:
+                places = legal_indices(mask)
+                picks.append(pick(rng, places) if len(places) else 0)
+            for i, e in enumerate(envs):
+                if ended[i]:
+                    _, info = e.reset()
+                    ended[i] = False
+                else:
+                    _, _, terminated, truncated, info = e.step(picks[i])
+                    ended[i] = terminated or truncated
+                masks[i] = info["action_mask"]
+        return steps * copies
+
+    return play
+
+
+def load() -> str:
+    """The load averages over 1, 5 and 15 minutes."""
+    return " ".join(f"{x:.2f}" for x in os.getloadavg())
+
+
+def vector_bench(cases: list[tuple[str, str]], copies: int, steps: int, runs: int) -> None:
+    """Print, per game, moves per second of the vector env and of the single envs in a loop."""
+    print(f"load average before: {load()}", flush=True)
+    for game_id, preset in cases:
+        sides = {"vector": vector_side(game_id, preset, copies, steps),
+                 "singles": singles_side(game_id, preset, copies, steps)}
+        rates: dict[str, list[float]] = {name: [] for name in sides}
+        for run in range(runs):
+            for name in (reversed(list(sides)) if run % 2 else list(sides)):
+                gc.collect()
+                gc.disable()
+                start = time.process_time()
+                moves = sides[name](run)
+                rates[name].append(moves / (time.process_time() - start))
+                gc.enable()
+        line = ", ".join(f"{name} {statistics.median(r):,.0f} ({min(r):,.0f}-{max(r):,.0f})" for name, r in rates.items())
+        ratio = statistics.median(rates["vector"]) / statistics.median(rates["singles"])
+        print(f"{game_id} {preset} ({copies} copies, {steps} steps, {runs} runs): moves per second of CPU time: "
+              f"{line}; vector over singles {ratio:.2f}", flush=True)
+    print(f"load average after: {load()}")
+
+
 def main() -> None:
-    """Print, per game, each adapter's time per move over the raw API's."""
+    """Print, per game, each adapter's time per move over the raw API's (or, with
+    ``--vector``, the vector env's moves per second against single envs')."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=5)
     parser.add_argument("--games", type=int, default=10, help="games per side and run, at least")
@@ -257,7 +348,14 @@ def main() -> None:
                         help="more games if the raw API plays these many in less CPU time")
     parser.add_argument("--case", action="append", metavar="GAME:PRESET",
                         help="only these cases (e.g. pirates:classic); all by default")
+    parser.add_argument("--vector", type=int, metavar="N",
+                        help="time the vector env of N copies against N single envs instead")
+    parser.add_argument("--steps", type=int, default=2000, help="with --vector: steps per run")
     args = parser.parse_args()
+    if args.vector:
+        chosen = [(g, p) for g, p in (case.split(":", 1) for case in args.case)] if args.case else VECTOR_CASES
+        vector_bench(chosen, args.vector, args.steps, args.runs)
+        return
     cases = [tuple(case.split(":", 1)) for case in args.case] if args.case else CASES
     for game_id, preset in cases:
         sides: dict[str, Play] = {"raw": raw(game_id, preset), "pettingzoo": aec(game_id, preset),

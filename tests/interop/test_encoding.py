@@ -9,7 +9,8 @@ import pytest
 
 from plunder.core.game import State
 from plunder.core.errors import IllegalActionError
-from plunder.core.registry import OWN_PACKAGE, entry, game_ids
+from plunder.core.observation import NO_RULE_BOUND, Layout, TableObservation
+from plunder.core.registry import OWN_PACKAGE, entry, game_ids, load_game
 from plunder.games.pillage.rules import PillageGame
 from plunder.interop.encoding import encoding
 from plunder.core.spaces import TableSpace
@@ -92,3 +93,38 @@ def test_an_index_outside_the_space_is_an_illegal_action() -> None:
     enc = encoding(game)
     with pytest.raises(IllegalActionError):
         enc.actions.action(game.new_initial_state(), enc.actions.size)
+
+
+def test_a_layout_keeps_each_parts_bounds_in_order() -> None:
+    """``Layout.take`` hands out slices and records their bounds, one number or one per place;
+    ``bounds()`` lines them up in the vector's order."""
+    layout = Layout()
+    first, second, third = layout.take(2), layout.take(3, -1.0, [4, 5, 6]), layout.take(1, 0.0, NO_RULE_BOUND)
+    assert (first, second, third) == (slice(0, 2), slice(2, 5), slice(5, 6))
+    low, high = layout.bounds()
+    assert low.tolist() == [0, 0, -1, -1, -1, 0] and high.tolist() == [1, 1, 4, 5, 6, NO_RULE_BOUND]
+    assert low.dtype == high.dtype == np.float32 and np.isfinite(high).all()
+
+
+@pytest.mark.parametrize("game_id", OWN)
+def test_every_own_game_bounds_every_place(game_id: str) -> None:
+    """Each game gives bounds of the vector's length, finite, low under high, and its starting
+    position's vector inside them for every seat."""
+    game = entry(game_id).game_class.load()
+    enc = encoding(game)
+    assert enc.bounds is not None
+    low, high = enc.bounds
+    assert low.shape == high.shape == (enc.size,) and np.isfinite(low).all() and np.isfinite(high).all()
+    assert (low < high).all()
+    state = game.new_initial_state()
+    for seat in range(game.num_players):
+        vector = enc.observe(state, seat)
+        assert ((low <= vector) & (vector <= high)).all()
+
+
+def test_an_encoding_without_bounds_spans_the_float32_range() -> None:
+    """A game's own ``TableObservation`` without ``low``/``high`` gets the widest finite box."""
+    game = load_game("pig")
+    observation = TableObservation(lambda state, seat: [0.0, 1.0], lambda g: ["roll"])
+    low, high = observation(game).box()
+    assert low.tolist() == [-NO_RULE_BOUND] * 2 and high.tolist() == [NO_RULE_BOUND] * 2

@@ -12,16 +12,46 @@ from gymnasium.utils import seeding
 from gymnasium.utils.env_checker import check_env
 
 from plunder.core import chance
-from plunder.interop.gymnasium import SOLITAIRES, PlunderEnv, versus
+from plunder.interop.gymnasium import GAMES, SOLITAIRES, PlunderEnv, versus
 from plunder.interop.pettingzoo import env
 
 
-@pytest.mark.parametrize("env_id", list(SOLITAIRES))
-def test_check_env(env_id: str) -> None:
-    """``check_env`` passes on the registered solitaires."""
+#: a short preset of each game with an observation, for the checkers (Pig has its own)
+SHORT = {"pillage": "small", "pirates": "block", "hubs": "tiny", "profiteer": "short", "crossroads": "2p", "pig": "quick"}
+
+
+@pytest.mark.parametrize("env_id", list(GAMES))
+def test_check_env_without_a_warning(env_id: str) -> None:
+    """``check_env`` passes on every registered game (two-player ones against ``random``)
+    with warnings as errors: no unbounded observation box, nothing else to warn of."""
+    assert set(SOLITAIRES) < set(GAMES) and {"plunder/Pillage-v0", "plunder/Pig-v0"} <= set(GAMES)
+    env_ = gymnasium.make(env_id, preset=SHORT[GAMES[env_id]])
+    box = env_.observation_space
+    assert isinstance(box, gymnasium.spaces.Box) and np.isfinite(box.low).all() and np.isfinite(box.high).all()
     with warnings.catch_warnings():
-        warnings.simplefilter("ignore", UserWarning)
-        check_env(gymnasium.make(env_id).unwrapped, skip_render_check=True)
+        warnings.simplefilter("error")
+        check_env(env_.unwrapped, skip_render_check=True)
+
+
+@pytest.mark.parametrize("env_id", list(GAMES))
+def test_masks_reach_through_gymnasium_make(env_id: str) -> None:
+    """The env ``gymnasium.make`` gives (wrapped in its checker and order enforcer) hands its
+    mask to ``get_wrapper_attr("action_masks")``, as Stable-Baselines3 looks it up, equal to
+    ``info["action_mask"]`` and naming the legal actions of the position."""
+    env_ = gymnasium.make(env_id, preset=SHORT[GAMES[env_id]])
+    assert env_ is not env_.unwrapped
+    _, info = env_.reset(seed=3)
+    for _ in range(5):
+        mask = env_.get_wrapper_attr("action_masks")()
+        assert np.array_equal(mask, info["action_mask"])
+        plunder_env = env_.unwrapped
+        assert isinstance(plunder_env, PlunderEnv)
+        legal = plunder_env.episode.state.legal_actions()
+        actions = plunder_env.encoding.actions
+        assert sorted(np.flatnonzero(mask).tolist()) == sorted(actions.index(plunder_env.episode.state, a) for a in legal)
+        _, _, done, _, info = env_.step(int(np.flatnonzero(mask)[0]))
+        if done:
+            break
 
 
 @pytest.mark.parametrize("game_id", ["pillage", "hubs", "crossroads"])

@@ -6,6 +6,7 @@ import warnings
 
 import pytest
 import numpy as np
+from gymnasium import spaces
 from pettingzoo.test import api_test, render_test, seed_test
 
 from plunder.core.registry import OWN_PACKAGE, entry, game_ids
@@ -34,13 +35,38 @@ def test_ansi_render_is_the_text_picture() -> None:
     assert isinstance(picture, str) and "doubloons" in picture and "Player 2" in picture
 
 
-@pytest.mark.parametrize(("game_id", "preset"), [("pillage", "small"), ("pirates", "block"), ("hubs", "tiny"),
-                                                 ("profiteer", "short"), ("crossroads", "4p")])
-def test_render_test(game_id: str, preset: str) -> None:
-    """PettingZoo's ``render_test`` passes for both modes (it makes an env with
-    ``render_mode="human"`` only to read the modes offered; that one has no mode)."""
-    render_test(lambda render_mode: env(game_id, render_mode=None if render_mode == "human" else render_mode,
-                                        preset=preset))
+#: a short preset of each game with an observation, Pig included
+SHORT = [("pillage", "small"), ("pirates", "block"), ("hubs", "tiny"), ("profiteer", "short"), ("crossroads", "4p"),
+         ("pig", "quick")]
+
+
+@pytest.mark.parametrize(("game_id", "preset"), SHORT)
+def test_render_test(game_id: str, preset: str, capsys: pytest.CaptureFixture[str]) -> None:
+    """PettingZoo's stock ``render_test`` passes: every mode the metadata declares, ``human``
+    included (it prints the text picture and returns ``None``)."""
+    assert env(game_id).metadata["render_modes"] == ["human", "ansi", "rgb_array"]
+    render_test(lambda render_mode: env(game_id, render_mode=render_mode, preset=preset))
+    assert capsys.readouterr().out.strip(), "human mode printed nothing"
+
+
+@pytest.mark.parametrize(("game_id", "preset"), SHORT)
+def test_observations_stay_in_their_finite_box(game_id: str, preset: str) -> None:
+    """The observation box is finite, and whole random games (every seat's observation at
+    every step) stay inside it, masks included."""
+    e = env(game_id, preset=preset)
+    space = e.observation_space("player_0")
+    assert isinstance(space, spaces.Dict) and isinstance(box := space["observation"], spaces.Box)
+    assert np.isfinite(box.low).all() and np.isfinite(box.high).all()
+    rng, checked = np.random.default_rng(0), 0
+    for seed in range(3):
+        e.reset(seed=seed)
+        for agent in e.agent_iter(5000):
+            for other in e.agents:
+                assert space.contains(e.observe(other)), (game_id, seed, other)
+                checked += 1
+            obs, _, terminated, truncated, _ = e.last()
+            e.step(None if terminated or truncated else int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+    assert checked > 30
 
 
 def test_rgb_frames_are_the_svg_picture_at_one_size() -> None:

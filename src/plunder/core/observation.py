@@ -17,7 +17,7 @@ unchanged field is the very same object.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from operator import itemgetter
 from typing import Any, Callable, Sequence
 
@@ -25,6 +25,10 @@ import numpy as np
 
 from .game import Action, Game, State
 from .spaces import ActionSpace, TableSpace
+
+#: the bound of a tally the rules leave open (gold, booty, match points): the largest
+#: ``float32``, so that every observation space is a finite box all the same
+NO_RULE_BOUND = float(np.finfo(np.float32).max)
 
 #: ``fill(state, seat, out)``: the vector of ``state`` as ``seat`` sees it, written into ``out``
 #: (the vector's length) and returned, or a new array when ``out`` is ``None``
@@ -45,6 +49,16 @@ class Encoding:
     actions: ActionSpace
     #: the game's encoding builder that made it (``encoding(game)``, a module-level function)
     build: "Callable[[Any], Encoding]"
+    #: the least and greatest value of each place of the vector (``float32`` arrays of
+    #: :attr:`size`), from the game's own bounds: the adapters' observation boxes
+    bounds: tuple[np.ndarray, np.ndarray] | None = field(default=None, compare=False)
+
+    def box(self) -> tuple[np.ndarray, np.ndarray]:
+        """:attr:`bounds`, or every place within :data:`NO_RULE_BOUND` when the game gave none."""
+        if self.bounds is not None:
+            return self.bounds
+        high = np.full(self.size, NO_RULE_BOUND, dtype=np.float32)
+        return -high, high
 
     def __deepcopy__(self, memo: dict) -> "Encoding":
         """The encoding itself: it belongs to its game, and copies of a state (OpenSpiel
@@ -64,16 +78,24 @@ class Encoding:
 
 
 class Layout:
-    """Hands out consecutive slices of the vector, part by part."""
+    """Hands out consecutive slices of the vector, part by part, each with its bounds."""
 
     def __init__(self) -> None:
         self.size = 0
+        self._low: list[np.ndarray] = []
+        self._high: list[np.ndarray] = []
 
-    def take(self, n: int) -> slice:
-        """The next ``n`` places."""
+    def take(self, n: int, low: float | Sequence[float] = 0.0, high: float | Sequence[float] = 1.0) -> slice:
+        """The next ``n`` places, each between ``low`` and ``high`` (one number for all, or one per place)."""
         part = slice(self.size, self.size + n)
         self.size += n
+        self._low.append(np.broadcast_to(np.asarray(low, dtype=np.float32), (n,)))
+        self._high.append(np.broadcast_to(np.asarray(high, dtype=np.float32), (n,)))
         return part
+
+    def bounds(self) -> tuple[np.ndarray, np.ndarray]:
+        """The least and greatest value of every place taken so far."""
+        return np.concatenate([np.zeros(0, np.float32), *self._low]), np.concatenate([np.zeros(0, np.float32), *self._high])
 
 
 def bits(masks: tuple[int, ...], width: int) -> np.ndarray:
@@ -124,6 +146,9 @@ class TableObservation:
     observe: Callable[[Any, int], Sequence[float]]
     #: every action a player can be offered, in a fixed order
     action_table: Callable[[Any], Sequence[Action]]
+    #: the least and greatest of ``observe``'s numbers (all of them), when the game knows them
+    low: float = -NO_RULE_BOUND
+    high: float = NO_RULE_BOUND
 
     def __call__(self, game: Game) -> Encoding:
         """The encoding of ``game``: ``observe``'s numbers as ``float32`` (their count taken from
@@ -141,4 +166,5 @@ class TableObservation:
             out[:] = values
             return out
 
-        return Encoding(game, size, fill, TableSpace(list(self.action_table(game))), self)
+        bounds = np.full(size, self.low, dtype=np.float32), np.full(size, self.high, dtype=np.float32)
+        return Encoding(game, size, fill, TableSpace(list(self.action_table(game))), self, bounds)

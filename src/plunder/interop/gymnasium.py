@@ -1,9 +1,14 @@
-"""Single-agent Gymnasium environments: the solitaires (``plunder/Pirates-v0``,
-``plunder/Profiteer-v0``, registered when this module is imported) and any two-player game
-against a chosen opponent agent (:func:`versus`).
+"""Single-agent Gymnasium environments: every game, registered when this module is imported
+as ``plunder/<Game>-v0`` (``plunder/Profiteer-v0``, ``plunder/Pillage-v0`` ...): a solitaire
+as it is, a game of several seats from seat 0 against the ``random`` agent (``seat=`` and
+``opponent=`` keywords change them; :func:`versus` makes one directly). Each id has a vector
+entry point too (:mod:`.vector`): ``gymnasium.make_vec(id, num_envs)``.
 
-The observation is the seat's vector (:mod:`.encoding`); the legal-action mask is in
-``info["action_mask"]`` and from :meth:`PlunderEnv.action_masks`. An index that names no
+The observation is the seat's vector (:mod:`.encoding`) in a finite box (the game's bounds);
+the legal-action mask is in ``info["action_mask"]`` and from :meth:`PlunderEnv.action_masks`,
+which ``env.get_wrapper_attr("action_masks")`` reaches through the wrappers
+``gymnasium.make`` adds (as Stable-Baselines3's vector envs and sb3-contrib's
+``get_action_masks`` look it up). An index that names no
 legal action ends the episode with reward -1 (``info["illegal"]``), so that an agent that
 ignores the mask learns to respect it. Otherwise the reward is the game's return for the
 seat (+1 win, 0 tie, -1 loss), paid when the game ends. Chance event ``k`` of an episode
@@ -39,8 +44,10 @@ def gymnasium_id(game_id: str) -> str:
     return f"plunder/{game_id.capitalize()}-v0"
 
 
+#: Gymnasium id -> game id of every installed game that offers an observation (``GameEntry.learning``)
+GAMES = {gymnasium_id(g): g for g in game_ids() if entry(g).learning.observation is not None}
 #: Gymnasium id -> game id of every installed solitaire (one seat with its default parameters)
-SOLITAIRES = {gymnasium_id(g): g for g in game_ids() if entry(g).game_class.load().num_players == 1}
+SOLITAIRES = {i: g for i, g in GAMES.items() if entry(g).game_class.load().num_players == 1}
 
 
 class PlunderEnv(gymnasium.Env):
@@ -63,7 +70,7 @@ class PlunderEnv(gymnasium.Env):
         self.opponent_rng = random.Random(0)
         self._generator: np.random.Generator | None = None
         self._generator_seed: int | None = None
-        self.observation_space = spaces.Box(-np.inf, np.inf, (self.encoding.size,), np.float32)
+        self.observation_space = spaces.Box(*self.encoding.box(), (self.encoding.size,), np.float32)
         self.action_space = spaces.Discrete(self.encoding.actions.size)
 
     @property
@@ -83,6 +90,19 @@ class PlunderEnv(gymnasium.Env):
     def reset(self, *, seed: int | None = None, options: dict | None = None) -> tuple[np.ndarray, dict]:
         """A new game; with ``seed``, the same game each time for the same actions (and the
         same game as PettingZoo's env and a record with that seed)."""
+        self.start(seed)
+        return self.observe(), {"action_mask": self.action_masks()}
+
+    def step(self, action: int) -> tuple[np.ndarray, float, bool, bool, dict]:
+        """Play the index ``action`` for the seat, then the opponents until the seat is to move again."""
+        reward, over, illegal = self.play(action)
+        info: dict[str, Any] = {"action_mask": self.action_masks()}
+        if illegal:
+            info["illegal"] = True
+        return self.observe(), reward, over, False, info
+
+    def start(self, seed: int | None) -> None:
+        """:meth:`reset` without its observation and info (the vector env writes those into its rows)."""
         if seed is None:  # the next seed of the generator (made from entropy if it never was)
             seed = int(self.np_random.integers(2**63))
         else:  # what ``super().reset(seed=seed)`` does, the generator made when first used
@@ -91,19 +111,18 @@ class PlunderEnv(gymnasium.Env):
         if self.opponent is not None:
             self.opponent_rng = random.Random(seed)
         self._opponents_move()
-        return self._observe(), self._info()
 
-    def step(self, action: int) -> tuple[np.ndarray, float, bool, bool, dict]:
-        """Play the index ``action`` for the seat, then the opponents until the seat is to move again."""
+    def play(self, action: int) -> tuple[float, bool, bool]:
+        """:meth:`step` without its observation and info: the reward, whether the game is
+        over, and whether ``action`` named no legal action (which ends it with -1)."""
         try:
-            move = self.encoding.actions.action(self.episode.state, int(action))
-            self.episode.play(move)
+            self.episode.play(self.encoding.actions.action(self.episode.state, int(action)))
         except IllegalActionError:
-            return self._observe(), -1.0, True, False, dict(self._info(), illegal=True)
+            return -1.0, True, True
         self._opponents_move()
-        over = self.episode.player == TERMINAL
-        reward = float(self.episode.state.returns()[self.seat]) if over else 0.0
-        return self._observe(), reward, over, False, self._info()
+        if self.episode.player == TERMINAL:
+            return float(self.episode.state.returns()[self.seat]), True, False
+        return 0.0, False, False
 
     def _opponents_move(self) -> None:
         episode = self.episode
@@ -111,21 +130,24 @@ class PlunderEnv(gymnasium.Env):
             assert self.opponent is not None
             episode.play(self.opponent.choose(episode.state, self.opponent_rng))
 
-    def _observe(self) -> np.ndarray:
-        return self.encoding.observe(self.episode.state, self.seat)
+    def observe(self, out: np.ndarray | None = None) -> np.ndarray:
+        """The seat's vector of the position, written into ``out`` when given."""
+        return self.encoding.observe(self.episode.state, self.seat, out)
 
-    def _info(self) -> dict:
-        return {"action_mask": self.action_masks()}
-
-    def action_masks(self) -> np.ndarray:
-        """1 for each legal action index (all 0 once the game is over)."""
-        if self.episode.player == TERMINAL:
-            return np.zeros(self.encoding.actions.size, dtype=np.int8)
-        return self.encoding.actions.mask(self.episode.state)
+    def action_masks(self, out: np.ndarray | None = None) -> np.ndarray:
+        """1 for each legal action index (all 0 once the game is over, and before the first
+        ``reset``, when the game has not reached the seat), written into ``out`` when given."""
+        if self.episode.player != self.seat:
+            if out is None:
+                return np.zeros(self.encoding.actions.size, dtype=np.int8)
+            out[:] = 0
+            return out
+        return self.encoding.actions.mask(self.episode.state, out)
 
     def render(self) -> str | np.ndarray | None:
-        """The position's text picture (``render_mode="ansi"``) or its SVG picture as an
-        ``H x W x 3`` ``uint8`` array of one size for the whole game (``"rgb_array"``)."""
+        """The position's text picture (``render_mode="ansi"``; ``"human"`` prints it and
+        returns ``None``) or its SVG picture as an ``H x W x 3`` ``uint8`` array of one size
+        for the whole game (``"rgb_array"``)."""
         return self.renderer(self.episode.state)
 
 
@@ -134,6 +156,7 @@ def versus(game_id: str, opponent: str = "random", seat: int = 0, **kwargs: Any)
     return PlunderEnv(game_id, seat=seat, opponent=opponent, **kwargs)
 
 
-for _id, _game in SOLITAIRES.items():
+for _id, _game in GAMES.items():
     if _id not in gymnasium.registry:
-        gymnasium.register(_id, entry_point=f"{__name__}:PlunderEnv", kwargs={"game_id": _game})
+        gymnasium.register(_id, entry_point=f"{__name__}:PlunderEnv", kwargs={"game_id": _game},
+                           vector_entry_point="plunder.interop.vector:PlunderVectorEnv")

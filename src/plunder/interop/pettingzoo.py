@@ -62,7 +62,7 @@ class PlunderAEC(AECEnv):
         self.possible_agents = [f"player_{s}" for s in range(game.num_players)]
         size = self.encoding.actions.size
         self._observation_space = spaces.Dict({
-            "observation": spaces.Box(-np.inf, np.inf, (self.encoding.size,), np.float32),
+            "observation": spaces.Box(*self.encoding.box(), (self.encoding.size,), np.float32),
             "action_mask": spaces.Box(0, 1, (size,), np.int8),
         })
         self._action_space: spaces.Discrete = LazyDiscrete(size)

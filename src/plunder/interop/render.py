@@ -15,8 +15,8 @@ from ..core.game import Game, State
 from ..core.registry import entry
 from ..pictures import svg_of
 
-#: the render modes every adapter offers
-RENDER_MODES = ["ansi", "rgb_array"]
+#: the render modes every adapter offers (``human`` prints the text picture)
+RENDER_MODES = ["human", "ansi", "rgb_array"]
 #: room for a picture to grow past the starting position's height (a caption, a longer tally)
 #: before it is scaled down to fit the frame
 HEADROOM = 1.15
@@ -70,7 +70,11 @@ class Renderer:
         self.frames = Frames(game) if render_mode == "rgb_array" else None
 
     def __call__(self, state: State) -> str | np.ndarray | None:
-        """The text picture (``ansi``), the frame (``rgb_array``), or ``None`` without a mode."""
+        """The text picture (``ansi``), the frame (``rgb_array``), or ``None`` after printing
+        the text picture (``human``) or without a mode."""
         if self.frames is not None:
             return self.frames.rgb(state)
+        if self.mode == "human":
+            print(text_picture(state), end="")
+            return None
         return text_picture(state) if self.mode == "ansi" else None

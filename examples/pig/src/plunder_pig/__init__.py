@@ -117,7 +117,9 @@ ENTRY: GameEntry[PigState, PigAction] = GameEntry(
         # the root search over hold-at-20 games: a whole search over random play takes too long
         levels={"hard": "mcts:root=greedy,sims=200"},
     ),
-    learning=Learning(observation=TableObservation(observe, action_table)),
+    # a share of the goal is at most 6: a turn ends once banked and turn total reach the goal,
+    # so the last roll (at most 6) lands at most 5 points past it, and the goal is 1 or more
+    learning=Learning(observation=TableObservation(observe, action_table, low=0.0, high=6.0)),
 )
 
 __all__ = ["ENTRY", "PigGame", "PigState"]

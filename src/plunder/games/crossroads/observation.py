@@ -10,10 +10,10 @@ from typing import Any
 
 import numpy as np
 
-from ...core.observation import Encoding, Layout, copy_into, one_hot, enum_rows, picker
+from ...core.observation import NO_RULE_BOUND, Encoding, Layout, copy_into, enum_rows, one_hot, picker
 from ...core.spaces import SlotSpace
 from .board import CELLS, CITY0, ROAD
-from .rules import Phase
+from .rules import MAX_REROLLS, TRADE_GOLD, Phase
 
 #: slots: offers cannot be listed up front (see :class:`~plunder.core.spaces.SlotSpace`)
 CROSSROADS_SLOTS = 2048
@@ -27,7 +27,20 @@ def observation(game: Any) -> Encoding:
     seat_rows = [one_hot(k, players) for k in range(players)] + [[0] * players]
     layout = Layout()
     layout.take((players + 5) * CELLS)  # the board planes, from 0 on (planes_of below)
-    tail_part = layout.take(2 + 2 * players + 2 * players * players + 2 * players + len(phases) + 6)
+    # the tail: the open offer's gold (its 3 shared out, CR-7), gold (never below 0; no rule
+    # caps it), offers made (``offers`` a trading phase at most, CR-11), how each seat last
+    # treated each (-1, 0, 1) and grudges, seats waiting, the seat to act, the phase, the
+    # dice (6 at most), the round (``max_rounds``, CR-13), rerolls, passes (a tally the
+    # rules leave open) and cities used this round (cells at most)
+    tail_start = layout.size
+    layout.take(2, 0.0, TRADE_GOLD)
+    layout.take(players, 0.0, NO_RULE_BOUND)
+    layout.take(players, 0.0, game.values["offers"])
+    layout.take(players * players, -1.0, 1.0)
+    layout.take(players * players + 2 * players + len(phases))
+    layout.take(2, 0.0, 6.0)
+    layout.take(4, 0.0, [game.values["max_rounds"] + 1, MAX_REROLLS, NO_RULE_BOUND, CELLS])
+    tail_part = slice(tail_start, layout.size)
     orders = [[(seat + k) % players for k in range(players)] for seat in range(players)]
     # how each seat treated each, read from the observer on: [i*n+j] is how seat j treated seat i
     relative = [[i * players + j for i in order for j in order] for order in orders]
@@ -78,4 +91,4 @@ def observation(game: Any) -> Encoding:
             *(dice + (0, 0))[:2], state.round, state.rerolls, state.passes, len(state.used))
         return copy_into(vec, out)
 
-    return Encoding(game, layout.size, fill, SlotSpace(CROSSROADS_SLOTS), observation)
+    return Encoding(game, layout.size, fill, SlotSpace(CROSSROADS_SLOTS), observation, layout.bounds())

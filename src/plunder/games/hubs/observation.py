@@ -11,7 +11,7 @@ from typing import Any, cast
 import numpy as np
 
 from ...core.game import State
-from ...core.observation import Encoding, Layout
+from ...core.observation import NO_RULE_BOUND, Encoding, Layout
 from ...core.spaces import TableSpace
 from .actions import Segment
 
@@ -47,8 +47,10 @@ def observation(game: Any) -> Encoding:
     width, height = game.width, game.height
     space = _HubsSpace(game)
     layout = Layout()
-    sheet_part, degree_part, joined_part = layout.take(width * height), layout.take(width * height), layout.take(n * n)
-    tail_part = layout.take(5)
+    # a dot's degree is at most the other dots; match points are a tally the rules leave open
+    sheet_part, degree_part = layout.take(width * height), layout.take(width * height, 0.0, n - 1)
+    joined_part = layout.take(n * n)
+    tail_part = layout.take(5, 0.0, [NO_RULE_BOUND, NO_RULE_BOUND, game.rounds, 1, 1])
     # the segment matrix of the segments last seen (a round adds segments one by one, HB-3)
     seen: dict[str, Any] = {"segments": (), "joined": np.zeros((n, n), dtype=np.float32)}
 
@@ -79,4 +81,4 @@ def observation(game: Any) -> Encoding:
                           state.round < game.rounds and game.offense(state.round) == seat, state.current_player == seat]
         return out
 
-    return Encoding(game, layout.size, fill, space, observation)
+    return Encoding(game, layout.size, fill, space, observation, layout.bounds())

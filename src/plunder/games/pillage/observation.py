@@ -13,7 +13,7 @@ import numpy as np
 from ...core.game import State
 from ...core.observation import Encoding, copy_into
 from ...core.spaces import TableSpace
-from .contents import Commodity, Content, Doubloons, Modifier
+from .contents import MAX_SCORE, MAX_VALUE, Commodity, Content, Doubloons, Modifier
 
 class _PillageView:
     """One seat's Pillage vector, kept from the state last observed and brought up to date
@@ -138,8 +138,18 @@ def observation(game: Any) -> Encoding:
         return row
 
     views = [_PillageView(game, seat, width, size, content_row) for seat in range(2)]
+    # every place is a flag but a box's doubloons and modifier amount (MAX_VALUE in magnitude
+    # at most, as a content's text allows), the legend values and doubloon totals (scores: MAX_SCORE at
+    # most, PP-7) and the commodities held (one per box at most)
+    low, high = np.zeros(size, dtype=np.float32), np.ones(size, dtype=np.float32)
+    for box in range(boxes):
+        base = edges + box * width
+        low[base + 4:base + 6], high[base + 4:base + 6] = -MAX_VALUE, MAX_VALUE
+    tallies = edges + boxes * width
+    low[tallies:tallies + kinds + 2], high[tallies:tallies + kinds + 2] = -MAX_SCORE, MAX_SCORE
+    high[tallies + kinds + 2:-1] = boxes
 
     def fill(state: Any, seat: int, out: np.ndarray | None) -> np.ndarray:
         return copy_into(views[seat].update(state), out)
 
-    return Encoding(game, size, fill, _PillageSpace(game), observation)
+    return Encoding(game, size, fill, _PillageSpace(game), observation, (low, high))

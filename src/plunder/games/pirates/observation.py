@@ -10,8 +10,9 @@ from typing import Any
 
 import numpy as np
 
-from ...core.observation import Encoding, Layout, copy_into, enum_rows
+from ...core.observation import NO_RULE_BOUND, Encoding, Layout, copy_into, enum_rows
 from ...core.spaces import SlotSpace
+from . import tables as T
 from .rules import Phase
 
 #: slots: Pirates' actions cannot be listed up front (see :class:`~plunder.core.spaces.SlotSpace`)
@@ -26,9 +27,16 @@ def observation(game: Any) -> Encoding:
     tiles = len(sea.origins)
     phase_rows = enum_rows(Phase)
     layout = Layout()
-    layout.take(5 * cells)  # the planes
-    faces_part, winds_part, phase_part = layout.take(tiles), layout.take(tiles), layout.take(len(phase_rows))
-    tail_part = layout.take(19)
+    # the planes: sea, ship and chest are flags, the other ships a count (at most every coin)
+    # and their coin value (a tally the rules leave open); a tile's face and wind are small
+    # numbers or -1 face-down, and the tail's counters are tallies the rules leave open but
+    # for the turn (the ``turns`` limit, PR-10)
+    layout.take(3 * cells)
+    layout.take(cells, 0.0, T.NUM_COINS)
+    layout.take(cells, 0.0, NO_RULE_BOUND)
+    faces_part, winds_part = layout.take(tiles, -1.0, NO_RULE_BOUND), layout.take(tiles, -1.0, NO_RULE_BOUND)
+    phase_part = layout.take(len(phase_rows))
+    tail_part = layout.take(19, [0.0] + [-1.0] * 18, [game.turns] + [NO_RULE_BOUND] * 18)
     # the vector last written: the sea plane stays; the marks of the ship, the chest and the
     # coins are moved when they moved (a cell is one object from move to move while it stays)
     kept = np.zeros(layout.size, dtype=np.float32)
@@ -80,4 +88,4 @@ def observation(game: Any) -> Encoding:
             state.drowned)
         return copy_into(kept, out)
 
-    return Encoding(game, layout.size, fill, SlotSpace(PIRATES_SLOTS), observation)
+    return Encoding(game, layout.size, fill, SlotSpace(PIRATES_SLOTS), observation, layout.bounds())

@@ -22,7 +22,11 @@ def observation(game: Any) -> Encoding:
     phase_rows = enum_rows(Phase)
     layout = Layout()
     piles_part, face_part = layout.take(10 * 52), layout.take(2 * 52)
-    tail_part = layout.take(len(phase_rows) + 8)
+    layout.take(len(phase_rows))
+    # cards of the pool in each deck (52 at most), the war round and pass (a war round
+    # stakes cards, so at most 52; passes at most ``max_rounds``), then four flags
+    tail_part = slice(layout.size - len(phase_rows), layout.size + 8)
+    layout.take(8, 0.0, [52, 52, 52, game.values["max_rounds"], 1, 1, 1, 1])
 
     def fill(state: Any, seat: int, out: np.ndarray | None) -> np.ndarray:
         if out is None:
@@ -41,4 +45,4 @@ def observation(game: Any) -> Encoding:
                           state.balancing]
         return out
 
-    return Encoding(game, layout.size, fill, TableSpace(moves), observation)
+    return Encoding(game, layout.size, fill, TableSpace(moves), observation, layout.bounds())
