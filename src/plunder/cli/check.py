@@ -3,7 +3,7 @@
 For the game's default parameters and each preset it runs the conformance check
 (:func:`plunder.core.conformance.check_game`), a record's round trip (a game played, saved as
 JSON to a file, read back and replayed to the state play reached), and, where the game offers
-an observation and the libraries are installed, PettingZoo's ``api_test``, Gymnasium's
+an observation and the libraries are installed, PettingZoo's ``api_test``, ``seed_test`` and ``render_test``, Gymnasium's
 ``check_env`` and OpenSpiel's ``random_sim_test``; then a web smoke test (the web app
 in-process: the home page, the game's new-game form, a few moves of a hotseat game of each
 parameter set). One line per check, ``pass``, ``FAIL`` or ``skip`` with what it saw or why; the
@@ -171,7 +171,9 @@ def _pettingzoo(each: ParameterSet) -> str:
     make = _interop_module("pettingzoo").env
     tests.api_test(make(each.game.id, preset=each.preset), num_cycles=20)
     tests.seed_test(lambda: make(each.game.id, preset=each.preset), num_cycles=20)
-    return "api_test and seed_test passed"
+    with contextlib.redirect_stdout(io.StringIO()):  # the human mode prints its picture
+        tests.render_test(lambda render_mode: make(each.game.id, render_mode=render_mode, preset=each.preset))
+    return "api_test, seed_test and render_test passed"
 
 
 def _gymnasium(each: ParameterSet) -> str:
