@@ -11,9 +11,10 @@ from __future__ import annotations
 import asyncio
 import gc
 import os
+import time
 from contextlib import asynccontextmanager
 from pathlib import Path
-from typing import AsyncIterator
+from typing import AsyncIterator, Callable
 
 import uvicorn
 from starlette.applications import Starlette
@@ -26,7 +27,7 @@ from starlette.staticfiles import StaticFiles
 
 from ..core.registry import entry, game_ids
 from . import assets, coach, editor, games, lobby, newgame, pages, rating_history, ratings, replays, roomfeed, scores
-from . import mutes, quotas, signin
+from . import daily_pages, mutes, quotas, signin
 from .limits import (CREATE_BURST, CREATE_RATE, MAX_FRAME_BYTES, SPECTATOR_BURST, SPECTATOR_RATE, UPLOAD_BURST,
                      UPLOAD_RATE, VIEW_BURST, VIEW_RATE, BodyLimit, Buckets)
 from .chat import Chat
@@ -63,15 +64,19 @@ async def http_error(request: Request, exc: Exception) -> Response:
                                       status_code=status, headers=headers)
 
 
-def create_app(db_url: str | None = None, ai_workers: int | None = None, warm: bool = False) -> Starlette:
+def create_app(db_url: str | None = None, ai_workers: int | None = None, warm: bool = False,
+               clock: Callable[[], float] = time.time) -> Starlette:
     """The web app over the database at ``db_url`` (default: :func:`default_db_url`), its AI
     moves and hints in ``ai_workers`` processes (default: one per core; 0: a thread), started
-    in the background with the app when ``warm`` (else at the first AI move)."""
+    in the background with the app when ``warm`` (else at the first AI move); ``clock`` tells
+    the time (which day's deal is on: the tests give their own)."""
     routes = [*pages.routes, *newgame.routes, *games.routes, *lobby.routes, *replays.routes, *coach.routes, *editor.routes, *assets.routes,
               *ratings.routes, *rating_history.routes, *scores.routes, *roomfeed.routes, *signin.routes, *mutes.routes,
+              *daily_pages.routes,
               Mount("/static", StaticFiles(directory=str(STATIC_DIR)), name="static")]
     store = Store(db_url or default_db_url())
     tables = Tables(store, Thinkers(ai_workers))
+    tables.clock = clock
     room = roomfeed.Room(tables)
 
     @asynccontextmanager
@@ -93,6 +98,7 @@ def create_app(db_url: str | None = None, ai_workers: int | None = None, warm: b
     app.state.db_url = store.url
     app.state.tables = tables
     app.state.room = room
+    app.state.pars = daily_pages.Pars(tables)
     app.state.chat = Chat(tables)
     # which identity each token acts for (:mod:`.identities`: a passkey sign-in's sessions)
     app.state.sessions = Sessions(tables.storage)

@@ -47,7 +47,7 @@ from .games import chat_of, tables_of
 from .limits import MAX_BODY_BYTES, MAX_REPLAYS_WAITING, UPLOAD_BURST, UPLOAD_RATE
 from .lobby import hashed_token
 from .names import Callers
-from . import outcomes
+from . import daily, outcomes
 from .store import OVER, RESIGNED
 from .table import Table
 from .templating import templates
@@ -479,6 +479,8 @@ async def finished_table(request: Request) -> Table:
         # its record would lack the seed, and its moves are the players' to make: watch it instead
         raise HTTPException(409, "This game is still being played; its replay opens when it is over. "
                                  "Its watch link follows it live.")
+    if table.hides_deal(tables_of(request).clock()):
+        raise HTTPException(403, daily.HIDDEN)
     return table
 
 
