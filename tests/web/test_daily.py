@@ -221,7 +221,8 @@ def test_nothing_of_the_deal_shows_during_the_day_and_everything_after(
     replayed = store.load(str(answer.headers["location"]).rsplit("/", 1)[1])
     assert replayed is not None and replayed.seed == record.seed
     with store.engine.connect() as conn:
-        assert conn.execute(select(func.count()).select_from(daily.daily_entries)).scalar() == 1
+        assert conn.execute(select(func.count()).select_from(daily.daily_entries)
+                            .where(daily.daily_entries.c.day == clock.day)).scalar() == 1
     # today's deal is another one, and the archive lists yesterday
     today = client.get("/daily").text
     assert f'href="/daily/{clock.day}"' in today and 'id="play-profiteer"' in today

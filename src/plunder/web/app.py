@@ -78,6 +78,7 @@ def create_app(db_url: str | None = None, ai_workers: int | None = None, warm: b
     tables = Tables(store, Thinkers(ai_workers))
     tables.clock = clock
     room = roomfeed.Room(tables)
+    pars = daily_pages.Pars(tables)
 
     @asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
@@ -90,6 +91,7 @@ def create_app(db_url: str | None = None, ai_workers: int | None = None, warm: b
         finally:
             if warming is not None:
                 warming.cancel()
+            await pars.close()
             await room.close()
             await tables.close()
 
@@ -98,7 +100,7 @@ def create_app(db_url: str | None = None, ai_workers: int | None = None, warm: b
     app.state.db_url = store.url
     app.state.tables = tables
     app.state.room = room
-    app.state.pars = daily_pages.Pars(tables)
+    app.state.pars = pars
     app.state.chat = Chat(tables)
     # which identity each token acts for (:mod:`.identities`: a passkey sign-in's sessions)
     app.state.sessions = Sessions(tables.storage)

@@ -60,10 +60,18 @@ class Pars:
             await tables.db(daily.keep_par, tables.store, day, game, self.holder, par)
         except Exception:  # the par is a comparison: the day's deal is played without it
             log.exception("could not work out the daily par of %s on %s", game, day)
-        finally:
+            self.running.pop((day, game), None)
+        else:
             # a claim another process holds is asked about again on a later visit
             if await tables.db(daily.par_of, tables.store, day, game) is None:
                 self.running.pop((day, game), None)
+
+    async def close(self) -> None:
+        """Stop waiting for the pars under way (a computation's thread ends on its own; its
+        claim runs out after :data:`.daily.PAR_STALE_SECONDS` for another process to take)."""
+        for task in self.running.values():
+            task.cancel()
+        await asyncio.gather(*self.running.values(), return_exceptions=True)
 
     async def wait(self) -> None:
         """Until every par this process started is done (the tests)."""
