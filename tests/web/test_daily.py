@@ -206,9 +206,11 @@ def test_nothing_of_the_deal_shows_during_the_day_and_everything_after(
     assert stranger.post(f"/replay/game/{game_id}/analyse").status_code == 403  # so no analysis to read
     assert stranger.get(f"/replay/game/{game_id}/analysis").status_code == 404
     assert "/replay/game/" not in client.get("/daily").text
+    assert game_id not in stranger.get("/replay").text  # not in the list of finished games either
     # the day is over: all of it opens to everyone
     clock.now += 86400
     assert stranger.get(f"/replay/game/{game_id}").status_code == 200
+    assert f"/replay/game/{game_id}" in stranger.get("/replay").text
     assert stranger.get(f"/watch/{game_id}").status_code == 200
     record = Record.from_json(stranger.get(f"/record/{game_id}").text)
     store = Store(db)

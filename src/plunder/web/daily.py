@@ -185,6 +185,13 @@ def hidden_until(store: Store, game_id: str) -> float | None:
     return None if day is None else day_end(str(day))
 
 
+def hidden_games(store: Store, game_ids: list[str], now: float) -> set[str]:
+    """Those of ``game_ids`` that are daily games whose day is not over at ``now``."""
+    with store.engine.connect() as db:
+        return {str(g) for g in db.execute(select(daily_entries.c.game_id).where(
+            daily_entries.c.game_id.in_(game_ids), daily_entries.c.day >= day_of(now))).scalars()}
+
+
 def finish(store: Store, game_id: str, score: float, now: float) -> None:
     """Keep a daily game's end (once: a later call changes nothing)."""
     with store.engine.begin() as db:

@@ -341,9 +341,13 @@ def int_param(request: Request, name: str, default: int) -> int:
 
 
 async def finished_games(request: Request) -> list[dict[str, object]]:
-    """The most recently finished games of this server, newest first, for the list of replays."""
+    """The most recently finished games of this server, newest first, for the list of replays
+    (a daily deal's once its day is over: :mod:`.daily`)."""
     tables = tables_of(request)
     rows = await tables.db(tables.store.recent, RECENT_GAMES, (OVER, RESIGNED))
+    # today's daily deals are listed once their day is over (their replays open then)
+    hidden = await tables.db(daily.hidden_games, tables.store, [r["id"] for r in rows], tables.clock())
+    rows = [r for r in rows if r["id"] not in hidden]
     found = await tables.db(outcomes.players, tables.store, [r["id"] for r in rows])
     return [{"id": r["id"], "title": entry(r["game"]).game_class.title,
              "status": "resigned" if r["status"] == RESIGNED else "played out",
