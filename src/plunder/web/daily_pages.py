@@ -23,6 +23,7 @@ from .identities import acting_for, identity_of
 from .security import remember
 from .standing import display_names
 from .store import HUMAN, SeatRow, Store
+from .table import Full
 from .tables import Tables
 from .templating import templates
 
@@ -137,6 +138,7 @@ async def start(request: Request) -> Response:
     today = daily.day_of(now)
     mine = await tables.db(daily.entry_of, tables.store, today, game_id, you)
     if mine is None:
+        await admit(request, tables)
         key = await tables.db(daily.secret, tables.store)
         deal = Daily(today, game_id, daily.seed_of(key, today, game_id), you, now)
         try:
@@ -152,6 +154,18 @@ async def start(request: Request) -> Response:
                                  "Your result and the leaderboard are on the daily page; tomorrow brings a new deal.")
     response = RedirectResponse(request.url_for("play", game_id=mine.game_id).path, status_code=303)
     return remember(response, request, token) if minted else response
+
+
+async def admit(request: Request, tables: Tables) -> None:
+    """Refuse a new game past the address's rate of new games (429) or the site's bound of games
+    in progress (503), as the new-game form does."""
+    address = request.client.host if request.client else "?"
+    if not await request.app.state.creations.spend(address):
+        raise HTTPException(429, "Too many new games from your address; wait a little and try again.")
+    try:
+        await tables.admit()
+    except Full as exc:
+        raise HTTPException(503, exc.message) from None
 
 
 def past_day(request: Request) -> tuple[str, str]:
@@ -188,6 +202,7 @@ async def archive_play(request: Request) -> Response:
     tables = tables_of(request)
     token, minted = token_or_400(request)
     you = acting_for(request, token)
+    await admit(request, tables)
     key = await tables.db(daily.secret, tables.store)
     new_id = await tables.seated(load_game(game_id), [SeatRow(HUMAN, token=you)], you,
                                  seed=daily.seed_of(key, day, game_id))

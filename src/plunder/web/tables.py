@@ -258,9 +258,7 @@ class Tables:
         refusal = ratings.rated_refusal(game, choices) if rated else None
         if refusal:
             raise Refused(refusal)
-        if not await self.upkeep.loads.claim(GAMES_ON, self.games_on(), MAX_GAMES_ON):
-            raise Full(f"The server has {MAX_GAMES_ON:,} games in progress, its limit; "
-                       "try again in a few minutes.")
+        await self.admit()
         seats = []
         for choice in choices:
             if choice in ("me", "hotseat"):
@@ -272,6 +270,12 @@ class Tables:
             else:
                 raise Refused(f"a seat is {choice!r}; each seat is one of {', '.join(SEAT_CHOICES)}")
         return await self.seated(game, seats, creator, rated, listed)
+
+    async def admit(self) -> None:
+        """Raise :class:`Full` when the site has :data:`MAX_GAMES_ON` games in progress."""
+        if not await self.upkeep.loads.claim(GAMES_ON, self.games_on(), MAX_GAMES_ON):
+            raise Full(f"The server has {MAX_GAMES_ON:,} games in progress, its limit; "
+                       "try again in a few minutes.")
 
     def games_on(self) -> int:
         """Games in progress in this process's memory (:meth:`.table.Table.active`)."""
