@@ -1,8 +1,9 @@
 """The daily deal in the browser (docs/web.md, "The daily deal"): the home page announces it;
 today's Profiteer deal is played to its end by clicks at desktop size and by touch on a phone
 (390x844) by a second identity; each then sees the par, the day's leaderboard and its streak; a
-second attempt is refused, and the other player's game stays closed while the day lasts.
-(The day's end, when the replays open, is the server tests' own: their clock is injected.)"""
+second attempt is refused, and the other player's game stays closed while the day lasts; once
+its day is over (the entry moved to yesterday in the store, the server restarted) its replay is
+open to all from the archive, and the deal is played again unranked."""
 
 from __future__ import annotations
 
@@ -12,6 +13,10 @@ from pathlib import Path
 
 import pytest
 from playwright.sync_api import Browser, Page
+from sqlalchemy import update
+
+from plunder.web import daily
+from plunder.web.store import Store
 
 from .conftest import PHONE, LiveServer, screenshot
 from .test_play import drawn, finish, legal, play_out, wait_turn, MAX_CLICKS
@@ -107,3 +112,46 @@ def test_the_daily_deal_played_at_desktop_and_on_a_phone(page: Page, browser: Br
         screenshot(other, "daily-phone", tmp_path)
     finally:
         phone.close()
+
+
+def test_today_s_replays_are_closed_and_yesterday_s_open(page: Page, browser: Browser, fresh_server: LiveServer,
+                                                         tmp_path: Path) -> None:
+    server = fresh_server
+    page.goto(server.url + "/daily")
+    page.click("#play-profiteer")
+    page.wait_for_selector("#link.live")
+    game_id = page.url.rsplit("/", 1)[1]
+    play_out(page, first_drawn)
+    page.wait_for_selector("#result:not([hidden])")
+    stranger = browser.new_context()
+    stranger.set_default_timeout(15_000)
+    try:
+        other = stranger.new_page()
+        other.goto(f"{server.url}/replay/game/{game_id}")
+        assert "open when its day ends" in other.inner_text("main")
+        # the day ends: the entry is moved to yesterday in the store (the server's clock is the
+        # real one), and the server restarted reads it so
+        server.kill()
+        assert isinstance(server.db, Path)
+        store = Store(f"sqlite:///{server.db}")
+        yesterday = daily.day_of(time.time() - 86400)
+        with store.engine.begin() as db:
+            db.execute(update(daily.daily_entries).where(daily.daily_entries.c.game_id == game_id)
+                       .values(day=yesterday, started=daily.daily_entries.c.started - 86400,
+                               finished=daily.daily_entries.c.finished - 86400))
+        store.close()
+        server.start()
+        other.goto(server.url + "/daily")
+        other.click(f"#archive a[href='/daily/{yesterday}']")
+        assert other.locator("#deal-profiteer tbody tr a").count() == 1  # the entry, with its replay
+        screenshot(other, "daily-archive", tmp_path)
+        other.click("#deal-profiteer a:text('replay')")
+        other.wait_for_selector("#board svg")
+        assert other.url.endswith(f"/replay/game/{game_id}")
+        # and the day's deal again, unranked: undo and hints as in any game
+        other.goto(f"{server.url}/daily/{yesterday}")
+        other.click("#play-profiteer")
+        other.wait_for_selector("#link.live")
+        assert other.locator("#undo-button").is_visible()
+    finally:
+        stranger.close()
