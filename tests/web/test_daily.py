@@ -200,6 +200,9 @@ def test_nothing_of_the_deal_shows_during_the_day_and_everything_after(
         refused = stranger.get(path)
         assert refused.status_code == 403 and "daily deal" in refused.text, path
     assert client.get(f"/record/{game_id}").status_code == 403  # not even to its player: it holds the seed
+    own = client.get(f"/play/{game_id}").text  # its player's page links to none of it
+    assert f"/record/{game_id}" not in own and f"/watch/{game_id}" not in own and f"/replay/game/{game_id}" not in own
+    assert 'id="daily-link"' in own
     for url in (f"/ws/{game_id}?watch=1", f"/ws/{game_id}"):
         with stranger.websocket_connect(url) as ws:
             told = ws.receive_json()
@@ -218,6 +221,8 @@ def test_nothing_of_the_deal_shows_during_the_day_and_everything_after(
     clock.now += 86400
     assert stranger.get(f"/replay/game/{game_id}").status_code == 200
     assert f"/replay/game/{game_id}" in stranger.get("/replay").text
+    own = client.get(f"/play/{game_id}").text
+    assert f"/record/{game_id}" in own and f"/replay/game/{game_id}" in own and 'id="daily-link"' not in own
     assert stranger.get(f"/watch/{game_id}").status_code == 200
     record = Record.from_json(stranger.get(f"/record/{game_id}").text)
     store = Store(db)

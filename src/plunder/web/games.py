@@ -182,7 +182,8 @@ async def game_page(request: Request, spectator: bool) -> Response:
         raise HTTPException(429, refused.message, headers={"Retry-After": str(refused.wait)})
     token = None if spectator else token_or_400(request)[0]
     viewer = Viewer(None if token is None else acting_for(request, token))
-    if not table.seats_of(viewer.token) and table.hides_deal(tables_of(request).clock()):
+    hidden = table.hides_deal(tables_of(request).clock())
+    if hidden and not table.seats_of(viewer.token):
         raise HTTPException(403, daily.HIDDEN)
     creator = viewer.token == table.row.creator
     ws_path = request.url_for("ws", game_id=table.id).path + ("?watch=1" if spectator else "")
@@ -193,8 +194,10 @@ async def game_page(request: Request, spectator: bool) -> Response:
         "game": {"id": table.game.id, "title": table.game.title}, "game_id": table.id,
         "state": table.view(viewer, creator=creator), "ws_path": ws_path, "spectator": spectator,
         "invites": invites(request, table) if creator else [],
-        "watch_url": str(request.url_for("watch", game_id=table.id)),
-        "record_url": request.url_for("record", game_id=table.id).path, "module": module,
+        # a daily deal during its day: nothing that would show it to another (:mod:`.daily`)
+        "watch_url": "" if hidden else str(request.url_for("watch", game_id=table.id)),
+        "record_url": "" if hidden else request.url_for("record", game_id=table.id).path, "module": module,
+        "daily": hidden,
         "chat_max_chars": MAX_CHAT_CHARS,
     })
 
