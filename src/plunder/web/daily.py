@@ -326,7 +326,7 @@ def par_line(score: float | None, par: Par | None) -> str:
     """``You scored 27 · the hard AI 24 · foresight 31`` (the par still being worked out: said so)."""
     yours = f"You scored {fmt(score)}"
     if par is None:
-        return f"{yours} · the par is being worked out (reload in a moment)"
+        return f"{yours} · the par is being worked out: see today's leaderboard"
     return f"{yours} · the {PAR_LEVEL} AI {fmt(par.agent_score)} · foresight {fmt(par.foresight)}"
 
 
