@@ -11,9 +11,10 @@ from __future__ import annotations
 import asyncio
 import gc
 import os
+import time
 from contextlib import asynccontextmanager
 from pathlib import Path
-from typing import AsyncIterator
+from typing import AsyncIterator, Callable
 
 import uvicorn
 from starlette.applications import Starlette
@@ -26,7 +27,7 @@ from starlette.staticfiles import StaticFiles
 
 from ..core.registry import entry, game_ids
 from . import assets, coach, editor, games, lobby, newgame, pages, rating_history, ratings, replays, roomfeed, scores
-from . import mutes, quotas, signin
+from . import daily_pages, mutes, quotas, signin
 from .limits import (ADDRESS_ANALYSIS_BURST, ADDRESS_ANALYSIS_RATE, ANALYSIS_BURST, ANALYSIS_RATE, CREATE_BURST,
                      CREATE_RATE, MAX_FRAME_BYTES, SPECTATOR_BURST, SPECTATOR_RATE, UPLOAD_BURST, UPLOAD_RATE,
                      VIEW_BURST, VIEW_RATE, BodyLimit, Buckets)
@@ -66,18 +67,22 @@ async def http_error(request: Request, exc: Exception) -> Response:
 
 
 def create_app(db_url: str | None = None, ai_workers: int | None = None, warm: bool = False,
-               front: Front | None = None) -> Starlette:
+               front: Front | None = None, clock: Callable[[], float] = time.time) -> Starlette:
     """The web app over the database at ``db_url`` (default: :func:`default_db_url`), its AI
     moves and hints in ``ai_workers`` processes (default: one per core; 0: a thread), started
     in the background with the app when ``warm`` (else at the first AI move); ``front`` says
     which proxies it trusts and which names it answers to (default: no proxy, any name: an app
-    not served on its own, as under a test client; :func:`serve` always names them)."""
+    not served on its own, as under a test client; :func:`serve` always names them); ``clock``
+    tells the time (which day's deal is on: the tests give their own)."""
     routes = [*pages.routes, *newgame.routes, *games.routes, *lobby.routes, *replays.routes, *coach.routes, *editor.routes, *assets.routes,
               *ratings.routes, *rating_history.routes, *scores.routes, *roomfeed.routes, *signin.routes, *mutes.routes,
+              *daily_pages.routes,
               Mount("/static", StaticFiles(directory=str(STATIC_DIR)), name="static")]
     store = Store(db_url or default_db_url())
     tables = Tables(store, Thinkers(ai_workers))
+    tables.clock = clock
     room = roomfeed.Room(tables)
+    pars = daily_pages.Pars(tables)
 
     @asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
@@ -90,6 +95,7 @@ def create_app(db_url: str | None = None, ai_workers: int | None = None, warm: b
         finally:
             if warming is not None:
                 warming.cancel()
+            await pars.close()
             await room.close()
             await tables.close()
 
@@ -99,6 +105,7 @@ def create_app(db_url: str | None = None, ai_workers: int | None = None, warm: b
     app.state.db_url = store.url
     app.state.tables = tables
     app.state.room = room
+    app.state.pars = pars
     app.state.chat = Chat(tables)
     # which identity each token acts for (:mod:`.identities`: a passkey sign-in's sessions)
     app.state.sessions = Sessions(tables.storage)

@@ -29,7 +29,7 @@ from ..core.registry import game_ids, load_game
 from .limits import (CLOSE_TRY_LATER, MAX_FIELD_BYTES, MAX_FORM_FIELDS, MAX_MESSAGE_BYTES, MAX_MESSAGE_DEPTH,
                      MAX_REFUSED, MESSAGE_BURST, MESSAGE_RATE, SPECTATOR_BURST, SPECTATOR_RATE, VIEW_BURST, VIEW_RATE,
                      Bucket, Buckets, deeper_than)
-from . import ratings
+from . import daily, ratings
 from .chat import MAX_CHAT_CHARS, Chat
 from .clocks import AUTO, TimeControl, chosen, freshened
 from .newgame import default_seat, render_form
@@ -195,6 +195,9 @@ async def game_page(request: Request, spectator: bool) -> Response:
         raise HTTPException(429, refused.message, headers={"Retry-After": str(refused.wait)})
     token = None if spectator else token_or_400(request)[0]
     viewer = Viewer(None if token is None else acting_for(request, token))
+    hidden = table.hides_deal(tables_of(request).clock())
+    if hidden and not table.seats_of(viewer.token):
+        raise HTTPException(403, daily.HIDDEN)
     creator = viewer.token == table.row.creator
     ws_path = request.url_for("ws", game_id=table.id).path + ("?watch=1" if spectator else "")
     client = table.entry.client
@@ -204,8 +207,10 @@ async def game_page(request: Request, spectator: bool) -> Response:
         "game": {"id": table.game.id, "title": table.game.title}, "game_id": table.id,
         "state": table.view(viewer, creator=creator), "ws_path": ws_path, "spectator": spectator,
         "invites": invites(request, table) if creator else [],
-        "watch_url": str(request.url_for("watch", game_id=table.id)),
-        "record_url": request.url_for("record", game_id=table.id).path, "module": module,
+        # a daily deal during its day: nothing that would show it to another (:mod:`.daily`)
+        "watch_url": "" if hidden else str(request.url_for("watch", game_id=table.id)),
+        "record_url": "" if hidden else request.url_for("record", game_id=table.id).path, "module": module,
+        "daily": hidden,
         "chat_max_chars": MAX_CHAT_CHARS,
     })
 
@@ -240,6 +245,8 @@ async def join(request: Request) -> Response:
 async def record(request: Request) -> Response:
     """``GET /record/{game_id}``: the game's JSON record, with its seed once the game is over."""
     table = await table_or_404(request)
+    if table.hides_deal(tables_of(request).clock()):
+        raise HTTPException(403, daily.HIDDEN)
     return Response(table.record().to_json(), media_type="application/json", headers={
         "content-disposition": f'attachment; filename="{table.game.id}-{table.id[:8]}.json"'})
 
@@ -265,6 +272,10 @@ async def ws(websocket: WebSocket) -> None:
         await websocket.close(CLOSE_TRY_LATER)
         return
     viewer = Viewer(None if token is None else acting_for(websocket, token))
+    if not table.seats_of(viewer.token) and table.hides_deal(tables.clock()):
+        await websocket.send_json({"type": "error", "message": daily.HIDDEN, "detail": "a daily deal during its day"})
+        await websocket.close(CLOSE_POLICY)
+        return
     tables.welcome(table, viewer)
     chat = chat_of(websocket)
     await chat.history(table, viewer)

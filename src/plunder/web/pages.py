@@ -18,6 +18,7 @@ from ..core.game import CHANCE
 from ..core import chance
 from ..core.registry import entry, game_ids, load_game
 from ..pictures import svg_of
+from .daily import solitaires
 from .howto import howto_sections
 from .templating import templates
 
@@ -82,8 +83,10 @@ def home_cards() -> list[dict[str, object]]:
 
 
 async def home(request: Request) -> Response:
-    """Every installed game, each with a picture, a pitch and links to play and to learn."""
-    return templates.TemplateResponse(request, "home.html", {"games": home_cards()})
+    """Every installed game, each with a picture, a pitch and links to play and to learn, under
+    the announcement of today's daily deals (:mod:`.daily`)."""
+    deals = [{"id": g, "title": entry(g).game_class.title} for g in solitaires()]
+    return templates.TemplateResponse(request, "home.html", {"games": home_cards(), "deals": deals})
 
 
 async def rules(request: Request) -> Response:

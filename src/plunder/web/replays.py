@@ -47,7 +47,7 @@ from .games import chat_of, tables_of
 from .limits import MAX_BODY_BYTES, MAX_REPLAYS_WAITING, UPLOAD_BURST, UPLOAD_RATE
 from .lobby import hashed_token
 from .names import Callers
-from . import outcomes
+from . import daily, outcomes
 from .store import OVER, RESIGNED
 from .table import Table
 from .templating import templates
@@ -341,9 +341,13 @@ def int_param(request: Request, name: str, default: int) -> int:
 
 
 async def finished_games(request: Request) -> list[dict[str, object]]:
-    """The most recently finished games of this server, newest first, for the list of replays."""
+    """The most recently finished games of this server, newest first, for the list of replays
+    (a daily deal's once its day is over: :mod:`.daily`)."""
     tables = tables_of(request)
     rows = await tables.db(tables.store.recent, RECENT_GAMES, (OVER, RESIGNED))
+    # today's daily deals are listed once their day is over (their replays open then)
+    hidden = await tables.db(daily.hidden_games, tables.store, [r["id"] for r in rows], tables.clock())
+    rows = [r for r in rows if r["id"] not in hidden]
     found = await tables.db(outcomes.players, tables.store, [r["id"] for r in rows])
     return [{"id": r["id"], "title": entry(r["game"]).game_class.title,
              "status": "resigned" if r["status"] == RESIGNED else "played out",
@@ -479,6 +483,8 @@ async def finished_table(request: Request) -> Table:
         # its record would lack the seed, and its moves are the players' to make: watch it instead
         raise HTTPException(409, "This game is still being played; its replay opens when it is over. "
                                  "Its watch link follows it live.")
+    if table.hides_deal(tables_of(request).clock()):
+        raise HTTPException(403, daily.HIDDEN)
     return table
 
 

@@ -139,6 +139,9 @@ class Table:
         #: the game is rated (:mod:`.ratings`; set as it is created or loaded, never changed):
         #: no undo, no hints
         self.rated = False
+        #: a daily deal's game (:mod:`.daily`): when its deal stops being hidden (the end of its
+        #: day); no undo or hints in it ever; ``None`` for any other game
+        self.hidden_until: float | None = None
         #: a hint is being worked out (one at a time per game: each is seconds of search)
         self.hinting = False
         self.used = time.monotonic()
@@ -505,6 +508,10 @@ class Table:
             self._breakdown = (key, breakdown_of(self.game, self.moves))
         return self._breakdown[1]
 
+    def hides_deal(self, now: float) -> bool:
+        """True while this daily game's deal is hidden from everyone but its player (:mod:`.daily`)."""
+        return self.hidden_until is not None and now < self.hidden_until
+
     def view(self, viewer: Viewer, creator: bool = False) -> dict[str, Any]:
         """The ``state`` message for ``viewer``: the picture, the log entries it lacks (the last
         :data:`LOG_WINDOW` at most), the seats, and the legal moves when one of its seats is to
@@ -524,7 +531,7 @@ class Table:
             "seats": self.seat_views(you), "you": sorted(you), "your_turn": your_turn,
             "legal": prepared.legal if your_turn else [], "legal_total": prepared.legal_total if your_turn else 0,
             "legal_fields": prepared.legal_fields if your_turn else [],
-            "thinking": self.ai_to_move(), "can_undo": self.on and self.alone(you) and not self.rated,
+            "thinking": self.ai_to_move(), "can_undo": self.on and self.alone(you) and not self.rated and self.hidden_until is None,
             "rated": self.rated,
             "over": result is not None, "result": result,
             "clock": self.clock_view(you), "can_abort": bool(you) and self.abortable(),

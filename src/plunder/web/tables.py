@@ -27,11 +27,12 @@ from sqlalchemy.engine import Connection, make_url
 from ..core.game import Game, State
 from ..core.record import Move
 from ..match import new_seed, undo_point
-from . import clockstore, leases, outcomes, ratings
+from . import clockstore, daily, leases, outcomes, ratings
 from . import autoplay as autoplaying
 from .autoplay import Autoplay
 from .clocks import Clock, TimeControl
 from .clockstore import CLAIMED, ON_TIME, Kept
+from .daily import Daily
 from .names import names_of
 from .pgtransport import PgTransport
 from .rooms import list_game, rematch_of
@@ -150,6 +151,8 @@ class Tables:
         self.transport = transport or transport_for(self.storage)
         #: the agent behind hints; ``None``: each game's own (``Strength.hint``, as ``plunder play``)
         self.hint_agent = hint_agent
+        #: the time (seconds since the epoch): which day's deal is on (the tests set their own)
+        self.clock: Callable[[], float] = time.time
         self.open: dict[str, Table] = {}
         self._loading: dict[str, asyncio.Lock] = {}
         #: called with a table and the ply of its first new move once moves are stored and shown
@@ -221,6 +224,7 @@ class Tables:
                 table = await asyncio.to_thread(Table, row)
                 table.rated = await self.db(ratings.is_rated, self.store, game_id)
                 await self._clock_read(table)
+                table.hidden_until = await self.db(daily.hidden_until, self.store, game_id)
                 self._evict()
                 self.open[game_id] = table
         self._loading.pop(game_id, None)
@@ -307,9 +311,7 @@ class Tables:
             raise Refused(refusal)
         if rated and control is None:
             raise Refused("A rated game has a time control, so that its result is one played against the clock.")
-        if not await self.upkeep.loads.claim(GAMES_ON, self.games_on(), MAX_GAMES_ON):
-            raise Full(f"The server has {MAX_GAMES_ON:,} games in progress, its limit; "
-                       "try again in a few minutes.")
+        await self.admit()
         seats = []
         for choice in choices:
             if choice in ("me", "hotseat"):
@@ -322,18 +324,28 @@ class Tables:
                 raise Refused(f"a seat is {choice!r}; each seat is one of {', '.join(SEAT_CHOICES)}")
         return await self.seated(game, seats, creator, rated, listed, control, address)
 
+    async def admit(self) -> None:
+        """Raise :class:`Full` when the site has :data:`MAX_GAMES_ON` games in progress."""
+        if not await self.upkeep.loads.claim(GAMES_ON, self.games_on(), MAX_GAMES_ON):
+            raise Full(f"The server has {MAX_GAMES_ON:,} games in progress, its limit; "
+                       "try again in a few minutes.")
+
     def games_on(self) -> int:
         """Games in progress in this process's memory (:meth:`.table.Table.active`)."""
         now = time.monotonic()
         return sum(t.active(now) for t in self.open.values())
 
     async def seated(self, game: Game, seats: list[SeatRow], creator: str, rated: bool = False,
-                     listed: bool = False, control: TimeControl | None = None, address: str = "") -> str:
+                     listed: bool = False, control: TimeControl | None = None, address: str = "",
+                     daily: Daily | None = None, seed: int | None = None) -> str:
         """Store a new game of ``game`` with ``seats``, created by the holder of the token
         hashed ``creator`` from ``address``, rated or not, its open seats in the lobby if
         ``listed``, with the time control ``control`` (or none); its id (:meth:`create` and
-        rematches)."""
-        row = GameRow(new_token(), game.id, dict(game.params), new_seed(), ON, creator, seats)
+        rematches). A ``daily`` game is dealt from its seed and written with its entry (an
+        entry already there: ``IntegrityError``, nothing stored); else ``seed`` deals it (a
+        past day's deal), by default a fresh one."""
+        seed = daily.seed if daily is not None else new_seed() if seed is None else seed
+        row = GameRow(new_token(), game.id, dict(game.params), seed, ON, creator, seats)
         table = Table(row)
         table.time = self.time
         moves: list[Move] = []
@@ -342,11 +354,13 @@ class Tables:
         row.moves = moves
         if states[-1].is_terminal():
             row.status = OVER
-        await self.db(self.store.create, row, ratings.rated_in(row.id) if rated else None)
+        also = ratings.rated_in(row.id) if rated else None if daily is None else daily.entry(row.id)
+        await self.db(self.store.create, row, also)
         table.rated = rated
         if control is not None:
             table.kept = Kept(Clock.new(control, len(seats)).started(table.clock_runs_for(states[-1]), self.time()))
             await self.db(clockstore.save, self.store.engine, row.id, table.kept)
+        table.hidden_until = None if daily is None else daily.hidden_until
         if listed and any(s.kind == OPEN for s in seats):
             await self.db(list_game, self.store, row.id, address)
         table.extend(moves, states[1:])
@@ -533,7 +547,10 @@ class Tables:
                 table.played = table.played or called
                 # the row as it stands: its moves are the table's (the row keeps those it was loaded with)
                 row = dataclasses.replace(table.row, moves=list(table.moves))
-                table.outcome = await self.db(ratings.settle, self.store, row, table.state)
+                outcome = await self.db(ratings.settle, self.store, row, table.state)
+                if table.hidden_until is not None:
+                    outcome = await self.db(daily.settled, self.store, row, table.state, self.clock(), outcome)
+                table.outcome = outcome
             except Exception:  # the store failing here costs the game nothing: the next load settles it
                 log.exception("could not settle game %s", table.id)
 
@@ -616,6 +633,8 @@ class Tables:
             you = table.seats_of(viewer.token)
             if table.rated:
                 raise Refused(ratings.NO_UNDO)
+            if table.hidden_until is not None:
+                raise Refused(daily.NO_UNDO)
             if not table.alone(you):
                 raise Refused("Undo is only for games against the AI.")
             if not table.on:
@@ -784,6 +803,8 @@ class Tables:
             you = table.seats_of(viewer.token)
             if table.rated:
                 raise Refused(ratings.NO_HINT)
+            if table.hidden_until is not None:
+                raise Refused(daily.NO_HINT)
             if not table.on or table.state.current_player not in you:
                 raise Refused("A hint is for your turn.")
             if not table.alone(you):
