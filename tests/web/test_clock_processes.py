@@ -17,7 +17,7 @@ from plunder.web.clockstore import ON_TIME, clocks
 from plunder.web.pgtransport import events
 from plunder.web.tables import TIME_SHIFT_ENV
 
-from .browser.conftest import LiveServer
+from .browser.conftest import LiveServer, servers_on
 from .test_processes import Seat, post
 
 
@@ -32,16 +32,8 @@ def shift(tmp_path: Path) -> Path:
 @pytest.fixture
 def servers(postgres_url: str, shift: Path) -> Iterator[list[LiveServer]]:
     """Two server processes on the session's PostgreSQL database, their time moved by ``shift``."""
-    started: list[LiveServer] = []
-    try:
-        for _ in range(2):
-            server = LiveServer(postgres_url, {TIME_SHIFT_ENV: str(shift)})
-            server.start()
-            started.append(server)
+    with servers_on(postgres_url, 2, {TIME_SHIFT_ENV: str(shift)}) as started:
         yield started
-    finally:
-        for server in started:
-            server.kill()
 
 
 def test_a_clock_run_out_is_declared_once_across_two_processes(servers: list[LiveServer], shift: Path,

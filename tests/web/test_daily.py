@@ -13,7 +13,7 @@ from typing import Any, Iterator
 
 import pytest
 from sqlalchemy import func, select
-from starlette.testclient import TestClient, WebSocketTestSession
+from starlette.testclient import TestClient
 
 from plunder.core.record import Record
 from plunder.web import daily
@@ -23,6 +23,7 @@ from plunder.web.daily import Par
 from plunder.web.daily_pages import Pars
 from plunder.web.store import Store
 from .clients import browser
+from .test_play_server import state_of
 
 #: the first of the days the tests are played on (each test its own: the PostgreSQL database is shared)
 FIRST_NOON = datetime(2031, 1, 1, 12, tzinfo=timezone.utc).timestamp()
@@ -89,13 +90,6 @@ def start(client: TestClient, game: str = "profiteer") -> str:
     answer = client.post(f"/daily/{game}", follow_redirects=False)
     assert answer.status_code == 303, answer.text
     return str(answer.headers["location"]).rsplit("/", 1)[1]
-
-
-def state_of(ws: WebSocketTestSession) -> dict[str, Any]:
-    """The next message, a ``state`` one."""
-    message = ws.receive_json()
-    assert message["type"] == "state", message
-    return message
 
 
 def play_to_the_end(client: TestClient, game_id: str, seed: int = 1) -> dict[str, Any]:

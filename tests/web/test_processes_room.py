@@ -19,7 +19,7 @@ from plunder.web.rooms import CREATOR_GONE_VARIABLE
 from plunder.web.roomfeed import RENEWALS
 from plunder.web.security import TOKEN_HEADER
 
-from .browser.conftest import LiveServer
+from .browser.conftest import LiveServer, servers_on
 from .test_processes import WAIT_SECONDS, Seat, new_rated_game, post
 
 #: the creator's time allowed in this test, in seconds
@@ -30,16 +30,8 @@ GONE = 3.0
 def servers(postgres_url: str) -> Iterator[list[LiveServer]]:
     """Three ``plunder serve`` processes on the session's PostgreSQL database, a listed game's
     creator allowed :data:`GONE` seconds away."""
-    started: list[LiveServer] = []
-    try:
-        for _ in range(3):
-            server = LiveServer(postgres_url, env={CREATOR_GONE_VARIABLE: str(GONE)})
-            server.start()
-            started.append(server)
+    with servers_on(postgres_url, 3, {CREATOR_GONE_VARIABLE: str(GONE)}) as started:
         yield started
-    finally:
-        for server in started:
-            server.kill()
 
 
 class Follower:

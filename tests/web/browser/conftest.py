@@ -109,13 +109,14 @@ class LiveServer:
 
 
 @contextlib.contextmanager
-def servers_on(db: Path | str, count: int) -> Iterator[list[LiveServer]]:
-    """``count`` ``plunder serve`` processes on one database (several on a PostgreSQL URL),
-    each started and answering; all killed when the block ends, even if one failed to start."""
+def servers_on(db: Path | str, count: int, env: dict[str, str] | None = None) -> Iterator[list[LiveServer]]:
+    """``count`` ``plunder serve`` processes on one database (several on a PostgreSQL URL), with
+    ``env`` added to their environment, each started and answering; all killed when the block
+    ends, even if one failed to start."""
     started: list[LiveServer] = []
     try:
         for _ in range(count):
-            server = LiveServer(db)
+            server = LiveServer(db, env)
             server.start()
             started.append(server)
         yield started
