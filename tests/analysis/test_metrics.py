@@ -12,6 +12,7 @@ from plunder.analysis import Settings, analyse
 from plunder.cli import main
 from plunder.lab import metrics
 from plunder.lab.store import Row, Run
+from plunder.lab.sweep import measured
 
 
 def test_drama_leads_and_decisiveness_of_a_comeback() -> None:
@@ -66,7 +67,7 @@ def test_metrics_of_stored_rows_replay_their_games() -> None:
         record = play(game, ["random", "greedy"], seed=i)
         assert record.returns is not None and record.scores is not None
         rows.append(Row(i, i, ["random", "greedy"], record.returns, record.scores, {}))
-    low, est_lo, est_hi = metrics.metric_badness("branching", run, rows)
+    low, est_lo, est_hi = measured("branching", rows, "pillage", run).at(0.05)
     assert low < 0 and est_lo <= low <= est_hi  # more branching ranks first: the badness is its negation
     words = metrics.sentences(run, rows, 3)
     assert words[0].startswith("Game-quality metrics") and any(w.startswith("drama: ") for w in words)
@@ -78,6 +79,9 @@ def test_sweep_ranks_by_a_metric(tmp_path: Path) -> None:
                                     "--out", str(tmp_path / "sweep")], catch_exceptions=False)
     assert out.exit_code == 0, out.output
     assert "most mean legal moves per decision" in out.output
+    # the ranked metric has its column, over every game played (4 a variant), with its interval
+    table = (tmp_path / "sweep" / "sweep.md").read_text(encoding="utf-8")
+    assert "| branching (95%) |" in table.splitlines()[0] and table.count(", n=4) |") == 2
     first = out.output.index("square:2x2")
     assert first < out.output.index("square:1x2"), "the bigger board branches more and ranks first"
 
