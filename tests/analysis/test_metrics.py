@@ -25,6 +25,17 @@ def test_drama_leads_and_decisiveness_of_a_comeback() -> None:
     assert metrics.stability(values) == pytest.approx((0.2 + 0.2 + 0.3 + 0.3 + 0.2 + 0.2) / 6)
 
 
+def test_ties_on_the_curve_count_as_docs_lab_md_says() -> None:
+    # docs/lab.md's worked example: a tie for the top is neither trailing nor a leader
+    values = [[0.6, 0.4], [0.5, 0.5], [0.3, 0.7], [0.55, 0.45], [0.2, 0.8]]
+    assert metrics.drama(values, 1) == pytest.approx((0.2 + 0.1) / 2)
+    assert metrics.lead_changes(values) == pytest.approx(3 / 4)
+    assert metrics.decisiveness(values, 1) == pytest.approx(4 / 5)
+    assert metrics.stability(values) == pytest.approx(2 * (0.1 + 0.2 + 0.25 + 0.35) / (4 * 2))
+    # the winner tied for the top at every position never trails: no drama
+    assert metrics.drama([[0.5, 0.5], [0.5, 0.5]], 1) == 0.0
+
+
 def test_a_wire_to_wire_win_has_no_drama_and_is_decided_at_once() -> None:
     values = [[0.6, 0.4], [0.7, 0.3], [1.0, 0.0]]
     assert metrics.drama(values, 0) == 0.0

@@ -94,7 +94,9 @@ def winner(final: State[Any]) -> int | None:
 
 
 def drama(values: list[list[float]], win: int | None) -> float | None:
-    """Mean of (leader's value - winner's value) over positions where the winner is not in the lead."""
+    """Mean of (top value - winner's value) over the positions where the winner trails: its value
+    strictly below the top (tied for the top is not trailing, and such positions are not averaged);
+    0 if it never trails. Browne's average over trailing positions, not Ludii's over every move."""
     if win is None or not values:
         return None
     behind = [max(v) - v[win] for v in values if v[win] < max(v)]
@@ -102,7 +104,8 @@ def drama(values: list[list[float]], win: int | None) -> float | None:
 
 
 def lead_changes(values: list[list[float]]) -> float | None:
-    """Share of consecutive positions whose (lone) leaders differ."""
+    """Changes between consecutive lone leaders (positions tied for the top have no leader and are
+    left out of the sequence), over ``T - 1`` positions; Ludii compares sets of leaders instead."""
     leaders = [x for x in (leader(v) for v in values) if x is not None]
     if len(values) < 2 or single(values):
         return None
