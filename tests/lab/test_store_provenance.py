@@ -161,6 +161,6 @@ def test_the_sources_hash_names_the_code_when_there_is_no_git(tmp_path: Path, mo
     assert provenance.sources("no_such_package_here") == ""
     # outside a checkout the commit is left out and the sources' hash alone names the code
     monkeypatch.setattr(provenance, "commit", lambda start=None: "")
-    code = provenance.code("lab_probe_pkg")
+    code = provenance.code.__wrapped__("lab_probe_pkg")
     assert "commit" not in code and f"sources {provenance.sources()}" in code
     assert code.endswith(f"; lab_probe_pkg unknown sources {after}")

@@ -91,11 +91,13 @@ def sources(package: str = "plunder") -> str:
     return digest.hexdigest()[:16]
 
 
+@functools.cache
 def code(package: str | None = None) -> str:
     """The exact code a result comes from, in words: Plunder's version, its git commit (in a
     checkout) and the hash of its sources (:func:`sources`); and when a game comes from another
     ``package``, that package's version and sources' hash too. Two results of one text were made
-    by the same code (up to files that are not Python: a game's assets)."""
+    by the same code (up to files that are not Python: a game's assets). Read once a process: the
+    code that runs is the code loaded, whatever is committed or edited on disk afterwards."""
     found = commit()
     out = f"plunder {version()}" + (f" commit {found[:12]}" if found else "") + f" sources {sources()}"
     if package and package != "plunder":
