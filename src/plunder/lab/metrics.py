@@ -2,7 +2,8 @@
 uncertainty, stability, branching factor, decision moves and score difference.
 
 Each metric is computed per game and summed up over games as a mean with a 95% bootstrap
-interval (:func:`summarise`). The value-based ones read the analysis engine's value curve
+interval (:func:`summarise`, for a report; a sweep ranks on a normal interval over every game,
+:func:`plunder.lab.sweep.metric_measured`). The value-based ones read the analysis engine's value curve
 (:mod:`plunder.analysis`): per seat, the win probability after each decision where the
 analysis knows one (else the margin in the game's units); the others read the replayed game.
 ``docs/lab.md`` gives each formula and the definition it follows.
@@ -53,7 +54,7 @@ ON_CURVE = ("drama", "stability")
 BY_WINS = "by_wins"
 #: playouts per position when the lab values its games (a small budget: many games are analysed)
 METRIC_SIMS = 8
-#: the most stored games a metric replays and analyses per variant
+#: the most stored games a report's metrics replay and analyse (a sweep's metric rank reads every game)
 METRIC_GAMES = 20
 #: bootstrap resamples of an interval
 RESAMPLES = 2000
