@@ -12,6 +12,7 @@ from plunder.analysis import Settings, analyse
 from plunder.cli import main
 from plunder.lab import metrics
 from plunder.lab.store import Row, Run
+from plunder.lab.sweep import measured
 
 
 def test_drama_leads_and_decisiveness_of_a_comeback() -> None:
@@ -22,6 +23,17 @@ def test_drama_leads_and_decisiveness_of_a_comeback() -> None:
     assert metrics.lead_changes(values) == pytest.approx(1 / 3)
     assert metrics.decisiveness(values, 1) == pytest.approx(2 / 4)
     assert metrics.stability(values) == pytest.approx((0.2 + 0.2 + 0.3 + 0.3 + 0.2 + 0.2) / 6)
+
+
+def test_ties_on_the_curve_count_as_docs_lab_md_says() -> None:
+    # docs/lab.md's worked example: a tie for the top is neither trailing nor a leader
+    values = [[0.6, 0.4], [0.5, 0.5], [0.3, 0.7], [0.55, 0.45], [0.2, 0.8]]
+    assert metrics.drama(values, 1) == pytest.approx((0.2 + 0.1) / 2)
+    assert metrics.lead_changes(values) == pytest.approx(3 / 4)
+    assert metrics.decisiveness(values, 1) == pytest.approx(4 / 5)
+    assert metrics.stability(values) == pytest.approx(2 * (0.1 + 0.2 + 0.25 + 0.35) / (4 * 2))
+    # the winner tied for the top at every position never trails: no drama
+    assert metrics.drama([[0.5, 0.5], [0.5, 0.5]], 1) == 0.0
 
 
 def test_a_wire_to_wire_win_has_no_drama_and_is_decided_at_once() -> None:
@@ -66,7 +78,7 @@ def test_metrics_of_stored_rows_replay_their_games() -> None:
         record = play(game, ["random", "greedy"], seed=i)
         assert record.returns is not None and record.scores is not None
         rows.append(Row(i, i, ["random", "greedy"], record.returns, record.scores, {}))
-    low, est_lo, est_hi = metrics.metric_badness("branching", run, rows)
+    low, est_lo, est_hi = measured("branching", rows, "pillage", run).at(0.05)
     assert low < 0 and est_lo <= low <= est_hi  # more branching ranks first: the badness is its negation
     words = metrics.sentences(run, rows, 3)
     assert words[0].startswith("Game-quality metrics") and any(w.startswith("drama: ") for w in words)
@@ -78,6 +90,9 @@ def test_sweep_ranks_by_a_metric(tmp_path: Path) -> None:
                                     "--out", str(tmp_path / "sweep")], catch_exceptions=False)
     assert out.exit_code == 0, out.output
     assert "most mean legal moves per decision" in out.output
+    # the ranked metric has its column, over every game played (4 a variant), with its interval
+    table = (tmp_path / "sweep" / "sweep.md").read_text(encoding="utf-8")
+    assert "| branching (95%) |" in table.splitlines()[0] and table.count(", n=4) |") == 2
     first = out.output.index("square:2x2")
     assert first < out.output.index("square:1x2"), "the bigger board branches more and ranks first"
 

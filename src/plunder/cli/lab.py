@@ -131,7 +131,7 @@ def sweep_cmd(game_id: str, params: Sequence[str], preset: str | None, grid: Seq
                              seed, progress=lambda k: bar.advance(task, k), backend=backend)
     finally:
         store.close()
-    rows = sweep_table(variants, game_id)
+    rows = sweep_table(variants, game_id, measure)
     result = Table(title=f"{game_id} sweep ranked by {MEASURES[measure]}", header_style="bold")
     for col in rows[0]:
         result.add_column(col)
@@ -154,7 +154,7 @@ def sweep_cmd(game_id: str, params: Sequence[str], preset: str | None, grid: Seq
             for x in xs:
                 value, fmt, title = sweep_shown(measure, by[(y, x)].rows, game_id, by[(y, x)].run)
                 cells[-1].append(value)
-                halves[-1].append(measured(measure, by[(y, x)].rows, game_id).half())
+                halves[-1].append(measured(measure, by[(y, x)].rows, game_id, by[(y, x)].run).half())
         centre = reference(measure, [c for line in cells for c in line], game.num_players)
         (folder / "heatmap.png").write_bytes(heatmap(ys, xs, cells, title, ry, rx, fmt, halves, centre))
     click.echo(f"table: {folder / 'sweep.md'}")

@@ -2,8 +2,8 @@
 
 One Parquet row per stored game, with every column of the store: lists (seats, returns, scores)
 as Parquet lists, mappings (parameters, statistics, agent options) as their canonical JSON text.
-Only rows whose checksum holds and that are plausible are written (rows of another Plunder
-version too: each says its version), by the same checks as the store's reuse, the game's own
+Only rows whose checksum holds and that are plausible are written (rows of other code or agent
+options too: each says its code in ``version`` and its agents' options), by the same checks as the store's reuse, the game's own
 included (:meth:`~plunder.lab.store.Store.verdict`); the others are counted in a warning that
 names the check the first implausible one failed. The file is written
 :data:`EXPORT_BATCH` rows at a time, so a store of any size is exported in bounded memory.
@@ -17,6 +17,7 @@ from typing import Any, Callable
 
 from ..core.errors import ParameterError, quoted
 from ..core.options import writable_file
+from . import provenance
 from .store import CHECKED, Refusals, Store, warn_stderr
 
 #: rows read, converted and written at a time
@@ -52,7 +53,7 @@ def export(store_path: str | Path, out: str | Path, warn: Callable[[str], None] 
             for chunk in store.scan(EXPORT_BATCH):
                 kept = []
                 for run, row in chunk:
-                    wrong, words = store.verdict(run, row)
+                    wrong, words = store.verdict(run, row, made_here=False)
                     if wrong in skipped.counts:
                         skipped.add(wrong, words)
                     else:
@@ -65,7 +66,7 @@ def export(store_path: str | Path, out: str | Path, warn: Callable[[str], None] 
                     written += len(kept)
     finally:
         store.close()
-    said = skipped.words(store.version)
+    said = skipped.words(provenance.code())
     if said:
         warn(f"results file {source}: rows left out of the export: {said}")
     return written

@@ -2,7 +2,8 @@
 uncertainty, stability, branching factor, decision moves and score difference.
 
 Each metric is computed per game and summed up over games as a mean with a 95% bootstrap
-interval (:func:`summarise`). The value-based ones read the analysis engine's value curve
+interval (:func:`summarise`, for a report; a sweep ranks on a normal interval over every game,
+:func:`plunder.lab.sweep.metric_measured`). The value-based ones read the analysis engine's value curve
 (:mod:`plunder.analysis`): per seat, the win probability after each decision where the
 analysis knows one (else the margin in the game's units); the others read the replayed game.
 ``docs/lab.md`` gives each formula and the definition it follows.
@@ -45,9 +46,15 @@ METRICS = {
 }
 #: metrics for which more is what a designer ranks first (``--rank drama``: most drama first)
 MORE_IS_FIRST = ("drama", "lead", "uncertainty", "branching", "decisions")
+#: metrics that are always a share (0 to 1): a sweep's precision is absolute for them
+SHARES = ("lead", "decisive", "uncertainty", "decisions")
+#: metrics in the curve's units: a share when the analysis knows win probabilities, else the game's margins
+ON_CURVE = ("drama", "stability")
+#: the key of a game's figures saying whether its curve was win probabilities (1.0) or margins (0.0)
+BY_WINS = "by_wins"
 #: playouts per position when the lab values its games (a small budget: many games are analysed)
 METRIC_SIMS = 8
-#: the most stored games a metric replays and analyses per variant
+#: the most stored games a report's metrics replay and analyse (a sweep's metric rank reads every game)
 METRIC_GAMES = 20
 #: bootstrap resamples of an interval
 RESAMPLES = 2000
@@ -88,7 +95,9 @@ def winner(final: State[Any]) -> int | None:
 
 
 def drama(values: list[list[float]], win: int | None) -> float | None:
-    """Mean of (leader's value - winner's value) over positions where the winner is not in the lead."""
+    """Mean of (top value - winner's value) over the positions where the winner trails: its value
+    strictly below the top (tied for the top is not trailing, and such positions are not averaged);
+    0 if it never trails. Browne's average over trailing positions, not Ludii's over every move."""
     if win is None or not values:
         return None
     behind = [max(v) - v[win] for v in values if v[win] < max(v)]
@@ -96,7 +105,8 @@ def drama(values: list[list[float]], win: int | None) -> float | None:
 
 
 def lead_changes(values: list[list[float]]) -> float | None:
-    """Share of consecutive positions whose (lone) leaders differ."""
+    """Changes between consecutive lone leaders (positions tied for the top have no leader and are
+    left out of the sequence), over ``T - 1`` positions; Ludii compares sets of leaders instead."""
     leaders = [x for x in (leader(v) for v in values) if x is not None]
     if len(values) < 2 or single(values):
         return None
@@ -161,14 +171,15 @@ def choices(game: Game[Any], record: Record) -> tuple[float, float, float]:
 
 
 def game_metrics(result: GameAnalysis) -> dict[str, float | None]:
-    """Every metric of one analysed game (``None`` where it does not apply: a tie has no winner)."""
+    """Every metric of one analysed game (``None`` where it does not apply: a tie has no winner),
+    and under :data:`BY_WINS` whether its curve was win probabilities."""
     game, record = result.game, result.record
     values, by_wins = curve(result)
     win = winner(replay(record, game)) if record.moves else None
     branching, decisions, spread = choices(game, record)
     return {"drama": drama(values, win), "lead": lead_changes(values), "decisive": decisiveness(values, win),
             "uncertainty": uncertainty(values, by_wins), "stability": stability(values), "branching": branching,
-            "decisions": decisions, "spread": spread}
+            "decisions": decisions, "spread": spread, BY_WINS: float(by_wins)}
 
 
 def summarise(per_game: Sequence[dict[str, float | None]], seed: int = 0) -> dict[str, Interval | None]:
@@ -205,28 +216,18 @@ def require_analysis(game_id: str, asked: str) -> None:
                              "in its GameEntry): leave it out")
 
 
-def metrics_of_rows(run: Run, rows: Sequence[Row], games: int = METRIC_GAMES) -> list[dict[str, float | None]]:
-    """The metrics of the first ``games`` of ``rows`` (games of ``run``), each replayed from its
-    seed and agents and analysed at :data:`METRIC_SIMS` playouts a position."""
+def metrics_of_rows(run: Run, rows: Sequence[Row], games: int | None = METRIC_GAMES) -> list[dict[str, float | None]]:
+    """The metrics of the first ``games`` of ``rows`` (every row when None; games of ``run``),
+    each replayed from its seed and agents and analysed at :data:`METRIC_SIMS` playouts a position."""
     game = load_game(run.game, **run.params)
     out = []
-    for row in rows[:games]:
+    for row in rows[:games] if games is not None else rows:
         key = (run.key(), row.seed, tuple(row.seats))
         if key not in _seen:
             record = play(game, row.seats, row.seed)
             _seen[key] = game_metrics(_engine.analyse(record, Settings(sims=METRIC_SIMS)))
         out.append(_seen[key])
     return out
-
-
-def metric_badness(name: str, run: Run, rows: Sequence[Row]) -> tuple[float, float, float]:
-    """A metric as ``--rank`` reads it: (estimate, low, high), lower ranked first."""
-    found = summarise(metrics_of_rows(run, rows))[name]
-    if found is None:
-        return (math.inf, math.inf, math.inf)
-    if name in MORE_IS_FIRST:
-        return -found.mean, -found.high, -found.low
-    return found.mean, found.low, found.high
 
 
 def sentences(run: Run, rows: Sequence[Row], games: int = METRIC_GAMES) -> list[str]:

@@ -5,14 +5,18 @@ Open it with any SQLite client (``sqlite3 lab.sqlite 'select * from games limit 
 canonical parameters, agents, base seed); game ``i`` of a run used seed ``base + i``. Lists and
 mappings are stored as canonical JSON text.
 
-Every row also says how it was made: the Plunder version and git commit, each agent's options
-with the defaults filled in, the time and the command; and carries a checksum of all that. A
-row is reused only when it was made by this version, its checksum holds and it is plausible
-(as many seats, returns and scores as the game has players, the seats rotated as the runner
-seats them, the seed ``base + index``, finite numbers, and whatever the game's own check,
-``GameEntry.study.plausibility``, knows its rules bound); any other row is played again, with a
-warning saying how many and why, naming the check that failed. A file written before rows
-carried their version is refused.
+Every row also says how it was made: the exact code (:func:`provenance.code`: Plunder's version,
+git commit and sources' hash, and an outside game's package), each agent's full options with the
+defaults filled in, the time and the command; and carries a checksum of all that. A row is
+reused only when its checksum holds, it was made by this code with these agents' options, and it
+is plausible (as many seats, returns and scores as the game has players, the seats rotated as
+the runner seats them, the seed ``base + index``, finite numbers, and whatever the game's own
+check, ``GameEntry.study.plausibility``, knows its rules bound); any other row is played again,
+with a warning saying how many and why: which code or which agent's options made it, or the
+check that failed. A file written before rows carried their version is refused.
+
+The checksum guards against accidents (a row edited by hand or another tool, a file half
+written), not against a forger: it is a plain SHA-256 that anyone can recompute.
 """
 
 from __future__ import annotations
@@ -62,7 +66,8 @@ CHECKED = ("game", "params", "agents", "base_seed", "game_index", "seed", "seats
 
 
 def checksum(values: Sequence[Any]) -> str:
-    """The SHA-256 of a row's :data:`CHECKED` columns, as canonical JSON."""
+    """The SHA-256 of a row's :data:`CHECKED` columns, as canonical JSON (no key: it finds
+    accidental changes, and anyone may recompute it)."""
     return hashlib.sha256(canonical_json(list(values)).encode("utf-8")).hexdigest()
 
 
@@ -109,8 +114,9 @@ class Store:
         self.path = Path(path)
         self.command = provenance.command() if command is None else command
         self.warn = warn
-        self.version, self.commit = provenance.version(), provenance.commit()
+        self.commit = provenance.commit()
         self._options: dict[tuple[str, str, str, int], str] = {}
+        self._codes: dict[str, str] = {}
         self._checking: tuple[tuple[str, str, str, int] | None, Check | None] = (None, None)
         writable_file(self.path, "results file")
         try:
@@ -141,14 +147,32 @@ class Store:
             "and base_seed=? and game_index<? order by game_index", (*run.key(), 2 ** 62 if games is None else games))
         return list(cur)
 
-    def verdict(self, run: Run, row: Sequence[Any]) -> tuple[str, str]:
+    def code(self, run: Run) -> str:
+        """The exact code that plays ``run`` here (:func:`provenance.code`, with the game's own
+        package when it comes from outside Plunder), stored in every row's ``version``."""
+        if run.game not in self._codes:
+            try:
+                package = type(load_game(run.game, **run.params)).__module__.partition(".")[0]
+            except ParameterError:  # a game not installed (plunder export): Plunder's code alone
+                package = None
+            self._codes[run.game] = provenance.code(package)
+        return self._codes[run.game]
+
+    def verdict(self, run: Run, row: Sequence[Any], made_here: bool = True) -> tuple[str, str]:
         """Why a stored row (its :data:`CHECKED` columns, then its checksum) may not be reused, and
-        in words: ``("", "")`` when it may, else ``version``, ``checksum`` or ``implausible`` with
-        the check that failed (:func:`implausibility`)."""
-        if row[CHECKED.index("version")] != self.version:
-            return "version", ""
+        in words: ``("", "")`` when it may, else ``checksum``; ``code`` (made by other code, which);
+        ``agents`` (made with other agent options, whose); or ``implausible`` with the check that
+        failed (:func:`implausibility`). ``made_here`` False leaves out the code and the options (an
+        export keeps rows of other code: each says its own)."""
+        at = CHECKED.index
         if checksum(row[:-1]) != row[-1]:
             return "checksum", ""
+        if made_here:
+            if row[at("version")] != self.code(run):
+                return "code", str(row[at("version")])
+            changed = other_options(str(row[at("agent_options")]), self.options(run))
+            if changed:
+                return "agents", changed
         why = implausibility(run, row, self._check(run))
         return ("implausible", why) if why else ("", "")
 
@@ -163,14 +187,14 @@ class Store:
 
     def _sound(self, run: Run, rows: list[tuple[Any, ...]]) -> tuple[list[tuple[Any, ...]], str]:
         """The rows that may be reused, and what was wrong with the others (words for a warning)."""
-        kept, why = [], Refusals(("version", "checksum", "implausible"))
+        kept, why = [], Refusals(("checksum", "code", "agents", "implausible"))
         for row in rows:
             wrong, words = self.verdict(run, row)
             if wrong:
                 why.add(wrong, words)
             else:
                 kept.append(row)
-        return kept, why.words(self.version)
+        return kept, why.words(self.code(run))
 
     def scan(self, batch: int) -> Iterable[list[tuple[Run, tuple[Any, ...]]]]:
         """Every stored row with its run, ``batch`` rows at a time (so a file of any size is read in
@@ -193,14 +217,17 @@ class Store:
 
     def options(self, run: Run) -> str:
         """Each agent of ``run`` with its options, defaults filled in, as canonical JSON (a label that
-        is no agent, the clairvoyant's, stands for itself)."""
+        is no agent, the clairvoyant's, stands for itself; so do all of a game not installed)."""
         key = run.key()
         if key not in self._options:
-            game = load_game(run.game, **run.params)
-            resolved = {}
+            try:
+                game: Any = load_game(run.game, **run.params)
+            except ParameterError:
+                game = None
+            resolved: dict[str, Any] = {}
             for spec in dict.fromkeys(run.agents):
                 try:
-                    resolved[spec] = agent_options(spec, game)
+                    resolved[spec] = agent_options(spec, game) if game is not None else {"label": spec}
                 except ParameterError:
                     resolved[spec] = {"label": spec}
             self._options[key] = canonical_json(resolved)
@@ -209,7 +236,7 @@ class Store:
     def add(self, run: Run, results: Iterable[tuple[int, GameResult]]) -> None:
         """Store games (index, result) of ``run``, with how they were made, and commit."""
         key = run.key()
-        made = (self.version, self.commit, self.options(run), provenance.now(), self.command)
+        made = (self.code(run), self.commit, self.options(run), provenance.now(), self.command)
         rows = []
         for i, (seats, returns, scores, stats) in results:
             values = (*key, i, run.seed + i, canonical_json(seats), canonical_json(returns), canonical_json(scores),
@@ -235,29 +262,55 @@ GENERIC = "seats, seeds or numbers that no game gives"
 
 class Refusals:
     """Rows not reused, counted by reason (:meth:`Store.verdict`), with the words of the first
-    implausible one, for a one-line warning."""
+    of each reason (the other code, the agent's other options, the check failed), for a one-line
+    warning."""
 
     def __init__(self, reasons: Sequence[str]) -> None:
         #: rows refused, by reason
         self.counts = dict.fromkeys(reasons, 0)
-        #: the failed check of the first implausible row, and how many others failed another
-        self.first, self.others = "", 0
+        #: the words of the first row refused for each reason, and how many others had other words
+        self.first: dict[str, str] = {}
+        self.others = dict.fromkeys(reasons, 0)
 
     def add(self, reason: str, words: str) -> None:
-        """Count a row refused for ``reason`` (``words``: the check an implausible row failed)."""
+        """Count a row refused for ``reason`` (``words``: what was other, or the check it failed)."""
         self.counts[reason] += 1
-        if reason == "implausible":
-            if not self.first:
-                self.first = words
-            elif words != self.first:
-                self.others += 1
+        if reason not in self.first:
+            self.first[reason] = words
+        elif words != self.first[reason]:
+            self.others[reason] += 1
 
-    def words(self, version: str) -> str:
-        """The refusals in words; '' when there are none."""
-        other = f"; {self.others} of them for other reasons" if self.others else ""
-        words = {"version": f"made by another Plunder version than {version}", "checksum": "failing their checksum",
-                 "implausible": f"implausible ({self.first}{other})"}
-        return "; ".join(f"{n} {words[why]}" for why, n in self.counts.items() if n)
+    def words(self, code: str) -> str:
+        """The refusals in words (``code``: the code running now); '' when there are none."""
+        def detail(why: str) -> str:
+            other = f"; {self.others[why]} of them for other reasons" if self.others[why] else ""
+            return f"{self.first.get(why, '')}{other}"
+        def said(why: str) -> str:
+            if why == "checksum":
+                return "failing their checksum"
+            if why == "code":
+                return f"made by other code ({detail(why)}) than this ({code})"
+            if why == "agents":
+                return f"made with other agent options ({detail(why)})"
+            return f"implausible ({detail(why)})"
+        return "; ".join(f"{n} {said(why)}" for why, n in self.counts.items() if n)
+
+
+def other_options(stored: str, now: str) -> str:
+    """How the agents' options a row was made with (``stored``, canonical JSON) differ from those
+    of now, in words ('' when they do not): the first agent that differs, its options then and now."""
+    if stored == now:
+        return ""
+    try:
+        then, current = json.loads(stored), json.loads(now)
+    except ValueError:
+        return "unreadable options"
+    if not isinstance(then, dict) or not isinstance(current, dict):
+        return "unreadable options"
+    for spec in sorted(set(then) | set(current)):
+        if then.get(spec) != current.get(spec):
+            return f"{spec}: {canonical_json(then.get(spec))} then, {canonical_json(current.get(spec))} now"
+    return ""
 
 
 def game_check(run: Run) -> Check | None:

@@ -5,6 +5,10 @@ ranking measure is at most ``precision`` wide on each side, when it is clearly w
 variant, or when it reached the most games allowed; so games go where the ranking is still in
 doubt. Games are stored (one row each), so an interrupted sweep resumes.
 
+Every measure stops on itself: a game-quality metric (``--rank drama``) on the normal interval of
+its mean over every game the variant played (each game replayed and analysed), not on the win
+rate; the skill gap on an interval that is never clipped.
+
 "Clearly worse" is a test with a stated family-wise error (:data:`FAMILY_ERROR`): over the whole
 sweep, the chance that any variant as good as the best is ever called clearly worse is at most
 5% (up to the normal approximation of the intervals). The error is spent evenly over the most
@@ -26,7 +30,7 @@ from typing import Callable, Sequence
 from ..core.errors import ParameterError
 from ..core.registry import load_game
 from .measures import Share, agents_of, game_stat, pct, seat_points, ties, wins
-from .metrics import METRICS, MORE_IS_FIRST, metric_badness, metrics_of_rows, require_analysis, summarise
+from .metrics import BY_WINS, METRICS, MORE_IS_FIRST, ON_CURVE, SHARES, metrics_of_rows, require_analysis
 from .report import length_of
 from ..backends import Backend, LocalPool
 from .run import collect_many
@@ -66,10 +70,12 @@ def skill_gap(rows: Sequence[Row]) -> tuple[float, float, float]:
 
     Luck versus skill, as the report measures it: the wider the gap between agents on the same
     variant, the more of the result the player controls. The interval runs from the strongest's low
-    end less the weakest's high end to the other way round (wider than a paired interval).
+    end less the weakest's high end to the other way round, each end a 97.5% Wilson interval, so
+    the gap's misses with at most 5% whatever the dependence between the agents' results (they
+    share games). It is never clipped: a low end below 0 says the agents may not differ at all.
     """
     weak, strong = measured("skill", rows, "").shares
-    return skill_gap_of(weak, strong)
+    return gap_interval(weak, strong)
 
 
 def lengths_of(rows: Sequence[Row], game_id: str) -> list[float]:
@@ -100,7 +106,9 @@ class Measured:
     """A variant's ranking measure, summed up once from its rows, with its interval at any error.
 
     ``kind``: ``share`` (a proportion, ``flip`` when higher is better), ``distance`` (a proportion's
-    distance from ``centre``), ``gap`` (the strongest less the weakest of ``shares``) or ``mean``.
+    distance from ``centre``), ``gap`` (the strongest less the weakest of ``shares``) or ``mean``
+    (a mean over ``n`` games, ``flip`` when more is better). ``scale``: what ``--precision`` is a
+    fraction of (1 for a share; a mean in the game's own units, its own size).
     """
 
     kind: str
@@ -110,6 +118,7 @@ class Measured:
     mean: float = 0.0
     sd: float = 0.0
     n: int = 0
+    scale: float = 1.0
 
     def at(self, error: float) -> tuple[float, float, float]:
         """(estimate, low, high) of the badness, lower being better, missing with chance ``error``."""
@@ -118,13 +127,13 @@ class Measured:
                 v = math.inf if not self.n else self.mean
                 return v, v, v
             half = z_of(error) * self.sd / math.sqrt(self.n)
+            if self.flip:
+                return -self.mean, -self.mean - half, -self.mean + half
             return self.mean, self.mean - half, self.mean + half
         if self.kind == "gap":
-            # each end's interval misses with half the error, so the gap's misses with at most the error
             weak, strong = self.shares
-            z = z_of(error / 2)
-            (weak_lo, weak_hi), (strong_lo, strong_hi) = weak.at(z), strong.at(z)
-            return weak.p - strong.p, weak_lo - strong_hi, min(0.0, weak_hi - strong_lo)
+            gap, lo, hi = gap_interval(weak, strong, error)
+            return -gap, -hi, -lo
         share = self.shares[0]
         lo, hi = share.at(z_of(error))
         if self.kind == "distance":
@@ -137,24 +146,49 @@ class Measured:
 
     def half(self) -> float:
         """The half-width of the 95% interval of what is estimated (the proportion, the gap, the mean
-        length): the larger of its two sides."""
-        if self.kind == "mean":
+        length or metric): the larger of its two sides."""
+        if self.kind in ("mean", "gap"):
             est, lo, hi = self.at(FAMILY_ERROR)
             return max(est - lo, hi - est)
-        if self.kind == "gap":
-            gap, lo, hi = skill_gap_of(*self.shares)
-            return (hi - lo) / 2
         return self.shares[0].half
 
 
-def skill_gap_of(weak: Share, strong: Share) -> tuple[float, float, float]:
-    """The gap ``strong - weak`` with the conservative interval of :func:`skill_gap`."""
-    (weak_lo, weak_hi), (strong_lo, strong_hi) = weak.interval, strong.interval
-    return strong.p - weak.p, max(0.0, strong_lo - weak_hi), strong_hi - weak_lo
+def gap_interval(weak: Share, strong: Share, error: float = FAMILY_ERROR) -> tuple[float, float, float]:
+    """The gap ``strong - weak`` with an interval missing with chance at most ``error``: each end's
+    Wilson interval misses with half of it (a union bound, so it holds however the two agents'
+    results depend on each other), unclipped."""
+    z = z_of(error / 2)
+    (weak_lo, weak_hi), (strong_lo, strong_hi) = weak.at(z), strong.at(z)
+    return strong.p - weak.p, strong_lo - weak_hi, strong_hi - weak_lo
 
 
-def measured(measure: str, rows: Sequence[Row], game_id: str) -> Measured:
-    """The ranking measure ``measure`` of ``rows`` (games of ``game_id``), summed up."""
+#: how a metric rank gets each game's metrics (run, rows) -> one mapping a game: every game replayed
+#: and analysed; the stopping rule's simulations draw them instead
+PerGame = Callable[[Run, Sequence[Row]], list[dict[str, float | None]]]
+
+
+def every_game(run: Run, rows: Sequence[Row]) -> list[dict[str, float | None]]:
+    """The metrics of every one of ``rows`` (a sweep ranks on all its games, not a sample)."""
+    return metrics_of_rows(run, rows, None)
+
+
+def metric_measured(name: str, per_game: Sequence[dict[str, float | None]]) -> Measured:
+    """The metric ``name`` over the games where it applies: its mean with a normal interval; the
+    precision is absolute for a share, else a fraction of the mean (a metric in the game's units)."""
+    values = [float(v) for g in per_game if (v := g.get(name)) is not None]
+    share = name in SHARES or (name in ON_CURVE and bool(per_game) and all(g.get(BY_WINS) for g in per_game))
+    mean = statistics.fmean(values) if values else 0.0
+    return Measured("mean", mean=mean, sd=statistics.stdev(values) if len(values) > 1 else 0.0, n=len(values),
+                    flip=name in MORE_IS_FIRST, scale=1.0 if share else abs(mean))
+
+
+def measured(measure: str, rows: Sequence[Row], game_id: str, run: Run | None = None,
+             per_game: PerGame = every_game) -> Measured:
+    """The ranking measure ``measure`` of ``rows`` (games of ``game_id``), summed up; a game-quality
+    metric reads ``per_game`` of the variant's ``run``."""
+    if measure in METRICS:
+        assert run is not None, "a game-quality metric replays the variant's games: give its run"
+        return metric_measured(measure, per_game(run, rows))
     players = len(rows[0].seats) if rows else 1
     if measure == "ties":
         return Measured("share", (ties(rows),))
@@ -165,8 +199,9 @@ def measured(measure: str, rows: Sequence[Row], game_id: str) -> Measured:
         return Measured("gap", (shares[0], shares[-1]))
     if measure == "short":
         lengths = lengths_of(rows, game_id)
-        return Measured("mean", mean=statistics.fmean(lengths) if lengths else 0.0,
-                        sd=statistics.stdev(lengths) if len(lengths) > 1 else 0.0, n=len(lengths))
+        mean = statistics.fmean(lengths) if lengths else 0.0
+        return Measured("mean", mean=mean, sd=statistics.stdev(lengths) if len(lengths) > 1 else 0.0, n=len(lengths),
+                        scale=abs(mean))
     if measure == "near50":
         return Measured("distance", (wins(rows),), 0.5)
     return Measured("share", (wins(rows),), flip=True)
@@ -226,8 +261,8 @@ def shown(measure: str, rows: Sequence[Row], game_id: str, run: Run | None = Non
     """What a heat-map cell shows for ``measure``: the value, its format and the map's title (a
     game-quality metric needs the variant's ``run``, to replay its games)."""
     if measure in METRICS and run is not None:
-        found = summarise(metrics_of_rows(run, rows))[measure]
-        return (math.nan if found is None else found.mean), "{:.3g}", METRICS[measure]
+        metric = measured(measure, rows, game_id, run)
+        return (metric.mean if metric.n else math.nan), "{:.3g}", METRICS[measure]
     if measure == "seat":
         return seat_points(rows, 0).p, "{:.0%}", "first seat's points (a tie counts a share)"
     if measure == "ties":
@@ -235,9 +270,9 @@ def shown(measure: str, rows: Sequence[Row], game_id: str, run: Run | None = Non
     if measure == "skill":
         return skill_gap(rows)[0], "{:.0%}", "strongest less weakest agent's win rate"
     if measure == "short":
-        measured = length_of(game_id)
-        assert measured is not None, "sweep() refuses --rank short for a game with no length measure"
-        return mean_length(rows, game_id)[0], "{:.1f}", f"mean length ({measured.unit})"
+        unit = length_of(game_id)
+        assert unit is not None, "sweep() refuses --rank short for a game with no length measure"
+        return mean_length(rows, game_id)[0], "{:.1f}", f"mean length ({unit.unit})"
     return wins(rows).p, "{:.0%}", "win rate"
 
 
@@ -255,11 +290,10 @@ def narrow(summary: Measured, precision: float) -> bool:
     """Whether the 95% interval of what is estimated is within ``precision`` on each side.
 
     The half-width is the estimate's own (a distance from 50% or the even share is measured on the
-    proportion's interval); a length (``short``) is compared with ``precision`` times its mean,
-    since its unit is the game's own.
+    proportion's interval); a length (``short``) or a metric in the game's units is compared with
+    ``precision`` times its mean (:attr:`Measured.scale`). A mean of fewer than two games is never narrow.
     """
-    scale = abs(summary.mean) if summary.kind == "mean" else 1.0
-    return summary.n != 1 and summary.half() <= precision * scale
+    return (summary.kind != "mean" or summary.n > 1) and summary.half() <= precision * summary.scale
 
 
 @dataclass
@@ -271,11 +305,9 @@ class Variant:
     rows: list[Row] = field(default_factory=list)
     status: str = "playing"
 
-    def measure(self, name: str) -> tuple[float, float, float]:
-        """The ranking measure so far."""
-        if name in METRICS:
-            return metric_badness(name, self.run, self.rows)
-        return badness(name, self.rows, self.run.game)
+    def measure(self, name: str, per_game: PerGame = every_game) -> tuple[float, float, float]:
+        """The ranking measure so far, as (badness, low, high), lower being better."""
+        return measured(name, self.rows, self.run.game, self.run, per_game).at(FAMILY_ERROR)
 
 
 def check_rank(game_id: str, agents: Sequence[str], measure: str) -> None:
@@ -320,11 +352,11 @@ Fetch = Callable[[Sequence[tuple[Variant, int]]], list[list[Row]]]
 
 
 def play_rounds(variants: Sequence[Variant], measure: str, game_id: str, batch: int, most: int, precision: float,
-                fetch: Fetch) -> None:
+                fetch: Fetch, per_game: PerGame = every_game) -> None:
     """Give every variant still playing its next ``batch`` games from ``fetch`` until each stops.
 
-    The games come from ``fetch`` so the stopping rule can be checked on outcomes drawn without
-    playing (tests simulate thousands of sweeps).
+    The games come from ``fetch`` (and a metric's figures from ``per_game``) so the stopping rule
+    can be checked on outcomes drawn without playing (tests simulate thousands of sweeps).
     """
     looks = max(1, math.ceil(most / batch))
     while any(v.status == "playing" for v in variants):
@@ -333,7 +365,7 @@ def play_rounds(variants: Sequence[Variant], measure: str, game_id: str, batch: 
         playing = [v for v in variants if v.status == "playing"]
         for v, rows in zip(playing, fetch([(v, min(most, len(v.rows) + batch)) for v in playing])):
             v.rows = rows
-        summaries = [measured(measure, v.rows, game_id) for v in variants]
+        summaries = [measured(measure, v.rows, game_id, v.run, per_game) for v in variants]
         worse = clearly_worse(summaries, FAMILY_ERROR / looks)
         for k, v in enumerate(variants):
             if v.status != "playing":
@@ -356,10 +388,26 @@ def length(rows: Sequence[Row], game_id: str) -> float | None:
     return statistics.median(values) if values else None
 
 
-def table(variants: Sequence[Variant], game_id: str) -> list[dict[str, str]]:
-    """One row of words per variant, best first: values, games, win rate (not in self-play), the first
-    seat's points (a tie shares the win), ties, length, the gap between the strongest and weakest
-    agents (when there are two or more), why it stopped."""
+def ranked_column(measure: str, v: Variant, game_id: str) -> dict[str, str]:
+    """The column of what a metric or length rank ranks on (the other measures have theirs in
+    every table): its mean with the 95% interval the stopping rule reads, and the games it stands on."""
+    if measure not in METRICS and measure != "short":
+        return {}
+    found = measured(measure, v.rows, game_id, v.run)
+    name = f"{measure} (95%)" if measure in METRICS else "mean length (95%)"
+    if found.n < 2:
+        return {name: "-" if not found.n else f"{found.mean:.3g} (n=1)"}
+    est, lo, hi = found.at(FAMILY_ERROR)
+    if found.flip:
+        est, lo, hi = -est, -hi, -lo
+    return {name: f"{est:.3g} ({lo:.3g} to {hi:.3g}, n={found.n})"}
+
+
+def table(variants: Sequence[Variant], game_id: str, measure: str = "win") -> list[dict[str, str]]:
+    """One row of words per variant, best first: values, games, the ranked metric or mean length
+    (``measure``) with its interval, win rate (not in self-play), the first seat's points (a tie
+    shares the win), ties, length, the gap between the strongest and weakest agents (when there are
+    two or more), why it stopped."""
     out = []
     for v in variants:
         w, first = wins(v.rows), seat_points(v.rows, 0)
@@ -371,7 +419,7 @@ def table(variants: Sequence[Variant], game_id: str) -> list[dict[str, str]]:
         # one agent in every seat wins 1/players of the seats by construction: no column for that
         self_play = players > 1 and not skill
         rate = {} if self_play else {"win rate (95%)": f"{pct(w.p)} ({pct(lo)}-{pct(hi)})"}
-        out.append({**v.values, "games": str(len(v.rows)), **rate,
+        out.append({**v.values, "games": str(len(v.rows)), **ranked_column(measure, v, game_id), **rate,
                     "first seat": first.words() if players > 1 else "-",
                     "ties": ties(v.rows).words() if players > 1 else "-",
                     "median length": "-" if med is None else f"{med:g}",
