@@ -110,6 +110,7 @@ def tap_move(page: Page, move: str, rng: random.Random) -> None:
         aim_says(page, f"Aiming at {x},{y}.")
         assert page.locator("#hub-aim svg.loupe circle.ghost").count() == 1  # the magnified view shows the aim
         thumb_tap(page, "#hub-aim button.place")
+        page.wait_for_selector("#hub-aim", state="hidden")  # the next position has come
         return
     first, second = move[4:].split("-")
     centres = dot_centres(page)
@@ -129,6 +130,7 @@ def tap_move(page: Page, move: str, rng: random.Random) -> None:
     assert looks[0] is not None and looks[1] is not None and looks[0] != looks[1], looks
     assert looks[2] == looks[0]
     thumb_tap(page, "#hub-aim button.join")
+    page.wait_for_selector("#hub-aim", state="hidden")  # the next position has come
 
 
 def test_a_whole_hubs_game_by_jittered_taps_on_a_phone(browser: Browser, live_server: LiveServer, tmp_path: Path) -> None:
@@ -153,6 +155,7 @@ def test_a_whole_hubs_game_by_jittered_taps_on_a_phone(browser: Browser, live_se
                 aim_says(page, f"Dot {first} picked")
                 screenshot(page, "touch-hubs-pick-phone", tmp_path)
                 thumb_tap(page, "#hub-aim button.cancel")
+                page.wait_for_selector("#hub-aim", state="hidden")
             tap_move(page, move, rng)
             if not shots.get(kind, True):
                 shots[kind] = True
