@@ -86,10 +86,11 @@ def default_seat(seat: int) -> str:
 
 
 def render_form(request: Request, game_id: str, error: str = "", given: dict[str, str] | None = None,
-                status_code: int = 200) -> Response:
-    """The form for ``game_id``; ``error`` says why a submission was refused and ``given`` holds
-    its fields (``preset``, ``p.<name>``, ``seat.<i>``) to show again. The POST handler calls
-    this to answer a refused submission."""
+                status_code: int = 200, error_field: str = "") -> Response:
+    """The form for ``game_id``; ``error`` says why a submission was refused (beside the field
+    ``error_field`` if it names one, else atop the form) and ``given`` holds its fields
+    (``preset``, ``p.<name>``, ``seat.<i>``) to show again. The POST handler calls this to
+    answer a refused submission."""
     if game_id not in game_ids():
         raise HTTPException(404, f"no game {game_id!r}")
     form = form_of(game_id)
@@ -99,7 +100,8 @@ def render_form(request: Request, game_id: str, error: str = "", given: dict[str
     return templates.TemplateResponse(request, "new.html", {
         "game": form, "seat_kinds": SEAT_KINDS, "values": values, "seats": seats,
         "shown": seats_shown(form, values),
-        "preset": given.get("preset", ""), "rated": given.get("rated") == "on", "error": error},
+        "preset": given.get("preset", ""), "rated": given.get("rated") == "on", "error": error,
+        "error_field": error_field},
         status_code=status_code)
 
 

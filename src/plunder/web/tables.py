@@ -253,7 +253,7 @@ class Tables:
             raise Refused(f"{game.title} is played by {game.num_players}: give every seat a player")
         refusal = ratings.rated_refusal(game, choices) if rated else None
         if refusal:
-            raise Refused(refusal)
+            raise Refused(refusal, field="rated")
         if not await self.upkeep.loads.claim(GAMES_ON, self.games_on(), MAX_GAMES_ON):
             raise Full(f"The server has {MAX_GAMES_ON:,} games in progress, its limit; "
                        "try again in a few minutes.")
