@@ -99,9 +99,9 @@ def render_form(request: Request, game_id: str, error: str = "", given: dict[str
     seats = [given.get(f"seat.{i}", default_seat(i)) for i in range(form["max_seats"])]
     return templates.TemplateResponse(request, "new.html", {
         "game": form, "seat_kinds": SEAT_KINDS, "values": values, "seats": seats,
+        "error_field": error_field,
         "shown": seats_shown(form, values),
-        "preset": given.get("preset", ""), "rated": given.get("rated") == "on", "error": error,
-        "error_field": error_field},
+        "preset": given.get("preset", ""), "rated": given.get("rated") == "on", "error": error},
         status_code=status_code)
 
 
