@@ -25,6 +25,9 @@ from ..core.params import Param
 from ..core.registry import entry, game_ids
 from .templating import templates
 
+#: the most example values shown under a field
+MAX_EXAMPLES = 3
+
 #: what a seat can be, in the order the form offers them: (field value, label)
 SEAT_KINDS = (("me", "Me"), ("hotseat", "Hotseat (me too, on this screen)"), ("open", "Open seat for a friend"),
               ("easy", "AI: easy"), ("medium", "AI: medium"), ("hard", "AI: hard"))
@@ -65,6 +68,9 @@ def form_of(game_id: str) -> dict[str, Any]:
             "select": picks if seats or (picks and len(picks) == len(spec.choices)) else [],
             # file:PATH is the terminal's: the server never reads its own files for a browser
             "suggest": picks, "forms": [c for c in spec.choices if c not in picks and not c.startswith("file:")],
+            # values the presets give it, shown as examples (the forms above are the tooltip's)
+            "examples": list(dict.fromkeys(v[spec.name] for v in cls.presets.values()
+                                           if v.get(spec.name, spec.default) != spec.default))[:MAX_EXAMPLES],
         })
     defaults = {spec.name: spec.default for spec in cls.param_specs}
     presets = {name: {**defaults, **values} for name, values in cls.presets.items()}
