@@ -127,7 +127,7 @@ async def new_game(request: Request) -> Response:
     except Refused as exc:
         # the form again, with what was given and why it was refused
         given = {k: v for k, v in form.multi_items() if isinstance(v, str)}
-        return render_form(request, game_id, exc.message, given, status_code=400)
+        return render_form(request, game_id, exc.message, given, status_code=400, error_field=exc.field)
     response = RedirectResponse(request.url_for("play", game_id=new_id).path, status_code=303)
     return remember(response, request, token) if minted else response
 

@@ -8,8 +8,10 @@ rematch", has the rules; the names' are :mod:`.names`', the stored rows :mod:`.r
 
 from __future__ import annotations
 
+import json
 import time
 from typing import Any
+from urllib.parse import quote, unquote
 
 from starlette.exceptions import HTTPException
 from starlette.requests import HTTPConnection, Request
@@ -41,13 +43,32 @@ def hashed_token(conn: HTTPConnection) -> str | None:
     return identity_of(conn)
 
 
+#: the cookie carrying a refused name back to the page its form was on (:func:`set_name_route`),
+#: read once: people.js clears it as the page shows it, and it lasts a minute at most without
+NAME_REFUSED_COOKIE = "plunder_name_refused"
+NAME_REFUSED_SECONDS = 60
+
+
+def refused_name(request: Request) -> tuple[str, str] | None:
+    """The name refused on the way to this page and why (``(why, typed)``), if one was."""
+    raw = request.cookies.get(NAME_REFUSED_COOKIE)
+    try:
+        said = json.loads(unquote(raw)) if raw else None
+        return (str(said["error"]), str(said["given"])) if isinstance(said, dict) else None
+    except (ValueError, KeyError):  # a cookie mangled on the way: no message rather than a 500
+        return None
+
+
 def header(request: Request) -> dict[str, Any]:
-    """What every page's header shows of this browser: its name and whether it chose it."""
+    """What every page's header shows of this browser: its name, whether it chose it, and a
+    name just refused (``error``, with what was typed as ``given``) beside the name field."""
     try:
         name, chosen = name_of(tables_of(request).store, hashed_token(request))
     except Exception:  # an error page of a server whose store is gone still renders
         name, chosen = "", True
-    return {"name": name, "chosen": chosen, "max": MAX_NAME_CHARS}
+    refused = refused_name(request)
+    return {"name": name, "chosen": chosen, "max": MAX_NAME_CHARS,
+            "error": refused[0] if refused else "", "given": refused[1] if refused else name}
 
 
 templates.env.globals["people_header"] = header
@@ -74,10 +95,16 @@ async def set_name_route(request: Request) -> Response:
         name = normalise(given, default_name(acting_for(request, token)))
         await tables_of(request).db(keep_name, tables_of(request).store, acting_for(request, token), name)
     except NameRefused as exc:
-        # the form shown again with what was typed, less what cannot be sent back (a surrogate half)
+        # back to the page the form was on, the form there open with why and what was typed
+        # (less what cannot be sent back: a surrogate half); the name page, if it came from there
         typed = given[:200].encode("utf-8", "replace").decode("utf-8")
-        return templates.TemplateResponse(request, "name.html", {"error": str(exc), "next": back, "given": typed},
-                                          status_code=400)
+        if str(form.get("from") or "") == "page":
+            return templates.TemplateResponse(request, "name.html", {"error": str(exc), "next": back, "given": typed},
+                                              status_code=400)
+        refused = RedirectResponse(back, status_code=303)
+        refused.set_cookie(NAME_REFUSED_COOKIE, quote(json.dumps({"error": str(exc), "given": typed})),
+                           max_age=NAME_REFUSED_SECONDS, samesite="lax")
+        return remember(refused, request, token) if minted else refused
     await tables_of(request).renamed(acting_for(request, token))
     response = RedirectResponse(back, status_code=303)
     return remember(response, request, token) if minted else response

@@ -32,6 +32,9 @@ CLOCK_CHOICES = ((AUTO, f"Automatic: {TimeControl.parse(DEFAULT).words} with a s
                  *((t, f"Live: {TimeControl.parse(t).words}") for t in LIVE_PRESETS),
                  *((t, f"Turn-based: {TimeControl.parse(t).words}") for t in TURN_PRESETS))
 
+#: the most example values shown under a field
+MAX_EXAMPLES = 3
+
 #: what a seat can be, in the order the form offers them: (field value, label)
 SEAT_KINDS = (("me", "Me"), ("hotseat", "Hotseat (me too, on this screen)"), ("open", "Open seat for a friend"),
               ("easy", "AI: easy"), ("medium", "AI: medium"), ("hard", "AI: hard"))
@@ -72,6 +75,9 @@ def form_of(game_id: str) -> dict[str, Any]:
             "select": picks if seats or (picks and len(picks) == len(spec.choices)) else [],
             # file:PATH is the terminal's: the server never reads its own files for a browser
             "suggest": picks, "forms": [c for c in spec.choices if c not in picks and not c.startswith("file:")],
+            # values the presets give it, shown as examples (the forms above are the tooltip's)
+            "examples": list(dict.fromkeys(v[spec.name] for v in cls.presets.values()
+                                           if v.get(spec.name, spec.default) != spec.default))[:MAX_EXAMPLES],
         })
     defaults = {spec.name: spec.default for spec in cls.param_specs}
     presets = {name: {**defaults, **values} for name, values in cls.presets.items()}
@@ -93,10 +99,11 @@ def default_seat(seat: int) -> str:
 
 
 def render_form(request: Request, game_id: str, error: str = "", given: dict[str, str] | None = None,
-                status_code: int = 200) -> Response:
-    """The form for ``game_id``; ``error`` says why a submission was refused and ``given`` holds
-    its fields (``preset``, ``p.<name>``, ``seat.<i>``) to show again. The POST handler calls
-    this to answer a refused submission."""
+                status_code: int = 200, error_field: str = "") -> Response:
+    """The form for ``game_id``; ``error`` says why a submission was refused (beside the field
+    ``error_field`` if it names one, else atop the form) and ``given`` holds its fields
+    (``preset``, ``p.<name>``, ``seat.<i>``) to show again. The POST handler calls this to
+    answer a refused submission."""
     if game_id not in game_ids():
         raise HTTPException(404, f"no game {game_id!r}")
     form = form_of(game_id)
@@ -105,6 +112,7 @@ def render_form(request: Request, game_id: str, error: str = "", given: dict[str
     seats = [given.get(f"seat.{i}", default_seat(i)) for i in range(form["max_seats"])]
     return templates.TemplateResponse(request, "new.html", {
         "game": form, "seat_kinds": SEAT_KINDS, "values": values, "seats": seats,
+        "error_field": error_field,
         "shown": seats_shown(form, values),
         "clock_choices": CLOCK_CHOICES, "clock": given.get("clock", AUTO),
         "preset": given.get("preset", ""), "rated": given.get("rated") == "on", "error": error},

@@ -66,12 +66,14 @@ CLAIM_SECONDS = 30.0
 
 class Refused(Exception):
     """A request the game refuses: ``message`` in a player's words, ``detail`` the full reason
-    (with the ruling id) where the rules gave one."""
+    (with the ruling id) where the rules gave one, ``field`` the form field it is about (said
+    beside it), if one."""
 
-    def __init__(self, message: str, detail: str = "") -> None:
+    def __init__(self, message: str, detail: str = "", field: str = "") -> None:
         super().__init__(message)
         self.message = message
         self.detail = detail or message
+        self.field = field
 
 
 class Full(Refused):

@@ -308,9 +308,10 @@ class Tables:
             raise Refused(f"{game.title} is played by {game.num_players}: give every seat a player")
         refusal = ratings.rated_refusal(game, choices) if rated else None
         if refusal:
-            raise Refused(refusal)
+            raise Refused(refusal, field="rated")
         if rated and control is None:
-            raise Refused("A rated game has a time control, so that its result is one played against the clock.")
+            raise Refused("A rated game has a time control, so that its result is one played against the clock.",
+                          field="clock")
         await self.admit()
         seats = []
         for choice in choices:

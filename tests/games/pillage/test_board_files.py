@@ -11,7 +11,7 @@ import pytest
 import plunder
 from plunder.games.pillage import planar
 from plunder.games.pillage.board import MAX_BOXES, MAX_COORDINATE, MAX_DENOMINATOR, MAX_DOTS
-from plunder.games.pillage.contents import MAX_SCORE, MAX_VALUE
+from plunder.games.pillage.contents import MAX_SCORE, MAX_VALUE, content_short, content_text, parse_content, parse_legend
 from plunder.games.pillage.rules import PillageGame
 
 
@@ -234,3 +234,12 @@ def test_a_bad_board_file_is_named_by_its_path(tmp_path: Path) -> None:
     path.write_text(json.dumps(square_file(1, 1, drawn=5)))
     with pytest.raises(plunder.ParameterError, match=rf"board='file:{path}' is not allowed: .*'drawn' list"):
         PillageGame.load(board=f"file:{path}")
+
+
+def test_a_modifier_has_one_spelling_on_the_board_and_in_words() -> None:
+    """Issue 39: the picture's code spells a modifier's operations as its text (the log, the
+    rules, the form) does: ``+-2FA`` beside ``+-2 food/armor``, never a second sign such as ±."""
+    legend = parse_legend("food:5,weapons:5,armor:5")
+    content = parse_content("+-2 food/armor", legend)
+    assert content_text(content, legend) == "+-2 food/armor"
+    assert content_short(content, legend) == "+-2FA"

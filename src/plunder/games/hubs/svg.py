@@ -25,6 +25,8 @@ MARGIN = 36.0
 MIN_WIDTH = 600.0
 #: best segments offered as buttons
 SEGMENT_BUTTONS = 12
+#: the smallest words on the sheet, at its drawn size (the page keeps them this large on screen)
+MIN_TEXT = 10.0
 
 
 def svg(state: HubsState, shown: Shown | None = None) -> str:
@@ -66,9 +68,12 @@ def svg(state: HubsState, shown: Shown | None = None) -> str:
     joining = not placing and bool(legal) and not old
     for k, p in enumerate(dots):
         px, py = at(p)
-        pic.open(class_="action dot" if joining else "dot", data_dot=label(k))
+        # a finished round's dots (shown while the next round's first dot is placed) are marked
+        # past: they take no point of the fresh sheet
+        pic.open(class_="action dot" if joining else "dot past" if old else "dot", data_dot=label(k))
         pic.circle(px, py, radius, SEAT[1] if degree[k] else "#7d8ea8", stroke="#ffffff", stroke_width=1.5)
-        pic.text(px, py + radius * 0.42, str(degree[k]), radius * 1.15, "#ffffff", anchor="middle", bold=True)
+        count = max(radius * 1.15, MIN_TEXT)
+        pic.text(px, py + count * 0.36, str(degree[k]), count, "#ffffff", anchor="middle", bold=True, class_="count")
         pic.close()
     for k, p in enumerate(dots):
         px, py = at(p)
@@ -113,11 +118,11 @@ def _ticks(pic: Picture, w: int, h: int, left: float, top: float, step: float, r
     for x in range(0, w, every):
         px = left + x * step
         pic.line(px, bottom, px, bottom + radius + 2, MUTED)
-        pic.text(px, bottom + radius + 13, str(x), 10, MUTED, anchor="middle")
+        pic.text(px, bottom + radius + 13, str(x), MIN_TEXT, MUTED, anchor="middle", class_="tick")
     for y in range(0, h, every):
         py = top + (h - 1 - y) * step
         pic.line(left - radius - 2, py, left, py, MUTED)
-        pic.text(left - radius - 4, py + 3.5, str(y), 10, MUTED, anchor="end")
+        pic.text(left - radius - 4, py + 3.5, str(y), MIN_TEXT, MUTED, anchor="end", class_="tick")
 
 
 def _label_spot(px: float, py: float, name: str, radius: float, boxes: list[tuple[float, float, float, float]],

@@ -160,12 +160,13 @@ def content_text(content: Content, legend: Legend) -> str:
 
 
 def content_short(content: Content, legend: Legend) -> str:
-    """A few characters for the picture: ``$3``, ``F``, ``-5FWA``, ``±2FA``."""
+    """A few characters for the picture: ``$3``, ``F``, ``-5FWA``, ``+-2FA``: a modifier's
+    operations spelled as its text, the log and the rules spell them (one spelling everywhere)."""
     if isinstance(content, Doubloons):
         return f"${content.n}"
     if isinstance(content, Commodity):
         return legend.short(content.kind)
-    ops = "".join(content.ops).replace("+-", "±")  # one character, so the code fits a box
+    ops = "".join(content.ops)
     return f"{ops}{content.amount}" + "".join(legend.short(k)[0] for k in content.kinds)
 
 

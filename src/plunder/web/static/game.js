@@ -51,6 +51,7 @@
   }
 
   function link(how) {
+    root.classList.toggle("offline", how !== "live");  // the "Your turn" badge is off while down
     const el = $("link");
     el.className = "link " + how;
     el.textContent = how === "live" ? "● live" : "○ reconnecting…";
@@ -123,6 +124,8 @@
     if (pending && socket && socket.readyState === WebSocket.OPEN) resend(msg);
     board.innerHTML = msg.svg;
     $("status").textContent = msg.status;
+    // "Your turn" said once: by the badge while connected (the status, when it says the same, hides)
+    $("status").classList.toggle("said-by-badge", msg.status === $("turn").textContent);
     const mine = (msg.you || []).length > 0;
     root.classList.toggle("spectator", !mine);
     root.classList.toggle("my-turn", !!msg.your_turn);

@@ -2,7 +2,8 @@
 // title's "(n) " prefix when it is this browser's turn in n games, and on the lobby and My games
 // pages their lists, each pushed by the server over the /live WebSocket as it changes (made
 // again after a pause when it closes); and on a finished game's page the Rematch button and
-// offer (the game page's state messages, passed on by game.js as "plunder:state").
+// offer (the game page's state messages, passed on by game.js as "plunder:state"); the name
+// form folded on a phone.
 "use strict";
 (function () {
   const people = document.getElementById("people");
@@ -11,6 +12,13 @@
   const page = lists.lobby ? "lobby" : lists.mine ? "mine" : "";
   const FIRST_PAUSE = 1000, LAST_PAUSE = 30000;   // ms before connecting again, doubled each time
   let pause = FIRST_PAUSE;
+
+  // on a phone the name form of a guest who has not chosen a name folds away (its summary
+  // opens it) rather than take a quarter of every page; a name just refused keeps it open
+  // with the reason beside the field, a reason said once (the cookie that carried it is spent)
+  const me = people.querySelector("details.me");
+  if (me && me.open && !me.hasAttribute("data-refused") && matchMedia("(max-width: 560px)").matches) me.open = false;
+  document.cookie = "plunder_name_refused=; Max-Age=0; Path=/; SameSite=Lax";
 
   function marker(n) {
     const count = document.getElementById("turn-count");
