@@ -27,17 +27,21 @@ MARK_COLOURS = {"inaccuracy": "#e0b000", "mistake": "#e07000", "blunder": "#c000
 FAINT = 0.25
 
 
-def position_of(move: MoveAnalysis) -> int:
-    """The x of a judged move: the number of the position it led to (as the move list counts)."""
-    return move.ply + 1
-
-
 def curve_png(result: GameAnalysis, highlight: int = 0) -> bytes:
     """The value curve of ``result`` per seat, as PNG bytes; with more than two seats, seat
     ``highlight`` is drawn strong and the others faint."""
+    fig = curve_figure(result, highlight)
+    buf = io.BytesIO()
+    fig.savefig(buf, format="png", dpi=90, metadata={"Software": None})
+    plt.close(fig)
+    return buf.getvalue()
+
+
+def curve_figure(result: GameAnalysis, highlight: int = 0) -> "plt.Figure":
+    """The figure :func:`curve_png` draws (the caller closes it)."""
     by_wins = bool(result.moves) and all(m.wins is not None for m in result.moves)
     fig, ax = plt.subplots(figsize=(8, 3.8))
-    xs = [position_of(m) for m in result.moves]
+    xs = [m.position for m in result.moves]
     crowded = len(result.record.players) > 2
     for seat, name in enumerate(result.record.players):
         strong = not crowded or seat == highlight
@@ -60,11 +64,8 @@ def curve_png(result: GameAnalysis, highlight: int = 0) -> bytes:
     ax.set_ylabel("win probability" if by_wins else f"margin ({result.units})")
     ax.set_title(f"{result.game.title}: value after each move")
     ax.legend(fontsize=7, loc="best")
-    buf = io.BytesIO()
     fig.tight_layout()
-    fig.savefig(buf, format="png", dpi=90, metadata={"Software": None})
-    plt.close(fig)
-    return buf.getvalue()
+    return fig
 
 
 def _error(move: MoveAnalysis, seat: int, by_wins: bool) -> float:

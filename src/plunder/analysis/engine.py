@@ -99,6 +99,12 @@ class MoveAnalysis:
     margin_errors: list[float] | None = None
     win_errors: list[float] | None = None
 
+    @property
+    def position(self) -> int:
+        """The number of the position the move led to: how the move list, the tables and the
+        curve's x axis all number the move."""
+        return self.ply + 1
+
     def loss_words(self) -> str:
         """The loss in words: the solver's figure as it is, an estimate as an estimate rounded
         to what its standard error allows ("about 40" for 42.7 ± 6)."""

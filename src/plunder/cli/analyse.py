@@ -72,7 +72,7 @@ def show(result: GameAnalysis, all_moves: bool) -> None:
         if m.mark == "good" and not all_moves:
             continue
         style = MARK_STYLES[m.mark]
-        table.add_row(str(m.ply + 1), game.seat_name(m.seat), m.played, f"[{style}]{m.mark}[/]" if style else m.mark,
+        table.add_row(str(m.position), game.seat_name(m.seat), m.played, f"[{style}]{m.mark}[/]" if style else m.mark,
                       m.loss_words(), "-" if m.win_loss is None else f"{100 * m.win_loss:.0f}",
                       "" if m.best == m.played else m.best, "solver" if m.exact else f"playouts, {m.candidates} moves")
     console.print(table)
@@ -81,7 +81,7 @@ def show(result: GameAnalysis, all_moves: bool) -> None:
                 "unclear", "worst moves"):
         summary.add_column(col)
     for s in result.summary():
-        worst = ", ".join(f"{m.ply + 1}. {m.played} (-{m.loss_words()})" for m in s.worst) or "-"
+        worst = ", ".join(f"{m.position}. {m.played} (-{m.loss_words()})" for m in s.worst) or "-"
         summary.add_row(game.seat_name(s.seat), s.name, str(s.decisions), f"{s.average_loss:.2f}",
                         str(s.marks["inaccuracy"]), str(s.marks["mistake"]), str(s.marks["blunder"]),
                         str(s.marks["unclear"]), worst)

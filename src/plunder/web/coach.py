@@ -74,7 +74,7 @@ class Coaching:
 
     def at(self, n: int) -> MoveAnalysis | None:
         """The judged move that led to position ``n``, if it is judged yet."""
-        return next((m for m in self.result.moves if m.ply + 1 == n), None)
+        return next((m for m in self.result.moves if m.position == n), None)
 
     def add(self, move: MoveAnalysis, words: tuple[str, str]) -> None:
         """A judged move arrived."""
@@ -100,7 +100,7 @@ class Coaching:
             out["error"] = self.error
         if status == "done":
             out["summary"] = [{"seat": s.seat, "decisions": s.decisions, "average_loss": round(s.average_loss, 2),
-                               "marks": s.marks, "worst": [m.ply + 1 for m in s.worst]}
+                               "marks": s.marks, "worst": [m.position for m in s.worst]}
                               for s in self.result.summary()]
         return out
 
@@ -112,7 +112,7 @@ def move_data(move: MoveAnalysis, words: tuple[str, str]) -> dict[str, Any]:
     def rounded(xs: list[float] | None, digits: int) -> list[float] | None:
         return None if xs is None else [round(x, digits) for x in xs]
 
-    return {"n": move.ply + 1, "seat": move.seat, "played": move.played, "best": move.best,
+    return {"n": move.position, "seat": move.seat, "played": move.played, "best": move.best,
             "played_words": words[0], "best_words": words[1], "loss": round(move.loss, 2),
             "loss_words": move.loss_words(), "error": round(move.error, 3),
             "win_loss": None if move.win_loss is None else round(move.win_loss, 3), "mark": move.mark,
