@@ -7,8 +7,10 @@ import re
 from pathlib import Path
 
 import matplotlib.pyplot as plt
+import numpy as np
 from click.testing import CliRunner
 from matplotlib.collections import PolyCollection
+from matplotlib.colors import to_rgb, to_rgba_array
 
 from plunder import load_game, play
 from plunder.analysis import Settings, analyse
@@ -27,7 +29,7 @@ def test_the_curves_x_axis_is_the_tables_move_number(tmp_path: Path) -> None:
     result = analyse(record)
     fig = curve_figure(result)
     try:
-        xs = [list(line.get_xdata()) for line in fig.axes[0].get_lines()]
+        xs = [[int(x) for x in np.asarray(line.get_xdata(), dtype=float)] for line in fig.axes[0].get_lines()]
     finally:
         plt.close(fig)
     decisions = [i + 1 for i, m in enumerate(record.moves) if m.by is not None]
@@ -53,7 +55,7 @@ def test_estimates_get_a_band_and_extra_seats_are_faint() -> None:
         plt.close(fig)
     assert [line.get_alpha() for line in lines] == [FAINT, FAINT, 1.0, FAINT, FAINT]
     assert len(bands) == 1  # the strong seat's band only
-    assert bands[0].get_facecolor()[0][:3].tolist() == list(plt.matplotlib.colors.to_rgb(lines[2].get_color()))
+    assert tuple(to_rgba_array(bands[0].get_facecolor())[0][:3]) == to_rgb(lines[2].get_color())
 
 
 def test_a_highlight_past_the_seats_is_a_one_line_error(tmp_path: Path) -> None:
