@@ -6,6 +6,7 @@ on a desktop and on a phone by touch, the page shows the marks the server kept."
 from __future__ import annotations
 
 import json
+import math
 import urllib.request
 from pathlib import Path
 
@@ -158,4 +159,47 @@ def test_an_uploaded_finished_record_is_analysed(page: Page, live_server: LiveSe
     shown(page, first)
     text = page.locator("#coach-better").inner_text()
     assert "Better: " in text or ("unclear" in text and "Perhaps better: " in text), text
+    assert page.errors == []  # type: ignore[attr-defined]
+
+
+def test_five_seats_stay_readable_one_strong_the_others_faint(page: Page, live_server: LiveServer,
+                                                              tmp_path: Path) -> None:
+    """A 5-player Crossroads curve: the seat of the move the player is at is drawn strong with its
+    band, the others faint; stepping to another seat's move makes that seat the strong one. The
+    analysis is the server's shape, answered by the test (the drawing is what is checked)."""
+    record = plunder.play(plunder.load_game("crossroads", players="5"), ["random"] * 5, seed=3)
+    path = tmp_path / "game.json"
+    path.write_text(record.to_json())
+    decisions = [(i + 1, m.by) for i, m in enumerate(record.moves) if m.by is not None]
+    moves = [{"n": n, "seat": by, "played": "x", "best": "x", "played_words": "x", "best_words": "x", "loss": 0.0,
+              "loss_words": "about 0", "error": 1.0, "win_loss": None, "mark": "unclear" if k % 7 == 3 else "good",
+              "margins": [round(4 * math.sin(k / 40 + 1.3 * s), 2) for s in range(5)], "wins": None,
+              "margin_errors": [0.8] * 5, "win_errors": None, "exact": False}
+             for k, (n, by) in enumerate(decisions)]
+    body = {"status": "done", "done": len(moves), "total": len(moves), "units": "gold",
+            "thresholds": {"inaccuracy": 3, "mistake": 8, "blunder": 15}, "seats": [f"Seat {s}" for s in range(5)],
+            "since": 0, "moves": moves,
+            "summary": [{"seat": s, "decisions": 1, "average_loss": 0, "worst": [],
+                         "marks": {"good": 0, "inaccuracy": 0, "mistake": 0, "blunder": 0, "unclear": 0}}
+                        for s in range(5)]}
+    page.route("**/analyse", lambda route: route.fulfill(status=200, content_type="application/json",
+                                                         body=json.dumps(body)))
+    page.goto(live_server.url + "/replay")
+    page.set_input_files("input[name=file]", str(path))
+    page.get_by_role("button", name="Show the replay").click()
+    page.wait_for_selector("#replay")
+    page.get_by_role("button", name="Analyse").click()
+    page.wait_for_function("() => document.getElementById('replay').dataset.analysed === 'yes'")
+    assert page.locator("#coach-curve polyline.seat-line").count() == 5
+    assert page.locator("#coach-curve polyline.seat-line.faint").count() == 4
+    assert page.locator("#coach-curve polyline.seat-line:not(.faint)").get_attribute("data-seat") == "0"
+    assert page.locator("#coach-curve polygon.band:not(.faint)").count() == 1
+    other = next((n, by) for n, by in decisions if by == 3)
+    page.locator(f'#moves li[data-n="{other[0]}"] a').click()
+    shown(page, other[0])
+    assert page.locator("#coach-curve polyline.seat-line:not(.faint)").get_attribute("data-seat") == "3"
+    assert page.locator("#coach-curve polygon.band:not(.faint)").get_attribute("data-seat") == "3"
+    assert page.locator(".coach-legend li.focus").inner_text().startswith("Seat 3")
+    page.locator("#coach-curve").scroll_into_view_if_needed()
+    screenshot(page, "coach-five-seats-desktop", tmp_path)
     assert page.errors == []  # type: ignore[attr-defined]
