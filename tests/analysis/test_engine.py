@@ -7,8 +7,8 @@ import pytest
 from plunder import load_game, play
 from plunder.analysis import DiskCache, Engine, Settings, analyse, margins
 from plunder.analysis import engine as engine_module
-from plunder.analysis.engine import judged
-from plunder.analysis.value import SURE_Z, Valuation
+from plunder.analysis.engine import about, judged
+from plunder.analysis.value import Valuation, confident_mark
 from plunder.core.capabilities import Analysis
 from plunder.core.errors import ParameterError, RecordError
 from plunder.core.record import Record
@@ -127,21 +127,51 @@ def test_bad_settings_and_records_are_refused() -> None:
         analyse(bad)
 
 
-def test_a_loss_found_by_playouts_counts_only_as_far_as_it_is_sure() -> None:
-    rules: Analysis = Analysis(units="gold", inaccuracy=1, mistake=3, blunder=6)
-    noisy = Valuation("b", [10.0, -10.0], [2.0, -2.0], None, None, 6, False, 24, error=2.0)
-    found = judged(0, 0, "a", noisy, rules)
-    assert found.loss == pytest.approx(8.0 - SURE_Z * 2.0) and found.mark == "mistake" and found.best == "b"
+RULES: Analysis = Analysis(units="gold", inaccuracy=1, mistake=3, blunder=6)
+
+
+def test_a_mark_on_playouts_is_given_only_where_its_interval_clears_the_threshold() -> None:
+    # 8 ± 2: the interval 4..12 clears the mistake threshold (3) but not the blunder's (6)
+    clear = Valuation("b", [10.0, -10.0], [2.0, -2.0], None, None, 6, False, 24, error=2.0)
+    found = judged(0, 0, "a", clear, RULES)
+    assert found.loss == pytest.approx(8.0) and found.error == 2.0
+    assert found.mark == "mistake" and found.best == "b"
+    # the same estimate at ± 5: -2..18 straddles every threshold; neither good nor a mark
     unsure = Valuation("b", [10.0, -10.0], [2.0, -2.0], None, None, 6, False, 24, error=5.0)
-    doubt = judged(0, 0, "a", unsure, rules)
-    assert doubt.loss == 0.0 and doubt.mark == "good" and doubt.best == "a"
+    doubt = judged(0, 0, "a", unsure, RULES)
+    assert doubt.mark == "unclear" and doubt.loss == pytest.approx(8.0) and doubt.best == "b"
+
+
+def test_a_fixed_estimate_near_a_threshold_is_unclear_and_a_clear_one_is_marked() -> None:
+    # just above the blunder threshold (6.3 ± 0.4: 5.5..7.1) is no sure blunder: a mistake, at least
+    assert confident_mark(RULES, 6.3, 0.4) == "mistake"
+    assert confident_mark(RULES, 6.3, 0.1) == "blunder"
+    # near the inaccuracy threshold, on either side: unclear, never good
+    assert confident_mark(RULES, 0.9, 0.2) == "unclear"
+    assert confident_mark(RULES, 1.1, 0.2) == "unclear"
+    assert confident_mark(RULES, 0.5, 0.2) == "good" and confident_mark(RULES, 1.5, 0.2) == "inaccuracy"
+    # the move played came top with a rival close behind (gap below 0): good only when sure
+    assert confident_mark(RULES, -0.5, 0.2) == "good" and confident_mark(RULES, -0.5, 1.0) == "unclear"
+
+
+def test_an_exact_loss_is_marked_by_the_thresholds_alone() -> None:
+    exact = Valuation("b", [1.5, -1.5], [0.0, 0.0], None, None, 3, True, 0)
+    found = judged(0, 0, "a", exact, RULES)
+    assert found.mark == "inaccuracy" and found.loss == 1.5 and found.loss_words() == "1.5" and found.best == "b"
+
+
+def test_estimates_are_worded_as_estimates() -> None:
+    estimate = judged(0, 0, "a", Valuation("b", [0.0, 0.0], [0.0, 0.0], None, None, 6, False, 56, error=6.0,
+                                           gap=42.72), RULES)
+    assert estimate.loss_words() == "about 40"
+    assert about(42.72, 1.0) == "about 43" and about(42.72, 0.2) == "about 42.7" and about(3.3, 40.0) == "about 3"
 
 
 def test_the_second_looks_gap_is_the_loss_where_it_was_taken() -> None:
-    rules: Analysis = Analysis(units="gold", inaccuracy=1, mistake=3, blunder=6)
-    # the first look's margins differ by 8; played on again, the best move was 3 ± 1 better
-    again = Valuation("b", [10.0, -10.0], [2.0, -2.0], None, None, 6, False, 56, error=1.0, gap=3.0)
-    found = judged(0, 0, "a", again, rules)
-    assert found.loss == pytest.approx(3.0 - SURE_Z * 1.0) and found.mark == "inaccuracy" and found.best == "b"
-    gone = Valuation("b", [10.0, -10.0], [2.0, -2.0], None, None, 6, False, 56, error=1.0, gap=-2.0)
-    assert judged(0, 0, "a", gone, rules).loss == 0.0 and judged(0, 0, "a", gone, rules).best == "a"
+    # the first look's margins differ by 8; played on again, the best move was 3 ± 0.5 better
+    again = Valuation("b", [10.0, -10.0], [2.0, -2.0], None, None, 6, False, 56, error=0.5, gap=3.0)
+    found = judged(0, 0, "a", again, RULES)
+    assert found.loss == pytest.approx(3.0) and found.mark == "inaccuracy" and found.best == "b"
+    gone = Valuation("b", [10.0, -10.0], [2.0, -2.0], None, None, 6, False, 56, error=0.3, gap=-2.0)
+    assert judged(0, 0, "a", gone, RULES).loss == 0.0 and judged(0, 0, "a", gone, RULES).best == "a"
+    assert judged(0, 0, "a", gone, RULES).mark == "good"

@@ -12,6 +12,7 @@ from plunder import load_game, play
 from plunder.analysis import value as value_module
 from plunder.analysis.value import Task, value_task
 from plunder.core.game import State
+from plunder.core.registry import entry
 
 
 class Spy:
@@ -78,10 +79,14 @@ def test_every_candidate_of_a_round_meets_the_same_dice(monkeypatch: pytest.Monk
         assert all(s[:reached] == seen[0][:reached] for s in seen), f"round {i}: the candidates met different dice"
 
 
-def test_a_loss_is_measured_again_on_fresh_rounds(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Where the first look is sure of a loss, the best move and the move played are played on
-    over rounds the first look did not use, and the loss is theirs."""
+def test_a_loss_is_measured_on_fresh_rounds_and_close_calls_get_more_up_to_the_cap(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Where the first look is sure of a loss, or its interval straddles a threshold, the move
+    played and its best rival are played on over rounds the first look did not use (doubling
+    while the interval straddles a threshold), never past the cap."""
     game = load_game("profiteer")
+    analysis = entry("profiteer").analysis
+    assert analysis is not None
     record = play(game, ["random"] * game.num_players, seed=3)
     drawn: list[int] = []
     original = value_module.round_rngs
@@ -92,21 +97,30 @@ def test_a_loss_is_measured_again_on_fresh_rounds(monkeypatch: pytest.MonkeyPatc
 
     monkeypatch.setattr(value_module, "round_rngs", noted)
     state = game.new_initial_state()
-    looked = 0
-    for move in record.moves:
-        if move.by is not None and looked < 3:
+    looked = grown = 0
+    for move in record.moves[:40]:
+        if move.by is not None:
             drawn.clear()
             task = Task(f"key{len(move.action)}", state, move.action, sims=24, depth=0, playout="profit", seed=0,
                         exact=False)
             found = value_task(task)
             rounds = max(value_module.MIN_ROUNDS, 24 // found.candidates)
-            if found.gap is not None:
+            first = rounds * found.candidates
+            fresh = [i for i in drawn if i >= rounds]
+            extra = len(set(fresh))
+            assert sorted(set(fresh)) == list(range(rounds, rounds + extra))  # fresh rounds, each used once
+            assert len(fresh) == 2 * extra  # the rival and the move played
+            assert found.playouts == first + len(fresh) <= value_module.ADAPT_CAP * max(24, first)
+            gap = found.gap if found.gap is not None else 0.0
+            if extra:
                 looked += 1
-                fresh = [i for i in drawn if i >= rounds]
-                assert sorted(set(fresh)) == list(range(rounds, rounds + value_module.CONFIRM_ROUNDS))
-                assert len(fresh) == 2 * value_module.CONFIRM_ROUNDS  # the best move and the move played
-                assert found.playouts == rounds * found.candidates + len(fresh)
+                # played on while straddling a threshold, unless one more doubling (of at most the
+                # first look's rounds and the fresh ones) would pass the cap
+                doubled = found.playouts + 2 * (rounds + extra)
+                assert value_module.settled(analysis, gap, found.error) or doubled > value_module.ADAPT_CAP * max(24, first)
             else:
-                assert max(drawn) < rounds
+                assert found.candidates == 1 or value_module.settled(analysis, gap, found.error)
+            grown += extra > value_module.CONFIRM_ROUNDS
         state = state.apply_text(move.action)
-    assert looked == 3, "a random player's game has moves the first look is sure are losses"
+    assert looked >= 3, "a random player's game has decisions the first look cannot settle"
+    assert grown >= 1, "some close call got more rounds than a second look's"

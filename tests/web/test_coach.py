@@ -81,8 +81,11 @@ def test_a_finished_game_is_analysed_and_kept(server: TestClient, monkeypatch: p
     decisions = [i + 1 for i, m in enumerate(record.moves) if m.by is not None]
     assert [m["n"] for m in body["moves"]] == decisions and body["total"] == len(decisions) == len(valued)
     assert all(m["mark"] in MARKS and m["loss"] >= 0 and len(m["margins"]) == 2 for m in body["moves"])
-    # a marked move names a better one, in words; a good one is its own best
-    assert all((m["best"] != m["played"]) == (m["loss"] > 0) for m in body["moves"])
+    # a marked move names a better one, in words; a move named no better one loses nothing
+    assert all(m["best"] != m["played"] for m in body["moves"] if m["mark"] in ("inaccuracy", "mistake", "blunder"))
+    assert all(m["loss"] > 0 for m in body["moves"] if m["best"] != m["played"])
+    # an estimate is worded as one; the solver's figure as it is
+    assert all(m["loss_words"].startswith("about ") != m["exact"] for m in body["moves"])
     assert [s["seat"] for s in body["summary"]] == [0, 1]
     assert sum(s["decisions"] for s in body["summary"]) == len(decisions)
 
@@ -105,6 +108,38 @@ def test_a_finished_game_is_analysed_and_kept(server: TestClient, monkeypatch: p
     good = next(m for m in body["moves"] if m["best"] == m["played"])
     assert server.get(f"{config['better']}{good['n']}").status_code == 404
     assert server.get(f"{config['better']}0").status_code == 404
+
+
+def test_a_finished_analysis_is_kept_in_the_store_for_every_process(tmp_path: Path,
+                                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    """Another server process (a fresh app over the same store) serves a game's finished analysis
+    at once, values nothing again, and draws its better moves; an analysis made by another
+    version of the coach is not served."""
+    url = f"sqlite:///{tmp_path / 'plunder.db'}"
+    with TestClient(create_app(url, ai_workers=0)) as first:
+        game_id = finished_game(first)
+        assert first.post(f"/replay/game/{game_id}/analyse").status_code in (200, 202)
+        body = waited(first, game_id)
+        assert body["status"] == "done"
+    valued: list[str] = []
+
+    async def counted(self: Thinkers, key: str, task: Task) -> Valuation:
+        valued.append(task.key)
+        raise AssertionError("a kept analysis is not made again")
+
+    monkeypatch.setattr(Thinkers, "value", counted)
+    with TestClient(create_app(url, ai_workers=0)) as second:
+        shown = second.get(f"/replay/game/{game_id}/analysis")
+        assert shown.status_code == 200 and shown.json()["status"] == "done"
+        assert shown.json()["moves"] == body["moves"] and shown.json()["summary"] == body["summary"]
+        assert second.post(f"/replay/game/{game_id}/analyse").json()["moves"] == body["moves"]
+        marked = max(body["moves"], key=lambda m: m["loss"])
+        if marked["best"] != marked["played"]:
+            assert second.get(f"/replay/game/{game_id}/better/{marked['n']}").status_code == 200
+        assert valued == []
+    monkeypatch.setattr(coach, "MADE_BY", "engine 0, 1 playouts")  # another coach's rows are not served
+    with TestClient(create_app(url, ai_workers=0)) as third:
+        assert third.get(f"/replay/game/{game_id}/analysis").status_code == 404
 
 
 def test_values_are_read_as_they_arrive(server: TestClient, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -6,7 +6,8 @@ game's :class:`~plunder.core.capabilities.Analysis` says the position is small e
 by paired playouts at a budget counted in playouts (reproducible from the analysis seed). A
 move's *loss* is the mover's margin after the best move found minus its margin after the
 move played, in the game's own units, marked good / inaccuracy / mistake / blunder by the
-game's thresholds (``docs/analysis.md``).
+game's thresholds; a loss found by playouts is an estimate with an interval, and is marked only
+as far as the interval clears a threshold, else ``unclear`` (``docs/analysis.md``).
 
 Positions are valued in worker processes (``workers``) and cached by key: the game, its
 parameters, the moves reaching the position, the move played and the settings
@@ -17,6 +18,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import math
 import sqlite3
 from concurrent.futures import Executor, ProcessPoolExecutor
 from dataclasses import dataclass, field
@@ -30,18 +32,19 @@ from ..core.errors import ParameterError, RecordError
 from ..core.game import Game, State
 from ..core.record import Record, replay
 from ..core.registry import entry, load_game
-from .value import SURE_Z, Task, Valuation, analysis_of, value_task
+from .value import SURE_Z, UNCLEAR, Task, Valuation, analysis_of, confident_mark, value_task
 
 #: raised with any change to how a position is valued, so a disk cache of older values is not read
-ENGINE_VERSION = 3
+ENGINE_VERSION = 4
 #: the largest playout budget per position
 MAX_SIMS = 100_000
 #: the longest playout cut
 MAX_DEPTH = 10_000
 #: how many of a player's worst moves the summary names
 WORST_MOVES = 3
-#: marks from best to worst
-MARKS = ("good", "inaccuracy", "mistake", "blunder")
+#: marks from best to worst, then the mark of a playout-valued move whose loss the playouts
+#: cannot place on one side of a threshold
+MARKS = ("good", "inaccuracy", "mistake", "blunder", UNCLEAR)
 
 
 @dataclass(frozen=True)
@@ -73,11 +76,13 @@ class MoveAnalysis:
     #: the move played, and the best move found (canonical texts)
     played: str
     best: str
-    #: the mover's margin after the best move minus after the move played (>= 0), in units
+    #: the mover's margin after the best move minus after the move played (>= 0), in units: the
+    #: solver's exact figure, or the playouts' estimate (see :attr:`error`)
     loss: float
     #: the drop of the mover's win probability (``None`` where none is known)
     win_loss: float | None
-    #: good, inaccuracy, mistake or blunder
+    #: good, inaccuracy, mistake, blunder, or unclear (playouts only: the loss's interval
+    #: straddles a threshold)
     mark: str
     #: per seat, the margin after the move played: the value curve
     margins: list[float]
@@ -87,6 +92,23 @@ class MoveAnalysis:
     exact: bool
     #: candidate moves compared
     candidates: int
+    #: the standard error of :attr:`loss` (0 when exact)
+    error: float = 0.0
+    #: per seat, the standard error of :attr:`margins` and of :attr:`wins` (the curve's band;
+    #: ``None`` where exact, or no win probability is known)
+    margin_errors: list[float] | None = None
+    win_errors: list[float] | None = None
+
+    @property
+    def position(self) -> int:
+        """The number of the position the move led to: how the move list, the tables and the
+        curve's x axis all number the move."""
+        return self.ply + 1
+
+    def loss_words(self) -> str:
+        """The loss in words: the solver's figure as it is, an estimate as an estimate rounded
+        to what its standard error allows ("about 40" for 42.7 ± 6)."""
+        return f"{self.loss:g}" if self.exact else about(self.loss, self.error)
 
 
 @dataclass
@@ -255,17 +277,33 @@ def _run(tasks: list[Task], workers: int) -> Iterable[Valuation]:
 
 
 def judged(ply: int, seat: int, played: str, value: Valuation, analysis: Analysis[Any]) -> MoveAnalysis:
-    """A valued decision as a judged move: its loss (the margin gap less :data:`SURE_Z` standard
-    errors, for playouts), win-probability drop and mark; the better move is named only where
-    the loss is above 0."""
+    """A valued decision as a judged move: its loss, win-probability drop and mark. An exact loss
+    is marked by the thresholds; an estimate only as far as its interval (:data:`SURE_Z` standard
+    errors each side) clears them, else ``unclear`` (:func:`~.value.confident_mark`). The better
+    move is named where the loss is above 0 and the move is not called good on an estimate whose
+    interval reaches 0."""
     gap = value.best_margins[seat] - value.played_margins[seat] if value.gap is None else value.gap
-    loss = max(0.0, gap - SURE_Z * value.error) if value.best != played else 0.0
+    loss = max(0.0, gap) if value.best != played else 0.0
+    mark = analysis.mark(loss) if value.exact else confident_mark(analysis, gap, value.error)
+    named = loss > 0 and (value.exact or mark != "good" or gap - SURE_Z * value.error > 0)
     win_loss = None
     if value.best_wins is not None and value.played_wins is not None:
-        win_loss = max(0.0, value.best_wins[seat] - value.played_wins[seat]) if loss > 0 else 0.0
-    best = value.best if loss > 0 else played  # no better move where none is surely better
-    return MoveAnalysis(ply, seat, played, best, loss, win_loss, analysis.mark(loss), value.played_margins,
-                        value.played_wins, value.exact, value.candidates)
+        win_loss = max(0.0, value.best_wins[seat] - value.played_wins[seat]) if named else 0.0
+    return MoveAnalysis(ply, seat, played, value.best if named else played, loss, win_loss, mark,
+                        value.played_margins, value.played_wins, value.exact, value.candidates,
+                        0.0 if value.exact else value.error, value.margin_errors, value.win_errors)
+
+
+def about(estimate: float, error: float) -> str:
+    """``estimate`` in words as an estimate: "about" and the figure rounded to the power of ten
+    below twice its standard error (at least to a tenth, at most to the estimate's own leading
+    digit), so no digit is claimed that the playouts did not measure."""
+    step = 10.0 ** math.floor(math.log10(2 * error)) if error > 0 else 0.1
+    if estimate > 0:
+        step = min(step, 10.0 ** math.floor(math.log10(estimate)))
+    step = max(step, 0.1)
+    rounded = round(estimate / step) * step
+    return f"about {rounded:.{max(0, -math.floor(math.log10(step)))}f}"
 
 
 def analyse(record: Record, settings: Settings = Settings(), workers: int = 1,

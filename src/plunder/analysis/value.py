@@ -17,7 +17,12 @@ same on any machine and in any worker.
 A loss is looked at twice. The first look plays every candidate and picks the best; the best
 of several noisy means looks better than it is (the winner's curse), so where the first look
 finds the best move surely better than the move played, a second look plays just those two on
-over fresh rounds, and the loss is what they measure (:func:`second_look`).
+over fresh rounds, and the loss is what they measure (:func:`second_look`). The loss is the
+gap to the move played's best rival (the top move, or the runner-up where the move played came
+top), with its standard error. Where its interval (:data:`SURE_Z` standard errors each side)
+straddles a mark's threshold, the pair is played on over more fresh rounds, doubling, up to
+:data:`ADAPT_CAP` times the position's budget; a mark is given only as far as the interval
+clears its threshold, else the move is ``unclear`` (:func:`confident_mark`).
 """
 
 from __future__ import annotations
@@ -45,6 +50,11 @@ CONFIRM_ROUNDS = 16
 #: standard errors of the paired difference a loss found by playouts is shrunk by: a loss counts
 #: only as far as it is sure (docs/analysis.md)
 SURE_Z = 2.0
+#: a decision whose loss interval straddles a threshold gets more playouts, up to this many times
+#: its budget in all (docs/analysis.md)
+ADAPT_CAP = 8
+#: the mark of a playout-valued move whose interval straddles a threshold
+UNCLEAR = "unclear"
 
 
 @dataclass(frozen=True)
@@ -97,6 +107,11 @@ class Valuation:
     #: the mover's margin after the best move less after the move played, as the second look
     #: measured it on fresh rounds (``None``: no second look; the gap of the margins above counts)
     gap: float | None = None
+    #: per seat, the standard error of the margin after the move played (``None``: exact)
+    margin_errors: list[float] | None = None
+    #: per seat, the standard error of the win share after the move played (``None``: exact, or
+    #: not every playout finished)
+    win_errors: list[float] | None = None
 
     def to_data(self) -> dict[str, Any]:
         """The valuation as JSON-ready data (the on-disk cache)."""
@@ -174,18 +189,49 @@ def _gap(rows_best: list[float], rows_played: list[float]) -> tuple[float, float
     return statistics.fmean(diffs), statistics.stdev(diffs) / math.sqrt(len(diffs))
 
 
+def confident_mark(analysis: Analysis[Any], gap: float, error: float) -> str:
+    """The mark a loss estimated as ``gap`` with standard error ``error`` earns: ``good`` only
+    where the interval ``gap ± SURE_Z·error`` stays below the inaccuracy threshold, a worse mark
+    only where the interval's low end clears that mark's threshold (the worst one it clears),
+    else ``unclear`` (docs/analysis.md). An exact value has no error: its mark is the loss's."""
+    low, high = gap - SURE_Z * error, gap + SURE_Z * error
+    if high < analysis.inaccuracy:
+        return "good"
+    if low >= analysis.inaccuracy:
+        return analysis.mark(low)
+    return UNCLEAR
+
+
+def settled(analysis: Analysis[Any], gap: float, error: float) -> bool:
+    """Whether the interval of a loss lies between two thresholds: more playouts would not
+    change its mark."""
+    return analysis.mark(max(0.0, gap - SURE_Z * error)) == analysis.mark(max(0.0, gap + SURE_Z * error))
+
+
+def _pair_rows(task: Task, agent: Agent, pair: tuple[Action, Action], first: int, count: int,
+               rows: tuple[list[float], list[float]]) -> None:
+    """Play ``count`` fresh paired rounds (numbered from ``first``) of the two moves of ``pair``,
+    appending the mover's margins to ``rows``."""
+    state, mover = task.state, task.state.current_player
+    for i in range(first, first + count):
+        for row, move in zip(rows, pair):
+            chance, choices = round_rngs(task.seed, task.key, i)
+            row.append(playout(state.apply_unchecked(move), agent, chance, choices, task.depth)[0][mover])
+
+
 def second_look(task: Task, agent: Agent, best: Action, played: Action, first: int) -> tuple[float, float]:
     """The mover's margin after ``best`` less after ``played``, and its standard error, measured
     on fresh paired rounds (numbered from ``first``, past the first look's): the best move was
     chosen on the first look's rounds, so only fresh ones measure its gap without the winner's
     curse."""
-    state, mover = task.state, task.state.current_player
     rows: tuple[list[float], list[float]] = ([], [])
-    for i in range(first, first + max(CONFIRM_ROUNDS, first)):
-        for row, move in zip(rows, (best, played)):
-            chance, choices = round_rngs(task.seed, task.key, i)
-            row.append(playout(state.apply_unchecked(move), agent, chance, choices, task.depth)[0][mover])
+    _pair_rows(task, agent, (best, played), first, max(CONFIRM_ROUNDS, first), rows)
     return _gap(*rows)
+
+
+def _spread(rows: list[list[float]]) -> list[float]:
+    """Per seat, the standard error of the mean of its values over ``rows`` (one row a round)."""
+    return [statistics.stdev(col) / math.sqrt(len(col)) for col in zip(*rows)]
 
 
 def by_playouts(task: Task, game_entry: GameEntry[Any, Any], analysis: Analysis[Any]) -> Valuation:
@@ -203,6 +249,9 @@ def by_playouts(task: Task, game_entry: GameEntry[Any, Any], analysis: Analysis[
     mover = state.current_player
     rows: list[list[float]] = [[] for _ in moves]  # the mover's margin in each round, per candidate
     wins: list[list[float] | None] = [[0.0] * seats for _ in moves]
+    # the move played's per-seat margins and win shares, round by round: the curve's band
+    played_margins: list[list[float]] = []
+    played_shares: list[list[float]] | None = []
     for i in range(rounds):
         for c, move in enumerate(moves):
             chance, choices = round_rngs(task.seed, task.key, i)
@@ -211,21 +260,41 @@ def by_playouts(task: Task, game_entry: GameEntry[Any, Any], analysis: Analysis[
             rows[c].append(margin[mover])
             w = wins[c]
             wins[c] = None if returns is None or w is None else [a + (r + 1) / 2 for a, r in zip(w, returns)]
+            if c == 0:
+                played_margins.append(margin)
+                if played_shares is not None:
+                    played_shares = None if returns is None else played_shares + [[(r + 1) / 2 for r in returns]]
     means = [[x / rounds for x in row] for row in sums]
-    best = max(range(len(moves)), key=lambda c: (means[c][mover], -c))
+    top = max(range(len(moves)), key=lambda c: (means[c][mover], -c))
     shares = [None if w is None else [x / rounds for x in w] for w in wins]
-    gap: float | None = None
-    error = 0.0
     playouts = rounds * len(moves)
-    if best != 0:
-        gap, error = _gap(rows[best], rows[0])
-        if gap - SURE_Z * error > 0:  # a loss the first look is sure of: measured again
-            gap, error = second_look(task, agent, moves[best], played, rounds)
-            playouts += 2 * max(CONFIRM_ROUNDS, rounds)
-        else:
-            gap = None
+    gap, error = 0.0, 0.0
+    rival = top
+    if len(moves) > 1:
+        # the loss is judged against the best rival of the move played: the top move, or where
+        # the move played came top, the runner-up (how sure "good" is)
+        rival = top if top != 0 else max(range(1, len(moves)), key=lambda c: (means[c][mover], -c))
+        pair = (moves[rival], played)
+        gap, error = _gap(rows[rival], rows[0])
+        looked: tuple[list[float], list[float]] = (list(rows[rival]), list(rows[0]))
+        first = rounds
+        if top != 0 and gap - SURE_Z * error > 0:  # a loss the first look is sure of: measured again
+            looked = ([], [])
+            _pair_rows(task, agent, pair, first, max(CONFIRM_ROUNDS, rounds), looked)
+            first += max(CONFIRM_ROUNDS, rounds)
+            gap, error = _gap(*looked)
+        cap = max(task.sims, playouts) * ADAPT_CAP
+        # a decision close to a threshold: more fresh rounds of the pair, doubling, up to the cap
+        while not settled(analysis, gap, error) and playouts + 2 * (first - rounds + len(looked[0])) <= cap:
+            count = len(looked[0])
+            _pair_rows(task, agent, pair, first, count, looked)
+            first += count
+            gap, error = _gap(*looked)
+        playouts += 2 * (first - rounds)
+    best = rival if gap > 0 else 0
     return Valuation(game.action_to_text(state, moves[best]), means[best], means[0], shares[best], shares[0],
-                     len(moves), False, playouts, error, gap)
+                     len(moves), False, playouts, error, gap, _spread(played_margins),
+                     None if played_shares is None else _spread(played_shares))
 
 
 def _exact_margin(after: State[Any], mover: int, analysis: Analysis[Any], game_entry: GameEntry[Any, Any]) -> float:

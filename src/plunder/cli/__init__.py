@@ -28,8 +28,8 @@ from ..core.registry import broken_games
 COMMANDS: dict[str, tuple[str, str]] = {
     "export": ("lab:export_cmd", "Write the games of a results file as Parquet (for pandas, DuckDB, polars)."),
     "analyse": ("analyse:analyse_cmd", "Value every move of a saved game: its mark (good, inaccuracy, mistake, "
-                                       "blunder), loss and the better move, a summary per player, and the value "
-                                       "curve (--png)."),
+                                       "blunder; unclear where the playouts cannot tell), loss and the better "
+                                       "move, a summary per player, and the value curve (--png)."),
     "check": ("check:check_cmd", "Run Plunder's game-independent tests on installed game GAME, for every preset."),
     "list": ("catalogue:list_games", "Games, their parameters, presets and agents, with every agent's options."),
     "play": ("play:play", "Play GAME at the terminal against agents (or other humans); or go on with a saved "

@@ -10,7 +10,9 @@ positions are valued one at a time per game in the coach's own worker, at the lo
 loop nor in front of an AI move. At most :data:`~plunder.web.limits.MAX_ANALYSES` games are
 analysed at once on the site (503 past it), each identity and each address starts a share of
 them (:func:`spend_share`, 429 past it, in words the page shows in place), and the last :data:`~plunder.web.limits.CACHE_ANALYSES` analyses are kept, so a second
-click, or another visitor's, is answered at once. Every refusal is JSON, for the page's fetch.
+click, or another visitor's, is answered at once. A finished analysis of a game of this server is
+also kept in the store (:mod:`.coachstore`): any server process serves it, the replay page shows
+it on load, and it is not made again. Every refusal is JSON, for the page's fetch.
 """
 
 from __future__ import annotations
@@ -18,7 +20,9 @@ from __future__ import annotations
 import asyncio
 from collections import OrderedDict
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Awaitable, Callable
+
+from sqlalchemy.exc import SQLAlchemyError
 
 from starlette.exceptions import HTTPException
 from starlette.requests import Request
@@ -29,8 +33,9 @@ from ..analysis import GameAnalysis, MoveAnalysis, Settings
 from ..analysis.engine import Plan, plan
 from ..core.errors import PlunderError, RecordError
 from ..core.record import Record, replay
-from ..core.registry import entry
+from ..core.registry import entry, load_game
 from ..core.svg import Shown
+from .coachstore import decoded, encoded, load_analysis, made_by, save_analysis
 from .games import tables_of
 from .names import Callers
 from .limits import (ADDRESS_ANALYSIS_BURST, ADDRESS_ANALYSIS_RATE, ANALYSIS_BURST, ANALYSIS_RATE, CACHE_ANALYSES,
@@ -45,6 +50,10 @@ from .upkeep import ANALYSES
 #: the coach's settings: the web's budget, the solver where the game allows it, a fixed seed
 #: (the same game gets the same values on every server)
 COACH_SETTINGS = Settings(sims=COACH_SIMS)
+#: the version of the coach's analyses kept in the store
+MADE_BY = made_by(COACH_SETTINGS.sims)
+#: how a finished analysis is kept beyond this process (the store, for a game of this server)
+Keep = Callable[["Coaching"], Awaitable[None]]
 
 
 @dataclass
@@ -65,7 +74,7 @@ class Coaching:
 
     def at(self, n: int) -> MoveAnalysis | None:
         """The judged move that led to position ``n``, if it is judged yet."""
-        return next((m for m in self.result.moves if m.ply + 1 == n), None)
+        return next((m for m in self.result.moves if m.position == n), None)
 
     def add(self, move: MoveAnalysis, words: tuple[str, str]) -> None:
         """A judged move arrived."""
@@ -91,18 +100,25 @@ class Coaching:
             out["error"] = self.error
         if status == "done":
             out["summary"] = [{"seat": s.seat, "decisions": s.decisions, "average_loss": round(s.average_loss, 2),
-                               "marks": s.marks, "worst": [m.ply + 1 for m in s.worst]}
+                               "marks": s.marks, "worst": [m.position for m in s.worst]}
                               for s in self.result.summary()]
         return out
 
 
 def move_data(move: MoveAnalysis, words: tuple[str, str]) -> dict[str, Any]:
-    """One judged move for the page: ``n`` is the position it led to (the move list's number)."""
-    return {"n": move.ply + 1, "seat": move.seat, "played": move.played, "best": move.best,
+    """One judged move for the page: ``n`` is the position it led to (the move list's number);
+    ``loss_words`` the loss as the page says it (an estimate as "about ..."), and the standard
+    errors of the loss and of each seat's curve value (the band; ``null`` where exact)."""
+    def rounded(xs: list[float] | None, digits: int) -> list[float] | None:
+        return None if xs is None else [round(x, digits) for x in xs]
+
+    return {"n": move.position, "seat": move.seat, "played": move.played, "best": move.best,
             "played_words": words[0], "best_words": words[1], "loss": round(move.loss, 2),
+            "loss_words": move.loss_words(), "error": round(move.error, 3),
             "win_loss": None if move.win_loss is None else round(move.win_loss, 3), "mark": move.mark,
-            "margins": [round(x, 2) for x in move.margins],
-            "wins": None if move.wins is None else [round(x, 3) for x in move.wins], "exact": move.exact}
+            "margins": rounded(move.margins, 2), "wins": rounded(move.wins, 3),
+            "margin_errors": rounded(move.margin_errors, 3), "win_errors": rounded(move.win_errors, 4),
+            "exact": move.exact}
 
 
 def narrated(made: Plan, i: int, text: str) -> str:
@@ -161,27 +177,40 @@ class Coach:
         return HTTPException(503, f"The coach is already analysing {MAX_ANALYSES} games, its limit; "
                                   "try again in a minute.")
 
-    def start(self, game_id: str, record: Record, made: Plan, thinkers: Thinkers) -> Coaching:
-        """Start analysing ``game_id`` (503 past :data:`MAX_ANALYSES` under way here)."""
+    def start(self, game_id: str, record: Record, made: Plan, thinkers: Thinkers, keep: Keep | None = None) -> Coaching:
+        """Start analysing ``game_id`` (503 past :data:`MAX_ANALYSES` under way here); ``keep``
+        is given the finished analysis."""
         if self.running() >= MAX_ANALYSES:
             raise self.full()
         coaching = Coaching(GameAnalysis(made.game, record, made.analysis.units), len(made.tasks))
+        self.remember(game_id, coaching)
+        coaching.running = asyncio.create_task(self.run(game_id, coaching, made, thinkers, keep))
+        return coaching
+
+    def remember(self, game_id: str, coaching: Coaching) -> None:
+        """Keep ``coaching`` as ``game_id``'s, forgetting the oldest finished ones past
+        :data:`CACHE_ANALYSES`."""
         self.games[game_id] = coaching
-        coaching.running = asyncio.create_task(self.run(game_id, coaching, made, thinkers))
-        while len(self.games) > CACHE_ANALYSES:  # forget the oldest finished one
+        while len(self.games) > CACHE_ANALYSES:
             oldest = next((k for k, c in self.games.items() if c.finished), None)
             if oldest is None:
                 break
             del self.games[oldest]
-        return coaching
 
-    async def run(self, game_id: str, coaching: Coaching, made: Plan, thinkers: Thinkers) -> None:
-        """Value the decisions one by one in the coach's lane, judging each as it comes back."""
+    async def run(self, game_id: str, coaching: Coaching, made: Plan, thinkers: Thinkers,
+                  keep: Keep | None = None) -> None:
+        """Value the decisions one by one in the coach's lane, judging each as it comes back;
+        the finished analysis goes to ``keep``."""
         try:
             for i, (ply, task) in enumerate(zip(made.plies, made.tasks)):
                 value = await thinkers.value(f"analyse:{game_id}", task)
                 move = made.judge(ply, task, value)
                 coaching.add(move, (narrated(made, i, move.played), narrated(made, i, move.best)))
+            if keep is not None:
+                try:
+                    await keep(coaching)
+                except SQLAlchemyError:  # the analysis stands in this process; another makes it again
+                    pass
         except Busy:
             coaching.error = "the server is too busy to analyse this game now; try again in a minute"
         except asyncio.CancelledError:
@@ -272,6 +301,49 @@ def planned(record: Record, upload: bool) -> Plan:
         raise HTTPException(409, f"This game cannot be analysed: {exc}") from None
 
 
+def restored(record: Record, text: str) -> Coaching:
+    """A finished analysis of ``record`` from the store's row (:mod:`.coachstore`)."""
+    game = load_game(record.game, **record.params)
+    analysis = entry(game.id).analysis
+    assert analysis is not None  # it was analysed
+    moves, words = decoded(text)
+    return Coaching(GameAnalysis(game, record, analysis.units, moves), len(moves), words)
+
+
+async def kept(request: Request) -> Coaching | None:
+    """The analysis of the request's address kept or under way here, else a game's finished
+    one from the store (then kept here too)."""
+    coach = coach_of(request)
+    key = key_of(request)
+    found = coach.get(key)
+    if found is not None or "game_id" not in request.path_params:
+        return found
+    tables = tables_of(request)
+    game_id = request.path_params["game_id"]
+    text = await tables.db(load_analysis, tables.store, game_id, MADE_BY)
+    if text is None:
+        return None
+    record = (await finished_table(request)).record()
+    found = coach.get(key)  # made here meanwhile
+    if found is None:
+        found = await asyncio.to_thread(restored, record, text)
+        coach.remember(key, found)
+    return found
+
+
+def keeper(request: Request) -> Keep | None:
+    """How a finished analysis of the request's game is kept in the store (none for an upload)."""
+    if "game_id" not in request.path_params:
+        return None
+    tables = tables_of(request)
+    game_id = request.path_params["game_id"]
+
+    async def keep(coaching: Coaching) -> None:
+        await tables.db(save_analysis, tables.store, game_id, MADE_BY, encoded(coaching.result.moves, coaching.words))
+
+    return keep
+
+
 async def analyse(request: Request) -> Response:
     """``POST /replay/game/{game_id}/analyse`` (or ``/replay/upload/{digest}/analyse`` with the
     record's text): start (or find) the game's analysis; 404 for no such game, 409 while it is
@@ -280,7 +352,7 @@ async def analyse(request: Request) -> Response:
     key = key_of(request)
     try:
         coach = coach_of(request)
-        coaching = coach.get(key)
+        coaching = await kept(request)
         if coaching is None or coaching.error is not None:  # a failed analysis is tried again
             record = await source(request)
             made = await asyncio.to_thread(planned, record, "digest" in request.path_params)
@@ -289,7 +361,7 @@ async def analyse(request: Request) -> Response:
                 coaching = again
             else:
                 await coach.admit(tables_of(request).upkeep.loads, request)
-                coaching = coach.start(key, record, made, tables_of(request).thinkers)
+                coaching = coach.start(key, record, made, tables_of(request).thinkers, keeper(request))
         elif "game_id" in request.path_params:
             await finished_table(request)  # kept, but the game must still be there
     except HTTPException as exc:
@@ -298,9 +370,13 @@ async def analyse(request: Request) -> Response:
 
 
 async def analysis(request: Request) -> Response:
-    """``GET .../analysis?since=k``: the analysis so far (404 when none was started, or it was
-    forgotten: the page asks again)."""
-    coaching = coach_of(request).get(key_of(request))
+    """``GET .../analysis?since=k``: the analysis so far, or the finished one the store keeps (404
+    when none was started, or it was forgotten: the page asks again; 404 or 409 for a game
+    that is not there, or not over)."""
+    try:
+        coaching = await kept(request)
+    except HTTPException as exc:
+        return JSONResponse({"error": exc.detail}, exc.status_code)
     if coaching is None:
         return JSONResponse({"error": "this game has not been analysed here; press Analyse"}, 404)
     return JSONResponse(called(coaching.data(since_of(request)), await callers_of(request)))
@@ -311,7 +387,10 @@ async def better(request: Request) -> Response:
     that led to position ``n`` (404 where it found none, or has not judged it)."""
     n = int(request.path_params["n"])
     key = key_of(request)
-    coaching = coach_of(request).get(key)
+    try:
+        coaching = await kept(request)
+    except HTTPException as exc:
+        return JSONResponse({"error": exc.detail}, exc.status_code)
     move = coaching.at(n) if coaching is not None else None
     if coaching is None or move is None or move.best == move.played:
         return JSONResponse({"error": f"the coach knows no better move for move {n}"}, 404)

@@ -1,8 +1,10 @@
 // The coach on a finished game's replay page: "Analyse" asks the server to value every move
 // (plunder.web.coach), then the page polls for the values as they arrive and draws them: the
-// value curve per seat (SVG, the current position marked), each move in the move list marked
-// good / inaccuracy / mistake / blunder, the better move when the player steps to a marked
-// one, and a summary per player. Every text goes in by textContent.
+// value curve per seat (SVG, the current position marked, a band where the values are estimates;
+// past two seats the mover's line strong and the others faint), each move in the move list
+// marked good / inaccuracy / mistake / blunder / unclear, the better move when the player steps
+// to a marked one, and a summary per player. An analysis the server keeps is shown on load.
+// Every text goes in by textContent.
 (() => {
   "use strict";
   const root = document.getElementById("replay");
@@ -22,12 +24,14 @@
   const SVG = "http://www.w3.org/2000/svg";
   // each seat's curve in its colour on the board (plunder.core.svg.SEAT: eight seats)
   const COLOURS = (root.dataset.seatColours || "#888888").split(",");
-  const SIGNS = {inaccuracy: "?!", mistake: "?", blunder: "??"};
+  const SIGNS = {inaccuracy: "?!", mistake: "?", blunder: "??", unclear: "~"};
+  const SURE_Z = 2;  // standard errors each side of an estimate (plunder.analysis.value.SURE_Z)
   const POLL_MS = 1000;
   const moves = [];          // the judged moves so far, in record order
   const byPosition = new Map();  // position n -> judged move that led to it
   let info = null;           // the last answer: units, seats, thresholds, progress
   let current = Number(document.getElementById("step").value);
+  let focus = 0;             // the seat drawn strong when there are more than two
 
   function svg(tag, attrs, text) {
     const e = document.createElementNS(SVG, tag);
@@ -40,12 +44,21 @@
     if (!info || !moves.length) return;
     const byWins = moves.every((m) => m.wins);
     const value = (m, seat) => (byWins ? m.wins[seat] : m.margins[seat]);
+    const spread = (m, seat) => {  // SURE_Z standard errors of a seat's value (0 where exact)
+      const errors = byWins ? m.win_errors : m.margin_errors;
+      return errors ? SURE_Z * errors[seat] : 0;
+    };
     const T = 10, B = 24;
     let lo = 0, hi = byWins ? 1 : 0;
-    if (!byWins) for (const m of moves) for (const v of m.margins) { lo = Math.min(lo, v); hi = Math.max(hi, v); }
+    if (!byWins) {
+      for (const m of moves) {
+        m.margins.forEach((v, seat) => { lo = Math.min(lo, v - spread(m, seat)); hi = Math.max(hi, v + spread(m, seat)); });
+      }
+    }
     if (hi === lo) hi = lo + 1;
+    const clamp = (v) => Math.min(hi, Math.max(lo, v));
     const x = (n) => Number(xOf(n));
-    const y = (v) => T + (H - T - B) * (hi - v) / (hi - lo);
+    const y = (v) => T + (H - T - B) * (hi - clamp(v)) / (hi - lo);
     const out = svg("svg", {viewBox: `0 0 ${W} ${H}`, role: "img", class: "coach-svg",
                             "aria-label": "the value of the game for each seat after each move"});
     out.append(svg("line", {x1: L, x2: W - R, y1: y(byWins ? 0.5 : 0), y2: y(byWins ? 0.5 : 0), class: "axis"}));
@@ -53,14 +66,24 @@
     out.append(svg("text", {x: 2, y: H - B, class: "label"}, byWins ? "0" : lo.toFixed(0)));
     out.append(svg("text", {x: L, y: H - 6, class: "label"}, byWins ? "win probability by move"
                                                                       : `margin in ${info.units} by move`));
+    const crowded = info.seats.length > 2;
     info.seats.forEach((_, seat) => {
+      const colour = COLOURS[seat % COLOURS.length];
+      const faint = crowded && seat !== focus ? " faint" : "";
+      if (moves.some((m) => spread(m, seat) > 0)) {  // the band: where the estimate may lie
+        const upper = moves.map((m) => `${x(m.n).toFixed(1)},${y(value(m, seat) + spread(m, seat)).toFixed(1)}`);
+        const lower = moves.map((m) => `${x(m.n).toFixed(1)},${y(value(m, seat) - spread(m, seat)).toFixed(1)}`);
+        out.append(svg("polygon", {points: upper.concat(lower.reverse()).join(" "), fill: colour,
+                                   class: `band${faint}`, "data-seat": seat}));
+      }
       const points = moves.map((m) => `${x(m.n).toFixed(1)},${y(value(m, seat)).toFixed(1)}`).join(" ");
-      out.append(svg("polyline", {points, fill: "none", stroke: COLOURS[seat % COLOURS.length],
-                                  "stroke-width": 2, class: "seat-line", "data-seat": seat}));
+      out.append(svg("polyline", {points, fill: "none", stroke: colour,
+                                  "stroke-width": 2, class: `seat-line${faint}`, "data-seat": seat}));
     });
     for (const m of moves) {
       if (m.mark === "good") continue;
-      out.append(svg("circle", {cx: x(m.n), cy: y(value(m, m.seat)), r: 4, class: `dot mark-${m.mark}`}));
+      const faint = crowded && m.seat !== focus ? " faint" : "";
+      out.append(svg("circle", {cx: x(m.n), cy: y(value(m, m.seat)), r: 4, class: `dot mark-${m.mark}${faint}`}));
     }
     const at = svg("line", {x1: x(current), x2: x(current), y1: T, y2: H - B, class: "current", id: "coach-at"});
     out.append(at);
@@ -68,12 +91,19 @@
     legend.className = "coach-legend";
     info.seats.forEach((name, seat) => {
       const li = document.createElement("li");
+      if (crowded && seat === focus) li.className = "focus";
       const swatch = document.createElement("span");
       swatch.className = "swatch";
       swatch.style.background = COLOURS[seat % COLOURS.length];
       li.append(swatch, document.createTextNode(`${name}: ${who(seat)}`));
       legend.append(li);
     });
+    if (moves.some((m) => !m.exact)) {
+      const li = document.createElement("li");
+      li.className = "band-key";
+      li.textContent = "shaded: where an estimate may lie";
+      legend.append(li);
+    }
     curve.replaceChildren(out, legend);
     curve.hidden = false;
   }
@@ -86,7 +116,8 @@
     const badge = document.createElement("span");
     badge.className = "coach-mark";
     badge.textContent = ` ${SIGNS[m.mark]} ${m.mark}`;
-    badge.title = `loses ${m.loss} ${info.units}`;
+    badge.title = m.mark === "unclear" ? `may lose ${m.loss_words} ${info.units}: the playouts cannot tell`
+      : `loses ${m.loss_words} ${info.units}`;
     li.querySelector("a").append(badge);
   }
 
@@ -101,13 +132,18 @@
     }
     showBetter.hidden = !m || m.best === m.played;
     if (!m) { better.hidden = true; return; }
+    if (info.seats.length > 2 && m.seat !== focus) { focus = m.seat; draw(); }
     if (m.mark === "good") {
-      const cost = m.loss > 0 ? ` (loses ${m.loss} ${info.units})` : "";
+      const cost = m.best !== m.played ? ` (loses ${m.loss_words} ${info.units})` : "";
       better.textContent = `Move ${m.n} by ${who(m.seat)}: a good move${cost}.`;
+    } else if (m.mark === "unclear") {
+      const perhaps = m.best !== m.played ? ` Perhaps better: ${m.best_words}.` : "";
+      better.textContent = `Move ${m.n} by ${who(m.seat)}: unclear. The coach's playouts cannot tell whether it `
+        + `is good or loses something (their estimate: ${m.loss_words} ${info.units}).${perhaps}`;
     } else {
-      const chance = m.win_loss ? ` and ${Math.round(m.win_loss * 100)}% of the chance to win` : "";
+      const chance = m.win_loss ? ` and ${m.exact ? "" : "about "}${Math.round(m.win_loss * 100)}% of the chance to win` : "";
       better.textContent = `Move ${m.n} by ${who(m.seat)}, ${m.mark === "inaccuracy" ? "an" : "a"} ${m.mark}: `
-        + `it loses ${m.loss} ${info.units}${chance}. Played: ${m.played_words}. Better: ${m.best_words}.`;
+        + `it loses ${m.loss_words} ${info.units}${chance}. Played: ${m.played_words}. Better: ${m.best_words}.`;
     }
     better.className = `coach-better mark-${m.mark}`;
     better.hidden = false;
@@ -127,7 +163,7 @@
     if (!info.summary) return;
     const table = document.createElement("table");
     const head = table.createTHead().insertRow();
-    for (const h of ["Player", "Moves", `Average loss (${info.units})`, "Marks ?! / ? / ??", "Worst moves"]) {
+    for (const h of ["Player", "Moves", `Average loss (${info.units})`, "Marks ?! / ? / ??", "Unclear", "Worst moves"]) {
       const th = document.createElement("th");
       th.textContent = h;
       head.append(th);
@@ -136,13 +172,15 @@
     for (const s of info.summary) {
       const row = body.insertRow();
       const marks = `${s.marks.inaccuracy} / ${s.marks.mistake} / ${s.marks.blunder}`;
-      for (const cell of [who(s.seat), s.decisions, s.average_loss, marks, s.worst.length ? s.worst.join(", ") : "none"]) {
+      for (const cell of [who(s.seat), s.decisions, s.average_loss, marks, s.marks.unclear,
+                          s.worst.length ? s.worst.join(", ") : "none"]) {
         row.insertCell().textContent = String(cell);
       }
     }
     const caption = table.createCaption();
     caption.textContent = `Marks by loss: inaccuracy from ${info.thresholds.inaccuracy}, mistake from `
-      + `${info.thresholds.mistake}, blunder from ${info.thresholds.blunder} ${info.units}.`;
+      + `${info.thresholds.mistake}, blunder from ${info.thresholds.blunder} ${info.units}. A loss estimated by `
+      + "playouts is marked only where its interval clears the threshold; else it is unclear.";
     summary.replaceChildren(table);
     summary.hidden = false;
   }
@@ -188,6 +226,15 @@
 
   function poll() { ask(`${config.analysis}?since=${moves.length}`); }
 
+  async function peek() {  // on load: the analysis the server keeps, if any; none leaves the button
+    try {
+      const res = await fetch(config.analysis);
+      if (!res.ok) return;
+      button.disabled = true;
+      take(await res.json());
+    } catch (e) { /* nothing kept: the button is there */ }
+  }
+
   function start() {
     button.disabled = true;
     status.textContent = "Asking the coach…";
@@ -218,6 +265,7 @@
   }
 
   button.addEventListener("click", start);
+  if (config.kind !== "upload") peek();
   showBetter.addEventListener("click", swap);
   root.addEventListener("position", (event) => {
     current = event.detail;
