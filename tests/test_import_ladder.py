@@ -21,7 +21,7 @@ PACKAGE = Path(__file__).resolve().parents[1] / "src" / "plunder"
 
 #: floor of each top-level part of ``plunder``; the package itself (``plunder``: the public API,
 #: over match) is on match's floor
-RUNGS = {"core": 0, "games": 1, "agents": 2, "match": 3, "pictures": 3, "interop": 3, "backends": 3, "analysis": 3,
+RUNGS = {"core": 0, "games": 1, "agents": 2, "match": 3, "pictures": 3, "interop": 3, "backends": 3, "analysis": 3, "puzzles": 3,
          "simulate": 4, "terminal": 4, "lab": 4, "web": 5, "cli": 6, "__main__": 6}
 #: the floor of ``plunder`` itself and of a part not listed (a new part must be given a floor)
 TOP = 3
