@@ -12,7 +12,6 @@ the replies. It knows no game: what it says comes from the puzzle's stored value
 
 from __future__ import annotations
 
-import math
 import random
 from dataclasses import dataclass
 from pathlib import Path
@@ -26,8 +25,9 @@ from .core.record import replay
 from .core.registry import entry, load_game
 from .match import play
 
-#: how many games per puzzle asked for :func:`generate` may play before it settles for what it
-#: found (the levels then less even)
+#: how many puzzles :func:`generate` finds per puzzle asked for, to choose among by difficulty
+CANDIDATES = 2
+#: how many games per puzzle asked for :func:`generate` may play before it settles for what it found
 GAMES_PER_PUZZLE = 20
 
 
@@ -46,39 +46,42 @@ def game_seed(seed: int, index: int) -> int:
 
 def generate(game_id: str, count: int, seed: int, progress: Callable[[int, int], None] | None = None) -> list[Puzzle]:
     """``count`` puzzles of ``game_id`` from games played from ``seed``, spread over the levels of
-    difficulty (at most ``ceil(count / levels)`` of one level while games last).
+    difficulty.
 
-    Each game is the ``i``-th board of the group's list in turn, seated by a mix in turn;
-    ``progress(games, puzzles)`` is called after each game."""
+    Games are played until :data:`CANDIDATES` times ``count`` puzzles are found (or
+    :data:`GAMES_PER_PUZZLE` times ``count`` games are played); the ``i``-th game is on the
+    group's ``i``-th board in turn, seated by its mixes in turn. The puzzles kept are then taken
+    level by level in turn, each level's in the order found, so every level has as many as it
+    can. ``progress(games, found)`` is called after each game."""
     if count < 1:
         raise ParameterError(f"--count must be at least 1, not {count}")
     group = puzzles_of(game_id)
-    cap = math.ceil(count / group.levels)
-    kept: list[Puzzle] = []
-    spare: list[Puzzle] = []
-    per_level = [0] * (group.levels + 1)
+    found: list[Puzzle] = []
     seen: set[str] = set()
     games: dict[int, Game] = {}
     for index in range(count * GAMES_PER_PUZZLE):
-        if len(kept) >= count:
+        if len(found) >= count * CANDIDATES:
             break
         board = index % len(group.boards)
         mix = group.mixes[index // len(group.boards) % len(group.mixes)]
         game = games.get(board) or games.setdefault(board, load_game(game_id, **group.boards[board]))
         record = play(game, list(mix), game_seed(seed, index))
         for puzzle in group.find(game, record):
-            if puzzle.id in seen:
-                continue
-            seen.add(puzzle.id)
-            if per_level[puzzle.difficulty] < cap and len(kept) < count:
-                per_level[puzzle.difficulty] += 1
-                kept.append(puzzle)
-            else:
-                spare.append(puzzle)
+            if puzzle.id not in seen:
+                seen.add(puzzle.id)
+                found.append(puzzle)
         if progress is not None:
-            progress(index + 1, len(kept))
-    # games ran out before every level filled: the rest from the others, in the order found
-    return kept + spare[: count - len(kept)]
+            progress(index + 1, len(found))
+    by_level: dict[int, list[Puzzle]] = {}
+    for puzzle in found:
+        by_level.setdefault(puzzle.difficulty, []).append(puzzle)
+    queues = [by_level[level][::-1] for level in sorted(by_level)]
+    kept: list[Puzzle] = []
+    while len(kept) < count and any(queues):
+        for queue in queues:
+            if queue and len(kept) < count:
+                kept.append(queue.pop())
+    return kept
 
 
 def load(path: Path) -> list[Puzzle]:
@@ -138,7 +141,9 @@ class PuzzleRun:
         """A value in words: "win by 5 doubloons", "lose by 2 doubloons", "a draw"."""
         if value == 0:
             return "a draw"
-        return f"{'win' if value > 0 else 'lose'} by {abs(value):g} {self.units}"
+        # "doubloons" names many; one of them is "1 doubloon"
+        units = self.units[:-1] if abs(value) == 1 and self.units.endswith("s") else self.units
+        return f"{'win' if value > 0 else 'lose'} by {abs(value):g} {units}"
 
     def answer(self, text: str) -> Verdict:
         """Judge ``text`` (the game's notation) at the current step; an unreadable or illegal move
@@ -157,7 +162,7 @@ class PuzzleRun:
             words = f"Right: {played_text}{image} is the best move; with best play you {self.margin(best)}."
         else:
             words = (f"Wrong: after {played_text}, best play makes you {self.margin(played)}; "
-                     f"{step.action} makes you {self.margin(best)}.")
+                     f"{step.action} makes you {self.margin(best)}, and is played.")
         verdict = Verdict(right, played, best, step.action, words)
         self.verdicts.append(verdict)
         self._play(step.action)
@@ -177,4 +182,4 @@ class PuzzleRun:
         self.at += 1
 
 
-__all__ = ["GAMES_PER_PUZZLE", "PuzzleRun", "Verdict", "game_seed", "generate", "load", "puzzles_of", "shipped"]
+__all__ = ["CANDIDATES", "GAMES_PER_PUZZLE", "PuzzleRun", "Verdict", "game_seed", "generate", "load", "puzzles_of", "shipped"]

@@ -14,7 +14,7 @@ same; there is nothing left to find), or after :data:`MAX_LINE` actions.
 Difficulty (1 to 5) counts what a plain player misses: how often the greedy agent, asked
 :data:`GREEDY_TRIES` times with different random tie-breaks, plays no best move at the key
 position (up to 2 points), and how many more exact moves the line asks of the solver (half
-a point each after the first, up to 2): ``1 + round(both)``.
+a point each after the first, up to 3): ``1 + round(both)``, at most 5.
 
 Themes named, each from a check of the position that cannot misfire:
 
@@ -176,7 +176,7 @@ def difficulty(state: PillageState, best: set[PillageAction], line: Sequence[Ste
     greedy = GreedyAgent()
     misses = sum(greedy.choose(state, random.Random(f"puzzle-greedy:{k}")) not in best for k in range(GREEDY_TRIES))
     more = sum(1 for s in line if s.solver) - 1
-    return max(1, min(5, 1 + round(2 * misses / GREEDY_TRIES + min(2.0, more / 2))))
+    return max(1, min(5, 1 + round(2 * misses / GREEDY_TRIES + min(3.0, more / 2))))
 
 
 def puzzle_at(game: PillageGame, record: Record, index: int, valuer: _Valuer | None = None) -> Puzzle | None:
