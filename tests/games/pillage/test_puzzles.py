@@ -12,7 +12,7 @@ from plunder.core.record import replay
 from plunder.core.registry import load_game
 from plunder.games.pillage import puzzles as P
 from plunder.games.pillage.actions import Line
-from plunder.games.pillage.rules import PillageState
+from plunder.games.pillage.rules import PillageGame, PillageState
 from plunder.games.pillage.solver import solve
 from plunder.games.pillage.solver_symmetry import edge_symmetries
 from plunder.match import play
@@ -31,6 +31,7 @@ def proven_independently(puzzle: Puzzle) -> None:
     """Every action solved from scratch by :func:`solve`: the key's value is the best, every
     other action as good is its image by a symmetry keeping the drawn lines, the rest is worse."""
     game = load_game("pillage", **puzzle.params)
+    assert isinstance(game, PillageGame)
     state = replay(puzzle.record(), game)
     assert isinstance(state, PillageState)
     key = game.parse_action(state, puzzle.line[0].action)
@@ -42,7 +43,7 @@ def proven_independently(puzzle: Puzzle) -> None:
         values[action] = value if child.mover == state.mover else -value
     assert values[key] == puzzle.best == max(values.values())
     keep = [p for p in edge_symmetries(game.board, state.contents)
-            if sum(1 << p[e] for e in range(game.num_edges) if state.drawn >> e & 1) == state.drawn]
+            if sum(1 << p[e] for e in range(game.num_edges) if state.drawn >> e & 1 != 0) == state.drawn]
     images = {game.lines[p[key.edge]] for p in keep}
     assert {a for a, v in values.items() if v == puzzle.best} <= images
     assert max(v for a, v in values.items() if a not in images) == puzzle.second < puzzle.best

@@ -179,13 +179,6 @@ def difficulty(state: PillageState, best: set[PillageAction], line: Sequence[Ste
     return max(1, min(5, 1 + round(2 * misses / GREEDY_TRIES + min(3.0, more / 2))))
 
 
-def puzzle_at(game: PillageGame, record: Record, index: int, valuer: _Valuer | None = None) -> Puzzle | None:
-    """The puzzle at the position after ``record``'s first ``index`` moves, or ``None`` if that
-    position is none (see the module's docstring)."""
-    state = replay(Record(record.game, record.params, record.seed, record.players, record.moves[:index]), game)
-    return _puzzle(game, record, index, state, valuer or _Valuer(game, state))
-
-
 def _puzzle(game: PillageGame, record: Record, index: int, state: PillageState, valuer: _Valuer) -> Puzzle | None:
     assert isinstance(state, PillageState)
     if state.current_player in (CHANCE, TERMINAL) or state.pending or len(state.open_lines) > MAX_LINES:
@@ -279,4 +272,4 @@ def _game(puzzle: Puzzle) -> PillageGame:
     return game
 
 
-__all__ = ["BOARDS", "MIXES", "SHIPPED", "difficulty", "find", "puzzle_at", "theme", "verify"]
+__all__ = ["BOARDS", "MIXES", "SHIPPED", "difficulty", "find", "puzzle_id", "theme", "verify"]
