@@ -35,7 +35,7 @@ from ...core.errors import SearchLimitError
 from ...core.game import CHANCE, TERMINAL, Game
 from ...core.puzzle import Puzzle, PuzzleError, Step
 from ...core.registry import load_game
-from ...core.record import Move, Record, replay
+from ...core.record import Record, replay
 from .actions import Line, PillageAction
 from .contents import Doubloons
 from .heuristics import GreedyAgent
