@@ -80,3 +80,10 @@ def test_bad_puzzle_files_and_ids_are_refused_in_one_line(made: tuple[Path, list
         loads('{"format": "plunder-puzzles", "version": 1, "puzzles": [{"id": "x"}]}')
     no_game = run("puzzles", "generate", "pig", "--count", "1", "--out", str(tmp_path / "x.json"))
     assert no_game.exit_code == 1 and "makes no puzzles" in no_game.output
+
+
+def test_generate_refuses_a_count_or_candidates_below_one(tmp_path: Path) -> None:
+    for option in ("--count", "--candidates"):
+        refused = run("puzzles", "generate", "pillage", option, "0", "--out", str(tmp_path / "x.json"))
+        assert refused.exit_code == 2 and option in refused.output and "0" in refused.output
+    assert not (tmp_path / "x.json").exists()

@@ -44,23 +44,24 @@ def game_seed(seed: int, index: int) -> int:
     return random.Random(f"puzzles:{seed}:{index}").randrange(1 << 31)
 
 
-def generate(game_id: str, count: int, seed: int, progress: Callable[[int, int], None] | None = None) -> list[Puzzle]:
+def generate(game_id: str, count: int, seed: int, progress: Callable[[int, int], None] | None = None,
+             candidates: int = CANDIDATES) -> list[Puzzle]:
     """``count`` puzzles of ``game_id`` from games played from ``seed``, spread over the levels of
     difficulty.
 
-    Games are played until :data:`CANDIDATES` times ``count`` puzzles are found (or
+    Games are played until ``candidates`` times ``count`` puzzles are found (or
     :data:`GAMES_PER_PUZZLE` times ``count`` games are played); the ``i``-th game is on the
     group's ``i``-th board in turn, seated by its mixes in turn. The puzzles kept are then taken
     level by level in turn, each level's in the order found, so every level has as many as it
     can. ``progress(games, found)`` is called after each game."""
-    if count < 1:
-        raise ParameterError(f"--count must be at least 1, not {count}")
+    if count < 1 or candidates < 1:
+        raise ParameterError(f"--count and --candidates must be at least 1, not {count} and {candidates}")
     group = puzzles_of(game_id)
     found: list[Puzzle] = []
     seen: set[str] = set()
     games: dict[int, Game] = {}
     for index in range(count * GAMES_PER_PUZZLE):
-        if len(found) >= count * CANDIDATES:
+        if len(found) >= count * candidates:
             break
         board = index % len(group.boards)
         mix = group.mixes[index // len(group.boards) % len(group.mixes)]

@@ -14,7 +14,7 @@ from rich.text import Text
 from ..core.errors import PlunderError
 from ..core.puzzle import Puzzle, PuzzleError, dumps
 from ..core.registry import entry, game_ids
-from ..puzzles import PuzzleRun, generate, load, puzzles_of, shipped
+from ..puzzles import CANDIDATES, PuzzleRun, generate, load, puzzles_of, shipped
 from .common import SEED
 
 
@@ -27,8 +27,10 @@ def puzzles_cmd() -> None:
 @click.argument("game_id", metavar="GAME")
 @click.option("--count", default=20, show_default=True, type=click.IntRange(1, 100_000), help="puzzles to make")
 @click.option("--seed", default=0, show_default=True, type=SEED, help="seed of the games played (same seed, same puzzles)")
+@click.option("--candidates", default=CANDIDATES, show_default=True, type=click.IntRange(1, 100),
+              help="puzzles found per puzzle kept, to choose among by difficulty (more: levels more even, more games)")
 @click.option("--out", "out", required=True, type=click.Path(dir_okay=False, path_type=Path), help="puzzle file to write (JSON)")
-def generate_cmd(game_id: str, count: int, seed: int, out: Path) -> None:
+def generate_cmd(game_id: str, count: int, seed: int, candidates: int, out: Path) -> None:
     """Play agents' games from SEED, keep COUNT puzzles spread over difficulty, prove each again
     with a fresh exact search, and write them to OUT."""
     group = puzzles_of(game_id)
@@ -38,7 +40,7 @@ def generate_cmd(game_id: str, count: int, seed: int, out: Path) -> None:
         if games % 50 == 0:
             click.echo(f"{games} games, {found} puzzles", err=True)
 
-    made = generate(game_id, count, seed, progress)
+    made = generate(game_id, count, seed, progress, candidates)
     for puzzle in made:
         problems = group.verify(puzzle)
         if problems:
