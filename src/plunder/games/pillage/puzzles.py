@@ -180,7 +180,6 @@ def difficulty(state: PillageState, best: set[PillageAction], line: Sequence[Ste
 
 
 def _puzzle(game: PillageGame, record: Record, index: int, state: PillageState, valuer: _Valuer) -> Puzzle | None:
-    assert isinstance(state, PillageState)
     if state.current_player in (CHANCE, TERMINAL) or state.pending or len(state.open_lines) > MAX_LINES:
         return None
     try:
@@ -210,7 +209,8 @@ def puzzle_id(game: PillageGame, seed: int, index: int) -> str:
 
 def find(game: Game[Any], record: Record) -> list[Puzzle]:
     """The puzzles in one played game of Pillage: at most :data:`PER_GAME`, the earliest."""
-    assert isinstance(game, PillageGame)
+    if not isinstance(game, PillageGame):
+        raise PuzzleError(f"Pillage finds puzzles in its own games, not in {game.id}")
     found: list[Puzzle] = []
     state = game.new_initial_state()
     valuer: _Valuer | None = None
