@@ -19,7 +19,7 @@ from plunder.match import play
 from plunder.puzzles import generate, shipped
 
 #: how many shipped puzzles the suite proves again (all of them: bench/ or `plunder puzzles`)
-SAMPLE = 12
+SAMPLE = 50
 
 
 def found(params: dict[str, str], seeds: range) -> list[Puzzle]:
