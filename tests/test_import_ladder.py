@@ -1,6 +1,6 @@
 """Imports form a ladder of floors, never back up:
 
-    core <- games <- agents <- match, pictures, interop, analysis <- simulate, terminal, lab <- web <- cli
+    core <- games <- agents <- match, pictures, interop, analysis <- simulate, terminal, lab, puzzles <- web <- cli
 
 Every import of every module is read from its source (function-level ones included), resolved
 to every ``plunder`` module it names (``from X import Y`` names X, and X.Y where Y is a
@@ -22,7 +22,7 @@ PACKAGE = Path(__file__).resolve().parents[1] / "src" / "plunder"
 #: floor of each top-level part of ``plunder``; the package itself (``plunder``: the public API,
 #: over match) is on match's floor
 RUNGS = {"core": 0, "games": 1, "agents": 2, "match": 3, "pictures": 3, "interop": 3, "backends": 3, "analysis": 3,
-         "simulate": 4, "terminal": 4, "lab": 4, "web": 5, "cli": 6, "__main__": 6}
+         "simulate": 4, "terminal": 4, "lab": 4, "puzzles": 4, "web": 5, "cli": 6, "__main__": 6}
 #: the floor of ``plunder`` itself and of a part not listed (a new part must be given a floor)
 TOP = 3
 #: parts that never borrow from one another though the floors would allow it (importer, imported):

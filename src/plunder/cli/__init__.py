@@ -1,4 +1,4 @@
-"""The ``plunder`` command: analyse, check, list, rules, play, serve, simulate, report, sweep, tournament, replay, render, solve.
+"""The ``plunder`` command: analyse, check, list, rules, play, puzzles, serve, simulate, report, sweep, tournament, replay, render, solve.
 
 Every command reads untrusted input (parameters, moves, record and board files): a
 refusal — a :class:`PlunderError`, a ``ValueError`` or an ``OSError`` — is printed as one
@@ -34,6 +34,8 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "list": ("catalogue:list_games", "Games, their parameters, presets and agents, with every agent's options."),
     "play": ("play:play", "Play GAME at the terminal against agents (or other humans); or go on with a saved "
                           "game (--resume)."),
+    "puzzles": ("puzzles:puzzles_cmd", "Puzzles proven by a game's exact search: make them from agents' games, "
+                                       "or solve them."),
     "render": ("files:render_cmd", "Draw a position of a saved game: in the terminal, or as an SVG or PNG "
                                    "picture; or every position of it as numbered pictures (--all)."),
     "replay": ("files:replay_cmd", "Verify a saved game and print its final position and result; or step "

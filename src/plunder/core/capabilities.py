@@ -30,6 +30,9 @@ Learning        the numeric observation and fixed action        the OpenSpiel, G
                 space                                           PettingZoo adapters
 Analysis        units, mark thresholds, playouts and when the   ``plunder analyse``, the lab's
                 solver is exact                                 game-quality metrics
+Puzzles         finding and proving puzzles in played games,    ``plunder puzzles``
+                the boards and agents they come from, the
+                shipped set
 ============== =============================================== ==============================
 
 What the game *is* (seat range, chance, zero-sum ...) is no capability but its
@@ -55,6 +58,8 @@ from .tallies import Stats
 
 if TYPE_CHECKING:  # numpy, under the observation encodings, is not loaded to list the commands
     from .observation import Encoding
+    from .puzzle import Puzzle
+    from .record import Record
 
 #: a game's own state type (``PillageState`` ...)
 S = TypeVar("S", bound=State[Any])
@@ -350,3 +355,23 @@ class Analysis(Generic[S]):
         if loss >= self.inaccuracy:
             return "inaccuracy"
         return "good"
+
+
+@dataclass(frozen=True)
+class Puzzles:
+    """How a game makes puzzles (:mod:`plunder.core.puzzle`) from games its agents play, proves
+    them with its exact search, and ships a set of them (:mod:`plunder.puzzles` drives it)."""
+
+    #: ``find(game, record)``: the puzzles of one played game, each already proven
+    find: Callable[[Game[Any], "Record"], "list[Puzzle]"]
+    #: ``verify(puzzle)``: what no longer holds when the puzzle is solved again from scratch
+    #: (empty: the puzzle holds)
+    verify: Callable[["Puzzle"], list[str]]
+    #: the parameters of the games puzzles come from, taken in turn
+    boards: Sequence[Mapping[str, str]]
+    #: the agent specs seating those games, taken in turn (one spec per seat)
+    mixes: Sequence[Sequence[str]]
+    #: the puzzle file shipped with the game (``None``: none shipped)
+    shipped: Path | None = None
+    #: how many difficulty levels the puzzles' ``difficulty`` runs over (from 1)
+    levels: int = 5

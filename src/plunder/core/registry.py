@@ -23,7 +23,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any, Generic, Mapping
 
-from .capabilities import A, Analysis, Client, Learning, Presentation, S, Speed, Strength, Study
+from .capabilities import A, Analysis, Client, Learning, Presentation, Puzzles, S, Speed, Strength, Study
 from .errors import ParameterError, one_line
 from .declaration import Declaration
 from .entry_check import entry_problems
@@ -65,6 +65,8 @@ class GameEntry(Generic[S, A]):
     learning: Learning = field(default_factory=Learning)
     #: how its positions are valued and its moves judged (``plunder analyse``); no group, no analysis
     analysis: Analysis[S] | None = None
+    #: how it makes and proves puzzles (``plunder puzzles``); no group, no puzzles
+    puzzles: Puzzles | None = None
 
 
 def game_ids() -> list[str]:

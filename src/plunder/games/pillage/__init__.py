@@ -1,6 +1,6 @@
 """Pillage and Profit (seed 000): Dots and Boxes with valued boxes, on any board."""
 
-from ...core.capabilities import Analysis, Client, Learning, Presentation, Strength, Study
+from ...core.capabilities import Analysis, Client, Learning, Presentation, Puzzles, Strength, Study
 from ...core.declaration import Declaration
 from ...core.registry import GameEntry
 from . import compiled
@@ -20,6 +20,7 @@ from .solver import SOLVER
 from .svg import svg
 from .stats import PillageObserver
 from .plausibility import plausibility
+from . import puzzles
 
 #: what the registry loads for ``pillage``
 ENTRY: GameEntry[PillageState, PillageAction] = GameEntry(
@@ -42,6 +43,8 @@ ENTRY: GameEntry[PillageState, PillageAction] = GameEntry(
                       candidates=8, exact=endgame),
     study=Study(observer=PillageObserver, figures=FIGURES, plausibility=plausibility),
     learning=Learning(observation=observation),
+    puzzles=Puzzles(find=puzzles.find, verify=puzzles.verify, boards=puzzles.BOARDS, mixes=puzzles.MIXES,
+                    shipped=puzzles.SHIPPED),
 )
 
 __all__ = ["ENTRY", "PillageGame", "PillageState"]
