@@ -521,19 +521,3 @@ def test_report_refuses_figures_no_observer_gives_before_playing(tmp_path: Path,
     assert result.output.strip().splitlines()[-1] == (
         "plunder report: game 'countpig' (fake_game_countpig:ENTRY) left out: its report figures read the "
         "statistics rolls, and it has no observer to give them")
-
-
-def test_passkeys_belong_to_the_first_site_host_name_unless_the_environment_says(monkeypatch: pytest.MonkeyPatch) -> None:
-    from plunder.cli.serve import passkeys_site
-    from plunder.web.front import HOSTS_VARIABLE
-    from plunder.web.passkeys import SITE_VARIABLE
-
-    monkeypatch.delenv(SITE_VARIABLE, raising=False)
-    monkeypatch.delenv(HOSTS_VARIABLE, raising=False)
-    assert passkeys_site(()) is None  # passkeys keep their default (localhost)
-    assert passkeys_site(("10.0.0.5", "Games.Example.org.", "other.example.org")) == "games.example.org"
-    assert passkeys_site(("[::1]", "127.0.0.1")) is None  # an address cannot hold passkeys
-    monkeypatch.setenv(HOSTS_VARIABLE, "play.example.net")
-    assert passkeys_site(()) == "play.example.net"
-    monkeypatch.setenv(SITE_VARIABLE, "chosen.example.com")
-    assert passkeys_site(("games.example.org",)) is None  # the environment's choice stands

@@ -2,14 +2,10 @@
 
 from __future__ import annotations
 
-import ipaddress
-import os
-
 import click
 
 from ..web.app import default_db_url, serve
-from ..web.front import HOSTS_VARIABLE, PROXIES_VARIABLE, Front, FrontError, from_environment, host_name
-from ..web.passkeys import SITE_VARIABLE
+from ..web.front import HOSTS_VARIABLE, PROXIES_VARIABLE, Front, FrontError
 from ..web.rooms import creator_gone_seconds
 from ..web.store import check as check_db
 from ..web.tables import transport_name
@@ -33,30 +29,8 @@ def serve_cmd(host: str, port: int, db_url: str | None, proxies: tuple[str, ...]
         front = Front.configured(proxies, site_hosts, host)
     except FrontError as exc:
         raise click.BadParameter(str(exc)) from None
-    passkey_site = passkeys_site(site_hosts)
-    if passkey_site is not None:
-        os.environ[SITE_VARIABLE] = passkey_site
     check_db(db_url or default_db_url())  # a database that cannot be used is refused before the server starts
     creator_gone_seconds()  # and so is a lobby setting that cannot be read
     click.echo(f"Plunder is being served on http://{host}:{port}/ (Ctrl-C stops it)")
     click.echo(f"Live events: {transport_name(db_url or default_db_url())}")
     serve(host, port, db_url, front)
-
-
-def passkeys_site(site_hosts: tuple[str, ...]) -> str | None:
-    """The site passkeys belong to, when ``$PLUNDER_SITE`` does not say: the first host name
-    of ``--site-host`` (or ``$PLUNDER_SITE_HOSTS``) that is not an address; ``None`` when the
-    environment says already, or no name is given (passkeys then use their default)."""
-    if os.environ.get(SITE_VARIABLE):
-        return None
-    named = [host_name(n) for n in (*site_hosts, *from_environment(HOSTS_VARIABLE)) if not is_address(host_name(n))]
-    return named[0] if named else None
-
-
-def is_address(name: str) -> bool:
-    """True when ``name`` is an IP address rather than a host name (passkeys need a name)."""
-    try:
-        ipaddress.ip_address(name)
-    except ValueError:
-        return False
-    return True
