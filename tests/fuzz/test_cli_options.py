@@ -48,6 +48,7 @@ QUICK: dict[str, list[str]] = {
     "export": ["{results}", "--out", "{dir}/games.parquet"],
     "analyse": ["{record}", "--sims", "2"],
     "check": ["pig", "--games", "1"],
+    "puzzles": ["generate", "pillage", "--count", "1", "--seed", "1", "--out", "{dir}/puzzles.json"],
 }
 
 #: values that have broken commands before: huge, not finite, empty, only a separator, negative,

@@ -93,9 +93,9 @@ def wall_clock() -> Callable[[], float]:
         if time.monotonic() - cache[1] > 0.1:
             try:
                 with open(path, encoding="utf-8") as f:
-                    cache[0] = float(f.read().strip() or 0)
+                    cache[0] = float(f.read().strip())
             except (OSError, ValueError):
-                cache[0] = 0.0
+                pass  # caught mid-write (empty): the shift read last stands, rather than days undone for a moment
             cache[1] = time.monotonic()
         return time.time() + cache[0]
     return shifted

@@ -7,6 +7,8 @@ The server's time is moved by the test-only file its environment names
 
 from __future__ import annotations
 
+import os
+
 from pathlib import Path
 from typing import Iterator
 
@@ -30,7 +32,10 @@ class Shifted(LiveServer):
 
     def advance(self, seconds: float) -> None:
         """Move the server's time ``seconds`` on."""
-        self.shift.write_text(str(float(self.shift.read_text()) + seconds))
+        # written whole then renamed into place: the server never reads a file half written
+        fresh = self.shift.with_suffix(".new")
+        fresh.write_text(str(float(self.shift.read_text()) + seconds))
+        os.replace(fresh, self.shift)
 
 
 @pytest.fixture(scope="module")
