@@ -94,9 +94,17 @@ def test_a_finished_game_is_analysed_and_kept(server: TestClient, monkeypatch: p
     assert len(valued) == len(decisions)
     assert server.get(f"{config['analysis']}?since=3").json()["moves"] == body["moves"][3:]
 
-    # a marked move's better move drawn on the board; a good move has none
+    # a marked move's better move drawn on the board; a good move has none. First-legal play
+    # against easy loses value in most games, not in every one (each game is dealt afresh)
+    tries = 1
+    while max(m["loss"] for m in body["moves"]) == 0 and tries < 6:
+        game_id = finished_game(server)
+        config = page_config(server.get(f"/replay/game/{game_id}").text)
+        assert server.post(config["analyse"]).status_code in (200, 202)
+        body = waited(server, game_id)
+        tries += 1
     marked = max(body["moves"], key=lambda m: m["loss"])
-    assert marked["loss"] > 0, "first-legal play against easy made no losing move"
+    assert marked["loss"] > 0, f"first-legal play against easy made no losing move in {tries} games"
     drawn = server.get(f"{config['better']}{marked['n']}")
     assert drawn.status_code == 200, drawn.text
     assert f"move {marked['n']}: {marked['best']}" in drawn.json()["svg"]
