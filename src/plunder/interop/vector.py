@@ -15,10 +15,9 @@ Observations are one ``float32`` array of ``num_envs`` rows; the masks of the le
 are ``info["action_mask"]`` (``num_envs`` rows of ``int8``) and :meth:`PlunderVectorEnv.action_masks`;
 ``info["illegal"]`` flags a copy whose index named no legal action (its game ends with reward -1).
 
-Pillage and Profiteer have batched kernels (:mod:`plunder.games.profiteer.batch`,
-:mod:`plunder.games.pillage.compiled`), but those play whole games for their own agents'
-choices and compute no observation, so they cannot step games on actions chosen outside:
-every game's copies are stepped here one after the other (``docs/interop.md``, "Many games at once").
+A game's batched kernels, where it has them, play whole games for its own agents' choices and
+compute no observation, so they cannot step games on actions chosen outside: every game's copies
+are stepped here one after the other (``docs/interop.md``, "Many games at once").
 """
 
 from __future__ import annotations
