@@ -17,7 +17,7 @@ same on any machine and in any worker.
 A loss is looked at twice. The first look plays every candidate and picks the best; the best
 of several noisy means looks better than it is (the winner's curse), so where the first look
 finds the best move surely better than the move played, a second look plays just those two on
-over fresh rounds, and the loss is what they measure (:func:`second_look`). The loss is the
+over fresh rounds, and the loss is what they measure (:func:`by_playouts`). The loss is the
 gap to the move played's best rival (the top move, or the runner-up where the move played came
 top), with its standard error. Where its interval (:data:`SURE_Z` standard errors each side)
 straddles a mark's threshold, the pair is played on over more fresh rounds, doubling, up to
@@ -219,16 +219,6 @@ def _pair_rows(task: Task, agent: Agent, pair: tuple[Action, Action], first: int
             row.append(playout(state.apply_unchecked(move), agent, chance, choices, task.depth)[0][mover])
 
 
-def second_look(task: Task, agent: Agent, best: Action, played: Action, first: int) -> tuple[float, float]:
-    """The mover's margin after ``best`` less after ``played``, and its standard error, measured
-    on fresh paired rounds (numbered from ``first``, past the first look's): the best move was
-    chosen on the first look's rounds, so only fresh ones measure its gap without the winner's
-    curse."""
-    rows: tuple[list[float], list[float]] = ([], [])
-    _pair_rows(task, agent, (best, played), first, max(CONFIRM_ROUNDS, first), rows)
-    return _gap(*rows)
-
-
 def _spread(rows: list[list[float]]) -> list[float]:
     """Per seat, the standard error of the mean of its values over ``rows`` (one row a round)."""
     return [statistics.stdev(col) / math.sqrt(len(col)) for col in zip(*rows)]
@@ -262,8 +252,10 @@ def by_playouts(task: Task, game_entry: GameEntry[Any, Any], analysis: Analysis[
             wins[c] = None if returns is None or w is None else [a + (r + 1) / 2 for a, r in zip(w, returns)]
             if c == 0:
                 played_margins.append(margin)
-                if played_shares is not None:
-                    played_shares = None if returns is None else played_shares + [[(r + 1) / 2 for r in returns]]
+                if returns is None:
+                    played_shares = None
+                elif played_shares is not None:
+                    played_shares.append([(r + 1) / 2 for r in returns])
     means = [[x / rounds for x in row] for row in sums]
     top = max(range(len(moves)), key=lambda c: (means[c][mover], -c))
     shares = [None if w is None else [x / rounds for x in w] for w in wins]

@@ -373,5 +373,3 @@ class Puzzles:
     mixes: Sequence[Sequence[str]]
     #: the puzzle file shipped with the game (``None``: none shipped)
     shipped: Path | None = None
-    #: how many difficulty levels the puzzles' ``difficulty`` runs over (from 1)
-    levels: int = 5

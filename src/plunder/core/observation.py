@@ -26,7 +26,7 @@ import numpy as np
 from .game import Action, Game, State
 from .spaces import ActionSpace, TableSpace
 
-#: the bound of a tally the rules leave open (gold, booty, match points): the largest
+#: the bound of a count the rules leave open: the largest
 #: ``float32``, so that every observation space is a finite box all the same
 NO_RULE_BOUND = float(np.finfo(np.float32).max)
 

@@ -1,5 +1,5 @@
 """Single-agent Gymnasium environments: every game, registered when this module is imported
-as ``plunder/<Game>-v0`` (``plunder/Profiteer-v0``, ``plunder/Pillage-v0`` ...): a solitaire
+as ``plunder/<Game>-v0`` (:func:`gymnasium_id`): a solitaire
 as it is, a game of several seats from seat 0 against the ``random`` agent (``seat=`` and
 ``opponent=`` keywords change them; :func:`versus` makes one directly). Each id has a vector
 entry point too (:mod:`.vector`): ``gymnasium.make_vec(id, num_envs)``.
@@ -40,7 +40,7 @@ from .render import RENDER_MODES, Renderer
 
 
 def gymnasium_id(game_id: str) -> str:
-    """The Gymnasium id a solitaire is registered under: ``plunder/Pirates-v0`` for ``pirates``."""
+    """The Gymnasium id a game is registered under: ``plunder/<Game>-v0``, the game's id capitalised."""
     return f"plunder/{game_id.capitalize()}-v0"
 
 

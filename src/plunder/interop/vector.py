@@ -1,6 +1,6 @@
 """Many copies of a game at once as one Gymnasium vector environment (``gymnasium.vector.VectorEnv``):
-``PlunderVectorEnv("pillage", num_envs=16, preset="small")``, or ``gymnasium.make_vec("plunder/Pillage-v0",
-num_envs=16, preset="small")`` (the ids of :mod:`.gymnasium` name this class as their vector entry point).
+``PlunderVectorEnv(game_id, num_envs=16)``, or ``gymnasium.make_vec(gymnasium_id(game_id), num_envs=16)``
+(the ids of :mod:`.gymnasium` name this class as their vector entry point).
 
 Copy ``i`` is the single environment :class:`~.gymnasium.PlunderEnv` with the same keywords, so
 it plays the game that env plays for the same seed and actions: ``reset(seed=s)`` resets copy

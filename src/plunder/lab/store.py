@@ -152,7 +152,7 @@ class Store:
         package when it comes from outside Plunder), stored in every row's ``version``."""
         if run.game not in self._codes:
             try:
-                package = type(load_game(run.game, **run.params)).__module__.partition(".")[0]
+                package = entry(run.game).game_class.__module__.partition(".")[0]  # builds no game
             except ParameterError:  # a game not installed (plunder export): Plunder's code alone
                 package = None
             self._codes[run.game] = provenance.code(package)
@@ -280,8 +280,9 @@ class Refusals:
         elif words != self.first[reason]:
             self.others[reason] += 1
 
-    def words(self, code: str) -> str:
-        """The refusals in words (``code``: the code running now); '' when there are none."""
+    def words(self, code: str = "") -> str:
+        """The refusals in words (``code``: the code running now, named where rows of other code
+        were refused); '' when there are none."""
         def detail(why: str) -> str:
             other = f"; {self.others[why]} of them for other reasons" if self.others[why] else ""
             return f"{self.first.get(why, '')}{other}"

@@ -13,7 +13,7 @@ from __future__ import annotations
 import json
 import time
 from dataclasses import dataclass, field
-from typing import Callable, Sequence
+from typing import Sequence
 
 from sqlalchemy import Column, Float, ForeignKey, Index, String, Text, insert, select, update
 from sqlalchemy import Table as StoredTable
@@ -21,6 +21,7 @@ from sqlalchemy.engine import Connection, Engine
 
 from .clocks import Clock
 from .store import AI, ON, StaleWrite, games, metadata, seats
+from .transport import Writer
 
 #: how a game ended otherwise than by its rules, as :attr:`Kept.ended`: a seat ran out of time
 #: (a resignation in every other respect: the seat that ran out is last)
@@ -54,9 +55,6 @@ class Kept:
     gone: dict[int, str] = field(default_factory=dict)
 
 
-Writer = Callable[[Connection], None]
-
-
 def writer(game_id: str, kept: Kept) -> Writer:
     """What writes ``kept`` as ``game_id``'s clock inside a change's transaction."""
     values = {"clock": kept.clock.to_json(), "deadline": kept.clock.deadline, "ended": kept.ended,
@@ -69,12 +67,6 @@ def writer(game_id: str, kept: Kept) -> Writer:
     return write
 
 
-def save(engine: Engine, game_id: str, kept: Kept) -> None:
-    """Store ``kept`` as ``game_id``'s clock (a new game's: later ones go with the change they follow)."""
-    with engine.begin() as db:
-        writer(game_id, kept)(db)
-
-
 def start(engine: Engine, game_id: str, kept: Kept) -> bool:
     """Store ``kept``, a clock just started, as ``game_id``'s if its stored clock runs for
     nobody (a seat just taken: once, whichever process sees it first); True if stored."""
@@ -83,15 +75,6 @@ def start(engine: Engine, game_id: str, kept: Kept) -> bool:
                                                clocks.c.ended.is_(None))
                           .values(clock=kept.clock.to_json(), deadline=kept.clock.deadline))
         return done.rowcount == 1
-
-
-def both(*writers: Writer | None) -> Writer:
-    """One writer doing each of ``writers`` (``None`` ones skipped) in the same transaction."""
-    def write(db: Connection) -> None:
-        for w in writers:
-            if w is not None:
-                w(db)
-    return write
 
 
 def load(engine: Engine, game_id: str) -> Kept | None:

@@ -36,12 +36,12 @@ from ..core.record import Record, replay
 from ..core.registry import entry, load_game
 from ..core.svg import Shown
 from .coachstore import decoded, encoded, load_analysis, made_by, save_analysis
-from .games import tables_of
+from .games import address_of, tables_of
 from .names import Callers
 from .limits import (ADDRESS_ANALYSIS_BURST, ADDRESS_ANALYSIS_RATE, ANALYSIS_BURST, ANALYSIS_RATE, CACHE_ANALYSES,
                      COACH_MAX_MOVES, COACH_SIMS, MAX_ANALYSES)
-from .lobby import hashed_token
-from .replays import (MAX_UPLOAD_BYTES, address_of, digest_of, finished_table, pictured, read_capped, replay_record,
+from .identities import identity_of
+from .replays import (MAX_UPLOAD_BYTES, digest_of, finished_table, pictured, read_capped, replay_record,
                       take_upload)
 from .quotas import Loads
 from .thinking import Busy, Superseded, Thinkers
@@ -231,7 +231,7 @@ async def spend_share(request: Request) -> None:
     its address (every process's together); 429 in words, with ``Retry-After``, when either has
     none left."""
     state = request.app.state
-    token = hashed_token(request)
+    token = identity_of(request)
     if token is not None and not await state.analyses.spend(token):
         raise HTTPException(429, f"You have started {ANALYSIS_BURST} analyses in a short time, the coach's limit for "
                                  f"one player: it starts one more for you every {every(ANALYSIS_RATE)}. "

@@ -18,7 +18,7 @@ from starlette.routing import BaseRoute, Route
 from ..core.registry import entry, load_game
 from . import daily
 from .daily import Daily, Par
-from .games import tables_of, token_or_400
+from .games import spend_creation, tables_of, token_or_400
 from .identities import acting_for, identity_of
 from .security import remember
 from .standing import display_names
@@ -159,9 +159,7 @@ async def start(request: Request) -> Response:
 async def admit(request: Request, tables: Tables) -> None:
     """Refuse a new game past the address's rate of new games (429) or the site's bound of games
     in progress (503), as the new-game form does."""
-    address = request.client.host if request.client else "?"
-    if not await request.app.state.creations.spend(address):
-        raise HTTPException(429, "Too many new games from your address; wait a little and try again.")
+    await spend_creation(request)
     try:
         await tables.admit()
     except Full as exc:

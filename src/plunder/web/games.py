@@ -53,6 +53,20 @@ CLOSE_POLICY = 1008
 HINTS: set[asyncio.Task[None]] = set()
 
 
+def address_of(request: Request) -> str:
+    """The client's address (the key of its per-address rates)."""
+    return request.client.host if request.client else "?"
+
+
+async def spend_creation(request: Request) -> str:
+    """Spend one of the client's new games (``limits.CREATE_BURST``, ``CREATE_RATE``, shared by
+    the new-game form, rematches and daily deals); its address. A 429 in words past the rate."""
+    address = address_of(request)
+    if not await request.app.state.creations.spend(address):
+        raise HTTPException(429, "Too many new games from your address; wait a little and try again.")
+    return address
+
+
 def tables_of(conn: HTTPConnection) -> Tables:
     """The app's tables (:func:`plunder.web.app.create_app` sets them up)."""
     found: Tables = conn.app.state.tables
@@ -109,9 +123,7 @@ def time_control(choice: str, seats: list[str], rated: bool = False) -> TimeCont
 async def new_game(request: Request) -> Response:
     """``POST /new/{game}``: store a new game and send the creator to its page (303)."""
     game_id = known_game(request.path_params["game"])
-    address = request.client.host if request.client else "?"
-    if not await request.app.state.creations.spend(address):
-        raise HTTPException(429, "Too many new games from your address; wait a little and try again.")
+    address = await spend_creation(request)
     form = await request.form(max_files=0, max_fields=MAX_FORM_FIELDS, max_part_size=MAX_FIELD_BYTES)
     token, minted = token_or_400(request)
     try:

@@ -64,11 +64,13 @@ class Sessions:
     async def identity(self, token: str) -> str:
         """The identity the token hash ``token`` acts for: its session's, else itself."""
         known = self._known.get(token)
-        if known is None:
-            known = await self.storage.db(session_of, self.storage.store, token) or token
-            self._known[token] = known
-            if len(self._known) > CACHED_SESSIONS:
-                self._known.popitem(last=False)
+        if known is not None:
+            self._known.move_to_end(token)  # the least recently used goes first
+            return known
+        known = await self.storage.db(session_of, self.storage.store, token) or token
+        self._known[token] = known
+        if len(self._known) > CACHED_SESSIONS:
+            self._known.popitem(last=False)
         return known
 
 

@@ -14,12 +14,12 @@ from typing import Any
 from urllib.parse import quote, unquote
 
 from starlette.exceptions import HTTPException
-from starlette.requests import HTTPConnection, Request
+from starlette.requests import Request
 from starlette.responses import JSONResponse, RedirectResponse, Response
 from starlette.routing import BaseRoute, Route
 
 from ..core.registry import entry, load_game
-from .games import table_or_404, tables_of, token_or_400
+from .games import spend_creation, table_or_404, tables_of, token_or_400
 from .limits import MAX_FIELD_BYTES
 from .names import (MAX_NAME_CHARS, Callers, NameRefused, SeatWho, default_name, keep_name, name_of, names_of,
                     normalise)
@@ -35,12 +35,6 @@ from .templating import templates
 
 #: most characters of one parameter's value in the lobby's variant summary (a board file is long)
 MAX_SUMMARY_CHARS = 30
-
-
-def hashed_token(conn: HTTPConnection) -> str | None:
-    """The identity a request acts for (:func:`~.identities.identity_of`: ``None`` for none, or a
-    malformed header)."""
-    return identity_of(conn)
 
 
 #: the cookie carrying a refused name back to the page its form was on (:func:`set_name_route`),
@@ -63,7 +57,7 @@ def header(request: Request) -> dict[str, Any]:
     """What every page's header shows of this browser: its name, whether it chose it, and a
     name just refused (``error``, with what was typed as ``given``) beside the name field."""
     try:
-        name, chosen = name_of(tables_of(request).store, hashed_token(request))
+        name, chosen = name_of(tables_of(request).store, identity_of(request))
     except Exception:  # an error page of a server whose store is gone still renders
         name, chosen = "", True
     refused = refused_name(request)
@@ -161,7 +155,7 @@ async def mine_rows(tables: Tables, token: str) -> list[dict[str, Any]]:
 
 async def mine_page(request: Request) -> Response:
     """``GET /mine``: this browser's games, in progress then finished."""
-    token = hashed_token(request)
+    token = identity_of(request)
     rows = await mine_rows(tables_of(request), token) if token else []
     return templates.TemplateResponse(request, "mine.html", mine_lists(rows))
 
@@ -187,7 +181,7 @@ async def your_turns(tables: Tables, token: str | None) -> dict[str, Any]:
 
 async def mine_json(request: Request) -> Response:
     """``GET /mine.json``: :func:`your_turns` of this browser."""
-    return JSONResponse(await your_turns(tables_of(request), hashed_token(request)),
+    return JSONResponse(await your_turns(tables_of(request), identity_of(request)),
                         headers={"cache-control": "no-store"})
 
 
@@ -220,7 +214,7 @@ async def lobby_page(request: Request) -> Response:
     now = time.time()
     rows, chosen = await lobby_rows(tables_of(request), now - creator_gone_seconds())
     return templates.TemplateResponse(request, "lobby.html", {
-        "games": lobby_games(rows, chosen, hashed_token(request), now)})
+        "games": lobby_games(rows, chosen, identity_of(request), now)})
 
 
 async def sit(request: Request) -> Response:
@@ -263,7 +257,7 @@ async def rematch(request: Request) -> Response:
     back to the finished game's page, which says whom it waits for."""
     table = await table_or_404(request)
     tables = tables_of(request)
-    token = hashed_token(request)
+    token = identity_of(request)
     you = table.seats_of(token)
     if not you or token is None:
         raise HTTPException(403, "Only the game's players may ask for a rematch.")
@@ -272,9 +266,7 @@ async def rematch(request: Request) -> Response:
     async with table.lock:  # two players clicking at once make one rematch (in one server process)
         found = await tables.db(rematch_of, tables.store, table.id)
         if found is None:
-            address = request.client.host if request.client else "?"
-            if not await request.app.state.creations.spend(address):
-                raise HTTPException(429, "Too many new games from your address; wait a little and try again.")
+            await spend_creation(request)
             try:
                 rated = await tables.db(is_rated, tables.store, table.id)
                 control = table.kept.clock.control if table.kept is not None else None  # the same time control

@@ -42,6 +42,7 @@ def skeleton(text: str) -> str:
     return unicodedata.normalize("NFD", "".join(table.get(c, c) for c in unicodedata.normalize("NFD", text)))
 
 
+@functools.lru_cache(maxsize=4096)  # a pure function, asked for every claimed name at each rename
 def likeness(text: str) -> str:
     """What ``text`` looks like, for comparing names: its compatibility form (NFKC: fullwidth
     letters as letters), joiners and variation selectors dropped, then its skeleton with case

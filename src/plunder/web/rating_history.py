@@ -17,7 +17,9 @@ from starlette.routing import BaseRoute, Route
 from ..core.registry import game_ids, load_game
 from . import ratings
 from .skill import MU, shown
-from .standing import display_names, viewer_hash
+from .identities import identity_of
+from .names import ai_name, capital
+from .standing import display_names
 from .store import AI, HUMAN, Store, games, seats
 from .templating import templates
 
@@ -53,7 +55,7 @@ def history(store: Store, game_id: str, player: str) -> dict[str, Any] | None:
     against: dict[str, list[str]] = {}
     for o in others:
         if o.token != token:
-            against.setdefault(o.game_id, []).append(f"The {o.agent} AI" if o.kind == AI else names.get(o.token, "?"))
+            against.setdefault(o.game_id, []).append(capital(ai_name(o.agent)) if o.kind == AI else names.get(o.token, "?"))
     rows = []
     for r in reversed(found):
         after_provisional = bool(r["provisional"]) if r["provisional"] is not None else False
@@ -95,7 +97,7 @@ def ratings_of(store: Store, token: str) -> list[dict[str, Any]]:
 
 async def my_ratings_page(request: Request) -> Response:
     """``GET /ratings``: this browser's rating at each game, each linked to its history."""
-    you = viewer_hash(request)
+    you = identity_of(request)
     tables = request.app.state.tables
     mine = [] if you is None else await tables.db(ratings_of, tables.store, you)
     return templates.TemplateResponse(request, "my_ratings.html", {
@@ -115,7 +117,7 @@ async def history_page(request: Request) -> Response:
         raise HTTPException(404, f"Nobody with the player id {player[:ratings.PLAYER_ID_CHARS]!r} has a rating at {game_id}.")
     return templates.TemplateResponse(request, "rating_history.html", {
         "game": {"id": game_id, "title": load_game(game_id).title}, "player": found,
-        "you": found.pop("token") == viewer_hash(request), "size": HISTORY_SIZE,
+        "you": found.pop("token") == identity_of(request), "size": HISTORY_SIZE,
         "chart": chart([MU if not found["games"] else found["games"][0]["before"]]
                        + [r["after_mu"] for r in found["games"]])})
 

@@ -47,7 +47,9 @@ from ..core.game import Game, State
 from ..core.registry import game_ids, load_game
 from . import scores
 from .skill import MU, SIGMA, rate, ranks, shown
-from .standing import display_names, viewer_hash
+from .identities import identity_of
+from .names import ai_name, capital
+from .standing import display_names
 from .clockstore import clocks
 from .store import AI, HUMAN, OVER, RESIGNED, GameRow, SeatRow, Store, metadata, seats
 from .templating import templates
@@ -368,7 +370,7 @@ def leaderboard(store: Store, game_id: str, you: str | None) -> list[dict[str, A
     names = display_names(store, [r["token"] for r in rows])
     board = [{"name": names[r["token"]], "rating": shown(r["mu"]), "games": r["games"], "player": player_id(r["token"]),
               "ai": False, "you": r["token"] == you} for r in rows]
-    board += [{"name": f"The {level} AI", "rating": shown(mu), "games": None, "player": None, "ai": True, "you": False}
+    board += [{"name": capital(ai_name(level)), "rating": shown(mu), "games": None, "player": None, "ai": True, "you": False}
               for level, (mu, _sigma) in ai_ratings().get(game_id, {}).items()]
     board.sort(key=lambda r: -r["rating"])
     return [{**r, "place": i + 1} for i, r in enumerate(board[:LEADERBOARD_SIZE])]
@@ -403,7 +405,7 @@ async def leaderboard_page(request: Request) -> Response:
     if game.num_players == 1:
         return RedirectResponse(request.url_for("high_scores", game=game_id).path, status_code=303)
     tables = request.app.state.tables
-    you = viewer_hash(request)
+    you = identity_of(request)
     board = await tables.db(leaderboard, tables.store, game_id, you)
     mine = await tables.db(your_rating, tables.store, game_id, you)
     return templates.TemplateResponse(request, "ratings.html", {

@@ -43,9 +43,9 @@ from ..core.svg import Shown, outcome_text, seats_called
 from ..match import breakdown_of
 from ..pictures import positions, svg_of
 from .chat import shown
-from .games import chat_of, tables_of
+from .games import address_of, chat_of, tables_of
 from .limits import MAX_BODY_BYTES, MAX_REPLAYS_WAITING, UPLOAD_BURST, UPLOAD_RATE
-from .lobby import hashed_token
+from .identities import identity_of
 from .names import Callers
 from . import daily, outcomes
 from .store import OVER, RESIGNED
@@ -380,11 +380,6 @@ async def replays_page(request: Request, error: str | None = None, status_code: 
         "limit": MAX_RECORD_BYTES, "error": error, "games": await finished_games(request)}, status_code=status_code)
 
 
-def address_of(request: Request) -> str:
-    """The client's address (the key of its upload rate)."""
-    return request.client.host if request.client else "?"
-
-
 async def take_upload(request: Request) -> str | None:
     """Spend one of the address's uploads (:data:`UPLOAD_BURST`, :data:`UPLOAD_RATE`); the
     refusal in words when it has none left."""
@@ -501,7 +496,7 @@ async def game_replay(request: Request) -> Response:
              # megabytes for a long game: off the event loop, like the list's rendering
              "moves_html": Markup(await asyncio.to_thread(callers.told, str(parts["moves_html"]), True))}
     parts["talk"] = await talk_of(request, table)
-    you = table.seats_of(hashed_token(request))
+    you = table.seats_of(identity_of(request))
     return await render_replay(request, parts, result=table.result(you), source={
         "kind": "game", "frames": frames, "download": request.url_for("record", game_id=table.id).path,
         # the coach (plunder.web.coach): where to start the analysis and where to read it

@@ -27,7 +27,8 @@ from starlette.requests import HTTPConnection
 from starlette.routing import BaseRoute, WebSocketRoute
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
-from .lobby import hashed_token, lobby_games, lobby_rows, mine_lists, mine_rows, your_turns
+from .identities import identity_of
+from .lobby import lobby_games, lobby_rows, mine_lists, mine_rows, your_turns
 from .rooms import MAX_LOBBY, creator_gone_seconds, mark_seen
 from .store import HUMAN, OPEN
 from .table import Table
@@ -316,7 +317,7 @@ async def live(websocket: WebSocket) -> None:
         await websocket.close(CLOSE_TRY_LATER)
         return
     page = websocket.query_params.get("page", "")
-    follower = Follower(websocket, hashed_token(websocket), page if page in PAGES else "")
+    follower = Follower(websocket, identity_of(websocket), page if page in PAGES else "")
     room.join(follower)
 
     async def pump() -> None:

@@ -25,7 +25,8 @@ from starlette.routing import BaseRoute, Route
 
 from ..core.game import State
 from ..core.registry import game_ids, load_game
-from .standing import display_names, viewer_hash
+from .identities import identity_of
+from .standing import display_names
 from .store import HUMAN, OVER, GameRow, Store, metadata
 from .templating import templates
 
@@ -144,7 +145,7 @@ async def high_scores_page(request: Request) -> Response:
     if game.num_players > 1:
         return RedirectResponse(request.url_for("ratings", game=game_id).path, status_code=303)
     tables = request.app.state.tables
-    found = await tables.db(board, tables.store, game_id, viewer_hash(request))
+    found = await tables.db(board, tables.store, game_id, identity_of(request))
     return templates.TemplateResponse(request, "scores.html", {
         "game": {"id": game_id, "title": game.title}, "tables": found, "shown": SCORES_SHOWN,
         "variants": VARIANTS_SHOWN})

@@ -17,7 +17,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import BaseRoute, Route
 
-from .games import tables_of, token_or_400
+from .games import address_of, tables_of, token_or_400
 from .identities import acting_for, identity_of, open_session
 from .limits import MAX_FIELD_BYTES
 from .names import NameRefused, name_of, protected_names, unlike
@@ -45,8 +45,7 @@ def origin_of(request: Request) -> str:
 async def refusal(request: Request) -> Response | None:
     """The refusal of a request that may not start or finish a ceremony now (too many from its
     address, or a page at another host than the site's), or ``None``."""
-    address = request.client.host if request.client else "?"
-    if not await request.app.state.passkey_asks.spend(address):
+    if not await request.app.state.passkey_asks.spend(address_of(request)):
         return refused("Too many passkey requests from your address; wait a minute and try again.", 429)
     try:
         check_host(request.url.hostname or "")

@@ -253,13 +253,6 @@ class Store:
         except IntegrityError:
             raise StaleWrite(f"game {game_id} already has a move {first}") from None
 
-    def resign(self, game_id: str, version: int, seat: int, also: Callable[[Connection], None] | None = None) -> None:
-        """Mark ``game_id`` (at ``version``) resigned by ``seat`` (``also``: as :meth:`append`'s)."""
-        with self.engine.begin() as db:
-            self._bump(db, game_id, version, status=RESIGNED, resigned_by=seat)
-            if also is not None:
-                also(db)
-
     def claim(self, invite: str, token: str) -> tuple[str, int] | None:
         """Give the open seat with ``invite`` to the holder of ``token`` (a hash); its game id and
         seat, or ``None`` when no open seat has that invite (never issued, or claimed already)."""

@@ -208,11 +208,6 @@ class Table:
             viewer.known = 0
         self.mark_presence()
 
-    @property
-    def timed(self) -> bool:
-        """True when the game has a time control (its clocks: :attr:`kept`)."""
-        return self.kept is not None
-
     def mark_presence(self) -> bool:
         """Note which persons' seats lost their connection (from now on, if they had one: a seat
         never connected is not counted absent, its clock runs all the same); True when that changed."""
@@ -498,7 +493,6 @@ class Table:
         now = self.time()
         clock = self.kept.clock
         data = clock.data(now) if self.on else clock.stopped(now).data(now)
-        data["shown"] = [shown(x) for x in data["left"]]
         data["claim"] = [{"seat": i, "in": round(wait, 3)} for i, wait in sorted(self.claimable(you).items())]
         return data
 

@@ -22,7 +22,7 @@ import os
 import time
 from typing import Any, Awaitable, Callable, Sequence
 
-from sqlalchemy.engine import Connection, make_url
+from sqlalchemy.engine import make_url
 
 from ..core.game import Game, State
 from ..core.record import Move
@@ -41,7 +41,7 @@ from .storage import Storage
 from .store import ABORTED, AI, HUMAN, ON, OPEN, OVER, RESIGNED, GameRow, SeatRow, StaleWrite, Store
 from .table import MAX_GAME_MOVES, SEAT_CHOICES, Full, Prepared, Refused, Table
 from .thinking import Busy, Superseded, Thinkers
-from .transport import SITE, Event, InMemory, Transport, Writer, game_channel
+from .transport import SITE, Event, InMemory, Transport, chained, game_channel
 from .upkeep import GAMES_ON, Upkeep
 from .viewers import Viewer, tell
 
@@ -268,7 +268,9 @@ class Tables:
         table.named_at = time.monotonic()
         table.chosen = await self.db(names_of, self.store, [s.token for s in table.row.seats if s.token])
         # a finished game keeps the names it was played under (kept when it was settled)
-        table.played = None if table.on else await self.db(outcomes.names_played, self.store, table.id)
+        # (written once, never changed: read until found)
+        table.played = None if table.on else table.played or await self.db(outcomes.names_played, self.store,
+                                                                             table.id)
         table.rematch = None if table.on else await self.db(rematch_of, self.store, table.id)
 
     async def ready(self, table: Table) -> None:
@@ -356,11 +358,11 @@ class Tables:
         if states[-1].is_terminal():
             row.status = OVER
         also = ratings.rated_in(row.id) if rated else None if daily is None else daily.entry(row.id)
+        if control is not None:  # the clock stored with the game, in its transaction
+            table.kept = Kept(Clock.new(control, len(seats)).started(table.clock_runs_for(states[-1]), self.time()))
+            also = chained(also, clockstore.writer(row.id, table.kept))
         await self.db(self.store.create, row, also)
         table.rated = rated
-        if control is not None:
-            table.kept = Kept(Clock.new(control, len(seats)).started(table.clock_runs_for(states[-1]), self.time()))
-            await self.db(clockstore.save, self.store.engine, row.id, table.kept)
         table.hidden_until = None if daily is None else daily.hidden_until
         if listed and any(s.kind == OPEN for s in seats):
             await self.db(list_game, self.store, row.id, address)
@@ -424,9 +426,11 @@ class Tables:
         also = self.transport.writer(channel, MOVES, told)
         after = states[-1] if states else table.states[first]
         if self.storage.shared and status == ON and table.ai_seat(after) and not table.showcase:
-            also = self._with_lease(table.id, also)
+            # the AI's turn is due from the moment the move is stored: its lease goes with it
+            holder = self.lease.holder
+            also = chained(also, lambda db: leases.take_in(db, table.id, holder, autoplaying.LEASE_SECONDS))
         if kept is not None:
-            also = clockstore.both(also, clockstore.writer(table.id, kept))
+            also = chained(also, clockstore.writer(table.id, kept))
         try:
             # a move after the last one stored has nothing to drop (a statement less per move)
             await self.db(self.store.append, table.id, table.version, first, moves, status, first < len(table.moves),
@@ -442,17 +446,6 @@ class Tables:
         await self.transport.sent(channel, MOVES, told)
         for hook in self.moved:
             await hook(table, first)
-
-    def _with_lease(self, game_id: str, also: Writer | None) -> Writer:
-        """``also``, then this process's AI lease of ``game_id`` taken in the same transaction
-        (:func:`.leases.take_in`): the AI's turn is due from the moment the move is stored."""
-        holder = self.lease.holder
-
-        def write(db: Connection) -> None:
-            if also is not None:
-                also(db)
-            leases.take_in(db, game_id, holder, autoplaying.LEASE_SECONDS)
-        return write
 
     def _clock_after(self, table: Table, first: int, moves: list[Move], states: list[State],
                      status: str, at: float | None = None) -> Kept | None:
@@ -669,7 +662,7 @@ class Tables:
         kept = None
         if table.kept is not None:
             kept = Kept(table.kept.clock.stopped(self.time()), ended, dict(table.kept.gone))
-        also = clockstore.both(self.transport.writer(channel, CHANGED, told),
+        also = chained(self.transport.writer(channel, CHANGED, told),
                                None if kept is None else clockstore.writer(table.id, kept))
         try:
             await self.db(clockstore.ended, self.store.engine, table.id, table.version, status, seat, also)
@@ -696,7 +689,7 @@ class Tables:
         channel = game_channel(table.id)
         table.row.seats[seat] = SeatRow(AI, agent=ZOMBIE_LEVEL, token=table.row.seats[seat].token)
         kept = Kept(table.kept.clock.started(table.clock_runs_for(), now), table.kept.ended, gone)
-        also = clockstore.both(self.transport.writer(channel, CHANGED, told), clockstore.writer(table.id, kept))
+        also = chained(self.transport.writer(channel, CHANGED, told), clockstore.writer(table.id, kept))
         try:
             await self.db(clockstore.taken_over, self.store.engine, table.id, table.version, [seat], ZOMBIE_LEVEL, also)
         except StaleWrite:

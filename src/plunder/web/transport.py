@@ -35,6 +35,15 @@ Handler = Callable[["Event"], Awaitable[None]]
 Writer = Callable[[Connection], None]
 
 
+def chained(*writers: Writer | None) -> Writer:
+    """One writer doing each of ``writers`` (``None`` ones skipped) in the same transaction."""
+    def write(db: Connection) -> None:
+        for w in writers:
+            if w is not None:
+                w(db)
+    return write
+
+
 def game_channel(game_id: str) -> str:
     """The channel of game ``game_id``'s events."""
     return f"game:{game_id}"

@@ -38,10 +38,9 @@ from ...core.registry import load_game
 from ...core.record import Record, replay
 from .actions import Line, PillageAction
 from .contents import Doubloons
-from .heuristics import GreedyAgent
+from .heuristics import GreedyAgent, closes
 from .rules import PillageGame, PillageState
 from .solver import Solver
-from .solver_symmetry import edge_symmetries
 
 #: a position is looked at once at most this many lines are left to draw
 MAX_LINES = 14
@@ -78,7 +77,7 @@ class _Valuer:
 
     def __init__(self, game: PillageGame, state: PillageState) -> None:
         self.solver = Solver(game, state.contents)
-        self.perms = edge_symmetries(game.board, state.contents)
+        self.perms = self.solver.board_perms()
 
     def value_after(self, state: PillageState, action: PillageAction) -> float:
         """The final margin, for the player to act in ``state``, of ``action`` then best play."""
@@ -123,9 +122,8 @@ def _image(perm: tuple[int, ...], mask: int) -> int:
 
 
 def _closes(state: PillageState, edge: int) -> int:
-    """How many boxes line ``edge`` closes in ``state``."""
-    drawn = state.drawn | 1 << edge
-    return sum(1 for _, mask in state.game.edge_box_masks[edge] if drawn & mask == mask)
+    """How many boxes line ``edge`` closes in ``state`` (:func:`.heuristics.closes`)."""
+    return len(closes(state, state.drawn, edge))
 
 
 def theme(state: PillageState, key: PillageAction) -> str:
