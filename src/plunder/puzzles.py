@@ -142,9 +142,13 @@ class PuzzleRun:
         """A value in words: "win by 5 doubloons", "lose by 2 doubloons", "a draw"."""
         if value == 0:
             return "a draw"
+        return f"{'win' if value > 0 else 'lose'} by {self.amount(abs(value))}"
+
+    def amount(self, value: float) -> str:
+        """A count in the game's units: "5 doubloons", "1 doubloon"."""
         # "doubloons" names many; one of them is "1 doubloon"
         units = self.units[:-1] if abs(value) == 1 and self.units.endswith("s") else self.units
-        return f"{'win' if value > 0 else 'lose'} by {abs(value):g} {units}"
+        return f"{value:g} {units}"
 
     def answer(self, text: str) -> Verdict:
         """Judge ``text`` (the game's notation) at the current step; an unreadable or illegal move
@@ -163,11 +167,19 @@ class PuzzleRun:
             words = f"Right: {played_text}{image} is the best move; with best play you {self.margin(best)}."
         else:
             words = (f"Wrong: after {played_text}, best play makes you {self.margin(played)}; "
-                     f"{step.action} makes you {self.margin(best)}, and is played.")
+                     f"{step.action} makes you {self.margin(best)}, and is played: the best move ends "
+                     f"{self.amount(best - played)} better for you than yours.")
         verdict = Verdict(right, played, best, step.action, words)
         self.verdicts.append(verdict)
         self._play(step.action)
         return verdict
+
+    def skip(self, steps: int) -> None:
+        """Play the line's first ``steps`` steps as stored (an attempt taken up where it was left)."""
+        if not 0 <= steps <= len(self.puzzle.line):
+            raise PuzzleError(f"puzzle {self.puzzle.id} has {len(self.puzzle.line)} steps, not {steps}")
+        while self.at < steps:
+            self._play(self.step.action)
 
     def replies(self) -> list[str]:
         """Play the other side's proven replies up to the next step of the player (or the end);

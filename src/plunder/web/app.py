@@ -27,7 +27,7 @@ from starlette.staticfiles import StaticFiles
 
 from ..core.registry import entry, game_ids
 from . import assets, coach, editor, games, lobby, newgame, pages, rating_history, ratings, replays, roomfeed, scores
-from . import daily_pages, mutes, quotas, signin
+from . import daily_pages, mutes, puzzle_pages, quotas, signin
 from .limits import (ADDRESS_ANALYSIS_BURST, ADDRESS_ANALYSIS_RATE, ANALYSIS_BURST, ANALYSIS_RATE, CREATE_BURST,
                      CREATE_RATE, MAX_FRAME_BYTES, SPECTATOR_BURST, SPECTATOR_RATE, UPLOAD_BURST, UPLOAD_RATE,
                      VIEW_BURST, VIEW_RATE, BodyLimit, Buckets)
@@ -76,7 +76,7 @@ def create_app(db_url: str | None = None, ai_workers: int | None = None, warm: b
     tells the time (which day's deal is on: the tests give their own)."""
     routes = [*pages.routes, *newgame.routes, *games.routes, *lobby.routes, *replays.routes, *coach.routes, *editor.routes, *assets.routes,
               *ratings.routes, *rating_history.routes, *scores.routes, *roomfeed.routes, *signin.routes, *mutes.routes,
-              *daily_pages.routes,
+              *daily_pages.routes, *puzzle_pages.routes,
               Mount("/static", StaticFiles(directory=str(STATIC_DIR)), name="static")]
     store = Store(db_url or default_db_url())
     tables = Tables(store, Thinkers(ai_workers))

@@ -18,8 +18,10 @@ from ..core.game import CHANCE
 from ..core import chance
 from ..core.registry import entry, game_ids, load_game
 from ..pictures import svg_of
-from .daily import solitaires
+from .daily import day_of, solitaires
+from .games import tables_of
 from .howto import howto_sections
+from .puzzle_pages import daily_puzzle
 from .templating import templates
 
 log = logging.getLogger("plunder.web")
@@ -84,9 +86,13 @@ def home_cards() -> list[dict[str, object]]:
 
 async def home(request: Request) -> Response:
     """Every installed game, each with a picture, a pitch and links to play and to learn, under
-    the announcement of today's daily deals (:mod:`.daily`)."""
+    the announcement of today's daily deals (:mod:`.daily`) and of today's puzzle (:mod:`.puzzle_pages`)."""
     deals = [{"id": g, "title": entry(g).game_class.title} for g in solitaires()]
-    return templates.TemplateResponse(request, "home.html", {"games": home_cards(), "deals": deals})
+    tables = tables_of(request)
+    today = await tables.db(daily_puzzle, tables.store, day_of(tables.clock()))
+    puzzle = None if today is None else {"id": today.id, "title": entry(today.game).game_class.title,
+                                         "difficulty": today.difficulty}
+    return templates.TemplateResponse(request, "home.html", {"games": home_cards(), "deals": deals, "puzzle": puzzle})
 
 
 async def rules(request: Request) -> Response:

@@ -325,22 +325,8 @@
     if (text) { act(text); $("move-text").value = ""; }
   });
 
-  // --- clicks on the picture ------------------------------------------------------------
-  function svgPoint(svg, event) {
-    const p = svg.createSVGPoint();
-    p.x = event.clientX;
-    p.y = event.clientY;
-    return p.matrixTransform(svg.getScreenCTM().inverse());
-  }
-
-  function underPoint(event, selector) {
-    return document.elementsFromPoint(event.clientX, event.clientY).find((el) => el.matches && el.matches(selector));
-  }
-
-  // a ship or a label drawn over a target does not hide it: what lies under the pointer counts
-  function actionAt(event) {
-    return event.target.closest("[data-action]") || underPoint(event, "[data-action]");
-  }
+  // --- clicks on the picture (board.js finds the action under the pointer) ----------------
+  const { svgPoint, underPoint, actionAt } = window.PlunderBoard;
 
   board.addEventListener("click", (event) => {
     if (!state.your_turn) return;
@@ -408,17 +394,7 @@
   });
   $("result-close").addEventListener("click", () => { resultSeen = true; $("result").hidden = true; });
 
-  // on a small screen: the whole board, or its full size scrolling sideways (the choice is kept)
-  function boardSize(full) {
-    $("board").classList.toggle("full", full);
-    $("board-size").setAttribute("aria-pressed", String(full));
-    $("board-size").textContent = full ? "Whole board" : "Full size";
-    try { localStorage.setItem("plunder.boardFull", full ? "1" : ""); } catch (e) { /* storage off: not kept */ }
-  }
-  let keptFull = false;
-  try { keptFull = localStorage.getItem("plunder.boardFull") === "1"; } catch (e) { /* storage off */ }
-  boardSize(keptFull);
-  $("board-size").addEventListener("click", () => boardSize(!$("board").classList.contains("full")));
+  window.PlunderBoard.sizeToggle($("board"), $("board-size"));
 
   function result(msg) {
     const over = msg.over && msg.result;
