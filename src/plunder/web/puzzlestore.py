@@ -274,13 +274,14 @@ def _rate(db: Connection, attempt: Attempt, solved: bool, now: float) -> Ended:
     places: Sequence[int] = (0, 1) if solved else (1, 0)
     (mu, sigma), (p_mu, p_sigma) = rate([(before.mu, before.sigma), (strength["mu"], strength["sigma"])], places)
     streak = before.streak + 1 if solved else 0
-    after = Standing(mu, sigma, before.rated + 1, before.solved + solved, streak, max(before.best_streak, streak))
+    won = int(solved)
+    after = Standing(mu, sigma, before.rated + 1, before.solved + won, streak, max(before.best_streak, streak))
     db.execute(update(puzzle_players).where(puzzle_players.c.identity == attempt.identity)
                .values(mu=mu, sigma=sigma, rated=after.rated, solved=after.solved, streak=streak,
                        best_streak=after.best_streak, updated=now))
     db.execute(update(puzzle_strengths).where(puzzle_strengths.c.puzzle == attempt.puzzle)
                .values(mu=p_mu, sigma=p_sigma, attempts=puzzle_strengths.c.attempts + 1,
-                       solved=puzzle_strengths.c.solved + solved))
+                       solved=puzzle_strengths.c.solved + won))
     db.execute(update(puzzle_attempts).where(puzzle_attempts.c.id == attempt.id)
                .values(before_mu=before.mu, after_mu=mu))
     return Ended(before, after)
