@@ -254,7 +254,7 @@ async def _move(request: Request) -> Response:
         raise Refused(409, "This attempt has moved on since (in another tab?): reload the page to see where it is.")
     answer: dict[str, Any] = {
         "right": verdict.right, "words": verdict.words, "replies": replies, "svg": picture(run),
-        "attempt": attempt.id, "at": run.at, "status": status, "legal": legal(run),
+        "attempt": attempt.id, "at": run.at, "status": status, "legal": legal(run) if status == ON else [],
         "prompt": prompt(run) if status == ON else "",
     }
     if ended is not None:

@@ -10,6 +10,7 @@
   const board = $("board");
   const data = JSON.parse($("puzzle-data").textContent);
   let waiting = false;
+  const said = [];           // the verdicts and replies of this attempt so far
 
   function say(text) {
     $("message").textContent = text || "";
@@ -65,10 +66,14 @@
     board.innerHTML = answer.svg;
     const verdict = $("verdict");
     const replies = answer.replies.length ? `The reply: ${answer.replies.join(", ")}.` : "";
-    paragraphs(verdict, [answer.words, replies]);
+    // each step's verdict under the ones before: the line found so far reads in order
+    said.push(answer.words, replies);
+    paragraphs(verdict, said);
     verdict.classList.toggle("wrong", !answer.right);
     verdict.hidden = false;
-    $("prompt").textContent = answer.prompt || (answer.status === "solved" ? "Solved!" : "Not solved: the solution is on the board.");
+    const key = answer.solution ? answer.solution[answer.at - 1] : null;
+    $("prompt").textContent = answer.prompt || (answer.status === "solved" ? "Solved!"
+      : `Not solved: the move to find, ${key ? key.action : ""}, is drawn in orange; the whole line is listed.`);
     moves(answer.legal);
     if (answer.status === "on") return;
     root.classList.add("done");
