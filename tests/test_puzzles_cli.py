@@ -87,3 +87,40 @@ def test_generate_refuses_a_count_or_candidates_below_one(tmp_path: Path) -> Non
         refused = run("puzzles", "generate", "pillage", option, "0", "--out", str(tmp_path / "x.json"))
         assert refused.exit_code == 2 and option in refused.output and "0" in refused.output
     assert not (tmp_path / "x.json").exists()
+
+
+def test_generate_from_a_store_finds_proven_puzzles_in_its_finished_games(tmp_path: Path) -> None:
+    from plunder.core.registry import load_game
+    from plunder.match import play
+    from plunder.puzzles import game_seed, puzzles_of
+    from plunder.web.store import AI, HUMAN, ON, OVER, GameRow, SeatRow, Store
+
+    group = puzzles_of("pillage")
+    db = f"sqlite:///{tmp_path / 'plunder.db'}"
+    store = Store(db)
+    game = load_game("pillage", **group.boards[1])
+    kept, left = [], []
+    for i in range(4):
+        record = play(game, ["greedy", "random"], game_seed(11, i))
+        # the third game is still on: it is left out
+        status = ON if i == 2 else OVER
+        store.create(GameRow(f"game{i}", "pillage", dict(game.params), int(record.seed or 0), status, "creator",
+                             [SeatRow(HUMAN, token="t" * 64), SeatRow(AI, agent="random")], list(record.moves)))
+        (kept if status == OVER else left).append(record)
+    store.close()
+    out = tmp_path / "from-db.json"
+    result = run("puzzles", "generate", "pillage", "--from-db", db, "--count", "50", "--out", str(out))
+    assert result.exit_code == 0, result.output
+    puzzles = loads(out.read_text())
+    expected = {p.id for r in kept for p in group.find(game, r)}
+    assert group.find(game, left[0])  # the game still on had puzzles too, and none was taken
+    assert puzzles and {p.id for p in puzzles} == expected
+    assert all(verify(p) == [] for p in puzzles)
+    assert {p.seed for p in puzzles} <= {r.seed for r in kept}
+    assert all(p.players == ["human", "random"] for p in puzzles)
+    # a store with no finished game of it, and a URL that is no database: refused in words
+    empty = run("puzzles", "generate", "pillage", "--from-db", f"sqlite:///{tmp_path / 'empty.db'}", "--out",
+                str(tmp_path / "none.json"))
+    assert empty.exit_code != 0 and "no puzzle found in the finished pillage games" in empty.output
+    bad = run("puzzles", "generate", "pillage", "--from-db", "nonsense://x", "--out", str(tmp_path / "none.json"))
+    assert bad.exit_code != 0 and "--from-db" in bad.output and "Traceback" not in bad.output

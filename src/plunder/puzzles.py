@@ -4,9 +4,10 @@
 game's :class:`~plunder.core.capabilities.Puzzles` group names, each from a seed derived from
 the one given, and keeps the puzzles the game finds in them (each proven by its exact search),
 spread evenly over the difficulty levels: the same seed gives the same puzzles.
+:func:`from_records` finds them in games already played (people's games kept by the web app).
 
 :class:`PuzzleRun` steps through one puzzle for a front end (the terminal's ``plunder puzzles
-play``; the web app later): the position, the player's answer judged by the proven values,
+play``, the web app's puzzle pages): the position, the player's answer judged by the proven values,
 the replies. It knows no game: what it says comes from the puzzle's stored values.
 """
 
@@ -15,13 +16,13 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable
+from typing import Callable, Iterable
 
 from .core.capabilities import Puzzles
 from .core.errors import ParameterError
 from .core.game import Game, State
 from .core.puzzle import Puzzle, PuzzleError, Step, loads
-from .core.record import replay
+from .core.record import Record, replay
 from .core.registry import entry, load_game
 from .match import play
 
@@ -73,6 +74,12 @@ def generate(game_id: str, count: int, seed: int, progress: Callable[[int, int],
                 found.append(puzzle)
         if progress is not None:
             progress(index + 1, len(found))
+    return spread(found, count)
+
+
+def spread(found: list[Puzzle], count: int) -> list[Puzzle]:
+    """At most ``count`` of ``found``, taken level of difficulty by level in turn, each level's
+    in the order found, so every level has as many as it can."""
     by_level: dict[int, list[Puzzle]] = {}
     for puzzle in found:
         by_level.setdefault(puzzle.difficulty, []).append(puzzle)
@@ -83,6 +90,32 @@ def generate(game_id: str, count: int, seed: int, progress: Callable[[int, int],
             if queue and len(kept) < count:
                 kept.append(queue.pop())
     return kept
+
+
+def from_records(game_id: str, records: Iterable[Record], count: int,
+                 progress: Callable[[int, int], None] | None = None) -> list[Puzzle]:
+    """``count`` puzzles of ``game_id`` (at most) found in played games, ``records`` (people's
+    games kept by the web app's store, say), spread over the levels of difficulty as
+    :func:`generate` spreads them; a record of another game is refused. ``progress(games, found)``
+    is called after each game."""
+    if count < 1:
+        raise ParameterError(f"--count must be at least 1, not {count}")
+    group = puzzles_of(game_id)
+    found: list[Puzzle] = []
+    seen: set[str] = set()
+    games: dict[str, Game] = {}
+    for index, record in enumerate(records):
+        if record.game != game_id:
+            raise PuzzleError(f"a record of {record.game} cannot give puzzles of {game_id}")
+        key = repr(sorted(record.params.items()))
+        game = games.get(key) or games.setdefault(key, load_game(game_id, **record.params))
+        for puzzle in group.find(game, record):
+            if puzzle.id not in seen:
+                seen.add(puzzle.id)
+                found.append(puzzle)
+        if progress is not None:
+            progress(index + 1, len(found))
+    return spread(found, count)
 
 
 def load(path: Path) -> list[Puzzle]:
@@ -195,4 +228,5 @@ class PuzzleRun:
         self.at += 1
 
 
-__all__ = ["CANDIDATES", "GAMES_PER_PUZZLE", "PuzzleRun", "Verdict", "game_seed", "generate", "load", "puzzles_of", "shipped"]
+__all__ = ["CANDIDATES", "GAMES_PER_PUZZLE", "PuzzleRun", "Verdict", "from_records", "game_seed", "generate", "load",
+           "puzzles_of", "shipped", "spread"]

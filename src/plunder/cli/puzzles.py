@@ -1,4 +1,5 @@
-"""``plunder puzzles``: make puzzles from agents' games (``generate``) and solve them at the terminal (``play``)."""
+"""``plunder puzzles``: make puzzles from agents' games or the web app's stored games (``generate``) and solve
+them at the terminal (``play``)."""
 
 from __future__ import annotations
 
@@ -6,6 +7,7 @@ import random
 import time
 from collections import Counter
 from pathlib import Path
+from typing import Callable
 
 import click
 from rich.console import Console
@@ -14,8 +16,13 @@ from rich.text import Text
 from ..core.errors import PlunderError
 from ..core.puzzle import Puzzle, PuzzleError, dumps
 from ..core.registry import entry, game_ids
-from ..puzzles import CANDIDATES, PuzzleRun, generate, load, puzzles_of, shipped
+from ..puzzles import CANDIDATES, PuzzleRun, from_records, generate, load, puzzles_of, shipped
+from ..web.finished import finished_records
+from ..web.store import Store, check
 from .common import SEED
+
+#: the most finished games ``--from-db`` reads by default
+FROM_DB_GAMES = 1000
 
 
 @click.group("puzzles")
@@ -30,17 +37,26 @@ def puzzles_cmd() -> None:
 @click.option("--candidates", default=CANDIDATES, show_default=True, type=click.IntRange(1, 100),
               help="puzzles found per puzzle kept, to choose among by difficulty (more: levels more even, more games)")
 @click.option("--out", "out", required=True, type=click.Path(dir_okay=False, path_type=Path), help="puzzle file to write (JSON)")
-def generate_cmd(game_id: str, count: int, seed: int, candidates: int, out: Path) -> None:
-    """Play agents' games from SEED, keep COUNT puzzles spread over difficulty, prove each again
-    with a fresh exact search, and write them to OUT."""
+@click.option("--from-db", "db_url", default=None, metavar="URL",
+              help="find them in the finished games of the web app's store at URL (sqlite:///PATH or postgresql://...) "
+                   "instead of playing agents' games")
+@click.option("--games", default=FROM_DB_GAMES, show_default=True, type=click.IntRange(1, 1_000_000),
+              help="with --from-db: the most finished games read, newest first")
+def generate_cmd(game_id: str, count: int, seed: int, candidates: int, out: Path, db_url: str | None,
+                 games: int) -> None:
+    """Play agents' games from SEED (or read the finished games of a store, --from-db), keep COUNT
+    puzzles spread over difficulty, prove each again with a fresh exact search, and write them to OUT."""
     group = puzzles_of(game_id)
     start = time.process_time()
 
-    def progress(games: int, found: int) -> None:
-        if games % 50 == 0:
-            click.echo(f"{games} games, {found} puzzles", err=True)
+    def progress(played: int, found: int) -> None:
+        if played % 50 == 0:
+            click.echo(f"{played} games, {found} puzzles", err=True)
 
-    made = generate(game_id, count, seed, progress, candidates)
+    if db_url is not None:
+        made = _from_store(game_id, db_url, count, games, progress)
+    else:
+        made = generate(game_id, count, seed, progress, candidates)
     for puzzle in made:
         problems = group.verify(puzzle)
         if problems:
@@ -52,6 +68,23 @@ def generate_cmd(game_id: str, count: int, seed: int, candidates: int, out: Path
                f"in {time.process_time() - start:.1f} CPU s")
     click.echo("difficulty: " + ", ".join(f"{d}: {levels[d]}" for d in sorted(levels)))
     click.echo("themes: " + ", ".join(f"{t}: {n}" for t, n in themes.most_common()))
+
+
+def _from_store(game_id: str, db_url: str, count: int, most: int, progress: Callable[[int, int], None]) -> list[Puzzle]:
+    """The puzzles found in the last ``most`` finished games of ``game_id`` in the store at ``db_url``."""
+    try:
+        check(db_url)
+    except ValueError as exc:
+        raise click.UsageError(str(exc).replace("--db", "--from-db", 1)) from None
+    store = Store(db_url)
+    try:
+        made = from_records(game_id, finished_records(store, game_id, most), count, progress)
+    finally:
+        store.close()
+    if not made:
+        raise PuzzleError(f"no puzzle found in the finished {game_id} games of the store "
+                          f"(the last {most} read; a puzzle needs a position with one proven best move)")
+    return made
 
 
 def _puzzle_game() -> str:

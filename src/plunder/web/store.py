@@ -111,6 +111,11 @@ class SeatRow:
     invite: str | None = None
 
 
+def record_players(seats: Sequence[SeatRow]) -> list[str]:
+    """The players a game's record names: each AI seat by its level's spec, any other ``human``."""
+    return [s.agent if s.kind == AI and s.agent else "human" for s in seats]
+
+
 @dataclass
 class GameRow:
     """A stored game: what it is, its seats and its moves so far."""

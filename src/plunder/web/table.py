@@ -30,7 +30,7 @@ from .positions import Positions
 from .rooms import Rematch
 from .clocks import LIVE, shown
 from .clockstore import CLAIMED, ON_TIME, Kept
-from .store import ABORTED, AI, HUMAN, ON, OPEN, OVER, RESIGNED, GameRow
+from .store import ABORTED, AI, HUMAN, ON, OPEN, OVER, RESIGNED, GameRow, record_players
 from .viewers import Viewer
 
 #: what a :class:`Prepared` is of: the stored version, the ply, and each seat's name
@@ -567,7 +567,7 @@ class Table:
     def record(self) -> Record:
         """The game's record: with its seed once the game is over (the seed is the server's
         secret while it is on: those records say ``"chance": "free"``)."""
-        names = [s.agent if s.kind == AI and s.agent else "human" for s in self.row.seats]
+        names = record_players(self.row.seats)
         if self.on:
             return Record(self.game.id, dict(self.game.params), None, names, list(self.moves), chance="free")
         record = Record(self.game.id, dict(self.game.params), self.seed, names, list(self.moves))
