@@ -9,6 +9,7 @@ from click.testing import CliRunner
 
 from plunder.cli import main
 from plunder.core.puzzle import Puzzle, PuzzleError, loads
+from plunder.core.record import Record
 from plunder.games.pillage.puzzles import verify
 
 
@@ -99,7 +100,8 @@ def test_generate_from_a_store_finds_proven_puzzles_in_its_finished_games(tmp_pa
     db = f"sqlite:///{tmp_path / 'plunder.db'}"
     store = Store(db)
     game = load_game("pillage", **group.boards[1])
-    kept, left = [], []
+    kept: list[Record] = []
+    left: list[Record] = []
     for i in range(4):
         record = play(game, ["greedy", "random"], game_seed(11, i))
         # the third game is still on: it is left out
