@@ -119,6 +119,15 @@ def test_puzzles_by_touch_on_a_phone(browser: Browser, live_server: LiveServer, 
         page.goto(f"{live_server.url}/puzzles/{puzzle.id}")
         fits(page)
         screenshot(page, "puzzle-phone-start", tmp_path)
+        # the board at its full size, as on a game page: wider than the screen, scrolled in its frame
+        page.locator("#board-size").tap()
+        assert page.inner_text("#board-size") == "Whole board"
+        drawn = page.locator("#board svg").bounding_box()
+        assert drawn is not None and drawn["width"] > PHONE["width"]
+        assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+        screenshot(page, "puzzle-phone-full-size", tmp_path)
+        page.locator("#board-size").tap()
+        assert page.inner_text("#board-size") == "Full size"
         solve_on_page(page, puzzle, touch=True)
         assert page.inner_text("#rating-change").startswith("Solved: your puzzle rating 1500? → ")
         fits(page)
