@@ -40,6 +40,7 @@ from webauthn.helpers.structs import (AuthenticatorSelectionCriteria, ClientData
                                       PublicKeyCredentialDescriptor, ResidentKeyRequirement,
                                       UserVerificationRequirement)
 
+from .identities import sign_out_everywhere
 from .store import Store, metadata
 
 #: seconds a ceremony's challenge may be answered in (also the browser's timeout)
@@ -122,11 +123,37 @@ def claimed(store: Store, identity: str | None) -> bool:
 
 
 def passkeys_of(store: Store, identity: str) -> list[dict[str, Any]]:
-    """The passkeys of ``identity``, oldest first: when each was made and last used."""
+    """The passkeys of ``identity``, oldest first: each one's credential id, when it was made
+    and when last used to sign in."""
     with store.engine.connect() as db:
-        rows = db.execute(select(passkeys.c.created, passkeys.c.used).where(passkeys.c.identity == identity)
-                          .order_by(passkeys.c.created)).mappings().all()
+        rows = db.execute(select(passkeys.c.credential, passkeys.c.created, passkeys.c.used)
+                          .where(passkeys.c.identity == identity).order_by(passkeys.c.created)).mappings().all()
         return [dict(r) for r in rows]
+
+
+def remove(store: Store, identity: str, credential: str, signed_in: bool) -> int:
+    """Remove the passkey ``credential`` of ``identity``: how many it has left. Refused (in
+    words) when it holds no such passkey, or when it is its last and the browser asking is
+    ``signed_in`` with one (a session: without a passkey it could never come back after signing
+    out). Removing the last from the browser that claimed the identity (which keeps it in its
+    cookie) unclaims it: every browser signed in to it is signed out in the same transaction."""
+    with store.engine.begin() as db:
+        # two removals at once must not both see a passkey left: a write to the identity's row
+        # first makes the second wait for the first to end (PostgreSQL's row lock; SQLite's
+        # one writer, taken before this transaction reads anything)
+        db.execute(update(users).where(users.c.identity == identity).values(handle=users.c.handle))
+        gone = db.execute(delete(passkeys).where(passkeys.c.identity == identity,
+                                                 passkeys.c.credential == credential)).rowcount
+        if gone != 1:
+            raise PasskeyRefused("You have no such passkey (removed already?): reload the page to see yours.")
+        left = len(db.execute(select(passkeys.c.credential).where(passkeys.c.identity == identity)).all())
+        if left == 0 and signed_in:  # raised out of the transaction: the passkey stays
+            raise PasskeyRefused("This is your only passkey, and this browser is signed in with it: without it "
+                                 "you could not sign in again after signing out, here or anywhere. Add another "
+                                 "passkey first, then remove this one.")
+        if left == 0:
+            sign_out_everywhere(db, identity)
+        return left
 
 
 def _handle(db: Connection, identity: str) -> str:
