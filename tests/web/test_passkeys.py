@@ -5,12 +5,13 @@ and games under a fresh cookie; every bad answer is refused in words, on SQLite 
 from __future__ import annotations
 
 import asyncio
+import functools
 import http.client
 import json
 import threading
 import time
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any, Callable, Iterator
 
 import pytest
 from sqlalchemy import delete, insert, select, update
@@ -21,10 +22,12 @@ from plunder.web import identities, passkeys
 from plunder.web.app import create_app
 from plunder.web.identities import (ENDED, SESSION_IDLE_SECONDS, SESSION_TOUCH_SECONDS, Sessions, open_session,
                                     session_of, sessions, sign_out)
-from plunder.web.passkeys import CHALLENGE_SECONDS, challenges, claimed, passkeys_of
+from plunder.web.names import NameRefused, hold_name, names, set_name
+from plunder.web.passkeys import (CHALLENGE_SECONDS, PasskeyRefused, challenges, claim_options, claimed, claimed_names,
+                                   finish_claim, passkeys_of)
 from plunder.web.quotas import rates
 from plunder.web.signin import PASSKEY_BURST
-from plunder.web.security import COOKIE, TOKEN_HEADER
+from plunder.web.security import COOKIE, TOKEN_HEADER, new_token
 from plunder.web.storage import Storage
 from plunder.web.store import Store, token_hash
 from plunder.web.tables import TIME_SHIFT_ENV
@@ -59,6 +62,8 @@ def anna(any_db: str) -> Iterator[TestClient]:
         yield c
         with c.app.state.tables.store.engine.begin() as db:  # type: ignore[attr-defined]
             db.execute(delete(passkeys.passkeys).where(passkeys.passkeys.c.credential.not_in(before)))
+            db.execute(delete(claimed_names).where(claimed_names.c.identity.not_in(
+                select(passkeys.passkeys.c.identity))))
 
 
 def claim(client: TestClient, key: SoftKey) -> dict[str, Any]:
@@ -590,3 +595,106 @@ def test_a_sign_out_on_one_process_is_refused_by_the_other_at_once(postgres_url:
         for server in (one, two):
             assert "has not played yet" in ask(server, "/you", host, second, method="GET")[1]
         assert "Ola Two" in ask(two, "/you", host, token, method="GET")[1]  # the claiming browser's own token
+
+
+def race(*calls: Callable[[], object]) -> list[str]:
+    """Run ``calls`` in threads let go at the same moment: what each said (``done`` or the
+    refusal's words), in the order of ``calls``."""
+    said = [""] * len(calls)
+    start = threading.Barrier(len(calls))
+
+    def run(i: int) -> None:
+        start.wait()
+        try:
+            calls[i]()
+            said[i] = "done"
+        except (NameRefused, PasskeyRefused) as exc:
+            said[i] = str(exc)
+    threads = [threading.Thread(target=run, args=(i,)) for i in range(len(calls))]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    return said
+
+
+def named(store: Store, name: str) -> str:
+    """A fresh identity (a random token hash) called ``name``."""
+    identity = token_hash(new_token())
+    set_name(store, identity, name)
+    return identity
+
+
+def forget(store: Store, identities: list[str]) -> None:
+    """Remove what the race tests kept of ``identities`` (the PostgreSQL database is shared)."""
+    with store.engine.begin() as db:
+        for table, column in [(passkeys.passkeys, "identity"), (passkeys.users, "identity"),
+                              (claimed_names, "identity"), (names, "token")]:
+            db.execute(delete(table).where(table.c[column].in_(identities)))
+
+
+def test_two_look_alike_names_claimed_at_the_same_moment_are_not_both_claimed(any_db: str) -> None:
+    store = Store(any_db)
+    made: list[str] = []
+    try:
+        made += [named(store, "Zed Race"), named(store, "Z\u0435d Race")]  # a Cyrillic е
+        answers = [json.dumps(SoftKey(SITE, ORIGIN).register(claim_options(store, i, n)))
+                   for i, n in zip(made, ["Zed Race", "Z\u0435d Race"])]
+        said = race(*(functools.partial(finish_claim, store, i, a, ORIGIN, functools.partial(hold_name, identity=i))
+                      for i, a in zip(made, answers)))
+        assert sorted(said, key=len)[0] == "done", said
+        refusal = sorted(said, key=len)[1]
+        assert "looks like" in refusal and "a name claimed here" in refusal, said
+        assert [claimed(store, i) for i in made].count(True) == 1  # the refused claim kept no passkey
+        with store.engine.connect() as db:
+            assert len(db.execute(select(claimed_names).where(claimed_names.c.identity.in_(made))).all()) == 1
+    finally:
+        forget(store, made)
+        store.close()
+
+
+def test_two_claimed_names_renamed_alike_at_the_same_moment_are_not_both_renamed(any_db: str) -> None:
+    store = Store(any_db)
+    made: list[str] = []
+    try:
+        made += [named(store, "Kit One"), named(store, "Kit Two")]
+        with store.engine.begin() as db:  # both claimed
+            for identity in made:
+                hold_name(db, identity)
+        said = race(functools.partial(set_name, store, made[0], "Kit Race"),
+                    functools.partial(set_name, store, made[1], "K\u0456t Race"))  # a Cyrillic і
+        assert said.count("done") == 1, said
+        refusal = [s for s in said if s != "done"][0]
+        assert "looks like" in refusal and "claimed here" in refusal, said
+        with store.engine.connect() as db:
+            now = sorted(db.execute(select(names.c.name).where(names.c.token.in_(made))).scalars())
+        assert len([n for n in now if "Race" in n]) == 1, now  # the refused rename kept the old name
+        # a claimed identity may respell its own name
+        winner = made[said.index("done")]
+        set_name(store, winner, "KIT RACE")
+    finally:
+        forget(store, made)
+        store.close()
+
+
+def test_look_alike_claims_at_the_same_moment_on_two_processes(postgres_url: str,
+                                                               monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv(passkeys.SITE_VARIABLE, "localhost")
+    with servers_on(postgres_url, 2) as (one, two):
+        host = f"localhost:{one.port}"
+        begun = []
+        for server, name in [(one, "Vic+Race"), (two, "V%D1%96c+Race")]:  # a Cyrillic і
+            status, _, token = ask(server, "/name", host, body=f"name={name}&next=/")
+            assert status == 303 and token
+            status, options, _ = ask(server, "/you/claim/options", host, token)
+            assert status == 200, options
+            begun.append((token, json.dumps(SoftKey("localhost", f"http://{host}").register(options))))
+        answers: list[tuple[int, str, str]] = [(0, "", "")] * 2
+
+        def finish(i: int) -> None:
+            answers[i] = ask((one, two)[i], "/you/claim", host, begun[i][0], begun[i][1])
+        race(*(functools.partial(finish, i) for i in range(2)))
+        statuses = sorted(a[0] for a in answers)
+        assert statuses == [200, 400], answers
+        refusal = json.loads([a[1] for a in answers if a[0] == 400][0])["error"]
+        assert "looks like" in refusal and "Choose another name, then claim it." in refusal

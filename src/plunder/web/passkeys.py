@@ -25,7 +25,7 @@ import ipaddress
 import os
 import secrets
 import time
-from typing import Any
+from typing import Any, Callable
 
 from sqlalchemy import BigInteger, Column, Float, String, Table, Text, delete, insert, select, update
 from sqlalchemy.engine import Connection
@@ -76,6 +76,15 @@ passkeys = Table(
     Column("sign_count", BigInteger, nullable=False),
     Column("created", Float, nullable=False),
     Column("used", Float),
+)
+
+claimed_names = Table(
+    "claimed_names", metadata,
+    # an identity claimed with a passkey (:data:`users`)
+    Column("identity", String(64), primary_key=True),
+    # what its name looks like (:func:`.lookalike.likeness`): unique, so that of two look-alike
+    # names claimed at the same moment (on two processes), the database lets one through
+    Column("likeness", String(800), nullable=False, unique=True),
 )
 
 challenges = Table(
@@ -136,7 +145,8 @@ def remove(store: Store, identity: str, credential: str, signed_in: bool) -> int
     words) when it holds no such passkey, or when it is its last and the browser asking is
     ``signed_in`` with one (a session: without a passkey it could never come back after signing
     out). Removing the last from the browser that claimed the identity (which keeps it in its
-    cookie) unclaims it: every browser signed in to it is signed out in the same transaction."""
+    cookie) unclaims it: its name is no longer held (:data:`claimed_names`) and every browser
+    signed in to it is signed out, in the same transaction."""
     with store.engine.begin() as db:
         # two removals at once must not both see a passkey left: a write to the identity's row
         # first makes the second wait for the first to end (PostgreSQL's row lock; SQLite's
@@ -153,6 +163,7 @@ def remove(store: Store, identity: str, credential: str, signed_in: bool) -> int
                                  "passkey first, then remove this one.")
         if left == 0:
             sign_out_everywhere(db, identity)
+            db.execute(delete(claimed_names).where(claimed_names.c.identity == identity))
         return left
 
 
@@ -240,9 +251,12 @@ def claim_options(store: Store, identity: str, name: str) -> str:
     return options_to_json(options)
 
 
-def finish_claim(store: Store, identity: str, answer: str, origin: str) -> None:
+def finish_claim(store: Store, identity: str, answer: str, origin: str,
+                 hold: Callable[[Connection], None] | None = None) -> None:
     """Keep the passkey of a claim's ``answer`` (the browser's credential, JSON) for ``identity``,
-    the page being at ``origin``; :class:`PasskeyRefused` says why not."""
+    the page being at ``origin``; :class:`PasskeyRefused` says why not. ``hold`` writes, in the
+    same transaction, that the identity's name is claimed (:func:`.names.hold_name`: what it
+    raises refuses the claim, and no passkey is kept)."""
     credential = _read(answer, parse_registration_credential_json)
     challenge = _client_data(credential.response, ClientDataType.WEBAUTHN_CREATE, origin)
     owner = _take_challenge(store, challenge, CLAIM)
@@ -259,6 +273,8 @@ def finish_claim(store: Store, identity: str, answer: str, origin: str) -> None:
                 credential=bytes_to_base64url(verified.credential_id), identity=identity,
                 public_key=bytes_to_base64url(verified.credential_public_key), sign_count=verified.sign_count,
                 created=time.time(), used=None))
+            if hold is not None:
+                hold(db)
     except IntegrityError:
         raise PasskeyRefused("This passkey is already in use here.") from None
 

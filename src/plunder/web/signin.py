@@ -18,6 +18,7 @@ refusal is the page again with why, status 400.
 
 from __future__ import annotations
 
+import functools
 import time
 
 from starlette.requests import Request
@@ -28,7 +29,7 @@ from .games import address_of, tables_of, token_or_400
 from .identities import SESSION_IDLE_SECONDS, acting_for, identity_of, open_session, sign_out, signed_in
 from .limits import MAX_FIELD_BYTES
 from .lobby import ago
-from .names import NameRefused, name_of, protected_names, unlike
+from .names import NameRefused, hold_name, name_of, protected_names, unlike
 from .passkeys import (CHALLENGE_SECONDS, PasskeyRefused, begin_sign_in, check_host, claim_options, claimed,
                        finish_claim, finish_sign_in, passkeys_of, remove, site)
 from .security import COOKIE, new_token, remember, token_of
@@ -168,10 +169,13 @@ async def claim_finish(request: Request) -> Response:
     if identity is None:
         return refused("This browser has no identity to claim yet: reload the page and start again.")
     tables = tables_of(request)
-    try:
-        await tables.db(finish_claim, tables.store, identity, await answer_of(request), origin_of(request))
+    try:  # the name held as claimed in the passkey's transaction: of two look-alikes claimed at once, one is
+        await tables.db(finish_claim, tables.store, identity, await answer_of(request), origin_of(request),
+                        functools.partial(hold_name, identity=identity))
     except PasskeyRefused as exc:
         return refused(str(exc))
+    except NameRefused as exc:
+        return refused(f"{exc} Choose another name, then claim it.")
     name, _ = await tables.db(name_of, tables.store, identity)
     return JSONResponse({"message": f"Claimed: {name} is yours. Sign in with this passkey on another browser "
                                     "to play there as the same person."}, headers={"cache-control": "no-store"})
