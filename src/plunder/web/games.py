@@ -381,10 +381,13 @@ async def handle(tables: Tables, table: Table, viewer: Viewer, data: dict[str, A
     """One client message: ``act``, ``hint``, ``undo``, ``resign``, ``abort``, ``claim`` or ``log``."""
     kind = data.get("type")
     if kind == "act":
-        action, ply = data.get("action"), data.get("ply")
+        action, ply, thought = data.get("action"), data.get("ply"), data.get("thought")
         if not isinstance(action, str) or not isinstance(ply, int) or isinstance(ply, bool):
             raise Refused("An act message has an action text and the ply you saw.")
-        await tables.act(table, viewer, action, ply, arrived)
+        if thought is not None and (isinstance(thought, bool) or not isinstance(thought, (int, float))
+                                    or not 0 <= thought < float("inf")):
+            raise Refused("An act message's thought is the seconds you took over the move (a number, 0 or more).")
+        await tables.act(table, viewer, action, ply, arrived, None if thought is None else float(thought))
     elif kind == "hint":
         # a hint takes seconds of search: the connection keeps reading meanwhile
         task = asyncio.create_task(hint(tables, table, viewer, error))
