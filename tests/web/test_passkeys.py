@@ -16,6 +16,7 @@ from typing import Any, Callable, Iterator
 import pytest
 from sqlalchemy import delete, insert, select, update
 from starlette.testclient import TestClient
+from starlette.websockets import WebSocketDisconnect
 from webauthn.helpers import bytes_to_base64url
 
 from plunder.web import identities, passkeys
@@ -35,7 +36,7 @@ from plunder.web.tables import TIME_SHIFT_ENV
 from .browser.conftest import LiveServer, servers_on
 from .clients import browser
 from .softkey import SoftKey
-from .test_play_server import new_game
+from .test_play_server import new_game, state_of
 
 #: the host of the test client's pages, and so the site of their passkeys
 SITE = "testserver"
@@ -449,6 +450,27 @@ def test_signing_out_ends_the_session_at_once_and_forgets_the_cookie(anna: TestC
     # Anna's own browser still plays as Anna, and the passkey signs in again
     assert "Anna" in anna.get("/you").text
     assert sign_in(other, key)[1]["name"] == "Anna"
+
+
+def test_a_game_connection_opened_before_signing_out_acts_no_more(anna: TestClient) -> None:
+    other = signed_in_elsewhere(anna, SoftKey(SITE, ORIGIN))
+    game = new_game(anna, "pillage", preset="small", **{"seat.0": "me", "seat.1": "hotseat"})
+    with other.websocket_connect(f"/ws/{game}") as ws:  # Anna's seats, from the signed-in browser
+        first = state_of(ws)
+        assert first["your_turn"]
+        ws.send_json({"type": "act", "action": first["legal"][0], "ply": first["ply"]})
+        moved = state_of(ws)
+        assert moved["ply"] > first["ply"]
+        assert browser(anna).post("/you/sign-out", headers={TOKEN_HEADER: other.cookies[COOKIE]},
+                                  follow_redirects=False).status_code == 303
+        ws.send_json({"type": "act", "action": moved["legal"][0], "ply": moved["ply"]})
+        said = ws.receive_json()  # not the move's state: the move is not played
+        assert said["type"] == "error", said
+        assert said["message"] == "This browser signed out (or its sign-in expired): reload the page."
+        with pytest.raises(WebSocketDisconnect):
+            ws.receive_json()
+    again = anna.get(f"/play/{game}")
+    assert again.status_code == 200
 
 
 def test_a_browser_that_claimed_signs_out_only_once_claimed(anna: TestClient) -> None:

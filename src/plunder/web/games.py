@@ -33,7 +33,7 @@ from . import daily, ratings
 from .chat import MAX_CHAT_CHARS, Chat
 from .clocks import AUTO, TimeControl, chosen, freshened
 from .newgame import default_seat, render_form
-from .identities import acting_for, identity_of
+from .identities import SIGNED_OUT_WORDS, acting_for, identity_of, still_signed_in
 from .store import OPEN
 from .security import TokenRefused, navigated_here, remember, seat_token, token_of
 from .table import Full, Refused, Table
@@ -345,6 +345,10 @@ async def ws(websocket: WebSocket) -> None:
                 await error("That message holds half of a character (a lone surrogate) without its other half: "
                             "it is not text.")
                 continue
+            if not await still_signed_in(websocket):  # signed out (or idle too long) since it connected
+                await websocket.send_json({"type": "error", "message": SIGNED_OUT_WORDS, "detail": SIGNED_OUT_WORDS})
+                await websocket.close(CLOSE_POLICY)
+                break
             try:
                 if data.get("type") == "chat":
                     await chat.say(table, viewer, data.get("text"))

@@ -193,6 +193,20 @@ def acting_for(conn: HTTPConnection, token: str) -> str:
     return token_hash(token)
 
 
+#: what a connection opened by a session that has since ended is told before it is closed
+SIGNED_OUT_WORDS = "This browser signed out (or its sign-in expired): reload the page."
+
+
+async def still_signed_in(conn: HTTPConnection) -> bool:
+    """False when the connection ``conn`` (a WebSocket, say, opened a while ago) was opened with
+    a session's token and that session has ended since (signed out, or idle too long): asked of
+    the store, as at every request. A token that is its own identity is not asked again."""
+    if not signed_in(conn):
+        return True
+    found: Sessions = conn.scope["app"].state.sessions
+    return await found.identity(token_hash(conn.scope[SCOPE_KEY][0])) is not None
+
+
 def signed_in(conn: HTTPConnection) -> bool:
     """Whether the request's token is a session of an identity (a passkey sign-in's), not the
     identity's own token."""
