@@ -8,6 +8,7 @@ Run: .venv/bin/python bench/web_load.py [--games 200] [--moves 20] [--think 3.0]
      [--uploads 2] [--upload-rounds 1000]   (record uploads beside the games, see below)
      [--talk 20]   (pairs of people who met in the lobby and talk at their table, see below)
      [--clock 10+5]   (the time control of every game; none: no clocks; see below)
+     [--no-thought]   (the bots do not say how long they thought over a move: no lag is credited)
 
 Each run starts a fresh server (its own SQLite file, the AI in one worker process per core),
 then every bot at once: it creates a game (``POST /new/GAME``, seat 0 its own, seat 1 an AI
@@ -64,12 +65,18 @@ games' acknowledgement p95 under 100 ms and 0 errors with the lobby and the talk
 
 With ``--clock CONTROL`` (default ``10+5``; ``none`` for none) every bot's game is created with
 that live time control, so the server keeps a clock in every game. For each of a bot's moves
-the server charges its clock the time from the state that gave it the turn to the move's
-arrival (the seat's time left in that state, less its time left in the acknowledgement,
-plus the increment); the bot measures the same span on its own clock, from receiving the
+the server charges its clock the time from the clock's start (the move before it stored) to
+the move's arrival, less the lag it credits (the seat's time left when its clock started, as
+the state that gave it the turn says with its ``started``, less its time left in the
+acknowledgement, plus the increment); the bot measures the time it spent, from receiving the
 state to sending the move. The drift of a game is the sum of (server's charge - bot's
 measure) over its moves: it prints the p50/p95 of each game's absolute drift, and of a
-single move's. The target (issue 36): p95 drift over a game under 100 ms.
+single move's. The target (issue 36): p95 drift over a game under 100 ms. Each move says how
+long the bot thought over it (``thought``, as the game page does), and the server credits the
+rest of the time its clock ran as lag, within the seat's lag quota (docs/web.md, "Time
+controls"): the drift is then the lag left uncredited. With ``--no-thought`` the bots say
+nothing, nothing is credited, and the drift is the whole lag (the message's way to the bot and
+back, the bots' own event loop included).
 """
 
 from __future__ import annotations
@@ -206,9 +213,10 @@ async def receive(ws: Any, tally: Tally, timeout: float | None = None) -> dict[s
 
 
 async def bot(i: int, url: str, mix: list[tuple[str, str]], levels: list[str], moves: int, think: float,
-              tally: Tally, start: asyncio.Event, deadline: float, clock: str = "none") -> None:
+              tally: Tally, start: asyncio.Event, deadline: float, clock: str = "none", thought: bool = True) -> None:
     """One player: a game against an AI level (with the time control ``clock``), ``moves``
-    random legal moves at a person's pace."""
+    random legal moves at a person's pace, each saying how long it was thought over if
+    ``thought``."""
     game, preset = mix[i % len(mix)]
     level = levels[(i // len(mix)) % len(levels)]
     rng = random.Random(i)
@@ -234,7 +242,10 @@ async def bot(i: int, url: str, mix: list[tuple[str, str]], levels: list[str], m
                     await asyncio.sleep(rng.uniform(0.5 * think, 1.5 * think))
                     sent = time.perf_counter()
                     ply = message["ply"]
-                    await ws.send(json.dumps({"type": "act", "action": rng.choice(message["legal"]), "ply": ply}))
+                    act = {"type": "act", "action": rng.choice(message["legal"]), "ply": ply}
+                    if thought:
+                        act["thought"] = sent - received
+                    await ws.send(json.dumps(act))
                     message = await receive(ws, tally)
                     while message["type"] == "state" and message["ply"] <= ply:  # a seat claimed, say
                         message = await receive(ws, tally)
@@ -246,7 +257,9 @@ async def bot(i: int, url: str, mix: list[tuple[str, str]], levels: list[str], m
                     before, after = (m.get("clock") for m in (asked, message))
                     if before and after:
                         seat = message["you"][0]
-                        charged = before["left"][seat] - (after["left"][seat] - increment)
+                        # from the clock's start (the state's figures were brought to its sending)
+                        began = before["left"][seat] + before["at"] - before.get("started", before["at"])
+                        charged = began - (after["left"][seat] - increment)
                         tally.drift_moves.append(charged - (sent - received))
                         drift += tally.drift_moves[-1]
                     tally.human_moves += 1
@@ -333,7 +346,8 @@ async def look_at_lobby(url: str, tally: Tally, start: asyncio.Event, deadline: 
 
 async def run_once(url: str, games: int, mix: list[tuple[str, str]], levels: list[str], moves: int,
                    think: float, seconds: float, upload_text: str = "", upload_loops: int = 0,
-                   server_pid: int | None = None, talkers: int = 0, clock: str = "none") -> tuple[Tally, float, Uploads]:
+                   server_pid: int | None = None, talkers: int = 0, clock: str = "none",
+                   thought: bool = True) -> tuple[Tally, float, Uploads]:
     """All bots at once (and the upload loops, and the memory watch); the tally, the wall time
     from the start to the last bot's end, and what the uploads met."""
     tally = Tally()
@@ -341,7 +355,7 @@ async def run_once(url: str, games: int, mix: list[tuple[str, str]], levels: lis
     start = asyncio.Event()
     stop = asyncio.Event()
     begin = time.perf_counter()
-    bots = [asyncio.create_task(bot(i, url, mix, levels, moves, think, tally, start, begin + seconds, clock))
+    bots = [asyncio.create_task(bot(i, url, mix, levels, moves, think, tally, start, begin + seconds, clock, thought))
             for i in range(games)]
     if talkers:
         bots += [asyncio.create_task(talk(i, url, think, tally, start, begin + seconds)) for i in range(talkers)]
@@ -672,13 +686,15 @@ def main() -> None:
     parser.add_argument("--talk", type=int, default=0, help="pairs who met in the lobby, talking at their table")
     parser.add_argument("--upload-rounds", type=int, default=1000, help="rounds of the uploaded Crossroads record")
     parser.add_argument("--clock", default="10+5", help="every game's time control (none: no clocks)")
+    parser.add_argument("--no-thought", action="store_true",
+                        help="the bots do not say how long they thought over a move (no lag credited)")
     args = parser.parse_args()
     upload_text = big_record(args.upload_rounds) if args.uploads else ""
     mix = [(game, preset) for game, _, preset in (item.partition(":") for item in args.mix.split(","))]
     levels = args.levels.split(",")
     print(f"{args.games} games, {args.moves} human moves each at most within {args.seconds:g} s, think {args.think} s, "
           f"mix {args.mix}, "
-          f"levels {args.levels}, clock {args.clock}, {args.uploads} upload loops of {len(upload_text):,} bytes; {os.cpu_count()} cores, load average {os.getloadavg()[0]:.2f} at the start")
+          f"levels {args.levels}, clock {args.clock}{' (no thought said)' if args.no_thought else ''}, {args.uploads} upload loops of {len(upload_text):,} bytes; {os.cpu_count()} cores, load average {os.getloadavg()[0]:.2f} at the start")
     heads = []
     for n in range(1, args.runs + 1):
         with tempfile.TemporaryDirectory() as tmp:
@@ -689,7 +705,7 @@ def main() -> None:
             try:
                 tally, seconds, uploads = asyncio.run(run_once(
                     url, args.games, mix, levels, args.moves, args.think, args.seconds, upload_text, args.uploads,
-                    process.pid if process is not None else None, args.talk, args.clock))
+                    process.pid if process is not None else None, args.talk, args.clock, not args.no_thought))
                 if process is not None:
                     # the server's own process (the event loop and the store; the AI workers are
                     # processes of their own): its CPU per move bounds the moves a core can carry

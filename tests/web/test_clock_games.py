@@ -15,7 +15,8 @@ import pytest
 from sqlalchemy import select
 
 from plunder.core.registry import load_game
-from plunder.web.clocks import DAY, TimeControl
+from plunder.web import clockstore
+from plunder.web.clocks import DAY, LAG_QUOTA_GAIN, LAG_QUOTA_START, TimeControl
 from plunder.web.clockstore import CLAIMED, ON_TIME
 from plunder.web.games import time_control
 from plunder.web.lobby import mine_rows
@@ -64,10 +65,11 @@ async def two_people(tables: Tables, control: str = "3+2", game: str = "pillage"
     return table, {0: Viewer("anna"), 1: Viewer("bob")}
 
 
-async def move(tables: Tables, table: Table, viewers: dict[int, Viewer]) -> int:
-    """The seat to move plays its first legal move; that seat."""
+async def move(tables: Tables, table: Table, viewers: dict[int, Viewer], thought: float | None = None) -> int:
+    """The seat to move plays its first legal move (its page saying it ``thought`` that many
+    seconds over it); that seat."""
     seat = table.state.current_player
-    await tables.act(table, viewers[seat], table.prepare().legal[0], len(table.moves))
+    await tables.act(table, viewers[seat], table.prepare().legal[0], len(table.moves), thought=thought)
     return seat
 
 
@@ -298,4 +300,28 @@ def test_my_games_show_where_your_clock_runs(url: str) -> None:
         theirs = await mine_rows(tables, waiter)
         assert [r["clock"] for r in mine] == ["2:23"] and mine[0]["your_turn"]
         assert [r["clock"] for r in theirs] == [None]
+    run(url, body)
+
+
+def test_a_move_sent_in_time_that_arrives_late_by_its_credited_lag_stands(url: str) -> None:
+    async def body(tables: Tables, now: Now) -> None:
+        table, viewers = await two_people(tables)
+        now.t += 180.3  # the deadline passed 0.3 s before the move arrived
+        with pytest.raises(Refused, match="time ran out"):  # no thought said: no lag credited
+            await move(tables, table, viewers)
+        table, viewers = await two_people(tables)
+        mover = table.state.current_player
+        now.t += 180.3
+        await move(tables, table, viewers, thought=179.9)  # sent with 0.1 s left: 0.4 s of lag, credited
+        assert table.row.status == ON and table.kept is not None
+        assert table.kept.clock.left[mover] == pytest.approx(180 - 179.9 + 2)
+        assert table.kept.clock.quota_of(mover) == LAG_QUOTA_START  # the first move's allowance spent
+        other = await move(tables, table, viewers)
+        now.t += 1.0 + LAG_QUOTA_START + 0.5  # 0.5 s of lag past the quota: charged
+        await move(tables, table, viewers, thought=1.0)
+        assert table.kept.clock.left[mover] == pytest.approx(180 - 179.9 + 2 - 1.5 + 2)
+        assert table.kept.clock.quota_of(mover) == pytest.approx(LAG_QUOTA_GAIN)
+        assert table.kept.clock.quota_of(other) == LAG_QUOTA_START
+        stored = await tables.db(clockstore.load, tables.store.engine, table.id)  # in the move's transaction
+        assert stored is not None and stored.clock == table.kept.clock
     run(url, body)

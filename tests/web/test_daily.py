@@ -12,7 +12,7 @@ from datetime import datetime, timezone
 from typing import Any, Iterator
 
 import pytest
-from sqlalchemy import func, select
+from sqlalchemy import event, func, select
 from starlette.testclient import TestClient
 
 from plunder.core.record import Record
@@ -268,6 +268,19 @@ def test_a_deal_finished_after_its_day_is_not_ranked_and_streaks_count_days_in_a
     clock.now = clock.noon + 3 * 86400
     start(you)
     assert daily.streak(store, identity, clock.later(3)) == 1
+    # a leaderboard's streaks: one query for every row
+    statements: list[str] = []
+
+    def counted(*args: object) -> None:
+        statements.append(str(args[2]))
+    event.listen(store.engine, "before_cursor_execute", counted)
+    try:
+        runs = daily.streaks(store, [identity, entry[1], "n" * 64], clock.later(1))
+    finally:
+        event.remove(store.engine, "before_cursor_execute", counted)
+    assert runs == {identity: 2, entry[1]: 1, "n" * 64: 0} and len(statements) == 1  # its day, then none yet
+    assert runs[entry[1]] == daily.streak(store, entry[1], clock.later(1))
+    assert daily.streak(store, entry[1], clock.day) == 1
 
 
 def test_two_apps_on_one_database_work_the_par_out_once_and_keep_one_entry_per_identity(

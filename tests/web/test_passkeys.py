@@ -5,29 +5,38 @@ and games under a fresh cookie; every bad answer is refused in words, on SQLite 
 from __future__ import annotations
 
 import asyncio
+import functools
 import http.client
 import json
-from typing import Any, Iterator
+import threading
+import time
+from pathlib import Path
+from typing import Any, Callable, Iterator
 
 import pytest
-from sqlalchemy import delete, select, update
+from sqlalchemy import delete, insert, select, update
 from starlette.testclient import TestClient
+from starlette.websockets import WebSocketDisconnect
 from webauthn.helpers import bytes_to_base64url
 
 from plunder.web import identities, passkeys
 from plunder.web.app import create_app
-from plunder.web.identities import Sessions, open_session, session_of, sessions
-from plunder.web.passkeys import CHALLENGE_SECONDS, challenges, claimed
+from plunder.web.identities import (ENDED, SESSION_IDLE_SECONDS, SESSION_TOUCH_SECONDS, Sessions, open_session,
+                                    session_of, sessions, sign_out)
+from plunder.web.names import NameRefused, hold_name, names, set_name
+from plunder.web.passkeys import (CHALLENGE_SECONDS, PasskeyRefused, challenges, claim_options, claimed, claimed_names,
+                                   finish_claim, passkeys_of)
 from plunder.web.quotas import rates
 from plunder.web.signin import PASSKEY_BURST
-from plunder.web.security import COOKIE, TOKEN_HEADER
+from plunder.web.security import COOKIE, TOKEN_HEADER, new_token
 from plunder.web.storage import Storage
 from plunder.web.store import Store, token_hash
+from plunder.web.tables import TIME_SHIFT_ENV
 
 from .browser.conftest import LiveServer, servers_on
 from .clients import browser
 from .softkey import SoftKey
-from .test_play_server import new_game
+from .test_play_server import new_game, state_of
 
 #: the host of the test client's pages, and so the site of their passkeys
 SITE = "testserver"
@@ -54,6 +63,8 @@ def anna(any_db: str) -> Iterator[TestClient]:
         yield c
         with c.app.state.tables.store.engine.begin() as db:  # type: ignore[attr-defined]
             db.execute(delete(passkeys.passkeys).where(passkeys.passkeys.c.credential.not_in(before)))
+            db.execute(delete(claimed_names).where(claimed_names.c.identity.not_in(
+                select(passkeys.passkeys.c.identity))))
 
 
 def claim(client: TestClient, key: SoftKey) -> dict[str, Any]:
@@ -329,28 +340,383 @@ def test_a_passkey_naming_another_user_is_refused(anna: TestClient) -> None:
     assert status == 400 and "names another identity" in said["error"]
 
 
-def test_a_process_looks_up_each_token_once_and_remembers_a_bounded_number(
+def test_a_process_asks_the_store_of_live_sessions_every_time_and_remembers_the_ended(
         any_db: str, monkeypatch: pytest.MonkeyPatch) -> None:
     store = Store(any_db)
     storage = Storage(store)
+    now = [1000.0]
     try:
         asked: list[str] = []
 
-        def counted(store_: Store, token: str) -> str | None:
+        def counted(store_: Store, token: str, at: float) -> str | None:
             asked.append(token)
-            return session_of(store_, token)
+            return session_of(store_, token, at)
         monkeypatch.setattr(identities, "session_of", counted)
         monkeypatch.setattr(identities, "CACHED_SESSIONS", 3)
-        found = Sessions(storage)
-        open_session(store, "s" * 64, "i" * 64)
+        found = Sessions(storage, lambda: now[0])
+        open_session(store, "s" * 64, "i" * 64, now[0])
         assert asyncio.run(found.identity("s" * 64)) == "i" * 64
         assert asyncio.run(found.identity("s" * 64)) == "i" * 64
         assert asyncio.run(found.identity("g" * 64)) == "g" * 64  # not a session: its own identity
-        assert asked == ["s" * 64, "g" * 64]  # each looked up once
+        assert asked == ["s" * 64, "s" * 64, "g" * 64]  # a live session may end elsewhere: asked each time
+        sign_out(store, "s" * 64, "i" * 64, now[0])
+        assert asyncio.run(found.identity("s" * 64)) is None
+        assert asyncio.run(found.identity("s" * 64)) is None
+        assert asked.count("s" * 64) == 3  # ended for good: remembered
         for t in "abcd":
-            asyncio.run(found.identity(t * 64))
-        assert len(found._known) == 3 and "s" * 64 not in found._known  # the oldest forgotten
+            open_session(store, t * 64, "i" * 64, now[0])
+            sign_out(store, t * 64, "i" * 64, now[0])
+            assert asyncio.run(found.identity(t * 64)) is None
+        assert len(found._ended) == 3 and "s" * 64 not in found._ended  # the oldest forgotten
     finally:
         with store.engine.begin() as db:
-            db.execute(delete(sessions).where(sessions.c.token == "s" * 64))
+            db.execute(delete(sessions).where(sessions.c.identity == "i" * 64))
         storage.close()
+
+
+def test_a_session_slides_its_expiry_while_used_and_ends_when_idle(any_db: str) -> None:
+    store = Store(any_db)
+    try:
+        start = 5000.0
+        open_session(store, "t" * 64, "j" * 64, start)
+
+        def expires() -> float:
+            with store.engine.connect() as db:
+                return float(db.execute(select(sessions.c.expires).where(sessions.c.token == "t" * 64)).scalar_one())
+        assert expires() == start + SESSION_IDLE_SECONDS
+        assert session_of(store, "t" * 64, start + SESSION_TOUCH_SECONDS / 2) == "j" * 64
+        assert expires() == start + SESSION_IDLE_SECONDS  # written at most once a minute
+        later = start + SESSION_IDLE_SECONDS - 10  # used just before it would end: a new idle period
+        assert session_of(store, "t" * 64, later) == "j" * 64
+        assert expires() == later + SESSION_IDLE_SECONDS
+        again = start + SESSION_IDLE_SECONDS + 100  # past the first expiry, within the second
+        assert session_of(store, "t" * 64, again) == "j" * 64
+        assert session_of(store, "t" * 64, again + SESSION_IDLE_SECONDS) == ENDED  # idle too long
+        assert session_of(store, "t" * 64, again + SESSION_IDLE_SECONDS + 1) == ENDED
+        assert expires() == again + SESSION_IDLE_SECONDS  # an ended session is not moved on
+        assert session_of(store, "n" * 64, start) is None  # no session: its own identity
+    finally:
+        with store.engine.begin() as db:
+            db.execute(delete(sessions).where(sessions.c.identity == "j" * 64))
+        store.close()
+
+
+def test_a_sign_out_is_not_undone_by_a_request_that_read_the_session_alive(any_db: str) -> None:
+    store = Store(any_db)
+    try:
+        open_session(store, "u" * 64, "k" * 64, 100.0)
+        sign_out(store, "u" * 64, "k" * 64, 200.0)
+        # the expiry's slide of a request that had read it alive at 150 moves only an expiry to come
+        with store.engine.begin() as db:
+            moved = db.execute(update(sessions).where(sessions.c.token == "u" * 64, sessions.c.expires > 150.0)
+                               .values(expires=150.0 + SESSION_IDLE_SECONDS)).rowcount
+        assert moved == 0
+        assert session_of(store, "u" * 64, 150.0) == ENDED
+    finally:
+        with store.engine.begin() as db:
+            db.execute(delete(sessions).where(sessions.c.identity == "k" * 64))
+        store.close()
+
+
+def signed_in_elsewhere(anna: TestClient, key: SoftKey) -> TestClient:
+    """Another browser, signed in to Anna with ``key`` (Anna claimed with it first)."""
+    assert "Claimed" in claim(anna, key)["message"]
+    other = browser(anna)
+    assert sign_in(other, key)[0] == 200
+    assert "You are <strong id=\"identity-name\">Anna</strong>" in other.get("/you").text
+    return other
+
+
+def test_signing_out_ends_the_session_at_once_and_forgets_the_cookie(anna: TestClient) -> None:
+    key = SoftKey(SITE, ORIGIN)
+    other = signed_in_elsewhere(anna, key)
+    session = other.cookies[COOKIE]
+    assert "Sign out" in other.get("/you").text
+    out = other.post("/you/sign-out", follow_redirects=False)
+    assert out.status_code == 303 and out.headers["location"] == "/you?done=signed-out"
+    assert COOKIE + '=""' in out.headers["set-cookie"] and "Max-Age=0" in out.headers["set-cookie"]
+    assert COOKIE not in other.cookies
+    page = other.get("/you?done=signed-out").text
+    assert "Signed out: this browser no longer plays as you." in page and "has not played yet" in page
+    # the old token, kept by a thief, acts for nobody: a newcomer's pages, none of Anna's games
+    thief = browser(anna)
+    thief.cookies.set(COOKIE, session, domain="testserver.local")
+    assert "has not played yet" in thief.get("/you").text
+    assert "Pillage" not in thief.get("/mine").text and "Pillage" in anna.get("/mine").text
+    assert thief.get("/mine", headers={TOKEN_HEADER: session}).text == browser(anna).get("/mine").text
+    # a new game from it is a newcomer's: a fresh cookie, not the dead one
+    new_game(thief, "pillage", preset="small", **{"seat.0": "me", "seat.1": "easy"})
+    assert thief.cookies[COOKIE] != session
+    # Anna's own browser still plays as Anna, and the passkey signs in again
+    assert "Anna" in anna.get("/you").text
+    assert sign_in(other, key)[1]["name"] == "Anna"
+
+
+def test_a_game_connection_opened_before_signing_out_acts_no_more(anna: TestClient) -> None:
+    other = signed_in_elsewhere(anna, SoftKey(SITE, ORIGIN))
+    game = new_game(anna, "pillage", preset="small", **{"seat.0": "me", "seat.1": "hotseat"})
+    with other.websocket_connect(f"/ws/{game}") as ws:  # Anna's seats, from the signed-in browser
+        first = state_of(ws)
+        assert first["your_turn"]
+        ws.send_json({"type": "act", "action": first["legal"][0], "ply": first["ply"]})
+        moved = state_of(ws)
+        assert moved["ply"] > first["ply"]
+        assert browser(anna).post("/you/sign-out", headers={TOKEN_HEADER: other.cookies[COOKIE]},
+                                  follow_redirects=False).status_code == 303
+        ws.send_json({"type": "act", "action": moved["legal"][0], "ply": moved["ply"]})
+        said = ws.receive_json()  # not the move's state: the move is not played
+        assert said["type"] == "error", said
+        assert said["message"] == "This browser signed out (or its sign-in expired): reload the page."
+        with pytest.raises(WebSocketDisconnect):
+            ws.receive_json()
+    again = anna.get(f"/play/{game}")
+    assert again.status_code == 200
+
+
+def test_a_browser_that_claimed_signs_out_only_once_claimed(anna: TestClient) -> None:
+    refused = anna.post("/you/sign-out")
+    assert refused.status_code == 400
+    assert ("Anna is kept in this browser only: signing out would lose Anna, its games and ratings for good. "
+            "Claim it with a passkey first") in refused.text
+    assert "Traceback" not in refused.text and "Anna" in anna.get("/you").text  # still Anna
+    key = SoftKey(SITE, ORIGIN)
+    claim(anna, key)
+    own = anna.cookies[COOKIE]
+    assert "This browser claimed Anna" in anna.get("/you").text
+    assert anna.post("/you/sign-out", follow_redirects=False).status_code == 303
+    left = browser(anna)
+    left.cookies.set(COOKIE, own, domain="testserver.local")  # the identity's own token: refused from now on too
+    assert "has not played yet" in left.get("/you").text and "Pillage" not in left.get("/mine").text
+    assert sign_in(left, key)[1]["name"] == "Anna"  # the passkey is the way back in
+    assert "Pillage" in left.get("/mine").text
+    nobody = browser(anna)
+    assert nobody.post("/you/sign-out").status_code == 400  # a newcomer has nothing to sign out of
+
+
+def test_another_sites_page_cannot_sign_out_or_remove_a_passkey(anna: TestClient) -> None:
+    key = SoftKey(SITE, ORIGIN)
+    other = signed_in_elsewhere(anna, key)
+    evil = {"origin": "http://evil.example"}
+    assert other.post("/you/sign-out", headers=evil).status_code == 403
+    assert other.post("/you/passkeys/remove", data={"credential": bytes_to_base64url(key.credential)},
+                      headers=evil).status_code == 403
+    assert "You are <strong id=\"identity-name\">Anna</strong>" in other.get("/you").text
+    assert claimed(anna.app.state.tables.store, token_hash(anna.cookies[COOKIE]))  # type: ignore[attr-defined]
+
+
+def test_passkeys_are_listed_and_removed_but_not_the_last_one_of_a_signed_in_browser(anna: TestClient) -> None:
+    first, second = SoftKey(SITE, ORIGIN), SoftKey(SITE, ORIGIN)
+    other = signed_in_elsewhere(anna, first)
+    assert "Claimed" in claim(other, second)["message"]
+    page = other.get("/you").text
+    assert page.count('class="remove-passkey"') == 2 and "Passkey 1: made just now, last signed in just now" in page
+    assert "Passkey 2: made just now, never used to sign in" in page
+    gone = other.post("/you/passkeys/remove", data={"credential": bytes_to_base64url(first.credential)},
+                      follow_redirects=False)
+    assert gone.status_code == 303 and gone.headers["location"] == "/you?done=removed"
+    assert "Passkey removed: it can no longer sign in here." in other.get("/you?done=removed").text
+    assert "not known here" in sign_in(browser(anna), first)[1]["error"]
+    last = other.post("/you/passkeys/remove", data={"credential": bytes_to_base64url(second.credential)})
+    assert last.status_code == 400
+    assert "This is your only passkey, and this browser is signed in with it" in last.text
+    assert "Add another passkey first" in last.text
+    unknown = other.post("/you/passkeys/remove", data={"credential": "nonesuch"})
+    assert unknown.status_code == 400 and "You have no such passkey" in unknown.text
+    # the browser that claimed keeps Anna in its cookie: it may remove the last, which unclaims
+    # Anna and signs out the browsers signed in
+    store = anna.app.state.tables.store  # type: ignore[attr-defined]
+    assert claimed(store, token_hash(anna.cookies[COOKIE]))
+    done = anna.post("/you/passkeys/remove", data={"credential": bytes_to_base64url(second.credential)},
+                     follow_redirects=False)
+    assert done.headers["location"] == "/you?done=unclaimed"
+    assert not claimed(store, token_hash(anna.cookies[COOKIE]))
+    assert "kept in this browser only" in anna.get("/you?done=unclaimed").text
+    assert "has not played yet" in other.get("/you").text  # signed out
+    assert "Anna" in anna.get("/you").text
+
+
+def test_a_session_idle_too_long_acts_for_nobody(anna: TestClient) -> None:
+    other = signed_in_elsewhere(anna, SoftKey(SITE, ORIGIN))
+    found: Sessions = anna.app.state.sessions  # type: ignore[attr-defined]
+    real = found.clock
+    try:
+        found.clock = lambda: real() + SESSION_IDLE_SECONDS - 60  # a visit a day short of a month on
+        assert "Anna" in other.get("/you").text
+        found.clock = lambda: real() + SESSION_IDLE_SECONDS + 600  # the visit moved the expiry on
+        assert "Anna" in other.get("/you").text
+        found.clock = lambda: real() + 2 * SESSION_IDLE_SECONDS + 700  # then a month without a visit
+        assert "has not played yet" in other.get("/you").text
+        assert "Anna" in anna.get("/you").text  # the claiming browser's own token does not expire
+    finally:
+        found.clock = real
+
+
+def test_two_removals_at_once_leave_a_passkey(any_db: str) -> None:
+    # two browsers signed in remove the identity's two passkeys at the same moment: one is refused
+    store = Store(any_db)
+    try:
+        with store.engine.begin() as db:
+            db.execute(insert(passkeys.users).values(identity="r" * 64, handle="h" * 40, created=0.0))
+            db.execute(insert(passkeys.passkeys), [
+                {"credential": f"race-{i}", "identity": "r" * 64, "public_key": "k", "sign_count": 0, "created": 0.0}
+                for i in range(2)])
+        outcomes: list[str] = []
+        start = threading.Barrier(2)
+
+        def take(i: int) -> None:
+            start.wait()
+            try:
+                outcomes.append(f"left {passkeys.remove(store, 'r' * 64, f'race-{i}', signed_in=True)}")
+            except passkeys.PasskeyRefused as exc:
+                outcomes.append(str(exc))
+        threads = [threading.Thread(target=take, args=(i,)) for i in range(2)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+        assert len(outcomes) == 2 and "left 1" in outcomes
+        assert [o for o in outcomes if o != "left 1"][0].startswith("This is your only passkey")
+        assert len(passkeys_of(store, "r" * 64)) == 1
+    finally:
+        with store.engine.begin() as db:
+            db.execute(delete(passkeys.passkeys).where(passkeys.passkeys.c.identity == "r" * 64))
+            db.execute(delete(passkeys.users).where(passkeys.users.c.identity == "r" * 64))
+        store.close()
+
+
+def test_a_sign_out_on_one_process_is_refused_by_the_other_at_once(postgres_url: str, tmp_path: Path,
+                                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv(passkeys.SITE_VARIABLE, "localhost")
+    shift = tmp_path / "shift"
+    shift.write_text("0")
+    with servers_on(postgres_url, 2, {TIME_SHIFT_ENV: str(shift)}) as (one, two):
+        host = f"localhost:{one.port}"
+        key = SoftKey("localhost", f"http://{host}")
+        status, _, token = ask(one, "/name", host, body="name=Ola+Two&next=/")
+        status, options, _ = ask(one, "/you/claim/options", host, token)
+        status, said, _ = ask(two, "/you/claim", host, token, json.dumps(key.register(options)))
+        assert status == 200, said
+
+        def session() -> str:
+            _, options, _ = ask(two, "/you/sign-in/options", host)
+            status, said, fresh = ask(one, "/you/sign-in", host, body=json.dumps(key.sign(options)))
+            assert status == 200 and fresh, said
+            return fresh
+        first = session()
+        for server in (one, two):  # both processes have seen it alive
+            assert "Ola Two" in ask(server, "/you", host, first, method="GET")[1]
+        status, _, _ = ask(one, "/you/sign-out", host, first)
+        assert status == 303
+        for server in (two, one):
+            page = ask(server, "/you", host, first, method="GET")[1]
+            assert "has not played yet" in page and "Ola Two" not in page
+        second = session()
+        assert "Ola Two" in ask(two, "/you", host, second, method="GET")[1]
+        shift.write_text(str(SESSION_IDLE_SECONDS + 60))  # a month and a minute later, on both
+        time.sleep(0.3)  # the servers read the shift at most every 0.1 s
+        for server in (one, two):
+            assert "has not played yet" in ask(server, "/you", host, second, method="GET")[1]
+        assert "Ola Two" in ask(two, "/you", host, token, method="GET")[1]  # the claiming browser's own token
+
+
+def race(*calls: Callable[[], object]) -> list[str]:
+    """Run ``calls`` in threads let go at the same moment: what each said (``done`` or the
+    refusal's words), in the order of ``calls``."""
+    said = [""] * len(calls)
+    start = threading.Barrier(len(calls))
+
+    def run(i: int) -> None:
+        start.wait()
+        try:
+            calls[i]()
+            said[i] = "done"
+        except (NameRefused, PasskeyRefused) as exc:
+            said[i] = str(exc)
+    threads = [threading.Thread(target=run, args=(i,)) for i in range(len(calls))]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    return said
+
+
+def named(store: Store, name: str) -> str:
+    """A fresh identity (a random token hash) called ``name``."""
+    identity = token_hash(new_token())
+    set_name(store, identity, name)
+    return identity
+
+
+def forget(store: Store, identities: list[str]) -> None:
+    """Remove what the race tests kept of ``identities`` (the PostgreSQL database is shared)."""
+    with store.engine.begin() as db:
+        for table, column in [(passkeys.passkeys, "identity"), (passkeys.users, "identity"),
+                              (claimed_names, "identity"), (names, "token")]:
+            db.execute(delete(table).where(table.c[column].in_(identities)))
+
+
+def test_two_look_alike_names_claimed_at_the_same_moment_are_not_both_claimed(any_db: str) -> None:
+    store = Store(any_db)
+    made: list[str] = []
+    try:
+        made += [named(store, "Zed Race"), named(store, "Z\u0435d Race")]  # a Cyrillic е
+        answers = [json.dumps(SoftKey(SITE, ORIGIN).register(claim_options(store, i, n)))
+                   for i, n in zip(made, ["Zed Race", "Z\u0435d Race"])]
+        said = race(*(functools.partial(finish_claim, store, i, a, ORIGIN, functools.partial(hold_name, identity=i))
+                      for i, a in zip(made, answers)))
+        assert sorted(said, key=len)[0] == "done", said
+        refusal = sorted(said, key=len)[1]
+        assert "looks like" in refusal and "a name claimed here" in refusal, said
+        assert [claimed(store, i) for i in made].count(True) == 1  # the refused claim kept no passkey
+        with store.engine.connect() as db:
+            assert len(db.execute(select(claimed_names).where(claimed_names.c.identity.in_(made))).all()) == 1
+    finally:
+        forget(store, made)
+        store.close()
+
+
+def test_two_claimed_names_renamed_alike_at_the_same_moment_are_not_both_renamed(any_db: str) -> None:
+    store = Store(any_db)
+    made: list[str] = []
+    try:
+        made += [named(store, "Kit One"), named(store, "Kit Two")]
+        with store.engine.begin() as db:  # both claimed
+            for identity in made:
+                hold_name(db, identity)
+        said = race(functools.partial(set_name, store, made[0], "Kit Race"),
+                    functools.partial(set_name, store, made[1], "K\u0456t Race"))  # a Cyrillic і
+        assert said.count("done") == 1, said
+        refusal = [s for s in said if s != "done"][0]
+        assert "looks like" in refusal and "claimed here" in refusal, said
+        with store.engine.connect() as db:
+            now = sorted(db.execute(select(names.c.name).where(names.c.token.in_(made))).scalars())
+        assert len([n for n in now if "Race" in n]) == 1, now  # the refused rename kept the old name
+        # a claimed identity may respell its own name
+        winner = made[said.index("done")]
+        set_name(store, winner, "KIT RACE")
+    finally:
+        forget(store, made)
+        store.close()
+
+
+def test_look_alike_claims_at_the_same_moment_on_two_processes(postgres_url: str,
+                                                               monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv(passkeys.SITE_VARIABLE, "localhost")
+    with servers_on(postgres_url, 2) as (one, two):
+        host = f"localhost:{one.port}"
+        begun = []
+        for server, name in [(one, "Vic+Race"), (two, "V%D1%96c+Race")]:  # a Cyrillic і
+            status, _, token = ask(server, "/name", host, body=f"name={name}&next=/")
+            assert status == 303 and token
+            status, options, _ = ask(server, "/you/claim/options", host, token)
+            assert status == 200, options
+            begun.append((token, json.dumps(SoftKey("localhost", f"http://{host}").register(options))))
+        answers: list[tuple[int, str, str]] = [(0, "", "")] * 2
+
+        def finish(i: int) -> None:
+            answers[i] = ask((one, two)[i], "/you/claim", host, begun[i][0], begun[i][1])
+        race(*(functools.partial(finish, i) for i in range(2)))
+        statuses = sorted(a[0] for a in answers)
+        assert statuses == [200, 400], answers
+        refusal = json.loads([a[1] for a in answers if a[0] == 400][0])["error"]
+        assert "looks like" in refusal and "Choose another name, then claim it." in refusal

@@ -500,6 +500,37 @@ def test_a_provisional_seat_is_left_out_of_an_established_players_update(tmp_pat
     assert sorted(against) == sorted([sure, "ai:medium", "ai:hard"])  # who placed it, once each
 
 
+def test_the_opponents_of_every_person_of_a_rated_end_are_read_in_one_query(tmp_path: Path) -> None:
+    db = f"sqlite:///{tmp_path / 'plunder.db'}"
+    store = Store(db)
+    people = [token_hash(new_token()) for _ in range(3)]
+    for token in people:
+        establish(db, token, 2000.0, game="crossroads")
+    game = load_game("crossroads")
+    record, final = play_out(game, ["random"] * 4, 12)
+    seats = [*(SeatRow(HUMAN, token=t) for t in people), SeatRow(AI, agent="medium")]
+    row = GameRow(new_token(), "crossroads", dict(game.params), 12, OVER, people[0], seats, record.moves)
+    store.create(row, ratings.rated_in(row.id))
+    read: list[str] = []
+
+    def counted(*args: object) -> None:
+        statement = str(args[2])
+        if statement.lstrip().upper().startswith("SELECT") and "rated_opponents" in statement:
+            read.append(statement)
+    event.listen(store.engine, "before_cursor_execute", counted)
+    try:
+        told = ratings.settle(store, row, final)
+    finally:
+        event.remove(store.engine, "before_cursor_execute", counted)
+    assert len(read) == 1, read
+    assert all(told[t][0].startswith("Your rating 2000 → ") for t in people), told
+    with store.engine.connect() as c:
+        for token in people:  # each one's new opponents added to what it had
+            against = set(c.execute(select(ratings.rated_opponents.c.opponent)
+                                    .where(ratings.rated_opponents.c.token == token)).scalars())
+            assert {p for p in people if p != token} | {"ai:medium"} <= against
+
+
 def test_your_ratings_page_is_linked_from_your_name_and_lists_each_game(client: TestClient, db: str) -> None:
     me = new_token()
     client.cookies.set("plunder_token", me)

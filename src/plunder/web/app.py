@@ -108,7 +108,7 @@ def create_app(db_url: str | None = None, ai_workers: int | None = None, warm: b
     app.state.pars = pars
     app.state.chat = Chat(tables)
     # which identity each token acts for (:mod:`.identities`: a passkey sign-in's sessions)
-    app.state.sessions = Sessions(tables.storage)
+    app.state.sessions = Sessions(tables.storage, tables.time)
     # what the processes share is limited on every process together; views guard this process's own event loop
     app.state.creations = quotas.buckets(tables.storage, "create", CREATE_RATE, CREATE_BURST)
     app.state.uploads = quotas.buckets(tables.storage, "upload", UPLOAD_RATE, UPLOAD_BURST)

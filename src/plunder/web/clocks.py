@@ -7,6 +7,15 @@ added after each move, ``5+3``) or turn-based (days per move, ``3d``). A :class:
 the server stores with the game: each seat's time left, and whose clock runs since when (wall
 time, seconds since the epoch: a server restarted finds it still running, the time it was down
 counted, as a player away from the board would find it).
+
+**Lag compensation** (as lichess does it): a move's charge is the time from its seat's clock
+starting to the move's arrival, which holds the message's way to the player and back besides
+the player's thinking. The page says how long it thought (from receiving its turn to sending
+the move); the rest is lag, credited back, but only up to the seat's *lag quota*: a seat's
+first move may have :data:`LAG_FIRST_MOVE`, then its quota is :data:`LAG_QUOTA_START`, every
+move adds :data:`LAG_QUOTA_GAIN` and takes what was credited, and it holds at most
+:data:`LAG_QUOTA_MAX`. A client that lies (says it thought for no time at all) gains at most
+that much, and a slow network past the quota is charged as before.
 """
 
 from __future__ import annotations
@@ -33,6 +42,19 @@ NONE = "none"
 LIVE = "live"
 #: a turn-based (correspondence) game, as :attr:`TimeControl.kind`
 TURN = "turn"
+
+#: what lag a seat's first move may be credited (seconds): its clock ran from the game's
+#: creation (or the last seat taken), through the page's loading and connecting, which the page
+#: does not count as thinking (lichess runs no clock before each side's first move at all). A
+#: quota above :data:`LAG_QUOTA_MAX` is this one: the seat has not moved yet.
+LAG_FIRST_MOVE = 10.0
+#: what each move of a seat adds to its lag quota (seconds): the most a seat that always claims
+#: lag gains a move, over a game
+LAG_QUOTA_GAIN = 0.3
+#: a seat's lag quota after its first move (seconds): three moves' gain
+LAG_QUOTA_START = 0.9
+#: the most a seat's lag quota holds after its first move (seconds): seven moves' gain
+LAG_QUOTA_MAX = 2.1
 
 _LIVE_TEXT = re.compile(r"(\d{1,3})\+(\d{1,3})")
 _TURN_TEXT = re.compile(r"(\d{1,2})d")
@@ -87,17 +109,32 @@ class TimeControl:
 class Clock:
     """The clocks of one game: each seat's seconds ``left`` (for the seat whose clock runs, as
     they were at ``since``), the seat whose clock runs (``None``: none does, an AI or chance to
-    move, a seat still open, the game over) and since when (seconds since the epoch)."""
+    move, a seat still open, the game over), since when (seconds since the epoch), and each
+    seat's lag quota (seconds that lag may still be credited: see the module's note)."""
 
     control: TimeControl
     left: tuple[float, ...]
     running: int | None = None
     since: float = 0.0
+    quota: tuple[float, ...] = ()
 
     @classmethod
     def new(cls, control: TimeControl, seats: int) -> Clock:
-        """Every seat's clock full, none running."""
-        return cls(control, (control.base,) * seats)
+        """Every seat's clock full, none running, every lag quota its first move's."""
+        return cls(control, (control.base,) * seats, quota=(LAG_FIRST_MOVE,) * seats)
+
+    def quota_of(self, seat: int) -> float:
+        """Seat ``seat``'s lag quota (a clock stored before quotas were kept: a moved seat's start)."""
+        return self.quota[seat] if seat < len(self.quota) else LAG_QUOTA_START
+
+    def lag_credit(self, seat: int, now: float, thought: float | None) -> float:
+        """The seconds of lag credited to ``seat`` for a move arriving at ``now`` whose page says
+        it thought for ``thought`` seconds (``None``: it said nothing, and nothing is credited):
+        the time its clock ran beyond that, at most its quota."""
+        if thought is None or seat != self.running:
+            return 0.0
+        spent = max(0.0, now - self.since)
+        return min(max(0.0, spent - max(0.0, thought)), self.quota_of(seat))
 
     def left_at(self, seat: int, now: float) -> float:
         """Seconds seat ``seat`` has left at ``now`` (never below 0)."""
@@ -116,16 +153,21 @@ class Clock:
         deadline = self.deadline
         return deadline is not None and now >= deadline
 
-    def moved(self, seat: int, now: float, next_seat: int | None) -> Clock:
+    def moved(self, seat: int, now: float, next_seat: int | None, credit: float = 0.0) -> Clock:
         """After ``seat`` moved at ``now``: its time spent taken off (the running clock's, if it
-        was ``seat``'s), then the increment added (live) or the time of a move given again
+        was ``seat``'s) less ``credit`` (its lag credited, :meth:`lag_credit`, which its quota
+        pays for), then the increment added (live) or the time of a move given again
         (turn-based); ``next_seat``'s clock starts (``None``: no clock runs)."""
         left = list(self.left)
+        quota = [self.quota_of(i) for i in range(len(left))]
         if self.running is not None:
-            left[self.running] = self.left_at(self.running, now)
+            credited = credit if self.running == seat else 0.0
+            left[self.running] = self.left_at(self.running, now - credited)
         if 0 <= seat < len(left):
             left[seat] = self.control.base if self.control.kind == TURN else left[seat] + self.control.increment
-        return Clock(self.control, tuple(left), None, now).started(next_seat, now)
+            first = quota[seat] > LAG_QUOTA_MAX  # the first move's allowance: the quota starts now
+            quota[seat] = LAG_QUOTA_START if first else min(quota[seat] - credit + LAG_QUOTA_GAIN, LAG_QUOTA_MAX)
+        return Clock(self.control, tuple(left), None, now, tuple(quota)).started(next_seat, now)
 
     def started(self, seat: int | None, now: float) -> Clock:
         """``seat``'s clock running from ``now`` (``None``: stopped), the time the running one
@@ -137,7 +179,7 @@ class Clock:
             left[seat] = self.control.base
         if seat == self.running and seat is not None:
             return self
-        return Clock(self.control, tuple(left), seat, now)
+        return Clock(self.control, tuple(left), seat, now, self.quota)
 
     def stopped(self, now: float) -> Clock:
         """No clock running from ``now`` (the game over)."""
@@ -145,15 +187,17 @@ class Clock:
 
     def data(self, now: float) -> dict[str, Any]:
         """As sent to a browser at ``now``: the control, each seat's seconds left then and
-        which one runs (the page counts it down from these figures)."""
+        which one runs (the page counts it down from these figures), and since when it runs
+        (``started``: a client that measures the charge of its moves counts it from there, as
+        the server does)."""
         return {"control": self.control.text, "words": self.control.words, "kind": self.control.kind,
                 "left": [round(self.left_at(i, now), 3) for i in range(len(self.left))], "running": self.running,
-                "at": now}
+                "at": now, "started": None if self.running is None else self.since}
 
     def to_json(self) -> str:
         """As stored."""
         return json.dumps({"control": self.control.data(), "left": list(self.left), "running": self.running,
-                           "since": self.since})
+                           "since": self.since, "quota": list(self.quota)})
 
     @classmethod
     def from_json(cls, text: str) -> Clock:
@@ -162,7 +206,7 @@ class Clock:
         c = d["control"]
         return cls(TimeControl(str(c["kind"]), float(c["base"]), float(c["increment"])),
                    tuple(float(x) for x in d["left"]), None if d["running"] is None else int(d["running"]),
-                   float(d["since"]))
+                   float(d["since"]), tuple(float(x) for x in d.get("quota", ())))
 
 
 def freshened(data: dict[str, Any], now: float) -> None:

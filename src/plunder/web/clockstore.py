@@ -11,7 +11,6 @@ one declares it.
 from __future__ import annotations
 
 import json
-import time
 from dataclasses import dataclass, field
 from typing import Sequence
 
@@ -20,7 +19,7 @@ from sqlalchemy import Table as StoredTable
 from sqlalchemy.engine import Connection, Engine
 
 from .clocks import Clock
-from .store import AI, ON, StaleWrite, games, metadata, seats
+from .store import AI, ON, Store, games, metadata, seats
 from .transport import Writer
 
 #: how a game ended otherwise than by its rules, as :attr:`Kept.ended`: a seat ran out of time
@@ -99,10 +98,7 @@ def ended(engine: Engine, game_id: str, version: int, status: str, seat: int | N
     leaving, as a resignation's), ``also`` written in the same transaction; :class:`StaleWrite`
     when the game changed meanwhile (another process declared it, or a move came first)."""
     with engine.begin() as db:
-        done = db.execute(update(games).where(games.c.id == game_id, games.c.version == version, games.c.status == ON)
-                          .values(version=version + 1, updated=time.time(), status=status, resigned_by=seat))
-        if done.rowcount != 1:
-            raise StaleWrite(f"game {game_id} is no longer at version {version}")
+        Store.bump(db, game_id, version, on=True, status=status, resigned_by=seat)
         also(db)
 
 
@@ -111,10 +107,7 @@ def taken_over(engine: Engine, game_id: str, version: int, gone: Sequence[int], 
     player ran out of time; the others play on), ``also`` written in the same transaction;
     :class:`StaleWrite` as :func:`ended`."""
     with engine.begin() as db:
-        done = db.execute(update(games).where(games.c.id == game_id, games.c.version == version, games.c.status == ON)
-                          .values(version=version + 1, updated=time.time()))
-        if done.rowcount != 1:
-            raise StaleWrite(f"game {game_id} is no longer at version {version}")
+        Store.bump(db, game_id, version, on=True)
         db.execute(update(seats).where(seats.c.game_id == game_id, seats.c.seat.in_(list(gone)))
                    .values(kind=AI, agent=level))
         also(db)

@@ -33,7 +33,7 @@ from . import daily, ratings
 from .chat import MAX_CHAT_CHARS, Chat
 from .clocks import AUTO, TimeControl, chosen, freshened
 from .newgame import default_seat, render_form
-from .identities import acting_for, identity_of
+from .identities import SIGNED_OUT_WORDS, acting_for, identity_of, still_signed_in
 from .store import OPEN
 from .security import TokenRefused, navigated_here, remember, seat_token, token_of
 from .table import Full, Refused, Table
@@ -345,6 +345,10 @@ async def ws(websocket: WebSocket) -> None:
                 await error("That message holds half of a character (a lone surrogate) without its other half: "
                             "it is not text.")
                 continue
+            if not await still_signed_in(websocket):  # signed out (or idle too long) since it connected
+                await websocket.send_json({"type": "error", "message": SIGNED_OUT_WORDS, "detail": SIGNED_OUT_WORDS})
+                await websocket.close(CLOSE_POLICY)
+                break
             try:
                 if data.get("type") == "chat":
                     await chat.say(table, viewer, data.get("text"))
@@ -381,10 +385,13 @@ async def handle(tables: Tables, table: Table, viewer: Viewer, data: dict[str, A
     """One client message: ``act``, ``hint``, ``undo``, ``resign``, ``abort``, ``claim`` or ``log``."""
     kind = data.get("type")
     if kind == "act":
-        action, ply = data.get("action"), data.get("ply")
+        action, ply, thought = data.get("action"), data.get("ply"), data.get("thought")
         if not isinstance(action, str) or not isinstance(ply, int) or isinstance(ply, bool):
             raise Refused("An act message has an action text and the ply you saw.")
-        await tables.act(table, viewer, action, ply, arrived)
+        if thought is not None and (isinstance(thought, bool) or not isinstance(thought, (int, float))
+                                    or not 0 <= thought < float("inf")):
+            raise Refused("An act message's thought is the seconds you took over the move (a number, 0 or more).")
+        await tables.act(table, viewer, action, ply, arrived, None if thought is None else float(thought))
     elif kind == "hint":
         # a hint takes seconds of search: the connection keeps reading meanwhile
         task = asyncio.create_task(hint(tables, table, viewer, error))

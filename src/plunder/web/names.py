@@ -23,11 +23,12 @@ from typing import Iterable, Sequence
 
 from markupsafe import escape
 from sqlalchemy import Column, Float, String, Table, insert, select, update
+from sqlalchemy.engine import Connection
 from sqlalchemy.exc import IntegrityError
 
 from ..agents.levels import LEVELS
 from .lookalike import likeness
-from .passkeys import passkeys
+from .passkeys import claimed_names, passkeys
 from .store import AI, HUMAN, Store, metadata
 from .visible import seen, unseen_refusal
 
@@ -172,15 +173,44 @@ def keep_name(store: Store, token: str, name: str) -> None:
 
 
 def set_name(store: Store, token: str, name: str) -> None:
-    """Keep ``name`` (already :func:`normalise`\\ d) as the name of the token hash ``token``."""
+    """Keep ``name`` (already :func:`normalise`\\ d) as the name of the token hash ``token``;
+    a claimed identity's name is held anew in the same transaction (:func:`hold_name`), so
+    two claimed identities renamed alike at the same moment are not both renamed."""
     now = time.time()
     with store.engine.begin() as db:
         done = db.execute(update(names).where(names.c.token == token).values(name=name, updated=now))
         if done.rowcount == 0:
             try:
-                db.execute(insert(names).values(token=token, name=name, updated=now))
+                with db.begin_nested():
+                    db.execute(insert(names).values(token=token, name=name, updated=now))
             except IntegrityError:  # set at the same moment by another request: the later wins
                 db.execute(update(names).where(names.c.token == token).values(name=name, updated=now))
+        if db.execute(select(claimed_names.c.identity).where(claimed_names.c.identity == token)).first() is not None:
+            hold_name(db, token)
+
+
+def hold_name(db: Connection, identity: str) -> None:
+    """In the caller's transaction, hold the name ``identity`` has now (its default if none was
+    chosen) as a claimed one: what it looks like is kept in :data:`.passkeys.claimed_names`,
+    unique, so the database refuses a second claimed name that looks like it even when both
+    are written at the same moment (by two processes); that refusal is :class:`NameRefused`
+    naming the name it looks like. (:func:`unlike` refuses the same before a claim begins,
+    in better time; this is what holds when two begin together.)"""
+    name = db.execute(select(names.c.name).where(names.c.token == identity)).scalar() or default_name(identity)
+    looks = likeness(str(name))
+    try:
+        with db.begin_nested():
+            done = db.execute(update(claimed_names).where(claimed_names.c.identity == identity).values(likeness=looks))
+            if done.rowcount == 0:
+                db.execute(insert(claimed_names).values(identity=identity, likeness=looks))
+    except IntegrityError:
+        holder = db.execute(select(claimed_names.c.identity).where(claimed_names.c.likeness == looks)).scalar()
+        if holder == identity:  # its own claim, made at the same moment (a second passkey)
+            return
+        other = db.execute(select(names.c.name).where(names.c.token == holder)).scalar() if holder else None
+        unlike(str(name), [str(other or default_name(str(holder or "")))])
+        raise NameRefused(f"{str(name)!r} looks like a name claimed here a moment ago; "
+                          "choose one that is told apart at a glance.") from None
 
 
 @dataclass(frozen=True)

@@ -25,7 +25,7 @@ import ipaddress
 import os
 import secrets
 import time
-from typing import Any
+from typing import Any, Callable
 
 from sqlalchemy import BigInteger, Column, Float, String, Table, Text, delete, insert, select, update
 from sqlalchemy.engine import Connection
@@ -40,6 +40,7 @@ from webauthn.helpers.structs import (AuthenticatorSelectionCriteria, ClientData
                                       PublicKeyCredentialDescriptor, ResidentKeyRequirement,
                                       UserVerificationRequirement)
 
+from .identities import sign_out_everywhere
 from .store import Store, metadata
 
 #: seconds a ceremony's challenge may be answered in (also the browser's timeout)
@@ -75,6 +76,15 @@ passkeys = Table(
     Column("sign_count", BigInteger, nullable=False),
     Column("created", Float, nullable=False),
     Column("used", Float),
+)
+
+claimed_names = Table(
+    "claimed_names", metadata,
+    # an identity claimed with a passkey (:data:`users`)
+    Column("identity", String(64), primary_key=True),
+    # what its name looks like (:func:`.lookalike.likeness`): unique, so that of two look-alike
+    # names claimed at the same moment (on two processes), the database lets one through
+    Column("likeness", String(800), nullable=False, unique=True),
 )
 
 challenges = Table(
@@ -122,11 +132,39 @@ def claimed(store: Store, identity: str | None) -> bool:
 
 
 def passkeys_of(store: Store, identity: str) -> list[dict[str, Any]]:
-    """The passkeys of ``identity``, oldest first: when each was made and last used."""
+    """The passkeys of ``identity``, oldest first: each one's credential id, when it was made
+    and when last used to sign in."""
     with store.engine.connect() as db:
-        rows = db.execute(select(passkeys.c.created, passkeys.c.used).where(passkeys.c.identity == identity)
-                          .order_by(passkeys.c.created)).mappings().all()
+        rows = db.execute(select(passkeys.c.credential, passkeys.c.created, passkeys.c.used)
+                          .where(passkeys.c.identity == identity).order_by(passkeys.c.created)).mappings().all()
         return [dict(r) for r in rows]
+
+
+def remove(store: Store, identity: str, credential: str, signed_in: bool) -> int:
+    """Remove the passkey ``credential`` of ``identity``: how many it has left. Refused (in
+    words) when it holds no such passkey, or when it is its last and the browser asking is
+    ``signed_in`` with one (a session: without a passkey it could never come back after signing
+    out). Removing the last from the browser that claimed the identity (which keeps it in its
+    cookie) unclaims it: its name is no longer held (:data:`claimed_names`) and every browser
+    signed in to it is signed out, in the same transaction."""
+    with store.engine.begin() as db:
+        # two removals at once must not both see a passkey left: a write to the identity's row
+        # first makes the second wait for the first to end (PostgreSQL's row lock; SQLite's
+        # one writer, taken before this transaction reads anything)
+        db.execute(update(users).where(users.c.identity == identity).values(handle=users.c.handle))
+        gone = db.execute(delete(passkeys).where(passkeys.c.identity == identity,
+                                                 passkeys.c.credential == credential)).rowcount
+        if gone != 1:
+            raise PasskeyRefused("You have no such passkey (removed already?): reload the page to see yours.")
+        left = len(db.execute(select(passkeys.c.credential).where(passkeys.c.identity == identity)).all())
+        if left == 0 and signed_in:  # raised out of the transaction: the passkey stays
+            raise PasskeyRefused("This is your only passkey, and this browser is signed in with it: without it "
+                                 "you could not sign in again after signing out, here or anywhere. Add another "
+                                 "passkey first, then remove this one.")
+        if left == 0:
+            sign_out_everywhere(db, identity)
+            db.execute(delete(claimed_names).where(claimed_names.c.identity == identity))
+        return left
 
 
 def _handle(db: Connection, identity: str) -> str:
@@ -213,9 +251,12 @@ def claim_options(store: Store, identity: str, name: str) -> str:
     return options_to_json(options)
 
 
-def finish_claim(store: Store, identity: str, answer: str, origin: str) -> None:
+def finish_claim(store: Store, identity: str, answer: str, origin: str,
+                 hold: Callable[[Connection], None] | None = None) -> None:
     """Keep the passkey of a claim's ``answer`` (the browser's credential, JSON) for ``identity``,
-    the page being at ``origin``; :class:`PasskeyRefused` says why not."""
+    the page being at ``origin``; :class:`PasskeyRefused` says why not. ``hold`` writes, in the
+    same transaction, that the identity's name is claimed (:func:`.names.hold_name`: what it
+    raises refuses the claim, and no passkey is kept)."""
     credential = _read(answer, parse_registration_credential_json)
     challenge = _client_data(credential.response, ClientDataType.WEBAUTHN_CREATE, origin)
     owner = _take_challenge(store, challenge, CLAIM)
@@ -232,6 +273,8 @@ def finish_claim(store: Store, identity: str, answer: str, origin: str) -> None:
                 credential=bytes_to_base64url(verified.credential_id), identity=identity,
                 public_key=bytes_to_base64url(verified.credential_public_key), sign_count=verified.sign_count,
                 created=time.time(), used=None))
+            if hold is not None:
+                hold(db)
     except IntegrityError:
         raise PasskeyRefused("This passkey is already in use here.") from None
 

@@ -233,14 +233,15 @@ def opponent_key(row: GameRow, seat: int) -> str:
     return f"ai:{s.agent}" if s.kind == AI else str(s.token)
 
 
-def _counted(db: Connection, game: str, tokens: Sequence[str]) -> dict[str, int]:
-    """How many distinct established opponents each of ``tokens`` was rated against at ``game``."""
-    if not tokens:
-        return {}
-    return {t: n for t, n in db.execute(
-        select(rated_opponents.c.token, func.count()).where(rated_opponents.c.game == game,
-                                                            rated_opponents.c.token.in_(list(tokens)))
-        .group_by(rated_opponents.c.token)).all()}
+def _opponents(db: Connection, game: str, tokens: Sequence[str]) -> dict[str, set[str]]:
+    """The distinct established opponents each of ``tokens`` was rated against at ``game``
+    (:func:`opponent_key`), every token's in one query."""
+    known: dict[str, set[str]] = {str(t): set() for t in tokens}
+    if tokens:
+        for token, opponent in db.execute(select(rated_opponents.c.token, rated_opponents.c.opponent).where(
+                rated_opponents.c.game == game, rated_opponents.c.token.in_(list(tokens)))):
+            known[str(token)].add(str(opponent))
+    return known
 
 
 def is_provisional(sigma: float, opponents: int) -> bool:
@@ -308,8 +309,8 @@ def _update(db: Connection, row: GameRow, state: State, gone: Sequence[int] = ()
         return
     held = {r["token"]: r for r in db.execute(
         select(ratings).where(ratings.c.game == row.game, ratings.c.token.in_(people)).with_for_update()).mappings()}
-    counted = _counted(db, row.game, people)
-    provisional = {t: t not in held or is_provisional(held[t]["sigma"], counted.get(t, 0)) for t in people}
+    opponents = _opponents(db, row.game, people)
+    provisional = {t: t not in held or is_provisional(held[t]["sigma"], len(opponents[t])) for t in people}
     before = [measured[str(s.agent)] if s.kind == AI else
               ((held[s.token]["mu"], held[s.token]["sigma"]) if s.token in held else (MU, SIGMA))
               for s in row.seats]
@@ -334,8 +335,7 @@ def _update(db: Connection, row: GameRow, state: State, gone: Sequence[int] = ()
             db.execute(insert(ratings).values(game=row.game, token=token, mu=mu, sigma=sigma, games=1, updated=now))
         db.execute(insert(rating_changes).values(game_id=row.id, seat=i, token=token, before_mu=before[i][0],
                                                  before_sigma=before[i][1], after_mu=mu, after_sigma=sigma))
-        known = set(db.execute(select(rated_opponents.c.opponent).where(
-            rated_opponents.c.game == row.game, rated_opponents.c.token == token)).scalars())
+        known = opponents[token]  # read once for every person: none of them adds to another's
         new = sorted({opponent_key(row, j) for j in against} - known)
         if new:
             db.execute(insert(rated_opponents), [{"game": row.game, "token": token, "opponent": o} for o in new])
@@ -384,7 +384,7 @@ def standing_of(store: Store, game_id: str, token: str) -> dict[str, Any] | None
         r = db.execute(select(ratings).where(ratings.c.game == game_id, ratings.c.token == token)).mappings().first()
         if r is None:
             return None
-        opponents = _counted(db, game_id, [token]).get(token, 0)
+        opponents = len(_opponents(db, game_id, [token])[token])
     provisional = is_provisional(r["sigma"], opponents)
     return {"rating": rating_text(r["mu"], provisional), "games": r["games"], "provisional": provisional,
             "sigma": round(r["sigma"]), "opponents": opponents, "player": player_id(token),

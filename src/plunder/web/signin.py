@@ -9,21 +9,30 @@ with the identity it was: its games, name and ratings are not merged into the on
 
 The options are JSON as the ``webauthn`` package writes them; an answer is the browser's
 credential as JSON; a refusal is ``{"error": words}`` with status 400 (429 when asked too often).
+
+Two plain forms of the page: ``POST /you/sign-out`` ends this browser's session in the store
+(every process refuses its token from then on) and forgets the cookie; ``POST
+/you/passkeys/remove`` (field ``credential``) removes one of the identity's passkeys. A
+refusal is the page again with why, status 400.
 """
 
 from __future__ import annotations
 
+import functools
+import time
+
 from starlette.requests import Request
-from starlette.responses import JSONResponse, Response
+from starlette.responses import JSONResponse, RedirectResponse, Response
 from starlette.routing import BaseRoute, Route
 
 from .games import address_of, tables_of, token_or_400
-from .identities import acting_for, identity_of, open_session
+from .identities import SESSION_IDLE_SECONDS, acting_for, identity_of, open_session, sign_out, signed_in
 from .limits import MAX_FIELD_BYTES
-from .names import NameRefused, name_of, protected_names, unlike
-from .passkeys import (CHALLENGE_SECONDS, PasskeyRefused, begin_sign_in, check_host, claim_options, finish_claim,
-                       finish_sign_in, passkeys_of, site)
-from .security import new_token, remember
+from .lobby import ago
+from .names import NameRefused, hold_name, name_of, protected_names, unlike
+from .passkeys import (CHALLENGE_SECONDS, PasskeyRefused, begin_sign_in, check_host, claim_options, claimed,
+                       finish_claim, finish_sign_in, passkeys_of, remove, site)
+from .security import COOKIE, new_token, remember, token_of
 from .store import token_hash
 from .templating import templates
 
@@ -65,15 +74,74 @@ async def answer_of(request: Request) -> str:
         raise PasskeyRefused("The passkey's answer is not text.") from None
 
 
-async def you_page(request: Request) -> Response:
-    """``GET /you``: this browser's identity, its passkeys, and the two ceremonies' buttons."""
+#: what the page says after a form of its own did it (``?done=``): fixed words, nothing of the address shown
+DONE = {
+    "signed-out": "Signed out: this browser no longer plays as you. Sign in with a passkey to come back.",
+    "removed": "Passkey removed: it can no longer sign in here.",
+    "unclaimed": "Passkey removed. It was your last: your name is kept in this browser only again, and the "
+                 "browsers that had signed in with a passkey are signed out.",
+}
+
+
+def when(seconds: float) -> str:
+    """``just now``, ``5 min ago``, ``2 days ago``."""
+    said = ago(seconds)
+    return said if said == "just now" else f"{said} ago"
+
+
+async def you(request: Request, error: str = "", status: int = 200) -> Response:
+    """The page of this browser's identity, with what a form of its did (``error``: why not)."""
     tables = tables_of(request)
     identity = identity_of(request)
     name, chosen = await tables.db(name_of, tables.store, identity)
-    keys = await tables.db(passkeys_of, tables.store, identity) if identity else []
+    now = time.time()
+    keys = [{"credential": k["credential"], "made": when(now - k["created"]),
+             "used": "never used to sign in" if k["used"] is None else f"last signed in {when(now - k['used'])}"}
+            for k in (await tables.db(passkeys_of, tables.store, identity) if identity else [])]
     return templates.TemplateResponse(request, "you.html", {
         "name": name, "chosen": chosen, "passkeys": keys, "site": site(), "minutes": CHALLENGE_SECONDS // 60,
-        "newcomer": identity is None})
+        "newcomer": identity is None, "signed_in": signed_in(request), "idle_days": SESSION_IDLE_SECONDS // 86400,
+        "error": error, "done": "" if error else DONE.get(request.query_params.get("done", ""), "")},
+        status_code=status)
+
+
+async def you_page(request: Request) -> Response:
+    """``GET /you``: this browser's identity, its passkeys, and the ceremonies' buttons."""
+    return await you(request)
+
+
+async def sign_out_route(request: Request) -> Response:
+    """``POST /you/sign-out``: end this browser's session in the store and forget its cookie;
+    refused for an identity kept in this browser only (it would be lost for good)."""
+    identity, token = identity_of(request), token_of(request)
+    if identity is None or token is None:
+        return await you(request, "This browser is not signed in: there is nothing to sign out of.", 400)
+    tables = tables_of(request)
+    if not signed_in(request) and not await tables.db(claimed, tables.store, identity):
+        name, _ = await tables.db(name_of, tables.store, identity)
+        return await you(request, f"{name} is kept in this browser only: signing out would lose {name}, its games "
+                                  "and ratings for good. Claim it with a passkey first; then you can sign out and "
+                                  "sign in again with the passkey.", 400)
+    await tables.db(sign_out, tables.store, token_hash(token), identity, tables.time())
+    response = RedirectResponse(request.url_for("you").path + "?done=signed-out", status_code=303)
+    response.delete_cookie(COOKIE, httponly=True, samesite="lax", secure=request.url.scheme == "https")
+    return response
+
+
+async def remove_route(request: Request) -> Response:
+    """``POST /you/passkeys/remove`` (field ``credential``): remove one of this identity's passkeys
+    (:func:`.passkeys.remove` says when not)."""
+    form = await request.form(max_files=0, max_fields=2, max_part_size=MAX_FIELD_BYTES)
+    identity = identity_of(request)
+    if identity is None:
+        return await you(request, "This browser has no identity yet, so no passkeys to remove.", 400)
+    tables = tables_of(request)
+    try:
+        left = await tables.db(remove, tables.store, identity, str(form.get("credential") or ""), signed_in(request))
+    except PasskeyRefused as exc:
+        return await you(request, str(exc), 400)
+    done = "removed" if left else "unclaimed"
+    return RedirectResponse(request.url_for("you").path + f"?done={done}", status_code=303)
 
 
 async def claim_start(request: Request) -> Response:
@@ -101,10 +169,13 @@ async def claim_finish(request: Request) -> Response:
     if identity is None:
         return refused("This browser has no identity to claim yet: reload the page and start again.")
     tables = tables_of(request)
-    try:
-        await tables.db(finish_claim, tables.store, identity, await answer_of(request), origin_of(request))
+    try:  # the name held as claimed in the passkey's transaction: of two look-alikes claimed at once, one is
+        await tables.db(finish_claim, tables.store, identity, await answer_of(request), origin_of(request),
+                        functools.partial(hold_name, identity=identity))
     except PasskeyRefused as exc:
         return refused(str(exc))
+    except NameRefused as exc:
+        return refused(f"{exc} Choose another name, then claim it.")
     name, _ = await tables.db(name_of, tables.store, identity)
     return JSONResponse({"message": f"Claimed: {name} is yours. Sign in with this passkey on another browser "
                                     "to play there as the same person."}, headers={"cache-control": "no-store"})
@@ -130,7 +201,7 @@ async def sign_in_finish(request: Request) -> Response:
     except PasskeyRefused as exc:
         return refused(str(exc))
     token = new_token()
-    await tables.db(open_session, tables.store, token_hash(token), identity)
+    await tables.db(open_session, tables.store, token_hash(token), identity, tables.time())
     name, _ = await tables.db(name_of, tables.store, identity)
     response = JSONResponse({"message": f"Signed in: you are {name} in this browser too.", "name": name},
                             headers={"cache-control": "no-store"})
@@ -144,4 +215,6 @@ routes: list[BaseRoute] = [
     Route("/you/claim", claim_finish, methods=["POST"], name="passkey_claim"),
     Route("/you/sign-in/options", sign_in_start, methods=["POST"], name="passkey_sign_in_options"),
     Route("/you/sign-in", sign_in_finish, methods=["POST"], name="passkey_sign_in"),
+    Route("/you/sign-out", sign_out_route, methods=["POST"], name="sign_out"),
+    Route("/you/passkeys/remove", remove_route, methods=["POST"], name="passkey_remove"),
 ]

@@ -233,10 +233,12 @@ class Store:
                                        for i, m in enumerate(new)])
 
     @staticmethod
-    def _bump(db: Any, game_id: str, version: int, **values: Any) -> None:
-        """Move ``game_id`` from ``version`` to the next, or raise :class:`StaleWrite`."""
-        done = db.execute(update(games).where(games.c.id == game_id, games.c.version == version)
-                          .values(version=version + 1, updated=time.time(), **values))
+    def bump(db: Connection, game_id: str, version: int, on: bool = False, **values: Any) -> None:
+        """Move ``game_id`` from ``version`` to the next (and, if ``on``, only while it is in
+        progress), writing ``values`` with it, or raise :class:`StaleWrite`: the conditional
+        write every change of a game makes, so two processes never both change one version."""
+        where = [games.c.id == game_id, games.c.version == version, *([games.c.status == ON] if on else [])]
+        done = db.execute(update(games).where(*where).values(version=version + 1, updated=time.time(), **values))
         if done.rowcount != 1:
             raise StaleWrite(f"game {game_id} is no longer at version {version}")
 
@@ -249,7 +251,7 @@ class Store:
         more in the same transaction (the event telling the change: :mod:`.transport`)."""
         try:
             with self.engine.begin() as db:
-                self._bump(db, game_id, version, status=status)
+                self.bump(db, game_id, version, status=status)
                 if cut:
                     db.execute(delete(moves).where(moves.c.game_id == game_id, moves.c.ply >= first))
                 self._insert_moves(db, game_id, first, new)

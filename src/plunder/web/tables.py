@@ -410,16 +410,16 @@ class Tables:
             self.tell(table)
 
     async def write(self, table: Table, first: int, moves: list[Move], states: list[State],
-                    at: float | None = None) -> None:
+                    at: float | None = None, credit: float = 0.0) -> None:
         """Store ``moves`` from ply ``first`` on (dropping any stored from there: an undo), then
         show them (hold the table's lock), the mover's clock charged to ``at`` (when the move
-        arrived; now by default). A change from another process is refused plainly after the
-        table is reloaded."""
+        arrived; now by default) less ``credit`` (its lag, :meth:`.Clock.lag_credit`). A change
+        from another process is refused plainly after the table is reloaded."""
         ended = (states[-1] if states else table.states[first]).is_terminal()
         status = OVER if ended or first + len(moves) >= MAX_GAME_MOVES else ON
         told: dict[str, Any] = {"version": table.version + 1, "first": first, "status": status,
                                 "moves": [[m.by, m.action] for m in moves]}
-        kept = self._clock_after(table, first, moves, states, status, at)
+        kept = self._clock_after(table, first, moves, states, status, at, credit)
         if kept is not None:
             told["clock"] = kept.clock.to_json()
         channel = game_channel(table.id)
@@ -448,10 +448,11 @@ class Tables:
             await hook(table, first)
 
     def _clock_after(self, table: Table, first: int, moves: list[Move], states: list[State],
-                     status: str, at: float | None = None) -> Kept | None:
+                     status: str, at: float | None = None, credit: float = 0.0) -> Kept | None:
         """The clock once ``moves`` are stored from ply ``first`` (``None`` for a game without
-        one): the mover's time taken off and its increment added, the next person's clock
-        running (none once the game is over); an undo restarts the clock of the seat to move."""
+        one): the mover's time taken off (less ``credit``, its lag) and its increment added, the
+        next person's clock running (none once the game is over); an undo restarts the clock of
+        the seat to move."""
         if table.kept is None:
             return None
         now = self.time() if at is None else at
@@ -459,7 +460,7 @@ class Tables:
         runs = table.clock_runs_for(after) if status == ON else None
         mover = moves[0].by if moves and first == len(table.moves) else None
         clock = table.kept.clock
-        clock = clock.moved(mover, now, runs) if mover is not None else clock.started(runs, now)
+        clock = clock.moved(mover, now, runs, credit) if mover is not None else clock.started(runs, now)
         return Kept(clock, table.kept.ended, dict(table.kept.gone))
 
     async def _clock_read(self, table: Table) -> None:
@@ -595,10 +596,14 @@ class Tables:
         if table.mark_presence():
             self.tell(table)
 
-    async def act(self, table: Table, viewer: Viewer, text: str, ply: int, at: float | None = None) -> None:
+    async def act(self, table: Table, viewer: Viewer, text: str, ply: int, at: float | None = None,
+                  thought: float | None = None) -> None:
         """Play ``text`` for the viewer's seat to move, if ``ply`` is the position it saw; its
         clock runs until ``at``, when the move arrived (now by default: the time the move
-        waited in this process, for the table's lock, is not the player's)."""
+        waited in this process, for the table's lock, is not the player's), less the lag its
+        page's ``thought`` (seconds from its turn to sending the move) shows, within its lag
+        quota (:meth:`.Clock.lag_credit`). A move sent in time that arrives late by no more
+        than that lag still stands."""
         at = self.time() if at is None else at
         async with table.lock:
             if not table.on:
@@ -609,12 +614,13 @@ class Tables:
                 raise Refused("It is not your turn." if you else "Spectators cannot move.")
             if ply != len(table.moves):
                 raise Refused("That was played on an older position; here is the game as it stands.")
-            if table.kept is not None and table.kept.clock.expired(at):
+            credit = 0.0 if table.kept is None else table.kept.clock.lag_credit(seat, at, thought)
+            if table.kept is not None and table.kept.clock.expired(at - credit):
                 expired = True
             else:
                 expired = False
                 moves, states = table.plan(seat, text)
-                await self.write(table, len(table.moves), moves, states, at)
+                await self.write(table, len(table.moves), moves, states, at, credit)
         if expired:
             await self.flag(table)
             raise Refused("Your time ran out before that move arrived.")

@@ -7,10 +7,11 @@ The server's time is moved by the test-only file its environment names
 
 from __future__ import annotations
 
+import json
 import os
 
 from pathlib import Path
-from typing import Iterator
+from typing import Any, Iterator
 
 import pytest
 from playwright.sync_api import Browser, BrowserContext, Page
@@ -210,3 +211,18 @@ def test_abort_before_everyone_moved_and_resign_after(server: Shifted, people: l
     bob.click("#resign-button")
     assert "resigned" in verdict(anna) and verdict(bob).startswith("You resigned")
     screenshot(bob, "clock-resigned-phone", tmp_path)
+
+
+def test_the_page_says_how_long_it_thought_over_a_move(server: Shifted, people: list[BrowserContext]) -> None:
+    pages = open_game(server, people, "3+2")
+    first = mover(pages)
+    sent: list[dict[str, Any]] = []
+    first.on("websocket", lambda ws: ws.on("framesent", lambda frame: sent.append(json.loads(frame))))
+    first.reload()  # its connection made anew, now watched
+    first.wait_for_selector("#game.my-turn")
+    first.wait_for_timeout(400)  # a person thinking
+    play_one(first)
+    [act] = [m for m in sent if m.get("type") == "act"]
+    # from the turn reaching the page (after the reload) to the move: the 0.4 s at least, the
+    # page's whole life at most; the server credits the rest of what the clock ran as lag
+    assert isinstance(act["thought"], (int, float)) and 0.4 <= act["thought"] < 60, act

@@ -145,3 +145,47 @@ def test_a_cancelled_ceremony_and_a_page_off_the_site_are_told_in_words(
     page.click("#passkey-claim")
     expect(page.locator("#passkey-said")).to_contain_text(
         f"Passkeys on this server are for the site 'localhost', and this page is at '127.0.0.1': open it at localhost")
+
+
+@pytest.mark.parametrize("size, touch, suffix", [(DESKTOP, False, ""), (PHONE, True, "-phone")])
+def test_a_signed_in_browser_lists_its_passkeys_keeps_the_last_and_signs_out(
+        browser: Browser, live_server: LiveServer, devices: list[Device], tmp_path: Path,
+        size: ViewportSize, touch: bool, suffix: str) -> None:
+    site = f"http://localhost:{live_server.port}"
+    name = "Oda" + suffix.replace("-", " ").title().replace(" ", "")
+    first = Device(browser, size, touch)
+    devices.append(first)
+    page = first.page
+    page.goto(f"{site}/name")
+    page.fill("form.name-page input[name=name]", name)
+    tap(page, "form.name-page button[type=submit]", touch)
+    expect(page.locator("#my-name")).to_have_text(name)
+    page.goto(f"{site}/you")
+    tap(page, "#passkey-claim", touch)
+    expect(page.locator("#identity-status")).to_contain_text("claimed with 1 passkey")
+    expect(page.locator(".sign-out")).to_contain_text(f"This browser claimed {name}")
+
+    second = Device(browser, size, touch)
+    devices.append(second)
+    second.hold(first.credentials()[0])
+    other = second.page
+    other.goto(f"{site}/you")
+    tap(other, "#passkey-sign-in", touch)
+    expect(other.locator("#identity-name")).to_have_text(name)
+    expect(other.locator("#passkey-list li")).to_have_count(1)
+    expect(other.locator("#passkey-list li")).to_contain_text("Passkey 1: made just now, last signed in just now.")
+    expect(other.locator(".sign-out")).to_contain_text("until you sign out, or after 30 days without a visit")
+    screenshot(other, f"passkeys-list{suffix}", tmp_path)
+    tap(other, ".remove-passkey", touch)  # the only way back in: kept, and why said
+    expect(other.locator("#identity-error")).to_contain_text("This is your only passkey, and this browser is "
+                                                             "signed in with it")
+    expect(other.locator("#passkey-list li")).to_have_count(1)
+    screenshot(other, f"passkeys-last-kept{suffix}", tmp_path)
+    tap(other, "#sign-out", touch)
+    expect(other.locator("#identity-done")).to_have_text("Signed out: this browser no longer plays as you. Sign in "
+                                                         "with a passkey to come back.")
+    expect(other.locator("#identity-status")).to_contain_text("has not played yet")
+    assert not [c for c in second.context.cookies() if c["name"] == "plunder_token"]  # forgotten
+    screenshot(other, f"passkeys-signed-out{suffix}", tmp_path)
+    tap(other, "#passkey-sign-in", touch)  # and back in with the passkey
+    expect(other.locator("#identity-name")).to_have_text(name)

@@ -24,6 +24,7 @@
   let pending = null;        // a move clicked while the connection was down: {action, ply}
   let downSaid = "";         // the message shown about the connection being down, if any
   let clockAt = performance.now();  // when the clock figures of the state shown arrived
+  let turnAt = null;         // when the turn being played reached this page (the move says how long it thought)
 
   // --- the connection -------------------------------------------------------------------
   function connect() {
@@ -88,7 +89,10 @@
 
   function act(text) {
     if (waiting || !state.your_turn) return;
-    if (send({ type: "act", action: text, ply: state.ply })) {
+    // the seconds from the turn reaching the page to the move leaving it: the server credits the
+    // rest of what the clock ran as the network's lag, within a quota (docs/web.md, "Time controls")
+    const thought = turnAt === null ? undefined : Math.max(0, (performance.now() - turnAt) / 1000);
+    if (send({ type: "act", action: text, ply: state.ply, thought })) {
       waiting = true;
       root.classList.add("waiting");
       say("");
@@ -117,6 +121,8 @@
   function show(msg) {
     mergeLog(msg.log || [], msg.log_from);
     const moved = msg.ply !== state.ply;
+    if (!msg.your_turn) turnAt = null;
+    else if (moved || !state.your_turn || turnAt === null) turnAt = performance.now();
     state = msg;
     clockAt = performance.now();
     done();
