@@ -223,3 +223,34 @@ def test_a_rename_reaches_an_open_lobby_and_my_games_page(anna: TestClient) -> N
             named(anna, "Annabel")  # nothing else changed: only the rename sends the lists again
             assert "Annabel" in next_of(lobby, "lobby")["html"]
             assert "Annabel" in next_of(mine, "mine")["html"]
+
+
+def test_the_teller_stores_one_event_at_a_time_and_tells_what_came_meanwhile_together() -> None:
+    published: list[tuple[str, dict[str, Any]]] = []
+    release = asyncio.Event()
+
+    async def publish(kind: str, data: dict[str, Any]) -> None:
+        published.append((kind, data))
+        if len(published) == 1:
+            await release.wait()  # the first event is being stored while more changes come
+
+    async def scenario() -> None:
+        teller = roomfeed.Teller(publish)
+        first = teller.tell(False, ["a"])
+        await asyncio.sleep(0)
+        assert published == [(MINE, {"tokens": ["a"]})]
+        later = [teller.tell(False, ["b", "c"]), teller.tell(True, ["c"]),
+                 teller.tell(False, [f"t{n:03}" for n in range(roomfeed.MINE_TOKENS)])]
+        await asyncio.sleep(0)
+        assert len(published) == 1 and not first.done(), "nothing more is stored while one event is"
+        release.set()
+        await asyncio.wait_for(asyncio.gather(first, *later), 5)
+        # after the first: the lobby once, and every token told meanwhile, in events of at most MINE_TOKENS
+        assert published[1] == (LOBBY, {})
+        told = [data["tokens"] for kind, data in published[2:]]
+        assert all(kind == MINE for kind, _ in published[2:]) and len(told) == 2
+        assert max(len(tokens) for tokens in told) == roomfeed.MINE_TOKENS
+        assert sorted(t for tokens in told for t in tokens) == sorted(["b", "c", *(f"t{n:03}" for n in range(roomfeed.MINE_TOKENS))])
+        teller.close()
+
+    asyncio.run(scenario())

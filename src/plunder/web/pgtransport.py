@@ -26,7 +26,7 @@ import logging
 import time
 from typing import Any, Awaitable, Callable, Mapping
 
-from sqlalchemy import BigInteger, Column, Float, Index, String, Text, delete, func, insert, select, text
+from sqlalchemy import BigInteger, Column, Float, Index, String, Text, delete, func, select, text
 from sqlalchemy import Table as StoredTable
 from sqlalchemy.engine import Connection, Engine, make_url
 
@@ -63,20 +63,29 @@ events = StoredTable(
 )
 
 
+#: an event's row and its notification, in one statement (after the channel's lock): its number
+#: is the channel's last plus one, and the notification starts with it
+_STORE_AND_NOTIFY = text(
+    "WITH stored AS (INSERT INTO events (channel, seq, kind, data, at) "
+    "SELECT CAST(:channel AS VARCHAR), coalesce(max(seq), 0) + 1, CAST(:kind AS VARCHAR), CAST(:data AS TEXT), "
+    "CAST(:at AS DOUBLE PRECISION) FROM events WHERE channel = CAST(:channel AS VARCHAR) "
+    "RETURNING seq) "
+    "SELECT seq, pg_notify(CAST(:name AS TEXT), CAST(seq AS TEXT) || CAST(:rest AS TEXT)) FROM stored")
+
+
 def write_event(db: Connection, channel: str, kind: str, data: Mapping[str, Any]) -> int:
     """Store an event on ``channel`` and announce it once committed; its number. Inside ``db``'s
     transaction, under the channel's advisory lock (held until the commit), so numbers are given
-    and committed in order."""
+    and committed in order: the lock in a statement of its own, so that the next reads the
+    channel's last number as committed by the lock's previous holder."""
     db.execute(text("SELECT pg_advisory_xact_lock(hashtext(:channel))"), {"channel": channel})
-    seq = int(db.execute(select(func.coalesce(func.max(events.c.seq), 0) + 1)
-                         .where(events.c.channel == channel)).scalar_one())
     told = json.dumps(data)
-    db.execute(insert(events).values(channel=channel, seq=seq, kind=kind, data=told, at=time.time()))
-    payload = f"{seq} {channel} {kind} {told}"
-    if len(payload.encode()) > MAX_PAYLOAD_BYTES:
-        payload = f"{seq} {channel}"  # read from the store
-    db.execute(text("SELECT pg_notify(:name, :payload)"), {"name": NOTIFY_CHANNEL, "payload": payload})
-    return seq
+    rest = f" {channel} {kind} {told}"
+    if len(rest.encode()) + 20 > MAX_PAYLOAD_BYTES:  # 20: the longest number
+        rest = f" {channel}"  # read from the store
+    row = db.execute(_STORE_AND_NOTIFY, {"channel": channel, "kind": kind, "data": told, "at": time.time(),
+                                         "name": NOTIFY_CHANNEL, "rest": rest}).one()
+    return int(row[0])
 
 
 def heard(payload: str, wanted: Mapping[str, int]) -> tuple[str, int, Event | None]:

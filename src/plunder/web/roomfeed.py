@@ -4,7 +4,10 @@ one WebSocket a page (``/live``), in every server process, without a reload or a
 A change that concerns them is told on the site's channel (:data:`~.transport.SITE`), so every
 process learns it whichever made it: :data:`LOBBY` when a game is created, a seat taken, a game
 resigned or a creator comes back; :data:`MINE` (the token hashes of its players) when it becomes
-another player's turn or a game's seats or status change. Each process's :class:`Room` then
+another player's turn or a game's seats or status change. A process tells them through one
+:class:`Teller`, one event of each kind at a time: what changes while one is being stored goes
+into the next (a move on every game costs the site's channel one transaction per process at a
+time, not one per move, and never queues the moves' own transactions behind it). Each process's :class:`Room` then
 reads what changed from the store once however many events came meanwhile (a flood costs one
 read, not one per event) and sends each of its followers the newest only: a follower keeps at
 most one message of each kind waiting (:class:`Follower`), so nothing grows with the events.
@@ -21,7 +24,7 @@ import asyncio
 import logging
 import time
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Any, Awaitable, Callable, Iterable
 
 from starlette.requests import HTTPConnection
 from starlette.routing import BaseRoute, WebSocketRoute
@@ -50,6 +53,8 @@ RENEWALS = 6
 MAX_FOLLOWERS = 10_000
 #: WebSocket close code for a connection refused because the process has too many
 CLOSE_TRY_LATER = 1013
+#: most token hashes in one :data:`MINE` event (so that it fits its notification, 64 characters each)
+MINE_TOKENS = 100
 
 
 @dataclass(eq=False)
@@ -78,6 +83,48 @@ class Follower:
         return messages
 
 
+class Teller:
+    """The room's events of this process on the site's channel, coalesced (see the module):
+    :meth:`tell` returns at once with a future done when an event telling the change is stored;
+    one event is stored at a time, and what is told meanwhile is told together after it."""
+
+    def __init__(self, publish: Callable[[str, dict[str, Any]], Awaitable[None]]) -> None:
+        self.publish = publish
+        self._lobby = False
+        self._tokens: set[str] = set()
+        self._waiting: list[asyncio.Future[None]] = []
+        self._task: asyncio.Task[None] | None = None
+
+    def tell(self, lobby: bool, tokens: Iterable[str]) -> asyncio.Future[None]:
+        """Have the lobby (when ``lobby``) and the games of ``tokens`` told to every process."""
+        self._lobby = self._lobby or lobby
+        self._tokens.update(tokens)
+        done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self._waiting.append(done)
+        if self._task is None or self._task.done():
+            self._task = asyncio.create_task(self._run())
+        return done
+
+    async def _run(self) -> None:
+        while self._waiting:
+            lobby, tokens, waiting = self._lobby, sorted(self._tokens), self._waiting
+            self._lobby, self._tokens, self._waiting = False, set(), []
+            try:
+                if lobby:
+                    await self.publish(LOBBY, {})
+                for at in range(0, len(tokens), MINE_TOKENS):
+                    await self.publish(MINE, {"tokens": tokens[at:at + MINE_TOKENS]})
+            finally:
+                for done in waiting:
+                    if not done.done():
+                        done.set_result(None)
+
+    def close(self) -> None:
+        """Stop telling."""
+        if self._task is not None:
+            self._task.cancel()
+
+
 class Room:
     """The lobby and "my games" followers of one server process, kept up to date (see the
     module); ``gone_seconds`` is :func:`~.rooms.creator_gone_seconds` unless given, ``clock``
@@ -101,7 +148,7 @@ class Room:
         self._sending: asyncio.Task[None] | None = None
         self._expiry: asyncio.TimerHandle | None = None
         self._renewing: asyncio.Task[None] | None = None
-        self._telling: set[asyncio.Task[None]] = set()  # events on their way (held: not collected)
+        self.teller = Teller(self._publish)
         tables.transport.on(LOBBY, self._lobby_told)
         tables.transport.on(MINE, self._mine_told)
         tables.transport.on(RENAMED, self._renamed_told)
@@ -114,9 +161,10 @@ class Room:
 
     async def close(self) -> None:
         """Stop."""
-        for task in (self._renewing, self._sending, *self._telling):
+        for task in (self._renewing, self._sending):
             if task is not None:
                 task.cancel()
+        self.teller.close()
         if self._expiry is not None:
             self._expiry.cancel()
 
@@ -150,16 +198,11 @@ class Room:
         if players and (undone or not table.on or self.to_move(table, first) != self.to_move(table, len(table.moves))):
             # told in the background: the table's lock (held by the caller) waits for no
             # transaction of the site's channel
-            task = asyncio.create_task(self._publish(MINE, {"tokens": players}))
-            self._telling.add(task)
-            task.add_done_callback(self._telling.discard)
+            self.teller.tell(False, players)
 
     async def _changed(self, table: Table) -> None:
         """A game created, a seat taken, a resignation (stored here): the lobby and the players."""
-        await self._publish(LOBBY, {})
-        players = self.players(table)
-        if players:
-            await self._publish(MINE, {"tokens": players})
+        await self.teller.tell(True, self.players(table))
 
     async def _lobby_told(self, event: Event) -> None:
         """The lobby changed (in any process): read again, if anyone here shows it."""
@@ -288,7 +331,7 @@ class Room:
         back = here - self.present
         self.present = here
         if back:
-            await self._publish(LOBBY, {})
+            await self.teller.tell(True, ())
 
     async def _renew_every(self) -> None:
         while True:

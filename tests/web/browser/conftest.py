@@ -16,6 +16,7 @@ import socket
 import subprocess
 import sys
 import time
+import urllib.error
 import urllib.request
 from pathlib import Path
 from typing import Iterator
@@ -55,12 +56,14 @@ def free_port() -> int:
 class LiveServer:
     """``plunder serve`` in a child process on ``port`` over the SQLite file ``db`` (or the
     database at the URL ``db``: several servers may share a PostgreSQL database), with ``env``
-    added to this process's environment."""
+    added to this process's environment and ``args`` to its command line."""
 
-    def __init__(self, db: Path | str, env: dict[str, str] | None = None) -> None:
+    def __init__(self, db: Path | str, env: dict[str, str] | None = None, args: list[str] | None = None) -> None:
         self.db = db
         #: what the server's environment adds to this process's, e.g. a ``PYTHONPATH`` with a game installed apart
         self.env = env or {}
+        #: options of ``plunder serve`` beyond its port and database (``--trusted-proxy``, ``--site-host``)
+        self.args = args or []
         self.port = free_port()
         self.process: subprocess.Popen[bytes] | None = None
         #: what the server printed on start (``plunder serve``'s lines)
@@ -75,7 +78,8 @@ class LiveServer:
         """Start the server and wait until it answers."""
         db_url = self.db if isinstance(self.db, str) else f"sqlite:///{self.db}"
         self.process = subprocess.Popen(
-            [sys.executable, "-m", "plunder.cli", "serve", "--port", str(self.port), "--db", db_url],
+            [sys.executable, "-m", "plunder.cli", "serve", "--port", str(self.port), "--db", db_url,
+             *self.args],
             stdout=subprocess.PIPE, stderr=subprocess.PIPE, env={**os.environ, "PYTHONUNBUFFERED": "1", **self.env})
         deadline = time.monotonic() + START_SECONDS
         while time.monotonic() < deadline:
@@ -85,6 +89,8 @@ class LiveServer:
             try:
                 with urllib.request.urlopen(self.url + "/", timeout=2):
                     pass
+            except urllib.error.HTTPError:
+                pass  # it answers (a server told other site names refuses this address's)
             except OSError:
                 time.sleep(0.2)
                 continue
@@ -109,14 +115,15 @@ class LiveServer:
 
 
 @contextlib.contextmanager
-def servers_on(db: Path | str, count: int, env: dict[str, str] | None = None) -> Iterator[list[LiveServer]]:
+def servers_on(db: Path | str, count: int, env: dict[str, str] | None = None,
+               args: list[str] | None = None) -> Iterator[list[LiveServer]]:
     """``count`` ``plunder serve`` processes on one database (several on a PostgreSQL URL), with
-    ``env`` added to their environment, each started and answering; all killed when the block
-    ends, even if one failed to start."""
+    ``env`` added to their environment and ``args`` to their command line, each started and
+    answering; all killed when the block ends, even if one failed to start."""
     started: list[LiveServer] = []
     try:
         for _ in range(count):
-            server = LiveServer(db, env)
+            server = LiveServer(db, env, args)
             server.start()
             started.append(server)
         yield started

@@ -8,6 +8,9 @@ that no line or dot hides them. The lines a player may draw carry their action t
 
 from __future__ import annotations
 
+import threading
+from collections import OrderedDict
+
 from ...core.svg import ACCENT, INK, MUTED, PAPER, SEAT, SEAT_FILL, TARGET, Picture, Shown, legal_texts
 from .actions import Choose
 from .board import Board
@@ -24,10 +27,31 @@ MAX_BOARD = (780.0, 560.0)
 BOX = "#f6eed9"
 
 
+#: the spots of the boards drawn lately, by the board's identity (a board never changes, and a
+#: game draws its own every move: hashing it, or laying it out again, cost more than the drawing)
+_SPOTS: OrderedDict[int, tuple[Board, list[tuple[float, float]]]] = OrderedDict()
+_SPOTS_KEPT = 256
+_SPOTS_LOCK = threading.Lock()
+
+
 def board_spots(board: Board) -> list[tuple[float, float]]:
     """Where each dot of ``board`` is drawn, in pixels right of and below the board's corner:
     the text picture's layout (bounded whatever the coordinates) zoomed to fill 440-780
     pixels (the picture and the web app's board editor place dots alike)."""
+    with _SPOTS_LOCK:  # pictures are drawn in threads too
+        kept = _SPOTS.get(id(board))
+        if kept is not None and kept[0] is board:
+            _SPOTS.move_to_end(id(board))
+            return list(kept[1])
+    spots = _spots(board)
+    with _SPOTS_LOCK:
+        _SPOTS[id(board)] = (board, spots)  # the board held: its id is not reused while kept
+        while len(_SPOTS) > _SPOTS_KEPT:
+            _SPOTS.popitem(last=False)
+    return list(spots)
+
+
+def _spots(board: Board) -> list[tuple[float, float]]:
     layout = board_layout(board)
     sx, sy = board.scale if board.scale is not None else FIT_STEP
     # its smallest step ~UNIT, a row counted as half a column as characters are about twice as tall as wide
