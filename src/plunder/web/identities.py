@@ -27,7 +27,7 @@ import time
 from collections import OrderedDict
 from typing import Callable
 
-from sqlalchemy import Column, Float, String, Table, insert, select, update
+from sqlalchemy import Column, Float, String, Table, insert, select, text, update
 from sqlalchemy.engine import Connection
 from sqlalchemy.exc import IntegrityError
 from starlette.requests import HTTPConnection
@@ -44,8 +44,9 @@ sessions = Table(
     # the identity it acts for: the hash every row of that identity is kept under
     Column("identity", String(64), nullable=False, index=True),
     Column("created", Float, nullable=False),
-    # when it ends unless used before: its last use plus SESSION_IDLE_SECONDS (SIGNED_OUT: ended)
-    Column("expires", Float, nullable=False),
+    # when it ends unless used before: its last use plus SESSION_IDLE_SECONDS (SIGNED_OUT: ended;
+    # the sessions of a store made before sessions expired are ended so: signing in again needs the passkey)
+    Column("expires", Float, nullable=False, server_default=text("0")),
 )
 
 #: a session not used for this long (30 days) has ended: signing in again needs the passkey

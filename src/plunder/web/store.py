@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import Any, Callable, Sequence
 
 from sqlalchemy import (BigInteger, Column, Float, ForeignKey, Index, Integer, MetaData, String, Table, Text,
-                        create_engine, delete, event, insert, select, update)
+                        create_engine, delete, event, insert, inspect, select, text, update)
 from sqlalchemy.engine import Connection, Engine, make_url
 from sqlalchemy.exc import DBAPIError, IntegrityError, SQLAlchemyError
 
@@ -172,11 +172,48 @@ def check(url: str) -> None:
         writable_file(parsed.database, "--db file")
     try:
         store = Store(url, connect_args={"connect_timeout": CONNECT_SECONDS} if dialect == "postgresql" else {})
-    except (SQLAlchemyError, OSError) as exc:
+    except (SQLAlchemyError, OSError, RuntimeError) as exc:  # RuntimeError: another version's (upgrade)
         cause = exc.orig if isinstance(exc, DBAPIError) else exc
         first = next((line.strip() for line in str(cause).splitlines() if line.strip()), type(cause).__name__)
         raise ValueError(f"--db {quoted(shown)} cannot be used: {first}") from None
     store.close()
+
+
+def upgrade(engine: Engine) -> list[str]:
+    """Add to the tables of a store made by an earlier version the columns added since (each
+    nullable or with a default for the rows already there: a column that has neither stops the
+    server, saying so, rather than fail at its first use); the columns added, as ``table.column``.
+    Two processes upgrading at once: the one that finds the column made meanwhile goes on."""
+    added = []
+    tables = metadata.sorted_tables
+    have = _columns(engine)
+    for table in tables:
+        for column in table.columns:
+            if table.name not in have or column.name in have[table.name]:
+                continue
+            if not column.nullable and column.server_default is None:
+                raise RuntimeError(f"the store's table {table.name} has no column {column.name}, and it cannot be added "
+                                   "to the rows there (no default): this database was made by another version")
+            ddl = f"ALTER TABLE {table.name} ADD COLUMN {column.name} {column.type.compile(engine.dialect)}"
+            if column.server_default is not None:
+                ddl += f" DEFAULT {column.server_default.arg.text}"  # type: ignore[attr-defined]
+            if not column.nullable:
+                ddl += " NOT NULL"
+            try:
+                with engine.begin() as db:
+                    db.execute(text(ddl))
+            except SQLAlchemyError:
+                if column.name not in _columns(engine).get(table.name, set()):
+                    raise
+                continue  # another process added it meanwhile
+            added.append(f"{table.name}.{column.name}")
+    return added
+
+
+def _columns(engine: Engine) -> dict[str, set[str]]:
+    """The columns of each of the store's tables in the database, by table."""
+    found = inspect(engine)
+    return {name: {c["name"] for c in found.get_columns(name)} for name in found.get_table_names()}
 
 
 class Store:
@@ -190,6 +227,7 @@ class Store:
         if self.engine.dialect.name == "sqlite":
             event.listen(self.engine, "connect", _sqlite_pragmas)
         metadata.create_all(self.engine)
+        upgrade(self.engine)
 
     def close(self) -> None:
         """Let go of every connection."""
