@@ -3,6 +3,8 @@ database, and games whose two players sit on different processes.
 
 Run: .venv/bin/python bench/web_processes.py [--processes 3] [--games 200] [--think 3.0] [--seconds 120]
      [--db postgresql+psycopg://...]   (default: a throwaway cluster, as the tests start one)
+     On a machine shared with other work, ``chrt -r 1`` before it gives the site and its
+     clients precedence over that work (as a machine of their own would; it needs root).
 
 Each game is Pillage ``small`` between two people: its creator on process ``i mod N`` leaves
 its second seat open, the other claims it with the invite link on process ``i + 1 mod N``. They play random legal moves in turn, waiting ``--think`` seconds on
