@@ -66,6 +66,8 @@ class PlunderEnv(gymnasium.Env):
         self.renderer = Renderer(game, render_mode)
         self.encoding = encoding(game)
         self.episode = Episode(game)
+        #: the agent spec playing the other seats (``random``, ``greedy`` ...)
+        self.opponent_spec = opponent
         self.opponent: Agent | None = make_agent(opponent, game) if game.num_players > 1 else None
         self.opponent_rng = random.Random(0)
         self._generator: np.random.Generator | None = None
