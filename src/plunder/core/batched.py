@@ -8,16 +8,14 @@ game's fixed action space, :mod:`.observation`), then the opponent's replies unt
 to move again or the game is over, and writes each copy's reward, flags, observation and
 legal-action mask. It must give exactly what the single environment gives for the same
 positions, actions and opponent's generator (``tests/interop/test_vector_batched.py``).
-Positions come in through :meth:`BatchedSteps.load`: a game is started by the rules (its
-chance moves and any opening replies), then handed to the batch.
+Games are started by :meth:`BatchedSteps.start` from the seeds the single environments would use.
 """
 
 from __future__ import annotations
 
-import random
-from typing import TYPE_CHECKING, Any, Callable, Protocol
+from typing import TYPE_CHECKING, Any, Callable, Protocol, Sequence
 
-from .game import Game, State
+from .game import Game
 
 if TYPE_CHECKING:  # numpy is not loaded to list the commands
     import numpy as np
@@ -26,9 +24,12 @@ if TYPE_CHECKING:  # numpy is not loaded to list the commands
 class BatchedSteps(Protocol):
     """The positions of ``copies`` games, held as arrays, and the step that moves them all."""
 
-    def load(self, copy: int, state: State[Any], opponent_rng: random.Random) -> None:
-        """Make copy ``copy`` the position ``state`` (the seat to move, or the game over),
-        the opponent drawing its next choices from ``opponent_rng``'s state (copied, not shared)."""
+    def start(self, copies: "np.ndarray", seeds: Sequence[int], observations: "np.ndarray",
+              masks: "np.ndarray") -> None:
+        """New games on the copies listed in ``copies``, ``seeds[j]`` the episode seed of copy
+        ``copies[j]``: its chance moves drawn from it (:mod:`.chance`), the opponent's choices from a
+        ``random.Random`` seeded with it, as the single environment's ``reset(seed=...)`` does;
+        the opponent's opening replies made; rows ``copies`` of ``observations`` and ``masks`` written."""
 
     def step(self, actions: "np.ndarray", active: "np.ndarray", observations: "np.ndarray", masks: "np.ndarray",
              rewards: "np.ndarray", ended: "np.ndarray", illegal: "np.ndarray") -> None:

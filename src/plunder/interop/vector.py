@@ -22,8 +22,8 @@ step. The game answers whether it can play the opponent and parameters asked for
 batch (or with ``render_mode`` set: a batch keeps no states to draw), the copies are stepped
 here one after the other. Either way each copy plays exactly what the single env plays
 (``tests/interop/test_vector_batched.py``); :attr:`PlunderVectorEnv.batch` says which path runs.
-Games are started (dealt, and the opponent's opening replies made) by the rules, copy by copy,
-and handed to the batch (``docs/interop.md``, "Many games at once").
+The batch starts games too, from the seeds each copy's single env would use (``docs/interop.md``,
+"Many games at once").
 """
 
 from __future__ import annotations
@@ -83,8 +83,7 @@ class PlunderVectorEnv(VectorEnv):
             seeds = list(seed)
             if len(seeds) != self.num_envs:
                 raise ValueError(f"{len(seeds)} seeds for {self.num_envs} copies: give one per copy")
-        for i, (env, one) in enumerate(zip(self.envs, seeds)):
-            self._start(i, one)
+        self._start(list(range(self.num_envs)), seeds)
         self._autoreset[:] = False
         self._illegal[:] = False
         return self._observations.copy(), self._infos()
@@ -99,9 +98,9 @@ class PlunderVectorEnv(VectorEnv):
         if self.batch is not None:
             restart = np.flatnonzero(self._autoreset)
             self.batch.step(actions.astype(np.int64), ~self._autoreset, observations, masks, rewards, ended, illegal)
-            for i in restart:
-                self._start(i, None)
-                rewards[i], ended[i], illegal[i] = 0.0, False, False
+            if len(restart):
+                self._start(list(restart), [None] * len(restart))
+                rewards[restart], ended[restart], illegal[restart] = 0.0, False, False
         else:
             for i, env in enumerate(self.envs):
                 if self._autoreset[i]:
@@ -116,14 +115,18 @@ class PlunderVectorEnv(VectorEnv):
         return (self._observations.copy(), self._rewards.copy(), self._terminations.copy(),
                 self._truncations.copy(), self._infos())
 
-    def _start(self, i: int, seed: int | None) -> None:
-        """Copy ``i`` a new game (started by its single env, then handed to the batch if any)."""
-        env = self.envs[i]
-        env.start(seed)
-        env.observe(self._observations[i])
-        env.action_masks(self._masks[i])
+    def _start(self, copies: list[int], seeds: Sequence[int | None]) -> None:
+        """New games on ``copies`` (``seeds`` as :meth:`~.gymnasium.PlunderEnv.reset` takes them),
+        started by the batch if there is one, else by each copy's single env."""
         if self.batch is not None:
-            self.batch.load(i, env.episode.state, env.opponent_rng)
+            episode_seeds = [self.envs[i].episode_seed(seed) for i, seed in zip(copies, seeds)]
+            self.batch.start(np.asarray(copies, dtype=np.int64), episode_seeds, self._observations, self._masks)
+            return
+        for i, seed in zip(copies, seeds):
+            env = self.envs[i]
+            env.start(seed)
+            env.observe(self._observations[i])
+            env.action_masks(self._masks[i])
 
     def _infos(self) -> dict[str, Any]:
         everyone = np.ones(self.num_envs, dtype=np.bool_)
