@@ -49,6 +49,8 @@ class PlunderVectorEnv(VectorEnv):
     def __init__(self, game_id: str, num_envs: int = 1, **kwargs: Any) -> None:
         if num_envs < 1:
             raise ValueError(f"num_envs {num_envs}: a vector environment needs at least one copy")
+        #: the copies' single envs; on the batched path they keep each copy's seeds and generator,
+        #: and its position is the batch's
         self.envs = [PlunderEnv(game_id, **kwargs) for _ in range(num_envs)]
         first = self.envs[0]
         self.num_envs = num_envs
