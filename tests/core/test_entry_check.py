@@ -13,7 +13,7 @@ import pytest
 from click.testing import CliRunner
 
 from plunder.cli import main
-from plunder.core.capabilities import Analysis, EndObserver, Study
+from plunder.core.capabilities import Analysis, EndObserver, Learning, Study
 from plunder.core.conformance import ConformanceError, check_entry, check_game
 from plunder.core.entry_check import entry_problems
 from plunder.core.errors import ParameterError
@@ -149,6 +149,8 @@ def test_groups_and_hooks_are_of_their_kinds() -> None:
     assert entry_problems(numbered) == ["its presentation is a int, not a Presentation"]
     assert entry_problems(dataclasses.replace(PIG, study=Study(observer="stats.py"))) == [  # type: ignore[arg-type]
         "its study.observer is a str, not a function"]
+    assert entry_problems(dataclasses.replace(PIG, learning=Learning(batched="batched.py"))) == [  # type: ignore[arg-type]
+        "its learning.batched is a str, not a function"]
 
 
 def test_a_broken_entry_is_left_out_with_its_reason(register: Any) -> None:

@@ -27,7 +27,8 @@ Study           the observer giving a played game's             ``plunder simula
                 bounds of a stored result                       sentences and charts, the
                                                                 results store's check
 Learning        the numeric observation and fixed action        the OpenSpiel, Gymnasium and
-                space                                           PettingZoo adapters
+                space; many copies stepped by one call          PettingZoo adapters; a fast
+                                                                vector environment
 Analysis        units, mark thresholds, playouts and when the   ``plunder analyse``, the lab's
                 solver is exact                                 game-quality metrics
 Puzzles         finding and proving puzzles in played games,    ``plunder puzzles``
@@ -57,6 +58,7 @@ from .svg import Shown
 from .tallies import Stats
 
 if TYPE_CHECKING:  # numpy, under the observation encodings, is not loaded to list the commands
+    from .batched import BatchedFactory
     from .observation import Encoding
     from .puzzle import Puzzle
     from .record import Record
@@ -240,6 +242,9 @@ class Learning:
     #: ``observation(game)``: the numeric observation and fixed action space of ``game`` with
     #: its parameters (:mod:`plunder.core.observation`)
     observation: Callable[[Game[Any]], "Encoding"] | None = None
+    #: ``batched(game, seat, opponent, copies)``: many copies stepped by one call
+    #: (:mod:`plunder.core.batched`), which the vector environment uses when it is offered
+    batched: "BatchedFactory | None" = None
 
 
 @dataclass(frozen=True)

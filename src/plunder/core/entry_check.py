@@ -220,7 +220,7 @@ def _sentence_problems(sentence: Sentence) -> list[str]:
 def hook_problems(entry: GameEntry[Any, Any]) -> list[str]:
     """Whether the study's and learning's hooks, where given, can be called."""
     hooks = {"study.observer": entry.study.observer, "study.plausibility": entry.study.plausibility,
-             "learning.observation": entry.learning.observation}
+             "learning.observation": entry.learning.observation, "learning.batched": entry.learning.batched}
     return [f"its {name} is a {type(hook).__name__}, not a function"
             for name, hook in hooks.items() if hook is not None and not callable(hook)]
 

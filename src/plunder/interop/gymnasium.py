@@ -66,6 +66,8 @@ class PlunderEnv(gymnasium.Env):
         self.renderer = Renderer(game, render_mode)
         self.encoding = encoding(game)
         self.episode = Episode(game)
+        #: the agent spec playing the other seats (``random``, ``greedy`` ...)
+        self.opponent_spec = opponent
         self.opponent: Agent | None = make_agent(opponent, game) if game.num_players > 1 else None
         self.opponent_rng = random.Random(0)
         self._generator: np.random.Generator | None = None
@@ -103,14 +105,21 @@ class PlunderEnv(gymnasium.Env):
 
     def start(self, seed: int | None) -> None:
         """:meth:`reset` without its observation and info (the vector env writes those into its rows)."""
-        if seed is None:  # the next seed of the generator (made from entropy if it never was)
-            seed = int(self.np_random.integers(2**63))
-        else:  # what ``super().reset(seed=seed)`` does, the generator made when first used
-            self._generator, self._generator_seed, self._np_random_seed = None, seed, seed
+        seed = self.episode_seed(seed)
         self.episode.start(seed)
         if self.opponent is not None:
             self.opponent_rng = random.Random(seed)
         self._opponents_move()
+
+    def episode_seed(self, seed: int | None) -> int:
+        """The seed of the episode :meth:`reset` starts: ``seed``, which also seeds the env's
+        generator, or without one the generator's next draw (the generator made from entropy
+        if it never was seeded). A vector env's batch starts its copies' games from these."""
+        if seed is None:
+            return int(self.np_random.integers(2**63))
+        # what ``super().reset(seed=seed)`` does, the generator made when first used
+        self._generator, self._generator_seed, self._np_random_seed = None, seed, seed
+        return seed
 
     def play(self, action: int) -> tuple[float, bool, bool]:
         """:meth:`step` without its observation and info: the reward, whether the game is

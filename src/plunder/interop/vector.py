@@ -15,9 +15,15 @@ Observations are one ``float32`` array of ``num_envs`` rows; the masks of the le
 are ``info["action_mask"]`` (``num_envs`` rows of ``int8``) and :meth:`PlunderVectorEnv.action_masks`;
 ``info["illegal"]`` flags a copy whose index named no legal action (its game ends with reward -1).
 
-A game's batched kernels, where it has them, play whole games for its own agents' choices and
-compute no observation, so they cannot step games on actions chosen outside: every game's copies
-are stepped here one after the other (``docs/interop.md``, "Many games at once").
+A game that offers a batch (``GameEntry.learning.batched``, :mod:`plunder.core.batched`) has its
+copies stepped by one call: their positions are arrays, and the seat's actions, the opponent's
+replies, rewards, flags, observations and masks of all copies come from the game's compiled
+step. The game answers whether it can play the opponent and parameters asked for; without a
+batch (or with ``render_mode`` set: a batch keeps no states to draw), the copies are stepped
+here one after the other. Either way each copy plays exactly what the single env plays
+(``tests/interop/test_vector_batched.py``); :attr:`PlunderVectorEnv.batch` says which path runs.
+The batch starts games too, from the seeds each copy's single env would use (``docs/interop.md``,
+"Many games at once").
 """
 
 from __future__ import annotations
@@ -28,6 +34,8 @@ import numpy as np
 from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space
 
+from ..core.batched import BatchedSteps
+from ..core.registry import entry
 from .gymnasium import PlunderEnv
 from .render import RENDER_MODES
 
@@ -41,6 +49,8 @@ class PlunderVectorEnv(VectorEnv):
     def __init__(self, game_id: str, num_envs: int = 1, **kwargs: Any) -> None:
         if num_envs < 1:
             raise ValueError(f"num_envs {num_envs}: a vector environment needs at least one copy")
+        #: the copies' single envs; on the batched path they keep each copy's seeds and generator,
+        #: and its position is the batch's
         self.envs = [PlunderEnv(game_id, **kwargs) for _ in range(num_envs)]
         first = self.envs[0]
         self.num_envs = num_envs
@@ -56,6 +66,11 @@ class PlunderVectorEnv(VectorEnv):
         self._truncations = np.zeros(num_envs, dtype=np.bool_)
         self._illegal = np.zeros(num_envs, dtype=np.bool_)
         self._autoreset = np.zeros(num_envs, dtype=np.bool_)
+        batched = entry(first.game.id).learning.batched
+        #: the game's batch stepping every copy at once, or ``None`` (the copies stepped one by one)
+        self.batch: BatchedSteps | None = None
+        if batched is not None and self.render_mode is None:
+            self.batch = batched(first.game, first.seat, first.opponent_spec, num_envs)
 
     def reset(self, *, seed: int | Sequence[int | None] | None = None,
               options: dict | None = None) -> tuple[np.ndarray, dict[str, Any]]:
@@ -70,10 +85,7 @@ class PlunderVectorEnv(VectorEnv):
             seeds = list(seed)
             if len(seeds) != self.num_envs:
                 raise ValueError(f"{len(seeds)} seeds for {self.num_envs} copies: give one per copy")
-        for i, (env, one) in enumerate(zip(self.envs, seeds)):
-            env.start(one)
-            env.observe(self._observations[i])
-            env.action_masks(self._masks[i])
+        self._start(list(range(self.num_envs)), seeds)
         self._autoreset[:] = False
         self._illegal[:] = False
         return self._observations.copy(), self._infos()
@@ -85,18 +97,38 @@ class PlunderVectorEnv(VectorEnv):
             raise ValueError(f"actions of shape {actions.shape}: give one index per copy, shape ({self.num_envs},)")
         observations, masks, rewards, ended, illegal = (self._observations, self._masks, self._rewards,
                                                         self._terminations, self._illegal)
-        for i, env in enumerate(self.envs):
-            if self._autoreset[i]:
-                env.start(None)
-                rewards[i], ended[i], illegal[i] = 0.0, False, False
-            else:
-                rewards[i], ended[i], illegal[i] = env.play(actions[i])
-            env.observe(observations[i])
-            env.action_masks(masks[i])
+        if self.batch is not None:
+            restart = np.flatnonzero(self._autoreset)
+            self.batch.step(actions.astype(np.int64), ~self._autoreset, observations, masks, rewards, ended, illegal)
+            if len(restart):
+                self._start(list(restart), [None] * len(restart))
+                rewards[restart], ended[restart], illegal[restart] = 0.0, False, False
+        else:
+            for i, env in enumerate(self.envs):
+                if self._autoreset[i]:
+                    env.start(None)
+                    rewards[i], ended[i], illegal[i] = 0.0, False, False
+                else:
+                    rewards[i], ended[i], illegal[i] = env.play(actions[i])
+                env.observe(observations[i])
+                env.action_masks(masks[i])
         # the copies are never cut short (a game ends by its rules): truncations stay False
         self._autoreset[:] = ended
         return (self._observations.copy(), self._rewards.copy(), self._terminations.copy(),
                 self._truncations.copy(), self._infos())
+
+    def _start(self, copies: list[int], seeds: Sequence[int | None]) -> None:
+        """New games on ``copies`` (``seeds`` as :meth:`~.gymnasium.PlunderEnv.reset` takes them),
+        started by the batch if there is one, else by each copy's single env."""
+        if self.batch is not None:
+            episode_seeds = [self.envs[i].episode_seed(seed) for i, seed in zip(copies, seeds)]
+            self.batch.start(np.asarray(copies, dtype=np.int64), episode_seeds, self._observations, self._masks)
+            return
+        for i, seed in zip(copies, seeds):
+            env = self.envs[i]
+            env.start(seed)
+            env.observe(self._observations[i])
+            env.action_masks(self._masks[i])
 
     def _infos(self) -> dict[str, Any]:
         everyone = np.ones(self.num_envs, dtype=np.bool_)

@@ -4,6 +4,7 @@ from ...core.capabilities import Analysis, Client, Learning, Presentation, Puzzl
 from ...core.declaration import Declaration
 from ...core.registry import GameEntry
 from . import compiled
+from .batched import batched
 from .actions import PillageAction
 from .editor import ASSETS, EDITOR
 from .evaluator import make_evaluator
@@ -42,7 +43,7 @@ ENTRY: GameEntry[PillageState, PillageAction] = GameEntry(
     analysis=Analysis(units="doubloons", inaccuracy=2, mistake=5, blunder=10, playout="greedy", sims=160,
                       candidates=8, exact=endgame),
     study=Study(observer=PillageObserver, figures=FIGURES, plausibility=plausibility),
-    learning=Learning(observation=observation),
+    learning=Learning(observation=observation, batched=batched),
     puzzles=Puzzles(find=puzzles.find, verify=puzzles.verify, boards=puzzles.BOARDS, mixes=puzzles.MIXES,
                     shipped=puzzles.SHIPPED),
 )
