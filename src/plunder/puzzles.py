@@ -67,14 +67,19 @@ def generate(game_id: str, count: int, seed: int, progress: Callable[[int, int],
         board = index % len(group.boards)
         mix = group.mixes[index // len(group.boards) % len(group.mixes)]
         game = games.get(board) or games.setdefault(board, load_game(game_id, **group.boards[board]))
-        record = play(game, list(mix), game_seed(seed, index))
-        for puzzle in group.find(game, record):
-            if puzzle.id not in seen:
-                seen.add(puzzle.id)
-                found.append(puzzle)
+        _keep_new(group.find(game, play(game, list(mix), game_seed(seed, index))), seen, found)
         if progress is not None:
             progress(index + 1, len(found))
     return spread(found, count)
+
+
+def _keep_new(puzzles: Iterable[Puzzle], seen: set[str], found: list[Puzzle]) -> None:
+    """Add to ``found`` those of ``puzzles`` whose id is not in ``seen`` (a position met in two
+    games is one puzzle)."""
+    for puzzle in puzzles:
+        if puzzle.id not in seen:
+            seen.add(puzzle.id)
+            found.append(puzzle)
 
 
 def spread(found: list[Puzzle], count: int) -> list[Puzzle]:
@@ -109,10 +114,7 @@ def from_records(game_id: str, records: Iterable[Record], count: int,
             raise PuzzleError(f"a record of {record.game} cannot give puzzles of {game_id}")
         key = repr(sorted(record.params.items()))
         game = games.get(key) or games.setdefault(key, load_game(game_id, **record.params))
-        for puzzle in group.find(game, record):
-            if puzzle.id not in seen:
-                seen.add(puzzle.id)
-                found.append(puzzle)
+        _keep_new(group.find(game, record), seen, found)
         if progress is not None:
             progress(index + 1, len(found))
     return spread(found, count)

@@ -75,7 +75,7 @@ def _compiled() -> _Kernels | None:
             return None
         jit = numba.njit(cache=True, nogil=True)
         # the kernels call these by their global names, which numba resolves when it compiles
-        for name in ("_draw_word", "_below", "_terminal", "_draw_line", "_choose", "_opponent", "_write",
+        for name in ("_draw_word", "_below", "_terminal", "_draw_line", "_choose", "_told_before", "_opponent", "_write",
                      "_seed_twister", "_reply"):
             globals()[name] = jit(globals()[name])
         _kernels = _Kernels(jit(_start), jit(_step))
@@ -310,6 +310,16 @@ def _choose(i: int, c: int, choice_mod: Any, choice_op: Any, choice_kind: Any, m
     values[i, k] = v
 
 
+def _told_before(i: int, j: int, cval: Any, pending: Any) -> bool:
+    """Whether copy ``i``'s ``j``-th pending modifier is one pending earlier too (its choices are
+    offered once)."""
+    m = cval[i, pending[i, j]]
+    for q in range(j):
+        if cval[i, pending[i, q]] == m:
+            return True
+    return False
+
+
 def _opponent(i: int, mt: Any, mti: Any, edge_boxes: Any, choice_mod: Any, choice_op: Any, choice_kind: Any,
               mod_amount: Any, mod_first: Any, has_floor: bool, floor: int, drawn: Any, missing: Any, open_: Any,
               ctype: Any, cval: Any, owner: Any, pending: Any, npending: Any, doubloons: Any, held: Any,
@@ -321,20 +331,12 @@ def _opponent(i: int, mt: Any, mti: Any, edge_boxes: Any, choice_mod: Any, choic
         total = 0
         for j in range(n):
             m = cval[i, pending[i, j]]
-            seen = False
-            for q in range(j):
-                if cval[i, pending[i, q]] == m:
-                    seen = True
-            if not seen:
+            if not _told_before(i, j, cval, pending):
                 total += mod_first[m + 1] - mod_first[m]
         k = _below(mt, mti, i, total)
         for j in range(n):
             m = cval[i, pending[i, j]]
-            seen = False
-            for q in range(j):
-                if cval[i, pending[i, q]] == m:
-                    seen = True
-            if seen:
+            if _told_before(i, j, cval, pending):
                 continue
             count = mod_first[m + 1] - mod_first[m]
             if k < count:
