@@ -211,3 +211,19 @@ def test_a_move_that_gives_the_ai_its_turn_is_stored_with_the_lease(postgres_url
     holder, dying_holder, taken = asyncio.run(run())
     assert holder == dying_holder
     assert taken == 1
+
+
+def test_a_lease_is_not_taken_for_a_position_the_store_has_moved_past(tmp_path: Path) -> None:
+    from plunder.web.store import ON, GameRow, HUMAN, SeatRow
+
+    store = Store(f"sqlite:///{tmp_path / 'v.db'}")
+    try:
+        store.create(GameRow("g", "pillage", {}, 1, ON, "t", [SeatRow(HUMAN, token="t")] * 2, version=3))
+        # a process showing version 2 has not heard of the last change: it must not think
+        assert not leases.take(store.engine, "g", "two", 10, now=100.0, version=2)
+        with store.engine.connect() as db:
+            assert db.execute(select(leases.leases)).all() == [], "nothing was taken"
+        assert leases.take(store.engine, "g", "two", 10, now=100.0, version=3)  # the position stored
+        assert leases.take(store.engine, "g", "two", 10, now=101.0)  # renewed without a version, as while thinking
+    finally:
+        store.close()

@@ -51,8 +51,9 @@ def announce(table: Table, message: str, detail: str = "") -> None:
 class Lease(Protocol):
     """Which process does a game's AI work (:mod:`.leases`, through the store)."""
 
-    async def take(self, game_id: str, seconds: float) -> bool:
-        """Hold ``game_id``'s lease for ``seconds`` (True), or learn another holds it (False)."""
+    async def take(self, game_id: str, seconds: float, version: int | None = None) -> bool:
+        """Hold ``game_id``'s lease for ``seconds`` (True), or learn another holds it (False), or,
+        given the ``version`` shown here, that the stored game has moved past it (False)."""
 
     async def release(self, game_id: str) -> None:
         """Let go of ``game_id``'s lease."""
@@ -76,11 +77,14 @@ class Autoplay:
             table.thinking = asyncio.create_task(self._think(table) if self.lease is None else self._leased(table))
 
     async def _leased(self, table: Table) -> None:
-        """Think for ``table`` while holding its lease; when another process holds it, look again
-        once its time is up (it is renewed while its holder thinks, and runs out if it died)."""
+        """Think for ``table`` while holding its lease; when another process holds it, or the
+        stored game has moved past what this process shows (the event telling it is on its way),
+        look again once its time is up (it is renewed while its holder thinks, and runs out if it died)."""
         assert self.lease is not None
         try:
-            held = await self.lease.take(table.id, LEASE_SECONDS)
+            # only for the position the store holds: a process yet to hear of the other's last
+            # move would think about a turn already played (and its write would be refused)
+            held = await self.lease.take(table.id, LEASE_SECONDS, table.version)
         except Exception:  # the store unreachable: try again as if it were held
             log.exception("could not take the AI lease of game %s", table.id)
             held = False

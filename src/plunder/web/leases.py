@@ -16,7 +16,7 @@ from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.exc import IntegrityError
 
-from .store import metadata
+from .store import games, metadata
 
 leases = StoredTable(
     "leases", metadata,
@@ -28,11 +28,18 @@ leases = StoredTable(
 )
 
 
-def take(engine: Engine, game_id: str, holder: str, seconds: float, now: float | None = None) -> bool:
+def take(engine: Engine, game_id: str, holder: str, seconds: float, now: float | None = None,
+         version: int | None = None) -> bool:
     """Hold ``game_id``'s lease for ``seconds`` from ``now``: True when ``holder`` holds it (taken,
-    or renewed: it held it already), False while another holds it."""
+    or renewed: it held it already), False while another holds it, or, given the ``version`` of
+    the game the holder shows, when the stored game has moved past it (a process that has not
+    yet heard of the other's last move would think about a turn already played)."""
     now = time.time() if now is None else now
     with engine.begin() as db:
+        if version is not None:
+            stored = db.execute(select(games.c.version).where(games.c.id == game_id)).scalar()
+            if stored is not None and stored != version:
+                return False
         done = db.execute(update(leases).where(leases.c.game_id == game_id,
                                                (leases.c.until < now) | (leases.c.holder == holder))
                           .values(holder=holder, until=now + seconds))

@@ -109,9 +109,11 @@ class StoredLease:
         #: this process's name in the leases
         self.holder = new_token()
 
-    async def take(self, game_id: str, seconds: float) -> bool:
-        """Hold ``game_id``'s lease for ``seconds``, or learn another process holds it."""
-        return await self.storage.db(leases.take, self.storage.store.engine, game_id, self.holder, seconds)
+    async def take(self, game_id: str, seconds: float, version: int | None = None) -> bool:
+        """Hold ``game_id``'s lease for ``seconds``, or learn another process holds it (or, given
+        the ``version`` shown here, that the stored game has moved past it)."""
+        return await self.storage.db(leases.take, self.storage.store.engine, game_id, self.holder, seconds, None,
+                                     version)
 
     async def release(self, game_id: str) -> None:
         """Let go of ``game_id``'s lease."""
