@@ -368,3 +368,24 @@ def test_the_coachs_positions_never_queue_in_front_of_ai_moves() -> None:
         assert thinking.ANALYSIS_NICENESS > thinking.WORKER_NICENESS
     finally:
         thinkers.close()
+
+
+def test_a_worker_of_a_server_given_real_time_priority_runs_below_it_at_the_normal_policy() -> None:
+    import shutil
+    import subprocess
+    import sys
+
+    chrt = shutil.which("chrt")
+    if chrt is None or subprocess.run([chrt, "-r", "1", "true"], capture_output=True).returncode != 0:
+        pytest.skip("this machine does not let a process take a real-time priority (chrt -r 1)")
+    # the child plays a worker started by its parent, the server, which runs under chrt
+    script = ("import os; from plunder.web.thinking import start_worker; "
+              "before = os.sched_getscheduler(0); start_worker(os.getppid(), 10); "
+              "print(before, os.sched_getscheduler(0), os.nice(0))")
+    server = ("import subprocess, sys; "
+              f"sys.exit(subprocess.run([sys.executable, '-c', {script!r}]).returncode)")
+    done = subprocess.run([chrt, "-r", "1", sys.executable, "-c", server], capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    before, after, niceness = (int(word) for word in done.stdout.split())
+    assert before == os.SCHED_RR, "the worker began with the server's real-time policy"
+    assert after == os.SCHED_OTHER and niceness >= 10

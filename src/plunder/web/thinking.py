@@ -118,6 +118,7 @@ def start_worker(server_pid: int, niceness: int = WORKER_NICENESS) -> None:
     waiting on a dead server's queue would wait forever: on Linux the kernel kills the worker
     when its parent, the server, dies (``PR_SET_PDEATHSIG``); a server already gone by the
     time the worker starts ends it at once. Then the worker lowers its priority by ``niceness``
+    (under the normal scheduling policy, whatever the server's)
     (:data:`WORKER_NICENESS`, :data:`QUICK_NICENESS`, :data:`REPLAY_NICENESS`), so the event loop that acknowledges
     people's moves goes first.
     """
@@ -129,6 +130,10 @@ def start_worker(server_pid: int, niceness: int = WORKER_NICENESS) -> None:
     if os.getppid() != server_pid:
         os._exit(0)
     try:
+        if hasattr(os, "sched_getscheduler") and os.sched_getscheduler(0) != os.SCHED_OTHER:
+            # a server given a real-time priority (``chrt``): its workers go back to the normal
+            # policy, where niceness counts, or a search would take turns with the event loop
+            os.sched_setscheduler(0, os.SCHED_OTHER, os.sched_param(0))
         os.nice(niceness)
     except OSError:  # a platform or sandbox that refuses it: the workers run at the server's priority
         pass
