@@ -59,6 +59,8 @@ and Boxes -- go to :class:`~.solver_unit.UnitSearch` instead, where that shortcu
 chain rules and the simple loony endgame values hold; there the root value is found by
 null-window tests (MTD(f)) before a line reaching it is picked. What a table entry's bounds
 do to a window, and the entry a result leaves, are solver_rules.py's, shared by every search.
+A solve without a node budget runs the valued searches compiled
+(:mod:`.solver_valued_compiled`, the same rules) on frames of :data:`COMPILED_FROM` lines or more.
 """
 
 from __future__ import annotations
