@@ -45,8 +45,8 @@ from .contents import OPS
 from .solver_frame import Frame
 from .solver_unit_compiled import MAX_LINES, NODES, STOP, STOPPED, FILLED
 
-#: the parameters array: the floor on (1) or off, the floor, the table's sets, its row width
-P_FLOOR_ON, P_FLOOR, P_SETS, P_COLS = range(4)
+#: the parameters array: the floor on (1) or off, the floor, the table's sets
+P_FLOOR_ON, P_FLOOR, P_SETS = range(3)
 #: a table row: the key's mask + 1 (0: empty), the bounds, the best line + 1, log2 of the
 #: positions its search took, then the key's values and holdings difference
 C_KEY, C_LO, C_HI, C_MOVE, C_WORK, C_VALS = range(6)
@@ -104,7 +104,6 @@ class CompiledValuedSearch:
         ne, nb = frame.num_edges, frame.num_boxes
         self.kinds = kinds
         self.box_mask = np.array([sum(1 << e for e in edges) for edges in frame.box_edges], dtype=np.int64)
-        self.box_len = np.array([len(edges) for edges in frame.box_edges], dtype=np.int64)
         self.code = np.array(codes, dtype=np.int64)
         self.amount = np.array(amounts, dtype=np.int64)
         # a kind appears once per operation in a modifier's options: a set, not a sum
@@ -132,7 +131,7 @@ class CompiledValuedSearch:
         cols = C_VALS + 2 * kinds
         self.sets = max(int(memory) // (2 * 8 * cols), 1)
         self.table = np.zeros((2 * self.sets, cols), dtype=np.int64)
-        self.params = np.array([floor is not None, floor or 0, self.sets, cols], dtype=np.int64)
+        self.params = np.array([floor is not None, floor or 0, self.sets], dtype=np.int64)
         self.stats = np.zeros(FILLED + 1, dtype=np.int64)
 
     def __len__(self) -> int:
@@ -144,7 +143,7 @@ class CompiledValuedSearch:
         self.values[0, :self.kinds] = values
         self.holdings[0, :self.kinds] = holdings
         return int(self.kernel(np.int64(drawn), np.int64(0), np.int64(max(alpha, -BIG)), np.int64(min(beta, BIG)),
-                               np.int64(-1), np.int64(-1), self.box_mask, self.box_len, self.code, self.amount, self.mod_kinds, self.opt_start,
+                               np.int64(-1), np.int64(-1), self.box_mask, self.code, self.amount, self.mod_kinds, self.opt_start,
                                self.opt_count, self.opts, self.edge_box, self.borders, self.near, self.perms,
                                self.inverse, self.values, self.holdings, self.caps, self.table, self.params,
                                self.stats))
@@ -249,7 +248,7 @@ def _vstore(key: int, h: int, vals: Any, hd: Any, vkeyed: int, hkeyed: int, lo: 
     table[slot, C_WORK] = log
 
 
-def _vsearch(drawn: int, lvl: int, alpha: int, beta: int, ma: int, mb: int, box_mask: Any, box_len: Any, code: Any, amount: Any,
+def _vsearch(drawn: int, lvl: int, alpha: int, beta: int, ma: int, mb: int, box_mask: Any, code: Any, amount: Any,
              mod_kinds: Any, opt_start: Any, opt_count: Any, opts: Any, edge_box: Any, borders: Any, near: Any,
              perms: Any, inverse: Any, values: Any, holdings: Any, caps: Any, table: Any, params: Any,
              stats: Any) -> int:
@@ -287,7 +286,7 @@ def _vsearch(drawn: int, lvl: int, alpha: int, beta: int, ma: int, mb: int, box_
                         values[lvl + 1, k] = new
                         gain += (new - old) * holdings[lvl, k]
                     a = alpha if alpha > best else best
-                    v = gain + _vsearch(drawn, lvl + 1, a - gain, beta - gain, NO_BOX, NO_BOX, box_mask, box_len, code, amount, mod_kinds,
+                    v = gain + _vsearch(drawn, lvl + 1, a - gain, beta - gain, NO_BOX, NO_BOX, box_mask, code, amount, mod_kinds,
                                         opt_start, opt_count, opts, edge_box, borders, near, perms, inverse, values,
                                         holdings, caps, table, params, stats)
                     if stats[STOPPED]:
@@ -388,7 +387,7 @@ def _vsearch(drawn: int, lvl: int, alpha: int, beta: int, ma: int, mb: int, box_
                     b = edge_box[e, j]
                     if b >= 0 and code[b] == COMMODITY:
                         holdings[lvl + 1, amount[b]] += 1
-                return gain + _vsearch(drawn | m, lvl + 1, alpha - gain, beta - gain, NO_BOX, NO_BOX, box_mask, box_len, code, amount,
+                return gain + _vsearch(drawn | m, lvl + 1, alpha - gain, beta - gain, NO_BOX, NO_BOX, box_mask, code, amount,
                                        mod_kinds, opt_start, opt_count, opts, edge_box, borders, near, perms, inverse,
                                        values, holdings, caps, table, params, stats)
             # declining a fixed-worth capture: only lines on its boxes can beat taking it
@@ -468,11 +467,11 @@ def _vsearch(drawn: int, lvl: int, alpha: int, beta: int, ma: int, mb: int, box_
                 else:
                     mb = b
         if ma >= 0:
-            v = gain + _vsearch(drawn | m, lvl + 1, alpha - gain, beta - gain, ma, mb, box_mask, box_len, code, amount,
+            v = gain + _vsearch(drawn | m, lvl + 1, alpha - gain, beta - gain, ma, mb, box_mask, code, amount,
                                 mod_kinds, opt_start, opt_count, opts, edge_box, borders, near, perms, inverse, values,
                                 holdings, caps, table, params, stats)
         else:
-            v = gain + _vsearch(drawn | m, lvl + 1, alpha - gain, beta - gain, NO_BOX, NO_BOX, box_mask, box_len, code, amount,
+            v = gain + _vsearch(drawn | m, lvl + 1, alpha - gain, beta - gain, NO_BOX, NO_BOX, box_mask, code, amount,
                                 mod_kinds, opt_start, opt_count, opts, edge_box, borders, near, perms, inverse, values,
                                 holdings, caps, table, params, stats)
         if stats[STOPPED]:
@@ -506,15 +505,15 @@ def _vsearch(drawn: int, lvl: int, alpha: int, beta: int, ma: int, mb: int, box_
                     holdings[lvl + 1, k] = -holdings[lvl, k]
                 if best_m >= 0 and beta - alpha > 1:
                     # PVS: prove the later lines no better with a null window first
-                    v = -_vsearch(drawn | m, lvl + 1, -alpha - 1, -alpha, NO_BOX, NO_BOX, box_mask, box_len, code, amount, mod_kinds,
+                    v = -_vsearch(drawn | m, lvl + 1, -alpha - 1, -alpha, NO_BOX, NO_BOX, box_mask, code, amount, mod_kinds,
                                   opt_start, opt_count, opts, edge_box, borders, near, perms, inverse, values,
                                   holdings, caps, table, params, stats)
                     if alpha < v < beta and not stats[STOPPED]:
-                        v = -_vsearch(drawn | m, lvl + 1, -beta, -v, NO_BOX, NO_BOX, box_mask, box_len, code, amount, mod_kinds,
+                        v = -_vsearch(drawn | m, lvl + 1, -beta, -v, NO_BOX, NO_BOX, box_mask, code, amount, mod_kinds,
                                       opt_start, opt_count, opts, edge_box, borders, near, perms, inverse, values,
                                       holdings, caps, table, params, stats)
                 else:
-                    v = -_vsearch(drawn | m, lvl + 1, -beta, -alpha, NO_BOX, NO_BOX, box_mask, box_len, code, amount, mod_kinds,
+                    v = -_vsearch(drawn | m, lvl + 1, -beta, -alpha, NO_BOX, NO_BOX, box_mask, code, amount, mod_kinds,
                                   opt_start, opt_count, opts, edge_box, borders, near, perms, inverse, values,
                                   holdings, caps, table, params, stats)
                 if stats[STOPPED]:
