@@ -1,15 +1,16 @@
 """The browser coach's marks against exact values, at every stage of real games.
 
 Run: .venv/bin/python bench/coach_truth.py [--boards square:3x3,square:3x4,square:4x4] [--seeds 101-103]
-                                           [--players easy,medium] [--truth-seconds 120] [--sims 32]
+                                           [--players easy,medium] [--truth-seconds 120] [--truth-lines 200]
+                                           [--sims 32]
 
 Per board (Pillage, random valued contents: doubloons, commodities and modifiers, the default
 mix), one game per seed is played by ``--players`` (seeds from 101 on: disjoint from every seed
 the engine's budgets and thresholds were tuned on, which are 1 to 12). Each game is analysed as
 the browser coach analyses it (:data:`plunder.web.coach.COACH_SETTINGS`: ``--sims`` playouts a
 position, the solver where the game's ``Analysis.exact`` says it reaches, one worker), its CPU
-seconds counted. Then every decision is solved offline, with up to ``--truth-seconds`` a solve
-and a solver of 1 GB kept for the game: the exact loss of the move played (the position's value
+seconds counted. Then every decision with at most ``--truth-lines`` lines left is solved
+offline, with up to ``--truth-seconds`` (wall) a solve and a solver of 1 GB kept for the game: the exact loss of the move played (the position's value
 less the value after the move, for the mover) and the mark it earns by the game's thresholds.
 
 Printed per board and stage (lines left, in thirds of the board's lines): decisions, those the
@@ -74,6 +75,8 @@ def main() -> None:
     parser.add_argument("--seeds", default="101-103")
     parser.add_argument("--players", default="easy,medium")
     parser.add_argument("--truth-seconds", type=float, default=120.0)
+    parser.add_argument("--truth-lines", type=int, default=200,
+                        help="the most lines left at which the offline solve is tried (more: not settled)")
     parser.add_argument("--sims", type=int, default=32, help="the coach's playouts a position (web COACH_SIMS)")
     args = parser.parse_args()
     analysis = entry("pillage").analysis
@@ -102,7 +105,8 @@ def main() -> None:
                     row["decisions"] += 1
                     row["exact"] += coach.exact
                     row["unclear"] += coach.mark == "unclear"
-                    loss = exact_loss(solver, state, move.action, args.truth_seconds)
+                    loss = (exact_loss(solver, state, move.action, args.truth_seconds)
+                            if len(state.open_lines) <= args.truth_lines else None)
                     if loss is not None:
                         truth = analysis.mark(loss)
                         row["known"] += 1

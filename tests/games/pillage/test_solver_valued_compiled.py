@@ -17,7 +17,9 @@ from typing import Iterator
 import pytest
 
 from plunder.core.errors import SearchLimitError
+from plunder.games.pillage import solver_valued_compiled
 from plunder.games.pillage.board import generated
+from plunder.games.pillage.compiled import warm
 from plunder.games.pillage.contents import Legend
 from plunder.games.pillage.heuristics import GreedyAgent
 from plunder.games.pillage.rules import PillageGame, PillageState
@@ -170,3 +172,18 @@ def test_a_node_budget_keeps_the_python_search() -> None:
     solver = Solver(game, state.contents, compiled_from=0)
     solver.solve(state, node_limit=10_000_000)
     assert solver.valued is None
+
+
+def test_warming_the_game_builds_the_valued_search(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``ENTRY.strength.warm`` (run by the web's workers at start) builds the compiled valued
+    search too, so the coach's first exact value does not wait for it."""
+    built: list[bool] = []
+    real = solver_valued_compiled.compiled_valued
+
+    def recorded() -> object:
+        built.append(True)
+        return real()
+
+    monkeypatch.setattr(solver_valued_compiled, "compiled_valued", recorded)
+    warm()
+    assert built == [True]

@@ -107,8 +107,8 @@ HARD = AgentFactory(make_hard, "MCTS in the opening, the exact solver near the e
 ))
 
 
-#: MB of tables for the solver the analysis engine keeps (:func:`solve_state`): a valued 4x4
-#: decision from ANALYSIS_ENDGAME_COMPILED lines fills a few MB (docs/analysis.md)
+#: MB of tables for the solver the analysis engine keeps (:func:`solve_state`): the budget the
+#: exact reach was measured with (bench/pillage_exact_reach.py, docs/analysis.md)
 ANALYSIS_MEMORY = 128
 #: the solver :func:`solve_state` keeps between calls (one per process: the analysis worker values
 #: the decisions of one game after another), with the lock that keeps it to one caller at a time
