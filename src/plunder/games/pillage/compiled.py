@@ -48,7 +48,8 @@ def compiled_policy() -> Callable[..., None] | None:
 
 def warm() -> None:
     """``ENTRY.strength.warm``: compile the stepper, or load it from numba's cache, by playing
-    out one small position, so a player's first move does not wait for it."""
+    out one small position, so a player's first move does not wait for it; and the compiled
+    exact valued search (solver_valued_compiled.py), so the coach's first exact value does not."""
     if compiled_policy() is None:
         return
     from .fast import PlayoutKernel
@@ -59,6 +60,11 @@ def warm() -> None:
     while state.is_chance_node():
         state = state.apply(state.legal_actions()[0])
     PlayoutKernel(game).playouts([state] * 2, np.random.default_rng(0), "greedy")
+    # the exact valued search too: its first build compiles for about 30 s, and the analysis
+    # worker that solves with it loads it from the disk cache this fills
+    from .solver_valued_compiled import compiled_valued
+
+    compiled_valued()
 
 
 def _build() -> Callable[..., None]:

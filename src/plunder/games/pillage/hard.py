@@ -13,6 +13,7 @@ it are not reproducible.
 from __future__ import annotations
 
 import random
+import threading
 from typing import cast
 
 from ...core.agent import Agent, AgentFactory, AgentOptions, Analyst, Appraisal, Appraiser
@@ -22,6 +23,7 @@ from ...core.params import Param, parse_int, parse_or, parse_real
 from .actions import PillageAction
 from .rules import PillageState
 from .solver import DEFAULT_MEMORY, SolveResult, Solver, solve
+from .solver_valued_compiled import compiled_valued
 
 #: positions the solver may search per move before ``hard`` falls back to MCTS: the budget the
 #: old 5-second clock gave on an idle machine (solving unit 3x3 from the start searches 1.27
@@ -105,17 +107,40 @@ HARD = AgentFactory(make_hard, "MCTS in the opening, the exact solver near the e
 ))
 
 
+#: MB of tables for the solver the analysis engine keeps (:func:`solve_state`): the budget the
+#: exact reach was measured with (bench/pillage_exact_reach.py, docs/analysis.md)
+ANALYSIS_MEMORY = 128
+#: the solver :func:`solve_state` keeps between calls (one per process: the analysis worker values
+#: the decisions of one game after another), with the lock that keeps it to one caller at a time
+_kept: list[Solver] = []
+_kept_lock = threading.Lock()
+
+
 def solve_state(state: PillageState, time_limit: float | None = None, memory: float | None = None) -> SolveResult:
     """``ENTRY.strength.solve``: the exact solver on any Pillage position (``plunder solve``), within
-    ``time_limit`` seconds and ``memory`` MB of tables (default :data:`DEFAULT_MEMORY`)."""
-    return solve(state, time_limit, DEFAULT_MEMORY if memory is None else memory)
+    ``time_limit`` seconds and ``memory`` MB of tables (default :data:`DEFAULT_MEMORY`).
+
+    Without ``memory``, the analysis engine's calls share one solver of :data:`ANALYSIS_MEMORY`
+    MB while the game and its contents stay the same: a decision's value and the value after the
+    move played, and the next decision's, meet the same positions, so its tables answer them."""
+    if memory is not None:
+        return solve(state, time_limit, memory)
+    with _kept_lock:
+        if not _kept or _kept[0].game.params != state.game.params or _kept[0].contents != state.contents:
+            _kept[:] = [Solver(state.game, state.contents, ANALYSIS_MEMORY)]
+        return _kept[0].solve(state, time_limit)
 
 
 #: the analysis engine solves a position exactly once at most this many lines are undrawn
 #: (docs/analysis.md: a whole 2x3 board, 17 lines, solves in about 2 s; a 4x4 endgame of 18 in well under one)
 ANALYSIS_ENDGAME = 18
+#: ... and this many where the compiled searches run (numba installed): measured on default 4x4
+#: games, docs/analysis.md "Exact values, and how early"
+ANALYSIS_ENDGAME_COMPILED = 26
 
 
 def endgame(state: PillageState) -> bool:
-    """``ENTRY.analysis.exact``: few enough lines are left for the solver to value the position."""
-    return len(state.open_lines) <= ANALYSIS_ENDGAME
+    """``ENTRY.analysis.exact``: few enough lines are left for the solver to value the position
+    (fewer without the compiled searches)."""
+    reach = ANALYSIS_ENDGAME_COMPILED if compiled_valued() is not None else ANALYSIS_ENDGAME
+    return len(state.open_lines) <= reach

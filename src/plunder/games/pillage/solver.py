@@ -59,6 +59,8 @@ and Boxes -- go to :class:`~.solver_unit.UnitSearch` instead, where that shortcu
 chain rules and the simple loony endgame values hold; there the root value is found by
 null-window tests (MTD(f)) before a line reaching it is picked. What a table entry's bounds
 do to a window, and the entry a result leaves, are solver_rules.py's, shared by every search.
+A solve without a node budget runs the valued searches compiled
+(:mod:`.solver_valued_compiled`, the same rules) on frames of :data:`COMPILED_FROM` lines or more.
 """
 
 from __future__ import annotations
@@ -69,6 +71,8 @@ from dataclasses import dataclass
 from functools import partial
 from itertools import islice, permutations
 from typing import Callable, Collection
+
+import numpy as np
 
 from ...core.agent import AgentFactory, AgentOptions
 from ...core.errors import ParameterError, SearchLimitError
@@ -83,7 +87,8 @@ from .solver_symmetry import edge_symmetries, make_canon
 from .solver_rules import merged_bounds, window
 from .solver_table import ArrayTable, DictTable, Packing
 from .solver_unit import RULES, UnitSearch, fits, unit_worth
-from .solver_unit_compiled import NODES, STOPPED, CompiledUnitSearch, compiled_search, usable
+from .solver_unit_compiled import NODES, STOPPED, CompiledUnitSearch, compiled_search, usable, watch
+from .solver_valued_compiled import CompiledValuedSearch, compiled_valued, usable as valued_usable
 
 # Box content codes in the tables.
 _DOUBLOONS, _COMMODITY, _MODIFIER = 0, 1, 2
@@ -108,9 +113,10 @@ MAX_SOLVE_LINES = 200
 #: seconds between two looks at the clock (and the progress reports) while the compiled unit
 #: search runs: how far past its time limit a solve may go
 POLL_SECONDS = 0.05
-#: the fewest lines a unit board may have for the compiled search: the Python search solves
-#: smaller ones within a second or two, and the compiled code's first use in an install
-#: compiles for about 20 s (cached on disk after), during which no time limit is looked at
+#: the fewest lines a frame may have for the compiled searches (unit and valued): the Python
+#: searches solve smaller ones within a second or two, and the compiled code's first use in an
+#: install compiles for about 20 s (the valued search's about 50 s; cached on disk after),
+#: during which no time limit is looked at
 COMPILED_FROM = 20
 
 
@@ -295,6 +301,10 @@ class Solver:
             frame, self.array, self.canon_sym, self.perms, self.inverse, count, self.unit_rules)
         #: the compiled unit search of this frame (solver_unit_compiled.py), made when first used
         self.fast: CompiledUnitSearch | None = None
+        #: the compiled valued search of this frame (solver_valued_compiled.py), made when first used
+        self.valued: CompiledValuedSearch | None = None
+        #: the valued search of the solve under way when it is the compiled one, else None
+        self._valued_search: Callable[[int, tuple[int, ...], tuple[int, ...], int, int], int] | None = None
         #: the unit search and root line order of the solve under way: the Python search's, or
         #: the compiled one's
         self._unit_search: Callable[[int, int, int], int] | None = None
@@ -319,12 +329,25 @@ class Solver:
                                            ground="ground" not in self.compiled_without)
         return self.fast
 
-    def _run_compiled(self, fast: CompiledUnitSearch, drawn: int, alpha: int, beta: int) -> int:
-        """``fast.search``, watched by the clock and the progress reports when the solve has
-        either; raises :class:`SearchLimitError` past the time limit."""
+    def _compiled_valued(self, node_limit: int | None) -> CompiledValuedSearch | None:
+        """The compiled valued search for a solve, or None for the Python one: on the same terms
+        as :meth:`_compiled_unit`, on a board that is not a unit board."""
+        if self.unit is not None or not self.compiled or node_limit is not None:
+            return None
+        assert self.frame is not None
+        if (self.valued is None and self.frame.num_edges >= self.compiled_from and valued_usable(self.frame)
+                and compiled_valued() is not None):
+            self.valued = CompiledValuedSearch(self.frame, self.inverse, self.kind_code, self.amount, self.options,
+                                               self.num_kinds, self.floor, self.memory * (1 << 20) * ARRAY_SHARE)
+        return self.valued
+
+    def _run_compiled(self, stats: np.ndarray, search: Callable[[], int]) -> int:
+        """``search()`` (a compiled search sharing ``stats``), watched by the clock and the
+        progress reports when the solve has either; raises :class:`SearchLimitError` past the
+        time limit."""
         timer = self.timer
         if timer.deadline is None and timer.report is None:
-            return fast.search(drawn, alpha, beta)
+            return search()
 
         def poll(nodes: int) -> bool:
             now = time.perf_counter()
@@ -333,8 +356,8 @@ class Solver:
                 timer.report(timer.nodes + nodes)
             return timer.deadline is not None and now > timer.deadline
 
-        value = fast.watched(drawn, alpha, beta, poll, POLL_SECONDS)
-        if fast.stats[STOPPED]:
+        value = watch(search, stats, poll, POLL_SECONDS)
+        if stats[STOPPED]:
             raise SearchLimitError("pillage solver: time limit reached", "time")
         return value
 
@@ -593,6 +616,8 @@ class Solver:
             w = self.unit_worth
             assert w is not None and self._unit_search is not None
             return w * self._unit_search(drawn, alpha // w, -(-beta // w))
+        if self._valued_search is not None:
+            return self._valued_search(drawn, values, hd, alpha, beta)
         bm_ = self.box_mask
         code_ = self.kind_code
         amount_ = self.amount
@@ -769,6 +794,7 @@ class Solver:
         self._at = (0, 0, -big)
         self._bounds = None
         fast = self._compiled_unit(node_limit) if not state.pending else None
+        valued = self._compiled_valued(node_limit)
 
         def report(nodes: int) -> None:
             assert progress is not None
@@ -781,15 +807,19 @@ class Solver:
                 so_far = f"{margin + best:+d}" if best > -big else "?"
                 where = f"root line {done + 1} of {lines}, best so far {so_far}"
             progress(f"{seconds:7.0f} s  {nodes:>13,} positions  {nodes / max(seconds, 1e-9):>9,.0f}/s  "
-                     f"table {len(fast if fast is not None else self.array):>11,} + {sum(len(t) for t in timer.tables):,}  {where}")
+                     f"table {len(fast if fast is not None else valued if valued is not None else self.array):>11,} + {sum(len(t) for t in timer.tables):,}  {where}")
 
         timer.report = report if progress is not None else None
         timer.every = every
         timer.next_report = start + every
         if fast is not None:
             fast.reset()
-            self._unit_search = partial(self._run_compiled, fast)
+            self._unit_search = lambda d, a, b: self._run_compiled(fast.stats, partial(fast.search, d, a, b))
             self._unit_lines = fast.line_order
+        if valued is not None:
+            valued.reset()
+            self._valued_search = lambda d, v, h, a, b: self._run_compiled(
+                valued.stats, partial(valued.search, d, v, h, a, b))
         try:
             if self.unit is not None and not state.pending:
                 # The value first, by null-window tests; then a line reaching it.
@@ -807,6 +837,9 @@ class Solver:
                 self._unit_search, self._unit_lines = self.unit.search, self.unit.line_order
             if fast is not None:
                 timer.nodes += int(fast.stats[NODES])
+            if valued is not None:
+                timer.nodes += int(valued.stats[NODES])
+                self._valued_search = None
         return SolveResult(float(margin + value), action, timer.nodes, time.perf_counter() - start)
 
     def _unit_value(self, drawn: int) -> int:

@@ -231,27 +231,6 @@ class CompiledUnitSearch:
                                self.edge_box, self.groups, self.order, self.imgs, self.inverse, self.perms, self.table,
                                self.params, self.stats, self.counts))
 
-    def watched(self, drawn: int, alpha: int, beta: int, poll: Callable[[int], bool], every: float) -> int:
-        """:meth:`search` in a worker thread while this one calls ``poll(positions)`` every
-        ``every`` seconds, and once before it starts; ``poll`` returning True sets the stop flag
-        (the kernel releases the GIL, so the two run side by side)."""
-        if poll(int(self.stats[NODES])):
-            self.stats[STOP] = 1
-        out: list[int] = []
-        worker = threading.Thread(target=lambda: out.append(self.search(drawn, alpha, beta)), daemon=True)
-        worker.start()
-        try:
-            while worker.is_alive():
-                worker.join(every)
-                if worker.is_alive() and poll(int(self.stats[NODES])):
-                    self.stats[STOP] = 1
-        except BaseException:
-            # an interrupt reaches this thread only: stop the search before it goes on
-            self.stats[STOP] = 1
-            worker.join()
-            raise
-        return out[0]
-
     def reset(self) -> None:
         """Zero the counts and the stop flags for a new solve (the table stays)."""
         self.stats[:FILLED] = 0
@@ -275,6 +254,29 @@ class CompiledUnitSearch:
         """The images of ``drawn`` under the symmetries."""
         lines = [e for e in range(len(self.order)) if drawn >> e & 1]
         return np.array([sum(1 << int(perm[e]) for e in lines) for perm in self.perms], dtype=np.int64)
+
+
+def watch(search: Callable[[], int], stats: np.ndarray, poll: Callable[[int], bool], every: float) -> int:
+    """``search()`` (a compiled search sharing ``stats``) in a worker thread while this one calls
+    ``poll(positions)`` every ``every`` seconds, and once before it starts; ``poll`` returning
+    True sets the stop flag ``stats[STOP]`` (the kernels release the GIL, so the two run side
+    by side)."""
+    if poll(int(stats[NODES])):
+        stats[STOP] = 1
+    out: list[int] = []
+    worker = threading.Thread(target=lambda: out.append(search()), daemon=True)
+    worker.start()
+    try:
+        while worker.is_alive():
+            worker.join(every)
+            if worker.is_alive() and poll(int(stats[NODES])):
+                stats[STOP] = 1
+    except BaseException:
+        # an interrupt reaches this thread only: stop the search before it goes on
+        stats[STOP] = 1
+        worker.join()
+        raise
+    return out[0]
 
 
 def _build() -> Callable[..., int]:

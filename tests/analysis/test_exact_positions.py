@@ -1,0 +1,136 @@
+"""The coach on positions whose exact values are known, and how early it values a game exactly.
+
+The fixed positions are the PP-8 example board (food, weapons, a -5 food/weapons/armor modifier,
+armor; every value 5), drawn below as the game draws them; each move's loss was worked out by
+plain minimax (test_solver.oracle) and is written here, so a change in the solver, the engine or
+the thresholds that moves a mark shows.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import random
+
+import pytest
+
+from plunder import play
+from plunder.analysis.engine import judged, plan
+from plunder.analysis.value import Task, exactly, value_task
+from plunder.core.registry import entry
+from plunder.games.pillage import hard
+from plunder.games.pillage.hard import ANALYSIS_ENDGAME, ANALYSIS_ENDGAME_COMPILED, endgame, solve_state
+from plunder.games.pillage.rules import PillageGame, PillageState
+from plunder.games.pillage.solver import Solver, solve
+from plunder.games.pillage.solver_valued_compiled import compiled_valued
+
+#: (lines drawn, the value for the player to move, the exact loss of every legal move)
+POSITIONS = [
+    #    a     b     c
+    # 1  •─────•─────•
+    #    │  F  ·  W  ·          Player 1 to draw: +10. Closing nothing on the right or the
+    # 2  •· · ·•· · ·•          bottom-left hands the food and the modifier over (loses 20);
+    #    ·-5FWA·  A  │          the lines between the boxes keep the +10.
+    # 3  •─────•─────•
+    (["a1-b1", "b1-c1", "a3-b3", "b3-c3", "a1-a2", "c2-c3"], 10,
+     {"b1-b2": 0, "a2-b2": 0, "b2-c2": 0, "b2-b3": 0, "c1-c2": 20, "a2-a3": 20}),
+    #    a     b     c
+    # 1  •─────•─────•
+    #    │  F  ·  W  │          Player 2 to draw: +10 by c2-c3 alone; every line between
+    # 2  •· · ·•· · ·•          the boxes loses 20.
+    #    │-5FWA·  A  ·
+    # 3  •─────•─────•
+    (["a1-b1", "b1-c1", "a3-b3", "b3-c3", "a1-a2", "c1-c2", "a2-a3"], 10,
+     {"b1-b2": 20, "a2-b2": 20, "b2-c2": 20, "b2-b3": 20, "c2-c3": 0}),
+    #    a     b     c
+    # 1  •─────•─────•
+    #    ·  F  ·  W  ·          Player 2 to draw: 0 by b2-c2; every other line loses 10.
+    # 2  •─────•· · ·•
+    #    ·-5FWA·  A  ·
+    # 3  •─────•─────•
+    (["a1-b1", "b1-c1", "a3-b3", "b3-c3", "a2-b2"], 0,
+     {"a1-a2": 10, "b1-b2": 10, "c1-c2": 10, "b2-c2": 0, "a2-a3": 10, "b2-b3": 10, "c2-c3": 10}),
+]
+
+
+@pytest.mark.parametrize("lines,value,losses", POSITIONS)
+def test_the_coach_marks_known_positions_by_their_exact_losses(lines: list[str], value: int,
+                                                               losses: dict[str, int]) -> None:
+    game = PillageGame.load(preset="example")
+    state = game.new_initial_state()
+    for line in lines:
+        state = state.apply_text(line)
+    assert solve(state).value == value
+    assert sorted(losses) == sorted(game.action_to_text(state, a) for a in state.legal_actions())
+    rules = entry("pillage").analysis
+    assert rules is not None
+    for played, loss in losses.items():
+        task = Task(f"known:{played}", state, played, 8, 0, "greedy", 0, True)
+        valuation = value_task(task)
+        move = judged(0, state.current_player, played, valuation, rules)
+        assert move.exact and move.loss == loss and move.mark == rules.mark(loss), (played, move)
+
+
+@pytest.mark.skipif(compiled_valued() is None, reason="numba is not available or PLUNDER_PURE is set")
+def test_a_default_game_is_valued_exactly_from_the_compiled_reach() -> None:
+    """A default 4x4 game's decisions with ANALYSIS_ENDGAME_COMPILED lines left or fewer are
+    within the exact reach, and valued by the solver (its time limit lifted: no test is timed);
+    those with more are not."""
+    game = PillageGame.load()
+    rules = entry("pillage").analysis
+    assert rules is not None
+    untimed = dataclasses.replace(rules, exact_seconds=1e9)
+    record = play(game, ["greedy", "random"], seed=5)
+    made = plan(record)
+    checked = 0
+    for task in made.tasks:
+        state = task.state
+        assert isinstance(state, PillageState)
+        if not ANALYSIS_ENDGAME_COMPILED - 3 <= len(state.open_lines) <= ANALYSIS_ENDGAME_COMPILED + 1:
+            continue
+        inside = len(state.open_lines) <= ANALYSIS_ENDGAME_COMPILED
+        assert endgame(state) == inside
+        if not inside or state.pending:
+            continue
+        valuation = exactly(task, entry("pillage"), untimed)
+        assert valuation.exact
+        assert valuation.best_margins[state.current_player] == Solver(game, state.contents).solve(state).value
+        checked += 1
+    assert checked >= 2
+
+
+def test_without_the_compiled_search_the_reach_is_the_python_searchs(monkeypatch: pytest.MonkeyPatch) -> None:
+    game = PillageGame.load()
+    rng = random.Random(2)
+    state = game.new_initial_state()
+    while state.is_chance_node() or len(state.open_lines) > ANALYSIS_ENDGAME + 1:
+        state = state.apply(rng.choice(state.legal_actions()))
+    monkeypatch.setattr(hard, "compiled_valued", lambda: None)
+    assert not endgame(state)
+    state = state.apply(rng.choice(state.legal_actions()))
+    if not state.pending:
+        assert len(state.open_lines) == ANALYSIS_ENDGAME and endgame(state)
+
+
+def test_the_analysis_keeps_one_solver_while_the_game_stays_the_same() -> None:
+    """solve_state shares one solver between the calls of one game (its tables answer the next
+    decision) and makes a new one for other contents; its values are a fresh solve's."""
+    game = PillageGame.load(board="square:2x3")
+    rng = random.Random(4)
+    states = []
+    for _ in range(2):
+        state = game.new_initial_state()
+        while state.is_chance_node() or len(state.open_lines) > 10:
+            state = state.apply(rng.choice(state.legal_actions()))
+        states.append(state)
+    assert states[0].contents != states[1].contents
+    first = solve_state(states[0])
+    kept = hard._kept[0]
+    later = states[0].apply(states[0].legal_actions()[0])
+    if not later.is_terminal():
+        assert solve_state(later).value == solve(later).value
+        assert hard._kept[0] is kept
+    assert first.value == solve(states[0]).value
+    assert solve_state(states[1]).value == solve(states[1]).value
+    assert hard._kept[0] is not kept
+    # an explicit table budget is a solve of its own
+    assert solve_state(states[1], memory=8).value == solve(states[1]).value
