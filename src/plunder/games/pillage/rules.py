@@ -339,7 +339,9 @@ class PillageState(State[PillageAction]):
         g = self.game
         drawn = self.drawn | 1 << edge
         lines = self.open_lines
-        i = lines.index(g.lines[edge])
+        # open lines are kept in edge order, so the line's place is its edge less the lines
+        # drawn below it: no comparisons (tuple.index would call Line.__eq__ per line passed)
+        i = edge - (self.drawn & ((1 << edge) - 1)).bit_count()
         open_lines = lines[:i] + lines[i + 1 :]
         for _, mask in g.edge_box_masks[edge]:
             if drawn & mask == mask:
