@@ -30,6 +30,7 @@ import time
 import plunder
 from plunder.agents import make_agent
 from plunder.core import chance
+from plunder.core.errors import ParameterError
 from plunder.core.game import CHANCE, Game, State
 from plunder.core.registry import entry, game_ids
 from plunder.match import decision_rng
@@ -63,6 +64,15 @@ def play_timed(game: Game, specs: list[str], seed: int) -> tuple[State, list[lis
         state = state.apply(action)
         ply += 1
     return state, times
+
+
+def opponent_for(game: Game, opponent: str) -> str:
+    """``opponent`` if ``game`` has that agent, else ``random`` (every game has it)."""
+    try:
+        make_agent(opponent, game)
+    except ParameterError:
+        return "random"
+    return opponent
 
 
 def move_times(game: Game, level: str, opponent: str, seat: int, seed: int) -> list[float]:
@@ -107,7 +117,8 @@ def main() -> None:
                         help="a further variant to measure (repeatable)")
     parser.add_argument("--no-defaults", action="store_true", help="measure only the --variant ones")
     parser.add_argument("--no-presets", action="store_true", help="default variants only, no declared presets")
-    parser.add_argument("--opponent", default="greedy", help="the agent in the other seats")
+    parser.add_argument("--opponent", default="greedy",
+                        help="the agent in the other seats (random in a game without it)")
     parser.add_argument("--seed", type=int, default=3_000_000)
     args = parser.parse_args()
     only = [g for g in args.only.split(",") if g]
@@ -128,15 +139,16 @@ def main() -> None:
     print(f"load average before: {load()}; "
           f"{args.games} games per row, opponent {args.opponent}, seeds {args.seed}+; CPU ms per move; "
           f"compiled kernels {'off (PLUNDER_PURE)' if pure else 'on where installed'}")
-    print(f"{'game':34} {'level':8} {'moves':>5} {'p50':>7} {'p95':>7} {'max':>7} {'mean':>7}")
+    print(f"{'game':34} {'level':8} {'against':8} {'moves':>5} {'p50':>7} {'p95':>7} {'max':>7} {'mean':>7}")
     for gid, label, params in variants:
         game = plunder.load_game(gid, **params)
+        opponent = opponent_for(game, args.opponent)
         for level in args.levels.split(","):
             times: list[float] = []
             for g in range(args.games):
-                times += move_times(game, level, args.opponent, g % game.num_players, args.seed + g)
+                times += move_times(game, level, opponent, g % game.num_players, args.seed + g)
             ms = [t * 1000 for t in times]
-            print(f"{label:34} {level:8} {len(ms):5} {percentile(ms, 50):7.0f} {percentile(ms, 95):7.0f} "
+            print(f"{label:34} {level:8} {opponent:8} {len(ms):5} {percentile(ms, 50):7.0f} {percentile(ms, 95):7.0f} "
                   f"{max(ms):7.0f} {statistics.mean(ms):7.0f}", flush=True)
     print(f"load average after: {load()}")
 
