@@ -37,7 +37,7 @@ TARGET = 1.6
 STAGES = ("opening", "middle", "any")
 
 
-def playouts(starts: list, step: Callable[[Any, Any], Any], playouts: int, seed: int) -> tuple[float, int]:  # type: ignore[type-arg]
+def playouts(starts: list, step: Callable[[Any, Any], Any], playouts: int, seed: int) -> tuple[float, int]:
     """(seconds, moves) of ``playouts`` random playouts from each start, moving with ``step(state, action)``."""
     rng = random.Random(seed)
     moves = 0
@@ -56,7 +56,7 @@ def ours(starts: list[PillageState], count: int, seed: int) -> tuple[float, int]
     return playouts(starts, lambda s, a: s.apply(a), count, seed)
 
 
-def theirs(starts: list, count: int, seed: int) -> tuple[float, int]:  # type: ignore[type-arg]
+def theirs(starts: list, count: int, seed: int) -> tuple[float, int]:
     """The same with pyspiel states and ``child``."""
     return playouts(starts, lambda s, a: s.child(a), count, seed)
 
@@ -70,7 +70,7 @@ def stage_starts(game: PillageGame, stage: str, games: int, seed: int) -> list[t
     return start_positions(game, games, seed)
 
 
-def measure(mine: list[PillageState], other: list, args: argparse.Namespace) -> tuple[list[float], list[float], list[float]]:  # type: ignore[type-arg]
+def measure(mine: list[PillageState], other: list, args: argparse.Namespace) -> tuple[list[float], list[float], list[float]]:
     """Per run: our µs per move, pyspiel's, and their ratio, both sides timed position by
     position in alternating order."""
     ratios, us_mine, us_theirs = [], [], []
