@@ -1,9 +1,11 @@
 """How long a level makes a player wait: CPU per move over whole games, per game and level.
 
 Run: .venv/bin/python bench/ai_latency.py [--games 6] [--levels hard] [--only pillage]
-     [--variant pillage:board=square:5x5] [--opponent greedy] [--seed 3000000]
+     [--variant pillage:board=square:5x5] [--no-presets] [--opponent greedy] [--seed 3000000]
 
-Each game (its default variant, plus any ``--variant GAME:KEY=VALUE,...``) is played whole,
+Every game's default variant and every preset it declares (``Game.presets``: the parameter
+sets the CLI and the browser's new-game form offer; a preset with the default's parameters is
+measured once, under its name), plus any ``--variant GAME:KEY=VALUE,...``, is played whole,
 ``--games`` times per level, the level in one seat (seats alternating game by game, the other
 seats ``--opponent``), exactly as people meet it: the agent is built once per game by
 :func:`plunder.agents.make_agent` from the level's name (the spec the game's ``ENTRY.levels``
@@ -14,8 +16,8 @@ environment measures without compiled kernels. Every decision of the level is ti
 CPU time of this process (``time.process_time``), moves with one legal action included (a
 player waits for those too). Prints per game and level the number of moves and the CPU ms per
 move at the 50th, 95th percentile and the maximum, and the load average before and after.
-The target (issue 25): ``hard`` at most 1,000 ms at the 95th percentile on every default variant
-and on Pillage 5x5.
+The target (issue 38): ``hard`` at most 1,000 ms at the 95th percentile on every default variant
+and every preset of every game.
 """
 
 from __future__ import annotations
@@ -28,6 +30,7 @@ import time
 import plunder
 from plunder.agents import make_agent
 from plunder.core import chance
+from plunder.core.errors import ParameterError
 from plunder.core.game import CHANCE, Game, State
 from plunder.core.registry import entry, game_ids
 from plunder.match import decision_rng
@@ -63,6 +66,15 @@ def play_timed(game: Game, specs: list[str], seed: int) -> tuple[State, list[lis
     return state, times
 
 
+def opponent_for(game: Game, opponent: str) -> str:
+    """``opponent`` if ``game`` has that agent, else ``random`` (every game has it)."""
+    try:
+        make_agent(opponent, game)
+    except ParameterError:
+        return "random"
+    return opponent
+
+
 def move_times(game: Game, level: str, opponent: str, seat: int, seed: int) -> list[float]:
     """CPU seconds of each decision of ``level`` (in ``seat``) in one game with ``seed``."""
     specs = [level if s == seat else opponent for s in range(game.num_players)]
@@ -81,6 +93,21 @@ def parse_variant(text: str) -> tuple[str, dict[str, str]]:
     return gid, params
 
 
+def declared_variants(gid: str, presets: bool) -> list[tuple[str, dict[str, str]]]:
+    """(label, params) of ``gid``'s default variant and, with ``presets``, of each preset it
+    declares, by the game's own declaration; parameter sets equal in canonical form once."""
+    cls = entry(gid).game_class
+    named: dict[tuple[tuple[str, str], ...], tuple[str, dict[str, str]]] = {}
+    default = cls.load()
+    named[tuple(sorted(default.params.items()))] = (f"{gid} (default)", {})
+    for name, params in (cls.presets.items() if presets else ()):
+        key = tuple(sorted(cls.load(name).params.items()))
+        label, _ = named.get(key, ("", {}))
+        if name != "default":
+            named[key] = (f"{label}, {name}" if label else f"{gid} {name}", dict(params))
+    return list(named.values())
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=6, help="games per game variant and level")
@@ -89,16 +116,22 @@ def main() -> None:
     parser.add_argument("--variant", action="append", default=[], metavar="GAME:KEY=VALUE,...",
                         help="a further variant to measure (repeatable)")
     parser.add_argument("--no-defaults", action="store_true", help="measure only the --variant ones")
-    parser.add_argument("--opponent", default="greedy", help="the agent in the other seats")
+    parser.add_argument("--no-presets", action="store_true", help="default variants only, no declared presets")
+    parser.add_argument("--opponent", default="greedy",
+                        help="the agent in the other seats (random in a game without it)")
     parser.add_argument("--seed", type=int, default=3_000_000)
     args = parser.parse_args()
     only = [g for g in args.only.split(",") if g]
-    variants: list[tuple[str, dict[str, str]]] = []
+    variants: list[tuple[str, str, dict[str, str]]] = []
     if not args.no_defaults:
-        variants += [(gid, {}) for gid in game_ids() if not only or gid in only]
-    variants += [parse_variant(v) for v in args.variant]
+        for gid in game_ids():
+            if not only or gid in only:
+                variants += [(gid, label, params) for label, params in declared_variants(gid, not args.no_presets)]
+    for text in args.variant:
+        gid, params = parse_variant(text)
+        variants.append((gid, text, params))
     # as the web server's AI workers do at start: compile or load what the searches need first
-    for gid in dict.fromkeys(gid for gid, _ in variants):
+    for gid in dict.fromkeys(gid for gid, _, _ in variants):
         prepare = entry(gid).strength.warm
         if prepare is not None:
             prepare()
@@ -106,16 +139,16 @@ def main() -> None:
     print(f"load average before: {load()}; "
           f"{args.games} games per row, opponent {args.opponent}, seeds {args.seed}+; CPU ms per move; "
           f"compiled kernels {'off (PLUNDER_PURE)' if pure else 'on where installed'}")
-    print(f"{'game':34} {'level':8} {'moves':>5} {'p50':>7} {'p95':>7} {'max':>7} {'mean':>7}")
-    for gid, params in variants:
+    print(f"{'game':34} {'level':8} {'against':8} {'moves':>5} {'p50':>7} {'p95':>7} {'max':>7} {'mean':>7}")
+    for gid, label, params in variants:
         game = plunder.load_game(gid, **params)
-        label = gid + (":" + ",".join(f"{k}={v}" for k, v in params.items()) if params else "")
+        opponent = opponent_for(game, args.opponent)
         for level in args.levels.split(","):
             times: list[float] = []
             for g in range(args.games):
-                times += move_times(game, level, args.opponent, g % game.num_players, args.seed + g)
+                times += move_times(game, level, opponent, g % game.num_players, args.seed + g)
             ms = [t * 1000 for t in times]
-            print(f"{label:34} {level:8} {len(ms):5} {percentile(ms, 50):7.0f} {percentile(ms, 95):7.0f} "
+            print(f"{label:34} {level:8} {opponent:8} {len(ms):5} {percentile(ms, 50):7.0f} {percentile(ms, 95):7.0f} "
                   f"{max(ms):7.0f} {statistics.mean(ms):7.0f}", flush=True)
     print(f"load average after: {load()}")
 

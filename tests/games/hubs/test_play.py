@@ -14,7 +14,7 @@ from plunder.core.errors import ParameterError
 from plunder.match import observed, play, play_stats
 from plunder.games.hubs import ENTRY
 from plunder.games.hubs.actions import Dot, Segment
-from plunder.games.hubs.agents import GreedyAgent
+from plunder.games.hubs.agents import GreedyAgent, breadth
 from plunder.games.hubs.geometry import conflicts
 from plunder.games.hubs.paper import brute_force_legal
 from plunder.games.hubs.actions import label
@@ -289,3 +289,13 @@ def test_the_move_list_puts_the_movers_best_segments_first() -> None:
     state = state.apply_text("seg c-d")
     assert isinstance(state, HubsState) and state.current_player == state.offense
     assert scores(state) == [3, 3, 2]
+
+
+def test_greedy_examines_every_tie_up_to_27_dots_and_bounds_its_tests_past() -> None:
+    """Issue 38: on ``sixty`` the first draws offer about 1,200 segments, and greedy's blocking
+    tests (a million pairs a move) made ``hard``'s rollouts cost seconds a move. Its budget is
+    now 2**17 pairs: every tie still examined on sheets of up to 27 dots (every other preset),
+    fewer on larger ones."""
+    most = 27 * 26 // 2  # segments among 27 dots
+    assert breadth(most) >= most
+    assert breadth(1200) * 1200 <= 1 << 17 < 1200 * 1200

@@ -6,9 +6,9 @@ import pytest
 
 import plunder
 from plunder.agents import make_agent
-from plunder.games.pillage.actions import Choose, Line
-from plunder.games.pillage.hard import DEFAULT_NODES, HardAgent
-from plunder.games.pillage.rules import PillageGame
+from plunder.games.pillage.actions import Choose, Line, PillageAction
+from plunder.games.pillage.hard import DEFAULT_NODES, VALUED_COST, HardAgent
+from plunder.games.pillage.rules import PillageGame, PillageState
 from plunder.games.pillage.solver import solve
 
 
@@ -61,3 +61,39 @@ def test_hard_plays_whole_games_on_boards_past_64_lines(board: str, contents: st
         assert isinstance(action, (Line, Choose))
         state = state.apply(action)
     assert proven.endswith("(proven)")
+
+
+class _Search:
+    """A stand-in for hard's search: records the positions it was asked about."""
+
+    name = "stand-in"
+
+    def __init__(self) -> None:
+        self.asked: list[PillageState] = []
+
+    def choose(self, state: PillageState, rng: random.Random) -> PillageAction:
+        self.asked.append(state)
+        return state.legal_actions()[0]
+
+
+@pytest.mark.parametrize(("preset", "share"), [("classic", 1), ("small", VALUED_COST)])
+def test_the_solver_gives_up_within_its_budget_and_the_search_plays(preset: str, share: int) -> None:
+    """Issue 38: hard's solver was allowed 2,000,000 positions a move, 9 s on unit 3x3 and
+    20 s on valued boxes at 22 lines left. Its budget is now a tenth of a second's worth per
+    kind of box: the solver searches at most that many positions (checked every 4,096) and
+    the search plays the move it could not prove."""
+    game = PillageGame.load(preset=preset)
+    rng = random.Random(3)
+    state = game.new_initial_state()
+    while state.is_chance_node() or len(state.open_lines) > 22:
+        choices = [a for a, _ in state.chance_outcomes()] if state.is_chance_node() else state.legal_actions()[:1]
+        state = state.apply(rng.choice(choices))
+    search = _Search()
+    hard = HardAgent(search, nodes=3000)
+    assert hard.node_limit(state) == 3000 // share
+    action = hard.choose(state, rng)
+    assert search.asked == [state] and action == state.legal_actions()[0]
+    assert hard.solver_for(state).timer.nodes <= 3000 // share + 4096
+    # a whole budget proves the same position's move without the search
+    proving = HardAgent(search, nodes=10**8)
+    assert proving.choose(state, rng) == solve(state).best_action and search.asked == [state]

@@ -100,7 +100,7 @@ def test_a_busy_server_says_its_ai_searched_less(page: Page, busy_server: str, t
     first_move_against_hard(page, busy_server)
     page.wait_for_function("() => document.getElementById('message').textContent.includes('busy')")
     assert page.inner_text("#message") == ("The server was busy, so the hard AI searched 750 of its 3,000 "
-                                           "simulations and 500,000 of its 2,000,000 positions, with its exact "
+                                           "simulations and 25,000 of its 100,000 positions, with its exact "
                                            "search from 20 moves before the end instead of 22.")
     assert wait_turn(page) or page.locator("#result").is_visible()
     assert any("the server was busy, so the hard ai searched 750 of its 3,000 simulations" in t.lower()

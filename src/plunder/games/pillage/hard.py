@@ -23,17 +23,25 @@ from ...core.params import Param, parse_int, parse_or, parse_real
 from .actions import PillageAction
 from .rules import PillageState
 from .solver import DEFAULT_MEMORY, SolveResult, Solver, solve
+from .solver_unit import unit_worth
 from .solver_valued_compiled import compiled_valued
 
-#: positions the solver may search per move before ``hard`` falls back to MCTS: the budget the
-#: old 5-second clock gave on an idle machine (solving unit 3x3 from the start searches 1.27
-#: million positions in about 3.4 s there)
-DEFAULT_NODES = 2_000_000
+#: positions of a unit board the solver may search per move before ``hard`` falls back to MCTS
+#: (issue 38: at most about half a second of the move's second, under load, for the Python
+#: unit search's 220,000 positions a CPU second at a load average of 12 on 2 cores; it was
+#: 2,000,000, and one position of unit 3x3 at 22 lines left needed 725,000 of them, 3.3 s)
+DEFAULT_NODES = 100_000
+
+#: how many unit positions one position of valued boxes costs: the general search valued about
+#: 100,000 positions a CPU second where the unit search did 220,000 (both Python, same load), so
+#: a move's budget buys a third as many positions of valued boxes (a 3x3 board of random
+#: contents needed 2.0 million and more from 22 lines left: 20 s)
+VALUED_COST = 3
 
 
 class HardAgent:
-    """Solver once at most ``endgame`` lines are undrawn (within ``nodes`` positions, and
-    ``seconds`` if set), else MCTS."""
+    """Solver once at most ``endgame`` lines are undrawn (within ``nodes`` positions of a unit
+    board or a :data:`VALUED_COST`-th as many of valued boxes, and ``seconds`` if set), else MCTS."""
 
     name = "hard"
 
@@ -51,11 +59,18 @@ class HardAgent:
             self._solver = Solver(state.game, state.contents)
         return self._solver
 
+    def node_limit(self, state: PillageState) -> int:
+        """The positions the solver may search this move: :attr:`nodes` when every box holds the
+        same pile of doubloons (the unit search's boards: within :attr:`endgame` lines, ever
+        fewer than its frames hold), a :data:`VALUED_COST`-th of them (at least one) on valued
+        boxes, whose positions cost more."""
+        return self.nodes if unit_worth(state.contents) is not None else max(1, self.nodes // VALUED_COST)
+
     def _solved(self, state: PillageState) -> SolveResult | None:
         if len(state.open_lines) > self.endgame:
             return None
         try:
-            result = self.solver_for(state).solve(state, time_limit=self.seconds, node_limit=self.nodes)
+            result = self.solver_for(state).solve(state, time_limit=self.seconds, node_limit=self.node_limit(state))
         except SearchLimitError:
             return None
         return result if result.best_action is not None else None
@@ -101,7 +116,8 @@ HARD = AgentFactory(make_hard, "MCTS in the opening, the exact solver near the e
     Param("sims", "3000", parse_int(1), "MCTS simulations per move"),
     Param("rollouts", "4", parse_int(1), "greedy playouts per MCTS leaf"),
     Param("endgame", "22", parse_int(0), "lines left from which the solver plays"),
-    Param("nodes", str(DEFAULT_NODES), parse_int(1), "solver positions per move before the search plays instead"),
+    Param("nodes", str(DEFAULT_NODES), parse_int(1),
+          f"solver positions per move before the search plays instead (a {VALUED_COST}rd of them on valued boxes)"),
     Param("seconds", "none", parse_or("none", parse_real(0, above=True)),
           "also stop the solver after this many seconds (games then depend on the machine)"),
 ))

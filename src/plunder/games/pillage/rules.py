@@ -328,23 +328,35 @@ class PillageState(State[PillageAction]):
         no further validation; anything else goes through :meth:`illegal_reason`."""
         if type(action) is Line and not self.pending:
             edge = action.edge
-            lines = self.game.lines
-            if (type(edge) is int and 0 <= edge < len(lines) and lines[edge] is action
-                    and not self.drawn >> edge & 1 and self.contents[-1] is not None):
+            try:
+                # only the game's own line object is its lines[edge] (whose edge is never
+                # negative), so identity stands for the type and range checks
+                own = self.game.lines[edge] is action
+            except (IndexError, TypeError):
+                own = False
+            if own and not self.drawn >> edge & 1 and self.contents[-1] is not None:
                 return self._draw(edge)
         return self._checked_apply(action, None)
 
     def _draw(self, edge: int) -> "PillageState":
-        """Draw line ``edge``: pass the turn, or capture what it closes and keep it (PP-4)."""
-        g = self.game
-        drawn = self.drawn | 1 << edge
+        """Draw line ``edge``: pass the turn, or capture what it closes and keep it (PP-4).
+
+        The step every playout through the public API takes, so its parts are inline: a quiet
+        line's state is a copy of this one's attributes with five changed (see :meth:`_successor`)."""
+        before = self.drawn
+        drawn = before | 1 << edge
         lines = self.open_lines
-        i = lines.index(g.lines[edge])
+        # open lines are kept in edge order, so the line's place is its edge less the lines
+        # drawn below it: no comparisons (tuple.index would call Line.__eq__ per line passed)
+        i = edge - (before & ((1 << edge) - 1)).bit_count()
         open_lines = lines[:i] + lines[i + 1 :]
-        for _, mask in g.edge_box_masks[edge]:
+        for _, mask in self.game.edge_box_masks[edge]:
             if drawn & mask == mask:
                 return self._capture(edge, drawn, open_lines)
-        new, attributes = self._successor()
+        new = object.__new__(PillageState)
+        attributes = self.__dict__.copy()
+        object.__setattr__(new, "__dict__", attributes)
+        attributes["ply"] = self.ply + 1
         attributes["drawn"] = drawn
         attributes["open_lines"] = open_lines
         attributes["mover"] = 1 - self.mover
@@ -356,17 +368,18 @@ class PillageState(State[PillageAction]):
         keeps the turn (PP-4); doubloons and commodities are tallied now, modifiers wait for
         the capturer's choices, in any order (PP-5 amended)."""
         p = self.mover
-        owner = list(self.owner)
-        doubloons = list(self.doubloons)
+        contents = self.contents
+        owner = self.owner
+        gained = 0
         held = self.held
         pending = self.pending
         for b, mask in self.game.edge_box_masks[edge]:
             if drawn & mask != mask:
                 continue
-            owner[b] = p
-            content = self.contents[b]
+            owner = owner[:b] + (p,) + owner[b + 1 :]
+            content = contents[b]
             if type(content) is Doubloons:
-                doubloons[p] += content.n
+                gained += content.n
             elif type(content) is Commodity:
                 mine = list(held[p])
                 mine[content.kind] += 1
@@ -376,8 +389,10 @@ class PillageState(State[PillageAction]):
         new, attributes = self._successor()
         attributes["drawn"] = drawn
         attributes["open_lines"] = open_lines
-        attributes["owner"] = tuple(owner)
-        attributes["doubloons"] = (doubloons[0], doubloons[1])
+        attributes["owner"] = owner
+        if gained:
+            first, second = self.doubloons
+            attributes["doubloons"] = (first + gained, second) if p == 0 else (first, second + gained)
         attributes["held"] = held
         attributes["pending"] = pending
         attributes["last_edge"] = edge
