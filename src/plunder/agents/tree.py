@@ -322,6 +322,7 @@ class CompiledTree:
         self._tables: tuple[Any, ...] | None = None
         self._arrays: tuple[np.ndarray, ...] | None = None
         self._meta = np.zeros(3, dtype=np.int64)
+        self._encoded = np.zeros(0, dtype=np.int64)
 
     def _fresh(self, width: int, nodes: int) -> tuple[np.ndarray, ...]:
         pool = nodes * self.rules.most // 2 + self.reserve * self.rules.most
@@ -330,7 +331,7 @@ class CompiledTree:
 
     def _root(self, state: Any, tables: tuple[Any, ...], sims: int) -> None:
         """Make ``state`` the root: found in the kept tree and compacted, or a new tree."""
-        encoded = self.rules.encode(state)
+        encoded = self._encoded = self.rules.encode(state)
         want = sims + self.reserve + 1
         if self.reuse and self._arrays is not None and tables is self._tables:
             states, nodes, total, pool, returns = self._arrays
@@ -398,7 +399,7 @@ class CompiledTree:
         legal = state.legal_actions()
         codes = np.empty(self.rules.most, dtype=np.int64)
         assert self._tables is not None
-        n = self.rules.legal(self.rules.encode(state), self._tables, codes)
+        n = self.rules.legal(self._encoded, self._tables, codes)
         action_of = {int(codes[i]): legal[i] for i in range(n)}
         rows = []
         for i in range(int(nodes[root, _EXPANDED])):

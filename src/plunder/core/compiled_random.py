@@ -35,8 +35,8 @@ def mt_state(rng: random.Random) -> np.ndarray:
 
 def mt_restore(rng: random.Random, state: np.ndarray) -> None:
     """Set ``rng`` to the state ``state`` holds (after compiled code drew from it)."""
-    version, _, gauss = rng.getstate()
-    rng.setstate((version, tuple(int(w) for w in state), gauss))
+    # the version and the Gaussian draw kept as ``getstate`` gives them, without building its tuple
+    rng.setstate((3, tuple(state.tolist()), rng.gauss_next))
 
 
 def pcg_state(gen: np.random.Generator) -> np.ndarray:

@@ -192,28 +192,30 @@ def _stake(state: Any, tables: Any) -> float:
     return float(max(total, 1))
 
 
-def _playout_scores(state: Any, order: Any, choice: Any, tables: Any) -> tuple[int, int]:
-    """Final scores when the undrawn lines are drawn in ``order`` (lines drawn already are
-    skipped) and the ``m``-th modifier captured takes option ``floor(choice[m] * options)``,
-    modifiers in the order of their capture, two closed by one line in box order
-    (:meth:`.fast.PlayoutKernel.scores`)."""
+def _playout_scores(state: Any, order: Any, count: int, choice: Any, tables: Any) -> tuple[int, int]:
+    """Final scores when the undrawn lines are drawn in ``order[:count]`` and the ``m``-th
+    modifier captured takes option ``floor(choice[m] * options)``, modifiers in the order of
+    their capture, two closed by one line in box order (:meth:`.fast.PlayoutKernel.scores`)."""
     dims = tables[0]
     edge_boxes, box_edges, pile, kind, mod = tables[1], tables[2], tables[4], tables[5], tables[6]
     mcount, ops, kinds, amounts = tables[7], tables[8], tables[9], tables[10]
+    drawn, values, held = tables[15], tables[16], tables[17]
     e_count, nb, k_count = dims[_E], dims[_NB], dims[_K]
     d, v = dims[_D], dims[_V]
     has_floor = dims[_HAS_FLOOR] == 1
     floor = dims[_FLOOR]
-    drawn = state[: e_count + 1].copy()
-    values = state[v : v + k_count].copy()
-    held = state[d + 3 : d + 3 + 2 * k_count].copy()
-    coins = np.array([state[d + 1], state[d + 2]])
+    for e in range(e_count + 1):
+        drawn[e] = state[e]
+    for k in range(k_count):
+        values[k] = state[v + k]
+    for k in range(2 * k_count):
+        held[k] = state[d + 3 + k]
+    coins0 = state[d + 1]
+    coins1 = state[d + 2]
     mover = state[d]
     m = 0
-    for i in range(e_count):
+    for i in range(count):
         e = order[i]
-        if state[e] != 0:
-            continue
         drawn[e] = 1
         first = edge_boxes[e, 0]
         second = edge_boxes[e, 1]
@@ -232,39 +234,62 @@ def _playout_scores(state: Any, order: Any, choice: Any, tables: Any) -> tuple[i
                 m += 1
                 target = kinds[which, pick]
                 values[target] = _apply_op(values[target], ops[which, pick], amounts[which], has_floor, floor)
+            elif mover == 0:
+                coins0 += pile[b]
             else:
-                coins[mover] += pile[b]
+                coins1 += pile[b]
         if not captured:
             mover = 1 - mover
-    s0 = coins[0]
-    s1 = coins[1]
+    s0 = coins0
+    s1 = coins1
     for k in range(k_count):
         s0 += held[k] * values[k]
         s1 += held[k_count + k] * values[k]
     return s0, s1
 
 
+def _sorted_lines(state: Any, keys: Any, e_count: int, order: Any) -> int:
+    """The undrawn lines by increasing key into ``order`` (an insertion sort: equal keys keep
+    line order, as numpy's stable argsort does); returns how many."""
+    n = 0
+    for e in range(e_count):
+        if state[e] != 0:
+            continue
+        key = keys[e]
+        j = n
+        while j > 0 and keys[order[j - 1]] > key:
+            order[j] = order[j - 1]
+            j -= 1
+        order[j] = e
+        n += 1
+    return n
+
+
 def value(state: Any, tables: Any, tree: Any, leaf: Any, out: Any) -> None:
     """The leaf's value as :meth:`.evaluator.KernelEvaluator.evaluate` gives it for one state:
     a waiting modifier resolved at random from the tree's stream (``rng.choice``), then
     ``rollouts`` playouts drawing from the leaf stream in numpy's order, each worth win/loss
-    blended with the margin over the stake, averaged."""
+    blended with the margin over the stake, averaged. Works in the scratch arrays of
+    ``tables``, so a leaf allocates nothing."""
     dims = tables[0]
     e_count, nb, p = dims[_E], dims[_NB], dims[_P]
     margin = tables[11][0]
-    work = state.copy()
+    work = tables[12]
+    for i in range(state.shape[0]):
+        work[i] = state[i]
     if work[p] > 0:
-        codes = np.empty(dims[_MOST], dtype=np.int64)
-        nxt = np.empty_like(work)
+        codes = tables[14]
+        nxt = tables[13]
         while work[p] > 0:
             n = legal(work, tables, codes)
             step(work, codes[mt_below(tree, n)], tables, nxt)
-            work, nxt = nxt, work
+            for i in range(nxt.shape[0]):
+                work[i] = nxt[i]
     if work[p + 3] == 0:
         returns(work, tables, out)
         return
     rollouts = dims[_ROLLOUTS]
-    keys = np.full((rollouts, e_count), -1.0)
+    keys = tables[19]
     policy = dims[_POLICY]
     if policy == 0:
         for r in range(rollouts):
@@ -273,11 +298,12 @@ def value(state: Any, tables: Any, tree: Any, leaf: Any, out: Any) -> None:
     else:
         steps = work[p + 3]
         box_edges = tables[2]
-        undrawn = np.zeros((rollouts, e_count), dtype=np.bool_)
-        missing = np.empty((rollouts, nb + 1), dtype=np.int64)
+        undrawn = tables[22]
+        missing = tables[23]
         for r in range(rollouts):
             for e in range(e_count):
                 undrawn[r, e] = work[e] == 0
+                keys[r, e] = -1.0
             for b in range(nb):
                 lacking = 0
                 for w in range(box_edges.shape[1]):
@@ -285,25 +311,23 @@ def value(state: Any, tables: Any, tree: Any, leaf: Any, out: Any) -> None:
                         lacking += 1
                 missing[r, b] = lacking
             missing[r, nb] = 1 << 20
-        noise = np.empty((steps, rollouts, e_count))
+        noise = tables[21][:steps]
         for t in range(steps):
             for r in range(rollouts):
                 for e in range(e_count):
                     noise[t, r, e] = pcg_random(leaf)
         _policy_rows(undrawn, missing, tables[1], box_edges, tables[3], noise, policy == 1, keys)
     slots = dims[_SLOTS]
-    choice = np.empty((rollouts, slots))
+    choice = tables[20]
     for r in range(rollouts):
         for s in range(slots):
             choice[r, s] = pcg_random(leaf)
     stake = _stake(work, tables)
-    masked = np.empty(e_count)
+    order = tables[18]
     total = 0.0
     for r in range(rollouts):
-        for e in range(e_count):
-            masked[e] = -1.0 if work[e] != 0 else keys[r, e]
-        order = np.argsort(masked, kind="mergesort")
-        s0, s1 = _playout_scores(work, order, choice[r], tables)
+        count = _sorted_lines(work, keys[r], e_count, order)
+        s0, s1 = _playout_scores(work, order, count, choice[r], tables)
         diff = float(s0) - float(s1)
         one = 1.0 if diff > 0 else (-1.0 if diff < 0 else 0.0)
         if margin != 0.0:
@@ -315,7 +339,7 @@ def value(state: Any, tables: Any, tree: Any, leaf: Any, out: Any) -> None:
 
 
 _NAMES = ("player", "legal", "chances", "_closed", "_apply_op", "step", "_scores", "returns", "_stake",
-          "_playout_scores", "value")
+          "_playout_scores", "_sorted_lines", "value")
 _built = False
 
 
@@ -368,24 +392,33 @@ class _Binding:
         count, ops, kinds, amounts = kernel._modifier_tables()
         e_count, nb, k_count = g.num_edges, g.board.num_boxes, g.num_kinds
         width = int(ops.shape[1])
-        d = e_count + 1
-        v = d + 3 + 2 * k_count
-        o = v + k_count
-        p = o + nb
+        d, v, o, p = self._offsets()
         most = max(e_count, int(count.max()) * 2)
         dims = np.array([e_count, nb, k_count, width, g.floor is not None, g.floor or 0, self.policy, self.rollouts,
                          kernel.modifier_slots([state]), d, v, o, p, p + 4, most], dtype=np.int64)
+        r, slots = self.rollouts, int(dims[_SLOTS])
+        # scratch for :func:`value`, so that a leaf allocates nothing (a binding serves one agent)
+        steps = e_count if self.policy else 1
+        scratch = (np.zeros(p + 4, dtype=np.int64), np.zeros(p + 4, dtype=np.int64), np.zeros(most, dtype=np.int64),
+                   np.zeros(e_count + 1, dtype=np.int64), np.zeros(k_count, dtype=np.int64),
+                   np.zeros(2 * k_count, dtype=np.int64), np.zeros(e_count, dtype=np.int64),
+                   np.zeros((r, e_count)), np.zeros((r, slots)), np.zeros((steps, r, e_count)),
+                   np.zeros((r, e_count), dtype=np.bool_), np.zeros((r, nb + 1), dtype=np.int64))
         return (dims, kernel.edge_boxes, kernel.box_edges, kernel.box_nbr, pile, kind, mod, count, ops, kinds,
-                amounts, np.array([self.evaluator.margin]))
+                amounts, np.array([self.evaluator.margin]), *scratch)
+
+    def _offsets(self) -> tuple[int, int, int, int]:
+        """Where the mover, the values, the owners and the pending boxes start in a position's array."""
+        d = self.game.num_edges + 1
+        v = d + 3 + 2 * self.game.num_kinds
+        o = v + self.game.num_kinds
+        return d, v, o, o + self.game.board.num_boxes
 
     def encode(self, state: PillageState) -> np.ndarray:
-        """The position's array (its deal's :meth:`tables` made)."""
-        tables = self.tables(state)
-        assert tables is not None
-        dims = tables[0]
+        """The position's array."""
         e_count, k_count = self.game.num_edges, self.game.num_kinds
-        d, v, o, p = (int(x) for x in dims[_D : _P + 1])
-        out = np.zeros(int(dims[_WIDTH]), dtype=np.int64)
+        d, v, o, p = self._offsets()
+        out = np.zeros(p + 4, dtype=np.int64)
         out[: e_count + 1] = 1
         for line in state.open_lines:
             out[line.edge] = 0
