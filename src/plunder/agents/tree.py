@@ -321,16 +321,24 @@ class CompiledTree:
         self.search_fn = _compiled_search(rules)
         self._tables: tuple[Any, ...] | None = None
         self._arrays: tuple[np.ndarray, ...] | None = None
+        #: the arrays of the tree before the last move, which the next subtree is copied into
+        self._spare: tuple[np.ndarray, ...] | None = None
         self._meta = np.zeros(3, dtype=np.int64)
         self._encoded = np.zeros(0, dtype=np.int64)
 
-    def _fresh(self, width: int, nodes: int) -> tuple[np.ndarray, ...]:
+    def _fresh(self, width: int, nodes: int, spare: tuple[np.ndarray, ...] | None) -> tuple[np.ndarray, ...]:
+        """Arrays for ``nodes`` nodes: ``spare`` if it is large enough (what it holds is never
+        read before it is written: a node's row is set when it is made, its pool slots when it
+        is first passed), else new ones."""
+        if spare is not None and spare[0].shape == (max(nodes, spare[0].shape[0]), width):
+            return spare
         pool = nodes * self.rules.most // 2 + self.reserve * self.rules.most
         return (np.zeros((nodes, width), dtype=np.int64), np.zeros((nodes, 6), dtype=np.int64),
                 np.zeros((nodes, self.seats)), np.zeros((pool, 4), dtype=np.int64), np.zeros(pool))
 
     def _root(self, state: Any, tables: tuple[Any, ...], sims: int) -> None:
-        """Make ``state`` the root: found in the kept tree and compacted, or a new tree."""
+        """Make ``state`` the root: found in the kept tree and copied to the front of the spare
+        arrays, or a new tree."""
         encoded = self._encoded = self.rules.encode(state)
         want = sims + self.reserve + 1
         if self.reuse and self._arrays is not None and tables is self._tables:
@@ -338,15 +346,18 @@ class CompiledTree:
             found = _find(states, nodes, pool, int(self._meta[2]), int(self._meta[0]), encoded)
             if found >= 0:
                 kept = int(self._meta[0])
-                fresh = self._fresh(states.shape[1], max(want + kept, states.shape[0]))
+                fresh = self._fresh(states.shape[1], max(want + kept, states.shape[0]), self._spare)
+                if fresh[3].shape[0] < pool.shape[0]:
+                    fresh = self._fresh(states.shape[1], max(want + kept, states.shape[0]), None)
                 _compact(states, nodes, total, pool, returns, found, *fresh, self._meta)
-                self._arrays = fresh
+                self._arrays, self._spare = fresh, self._arrays
                 return
         self._tables = tables
-        self._arrays = self._fresh(len(encoded), want)
+        self._arrays = self._fresh(len(encoded), want, self._arrays)
         states, nodes, total, _, _ = self._arrays
         states[0] = encoded
         nodes[0] = (self.rules.player(encoded, tables), 0, -1, 0, 0, 0)
+        total[0] = 0.0
         self._meta[:] = (1, 0, 0)
 
     def _grow(self) -> None:

@@ -18,7 +18,7 @@ from typing import cast
 from ...core.agent import Agent, AgentFactory, AgentOptions, Analyst, Appraisal, Appraiser
 from ...core.errors import SearchLimitError
 from ...core.game import Game
-from ...core.params import Param, parse_int, parse_or, parse_real
+from ...core.params import Param, parse_choice, parse_int, parse_or, parse_real
 from .actions import PillageAction
 from .rules import PillageState
 from .solver import DEFAULT_MEMORY, SolveResult, Solver, solve
@@ -27,6 +27,9 @@ from .solver import DEFAULT_MEMORY, SolveResult, Solver, solve
 #: old 5-second clock gave on an idle machine (solving unit 3x3 from the start searches 1.27
 #: million positions in about 3.4 s there)
 DEFAULT_NODES = 2_000_000
+#: MCTS simulations per move: the compiled tree's in the CPU the Python tree spent on 3,000
+#: (2.87 times as many on positions of 4x4 games with more than 22 lines left; docs/ai.md)
+DEFAULT_SIMS = 8000
 
 
 class HardAgent:
@@ -90,18 +93,22 @@ def make_hard(game: Game, options: AgentOptions) -> HardAgent:
     """``hard`` for Pillage: MCTS with ``sims`` simulations (greedy playouts, ``rollouts`` a
     leaf), the solver from ``endgame`` lines left, within ``nodes`` positions (and
     ``seconds``, if set)."""
-    search = options.agent(f"mcts:sims={options['sims']},eval=fast,playout=greedy,rollouts={options['rollouts']}")
+    search = options.agent(f"mcts:sims={options['sims']},eval=fast,playout=greedy,rollouts={options['rollouts']},"
+                           f"tree={options['tree']}")
     return HardAgent(search, endgame=options["endgame"], nodes=options["nodes"], seconds=options["seconds"])
 
 
 #: ``pillage-hard``: the ``hard`` level of Pillage
 HARD = AgentFactory(make_hard, "MCTS in the opening, the exact solver near the end", (
-    Param("sims", "3000", parse_int(1), "MCTS simulations per move"),
+    Param("sims", str(DEFAULT_SIMS), parse_int(1), "MCTS simulations per move"),
     Param("rollouts", "4", parse_int(1), "greedy playouts per MCTS leaf"),
     Param("endgame", "22", parse_int(0), "lines left from which the solver plays"),
     Param("nodes", str(DEFAULT_NODES), parse_int(1), "solver positions per move before the search plays instead"),
     Param("seconds", "none", parse_or("none", parse_real(0, above=True)),
           "also stop the solver after this many seconds (games then depend on the machine)"),
+    Param("tree", "auto", parse_choice(("auto", "python")),
+          "the search's tree: auto (compiled where numba is there) or python (the hard of before the compiled "
+          "tree, with sims=3000)", choices=("auto", "python")),
 ))
 
 
