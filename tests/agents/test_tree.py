@@ -139,6 +139,7 @@ def test_levels_use_the_compiled_tree_where_the_game_offers_it() -> None:
 
 def test_positions_still_dealt_play_the_pure_search() -> None:
     game = plunder.load_game("pillage", board="square:2x2", contents="random")
+    assert isinstance(game, PillageGame)
     rules = compiled_rules(game, 1, "")
     assert rules is not None
     assert rules.tables(game.new_initial_state()) is None

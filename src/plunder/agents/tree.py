@@ -34,13 +34,22 @@ from typing import Any, Callable
 import numpy as np
 
 from ..core.capabilities import CompiledRules
-from ..core.compiled_random import mt_restore, mt_state
+from ..core.compiled_random import mt_random, mt_restore, mt_state
 from ..core.game import Action, CHANCE, TERMINAL
 
 # node columns
 _PLAYER, _VISITS, _START, _LEGAL, _UNTRIED, _EXPANDED = range(6)
 # pool columns: an untried action; an expanded child, its visits (virtual losses included) and action
 _ACTION, _CHILD, _CHILD_VISITS, _CHILD_ACTION = range(4)
+# the game's compiled functions: names only here, bound in each game's copy of :func:`_search`
+# (:func:`_compiled_search`)
+_player: Callable[..., int]
+_legal: Callable[..., int]
+_chances: Callable[..., int]
+_step: Callable[..., None]
+_returns: Callable[..., None]
+_value: Callable[..., None]
+
 #: the pure search's cut-off when it looks for the new position in the kept tree
 FRONTIER = 5000
 FIND_DEPTH = 4
@@ -349,7 +358,8 @@ class CompiledTree:
                 fresh = self._fresh(states.shape[1], max(want + kept, states.shape[0]), self._spare)
                 if fresh[3].shape[0] < pool.shape[0]:
                     fresh = self._fresh(states.shape[1], max(want + kept, states.shape[0]), None)
-                _compact(states, nodes, total, pool, returns, found, *fresh, self._meta)
+                _compact(states, nodes, total, pool, returns, found, fresh[0], fresh[1], fresh[2], fresh[3], fresh[4],
+                         self._meta)
                 self._arrays, self._spare = fresh, self._arrays
                 return
         self._tables = tables

@@ -36,7 +36,7 @@ def mt_state(rng: random.Random) -> np.ndarray:
 def mt_restore(rng: random.Random, state: np.ndarray) -> None:
     """Set ``rng`` to the state ``state`` holds (after compiled code drew from it)."""
     # the version and the Gaussian draw kept as ``getstate`` gives them, without building its tuple
-    rng.setstate((3, tuple(state.tolist()), rng.gauss_next))
+    rng.setstate((3, tuple(state.tolist()), vars(rng).get("gauss_next")))
 
 
 def pcg_state(gen: np.random.Generator) -> np.ndarray:
@@ -50,7 +50,7 @@ def pcg_state(gen: np.random.Generator) -> np.ndarray:
 def pcg_restore(gen: np.random.Generator, words: np.ndarray) -> None:
     """Set ``gen`` (PCG64) to the state ``words`` holds; its buffered 32-bit half is dropped,
     as ``random()`` never uses it."""
-    state = gen.bit_generator.state
+    state = dict(gen.bit_generator.state)
     state["state"] = {"state": int(words[0]) << 64 | int(words[1]), "inc": int(words[2]) << 64 | int(words[3])}
     state["has_uint32"] = 0
     state["uinteger"] = 0

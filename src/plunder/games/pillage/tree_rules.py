@@ -29,8 +29,9 @@ from typing import Any
 import numpy as np
 
 from ...core.capabilities import CompiledRules
-from ...core.compiled_random import pcg_restore, pcg_state
+from ...core.compiled_random import mt_below, pcg_random, pcg_restore, pcg_state
 from ...core.game import Game, TERMINAL
+from .compiled import _policy_rows
 from .evaluator import PLAYOUTS, KernelEvaluator
 from .rules import PillageGame, PillageState
 
