@@ -35,3 +35,16 @@ def test_pcg64_draws_as_numpy() -> None:
         assert [streams.pcg_random(words) for _ in range(3000)] == reference.random(3000).tolist()
         cr.pcg_restore(gen, words)
         assert gen.random() == reference.random()
+
+
+def test_pcg64_jumps_land_on_the_draw_numpy_gives() -> None:
+    streams = cr.compiled()
+    gen, reference = np.random.default_rng(11), np.random.default_rng(11)
+    words = cr.pcg_state(gen, jumps=9)
+    expected = reference.random(400)
+    cursor = 0
+    for k in (1, 3, 9, 10, 25, 2, 1, 40):  # within the jumps, and longer ones taken in parts
+        assert streams.pcg_ahead(words, k) == expected[cursor + k - 1]
+        cursor += k
+    streams.pcg_skip(words, 7)
+    assert streams.pcg_random(words) == expected[cursor + 7]

@@ -39,12 +39,24 @@ def mt_restore(rng: random.Random, state: np.ndarray) -> None:
     rng.setstate((3, tuple(state.tolist()), vars(rng).get("gauss_next")))
 
 
-def pcg_state(gen: np.random.Generator) -> np.ndarray:
-    """A PCG64 generator's state as four ``uint64`` words: state high, low, increment high, low."""
+#: PCG64's multiplier
+_PCG_MULT = 0x2360ED051FC65DA44385DF649FCCF645
+_MASK64 = (1 << 64) - 1
+_MASK128 = (1 << 128) - 1
+
+
+def pcg_state(gen: np.random.Generator, jumps: int = 0) -> np.ndarray:
+    """A PCG64 generator's state as ``uint64`` words: state high, low, increment high, low; then,
+    for ``k`` = 1 .. ``jumps``, the multiplier and the addend (high, low each) that move the
+    state ``k`` draws on at once (:func:`pcg_ahead`)."""
     inner = gen.bit_generator.state["state"]
-    mask = (1 << 64) - 1
     s, inc = inner["state"], inner["inc"]
-    return np.array([s >> 64, s & mask, inc >> 64, inc & mask], dtype=np.uint64)
+    words = [s >> 64, s & _MASK64, inc >> 64, inc & _MASK64]
+    mult, add = 1, 0
+    for _ in range(jumps):
+        mult, add = mult * _PCG_MULT & _MASK128, (add * _PCG_MULT + inc) & _MASK128
+        words += [mult >> 64, mult & _MASK64, add >> 64, add & _MASK64]
+    return np.array(words, dtype=np.uint64)
 
 
 def pcg_restore(gen: np.random.Generator, words: np.ndarray) -> None:
@@ -113,22 +125,46 @@ def _mul_high(a: Any, b: Any) -> Any:
     return hi_hi + (hi_lo >> s32) + (cross >> s32)
 
 
-def pcg_random(words: Any) -> float:
-    """``numpy.random.Generator(PCG64).random()``: step the 128-bit LCG, output XSL-RR, keep 53 bits."""
-    mul_hi = np.uint64(0x2360ED051FC65DA4)
-    mul_lo = np.uint64(0x4385DF649FCCF645)
+def _pcg_output(hi: Any, lo: Any) -> float:
+    """The double a PCG64 state gives (XSL-RR, then 53 bits)."""
+    x = hi ^ lo
+    rot = hi >> np.uint64(58)
+    out = (x >> rot) | (x << ((np.uint64(64) - rot) & np.uint64(63)))
+    return float(out >> np.uint64(11)) * (1.0 / 9007199254740992.0)
+
+
+def _pcg_move(words: Any, mul_hi: Any, mul_lo: Any, add_hi: Any, add_lo: Any) -> None:
+    """state = state * mul + add, modulo 2**128."""
     s_hi, s_lo = words[0], words[1]
     hi = _mul_high(s_lo, mul_lo) + s_hi * mul_lo + s_lo * mul_hi
     lo = s_lo * mul_lo
-    new_lo = lo + words[3]
+    new_lo = lo + add_lo
     carry = np.uint64(1) if new_lo < lo else np.uint64(0)
-    new_hi = hi + words[2] + carry
-    words[0] = new_hi
+    words[0] = hi + add_hi + carry
     words[1] = new_lo
-    x = new_hi ^ new_lo
-    rot = new_hi >> np.uint64(58)
-    out = (x >> rot) | (x << ((np.uint64(64) - rot) & np.uint64(63)))
-    return float(out >> np.uint64(11)) * (1.0 / 9007199254740992.0)
+
+
+def pcg_random(words: Any) -> float:
+    """``numpy.random.Generator(PCG64).random()``: step the 128-bit LCG, output XSL-RR, keep 53 bits."""
+    _pcg_move(words, np.uint64(0x2360ED051FC65DA4), np.uint64(0x4385DF649FCCF645), words[2], words[3])
+    return _pcg_output(words[0], words[1])
+
+
+def pcg_skip(words: Any, k: int) -> None:
+    """Move the state ``k`` draws on, by the jumps :func:`pcg_state` listed (as many as it takes)."""
+    jumps = (words.shape[0] - 4) // 4
+    while k > 0:
+        j = min(k, jumps)
+        row = 4 * j
+        _pcg_move(words, words[row], words[row + 1], words[row + 2], words[row + 3])
+        k -= j
+
+
+def pcg_ahead(words: Any, k: int) -> float:
+    """The ``k``-th next draw (``k`` >= 1), the ``k - 1`` before it skipped: one jump instead of
+    ``k`` steps when ``k`` is within the listed jumps."""
+    pcg_skip(words, k)
+    return _pcg_output(words[0], words[1])
 
 
 _compiled: SimpleNamespace | None = None
@@ -136,7 +172,8 @@ _compiled: SimpleNamespace | None = None
 
 def compiled() -> SimpleNamespace:
     """The stream functions compiled (or loaded from numba's cache), by name: ``mt_next``,
-    ``mt_random``, ``mt_below``, ``pcg_random``. Raises ImportError without numba."""
+    ``mt_random``, ``mt_below``, ``pcg_random``, ``pcg_skip``, ``pcg_ahead``. Raises ImportError
+    without numba."""
     global _compiled
     if _compiled is None:
         import numba
@@ -144,7 +181,8 @@ def compiled() -> SimpleNamespace:
         jit = numba.njit(cache=True, nogil=True)
         # each calls the others by global name, which numba resolves when it compiles: bind
         # the names to the compiled functions first
-        names = ("mt_next", "mt_random", "mt_below", "_mul_high", "pcg_random")
+        names = ("mt_next", "mt_random", "mt_below", "_mul_high", "_pcg_output", "_pcg_move", "pcg_random", "pcg_skip",
+                 "pcg_ahead")
         done = {name: jit(globals()[name]) for name in names}
         globals().update(done)
         _compiled = SimpleNamespace(**done)

@@ -29,9 +29,9 @@ from typing import Any
 import numpy as np
 
 from ...core.capabilities import CompiledRules
-from ...core.compiled_random import mt_below, pcg_random, pcg_restore, pcg_state
+from ...core.compiled_random import mt_below, pcg_ahead, pcg_random, pcg_restore, pcg_skip, pcg_state
 from ...core.game import Game, TERMINAL
-from .compiled import _policy_rows
+from .compiled import _policy_step
 from .evaluator import PLAYOUTS, KernelEvaluator
 from .rules import PillageGame, PillageState
 
@@ -291,20 +291,29 @@ def value(state: Any, tables: Any, tree: Any, leaf: Any, out: Any) -> None:
         return
     rollouts = dims[_ROLLOUTS]
     keys = tables[19]
+    orders = tables[21]
     policy = dims[_POLICY]
+    # numpy draws a value for every line (and, for the stepped playouts, at every step), drawn
+    # or not; only the undrawn lines' are read, so the others are jumped over (pcg_ahead)
+    cursor = 0
     if policy == 0:
+        block = rollouts * e_count
         for r in range(rollouts):
             for e in range(e_count):
-                keys[r, e] = pcg_random(leaf)
+                if work[e] == 0:
+                    i = r * e_count + e
+                    keys[r, e] = pcg_ahead(leaf, i - cursor + 1)
+                    cursor = i + 1
     else:
         steps = work[p + 3]
+        block = steps * rollouts * e_count
         box_edges = tables[2]
         undrawn = tables[22]
         missing = tables[23]
+        noise, kind, comp, size = tables[24], tables[25], tables[26], tables[27]
         for r in range(rollouts):
             for e in range(e_count):
                 undrawn[r, e] = work[e] == 0
-                keys[r, e] = -1.0
             for b in range(nb):
                 lacking = 0
                 for w in range(box_edges.shape[1]):
@@ -312,12 +321,16 @@ def value(state: Any, tables: Any, tree: Any, leaf: Any, out: Any) -> None:
                         lacking += 1
                 missing[r, b] = lacking
             missing[r, nb] = 1 << 20
-        noise = tables[21][:steps]
         for t in range(steps):
             for r in range(rollouts):
+                base = (t * rollouts + r) * e_count
                 for e in range(e_count):
-                    noise[t, r, e] = pcg_random(leaf)
-        _policy_rows(undrawn, missing, tables[1], box_edges, tables[3], noise, policy == 1, keys)
+                    if undrawn[r, e]:
+                        noise[e] = pcg_ahead(leaf, base + e - cursor + 1)
+                        cursor = base + e + 1
+                orders[r, t] = _policy_step(undrawn[r], missing[r], tables[1], box_edges, tables[3], noise, policy == 1,
+                                            kind, comp, size)
+    pcg_skip(leaf, block - cursor)
     slots = dims[_SLOTS]
     choice = tables[20]
     for r in range(rollouts):
@@ -327,8 +340,11 @@ def value(state: Any, tables: Any, tree: Any, leaf: Any, out: Any) -> None:
     order = tables[18]
     total = 0.0
     for r in range(rollouts):
-        count = _sorted_lines(work, keys[r], e_count, order)
-        s0, s1 = _playout_scores(work, order, count, choice[r], tables)
+        if policy == 0:
+            count = _sorted_lines(work, keys[r], e_count, order)
+            s0, s1 = _playout_scores(work, order, count, choice[r], tables)
+        else:
+            s0, s1 = _playout_scores(work, orders[r], work[p + 3], choice[r], tables)
         diff = float(s0) - float(s1)
         one = 1.0 if diff > 0 else (-1.0 if diff < 0 else 0.0)
         if margin != 0.0:
@@ -356,11 +372,13 @@ def _build() -> None:
     from .compiled import compiled_policy
 
     streams = compiled_random.compiled()
-    stepper = compiled_policy()
-    if stepper is None:
+    if compiled_policy() is None:
         raise ImportError("the compiled playout stepper is off")
+    from . import compiled
+
     names = globals()
-    names.update(mt_below=streams.mt_below, pcg_random=streams.pcg_random, _policy_rows=stepper)
+    names.update(mt_below=streams.mt_below, pcg_random=streams.pcg_random, pcg_ahead=streams.pcg_ahead,
+                 pcg_skip=streams.pcg_skip, _policy_step=compiled._policy_step)
     jit = numba.njit(cache=True, nogil=True)
     for name in _NAMES:
         names[name] = jit(names[name])
@@ -399,12 +417,12 @@ class _Binding:
                          kernel.modifier_slots([state]), d, v, o, p, p + 4, most], dtype=np.int64)
         r, slots = self.rollouts, int(dims[_SLOTS])
         # scratch for :func:`value`, so that a leaf allocates nothing (a binding serves one agent)
-        steps = e_count if self.policy else 1
         scratch = (np.zeros(p + 4, dtype=np.int64), np.zeros(p + 4, dtype=np.int64), np.zeros(most, dtype=np.int64),
                    np.zeros(e_count + 1, dtype=np.int64), np.zeros(k_count, dtype=np.int64),
                    np.zeros(2 * k_count, dtype=np.int64), np.zeros(e_count, dtype=np.int64),
-                   np.zeros((r, e_count)), np.zeros((r, slots)), np.zeros((steps, r, e_count)),
-                   np.zeros((r, e_count), dtype=np.bool_), np.zeros((r, nb + 1), dtype=np.int64))
+                   np.zeros((r, e_count)), np.zeros((r, slots)), np.zeros((r, e_count), dtype=np.int64),
+                   np.zeros((r, e_count), dtype=np.bool_), np.zeros((r, nb + 1), dtype=np.int64), np.zeros(e_count),
+                   np.zeros(e_count, dtype=np.int8), np.zeros(nb + 1, dtype=np.int64), np.zeros(nb + 1, dtype=np.int64))
         return (dims, kernel.edge_boxes, kernel.box_edges, kernel.box_nbr, pile, kind, mod, count, ops, kinds,
                 amounts, np.array([self.evaluator.margin]), *scratch)
 
@@ -436,7 +454,8 @@ class _Binding:
 
     def leaf_stream(self, rng: random.Random) -> np.ndarray:
         """The evaluator's numpy generator for ``rng`` (drawn from it on first use), as words."""
-        return pcg_state(self.evaluator._numpy_rng(rng))
+        # jumps as long as the gap between two lines :func:`value` reads: one row's end to the next's
+        return pcg_state(self.evaluator._numpy_rng(rng), 2 * self.game.num_edges)
 
     def keep_stream(self, rng: random.Random, words: np.ndarray) -> None:
         """Set the evaluator's generator to where the compiled search left it."""
