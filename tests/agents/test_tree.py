@@ -131,7 +131,7 @@ def test_levels_use_the_compiled_tree_where_the_game_offers_it() -> None:
     assert make_agent("mcts:tree=python", game).tree is None  # type: ignore[attr-defined]
     assert make_agent("mcts:eval=random", game).tree is None  # type: ignore[attr-defined]
     hard = make_agent("hard", game)
-    assert hard.search.tree is not None and hard.search.sims == 8000  # type: ignore[attr-defined]
+    assert hard.search.tree is not None and hard.search.sims == 7000  # type: ignore[attr-defined]
     before = make_agent("pillage-hard:tree=python,sims=3000", game)
     assert before.search.tree is None  # type: ignore[attr-defined]
     assert make_agent("mcts", race(2)).tree is None  # type: ignore[attr-defined]

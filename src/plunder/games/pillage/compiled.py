@@ -73,11 +73,11 @@ def _build() -> Callable[..., None]:
     return jit(_policy_rows)
 
 
-def _chain_sizes(missing: Any, undrawn: Any, box_edges: Any, box_nbr: Any, nb: int, comp: Any, size: Any) -> None:
+def _chain_sizes(missing: Any, undrawn: Any, box_edges: Any, box_nbr: Any, nb: int, comp: Any, size: Any,
+                 stack: Any) -> None:
     """Label each box two lines from closing with its chain (boxes joined by undrawn lines),
     and count each chain's boxes: ``comp[b]`` is the chain's least box (``nb`` for other
-    boxes), ``size[c]`` its box count (0 for ``nb``)."""
-    stack = np.empty(nb, dtype=np.int64)
+    boxes), ``size[c]`` its box count (0 for ``nb``); ``stack`` (``nb`` long at least) is scratch."""
     for b in range(nb + 1):
         comp[b] = nb
         size[b] = 0
@@ -112,21 +112,23 @@ def _policy_rows(undrawn: Any, missing: Any, edge_boxes: Any, box_edges: Any, bo
     nb = box_edges.shape[0]
     comp = np.empty(nb + 1, dtype=np.int64)
     size = np.empty(nb + 1, dtype=np.int64)
+    stack = np.empty(nb + 1, dtype=np.int64)
     kind = np.empty(e_count, dtype=np.int8)
     for r in range(n):
         for t in range(noise.shape[0]):
             pick = _policy_step(undrawn[r], missing[r], edge_boxes, box_edges, box_nbr, noise[t, r], capture_first,
-                                kind, comp, size)
+                                kind, comp, size, stack)
             if pick < 0:
                 break
             keys[r, pick] = t
 
 
 def _policy_step(undrawn: Any, missing: Any, edge_boxes: Any, box_edges: Any, box_nbr: Any, noise: Any,
-                 capture_first: bool, kind: Any, comp: Any, size: Any) -> int:
+                 capture_first: bool, kind: Any, comp: Any, size: Any, stack: Any) -> int:
     """One step of one playout (:func:`_policy_rows`): the line drawn, -1 when none is left;
     ``undrawn`` and ``missing`` (the row's) are updated. ``noise[e]`` is line ``e``'s
-    tie-breaking draw, read for undrawn lines only; ``kind``, ``comp`` and ``size`` are scratch."""
+    tie-breaking draw, read for undrawn lines only; ``kind``, ``comp``, ``size`` and ``stack`` are
+    scratch."""
     e_count = undrawn.shape[0]
     nb = box_edges.shape[0]
     # per line: 0 drawn, 1 closes a box, 2 safe (every box it borders lacks three or more), 3 neither
@@ -152,7 +154,7 @@ def _policy_step(undrawn: Any, missing: Any, edge_boxes: Any, box_edges: Any, bo
         return -1
     forced = capture_first and not any_capture and not any_safe
     if forced:
-        _chain_sizes(missing, undrawn, box_edges, box_nbr, nb, comp, size)
+        _chain_sizes(missing, undrawn, box_edges, box_nbr, nb, comp, size, stack)
     # the first line of the highest score, as numpy's argmax picks it
     pick = -1
     best = -1.0

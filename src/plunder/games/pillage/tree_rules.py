@@ -310,7 +310,7 @@ def value(state: Any, tables: Any, tree: Any, leaf: Any, out: Any) -> None:
         box_edges = tables[2]
         undrawn = tables[22]
         missing = tables[23]
-        noise, kind, comp, size = tables[24], tables[25], tables[26], tables[27]
+        noise, kind, comp, size, stack = tables[24], tables[25], tables[26], tables[27], tables[28]
         for r in range(rollouts):
             for e in range(e_count):
                 undrawn[r, e] = work[e] == 0
@@ -329,7 +329,7 @@ def value(state: Any, tables: Any, tree: Any, leaf: Any, out: Any) -> None:
                         noise[e] = pcg_ahead(leaf, base + e - cursor + 1)
                         cursor = base + e + 1
                 orders[r, t] = _policy_step(undrawn[r], missing[r], tables[1], box_edges, tables[3], noise, policy == 1,
-                                            kind, comp, size)
+                                            kind, comp, size, stack)
     pcg_skip(leaf, block - cursor)
     slots = dims[_SLOTS]
     choice = tables[20]
@@ -422,7 +422,8 @@ class _Binding:
                    np.zeros(2 * k_count, dtype=np.int64), np.zeros(e_count, dtype=np.int64),
                    np.zeros((r, e_count)), np.zeros((r, slots)), np.zeros((r, e_count), dtype=np.int64),
                    np.zeros((r, e_count), dtype=np.bool_), np.zeros((r, nb + 1), dtype=np.int64), np.zeros(e_count),
-                   np.zeros(e_count, dtype=np.int8), np.zeros(nb + 1, dtype=np.int64), np.zeros(nb + 1, dtype=np.int64))
+                   np.zeros(e_count, dtype=np.int8), np.zeros(nb + 1, dtype=np.int64), np.zeros(nb + 1, dtype=np.int64),
+                   np.zeros(nb + 1, dtype=np.int64))
         return (dims, kernel.edge_boxes, kernel.box_edges, kernel.box_nbr, pile, kind, mod, count, ops, kinds,
                 amounts, np.array([self.evaluator.margin]), *scratch)
 
