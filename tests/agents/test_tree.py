@@ -149,3 +149,11 @@ def test_more_rollouts_than_the_compiled_mean_holds_play_in_python() -> None:
     game = plunder.load_game("pillage", board="square:2x2", contents="unit")
     assert compiled_rules(game, 9, "greedy") is None
     assert compiled_rules(game, 8, "greedy") is not None
+
+
+def test_warm_compiles_the_tree_of_a_game_with_compiled_rules() -> None:
+    from plunder.agents import tree
+
+    tree.warm(plunder.load_game("pillage", board="square:2x2", contents="random"))  # dealt first, then searched
+    tree.warm(race(2))  # no compiled rules: nothing to do
+    assert any(name.startswith("_search_pillage_") for name in tree._searches)

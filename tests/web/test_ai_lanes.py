@@ -259,11 +259,16 @@ def test_a_worker_warms_every_game_that_asks(monkeypatch: pytest.MonkeyPatch) ->
         return replace(found, strength=replace(found.strength, warm=lambda: called.append(game_id)))
 
     monkeypatch.setattr(thinking, "entry", entry_with_counter)
+    trees: list[str] = []
+    monkeypatch.setattr(thinking.tree, "warm", lambda game: trees.append(game.id))
     assert thinking.warm() == os.getpid()
     assert called == ids[:-1] and len(called) >= 4
+    # the compiled MCTS tree is warmed for the games with compiled rules
+    assert trees == [g for g in ids if entry(g).strength.compiled is not None] and "pillage" in trees
     # the quick levels' worker imports the games and prepares nothing
     called.clear()
-    assert thinking.warm(searches=False) == os.getpid() and called == []
+    trees.clear()
+    assert thinking.warm(searches=False) == os.getpid() and called == [] and trees == []
 
 
 # ---- budgets that shrink while other games wait ----

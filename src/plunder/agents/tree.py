@@ -429,3 +429,20 @@ class CompiledTree:
             mean = float(total[child, seat]) / visits if visits else 0.0
             rows.append((action_of[int(pool[start + i, _CHILD_ACTION])], visits, mean))
         return sorted(rows, key=lambda r: (-r[1], -r[2]))
+
+
+def warm(game: Any) -> None:
+    """Compile (or load from numba's cache) the compiled tree of ``game``'s default variant, if its
+    game offers compiled rules, by a search of two simulations from its first decision: a
+    search's argument types do not depend on the playouts or their number, so this serves every
+    setting. Run once per process by whatever searches for people (the web server's workers)."""
+    from ..core.registry import entry, is_game
+
+    make = entry(game.id).strength.compiled if is_game(game.id) else None
+    rules = None if make is None else make(game, 1, "")
+    if rules is None:
+        return
+    state = game.new_initial_state()
+    while state.is_chance_node():
+        state = state.apply(state.legal_actions()[0])
+    CompiledTree(rules, game.num_players, 1.0, False, game.max_game_length).ranked(state, random.Random(0), 2, None)
