@@ -157,3 +157,15 @@ def test_warm_compiles_the_tree_of_a_game_with_compiled_rules() -> None:
     tree.warm(plunder.load_game("pillage", board="square:2x2", contents="random"))  # dealt first, then searched
     tree.warm(race(2))  # no compiled rules: nothing to do
     assert any(name.startswith("_search_pillage_") for name in tree._searches)
+
+
+def test_searches_sharing_one_rng_continue_its_streams_as_the_pure_search_does() -> None:
+    game = plunder.load_game("pillage", board="square:3x3", contents="random")
+    assert isinstance(game, PillageGame)
+    pure, tree = _pair(game, 120, 1, "greedy")
+    r1, r2 = random.Random(5), random.Random(5)
+    pure.evaluator._numpy_rng(r1)  # type: ignore[attr-defined]
+    for plies in (2, 5, 9):
+        state = _position(game, plies, plies)
+        assert tree.rank(state, r2) == pure.ranked(pure.search(state, r1))
+    assert r1.random() == r2.random()

@@ -116,4 +116,4 @@ def race_rules(game: Race) -> CompiledRules[RaceState]:
     return CompiledRules(key="race", sources=(__file__, compiled_random.__file__), tables=lambda state: tables,
                          encode=encode, player=names["player"], legal=names["legal"], chances=names["chances"],
                          step=names["step"], returns=names["returns"], value=names["value"], most=2,
-                         leaf_stream=no_stream, keep_stream=lambda rng, words: None)
+                         leaf_stream=no_stream)

@@ -50,6 +50,8 @@ _step: Callable[..., None]
 _returns: Callable[..., None]
 _value: Callable[..., None]
 
+#: a new root's seat before the search reads it (no seat, CHANCE or TERMINAL)
+UNKNOWN = -99
 #: the pure search's cut-off when it looks for the new position in the kept tree
 FRONTIER = 5000
 FIND_DEPTH = 4
@@ -153,9 +155,11 @@ def _compact(states: Any, nodes: Any, total: Any, pool: Any, returns: Any, root:
 
 
 def _search(states: Any, nodes: Any, total: Any, pool: Any, returns: Any, meta: Any, tables: Any, sims: int,
-            c: float, tree: Any, leaf: Any, most: int, reserve: int) -> int:
+            c: float, tree: Any, leaf: Any, most: int, reserve: int, root_codes: Any) -> int:
     """Run up to ``sims`` simulations from node ``meta[2]``; returns how many ran (fewer when the
-    arrays could not hold another: the caller grows them and calls again).
+    arrays could not hold another: the caller grows them and calls again). The root's legal
+    codes go to ``root_codes`` and their count to ``meta[3]``; a root whose seat is not known
+    yet (:data:`UNKNOWN`) gets it first.
 
     Calls the game's compiled functions by the names ``_player``, ``_legal``, ``_chances``,
     ``_step``, ``_returns`` and ``_value``, which each game's copy binds (:func:`_compiled_search`).
@@ -169,6 +173,9 @@ def _search(states: Any, nodes: Any, total: Any, pool: Any, returns: Any, meta: 
     indices = np.empty(reserve, dtype=np.int64)
     path = np.empty(reserve, dtype=np.int64)
     root = meta[2]
+    if nodes[root, _PLAYER] == UNKNOWN:
+        nodes[root, _PLAYER] = _player(states[root], tables)
+    meta[3] = _legal(states[root], tables, root_codes)
     done = 0
     while done < sims:
         if meta[0] + reserve > states.shape[0] or meta[1] + reserve * most > pool.shape[0]:
@@ -332,8 +339,12 @@ class CompiledTree:
         self._arrays: tuple[np.ndarray, ...] | None = None
         #: the arrays of the tree before the last move, which the next subtree is copied into
         self._spare: tuple[np.ndarray, ...] | None = None
-        self._meta = np.zeros(3, dtype=np.int64)
-        self._encoded = np.zeros(0, dtype=np.int64)
+        #: nodes used, pool slots used, the root, the root's legal actions
+        self._meta = np.zeros(4, dtype=np.int64)
+        self._codes = np.zeros(rules.most, dtype=np.int64)
+        #: the compiled search's entry for this tree's argument types, found on its first call:
+        #: it skips numba's dispatch, which types every array of the tables on every call
+        self._entry: Callable[..., int] | None = None
 
     def _fresh(self, width: int, nodes: int, spare: tuple[np.ndarray, ...] | None) -> tuple[np.ndarray, ...]:
         """Arrays for ``nodes`` nodes: ``spare`` if it is large enough (what it holds is never
@@ -348,7 +359,7 @@ class CompiledTree:
     def _root(self, state: Any, tables: tuple[Any, ...], sims: int) -> None:
         """Make ``state`` the root: found in the kept tree and copied to the front of the spare
         arrays, or a new tree."""
-        encoded = self._encoded = self.rules.encode(state)
+        encoded = self.rules.encode(state)
         want = sims + self.reserve + 1
         if self.reuse and self._arrays is not None and tables is self._tables:
             states, nodes, total, pool, returns = self._arrays
@@ -366,9 +377,9 @@ class CompiledTree:
         self._arrays = self._fresh(len(encoded), want, self._arrays)
         states, nodes, total, _, _ = self._arrays
         states[0] = encoded
-        nodes[0] = (self.rules.player(encoded, tables), 0, -1, 0, 0, 0)
+        nodes[0] = (UNKNOWN, 0, -1, 0, 0, 0)
         total[0] = 0.0
-        self._meta[:] = (1, 0, 0)
+        self._meta[:3] = (1, 0, 0)
 
     def _grow(self) -> None:
         """Double the arrays, keeping what they hold."""
@@ -401,14 +412,23 @@ class CompiledTree:
                 break
             assert self._arrays is not None
             asked = min(chunk, budget - done)
-            ran = self.search_fn(*self._arrays, self._meta, tables, asked, self.c, tree, leaf, self.rules.most,
-                                 self.reserve)
+            ran = self._call(*self._arrays, self._meta, tables, asked, self.c, tree, leaf, self.rules.most,
+                             self.reserve, self._codes)
             done += ran
             if ran < asked:  # the arrays are full
                 self._grow()
         mt_restore(rng, tree)
-        self.rules.keep_stream(rng, leaf)
         return self._rows(state)
+
+    def _call(self, *args: Any) -> int:
+        """The compiled search, by its entry once known."""
+        if self._entry is not None:
+            return self._entry(*args)
+        ran = self.search_fn(*args)
+        signatures = getattr(self.search_fn, "signatures", [])
+        if len(signatures) == 1:
+            self._entry = self.search_fn.overloads[signatures[0]].entry_point  # type: ignore[attr-defined]
+        return ran
 
     def _rows(self, state: Any) -> list[tuple[Action, int, float]]:
         """Root actions as (action, visits, mean return for the mover), most visited first."""
@@ -418,10 +438,7 @@ class CompiledTree:
         seat = int(nodes[root, _PLAYER])
         start = int(nodes[root, _START])
         legal = state.legal_actions()
-        codes = np.empty(self.rules.most, dtype=np.int64)
-        assert self._tables is not None
-        n = self.rules.legal(self._encoded, self._tables, codes)
-        action_of = {int(codes[i]): legal[i] for i in range(n)}
+        action_of = dict(zip(self._codes[: self._meta[3]].tolist(), legal))
         rows = []
         for i in range(int(nodes[root, _EXPANDED])):
             child = int(pool[start + i, _CHILD])

@@ -180,11 +180,9 @@ class CompiledRules(Generic[S]):
     value: Callable[..., None]
     #: most legal actions any position has
     most: int
-    #: ``leaf_stream(rng)``: the leaf stream's words for a search drawing with ``rng`` (an empty
-    #: array when :attr:`value` draws only from the tree's stream)
+    #: ``leaf_stream(rng)``: the leaf stream's words for a search drawing with ``rng``, which the
+    #: search moves on in place (an empty array when :attr:`value` draws only from the tree's stream)
     leaf_stream: Callable[[random.Random], Any]
-    #: ``keep_stream(rng, words)``: hand the leaf stream's words back after a search
-    keep_stream: Callable[[random.Random, Any], None]
 
 
 @dataclass(frozen=True)

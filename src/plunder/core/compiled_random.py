@@ -5,9 +5,9 @@ the two cannot be tested equal: the pure MCTS tree draws from a ``random.Random`
 Mersenne Twister) and Pillage's playouts from a ``numpy.random.Generator`` (PCG64). The
 functions here are those generators' steps written so numba compiles them, over their states
 held in arrays: :func:`mt_state` copies a ``random.Random``'s state out, :func:`mt_restore`
-writes it back after the compiled code has drawn, and :func:`pcg_state`/:func:`pcg_restore`
-do the same for a PCG64 generator. ``tests/core/test_compiled_random.py`` checks every
-draw against the generators themselves.
+writes it back after the compiled code has drawn, and :func:`pcg_state` copies a PCG64
+generator's out (the compiled code then moves those words on in place).
+``tests/core/test_compiled_random.py`` checks every draw against the generators themselves.
 
 The functions are plain Python until :func:`compiled` compiles them (numba is imported
 then, not with this module); compiled code calls them by their global names, which
@@ -39,34 +39,20 @@ def mt_restore(rng: random.Random, state: np.ndarray) -> None:
     rng.setstate((3, tuple(state.tolist()), vars(rng).get("gauss_next")))
 
 
-#: PCG64's multiplier
-_PCG_MULT = 0x2360ED051FC65DA44385DF649FCCF645
 _MASK64 = (1 << 64) - 1
-_MASK128 = (1 << 128) - 1
 
 
 def pcg_state(gen: np.random.Generator, jumps: int = 0) -> np.ndarray:
     """A PCG64 generator's state as ``uint64`` words: state high, low, increment high, low; then,
     for ``k`` = 1 .. ``jumps``, the multiplier and the addend (high, low each) that move the
-    state ``k`` draws on at once (:func:`pcg_ahead`)."""
+    state ``k`` draws on at once (:func:`pcg_ahead`; listing them compiles the stream functions)."""
     inner = gen.bit_generator.state["state"]
     s, inc = inner["state"], inner["inc"]
-    words = [s >> 64, s & _MASK64, inc >> 64, inc & _MASK64]
-    mult, add = 1, 0
-    for _ in range(jumps):
-        mult, add = mult * _PCG_MULT & _MASK128, (add * _PCG_MULT + inc) & _MASK128
-        words += [mult >> 64, mult & _MASK64, add >> 64, add & _MASK64]
-    return np.array(words, dtype=np.uint64)
-
-
-def pcg_restore(gen: np.random.Generator, words: np.ndarray) -> None:
-    """Set ``gen`` (PCG64) to the state ``words`` holds; its buffered 32-bit half is dropped,
-    as ``random()`` never uses it."""
-    state = dict(gen.bit_generator.state)
-    state["state"] = {"state": int(words[0]) << 64 | int(words[1]), "inc": int(words[2]) << 64 | int(words[3])}
-    state["has_uint32"] = 0
-    state["uinteger"] = 0
-    gen.bit_generator.state = state
+    words = np.zeros(4 + 4 * jumps, dtype=np.uint64)
+    words[:4] = (s >> 64, s & _MASK64, inc >> 64, inc & _MASK64)
+    if jumps:
+        compiled().pcg_jumps(words)
+    return words
 
 
 def mt_next(state: Any) -> Any:
@@ -144,6 +130,28 @@ def _pcg_move(words: Any, mul_hi: Any, mul_lo: Any, add_hi: Any, add_lo: Any) ->
     words[1] = new_lo
 
 
+def pcg_jumps(words: Any) -> None:
+    """Fill the jumps after the first four words: jump ``k`` multiplies by the multiplier to the
+    ``k``-th power and adds the increment times the sum of its lower powers."""
+    mul_hi = np.uint64(0x2360ED051FC65DA4)
+    mul_lo = np.uint64(0x4385DF649FCCF645)
+    for k in range(1, (words.shape[0] - 4) // 4 + 1):
+        row = 4 * k
+        if k == 1:
+            words[row], words[row + 1], words[row + 2], words[row + 3] = mul_hi, mul_lo, words[2], words[3]
+            continue
+        prev = row - 4
+        # (A, C) -> (A * M, C * M + inc): the state's step applied to the previous jump's terms
+        a_hi, a_lo, c_hi, c_lo = words[prev], words[prev + 1], words[prev + 2], words[prev + 3]
+        words[row] = _mul_high(a_lo, mul_lo) + a_hi * mul_lo + a_lo * mul_hi
+        words[row + 1] = a_lo * mul_lo
+        lo = c_lo * mul_lo
+        new_lo = lo + words[3]
+        carry = np.uint64(1) if new_lo < lo else np.uint64(0)
+        words[row + 2] = _mul_high(c_lo, mul_lo) + c_hi * mul_lo + c_lo * mul_hi + words[2] + carry
+        words[row + 3] = new_lo
+
+
 def pcg_random(words: Any) -> float:
     """``numpy.random.Generator(PCG64).random()``: step the 128-bit LCG, output XSL-RR, keep 53 bits."""
     _pcg_move(words, np.uint64(0x2360ED051FC65DA4), np.uint64(0x4385DF649FCCF645), words[2], words[3])
@@ -182,7 +190,7 @@ def compiled() -> SimpleNamespace:
         # each calls the others by global name, which numba resolves when it compiles: bind
         # the names to the compiled functions first
         names = ("mt_next", "mt_random", "mt_below", "_mul_high", "_pcg_output", "_pcg_move", "pcg_random", "pcg_skip",
-                 "pcg_ahead")
+                 "pcg_ahead", "pcg_jumps")
         done = {name: jit(globals()[name]) for name in names}
         globals().update(done)
         _compiled = SimpleNamespace(**done)

@@ -29,7 +29,7 @@ from typing import Any
 import numpy as np
 
 from ...core.capabilities import CompiledRules
-from ...core.compiled_random import mt_below, pcg_ahead, pcg_random, pcg_restore, pcg_skip, pcg_state
+from ...core.compiled_random import mt_below, pcg_ahead, pcg_random, pcg_skip, pcg_state
 from ...core.game import Game, TERMINAL
 from .compiled import _policy_step
 from .evaluator import PLAYOUTS, KernelEvaluator
@@ -395,14 +395,20 @@ class _Binding:
         self.policy = _POLICIES.index(playout)
         self.rollouts = rollouts
         self._tables: dict[tuple[Any, ...], tuple[Any, ...]] = {}
+        self._last: tuple[Any, tuple[Any, ...]] = ((), ())
+        self._gen: np.random.Generator | None = None
+        self._words = np.zeros(0, dtype=np.uint64)
 
     def tables(self, state: PillageState) -> tuple[Any, ...] | None:
         """The arrays of ``state``'s deal, made once per deal; ``None`` while dealing."""
         if state.contents[-1] is None:
             return None
+        if state.contents is self._last[0]:  # states of one game share their contents: no hashing
+            return self._last[1]
         found = self._tables.get(state.contents)
         if found is None:
             found = self._tables[state.contents] = self._make(state)
+        self._last = (state.contents, found)
         return found
 
     def _make(self, state: PillageState) -> tuple[Any, ...]:
@@ -454,13 +460,14 @@ class _Binding:
         return out
 
     def leaf_stream(self, rng: random.Random) -> np.ndarray:
-        """The evaluator's numpy generator for ``rng`` (drawn from it on first use), as words."""
-        # jumps as long as the gap between two lines :func:`value` reads: one row's end to the next's
-        return pcg_state(self.evaluator._numpy_rng(rng), 2 * self.game.num_edges)
-
-    def keep_stream(self, rng: random.Random, words: np.ndarray) -> None:
-        """Set the evaluator's generator to where the compiled search left it."""
-        pcg_restore(self.evaluator._numpy_rng(rng), words)
+        """The evaluator's numpy generator for ``rng`` (drawn from it on first use) as words, the
+        same words while ``rng`` is the same: the compiled search moves them on in place, as
+        the evaluator's playouts move its generator on."""
+        gen = self.evaluator._numpy_rng(rng)
+        if gen is not self._gen:
+            # jumps as long as the gap between two draws :func:`value` reads: one row's end to the next's
+            self._gen, self._words = gen, pcg_state(gen, 2 * self.game.num_edges)
+        return self._words
 
 
 def compiled_rules(game: Game, rollouts: int, playout: str) -> CompiledRules[PillageState] | None:
@@ -480,7 +487,7 @@ def compiled_rules(game: Game, rollouts: int, playout: str) -> CompiledRules[Pil
         key="pillage", sources=_sources(), tables=binding.tables, encode=binding.encode,
         player=player, legal=legal, chances=chances, step=step, returns=returns, value=value,
         most=max(game.num_edges, 2 * max((len(m.options()) for m in game.actions.choices), default=0)),
-        leaf_stream=binding.leaf_stream, keep_stream=binding.keep_stream)
+        leaf_stream=binding.leaf_stream)
 
 
 def _sources() -> tuple[str, ...]:
