@@ -33,8 +33,10 @@ from typing import Any, Callable
 
 import numpy as np
 
+from ..core import compiled_random
 from ..core.capabilities import CompiledRules
 from ..core.compiled_random import mt_random, mt_restore, mt_state
+from ..core.registry import entry, is_game
 from ..core.game import Action, CHANCE, TERMINAL
 
 # node columns
@@ -298,8 +300,6 @@ def _compiled_search(rules: CompiledRules[Any]) -> Callable[..., int]:
     global _helpers_built
     import numba
 
-    from ..core import compiled_random
-
     jit = numba.njit(cache=True, nogil=True)
     names = globals()
     if not _helpers_built:
@@ -453,8 +453,6 @@ def warm(game: Any) -> None:
     game offers compiled rules, by a search of two simulations from its first decision: a
     search's argument types do not depend on the playouts or their number, so this serves every
     setting. Run once per process by whatever searches for people (the web server's workers)."""
-    from ..core.registry import entry, is_game
-
     make = entry(game.id).strength.compiled if is_game(game.id) else None
     rules = None if make is None else make(game, 1, "")
     if rules is None:
