@@ -28,7 +28,8 @@ from .solver import DEFAULT_MEMORY, SolveResult, Solver, solve
 #: million positions in about 3.4 s there)
 DEFAULT_NODES = 2_000_000
 #: MCTS simulations per move: the compiled tree's in the CPU the Python tree spent on 3,000
-#: (2.2 to 2.7 times as many on positions of 4x4 games with more than 22 lines left, docs/ai.md)
+#: (2.2 to 2.7 times as many on positions of 4x4 games with more than 22 lines left:
+#: ``bench/hard_sims.py``, docs/ai.md)
 DEFAULT_SIMS = 7000
 
 
