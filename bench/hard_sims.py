@@ -19,6 +19,7 @@ import time
 import plunder
 from plunder.agents import make_agent
 from plunder.core.chance import sample_chance
+from plunder.games.pillage.rules import PillageGame, PillageState
 
 from ai_latency import load
 from pillage_positions import start_positions
@@ -31,11 +32,12 @@ def main() -> None:
     parser.add_argument("--reps", type=int, default=2)
     args = parser.parse_args()
     game = plunder.load_game("pillage", board=args.board)
+    assert isinstance(game, PillageGame)
     positions = [s for s, _ in start_positions(game, 60, 99000)
                  if s.current_player >= 0 and not s.pending and len(s.open_lines) > 22][:10]
     for k in range(4):
         rng = random.Random(k)
-        state = game.new_initial_state()
+        state: PillageState = game.new_initial_state()
         while state.is_chance_node():
             state = state.apply(sample_chance(state, rng))
         for _ in range(k):
