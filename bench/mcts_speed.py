@@ -3,15 +3,19 @@
 Run: .venv/bin/python bench/mcts_speed.py [--sims 1000] [--positions 10] [--runs 5] [--quick]
 
 Like for like: from each position (sampled from real games of ``greedy`` against
-``random``, every ply equally likely, positions with one legal line left out) both sides
-search once with one uniformly random rollout per leaf (ours: ``mcts:playout=random``,
-the numpy kernel evaluator with leaves in batches of 32; OpenSpiel:
-``RandomRolloutEvaluator(1)``), c = 2, no tree reuse, the same number of simulations.
-Each run times both sides position by position in this process, alternating which goes
-first, in CPU time of the process. Ratio = OpenSpiel's time / ours (above 1: ours is
-faster), printed per phase as the median of the runs with their spread (min-max). The last
+``random``, every ply equally likely, positions with one legal line left out) each side
+searches once with one uniformly random rollout per leaf, c = 2, no tree reuse, the same
+number of simulations. Ours twice: the compiled tree (``mcts:playout=random``'s default where
+numba is there: leaves one at a time, the whole search compiled) and the pure search (the
+tree in Python, the numpy kernel evaluating leaves in batches of 32, ``tree=python``);
+OpenSpiel: ``MCTSBot`` with ``RandomRolloutEvaluator(1)``. Each run times the three position by
+position in this process, rotating which goes first, in CPU time of the process. Ratio =
+OpenSpiel's time / ours (above 1: ours is faster), printed per phase as the median of the runs
+with their spread (min-max), for the compiled tree and for the pure search. ``late/early`` is
+the compiled tree's least time per search late over its least early (per board). The last
 column is our default ``mcts`` (greedy playouts, margin blend, c = 1) at the same simulation
-count, timed in the first run. The load average is printed before and after.
+count, timed in the first run. The compiled code is loaded (or compiled) by a search of the
+opening before anything is timed. The load average is printed before and after.
 """
 
 from __future__ import annotations
@@ -26,6 +30,7 @@ from plunder.agents import make_agent
 from plunder.agents.mcts import MCTSAgent
 from plunder.games.pillage.evaluator import make_evaluator
 from plunder.games.pillage.rules import PillageGame
+from plunder.games.pillage.tree_rules import compiled_rules
 
 from ai_latency import load
 from pillage_positions import openspiel_state, phases
@@ -44,44 +49,60 @@ def main() -> None:
     import pyspiel
 
     print(f"load average before: {load()}; {args.sims} simulations a search, {args.positions} positions a phase, "
-          f"{args.runs} runs; CPU ms per search")
-    print(f"{'board':6} {'phase':7} {'plunder ms':>11} {'openspiel ms':>13} {'ratio':>6}  {'ratio min-max':>13}   {'default ms':>10}")
+          f"{args.runs} runs; CPU ms per search (median of the runs)")
+    print(f"{'board':6} {'phase':7} {'compiled':>9} {'pure':>7} {'openspiel':>10} {'OS/compiled':>12} "
+          f"{'min-max':>11} {'OS/pure':>8} {'min-max':>11} {'default':>8}")
     for side in (int(x) for x in args.boards.split(",")):
         game = plunder.load_game("pillage", board=f"square:{side}x{side}", contents="unit")
         assert isinstance(game, PillageGame)
         spiel = pyspiel.load_game("dots_and_boxes", {"num_rows": side, "num_cols": side})
-        like = MCTSAgent(game, sims=args.sims, c=2.0, evaluator=make_evaluator(game, 1, "random"), reuse=False)
+        rules = compiled_rules(game, 1, "random")
+        assert rules is not None, "the compiled tree needs numba"
+        compiled = MCTSAgent(game, sims=args.sims, c=2.0, evaluator=make_evaluator(game, 1, "random"), reuse=False,
+                             compiled=rules)
+        pure = MCTSAgent(game, sims=args.sims, c=2.0, evaluator=make_evaluator(game, 1, "random"), reuse=False)
         default = make_agent(f"mcts:sims={args.sims},reuse=false", game)
+        least: dict[str, float] = {}
+        # load the compiled code (numba's cache) before anything is timed
+        opening = game.new_initial_state()
+        compiled.choose(opening, random.Random(0))
+        default.choose(opening, random.Random(0))
         for phase, pairs in phases(game, args.positions, seed=7000 * side).items():
             mine = [s for s, _ in pairs]
             other = [openspiel_state(spiel, game, lines) for _, lines in pairs]
-            ours_ms, theirs_ms, default_ms, ratios = [], [], [], []
+            ms: dict[str, list[float]] = {"compiled": [], "pure": [], "openspiel": []}
+            default_ms = 0.0
             for run in range(args.runs):
-                a = b = d = 0.0
+                spent = dict.fromkeys(ms, 0.0)
                 for i, (s, t) in enumerate(zip(mine, other)):
-                    bot = pyspiel.MCTSBot(spiel, pyspiel.RandomRolloutEvaluator(1, run * 1000 + i), 2.0,
-                                          args.sims, 1000, False, run * 1000 + i, False)
-                    for which in ((0, 1) if (run + i) % 2 else (1, 0)):
+                    seed = run * 1000 + i
+                    bot = pyspiel.MCTSBot(spiel, pyspiel.RandomRolloutEvaluator(1, seed), 2.0, args.sims, 1000, False,
+                                          seed, False)
+                    sides = list(ms)
+                    turn = (run + i) % 3
+                    for which in sides[turn:] + sides[:turn]:
                         start = time.process_time()
-                        if which == 0:
-                            like.choose(s, random.Random(run * 1000 + i))
-                            a += time.process_time() - start
-                        else:
+                        if which == "openspiel":
                             bot.step(t)
-                            b += time.process_time() - start
+                        else:
+                            (compiled if which == "compiled" else pure).choose(s, random.Random(seed))
+                        spent[which] += time.process_time() - start
                     if run == 0:
                         start = time.process_time()
                         default.choose(s, random.Random(i))
-                        d += time.process_time() - start
-                n = len(mine)
-                ours_ms.append(a / n * 1000)
-                theirs_ms.append(b / n * 1000)
-                if run == 0:
-                    default_ms.append(d / n * 1000)
-                ratios.append(b / a)
-            print(f"{side}x{side:<4} {phase:7} {statistics.median(ours_ms):11.1f} {statistics.median(theirs_ms):13.1f} "
-                  f"{statistics.median(ratios):6.2f}  {min(ratios):6.2f}-{max(ratios):<6.2f}   {default_ms[0]:10.1f}",
-                  flush=True)
+                        default_ms += time.process_time() - start
+                for which, total in spent.items():
+                    ms[which].append(total / len(mine) * 1000)
+            theirs = ms["openspiel"]
+            to_compiled = [b / a for a, b in zip(ms["compiled"], theirs)]
+            to_pure = [b / a for a, b in zip(ms["pure"], theirs)]
+            least[phase] = min(ms["compiled"])
+            print(f"{side}x{side:<4} {phase:7} {statistics.median(ms['compiled']):9.2f} {statistics.median(ms['pure']):7.1f} "
+                  f"{statistics.median(theirs):10.2f} {statistics.median(to_compiled):12.2f} "
+                  f"{min(to_compiled):5.2f}-{max(to_compiled):<5.2f} {statistics.median(to_pure):8.2f} "
+                  f"{min(to_pure):5.2f}-{max(to_pure):<5.2f} {default_ms / len(mine) * 1000:8.1f}", flush=True)
+        if "early" in least and "late" in least:
+            print(f"{side}x{side} compiled late/early (least ms per search): {least['late'] / least['early']:.2f}")
     print(f"load average after: {load()}")
 
 

@@ -50,7 +50,7 @@ def test_same_seed_same_choices() -> None:
 
 def test_tree_is_reused_between_moves() -> None:
     game = plunder.load_game("pillage", board="square:2x2", contents="unit")
-    agent = make_agent("mcts:sims=300", game)
+    agent = make_agent("mcts:sims=300,tree=python", game)  # the tree in Python: its nodes are objects
     assert isinstance(agent, MCTSAgent)
     state = game.new_initial_state()
     rng = random.Random(1)

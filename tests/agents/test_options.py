@@ -51,12 +51,12 @@ def test_a_cut_budget_shrinks_the_counts_and_starts_the_exact_search_later() -> 
     pillage, hubs = load_game("pillage"), load_game("hubs")
     # a sixty-fourth: six halvings, so the solver takes over six lines later
     spec, words = scaled_spec("hard", pillage, 1 / 64)
-    assert spec == "hard:sims=46,nodes=1562,endgame=16"
-    assert words == ("46 of its 3,000 simulations and 1,562 of its 100,000 positions, "
+    assert spec == "hard:sims=109,nodes=1562,endgame=16"
+    assert words == ("109 of its 7,000 simulations and 1,562 of its 100,000 positions, "
                      "with its exact search from 16 moves before the end instead of 22")
     make_agent(spec, pillage)  # a spec the agent accepts
     # options given keep their place; a solver from 3 lines left never goes below 0
-    assert scaled_spec("hard:endgame=3", pillage, 1 / 16)[0] == "hard:endgame=0,sims=187,nodes=6250"
+    assert scaled_spec("hard:endgame=3", pillage, 1 / 16)[0] == "hard:endgame=0,sims=437,nodes=6250"
     # an agent with no exact search has only its simulations cut; a whole budget cuts nothing
     assert scaled_spec("hard", hubs, 0.5)[1] == "48 of its 96 simulations"
     assert scaled_spec("hard", pillage, 1.0) == ("hard", "")

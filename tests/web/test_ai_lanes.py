@@ -259,11 +259,16 @@ def test_a_worker_warms_every_game_that_asks(monkeypatch: pytest.MonkeyPatch) ->
         return replace(found, strength=replace(found.strength, warm=lambda: called.append(game_id)))
 
     monkeypatch.setattr(thinking, "entry", entry_with_counter)
+    trees: list[str] = []
+    monkeypatch.setattr(thinking.tree, "warm", lambda game: trees.append(game.id))
     assert thinking.warm() == os.getpid()
     assert called == ids[:-1] and len(called) >= 4
+    # the compiled MCTS tree is warmed for the games with compiled rules
+    assert trees == [g for g in ids if entry(g).strength.compiled is not None] and "pillage" in trees
     # the quick levels' worker imports the games and prepares nothing
     called.clear()
-    assert thinking.warm(searches=False) == os.getpid() and called == []
+    trees.clear()
+    assert thinking.warm(searches=False) == os.getpid() and called == [] and trees == []
 
 
 # ---- budgets that shrink while other games wait ----
@@ -345,12 +350,12 @@ def test_a_reply_searched_with_less_says_so(monkeypatch: pytest.MonkeyPatch, tmp
     monkeypatch.setattr(thinking, "agent_for", agent_for)
     got, log = run_apart(_busy_reply(f"sqlite:///{tmp_path / 'plunder.db'}"))
     notice = next(m for m in got if m["type"] == "notice")
-    words = ("the server was busy, so the hard AI searched 750 of its 3,000 simulations and 25,000 of its 100,000 "
+    words = ("the server was busy, so the hard AI searched 1,750 of its 7,000 simulations and 25,000 of its 100,000 "
              "positions, with its exact search from 20 moves before the end instead of 22")
     assert notice["message"] == f"T{words[1:]}."
     assert sum(words in text for text in log) == 1
     # the worker built the agent with the cut budget
-    assert specs and all(s == "hard:sims=750,nodes=25000,endgame=20" for s in specs)
+    assert specs and all(s == "hard:sims=1750,nodes=25000,endgame=20" for s in specs)
 
 
 def test_the_coachs_positions_never_queue_in_front_of_ai_moves() -> None:

@@ -23,7 +23,7 @@ import time
 from typing import Any, Generic, Sequence
 
 from ..core.agent import Agent, AgentFactory, AgentOptions, Appraisal, Evaluator
-from ..core.capabilities import S
+from ..core.capabilities import CompiledRules, S
 from ..core.chance import sample_chance
 from ..core.errors import ParameterError
 from ..core.game import CHANCE, TERMINAL, Action, Game
@@ -32,6 +32,7 @@ from ..core.declaration import Declaration
 from ..core.registry import GameEntry, entry, is_game
 from .confidence import judged
 from .improve import RootSearch
+from .tree import CompiledTree
 
 #: visits a root move needs before the hint gives its value an interval rather than calling it a guess
 SURE_VISITS = 30
@@ -188,7 +189,8 @@ class MCTSAgent(Generic[S]):
     name = "mcts"
 
     def __init__(self, game: Game, sims: int | None = 1000, seconds: float | None = None, c: float = 1.0,
-                 evaluator: Evaluator[S] | None = None, reuse: bool = True, batch: int | None = None) -> None:
+                 evaluator: Evaluator[S] | None = None, reuse: bool = True, batch: int | None = None,
+                 compiled: CompiledRules[S] | None = None) -> None:
         self.game = game
         self.seats = game.num_players
         self.sims = sims
@@ -199,6 +201,9 @@ class MCTSAgent(Generic[S]):
         self.reuse = reuse
         self.batch = batch or self.evaluator.batch
         self.root: Node[S] | None = None
+        #: the compiled tree, searching every position the game's compiled rules hold (with
+        #: leaves one at a time: the pure search with ``batch=1``, bit for bit)
+        self.tree = None if compiled is None else CompiledTree(compiled, self.seats, c, reuse, game.max_game_length)
 
     def _find(self, state: S) -> Node[S]:
         """The subtree for ``state`` if the kept tree holds it within a few plies, else a new root."""
@@ -301,22 +306,31 @@ class MCTSAgent(Generic[S]):
         rows = [(a, c.visits, c.mean(seat)) for a, c in root.children.items()]
         return sorted(rows, key=lambda r: (-r[1], -r[2]))
 
+    def rank(self, state: S, rng: random.Random) -> list[tuple[Action, int, float]]:
+        """Search ``state`` (in the compiled tree where it holds the position) and rank the root
+        actions as :meth:`ranked` does."""
+        if self.tree is not None:
+            rows = self.tree.ranked(state, rng, self.sims, self.seconds)
+            if rows is not None:
+                return rows
+        return self.ranked(self.search(state, rng))
+
     def analyse(self, state: S, rng: random.Random) -> list[tuple[Action, str]]:
         """Root actions, best first, each with its estimated result for the mover in words."""
         # returns lie in [-1, 1], so a mean v bounds their spread by sqrt(1 - v^2); under
         # SURE_VISITS visits the value is called a guess
         return [(a, judged(v, math.sqrt(max(0.0, 1 - v * v)), n, "visit", SURE_VISITS))
-                for a, n, v in self.ranked(self.search(state, rng))]
+                for a, n, v in self.rank(state, rng)]
 
     def appraise(self, state: S, rng: random.Random) -> list[Appraisal]:
         """Root actions, most visited first, each with its mean return for the mover."""
-        return [Appraisal(a, v, n) for a, n, v in self.ranked(self.search(state, rng))]
+        return [Appraisal(a, v, n) for a, n, v in self.rank(state, rng)]
 
     def choose(self, state: S, rng: random.Random) -> Action:
         """The most visited action after searching from ``state``."""
         if len(state.legal_actions()) == 1:
             return state.legal_actions()[0]
-        return self.ranked(self.search(state, rng))[0][0]
+        return self.rank(state, rng)[0][0]
 
 
 #: the options of ``mcts`` (``plunder list`` shows them)
@@ -336,6 +350,9 @@ MCTS_PARAMS = (
           choices=("returns", "score")),
     Param("reuse", "true", parse_bool, "keep the tree between moves"),
     Param("batch", "auto", parse_or("auto", parse_int(1)), "leaves per evaluator call (auto: the evaluator's)"),
+    Param("tree", "auto", parse_choice(("auto", "python")),
+          "auto: the compiled tree (leaves one at a time) where the game offers compiled rules for eval=fast; "
+          "python: the tree in Python", choices=("auto", "python")),
     Param("root", "none", parse_or("none", str), "search at the root only, over this agent's rollouts (a fast agent)"),
     Param("z", "2", parse_real(0), "with root=: standard errors a move must gain over the base move to replace it"),
 )
@@ -384,8 +401,12 @@ def _make_mcts(game: Game, options: AgentOptions) -> "MCTSAgent[Any] | RootSearc
         raise ParameterError(f"mcts eval={kind!r} is not one of fast, random, {', '.join(game_entry.strength.agents)}")
     if base is not None:
         return RootSearch(base, evaluator, sims=sims, seconds=seconds, z=options["z"], candidates=game_entry.strength.candidates)
+    compiled = None
+    if kind == "fast" and options["tree"] == "auto" and game_entry.strength.compiled is not None:
+        playout = options["playout"]
+        compiled = game_entry.strength.compiled(game, rollouts, "" if playout == "auto" else playout)
     return MCTSAgent(game, sims=sims, seconds=seconds, c=options["c"], evaluator=evaluator, reuse=options["reuse"],
-                     batch=options["batch"])
+                     batch=options["batch"], compiled=compiled)
 
 
 #: ``mcts``: every game has it

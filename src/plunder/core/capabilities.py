@@ -16,7 +16,8 @@ Presentation    pitch, how-to-play text and web sections,       ``plunder rules`
                 score taken apart                               logs and verdicts
 Strength        the game's own agents, level overrides, the     ``--vs greedy``, the levels,
                 hint agent, search candidates, a fast leaf      hints, ``mcts eval=fast``,
-                evaluator, an exact solver                      ``plunder solve``
+                evaluator, an exact solver, compiled rules      ``plunder solve``, the
+                                                                compiled MCTS tree
 Speed           a one-game and a many-games fast path           ``plunder simulate`` and the
                                                                 lab at full speed
 Client          the game's own web files, its game page's       its own controls on the web
@@ -142,6 +143,51 @@ class SolveHook(Protocol[S_contra]):
 
 
 @dataclass(frozen=True)
+class CompiledRules(Generic[S]):
+    """A game's rules and leaf values as numba-compiled functions over positions held in
+    ``int64`` arrays: what the compiled MCTS tree (:mod:`plunder.agents.tree`) needs to search
+    with no Python per simulation. Made for one game and one setting of the leaf values
+    (:attr:`Strength.compiled`); ``docs/new-game.md`` says what each function must do.
+
+    Every compiled function takes the position's array ``state`` and :attr:`tables`; actions
+    are ``int64`` codes of the game's own choosing. ``stream`` arrays are random streams of
+    :mod:`plunder.core.compiled_random`: ``tree`` the search's Mersenne Twister (the pure
+    search's ``random.Random``), ``leaf`` :attr:`leaf_stream`'s words.
+    """
+
+    #: names this game's search in numba's cache (the game id and its settings' shape)
+    key: str
+    #: the files whose code the functions compile: the cached search is keyed on their contents
+    sources: tuple[str, ...]
+    #: ``tables(state)``: the constant arrays every function is handed (board, contents,
+    #: settings) as a tuple, the same object for positions of one deal; ``None`` for a
+    #: position the compiled rules do not hold (the pure search plays it)
+    tables: Callable[[S], tuple[Any, ...] | None]
+    #: ``encode(state)``: the position as a 1-d ``int64`` array, equal arrays for equal states
+    encode: Callable[[S], Any]
+    #: compiled ``player(state, tables)``: the seat to move, ``CHANCE`` or ``TERMINAL``
+    player: Callable[..., int]
+    #: compiled ``legal(state, tables, out)``: the legal actions' codes into ``out`` (length
+    #: :attr:`most`), in the order of ``legal_actions()``; returns how many
+    legal: Callable[..., int]
+    #: compiled ``chances(state, tables, out)``: at a chance node, each legal action's
+    #: probability into ``out`` in the same order; returns how many
+    chances: Callable[..., int]
+    #: compiled ``step(state, action, tables, out)``: the position after ``action`` into ``out``
+    step: Callable[..., None]
+    #: compiled ``returns(state, tables, out)``: a finished position's returns into ``out``
+    returns: Callable[..., None]
+    #: compiled ``value(state, tables, tree, leaf, out)``: a leaf's value per seat into ``out``
+    #: (the game's evaluator's: its playouts, drawing from the streams as the evaluator does)
+    value: Callable[..., None]
+    #: most legal actions any position has
+    most: int
+    #: ``leaf_stream(rng)``: the leaf stream's words for a search drawing with ``rng``, which the
+    #: search moves on in place (an empty array when :attr:`value` draws only from the tree's stream)
+    leaf_stream: Callable[[random.Random], Any]
+
+
+@dataclass(frozen=True)
 class Strength(Generic[S, A]):
     """How a game plays well: its own agents and the knowledge searches use. ``random``,
     ``mcts`` and the levels ``easy``/``medium``/``hard`` come with every game
@@ -164,6 +210,10 @@ class Strength(Generic[S, A]):
     #: ``evaluator(game, rollouts, playout)``: a fast leaf evaluator for ``mcts`` (``eval=fast``);
     #: ``playout`` names the playouts it plays ("" for its default), a bad name is a ParameterError
     evaluator: Callable[[Game[Any], int, str], Evaluator[S]] | None = None
+    #: ``compiled(game, rollouts, playout)``: the game's rules compiled for the MCTS tree, its
+    #: leaves valued as :attr:`evaluator` values them with these settings; ``None`` where it
+    #: cannot (no numba, or a playout it has not compiled), and the search then plays in Python
+    compiled: Callable[[Game[Any], int, str], CompiledRules[S] | None] | None = None
     #: ``solve(state, time_limit, memory)``: the position solved exactly (``plunder solve``)
     solve: SolveHook[S] | None = None
     #: ``warm()``: prepare once per process what the game's searches compile or load on first

@@ -32,10 +32,10 @@ from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Any, Callable, TypeVar
 
-from ..agents import make_agent, scaled_spec
+from ..agents import make_agent, scaled_spec, tree
 from ..core.agent import Agent
 from ..core.game import State
-from ..core.registry import entry, game_ids
+from ..core.registry import entry, game_ids, load_game
 from ..advice import advice
 from ..analysis.value import Task, Valuation, value_task
 from ..match import decision_rng, hint_rng
@@ -141,13 +141,16 @@ def start_worker(server_pid: int, niceness: int = WORKER_NICENESS) -> None:
 
 def warm(searches: bool = True) -> int:
     """Import the games and, for a worker that runs ``searches``, let each game prepare what its
-    searches compile or load on first use (``ENTRY.strength.warm``): run once per worker at
+    searches compile or load on first use (``ENTRY.strength.warm``, and the compiled MCTS tree of
+    a game with compiled rules): run once per worker at
     start so the first AI move of a game does not wait for either. The quick levels' worker
     prepares nothing: a compiler's runtime would take memory it never uses."""
     for game_id in game_ids():
         prepare = entry(game_id).strength.warm
         if searches and prepare is not None:
             prepare()
+        if searches and entry(game_id).strength.compiled is not None:
+            tree.warm(load_game(game_id))
     return os.getpid()
 
 

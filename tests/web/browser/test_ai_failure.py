@@ -99,11 +99,11 @@ def test_a_failing_ai_is_told_and_the_game_goes_on(page: Page, failing_server: s
 def test_a_busy_server_says_its_ai_searched_less(page: Page, busy_server: str, tmp_path: Path) -> None:
     first_move_against_hard(page, busy_server)
     page.wait_for_function("() => document.getElementById('message').textContent.includes('busy')")
-    assert page.inner_text("#message") == ("The server was busy, so the hard AI searched 750 of its 3,000 "
+    assert page.inner_text("#message") == ("The server was busy, so the hard AI searched 1,750 of its 7,000 "
                                            "simulations and 25,000 of its 100,000 positions, with its exact "
                                            "search from 20 moves before the end instead of 22.")
     assert wait_turn(page) or page.locator("#result").is_visible()
-    assert any("the server was busy, so the hard ai searched 750 of its 3,000 simulations" in t.lower()
+    assert any("the server was busy, so the hard ai searched 1,750 of its 7,000 simulations" in t.lower()
                for t in page.eval_on_selector_all("#log li", "els => els.map(e => e.textContent)"))
     screenshot(page, "ai-busy", tmp_path)
     page.set_viewport_size(PHONE)

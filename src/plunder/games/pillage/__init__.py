@@ -19,6 +19,7 @@ from .render import render
 from .rules import PillageGame, PillageState
 from .solver import SOLVER
 from .svg import svg
+from .tree_rules import compiled_rules
 from .stats import PillageObserver
 from .plausibility import plausibility
 from . import puzzles
@@ -36,6 +37,7 @@ ENTRY: GameEntry[PillageState, PillageAction] = GameEntry(
         agents={"greedy": GREEDY, "solver": SOLVER, "pillage-hard": HARD},
         levels={"hard": "pillage-hard"},
         evaluator=make_evaluator,
+        compiled=compiled_rules,
         solve=solve_state,
         warm=compiled.warm,
     ),

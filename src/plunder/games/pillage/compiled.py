@@ -72,17 +72,18 @@ def _build() -> Callable[..., None]:
     import numba
 
     jit = numba.njit(cache=True, nogil=True)
-    # the stepper calls ``_chain_sizes`` by its global name, which numba resolves when it
-    # compiles: bind that name to the compiled helper first
+    # the stepper calls ``_policy_step`` and it ``_chain_sizes`` by their global names, which
+    # numba resolves when it compiles: bind those names to the compiled helpers first
     globals()["_chain_sizes"] = jit(_chain_sizes)
+    globals()["_policy_step"] = jit(_policy_step)
     return jit(_policy_rows)
 
 
-def _chain_sizes(missing: Any, undrawn: Any, box_edges: Any, box_nbr: Any, nb: int, comp: Any, size: Any) -> None:
+def _chain_sizes(missing: Any, undrawn: Any, box_edges: Any, box_nbr: Any, nb: int, comp: Any, size: Any,
+                 stack: Any) -> None:
     """Label each box two lines from closing with its chain (boxes joined by undrawn lines),
     and count each chain's boxes: ``comp[b]`` is the chain's least box (``nb`` for other
-    boxes), ``size[c]`` its box count (0 for ``nb``)."""
-    stack = np.empty(nb, dtype=np.int64)
+    boxes), ``size[c]`` its box count (0 for ``nb``); ``stack`` (``nb`` long at least) is scratch."""
     for b in range(nb + 1):
         comp[b] = nb
         size[b] = 0
@@ -117,57 +118,72 @@ def _policy_rows(undrawn: Any, missing: Any, edge_boxes: Any, box_edges: Any, bo
     nb = box_edges.shape[0]
     comp = np.empty(nb + 1, dtype=np.int64)
     size = np.empty(nb + 1, dtype=np.int64)
-    # per line at one step: 0 drawn, 1 closes a box, 2 safe (every box it borders lacks three
-    # or more), 3 neither
+    stack = np.empty(nb + 1, dtype=np.int64)
     kind = np.empty(e_count, dtype=np.int8)
     for r in range(n):
         for t in range(noise.shape[0]):
-            any_undrawn = False
-            any_capture = False
-            any_safe = False
-            for e in range(e_count):
-                if not undrawn[r, e]:
-                    kind[e] = 0
-                    continue
-                any_undrawn = True
-                m0 = missing[r, edge_boxes[e, 0]]
-                m1 = missing[r, edge_boxes[e, 1]]
-                if m0 == 1 or m1 == 1:
-                    kind[e] = 1
-                    any_capture = True
-                elif m0 > 2 and m1 > 2:
-                    kind[e] = 2
-                    any_safe = True
-                else:
-                    kind[e] = 3
-            if not any_undrawn:
+            pick = _policy_step(undrawn[r], missing[r], edge_boxes, box_edges, box_nbr, noise[t, r], capture_first,
+                                kind, comp, size, stack)
+            if pick < 0:
                 break
-            forced = capture_first and not any_capture and not any_safe
-            if forced:
-                _chain_sizes(missing[r], undrawn[r], box_edges, box_nbr, nb, comp, size)
-            # the first line of the highest score, as numpy's argmax picks it
-            pick = -1
-            best = -1.0
-            for e in range(e_count):
-                k = kind[e]
-                if k == 0:
-                    continue
-                u = noise[t, r, e]
-                if capture_first and k == 1:
-                    score = 2.0 + u
-                elif k == 2:
-                    score = 1.0 + u
-                elif forced:
-                    a = comp[edge_boxes[e, 0]]
-                    b = comp[edge_boxes[e, 1]]
-                    gifts = size[a] + (0 if a == b else size[b])
-                    score = 1 - (gifts + u) / (nb + 2)
-                else:
-                    score = u
-                if pick < 0 or score > best:
-                    pick = e
-                    best = score
             keys[r, pick] = t
-            undrawn[r, pick] = False
-            missing[r, edge_boxes[pick, 0]] -= 1
-            missing[r, edge_boxes[pick, 1]] -= 1
+
+
+def _policy_step(undrawn: Any, missing: Any, edge_boxes: Any, box_edges: Any, box_nbr: Any, noise: Any,
+                 capture_first: bool, kind: Any, comp: Any, size: Any, stack: Any) -> int:
+    """One step of one playout (:func:`_policy_rows`): the line drawn, -1 when none is left;
+    ``undrawn`` and ``missing`` (the row's) are updated. ``noise[e]`` is line ``e``'s
+    tie-breaking draw, read for undrawn lines only; ``kind``, ``comp``, ``size`` and ``stack`` are
+    scratch."""
+    e_count = undrawn.shape[0]
+    nb = box_edges.shape[0]
+    # per line: 0 drawn, 1 closes a box, 2 safe (every box it borders lacks three or more), 3 neither
+    any_undrawn = False
+    any_capture = False
+    any_safe = False
+    for e in range(e_count):
+        if not undrawn[e]:
+            kind[e] = 0
+            continue
+        any_undrawn = True
+        m0 = missing[edge_boxes[e, 0]]
+        m1 = missing[edge_boxes[e, 1]]
+        if m0 == 1 or m1 == 1:
+            kind[e] = 1
+            any_capture = True
+        elif m0 > 2 and m1 > 2:
+            kind[e] = 2
+            any_safe = True
+        else:
+            kind[e] = 3
+    if not any_undrawn:
+        return -1
+    forced = capture_first and not any_capture and not any_safe
+    if forced:
+        _chain_sizes(missing, undrawn, box_edges, box_nbr, nb, comp, size, stack)
+    # the first line of the highest score, as numpy's argmax picks it
+    pick = -1
+    best = -1.0
+    for e in range(e_count):
+        k = kind[e]
+        if k == 0:
+            continue
+        u = noise[e]
+        if capture_first and k == 1:
+            score = 2.0 + u
+        elif k == 2:
+            score = 1.0 + u
+        elif forced:
+            a = comp[edge_boxes[e, 0]]
+            b = comp[edge_boxes[e, 1]]
+            gifts = size[a] + (0 if a == b else size[b])
+            score = 1 - (gifts + u) / (nb + 2)
+        else:
+            score = u
+        if pick < 0 or score > best:
+            pick = e
+            best = score
+    undrawn[pick] = False
+    missing[edge_boxes[pick, 0]] -= 1
+    missing[edge_boxes[pick, 1]] -= 1
+    return pick

@@ -19,7 +19,7 @@ from typing import cast
 from ...core.agent import Agent, AgentFactory, AgentOptions, Analyst, Appraisal, Appraiser
 from ...core.errors import SearchLimitError
 from ...core.game import Game
-from ...core.params import Param, parse_int, parse_or, parse_real
+from ...core.params import Param, parse_choice, parse_int, parse_or, parse_real
 from .actions import PillageAction
 from .rules import PillageState
 from .solver import DEFAULT_MEMORY, SolveResult, Solver, solve
@@ -37,6 +37,10 @@ DEFAULT_NODES = 100_000
 #: a move's budget buys a third as many positions of valued boxes (a 3x3 board of random
 #: contents needed 2.0 million and more from 22 lines left: 20 s)
 VALUED_COST = 3
+#: MCTS simulations per move: the compiled tree's in the CPU the Python tree spent on 3,000
+#: (2.2 to 2.7 times as many on positions of 4x4 games with more than 22 lines left:
+#: ``bench/hard_sims.py``, docs/ai.md)
+DEFAULT_SIMS = 7000
 
 
 class HardAgent:
@@ -107,19 +111,23 @@ def make_hard(game: Game, options: AgentOptions) -> HardAgent:
     """``hard`` for Pillage: MCTS with ``sims`` simulations (greedy playouts, ``rollouts`` a
     leaf), the solver from ``endgame`` lines left, within ``nodes`` positions (and
     ``seconds``, if set)."""
-    search = options.agent(f"mcts:sims={options['sims']},eval=fast,playout=greedy,rollouts={options['rollouts']}")
+    search = options.agent(f"mcts:sims={options['sims']},eval=fast,playout=greedy,rollouts={options['rollouts']},"
+                           f"tree={options['tree']}")
     return HardAgent(search, endgame=options["endgame"], nodes=options["nodes"], seconds=options["seconds"])
 
 
 #: ``pillage-hard``: the ``hard`` level of Pillage
 HARD = AgentFactory(make_hard, "MCTS in the opening, the exact solver near the end", (
-    Param("sims", "3000", parse_int(1), "MCTS simulations per move"),
+    Param("sims", str(DEFAULT_SIMS), parse_int(1), "MCTS simulations per move"),
     Param("rollouts", "4", parse_int(1), "greedy playouts per MCTS leaf"),
     Param("endgame", "22", parse_int(0), "lines left from which the solver plays"),
     Param("nodes", str(DEFAULT_NODES), parse_int(1),
           f"solver positions per move before the search plays instead (a {VALUED_COST}rd of them on valued boxes)"),
     Param("seconds", "none", parse_or("none", parse_real(0, above=True)),
           "also stop the solver after this many seconds (games then depend on the machine)"),
+    Param("tree", "auto", parse_choice(("auto", "python")),
+          "the search's tree: auto (compiled where numba is there) or python (the hard of before the compiled "
+          "tree, with sims=3000)", choices=("auto", "python")),
 ))
 
 

@@ -1,0 +1,197 @@
+"""Python's and numpy's random streams reproduced in compiled code, draw for draw.
+
+A compiled search must take the same random numbers as the pure search it stands for, or
+the two cannot be tested equal: the pure MCTS tree draws from a ``random.Random`` (Python's
+Mersenne Twister) and Pillage's playouts from a ``numpy.random.Generator`` (PCG64). The
+functions here are those generators' steps written so numba compiles them, over their states
+held in arrays: :func:`mt_state` copies a ``random.Random``'s state out, :func:`mt_restore`
+writes it back after the compiled code has drawn, and :func:`pcg_state` copies a PCG64
+generator's out (the compiled code then moves those words on in place).
+``tests/core/test_compiled_random.py`` checks every draw against the generators themselves.
+
+The functions are plain Python until :func:`compiled` compiles them (numba is imported
+then, not with this module); compiled code calls them by their global names, which
+:func:`compiled` binds to the compiled versions. Their compiled code is cached on disk.
+"""
+
+from __future__ import annotations
+
+import random
+from types import SimpleNamespace
+from typing import Any
+
+import numpy as np
+
+#: the Mersenne Twister's state: 624 words, then the index of the next word
+MT_WORDS = 625
+_N = 624
+_M = 397
+
+
+def mt_state(rng: random.Random) -> np.ndarray:
+    """``rng``'s Mersenne Twister state as an array of :data:`MT_WORDS` ``uint32`` words."""
+    return np.array(rng.getstate()[1], dtype=np.uint32)
+
+
+def mt_restore(rng: random.Random, state: np.ndarray) -> None:
+    """Set ``rng`` to the state ``state`` holds (after compiled code drew from it)."""
+    # the version and the Gaussian draw kept as ``getstate`` gives them, without building its tuple
+    rng.setstate((3, tuple(state.tolist()), vars(rng).get("gauss_next")))
+
+
+_MASK64 = (1 << 64) - 1
+
+
+def pcg_state(gen: np.random.Generator, jumps: int = 0) -> np.ndarray:
+    """A PCG64 generator's state as ``uint64`` words: state high, low, increment high, low; then,
+    for ``k`` = 1 .. ``jumps``, the multiplier and the addend (high, low each) that move the
+    state ``k`` draws on at once (:func:`pcg_ahead`; listing them compiles the stream functions)."""
+    inner = gen.bit_generator.state["state"]
+    s, inc = inner["state"], inner["inc"]
+    words = np.zeros(4 + 4 * jumps, dtype=np.uint64)
+    words[:4] = (s >> 64, s & _MASK64, inc >> 64, inc & _MASK64)
+    if jumps:
+        compiled().pcg_jumps(words)
+    return words
+
+
+def mt_next(state: Any) -> Any:
+    """The next 32-bit word of the Mersenne Twister in ``state`` (genrand_uint32)."""
+    i = state[_N]
+    if i >= _N:
+        upper = np.uint32(0x80000000)
+        lower = np.uint32(0x7FFFFFFF)
+        matrix = np.uint32(0x9908B0DF)
+        for k in range(_N):
+            y = (state[k] & upper) | (state[(k + 1) % _N] & lower)
+            v = state[(k + _M) % _N] ^ (y >> np.uint32(1))
+            if y & np.uint32(1):
+                v ^= matrix
+            state[k] = v
+        i = 0
+    y = state[i]
+    state[_N] = i + 1
+    y ^= y >> np.uint32(11)
+    y ^= (y << np.uint32(7)) & np.uint32(0x9D2C5680)
+    y ^= (y << np.uint32(15)) & np.uint32(0xEFC60000)
+    y ^= y >> np.uint32(18)
+    return y
+
+
+def mt_random(state: Any) -> float:
+    """``random.Random.random()``: a double in [0, 1) from two words."""
+    a = mt_next(state) >> np.uint32(5)
+    b = mt_next(state) >> np.uint32(6)
+    return (a * 67108864.0 + b) * (1.0 / 9007199254740992.0)
+
+
+def mt_below(state: Any, n: int) -> int:
+    """``random.Random._randbelow(n)`` for ``0 < n < 2**32``: what ``choice`` of ``n`` items picks."""
+    k = 0
+    while (1 << k) <= n:
+        k += 1
+    shift = np.uint32(32 - k)
+    r = int(mt_next(state) >> shift)
+    while r >= n:
+        r = int(mt_next(state) >> shift)
+    return r
+
+
+def _mul_high(a: Any, b: Any) -> Any:
+    """The high 64 bits of the 128-bit product of two 64-bit words."""
+    mask = np.uint64(0xFFFFFFFF)
+    s32 = np.uint64(32)
+    a_lo, a_hi = a & mask, a >> s32
+    b_lo, b_hi = b & mask, b >> s32
+    lo_lo = a_lo * b_lo
+    hi_lo = a_hi * b_lo
+    lo_hi = a_lo * b_hi
+    hi_hi = a_hi * b_hi
+    cross = (lo_lo >> s32) + (hi_lo & mask) + lo_hi
+    return hi_hi + (hi_lo >> s32) + (cross >> s32)
+
+
+def _pcg_output(hi: Any, lo: Any) -> float:
+    """The double a PCG64 state gives (XSL-RR, then 53 bits)."""
+    x = hi ^ lo
+    rot = hi >> np.uint64(58)
+    out = (x >> rot) | (x << ((np.uint64(64) - rot) & np.uint64(63)))
+    return float(out >> np.uint64(11)) * (1.0 / 9007199254740992.0)
+
+
+def _pcg_move(words: Any, mul_hi: Any, mul_lo: Any, add_hi: Any, add_lo: Any) -> None:
+    """state = state * mul + add, modulo 2**128."""
+    s_hi, s_lo = words[0], words[1]
+    hi = _mul_high(s_lo, mul_lo) + s_hi * mul_lo + s_lo * mul_hi
+    lo = s_lo * mul_lo
+    new_lo = lo + add_lo
+    carry = np.uint64(1) if new_lo < lo else np.uint64(0)
+    words[0] = hi + add_hi + carry
+    words[1] = new_lo
+
+
+def pcg_jumps(words: Any) -> None:
+    """Fill the jumps after the first four words: jump ``k`` multiplies by the multiplier to the
+    ``k``-th power and adds the increment times the sum of its lower powers."""
+    mul_hi = np.uint64(0x2360ED051FC65DA4)
+    mul_lo = np.uint64(0x4385DF649FCCF645)
+    for k in range(1, (words.shape[0] - 4) // 4 + 1):
+        row = 4 * k
+        if k == 1:
+            words[row], words[row + 1], words[row + 2], words[row + 3] = mul_hi, mul_lo, words[2], words[3]
+            continue
+        prev = row - 4
+        # (A, C) -> (A * M, C * M + inc): the state's step applied to the previous jump's terms
+        a_hi, a_lo, c_hi, c_lo = words[prev], words[prev + 1], words[prev + 2], words[prev + 3]
+        words[row] = _mul_high(a_lo, mul_lo) + a_hi * mul_lo + a_lo * mul_hi
+        words[row + 1] = a_lo * mul_lo
+        lo = c_lo * mul_lo
+        new_lo = lo + words[3]
+        carry = np.uint64(1) if new_lo < lo else np.uint64(0)
+        words[row + 2] = _mul_high(c_lo, mul_lo) + c_hi * mul_lo + c_lo * mul_hi + words[2] + carry
+        words[row + 3] = new_lo
+
+
+def pcg_random(words: Any) -> float:
+    """``numpy.random.Generator(PCG64).random()``: step the 128-bit LCG, output XSL-RR, keep 53 bits."""
+    _pcg_move(words, np.uint64(0x2360ED051FC65DA4), np.uint64(0x4385DF649FCCF645), words[2], words[3])
+    return _pcg_output(words[0], words[1])
+
+
+def pcg_skip(words: Any, k: int) -> None:
+    """Move the state ``k`` draws on, by the jumps :func:`pcg_state` listed (as many as it takes)."""
+    jumps = (words.shape[0] - 4) // 4
+    while k > 0:
+        j = min(k, jumps)
+        row = 4 * j
+        _pcg_move(words, words[row], words[row + 1], words[row + 2], words[row + 3])
+        k -= j
+
+
+def pcg_ahead(words: Any, k: int) -> float:
+    """The ``k``-th next draw (``k`` >= 1), the ``k - 1`` before it skipped: one jump instead of
+    ``k`` steps when ``k`` is within the listed jumps."""
+    pcg_skip(words, k)
+    return _pcg_output(words[0], words[1])
+
+
+_compiled: SimpleNamespace | None = None
+
+
+def compiled() -> SimpleNamespace:
+    """The stream functions compiled (or loaded from numba's cache), by name: ``mt_next``,
+    ``mt_random``, ``mt_below``, ``pcg_random``, ``pcg_skip``, ``pcg_ahead``. Raises ImportError
+    without numba."""
+    global _compiled
+    if _compiled is None:
+        import numba
+
+        jit = numba.njit(cache=True, nogil=True)
+        # each calls the others by global name, which numba resolves when it compiles: bind
+        # the names to the compiled functions first
+        names = ("mt_next", "mt_random", "mt_below", "_mul_high", "_pcg_output", "_pcg_move", "pcg_random", "pcg_skip",
+                 "pcg_ahead", "pcg_jumps")
+        done = {name: jit(globals()[name]) for name in names}
+        globals().update(done)
+        _compiled = SimpleNamespace(**done)
+    return _compiled
