@@ -21,12 +21,31 @@ plays.
 from __future__ import annotations
 
 import os
-from typing import Any, Callable
+from typing import Any, Callable, TypeVar
 
 import numpy as np
 
 #: set to ``1`` to play out with numpy alone (the reference path)
 PURE_ENV = "PLUNDER_PURE"
+
+T = TypeVar("T")
+
+
+def built_once(build: Callable[[], T]) -> Callable[[], T | None]:
+    """What ``build`` makes (a compiled kernel), built at the first call and kept; ``None`` when
+    numba is missing or :data:`PURE_ENV` is set (read at each call, as the tests set it)."""
+    kept: list[T | None] = []
+
+    def get() -> T | None:
+        if os.environ.get(PURE_ENV, "") not in ("", "0"):
+            return None
+        if not kept:
+            try:
+                kept.append(build())
+            except ImportError:
+                kept.append(None)
+        return kept[0]
+    return get
 
 _compiled: Callable[..., None] | None = None
 _tried = False

@@ -71,7 +71,7 @@ from typing import Any, Callable, Collection
 
 import numpy as np
 
-from .compiled import PURE_ENV
+from .compiled import built_once
 from .solver_frame import Frame
 from .solver_rules import (NONE, chain_keeps, closes, compiled_rules, components, double_deal, eaten_chain, loony,
                            merged_bounds, move_groups, root_order, scan, window)
@@ -95,24 +95,12 @@ _MIX = 0x2545F4914F6CDD1D
 #: the most ground lines one box may have for the ground-lines rule (more are left out of it)
 _GROUP = 4
 
-_kernel: Callable[..., int] | None = None
 #: the shared rules of solver_rules.py compiled, by name, once the kernel is built
 _rules: dict[str, Callable[..., Any]] = {}
-_tried = False
 
 
-def compiled_search() -> Callable[..., int] | None:
-    """The compiled search, or ``None`` when numba is missing or ``PLUNDER_PURE`` is set."""
-    global _kernel, _tried
-    if os.environ.get(PURE_ENV, "") not in ("", "0"):
-        return None
-    if not _tried:
-        _tried = True
-        try:
-            _kernel = _build()
-        except ImportError:
-            _kernel = None
-    return _kernel
+#: the compiled search, or ``None`` when numba is missing or ``PLUNDER_PURE`` is set
+compiled_search = built_once(lambda: _build())
 
 
 def compiled_kernel_rules() -> dict[str, Callable[..., Any]]:

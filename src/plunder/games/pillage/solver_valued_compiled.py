@@ -40,7 +40,7 @@ from typing import Any, Callable, Sequence
 
 import numpy as np
 
-from .compiled import PURE_ENV
+from .compiled import built_once
 from .contents import OPS
 from .solver_frame import Frame
 from .solver_unit_compiled import MAX_LINES, NODES, STOP, STOPPED, FILLED
@@ -57,22 +57,10 @@ _MIX = 0x2545F4914F6CDD1D
 #: box content codes, as solver.py numbers them
 DOUBLOONS, COMMODITY, MODIFIER = 0, 1, 2
 
-_kernel: Callable[..., int] | None = None
-_tried = False
 
 
-def compiled_valued() -> Callable[..., int] | None:
-    """The compiled valued search, or ``None`` when numba is missing or ``PLUNDER_PURE`` is set."""
-    global _kernel, _tried
-    if os.environ.get(PURE_ENV, "") not in ("", "0"):
-        return None
-    if not _tried:
-        _tried = True
-        try:
-            _kernel = _build()
-        except ImportError:
-            _kernel = None
-    return _kernel
+#: the compiled valued search, or ``None`` when numba is missing or ``PLUNDER_PURE`` is set
+compiled_valued = built_once(lambda: _build())
 
 
 def usable(frame: Frame) -> bool:
