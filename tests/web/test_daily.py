@@ -272,7 +272,8 @@ def test_a_deal_finished_after_its_day_is_not_ranked_and_streaks_count_days_in_a
     statements: list[str] = []
 
     def counted(*args: object) -> None:
-        statements.append(str(args[2]))
+        if "daily_entries" in str(args[2]):  # the site's secret, read once per process, is not the rows'
+            statements.append(str(args[2]))
     event.listen(store.engine, "before_cursor_execute", counted)
     try:
         runs = daily.streaks(store, [identity, entry[1], "n" * 64], clock.later(1))
