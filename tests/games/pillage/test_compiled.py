@@ -75,12 +75,20 @@ def test_the_numpy_path_is_taken_when_asked(monkeypatch: pytest.MonkeyPatch) -> 
     game, states = positions("classic", 1, 8)
     kernel = PlayoutKernel(game)
     monkeypatch.setenv(compiled.PURE_ENV, "1")
-    monkeypatch.setattr(compiled, "_compiled", None)
-    monkeypatch.setattr(compiled, "_tried", True)
+    assert compiled.compiled_policy() is None
     keys = kernel.policy_keys(kernel.batch(states), np.random.default_rng(0))
     assert (keys >= 0).any()
     monkeypatch.delenv(compiled.PURE_ENV)
-    assert compiled.compiled_policy() is None  # the stub stands for a machine without numba
+
+    calls = []
+
+    def no_numba() -> None:
+        calls.append(1)
+        raise ImportError("No module named 'numba'")
+
+    # a machine without numba: the build fails once, and nothing is built again
+    without = compiled.built_once(no_numba)
+    assert without() is None and without() is None and calls == [1]
 
 
 @pytest.mark.parametrize("board,spec", [("square:4x4", "hard:sims=400"), ("square:5x5", "hard:sims=200,endgame=16")])

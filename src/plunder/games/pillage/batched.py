@@ -19,7 +19,6 @@ Without numba, or with ``PLUNDER_PURE=1`` (:data:`.compiled.PURE_ENV`), there is
 
 from __future__ import annotations
 
-import os
 from itertools import accumulate
 from typing import Any, Callable, NamedTuple, Sequence
 
@@ -27,7 +26,7 @@ import numpy as np
 
 from ...core.chance import seed_key
 from ...core.game import Game
-from .compiled import PURE_ENV
+from .compiled import built_once
 from .contents import Commodity, Content, Doubloons, Modifier
 from .rules import PillageGame
 
@@ -46,10 +45,6 @@ class _Kernels(NamedTuple):
     step: Callable[..., None]
 
 
-_kernels: _Kernels | None = None
-_tried = False
-
-
 def batched(game: Game[Any], seat: int, opponent: str, copies: int) -> "BatchedPillage | None":
     """``ENTRY.learning.batched``: a batch of ``copies`` games of ``game`` from ``seat``
     against the ``random`` agent; ``None`` for another opponent or without numba."""
@@ -61,25 +56,21 @@ def batched(game: Game[Any], seat: int, opponent: str, copies: int) -> "BatchedP
     return BatchedPillage(game, seat, copies, kernels)
 
 
-def _compiled() -> _Kernels | None:
-    """The compiled start and step (compiled once, or loaded from numba's cache), ``None``
-    without numba or with ``PLUNDER_PURE`` set."""
-    global _kernels, _tried
-    if os.environ.get(PURE_ENV, "") not in ("", "0"):
-        return None
-    if not _tried:
-        _tried = True
-        try:
-            import numba
-        except ImportError:
-            return None
-        jit = numba.njit(cache=True, nogil=True)
-        # the kernels call these by their global names, which numba resolves when it compiles
-        for name in ("_draw_word", "_below", "_terminal", "_draw_line", "_choose", "_told_before", "_opponent", "_write",
-                     "_seed_twister", "_reply"):
-            globals()[name] = jit(globals()[name])
-        _kernels = _Kernels(jit(_start), jit(_step))
-    return _kernels
+def _build() -> _Kernels:
+    """Compile (or load from numba's cache) the start and the step; ``ImportError`` without numba."""
+    import numba
+
+    jit = numba.njit(cache=True, nogil=True)
+    # the kernels call these by their global names, which numba resolves when it compiles
+    for name in ("_draw_word", "_below", "_terminal", "_draw_line", "_choose", "_told_before", "_opponent", "_write",
+                 "_seed_twister", "_reply"):
+        globals()[name] = jit(globals()[name])
+    return _Kernels(jit(_start), jit(_step))
+
+
+#: the compiled start and step (compiled once, or loaded from numba's cache), ``None`` without
+#: numba or with ``PLUNDER_PURE`` set
+_compiled = built_once(_build)
 
 
 def _mix64(z: np.ndarray) -> np.ndarray:

@@ -47,24 +47,6 @@ def built_once(build: Callable[[], T]) -> Callable[[], T | None]:
         return kept[0]
     return get
 
-_compiled: Callable[..., None] | None = None
-_tried = False
-
-
-def compiled_policy() -> Callable[..., None] | None:
-    """The compiled stepper, or ``None`` when numba is missing or ``PLUNDER_PURE`` is set."""
-    global _compiled, _tried
-    if os.environ.get(PURE_ENV, "") not in ("", "0"):
-        return None
-    if not _tried:
-        _tried = True
-        try:
-            _compiled = _build()
-        except ImportError:
-            _compiled = None
-    return _compiled
-
-
 def warm() -> None:
     """``ENTRY.strength.warm``: compile the stepper, or load it from numba's cache, by playing
     out one small position, so a player's first move does not wait for it; and the compiled
@@ -96,6 +78,11 @@ def _build() -> Callable[..., None]:
     globals()["_chain_sizes"] = jit(_chain_sizes)
     globals()["_policy_step"] = jit(_policy_step)
     return jit(_policy_rows)
+
+
+#: the compiled stepper (:func:`_policy_rows`), or ``None`` when numba is missing or
+#: ``PLUNDER_PURE`` is set
+compiled_policy: Callable[[], Callable[..., None] | None] = built_once(_build)
 
 
 def _chain_sizes(missing: Any, undrawn: Any, box_edges: Any, box_nbr: Any, nb: int, comp: Any, size: Any,
