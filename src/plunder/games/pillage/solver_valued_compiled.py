@@ -454,14 +454,10 @@ def _vsearch(drawn: int, lvl: int, alpha: int, beta: int, ma: int, mb: int, box_
                     ma = b
                 else:
                     mb = b
-        if ma >= 0:
-            v = gain + _vsearch(drawn | m, lvl + 1, alpha - gain, beta - gain, ma, mb, box_mask, code, amount,
-                                mod_kinds, opt_start, opt_count, opts, edge_box, borders, near, perms, inverse, values,
-                                holdings, caps, table, params, stats)
-        else:
-            v = gain + _vsearch(drawn | m, lvl + 1, alpha - gain, beta - gain, NO_BOX, NO_BOX, box_mask, code, amount,
-                                mod_kinds, opt_start, opt_count, opts, edge_box, borders, near, perms, inverse, values,
-                                holdings, caps, table, params, stats)
+        # without a modifier met, ``ma`` and ``mb`` are both -1: no box
+        v = gain + _vsearch(drawn | m, lvl + 1, alpha - gain, beta - gain, ma, mb, box_mask, code, amount,
+                            mod_kinds, opt_start, opt_count, opts, edge_box, borders, near, perms, inverse, values,
+                            holdings, caps, table, params, stats)
         if stats[STOPPED]:
             return 0
         if v > best:
