@@ -20,49 +20,20 @@ plays.
 
 from __future__ import annotations
 
-import os
-from typing import Any, Callable, TypeVar
+from typing import Any, Callable
 
 import numpy as np
 
-#: set to ``1`` to play out with numpy alone (the reference path)
-PURE_ENV = "PLUNDER_PURE"
+from ...core.compiled import PURE_ENV, built_once
 
-T = TypeVar("T")
+__all__ = ["PURE_ENV", "compiled_policy", "warm"]
 
-
-def built_once(build: Callable[[], T]) -> Callable[[], T | None]:
-    """What ``build`` makes (a compiled kernel), built at the first call and kept; ``None`` when
-    numba is missing or :data:`PURE_ENV` is set (read at each call, as the tests set it)."""
-    kept: list[T | None] = []
-
-    def get() -> T | None:
-        if os.environ.get(PURE_ENV, "") not in ("", "0"):
-            return None
-        if not kept:
-            try:
-                kept.append(build())
-            except ImportError:
-                kept.append(None)
-        return kept[0]
-    return get
-
-_compiled: Callable[..., None] | None = None
-_tried = False
+_policy = built_once(lambda: _build())
 
 
 def compiled_policy() -> Callable[..., None] | None:
     """The compiled stepper, or ``None`` when numba is missing or ``PLUNDER_PURE`` is set."""
-    global _compiled, _tried
-    if os.environ.get(PURE_ENV, "") not in ("", "0"):
-        return None
-    if not _tried:
-        _tried = True
-        try:
-            _compiled = _build()
-        except ImportError:
-            _compiled = None
-    return _compiled
+    return _policy()
 
 
 def warm() -> None:
