@@ -30,6 +30,7 @@ import numpy as np
 
 from ...core.chance import seed_key
 from ...core.compiled import built_once
+from ...core import compiled_random
 from ...core.compiled_random import chance_uniform
 from ...core.game import Game
 from .batch import CARRY_ON, COUNT, FINISH_REDRAW, FINISH_SETUP, NEXT_FLIP, RESOLVE, START_WAR
@@ -80,8 +81,6 @@ def batched(game: Game[Any], seat: int, opponent: str, copies: int) -> "BatchedP
 def _build() -> _Kernels:
     """Compile the start and step (or load them from numba's cache)."""
     import numba
-
-    from ...core import compiled_random
 
     jit = numba.njit(cache=True, nogil=True)
     # the kernels call these by their global names, which numba resolves when it compiles
