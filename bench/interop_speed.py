@@ -12,8 +12,9 @@ from the same seeds and pick the same indices (one ``random.Random`` drawing amo
 mask's places of 1), so they play the same games. Each run times both sides in CPU time
 (alternating which goes first); the figure is moves per second, the median of the runs with
 the minimum and maximum, and the load average is printed before and after. Each side plays
-once untimed first: a game's batch (``GameEntry.learning.batched``, Pillage's) loads its
-compiled code from numba's cache on first use, a one-time cost of a process.
+once untimed first: a game's batch (``GameEntry.learning.batched``, Pillage's and
+Profiteer's) loads its compiled code from numba's cache on first use, a one-time cost of a
+process.
 
 Each side plays the same random games (same seeds: chance event ``k`` of a game draws
 ``plunder.core.chance.uniform(seed, k)`` on every side, the players' picks come from one
@@ -263,9 +264,9 @@ def callbacks(game_id: str, preset: str, games: int) -> dict[str, float]:
     return {name: counts[name] / moves for name in names if counts[name]}
 
 
-#: the games and presets of ``--vector`` (a short preset of each game)
+#: the games and presets of ``--vector`` (a short preset of each game, and the default of the batched ones)
 VECTOR_CASES = [("pillage", "small"), ("pillage", "default"), ("pirates", "block"), ("hubs", "small"), ("profiteer", "short"),
-                ("crossroads", "2p")]
+                ("profiteer", "default"), ("crossroads", "2p")]
 
 
 def vector_side(game_id: str, preset: str, copies: int, steps: int) -> Callable[[int], int]:

@@ -46,3 +46,17 @@ def test_pcg64_jumps_land_on_the_draw_numpy_gives() -> None:
         cursor += k
     streams.pcg_skip(words, 7)
     assert streams.pcg_random(words) == expected[cursor + 7]
+
+
+def test_chance_draws_as_the_pure_function_compiled_and_on_arrays() -> None:
+    """:func:`chance_uniform` is :func:`chance.uniform_keyed`, bit for bit, compiled on scalars
+    and in numpy on broadcast arrays (keys past 2**63, indices past 2**32)."""
+    from plunder.core import chance
+
+    keys = [chance.seed_key(s) for s in (0, 1, 2**40, -5, 2**70 + 3)] + [2**64 - 1]
+    indices = [0, 1, 2, 51, 2**32 + 9, 2**62]
+    expected = [[chance.uniform_keyed(k, i) for i in indices] for k in keys]
+    streams = cr.compiled()
+    assert [[streams.chance_uniform(np.uint64(k), i) for i in indices] for k in keys] == expected
+    on_arrays = cr.chance_uniform(np.array(keys, dtype=np.uint64)[:, None], np.array(indices, dtype=np.uint64)[None, :])
+    assert on_arrays.tolist() == expected

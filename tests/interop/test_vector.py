@@ -98,10 +98,12 @@ def test_an_illegal_index_ends_that_copy_only() -> None:
     assert rewards[0] == -1.0 and terminated.tolist() == [True, False] and info["illegal"].tolist() == [True, False]
 
 
-def test_the_vector_env_passes_gymnasiums_vector_checks() -> None:
-    """Gymnasium's own wrappers for vector envs accept it: episode statistics are recorded at
-    the end of games (they read the autoreset mode from the metadata)."""
-    envs = gymnasium.wrappers.vector.RecordEpisodeStatistics(PlunderVectorEnv("pillage", num_envs=2, preset="example"))
+@pytest.mark.parametrize(("game_id", "preset"), [("pillage", "example"), ("profiteer", "short"), ("pig", "quick")])
+def test_the_vector_env_passes_gymnasiums_vector_checks(game_id: str, preset: str) -> None:
+    """Gymnasium's own wrappers for vector envs accept it, on a game's batch (Pillage's,
+    Profiteer's) and copy by copy (Pig): episode statistics are recorded at the end of games
+    (they read the autoreset mode from the metadata)."""
+    envs = gymnasium.wrappers.vector.RecordEpisodeStatistics(PlunderVectorEnv(game_id, num_envs=2, preset=preset))
     _, info = envs.reset(seed=0)
     rng, seen = np.random.default_rng(1), 0
     with warnings.catch_warnings():

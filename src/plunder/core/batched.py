@@ -6,8 +6,10 @@ A batch plays every copy from one seat against one opponent, as the single envir
 each call of :meth:`BatchedSteps.step` applies one action index per copy (the indices of the
 game's fixed action space, :mod:`.observation`), then the opponent's replies until the seat is
 to move again or the game is over, and writes each copy's reward, flags, observation and
-legal-action mask. It must give exactly what the single environment gives for the same
-positions, actions and opponent's generator (``tests/interop/test_vector_batched.py``).
+legal-action mask. Chance moves are made as they come up, drawn from the episode's seed and
+the chance event's index (:mod:`.chance`), as the single environment makes them; a solitaire's
+batch has no opponent, only its chance. It must give exactly what the single environment gives
+for the same positions, actions and opponent's generator (``tests/interop/test_vector_batched.py``).
 Games are started by :meth:`BatchedSteps.start` from the seeds the single environments would use.
 """
 

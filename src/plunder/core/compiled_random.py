@@ -6,7 +6,9 @@ Mersenne Twister) and Pillage's playouts from a ``numpy.random.Generator`` (PCG6
 functions here are those generators' steps written so numba compiles them, over their states
 held in arrays: :func:`mt_state` copies a ``random.Random``'s state out, :func:`mt_restore`
 writes it back after the compiled code has drawn, and :func:`pcg_state` copies a PCG64
-generator's out (the compiled code then moves those words on in place).
+generator's out (the compiled code then moves those words on in place). A game's chance
+events, drawn from its seed and the event's index (:mod:`plunder.core.chance`), are
+:func:`chance_uniform`, which also serves numpy arrays of keys and indices.
 ``tests/core/test_compiled_random.py`` checks every draw against the generators themselves.
 
 The functions are plain Python until :func:`compiled` compiles them (numba is imported
@@ -97,6 +99,17 @@ def mt_below(state: Any, n: int) -> int:
     return r
 
 
+def chance_uniform(key: Any, index: Any) -> Any:
+    """:func:`plunder.core.chance.uniform_keyed` of a ``uint64`` key (:func:`~plunder.core.chance.seed_key`)
+    and a chance event's index: in compiled code on scalars, and in numpy on arrays of keys and
+    indices (broadcast together). Products wrap at 64 bits as the pure function's ``& _MASK`` does."""
+    z = key + (np.uint64(index) + np.uint64(1)) * np.uint64(0x9E3779B97F4A7C15)
+    z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
+    z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
+    z = z ^ (z >> np.uint64(31))
+    return np.float64(z >> np.uint64(11)) * (1.0 / 9007199254740992.0)
+
+
 def _mul_high(a: Any, b: Any) -> Any:
     """The high 64 bits of the 128-bit product of two 64-bit words."""
     mask = np.uint64(0xFFFFFFFF)
@@ -180,7 +193,7 @@ _compiled: SimpleNamespace | None = None
 
 def compiled() -> SimpleNamespace:
     """The stream functions compiled (or loaded from numba's cache), by name: ``mt_next``,
-    ``mt_random``, ``mt_below``, ``pcg_random``, ``pcg_skip``, ``pcg_ahead``. Raises ImportError
+    ``mt_random``, ``mt_below``, ``chance_uniform``, ``pcg_random``, ``pcg_skip``, ``pcg_ahead``. Raises ImportError
     without numba."""
     global _compiled
     if _compiled is None:
@@ -193,5 +206,7 @@ def compiled() -> SimpleNamespace:
                  "pcg_ahead", "pcg_jumps")
         done = {name: jit(globals()[name]) for name in names}
         globals().update(done)
+        # called by no other function here, and kept as Python under its name for numpy's arrays
+        done["chance_uniform"] = jit(chance_uniform)
         _compiled = SimpleNamespace(**done)
     return _compiled

@@ -17,8 +17,8 @@ are ``info["action_mask"]`` (``num_envs`` rows of ``int8``) and :meth:`PlunderVe
 
 A game that offers a batch (``GameEntry.learning.batched``, :mod:`plunder.core.batched`) has its
 copies stepped by one call: their positions are arrays, and the seat's actions, the opponent's
-replies, rewards, flags, observations and masks of all copies come from the game's compiled
-step. The game answers whether it can play the opponent and parameters asked for; without a
+replies and the chance moves, rewards, flags, observations and masks of all copies come from
+the game's compiled step. The game answers whether it can play the opponent and parameters asked for; without a
 batch (or with ``render_mode`` set: a batch keeps no states to draw), the copies are stepped
 here one after the other. Either way each copy plays exactly what the single env plays
 (``tests/interop/test_vector_batched.py``); :attr:`PlunderVectorEnv.batch` says which path runs.

@@ -9,6 +9,7 @@ import pytest
 import plunder
 from plunder.agents import make_agent
 from plunder.core.chance import sample_chance
+from plunder.core.compiled import built_once
 from plunder.games.pillage import compiled
 from plunder.games.pillage.fast import PlayoutKernel
 from plunder.games.pillage.rules import PillageGame, PillageState
@@ -87,7 +88,7 @@ def test_the_numpy_path_is_taken_when_asked(monkeypatch: pytest.MonkeyPatch) -> 
         raise ImportError("No module named 'numba'")
 
     # a machine without numba: the build fails once, and nothing is built again
-    without = compiled.built_once(no_numba)
+    without = built_once(no_numba)
     assert without() is None and without() is None and calls == [1]
 
 

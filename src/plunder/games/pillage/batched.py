@@ -14,7 +14,7 @@ Twister state, seeded and drawn as CPython seeds and draws it (``init_by_array``
 search) are not batched: :func:`batched` answers ``None`` and the vector env steps its copies
 one by one. Every board, contents mode, legend, mix and floor is covered.
 
-Without numba, or with ``PLUNDER_PURE=1`` (:data:`.compiled.PURE_ENV`), there is no batch.
+Without numba, or with ``PLUNDER_PURE=1`` (:data:`plunder.core.compiled.PURE_ENV`), there is no batch.
 """
 
 from __future__ import annotations
@@ -25,8 +25,9 @@ from typing import Any, Callable, NamedTuple, Sequence
 import numpy as np
 
 from ...core.chance import seed_key
+from ...core.compiled import built_once
+from ...core.compiled_random import chance_uniform
 from ...core.game import Game
-from .compiled import built_once
 from .contents import Commodity, Content, Doubloons, Modifier
 from .rules import PillageGame
 
@@ -34,8 +35,6 @@ from .rules import PillageGame
 OP_CODES = {"+": 0, "-": 1, "*": 2}
 #: the Mersenne Twister's state length (CPython's ``random.Random``)
 MT_WORDS = 624
-#: :mod:`plunder.core.chance`'s step between the keys of successive chance events
-GOLDEN = 0x9E3779B97F4A7C15
 
 
 class _Kernels(NamedTuple):
@@ -57,7 +56,7 @@ def batched(game: Game[Any], seat: int, opponent: str, copies: int) -> "BatchedP
 
 
 def _build() -> _Kernels:
-    """Compile (or load from numba's cache) the start and the step; ``ImportError`` without numba."""
+    """Compile the start and step (or load them from numba's cache)."""
     import numba
 
     jit = numba.njit(cache=True, nogil=True)
@@ -68,16 +67,8 @@ def _build() -> _Kernels:
     return _Kernels(jit(_start), jit(_step))
 
 
-#: the compiled start and step (compiled once, or loaded from numba's cache), ``None`` without
-#: numba or with ``PLUNDER_PURE`` set
+#: the compiled start and step, ``None`` without numba or with ``PLUNDER_PURE`` set
 _compiled = built_once(_build)
-
-
-def _mix64(z: np.ndarray) -> np.ndarray:
-    """:func:`plunder.core.chance._mix` on ``uint64`` arrays (their products wrap as its ``& _MASK`` does)."""
-    z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
-    z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
-    return z ^ (z >> np.uint64(31))
 
 
 def _seed_words(seed: int) -> list[int]:
@@ -178,11 +169,10 @@ class BatchedPillage:
         boxes = self.game.board.num_boxes
         outcomes = np.zeros((len(copies), boxes), dtype=np.int64)
         if self.game.fixed is None:
-            # chance event k of each seed, as :func:`chance.uniform_keyed` draws it, in uint64
-            # arithmetic (wrapping as its ``& _MASK`` does) over every copy and box at once
+            # chance event k of each seed, as :func:`chance.uniform_keyed` draws it, over every
+            # copy and box at once
             keys = np.array([seed_key(seed) for seed in seeds], dtype=np.uint64)
-            index = np.arange(1, boxes + 1, dtype=np.uint64) * np.uint64(GOLDEN)
-            u = (_mix64(keys[:, None] + index[None, :]) >> np.uint64(11)).astype(np.float64) * (1.0 / (1 << 53))
+            u = chance_uniform(keys[:, None], np.arange(boxes, dtype=np.uint64)[None, :])
             # :func:`chance.pick`: the first cumulative weight above ``u`` times the total
             outcomes[:] = np.minimum(np.searchsorted(self.cumulative, u * self.cumulative[-1], side="right"),
                                      len(self.cumulative) - 1)

@@ -20,32 +20,21 @@ plays.
 
 from __future__ import annotations
 
-import os
-from typing import Any, Callable, TypeVar
+from typing import Any, Callable
 
 import numpy as np
 
-#: set to ``1`` to play out with numpy alone (the reference path)
-PURE_ENV = "PLUNDER_PURE"
+from ...core.compiled import PURE_ENV, built_once
 
-T = TypeVar("T")
+__all__ = ["PURE_ENV", "compiled_policy", "warm"]
+
+_policy = built_once(lambda: _build())
 
 
-def built_once(build: Callable[[], T]) -> Callable[[], T | None]:
-    """What ``build`` makes (a compiled kernel), built at the first call and kept; ``None`` when
-    numba is missing or :data:`PURE_ENV` is set (read at each call, as the tests set it)."""
-    kept: list[T | None] = []
+def compiled_policy() -> Callable[..., None] | None:
+    """The compiled stepper, or ``None`` when numba is missing or ``PLUNDER_PURE`` is set."""
+    return _policy()
 
-    def get() -> T | None:
-        if os.environ.get(PURE_ENV, "") not in ("", "0"):
-            return None
-        if not kept:
-            try:
-                kept.append(build())
-            except ImportError:
-                kept.append(None)
-        return kept[0]
-    return get
 
 def warm() -> None:
     """``ENTRY.strength.warm``: compile the stepper, or load it from numba's cache, by playing
@@ -78,11 +67,6 @@ def _build() -> Callable[..., None]:
     globals()["_chain_sizes"] = jit(_chain_sizes)
     globals()["_policy_step"] = jit(_policy_step)
     return jit(_policy_rows)
-
-
-#: the compiled stepper (:func:`_policy_rows`), or ``None`` when numba is missing or
-#: ``PLUNDER_PURE`` is set
-compiled_policy: Callable[[], Callable[..., None] | None] = built_once(_build)
 
 
 def _chain_sizes(missing: Any, undrawn: Any, box_edges: Any, box_nbr: Any, nb: int, comp: Any, size: Any,

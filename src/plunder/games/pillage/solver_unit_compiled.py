@@ -71,7 +71,7 @@ from typing import Any, Callable, Collection
 
 import numpy as np
 
-from .compiled import built_once
+from ...core.compiled import built_once
 from .solver_frame import Frame
 from .solver_rules import (NONE, chain_keeps, closes, compiled_rules, components, double_deal, eaten_chain, loony,
                            merged_bounds, move_groups, root_order, scan, window)

@@ -40,7 +40,7 @@ from typing import Any, Callable, Sequence
 
 import numpy as np
 
-from .compiled import built_once
+from ...core.compiled import built_once
 from .contents import OPS
 from .solver_frame import Frame
 from .solver_unit_compiled import MAX_LINES, NODES, STOP, STOPPED, FILLED

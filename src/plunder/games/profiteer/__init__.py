@@ -8,6 +8,7 @@ from ...core.registry import GameEntry
 from .actions import ProfiteerAction
 from .agents import AGENTS
 from .batch import fast_batch
+from .batched import batched
 from .fast import evaluator, fast_play
 from .figures import FIGURES
 from .guide import HOW_TO_PLAY
@@ -43,7 +44,7 @@ ENTRY: GameEntry[ProfiteerState, ProfiteerAction] = GameEntry(
     speed=Speed(fast_play=fast_play, fast_batch=fast_batch),
     analysis=Analysis(units="cards", inaccuracy=1, mistake=2, blunder=4, playout="profit", sims=64),
     study=Study(observer=ProfiteerObserver, figures=FIGURES, plausibility=plausibility),
-    learning=Learning(observation=observation),
+    learning=Learning(observation=observation, batched=batched),
     client=Client(assets=ASSETS, module="client.js"),
 )
 

@@ -24,6 +24,7 @@ from numpy.typing import NDArray
 
 from ...core import chance
 from ...core.agent import Agent
+from ...core.compiled_random import chance_uniform
 from ...core.game import Game
 from ...core.capabilities import FastResult
 from .agents import GreedyAgent
@@ -58,9 +59,6 @@ HAND_OVER_SHARE = 1 / 32
 _SHIFTS = np.arange(52, dtype=U64)
 _RANK_SHIFTS = np.arange(0, 52, 4, dtype=U64)
 _ONE = U64(1)
-_GOLDEN = U64(0x9E3779B97F4A7C15)
-_MIX1 = U64(0xBF58476D1CE4E5B9)
-_MIX2 = U64(0x94D049BB133111EB)
 
 
 @cache
@@ -134,15 +132,6 @@ def _first(held: Ints, above: Ints, below: Ints | int) -> Ints:
 def _exactly(held: Ints, rank: Ints, above: Ints) -> Ints:
     """``rank`` where the set holds it and it is above ``above``, else -1."""
     return np.where(((held >> rank) & 1).astype(bool) & (rank > above), rank, -1)
-
-
-def uniform(key: Masks, index: Ints) -> NDArray[np.float64]:
-    """:func:`plunder.core.chance.uniform_keyed` of each game's key and event index."""
-    z = key + (index + 1).astype(U64) * _GOLDEN
-    z = (z ^ (z >> U64(30))) * _MIX1
-    z = (z ^ (z >> U64(27))) * _MIX2
-    z = z ^ (z >> U64(31))
-    return (z >> U64(11)).astype(np.float64) * (1.0 / (1 << 53))
 
 
 class Batch:
@@ -225,7 +214,7 @@ class Batch:
         k, p = popcount(known), popcount(pool)
         rows = cumulative_table()[k, unseen, p]
         last = k + p - 1
-        x = uniform(self.key[g], self.event[g]) * rows[np.arange(len(g)), last]
+        x = chance_uniform(self.key[g], self.event[g]) * rows[np.arange(len(g)), last]
         # bisect(cum, x, 0, len(cum) - 1): the entries before the last that are <= x
         i = ((rows <= x[:, None]) & (np.arange(52) < last[:, None])).sum(axis=1)
         self.event[g] += 1
