@@ -379,7 +379,10 @@ def _build() -> None:
     names = globals()
     names.update(mt_below=streams.mt_below, pcg_random=streams.pcg_random, pcg_ahead=streams.pcg_ahead,
                  pcg_skip=streams.pcg_skip, _policy_step=compiled._policy_step)
-    jit = numba.njit(cache=True, nogil=True)
+    # without numba's reference counting (``_nrt=False``): these functions allocate nothing,
+    # and a counted array costs two atomic operations each time one is taken out of the tables
+    # -- most of a late position's simulation (bench/mcts_speed.py)
+    jit = numba.njit(cache=True, nogil=True, _nrt=False)
     for name in _NAMES:
         names[name] = jit(names[name])
     _built = True
