@@ -7,7 +7,8 @@ import pytest
 import plunder
 from plunder.agents import make_agent
 from plunder.games.pillage.actions import Choose, Line, PillageAction
-from plunder.games.pillage.hard import DEFAULT_NODES, VALUED_COST, HardAgent
+from plunder.agents.mcts import MCTSAgent
+from plunder.games.pillage.hard import DEFAULT_NODES, DEFAULT_SIMS, SIM_LINES, VALUED_COST, HardAgent
 from plunder.games.pillage.rules import PillageGame, PillageState
 from plunder.games.pillage.solver import solve
 
@@ -33,6 +34,20 @@ def test_hard_counts_positions_and_its_clock_is_optional() -> None:
     for bad in ("pillage-hard:seconds=0", "pillage-hard:seconds=soon", "pillage-hard:depth=2"):
         with pytest.raises(plunder.ParameterError):
             make_agent(bad, game)
+
+
+@pytest.mark.parametrize(("preset", "sims"), [("default", DEFAULT_SIMS), ("triangle", DEFAULT_SIMS),
+                                               ("octagon", SIM_LINES // 41), ("big", SIM_LINES // 60)])
+def test_hard_searches_fewer_simulations_on_boards_of_more_than_40_lines(preset: str, sims: int) -> None:
+    """Issue 38: 7,000 simulations a move took 1.1-1.3 CPU s on 5x5's opening; the count is a
+    budget of simulation-lines, unchanged up to the default board's 40 lines."""
+    game = plunder.load_game("pillage", preset=preset)
+    agent = make_agent("hard", game)
+    assert isinstance(agent, HardAgent) and isinstance(agent.search, MCTSAgent)
+    assert agent.search.sims == sims
+    assert sims == DEFAULT_SIMS or game.num_edges > 40
+    chosen = make_agent("pillage-hard:sims=123", game)
+    assert isinstance(chosen, HardAgent) and isinstance(chosen.search, MCTSAgent) and chosen.search.sims == 123
 
 
 @pytest.mark.parametrize(("board", "contents"), [("square:5x6", "unit"), ("square:5x6", "random"),

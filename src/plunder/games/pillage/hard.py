@@ -21,7 +21,7 @@ from ...core.errors import SearchLimitError
 from ...core.game import Game
 from ...core.params import Param, parse_choice, parse_int, parse_or, parse_real
 from .actions import PillageAction
-from .rules import PillageState
+from .rules import PillageGame, PillageState
 from .solver import DEFAULT_MEMORY, SolveResult, Solver, solve
 from .solver_unit import unit_worth
 from .solver_valued_compiled import compiled_valued
@@ -41,6 +41,17 @@ VALUED_COST = 3
 #: (2.2 to 2.7 times as many on positions of 4x4 games with more than 22 lines left:
 #: ``bench/hard_sims.py``, docs/ai.md)
 DEFAULT_SIMS = 7000
+#: simulation-lines a move: :data:`DEFAULT_SIMS` times the 40 lines of the default board (square
+#: 4x4). A search's cost grows with the lines its playouts draw, so a board with more lines gets
+#: fewer simulations (:func:`default_sims`): at 7,000 the opening of 5x5 (60 lines, the ``big``
+#: preset) took 1.1 to 1.3 CPU s a move (issue 38's target: 1 s at the 95th percentile)
+SIM_LINES = DEFAULT_SIMS * 40
+
+
+def default_sims(game: PillageGame) -> int:
+    """``hard``'s simulations a move on ``game``'s board: :data:`DEFAULT_SIMS`, or as many as
+    :data:`SIM_LINES` buys on a board of more than 40 lines."""
+    return min(DEFAULT_SIMS, SIM_LINES // game.num_edges)
 
 
 class HardAgent:
@@ -109,16 +120,20 @@ class HardAgent:
 
 def make_hard(game: Game, options: AgentOptions) -> HardAgent:
     """``hard`` for Pillage: MCTS with ``sims`` simulations (greedy playouts, ``rollouts`` a
-    leaf), the solver from ``endgame`` lines left, within ``nodes`` positions (and
+    leaf; by default :func:`default_sims`), the solver from ``endgame`` lines left, within ``nodes`` positions (and
     ``seconds``, if set)."""
-    search = options.agent(f"mcts:sims={options['sims']},eval=fast,playout=greedy,rollouts={options['rollouts']},"
+    assert isinstance(game, PillageGame)
+    sims = default_sims(game) if options["sims"] is None else options["sims"]
+    search = options.agent(f"mcts:sims={sims},eval=fast,playout=greedy,rollouts={options['rollouts']},"
                            f"tree={options['tree']}")
     return HardAgent(search, endgame=options["endgame"], nodes=options["nodes"], seconds=options["seconds"])
 
 
 #: ``pillage-hard``: the ``hard`` level of Pillage
 HARD = AgentFactory(make_hard, "MCTS in the opening, the exact solver near the end", (
-    Param("sims", str(DEFAULT_SIMS), parse_int(1), "MCTS simulations per move"),
+    Param("sims", "auto", parse_or("auto", parse_int(1)),
+          f"MCTS simulations per move (auto: {DEFAULT_SIMS}, fewer on boards of more than 40 lines: "
+          f"{SIM_LINES} divided by the board's lines)"),
     Param("rollouts", "4", parse_int(1), "greedy playouts per MCTS leaf"),
     Param("endgame", "22", parse_int(0), "lines left from which the solver plays"),
     Param("nodes", str(DEFAULT_NODES), parse_int(1),
