@@ -180,6 +180,11 @@ def pcg_ahead(words: Any, k: int) -> float:
     return _pcg_output(words[0], words[1])
 
 
+#: numba's options for a function that allocates nothing: compiled without its reference
+#: counting, so an array the function takes (out of a tuple, or as an argument) costs no atomic
+#: operations -- most of a late Pillage simulation before (docs/ai.md, "The compiled tree")
+UNCOUNTED: dict[str, Any] = {"_nrt": False}
+
 _compiled: SimpleNamespace | None = None
 
 
@@ -191,9 +196,7 @@ def compiled() -> SimpleNamespace:
     if _compiled is None:
         import numba
 
-        # without numba's reference counting: nothing here allocates, and a counted array
-        # argument costs atomic operations on every call
-        jit = numba.njit(cache=True, nogil=True, _nrt=False)
+        jit = numba.njit(cache=True, nogil=True, **UNCOUNTED)
         # each calls the others by global name, which numba resolves when it compiles: bind
         # the names to the compiled functions first
         names = ("mt_next", "mt_random", "mt_below", "_mul_high", "_pcg_output", "_pcg_move", "pcg_random", "pcg_skip",

@@ -46,7 +46,7 @@ def test_hard_searches_fewer_simulations_on_boards_of_more_than_40_lines(preset:
     agent = make_agent("hard", game)
     assert isinstance(agent, HardAgent) and isinstance(agent.search, MCTSAgent)
     assert agent.search.sims == sims
-    assert sims == DEFAULT_SIMS or game.num_edges > 40
+    assert isinstance(game, PillageGame) and (sims == DEFAULT_SIMS or game.num_edges > 40)
     set_by_hand = make_agent("pillage-hard:sims=123", game)
     assert isinstance(set_by_hand, HardAgent) and isinstance(set_by_hand.search, MCTSAgent)
     assert set_by_hand.search.sims == chosen
