@@ -6,8 +6,8 @@ import pytest
 
 import plunder
 from plunder.agents import make_agent
-from plunder.games.pillage.actions import Choose, Line, PillageAction
 from plunder.agents.mcts import MCTSAgent
+from plunder.games.pillage.actions import Choose, Line, PillageAction
 from plunder.games.pillage.hard import DEFAULT_NODES, DEFAULT_SIMS, VALUED_COST, HardAgent
 from plunder.games.pillage.rules import PillageGame, PillageState
 from plunder.games.pillage.solver import solve

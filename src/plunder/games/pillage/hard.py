@@ -121,10 +121,11 @@ class HardAgent:
 
 def make_hard(game: Game, options: AgentOptions) -> HardAgent:
     """``hard`` for Pillage: MCTS with ``sims`` simulations (greedy playouts, ``rollouts`` a
-    leaf; fewer on boards of more than 40 lines: :func:`board_sims`), the solver from ``endgame`` lines left, within ``nodes`` positions (and
-    ``seconds``, if set)."""
+    leaf; fewer on boards of more than 40 lines: :func:`board_sims`), the solver from
+    ``endgame`` lines left, within ``nodes`` positions (and ``seconds``, if set)."""
     assert isinstance(game, PillageGame)
-    search = options.agent(f"mcts:sims={board_sims(options['sims'], game)},eval=fast,playout=greedy,rollouts={options['rollouts']},"
+    sims = board_sims(options["sims"], game)
+    search = options.agent(f"mcts:sims={sims},eval=fast,playout=greedy,rollouts={options['rollouts']},"
                            f"tree={options['tree']}")
     return HardAgent(search, endgame=options["endgame"], nodes=options["nodes"], seconds=options["seconds"])
 
