@@ -11,7 +11,8 @@ seats ``--opponent``), exactly as people meet it: the agent is built once per ga
 :func:`plunder.agents.make_agent` from the level's name (the spec the game's ``ENTRY.levels``
 gives it) and decides with :func:`plunder.match.decision_rng`, as the web server does; chance is
 drawn from the game's seed as :func:`plunder.play` does; before the first game each game's
-``ENTRY.strength.warm`` runs, as in the server's workers at start. ``PLUNDER_PURE=1`` in the
+``ENTRY.strength.warm`` runs, and the compiled MCTS tree is loaded
+(:func:`plunder.agents.tree.warm`), as in the server's workers at start. ``PLUNDER_PURE=1`` in the
 environment measures without compiled kernels. Every decision of the level is timed in
 CPU time of this process (``time.process_time``), moves with one legal action included (a
 player waits for those too). Prints per game and level the number of moves and the CPU ms per
@@ -29,6 +30,7 @@ import time
 
 import plunder
 from plunder.agents import make_agent
+from plunder.agents import tree
 from plunder.core import chance
 from plunder.core.errors import ParameterError
 from plunder.core.game import CHANCE, Game, State
@@ -130,11 +132,14 @@ def main() -> None:
     for text in args.variant:
         gid, params = parse_variant(text)
         variants.append((gid, text, params))
-    # as the web server's AI workers do at start: compile or load what the searches need first
+    # as the web server's AI workers do at start (plunder.web.thinking.warm): compile or load
+    # what the searches need first, the compiled MCTS tree included
     for gid in dict.fromkeys(gid for gid, _, _ in variants):
         prepare = entry(gid).strength.warm
         if prepare is not None:
             prepare()
+        if entry(gid).strength.compiled is not None:
+            tree.warm(plunder.load_game(gid))
     pure = os.environ.get("PLUNDER_PURE", "") not in ("", "0")
     print(f"load average before: {load()}; "
           f"{args.games} games per row, opponent {args.opponent}, seeds {args.seed}+; CPU ms per move; "

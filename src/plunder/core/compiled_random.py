@@ -18,6 +18,7 @@ then, not with this module); compiled code calls them by their global names, whi
 
 from __future__ import annotations
 
+import array
 import random
 from types import SimpleNamespace
 from typing import Any
@@ -27,12 +28,16 @@ import numpy as np
 #: the Mersenne Twister's state: 624 words, then the index of the next word
 MT_WORDS = 625
 _N = 624
+#: the ``array`` type code of a 32-bit unsigned word (a C ``unsigned int``: 4 bytes where numba runs)
+_UINT32 = "I"
 _M = 397
 
 
 def mt_state(rng: random.Random) -> np.ndarray:
     """``rng``'s Mersenne Twister state as an array of :data:`MT_WORDS` ``uint32`` words."""
-    return np.array(rng.getstate()[1], dtype=np.uint32)
+    # through an ``array.array`` of C unsigned ints: numpy converts a tuple of Python ints item
+    # by item, at about twice the cost, and a search pays this once a move
+    return np.frombuffer(array.array(_UINT32, rng.getstate()[1]), dtype=np.uint32)
 
 
 def mt_restore(rng: random.Random, state: np.ndarray) -> None:
@@ -188,6 +193,11 @@ def pcg_ahead(words: Any, k: int) -> float:
     return _pcg_output(words[0], words[1])
 
 
+#: numba's options for a function that allocates nothing: compiled without its reference
+#: counting, so an array the function takes (out of a tuple, or as an argument) costs no atomic
+#: operations -- most of a late Pillage simulation before (docs/ai.md, "The compiled tree")
+UNCOUNTED: dict[str, Any] = {"_nrt": False}
+
 _compiled: SimpleNamespace | None = None
 
 
@@ -199,7 +209,7 @@ def compiled() -> SimpleNamespace:
     if _compiled is None:
         import numba
 
-        jit = numba.njit(cache=True, nogil=True)
+        jit = numba.njit(cache=True, nogil=True, **UNCOUNTED)
         # each calls the others by global name, which numba resolves when it compiles: bind
         # the names to the compiled functions first
         names = ("mt_next", "mt_random", "mt_below", "_mul_high", "_pcg_output", "_pcg_move", "pcg_random", "pcg_skip",

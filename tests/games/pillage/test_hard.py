@@ -6,8 +6,9 @@ import pytest
 
 import plunder
 from plunder.agents import make_agent
+from plunder.agents.mcts import MCTSAgent
 from plunder.games.pillage.actions import Choose, Line, PillageAction
-from plunder.games.pillage.hard import DEFAULT_NODES, VALUED_COST, HardAgent
+from plunder.games.pillage.hard import DEFAULT_NODES, DEFAULT_SIMS, VALUED_COST, HardAgent
 from plunder.games.pillage.rules import PillageGame, PillageState
 from plunder.games.pillage.solver import solve
 
@@ -33,6 +34,22 @@ def test_hard_counts_positions_and_its_clock_is_optional() -> None:
     for bad in ("pillage-hard:seconds=0", "pillage-hard:seconds=soon", "pillage-hard:depth=2"):
         with pytest.raises(plunder.ParameterError):
             make_agent(bad, game)
+
+
+@pytest.mark.parametrize(("preset", "sims", "chosen"), [("default", DEFAULT_SIMS, 123), ("triangle", DEFAULT_SIMS, 123),
+                                                         ("octagon", DEFAULT_SIMS * 40 // 41, 120),
+                                                         ("big", DEFAULT_SIMS * 40 // 60, 82)])
+def test_hard_searches_fewer_simulations_on_boards_of_more_than_40_lines(preset: str, sims: int, chosen: int) -> None:
+    """Issue 38: 7,000 simulations a move took 1.1-1.3 CPU s on 5x5's opening; past the default
+    board's 40 lines, ``sims`` buys the same simulation-lines."""
+    game = plunder.load_game("pillage", preset=preset)
+    agent = make_agent("hard", game)
+    assert isinstance(agent, HardAgent) and isinstance(agent.search, MCTSAgent)
+    assert agent.search.sims == sims
+    assert isinstance(game, PillageGame) and (sims == DEFAULT_SIMS or game.num_edges > 40)
+    set_by_hand = make_agent("pillage-hard:sims=123", game)
+    assert isinstance(set_by_hand, HardAgent) and isinstance(set_by_hand.search, MCTSAgent)
+    assert set_by_hand.search.sims == chosen
 
 
 @pytest.mark.parametrize(("board", "contents"), [("square:5x6", "unit"), ("square:5x6", "random"),

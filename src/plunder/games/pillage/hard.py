@@ -21,7 +21,7 @@ from ...core.errors import SearchLimitError
 from ...core.game import Game
 from ...core.params import Param, parse_choice, parse_int, parse_or, parse_real
 from .actions import PillageAction
-from .rules import PillageState
+from .rules import PillageGame, PillageState
 from .solver import DEFAULT_MEMORY, SolveResult, Solver, solve
 from .solver_unit import unit_worth
 from .solver_valued_compiled import compiled_valued
@@ -41,6 +41,18 @@ VALUED_COST = 3
 #: (2.2 to 2.7 times as many on positions of 4x4 games with more than 22 lines left:
 #: ``bench/hard_sims.py``, docs/ai.md)
 DEFAULT_SIMS = 7000
+#: the lines of the default board (square 4x4): ``sims`` is the count a move on boards of at most
+#: as many lines. A search's cost grows with the lines its playouts draw, so a board of more
+#: lines gets proportionally fewer simulations (:func:`board_sims`, the same simulation-lines):
+#: at 7,000 the opening of 5x5 (60 lines, the ``big`` preset) took 1.1 to 1.3 CPU s a move
+#: (issue 38's target: 1 s at the 95th percentile)
+FULL_LINES = 40
+
+
+def board_sims(sims: int, game: PillageGame) -> int:
+    """The simulations a move of ``hard`` set to ``sims`` on ``game``'s board: ``sims`` up to
+    :data:`FULL_LINES` lines, ``sims`` times :data:`FULL_LINES` over the lines past it (at least 1)."""
+    return sims if game.num_edges <= FULL_LINES else max(1, sims * FULL_LINES // game.num_edges)
 
 
 class HardAgent:
@@ -109,16 +121,20 @@ class HardAgent:
 
 def make_hard(game: Game, options: AgentOptions) -> HardAgent:
     """``hard`` for Pillage: MCTS with ``sims`` simulations (greedy playouts, ``rollouts`` a
-    leaf), the solver from ``endgame`` lines left, within ``nodes`` positions (and
-    ``seconds``, if set)."""
-    search = options.agent(f"mcts:sims={options['sims']},eval=fast,playout=greedy,rollouts={options['rollouts']},"
+    leaf; fewer on boards of more than 40 lines: :func:`board_sims`), the solver from
+    ``endgame`` lines left, within ``nodes`` positions (and ``seconds``, if set)."""
+    assert isinstance(game, PillageGame)
+    sims = board_sims(options["sims"], game)
+    search = options.agent(f"mcts:sims={sims},eval=fast,playout=greedy,rollouts={options['rollouts']},"
                            f"tree={options['tree']}")
     return HardAgent(search, endgame=options["endgame"], nodes=options["nodes"], seconds=options["seconds"])
 
 
 #: ``pillage-hard``: the ``hard`` level of Pillage
 HARD = AgentFactory(make_hard, "MCTS in the opening, the exact solver near the end", (
-    Param("sims", str(DEFAULT_SIMS), parse_int(1), "MCTS simulations per move"),
+    Param("sims", str(DEFAULT_SIMS), parse_int(1),
+          f"MCTS simulations per move on boards of up to {FULL_LINES} lines (on a board of more, "
+          f"this times {FULL_LINES} over its lines)"),
     Param("rollouts", "4", parse_int(1), "greedy playouts per MCTS leaf"),
     Param("endgame", "22", parse_int(0), "lines left from which the solver plays"),
     Param("nodes", str(DEFAULT_NODES), parse_int(1),

@@ -29,7 +29,7 @@ from typing import Any
 import numpy as np
 
 from ...core.capabilities import CompiledRules
-from ...core.compiled_random import mt_below, pcg_ahead, pcg_random, pcg_skip, pcg_state
+from ...core.compiled_random import UNCOUNTED, mt_below, pcg_ahead, pcg_random, pcg_skip, pcg_state
 from ...core.game import Game, TERMINAL
 from .compiled import _policy_step
 from .evaluator import PLAYOUTS, KernelEvaluator
@@ -379,7 +379,9 @@ def _build() -> None:
     names = globals()
     names.update(mt_below=streams.mt_below, pcg_random=streams.pcg_random, pcg_ahead=streams.pcg_ahead,
                  pcg_skip=streams.pcg_skip, _policy_step=compiled._policy_step)
-    jit = numba.njit(cache=True, nogil=True)
+    # these functions allocate nothing (their scratch is in the tables): compiled without
+    # reference counting, taking an array out of the tables costs no atomic operations
+    jit = numba.njit(cache=True, nogil=True, **UNCOUNTED)
     for name in _NAMES:
         names[name] = jit(names[name])
     _built = True
