@@ -648,8 +648,8 @@ async def answers(ws: Any) -> list[dict[str, Any]]:
 
 def test_the_claiming_browsers_own_token_signed_out_on_one_process_acts_no_more_on_the_other(
         postgres_url: str, monkeypatch: pytest.MonkeyPatch) -> None:
-    # the browser that claimed holds the identity's own token (no session): its game connection,
-    # open on the other process, is refused at its next message once it signed out
+    # the browser that claimed holds the identity's own token (no session): its game connections,
+    # open on the other process, are told and closed once it signed out, and a move is not played
     monkeypatch.setenv(passkeys.SITE_VARIABLE, "localhost")
     with servers_on(postgres_url, 2) as (one, two):
         host = f"localhost:{one.port}"
@@ -669,15 +669,23 @@ def test_the_claiming_browsers_own_token_signed_out_on_one_process_acts_no_more_
                 await ws.send(json.dumps({"type": "act", "action": first["legal"][0], "ply": first["ply"]}))
                 moved = json.loads(await ws.recv())
                 assert moved["type"] == "state" and moved["ply"] > first["ply"] and moved["your_turn"], moved
-                status, _, _ = await asyncio.to_thread(ask, one, "/you/sign-out", host, token)
-                assert status == 303
-                await ws.send(json.dumps({"type": "act", "action": moved["legal"][0], "ply": moved["ply"]}))
-                # until the server closes it (a move played instead would leave it open: the wait ends)
-                said = await asyncio.wait_for(answers(ws), 30)
-                return [moved, *said]
+                # a second connection of the same browser, which will send a move after the sign-out
+                async with websockets.connect(url, additional_headers={TOKEN_HEADER: token}) as late:
+                    assert json.loads(await late.recv())["ply"] == moved["ply"]
+                    status, _, _ = await asyncio.to_thread(ask, one, "/you/sign-out", host, token)
+                    assert status == 303
+                    # told and closed by the server without a word from it (a connection left
+                    # open would end the wait), whichever process it is on
+                    said = await asyncio.wait_for(answers(ws), 30)
+                    try:  # and a move sent now is not played, whether it meets the close or the store's no
+                        await late.send(json.dumps({"type": "act", "action": moved["legal"][0], "ply": moved["ply"]}))
+                    except websockets.exceptions.ConnectionClosed:
+                        pass
+                    heard = await asyncio.wait_for(answers(late), 30)
+                return [moved, *said, *heard]
         moved, *said = asyncio.run(play())
-        assert [m.get("type") for m in said] == ["error", None], said  # the move is not played
-        assert said[1]["closed"] == 1008  # the connection closed by the server (a policy's close)
+        assert [m.get("type") for m in said] == ["error", None] * 2, said  # no state: the move is not played
+        assert said[1]["closed"] == said[3]["closed"] == 1008  # closed by the server (a policy's close)
         assert said[0]["message"] == "This browser signed out (or its sign-in expired): reload the page."
         for server in (two, one):  # and every request with the token comes from a newcomer
             page = ask(server, "/you", host, token, method="GET")[1]
