@@ -68,7 +68,8 @@ that live time control, so the server keeps a clock in every game. For each of a
 the server charges its clock the time from the clock's start (the move before it stored) to
 the move's arrival, less the lag it credits (the seat's time left when its clock started, as
 the state that gave it the turn says with its ``started``, less its time left in the
-acknowledgement, plus the increment); the bot measures the time it spent, from receiving the
+acknowledgement when its clock stopped, plus the increment: when the acknowledgement gives the
+same seat the next step of its turn, its figure is brought back to the clock's new start); the bot measures the time it spent, from receiving the
 state to sending the move. The drift of a game is the sum of (server's charge - bot's
 measure) over its moves: it prints the p50/p95 of each game's absolute drift, and of a
 single move's. The target (issue 36): p95 drift over a game under 100 ms. Each move says how
@@ -259,7 +260,11 @@ async def bot(i: int, url: str, mix: list[tuple[str, str]], levels: list[str], m
                         seat = message["you"][0]
                         # from the clock's start (the state's figures were brought to its sending)
                         began = before["left"][seat] + before["at"] - before.get("started", before["at"])
-                        charged = began - (after["left"][seat] - increment)
+                        # when the seat to move is this one again (a turn of several steps), the
+                        # state's figure ran on from the clock's new start to the state's sending:
+                        # that time is the next move's (its lag), not this one's
+                        again = after["at"] - after.get("started", after["at"]) if after.get("running") == seat else 0.0
+                        charged = began - (after["left"][seat] + again - increment)
                         tally.drift_moves.append(charged - (sent - received))
                         drift += tally.drift_moves[-1]
                     tally.human_moves += 1

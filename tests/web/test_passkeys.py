@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any, Callable, Iterator
 
 import pytest
+import websockets
 from sqlalchemy import delete, insert, select, update
 from starlette.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
@@ -516,6 +517,9 @@ def test_passkeys_are_listed_and_removed_but_not_the_last_one_of_a_signed_in_bro
     assert gone.status_code == 303 and gone.headers["location"] == "/you?done=removed"
     assert "Passkey removed: it can no longer sign in here." in other.get("/you?done=removed").text
     assert "not known here" in sign_in(browser(anna), first)[1]["error"]
+    page = other.get("/you").text  # its last is not offered for removal here (a stale page's form is refused)
+    assert 'class="remove-passkey"' not in page and "Kept: it is your only way to sign in again." in page
+    assert 'class="remove-passkey"' in anna.get("/you").text  # the claiming browser may: it unclaims
     last = other.post("/you/passkeys/remove", data={"credential": bytes_to_base64url(second.credential)})
     assert last.status_code == 400
     assert "This is your only passkey, and this browser is signed in with it" in last.text
@@ -617,6 +621,86 @@ def test_a_sign_out_on_one_process_is_refused_by_the_other_at_once(postgres_url:
         for server in (one, two):
             assert "has not played yet" in ask(server, "/you", host, second, method="GET")[1]
         assert "Ola Two" in ask(two, "/you", host, token, method="GET")[1]  # the claiming browser's own token
+
+
+def created(server: LiveServer, host: str, token: str, game: str, fields: str) -> str:
+    """A new ``game`` (its form's ``fields``, url-encoded) made on ``server`` for ``token``: its id."""
+    conn = http.client.HTTPConnection("127.0.0.1", server.port, timeout=60)
+    conn.request("POST", f"/new/{game}", fields, {"host": host, TOKEN_HEADER: token,
+                                                 "content-type": "application/x-www-form-urlencoded"})
+    answer = conn.getresponse()
+    answer.read()
+    conn.close()
+    assert answer.status == 303, answer.status
+    return str(answer.getheader("location")).rsplit("/", 1)[1]
+
+
+async def answers(ws: Any) -> list[dict[str, Any]]:
+    """The messages ``ws`` is sent until the server closes it, then ``{"closed": code}``."""
+    said = []
+    try:
+        async for text in ws:
+            said.append(json.loads(text))
+    except websockets.exceptions.ConnectionClosed:  # closed with a code other than 1000
+        pass
+    return [*said, {"closed": ws.close_code}]
+
+
+def test_the_claiming_browsers_own_token_signed_out_on_one_process_acts_no_more_on_the_other(
+        postgres_url: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    # the browser that claimed holds the identity's own token (no session): its game connections,
+    # open on the other process, are told and closed once it signed out, and a move is not played
+    monkeypatch.setenv(passkeys.SITE_VARIABLE, "localhost")
+    with servers_on(postgres_url, 2) as (one, two):
+        host = f"localhost:{one.port}"
+        key = SoftKey("localhost", f"http://{host}")
+        status, _, token = ask(one, "/name", host, body="name=Una+Own&next=/")
+        assert status == 303 and token
+        _, options, _ = ask(one, "/you/claim/options", host, token)
+        status, claimed_now, _ = ask(two, "/you/claim", host, token, json.dumps(key.register(options)))
+        assert status == 200, claimed_now
+        game = created(one, host, token, "pillage", "preset=small&seat.0=me&seat.1=hotseat")
+
+        async def play() -> list[dict[str, Any]]:
+            url = f"ws://127.0.0.1:{two.port}/ws/{game}"
+            async with websockets.connect(url, additional_headers={TOKEN_HEADER: token}) as ws:
+                first = json.loads(await ws.recv())
+                assert first["type"] == "state" and first["your_turn"], first
+                await ws.send(json.dumps({"type": "act", "action": first["legal"][0], "ply": first["ply"]}))
+                moved = json.loads(await ws.recv())
+                assert moved["type"] == "state" and moved["ply"] > first["ply"] and moved["your_turn"], moved
+                # a second connection of the same browser, which will send a move after the sign-out
+                async with websockets.connect(url, additional_headers={TOKEN_HEADER: token}) as late:
+                    assert json.loads(await late.recv())["ply"] == moved["ply"]
+                    status, _, _ = await asyncio.to_thread(ask, one, "/you/sign-out", host, token)
+                    assert status == 303
+                    # told and closed by the server without a word from it (a connection left
+                    # open would end the wait), whichever process it is on
+                    said = await asyncio.wait_for(answers(ws), 30)
+                    try:  # and a move sent now is not played, whether it meets the close or the store's no
+                        await late.send(json.dumps({"type": "act", "action": moved["legal"][0], "ply": moved["ply"]}))
+                    except websockets.exceptions.ConnectionClosed:
+                        pass
+                    heard = await asyncio.wait_for(answers(late), 30)
+                return [moved, *said, *heard]
+        moved, *said = asyncio.run(play())
+        assert [m.get("type") for m in said] == ["error", None] * 2, said  # no state: the move is not played
+        assert said[1]["closed"] == said[3]["closed"] == 1008  # closed by the server (a policy's close)
+        assert said[0]["message"] == "This browser signed out (or its sign-in expired): reload the page."
+        for server in (two, one):  # and every request with the token comes from a newcomer
+            page = ask(server, "/you", host, token, method="GET")[1]
+            assert "has not played yet" in page and "Una Own" not in page
+        _, options, _ = ask(two, "/you/sign-in/options", host)
+        status, _, fresh = ask(one, "/you/sign-in", host, body=json.dumps(key.sign(options)))
+        assert status == 200 and fresh  # the passkey is the way back in: the game is where it was
+
+        async def back() -> dict[str, Any]:
+            url = f"ws://127.0.0.1:{two.port}/ws/{game}"
+            async with websockets.connect(url, additional_headers={TOKEN_HEADER: fresh}) as ws:
+                state: dict[str, Any] = json.loads(await ws.recv())
+                return state
+        again = asyncio.run(back())
+        assert again["ply"] == moved["ply"] and again["your_turn"], again
 
 
 def race(*calls: Callable[[], object]) -> list[str]:

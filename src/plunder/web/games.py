@@ -33,12 +33,12 @@ from . import daily, ratings
 from .chat import MAX_CHAT_CHARS, Chat
 from .clocks import AUTO, TimeControl, chosen, freshened
 from .newgame import default_seat, render_form
-from .identities import SIGNED_OUT_WORDS, acting_for, identity_of, still_signed_in
-from .store import OPEN
+from .identities import acting_for, identity_of, still_signed_in
+from .store import OPEN, token_hash
 from .security import TokenRefused, navigated_here, remember, seat_token, token_of
 from .table import Full, Refused, Table
-from .tables import Tables
-from .viewers import Viewer
+from .tables import Tables, signed_out_message
+from .viewers import Viewer, cut_off
 from .templating import templates
 
 log = logging.getLogger("plunder.web")
@@ -283,7 +283,8 @@ async def ws(websocket: WebSocket) -> None:
         await websocket.send_json({"type": "error", "message": cut.message, "detail": cut.detail})
         await websocket.close(CLOSE_TRY_LATER)
         return
-    viewer = Viewer(None if token is None else acting_for(websocket, token))
+    viewer = Viewer(None if token is None else acting_for(websocket, token),
+                    None if token is None else token_hash(token))
     if not table.seats_of(viewer.token) and table.hides_deal(tables.clock()):
         await websocket.send_json({"type": "error", "message": daily.HIDDEN, "detail": "a daily deal during its day"})
         await websocket.close(CLOSE_POLICY)
@@ -300,7 +301,7 @@ async def ws(websocket: WebSocket) -> None:
                 if message.get("clock"):
                     freshened(message["clock"], tables.time())  # the time left as it is sent
                 await websocket.send_json(message)
-            await websocket.close(CLOSE_POLICY)  # too slow to read what it is sent
+            await websocket.close(CLOSE_POLICY)  # cut off: too slow to read what it is sent, or signed out
         except Exception:  # the connection is gone: the reading side notices and tidies up
             pass
 
@@ -346,8 +347,9 @@ async def ws(websocket: WebSocket) -> None:
                             "it is not text.")
                 continue
             if not await still_signed_in(websocket):  # signed out (or idle too long) since it connected
-                await websocket.send_json({"type": "error", "message": SIGNED_OUT_WORDS, "detail": SIGNED_OUT_WORDS})
-                await websocket.close(CLOSE_POLICY)
+                if viewer in table.viewers:  # not cut off by the sign-out's event (an expiry has none)
+                    cut_off(table.viewers, viewer, signed_out_message())
+                await writer  # its last message sent, the pump closes the connection
                 break
             try:
                 if data.get("type") == "chat":

@@ -200,12 +200,15 @@ SIGNED_OUT_WORDS = "This browser signed out (or its sign-in expired): reload the
 
 async def still_signed_in(conn: HTTPConnection) -> bool:
     """False when the connection ``conn`` (a WebSocket, say, opened a while ago) was opened with
-    a session's token and that session has ended since (signed out, or idle too long): asked of
-    the store, as at every request. A token that is its own identity is not asked again."""
-    if not signed_in(conn):
+    a token that acts for nobody since: a session that ended (signed out, or idle too long), or
+    the identity's own token signed out in the browser that claimed it. Asked of the store, as
+    at every request: the sign-out may have been on another process, and an identity kept in
+    its browser only may be claimed, then signed out, while the connection is open."""
+    resolved = conn.scope.get(SCOPE_KEY)
+    if resolved is None:  # a newcomer or a spectator: it acts for nobody already
         return True
     found: Sessions = conn.scope["app"].state.sessions
-    return await found.identity(token_hash(conn.scope[SCOPE_KEY][0])) is not None
+    return await found.identity(token_hash(resolved[0])) == resolved[1]
 
 
 def signed_in(conn: HTTPConnection) -> bool:

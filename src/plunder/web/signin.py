@@ -123,6 +123,7 @@ async def sign_out_route(request: Request) -> Response:
                                   "and ratings for good. Claim it with a passkey first; then you can sign out and "
                                   "sign in again with the passkey.", 400)
     await tables.db(sign_out, tables.store, token_hash(token), identity, tables.time())
+    await tables.signed_out(token_hash(token))
     response = RedirectResponse(request.url_for("you").path + "?done=signed-out", status_code=303)
     response.delete_cookie(COOKIE, httponly=True, samesite="lax", secure=request.url.scheme == "https")
     return response

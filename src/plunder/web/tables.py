@@ -33,6 +33,7 @@ from .autoplay import Autoplay
 from .clocks import Clock, TimeControl
 from .clockstore import CLAIMED, ON_TIME, Kept
 from .daily import Daily
+from .identities import SIGNED_OUT_WORDS
 from .names import names_of
 from .pgtransport import PgTransport
 from .rooms import list_game, rematch_of
@@ -43,7 +44,7 @@ from .table import MAX_GAME_MOVES, SEAT_CHOICES, Full, Prepared, Refused, Table
 from .thinking import Busy, Superseded, Thinkers
 from .transport import SITE, Event, InMemory, Transport, chained, game_channel
 from .upkeep import GAMES_ON, Upkeep
-from .viewers import Viewer, tell
+from .viewers import Viewer, cut_off, tell
 
 log = logging.getLogger("plunder.web")
 
@@ -65,6 +66,16 @@ NAMES_FRESH_SECONDS = 5.0
 MOVES, CHANGED, REMATCH = "moves", "changed", "rematch"
 #: the site's event: a browser chose a name (``token``, its hash)
 RENAMED = "renamed"
+#: the site's event: a browser signed out (``token``, the hash of the token it held): its
+#: game connections, in every process, are told and closed
+SIGNED_OUT = "signed-out"
+
+
+def signed_out_message() -> dict[str, Any]:
+    """The last message of a game connection whose browser signed out (or whose sign-in expired)."""
+    return {"type": "error", "message": SIGNED_OUT_WORDS, "detail": SIGNED_OUT_WORDS}
+
+
 #: a game's event: a person's seat has a connection in a process or none any more (``holder``:
 #: the process, ``tokens``: the persons connected there)
 PRESENCE = "presence"
@@ -170,6 +181,7 @@ class Tables:
         self.transport.on(REMATCH, self._rematch_told)
         self.transport.on(RENAMED, self._rename_told)
         self.transport.on(PRESENCE, self._presence_told)
+        self.transport.on(SIGNED_OUT, self._signed_out_told)
         #: the server's time, seconds since the epoch (tests give their own)
         self.time: Callable[[], float] = wall_clock()
         self._watching: asyncio.Task[None] | None = None
@@ -239,6 +251,22 @@ class Tables:
         """The holder of the token hashed ``token`` chose a name (stored): every process's
         tables where it sits read names anew and tell their viewers."""
         await self.transport.publish(SITE, RENAMED, {"token": token})
+
+    async def signed_out(self, token: str) -> None:
+        """The browser holding the token hashed ``token`` signed out (stored): its game
+        connections, in every process, are told so and closed, rather than go on receiving its
+        seats' states until their next message is refused (:func:`.identities.still_signed_in`)."""
+        await self.transport.publish(SITE, SIGNED_OUT, {"token": token})
+
+    async def _signed_out_told(self, event: Event) -> None:
+        """A browser signed out: this process's connections opened with its token are told, then closed."""
+        token = event.data["token"]
+        for table in list(self.open.values()):
+            gone = [v for v in table.viewers if v.connection == token]
+            for viewer in gone:  # what waited for it is not its any more
+                cut_off(table.viewers, viewer, signed_out_message())
+            if gone:
+                self._present(table)
 
     async def _rename_told(self, event: Event) -> None:
         """A browser was renamed: its open tables read the names anew; those watched say so."""

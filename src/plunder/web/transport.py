@@ -4,7 +4,7 @@ order they were published on its channel, to the handlers of this process (:clas
 which tell the connections that want it (:mod:`.viewers`).
 
 Channels: ``game:<id>`` for a game's events (moves, a resignation, seats, table talk, a
-rematch) and :data:`SITE` for the site's (a name chosen). One process (SQLite, the default)
+rematch) and :data:`SITE` for the site's (a name chosen, a sign-out). One process (SQLite, the default)
 uses :class:`InMemory`, which delivers at once; several processes on one PostgreSQL database use
 :class:`plunder.web.pgtransport.PgTransport` (LISTEN/NOTIFY, events kept in the store).
 
@@ -26,7 +26,7 @@ from sqlalchemy.engine import Connection
 
 log = logging.getLogger("plunder.web")
 
-#: the channel of what concerns the whole site rather than one game (a name chosen)
+#: the channel of what concerns the whole site rather than one game (a name chosen, a sign-out)
 SITE = "site"
 
 #: what handles one kind of event

@@ -14,10 +14,12 @@ MAX_QUEUED = 100
 
 @dataclass(eq=False)
 class Viewer:
-    """One connection watching a table: the hash of its token (``None``: a spectator) and the
-    queue its messages wait in."""
+    """One connection watching a table: the identity it acts for (``None``: a spectator), the
+    hash of the token it was opened with (``connection``: a passkey session's differs from
+    ``token``), and the queue its messages wait in."""
 
     token: str | None
+    connection: str | None = None
     queue: asyncio.Queue[dict[str, Any] | None] = field(default_factory=lambda: asyncio.Queue(MAX_QUEUED))
     #: log entries it has been sent (the next message sends the rest)
     known: int = 0
@@ -37,10 +39,18 @@ def tell(viewers: set[Viewer], message_for: Callable[[Viewer], dict[str, Any]]) 
         try:
             viewer.queue.put_nowait(message_for(viewer))
         except asyncio.QueueFull:
-            viewers.discard(viewer)
-            while not viewer.queue.empty():
-                viewer.queue.get_nowait()
-            viewer.queue.put_nowait(None)
+            cut_off(viewers, viewer)
+
+
+def cut_off(viewers: set[Viewer], viewer: Viewer, last: dict[str, Any] | None = None) -> None:
+    """Drop ``viewer`` from ``viewers``: what waits in its queue is thrown away, ``last`` (if
+    given) is the last message it is sent, then its connection closes."""
+    viewers.discard(viewer)
+    while not viewer.queue.empty():
+        viewer.queue.get_nowait()
+    if last is not None:
+        viewer.queue.put_nowait(last)
+    viewer.queue.put_nowait(None)
 
 
 def offer(viewers: Iterable[Viewer], message: dict[str, Any]) -> None:
