@@ -15,6 +15,7 @@ from plunder.core.puzzle import Puzzle
 from plunder.web.puzzle_pages import catalogue
 
 from .conftest import PHONE, LiveServer, screenshot
+from .test_captions import MIN_TEXT_PX
 
 pytestmark = pytest.mark.browser
 
@@ -56,13 +57,29 @@ def solve_on_page(page: Page, puzzle: Puzzle, touch: bool) -> None:
 
 
 def fits(page: Page) -> None:
-    """The page is no wider than the phone's screen, and the board (where there is one) within it."""
+    """The page is no wider than the phone's screen, and the board (where there is one) within
+    it: the whole board, or its frame when the board is at its full size (scrolling in it)."""
     width = page.evaluate("document.documentElement.scrollWidth")
     assert width <= PHONE["width"], f"the puzzle page is {width} px wide on a phone"
     if page.locator("#board svg").count() == 0:
         return
-    board = page.locator("#board svg").bounding_box()
+    full = "full" in (page.get_attribute("#board", "class") or "").split()
+    board = page.locator("#board" if full else "#board svg").bounding_box()
     assert board is not None and board["x"] >= 0 and board["x"] + board["width"] <= PHONE["width"]
+
+
+def text_sizes(page: Page) -> list[float]:
+    """The size every text of the board is set at on the screen, in CSS px (its font size times
+    the picture's scale)."""
+    sizes: list[float] = page.eval_on_selector_all(
+        "#board svg text", "els => els.map(e => parseFloat(e.getAttribute('font-size')) * e.getScreenCTM().a)")
+    return sizes
+
+
+def readable(page: Page) -> None:
+    """Every word of the board is set at 10 CSS px or more (and there are words)."""
+    sizes = text_sizes(page)
+    assert sizes and min(sizes) >= MIN_TEXT_PX, f"the board's smallest text is {min(sizes or [0]):.1f} px"
 
 
 def test_puzzles_solved_and_failed_at_desktop(page: Page, live_server: LiveServer, tmp_path: Path) -> None:
@@ -118,19 +135,25 @@ def test_puzzles_by_touch_on_a_phone(browser: Browser, live_server: LiveServer, 
         puzzle = multi_step()
         page.goto(f"{live_server.url}/puzzles/{puzzle.id}")
         fits(page)
-        screenshot(page, "puzzle-phone-start", tmp_path)
-        # the board at its full size, as on a game page: wider than the screen, scrolled in its frame
-        page.locator("#board-size").tap()
+        # at first the board at its full size, every word readable: wider than the screen,
+        # scrolled in its frame
         assert page.inner_text("#board-size") == "Whole board"
         drawn = page.locator("#board svg").bounding_box()
         assert drawn is not None and drawn["width"] > PHONE["width"]
-        assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
-        screenshot(page, "puzzle-phone-full-size", tmp_path)
+        readable(page)
+        screenshot(page, "puzzle-phone-start", tmp_path)
+        # the whole board on a tap, within the screen (its words small), and back
         page.locator("#board-size").tap()
         assert page.inner_text("#board-size") == "Full size"
+        fits(page)
+        screenshot(page, "puzzle-phone-whole-board", tmp_path)
+        page.locator("#board-size").tap()
+        assert page.inner_text("#board-size") == "Whole board"
+        # solved by taps on the full-size board, its words readable after every reply
         solve_on_page(page, puzzle, touch=True)
         assert page.inner_text("#rating-change").startswith("Solved: your puzzle rating 1500? → ")
         fits(page)
+        readable(page)
         screenshot(page, "puzzle-phone-solved", tmp_path)
         # a typed move that is no move: refused in words, nothing else changes
         page.goto(f"{live_server.url}/puzzles?after={puzzle.id}")
