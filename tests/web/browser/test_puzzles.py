@@ -12,9 +12,12 @@ import pytest
 from playwright.sync_api import Browser, Page
 
 from plunder.core.puzzle import Puzzle
+from plunder.core.record import replay
+from plunder.core.registry import load_game
+from plunder.games.pillage.contents import Modifier
 from plunder.web.puzzle_pages import catalogue
 
-from .conftest import PHONE, LiveServer, screenshot
+from .conftest import DESKTOP, PHONE, LiveServer, screenshot
 from .test_captions import MIN_TEXT_PX
 
 pytestmark = pytest.mark.browser
@@ -172,3 +175,48 @@ def test_puzzles_by_touch_on_a_phone(browser: Browser, live_server: LiveServer, 
         screenshot(page, "puzzle-phone-failed", tmp_path)
     finally:
         phone.close()
+
+
+def big_board() -> Puzzle:
+    """A shipped puzzle on the default 4x4 board with valued contents, a modifier among them."""
+    def has_modifier(puzzle: Puzzle) -> bool:
+        state = replay(puzzle.record(), load_game("pillage", **puzzle.params))
+        return any(isinstance(c, Modifier) for c in getattr(state, "contents"))
+
+    return next(p for p in sorted(catalogue().values(), key=lambda p: p.id)
+                if p.params["board"] == "square:4x4" and p.params["contents"] == "random" and has_modifier(p))
+
+
+@pytest.mark.parametrize("size", ["desktop", "phone"])
+def test_a_4x4_puzzle_is_drawn_whole_and_readable(browser: Browser, live_server: LiveServer, tmp_path: Path,
+                                                   size: str) -> None:
+    phone = size == "phone"
+    context = browser.new_context(viewport=PHONE, has_touch=True, is_mobile=True) if phone else \
+        browser.new_context(viewport=DESKTOP)
+    context.set_default_timeout(15_000)
+    try:
+        page = context.new_page()
+        errors: list[str] = []
+        page.on("pageerror", lambda error: errors.append(str(error)))
+        puzzle = big_board()
+        page.goto(f"{live_server.url}/puzzles/{puzzle.id}")
+        texts = page.eval_on_selector_all("#board svg text", "els => els.map(e => e.textContent)")
+        assert any("Modifiers:" in t for t in texts), texts  # the legend of a valued board
+        readable(page)
+        if phone:
+            fits(page)
+        else:  # a desktop's board shows whole beside the side panel, no taller than the window
+            drawn = page.locator("#board svg").bounding_box()
+            side = page.locator(".side").bounding_box()
+            assert drawn is not None and side is not None
+            assert drawn["x"] >= 0 and drawn["x"] + drawn["width"] <= side["x"]
+            assert drawn["height"] <= DESKTOP["height"]
+        screenshot(page, f"puzzle-4x4-{size}", tmp_path)
+        values = puzzle.line[0].values
+        press(page, min(values, key=lambda a: values[a]), touch=phone)
+        page.wait_for_selector("#puzzle.done.failed")
+        assert page.inner_text("#verdict").startswith("Wrong: after ")
+        readable(page)
+        assert errors == []
+    finally:
+        context.close()
