@@ -69,6 +69,27 @@ def test_play_says_wrong_with_both_values_in_words(made: tuple[Path, list[Puzzle
     assert f"{puzzle.line[0].action} makes you" in text and ("win by" in text or "lose by" in text or "a draw" in text)
 
 
+@pytest.mark.parametrize("stop", ["quit\n", "  EXIT \n", ""])
+def test_play_stops_cleanly_on_quit_or_end_of_input(made: tuple[Path, list[Puzzle]], stop: str) -> None:
+    path, puzzles = made
+    puzzle = max(puzzles, key=lambda p: sum(s.solver for s in p.line))
+    first = answers(puzzle, True).splitlines()[0]
+    result = run("puzzles", "play", "pillage", "--file", str(path), "--id", puzzle.id, input=f"{first}\n{stop}")
+    assert result.exit_code == 0, result.output
+    text = " ".join(result.output.split())
+    assert sum(s.solver for s in puzzle.line) > 1  # so the stop comes before the line's end
+    assert "Right:" in text and "Puzzle stopped: 1 of 1 moves right so far." in text
+    assert "Aborted" not in result.output and "Solved" not in text
+    assert f"The line: {', '.join(s.action for s in puzzle.line)}." in text
+
+
+def test_play_stops_before_the_first_move(made: tuple[Path, list[Puzzle]]) -> None:
+    path, puzzles = made
+    result = run("puzzles", "play", "pillage", "--file", str(path), "--id", puzzles[0].id, input="quit\n")
+    assert result.exit_code == 0, result.output
+    assert "Puzzle stopped: 0 of 0 moves right so far." in " ".join(result.output.split())
+
+
 def test_bad_puzzle_files_and_ids_are_refused_in_one_line(made: tuple[Path, list[Puzzle]], tmp_path: Path) -> None:
     path, _ = made
     missing = run("puzzles", "play", "pillage", "--file", str(path), "--id", "nope")

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import html
 import random
+import threading
 import time
 from datetime import datetime, timezone
 from typing import Any, Iterator
@@ -20,7 +21,7 @@ from plunder.web import daily
 from plunder.web.app import create_app
 from plunder.web.limits import MESSAGE_RATE
 from plunder.web.daily import Par
-from plunder.web.daily_pages import Pars
+from plunder.web.daily_pages import PAR_PENDING, Pars
 from plunder.web.store import Store
 from .clients import browser
 from .test_play_server import state_of
@@ -301,4 +302,54 @@ def test_two_apps_on_one_database_work_the_par_out_once_and_keep_one_entry_per_i
     with store.engine.connect() as conn:
         runs = conn.execute(select(daily.daily_par.c.runs).where(daily.daily_par.c.day == clock.day)).scalars().all()
     assert runs == [1, 1]
+    store.close()
+
+
+class Overlaps(Computed):
+    """A par computation that takes a moment and notes how many ran at once."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.now = self.most = 0
+        self.lock = threading.Lock()
+
+    def __call__(self, game: str, seed: int) -> Par:
+        with self.lock:
+            self.now += 1
+            self.most = max(self.most, self.now)
+        time.sleep(0.05)
+        with self.lock:
+            self.now -= 1
+        return super().__call__(game, seed)
+
+
+def test_a_past_day_nobody_played_gets_its_par_on_a_visit_once_one_day_at_a_time(db: str, clock: Clock) -> None:
+    computed = Overlaps()
+    app = create_app(db, ai_workers=0, clock=clock)
+    app.state.pars.compute = computed
+    clock.now += 86400 * 3  # three days on: the clock's first day and the two after it are past, never visited
+    store = Store(db)
+    key = daily.secret(store)
+    with TestClient(app) as client:
+        pages = {day: client.get(f"/daily/{day}").text for day in (clock.day, clock.later(1))}
+        for day, page in pages.items():
+            assert page.count(f"Par: {PAR_PENDING}") == 2, day  # both deals, asked for now
+        wait_pars(client)
+        assert sorted(computed.calls) == sorted((g, daily.seed_of(key, d, g)) for d in pages for g in ("pirates", "profiteer"))
+        assert computed.most == 1  # the past days' pars one at a time, not a thread each
+        again = client.get(f"/daily/{clock.day}").text
+        assert again.count("Par: the hard AI 24 · foresight 31") == 2 and PAR_PENDING not in again
+        wait_pars(client)
+        assert len(computed.calls) == 4  # kept: a second visit works nothing out
+        # a day past the archive's reach: no par worked out, none promised
+        old = daily.day_of(clock.noon - 86400 * daily.ARCHIVE_DAYS)
+        assert not daily.par_due(old, clock.now) and daily.par_due(clock.later(3 - daily.ARCHIVE_DAYS), clock.now)
+        page = client.get(f"/daily/{old}").text
+        assert "Play this deal (unranked)" in page and "Par:" not in page
+        wait_pars(client)
+        assert len(computed.calls) == 4
+    with store.engine.connect() as conn:
+        kept = conn.execute(select(func.count()).select_from(daily.daily_par)
+                            .where(daily.daily_par.c.day.in_(list(pages)), daily.daily_par.c.foresight == 31.0)).scalar()
+    assert kept == 4
     store.close()

@@ -16,7 +16,7 @@ from rich.text import Text
 from ..core.errors import PlunderError
 from ..core.puzzle import Puzzle, PuzzleError, dumps
 from ..core.registry import entry, game_ids
-from ..puzzles import CANDIDATES, PuzzleRun, from_records, generate, load, puzzles_of, shipped
+from ..puzzles import CANDIDATES, PuzzleRun, Verdict, from_records, generate, load, puzzles_of, shipped
 from ..web.finished import finished_records
 from ..web.store import Store, check
 from .common import SEED
@@ -142,18 +142,37 @@ def play_cmd(game_id: str | None, path: Path | None, puzzle_id: str | None, diff
         show()
         console.print(f"{who} to play: find the best move." if first else f"{who} again: the next exact move.")
         first = False
-        while True:
-            text = click.prompt("Your move", prompt_suffix=": ")
-            try:
-                verdict = run.answer(text)
-            except (PlunderError, ValueError) as exc:
-                console.print(f"Not a move here: {' '.join(str(exc).split())}")
-                continue
-            break
+        verdict = _answered(run, console)
+        if verdict is None:
+            right = sum(v.right for v in run.verdicts)
+            console.print(Text(f"Puzzle stopped: {right} of {len(run.verdicts)} moves right so far. "
+                               f"The line: {_line(puzzle)}.", "bold"))
+            return
         console.print(verdict.words)
     show()
     right = sum(v.right for v in run.verdicts)
-    line = ", ".join(step.action for step in puzzle.line)
     console.print(Text(f"{'Solved' if right == len(run.verdicts) else 'Not solved'}: {right} of "
-                       f"{len(run.verdicts)} moves right. The line: {line}.", "bold"))
+                       f"{len(run.verdicts)} moves right. The line: {_line(puzzle)}.", "bold"))
+
+
+def _line(puzzle: Puzzle) -> str:
+    """The solution line in the game's notation, comma-separated."""
+    return ", ".join(step.action for step in puzzle.line)
+
+
+def _answered(run: PuzzleRun, console: Console) -> Verdict | None:
+    """Ask for a move until one is read and judged; ``None`` when the player stops: ``quit`` or
+    ``exit`` typed, end of input or Ctrl-C, as ``plunder play`` takes them."""
+    while True:
+        try:
+            text = click.prompt("Your move (or quit)", prompt_suffix=": ").strip()
+        except click.Abort:  # click's word for end of input and Ctrl-C at a prompt
+            console.print()
+            return None
+        if text.lower() in ("quit", "exit"):
+            return None
+        try:
+            return run.answer(text)
+        except (PlunderError, ValueError) as exc:
+            console.print(f"Not a move here: {' '.join(str(exc).split())}")
 

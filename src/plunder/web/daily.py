@@ -43,7 +43,8 @@ PAR_LEVEL = "hard"
 FORESIGHT_LEVEL = 1
 #: seconds after which a par claim that never finished (its process died) may be taken over
 PAR_STALE_SECONDS = 600.0
-#: how many past days the archive lists
+#: how many past days the archive lists; a past day's par is worked out on a visit when no
+#: process worked it out on its day, for the days this many back at most (:func:`par_due`)
 ARCHIVE_DAYS = 30
 #: most entries a day's leaderboard shows
 LEADERBOARD_SHOWN = 20
@@ -110,6 +111,13 @@ def day_end(day: str) -> float:
     """The moment ``day`` ends (the next UTC midnight), seconds since the epoch."""
     start = datetime.combine(date.fromisoformat(day), datetime.min.time(), timezone.utc)
     return (start + timedelta(days=1)).timestamp()
+
+
+def par_due(day: str, now: float) -> bool:
+    """Whether ``day``'s par is to be worked out if missing at ``now``: today's, and a past
+    day's within :data:`ARCHIVE_DAYS` (older days' pars, never asked for on their day, are not:
+    a crawl of the archive costs at most that many days' pars, each once)."""
+    return day_of(now - ARCHIVE_DAYS * 86400) <= day <= day_of(now)
 
 
 def secret(store: Store) -> str:

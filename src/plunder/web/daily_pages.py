@@ -32,7 +32,9 @@ log = logging.getLogger("plunder.web")
 
 class Pars:
     """This process's part in working out each day's par: a claim in the store
-    (:func:`.daily.claim_par`), then the computation in a thread, at most one per (day, game)."""
+    (:func:`.daily.claim_par`), then the computation in a thread, at most one per (day, game).
+    A past day's (asked for by a visit to the archive) waits for the past days' before it: one
+    at a time, so a crawl of the archive takes one thread's CPU, never a thread per day."""
 
     def __init__(self, tables: Tables) -> None:
         self.tables = tables
@@ -41,6 +43,8 @@ class Pars:
         #: what works a par out (the tests give a quicker one)
         self.compute = daily.compute_par
         self.running: dict[tuple[str, str], asyncio.Task[None]] = {}
+        #: held while a past day's par is worked out
+        self.past = asyncio.Lock()
 
     def kick(self, day: str, games: list[str]) -> None:
         """Work out the par of ``games`` on ``day`` in the background, where no process has."""
@@ -52,13 +56,11 @@ class Pars:
     async def _work(self, day: str, game: str) -> None:
         tables = self.tables
         try:
-            if await tables.db(daily.par_of, tables.store, day, game) is not None:
-                return
-            if not await tables.db(daily.claim_par, tables.store, day, game, self.holder, tables.clock()):
-                return
-            key = await tables.db(daily.secret, tables.store)
-            par = await asyncio.to_thread(self.compute, game, daily.seed_of(key, day, game))
-            await tables.db(daily.keep_par, tables.store, day, game, self.holder, par)
+            if day < daily.day_of(tables.clock()):
+                async with self.past:
+                    await self._claim_and_compute(day, game)
+            else:
+                await self._claim_and_compute(day, game)
         except Exception:  # the par is a comparison: the day's deal is played without it
             log.exception("could not work out the daily par of %s on %s", game, day)
             self.running.pop((day, game), None)
@@ -66,6 +68,17 @@ class Pars:
             # a claim another process holds is asked about again on a later visit
             if await tables.db(daily.par_of, tables.store, day, game) is None:
                 self.running.pop((day, game), None)
+
+    async def _claim_and_compute(self, day: str, game: str) -> None:
+        """Work the par out and keep it, unless it is kept already or another process claims it."""
+        tables = self.tables
+        if await tables.db(daily.par_of, tables.store, day, game) is not None:
+            return
+        if not await tables.db(daily.claim_par, tables.store, day, game, self.holder, tables.clock()):
+            return
+        key = await tables.db(daily.secret, tables.store)
+        par = await asyncio.to_thread(self.compute, game, daily.seed_of(key, day, game))
+        await tables.db(daily.keep_par, tables.store, day, game, self.holder, par)
 
     async def close(self) -> None:
         """Stop waiting for the pars under way (a computation's thread ends on its own; its
@@ -85,10 +98,11 @@ def pars_of(request: Request) -> Pars:
     return found
 
 
-def board_of(store: Store, day: str, game: str, you: str | None, today: str, open_replays: bool) -> dict[str, Any]:
+def board_of(store: Store, day: str, game: str, you: str | None, today: str, open_replays: bool,
+             par_due: bool = False) -> dict[str, Any]:
     """What a page shows of ``game`` on ``day``: the leaderboard (names, scores, times taken,
-    streaks, replay links once the day is over), the par once you finished (or the day is over),
-    and your entry."""
+    streaks, replay links once the day is over), the par once you finished (or the day is over;
+    "being worked out" on a past day whose par is ``par_due`` and not kept yet), and your entry."""
     rows = daily.leaderboard(store, day, game)
     names = display_names(store, [r["identity"] for r in rows])
     runs = daily.streaks(store, [r["identity"] for r in rows], today)
@@ -102,15 +116,26 @@ def board_of(store: Store, day: str, game: str, you: str | None, today: str, ope
                   "replay": f"/replay/game/{r['game_id']}" if open_replays else None} for r in rows],
         "mine": None if mine is None else {"game_id": mine.game_id, "done": done,
                                            "line": daily.par_line(mine.score, par) if done else None},
-        "par": None if par is None or not (done or open_replays) else
-        f"the {daily.PAR_LEVEL} AI {daily.fmt(par.agent_score)} · foresight {daily.fmt(par.foresight)}",
+        "par": par_text(par, done or open_replays, open_replays and par_due),
     }
 
 
-def page_of(store: Store, day: str, you: str | None, today: str) -> dict[str, Any]:
-    """Everything a daily page shows of ``day``."""
+def par_text(par: Par | None, shown: bool, pending: bool) -> str | None:
+    """The par as a page says it once it is ``shown``; :data:`PAR_PENDING` while it is not kept
+    and ``pending``; else ``None``."""
+    if par is None:
+        return PAR_PENDING if pending else None
+    return f"the {daily.PAR_LEVEL} AI {daily.fmt(par.agent_score)} · foresight {daily.fmt(par.foresight)}" if shown else None
+
+
+#: what a past day's page says of a par still being worked out
+PAR_PENDING = "being worked out: reload the page in a minute to see it"
+
+
+def page_of(store: Store, day: str, you: str | None, today: str, par_due: bool = False) -> dict[str, Any]:
+    """Everything a daily page shows of ``day`` (``par_due``: a past day's par being worked out)."""
     past = day < today
-    return {"boards": [board_of(store, day, g, you, today, past) for g in daily.solitaires()],
+    return {"boards": [board_of(store, day, g, you, today, past, par_due) for g in daily.solitaires()],
             "streak": 0 if you is None else daily.streak(store, you, today),
             "archive": daily.played_days(store, today)}
 
@@ -178,13 +203,17 @@ def past_day(request: Request) -> tuple[str, str]:
 
 
 async def day_page(request: Request) -> Response:
-    """``GET /daily/{day}``: a past day's leaderboards with everyone's replays, its par, and its
-    deals to play unranked (today's: ``/daily``)."""
+    """``GET /daily/{day}``: a past day's leaderboards with everyone's replays, its par (worked
+    out now if nobody did on its day, within :data:`.daily.ARCHIVE_DAYS`), and its deals to play
+    unranked (today's: ``/daily``)."""
     day, today = past_day(request)
     if day == today:
         return RedirectResponse(request.url_for("daily").path, status_code=303)
     tables = tables_of(request)
-    found = await tables.db(page_of, tables.store, day, identity_of(request), today)
+    due = daily.par_due(day, tables.clock())
+    if due:  # nobody worked it out on its day (nobody visited the daily page): now, once
+        pars_of(request).kick(day, daily.solitaires())
+    found = await tables.db(page_of, tables.store, day, identity_of(request), today, due)
     return templates.TemplateResponse(request, "daily.html", {"day": day, "today": False, **found})
 
 

@@ -111,6 +111,8 @@ def test_a_sample_of_the_shipped_puzzles_is_proven_again() -> None:
     assert len(puzzles) >= 100
     assert {p.difficulty for p in puzzles} == {1, 2, 3, 4, 5}
     assert len({p.id for p in puzzles}) == len(puzzles)
-    assert {p.params["board"] for p in puzzles} >= {b["board"] for b in P.BOARDS}
+    shipped_on = {(p.params["board"], p.params["contents"], p.params["floor"]) for p in puzzles}
+    for board in P.BOARDS:  # every board of the list, its contents and floor, the default 4x4 among them
+        assert (board["board"], board["contents"], board.get("floor", "none")) in shipped_on, board
     for puzzle in random.Random(40).sample(puzzles, SAMPLE):
         assert P.verify(puzzle) == [], puzzle.id

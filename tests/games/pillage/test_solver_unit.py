@@ -203,3 +203,28 @@ def test_unit_3x3_from_the_start() -> None:
     """The whole 3x3 game by the fast path: -3 (the second player wins 6-3)."""
     state = PillageGame.load(board="square:3x3", contents="unit").new_initial_state()
     assert solve(state).value == -3
+
+
+#: a 4x4 position (from an agents' game) with two chains open to eat: a pair running into a
+#: box of three undrawn lines (d3-d4, then c3-d3) and four boxes with both ends capturable
+#: (a4-b4, b3-b4, b4-c4); the player to move, 5 boxes down with 11 open, hands over the pair
+#: (c3-d3) after taking the four and wins the last five: +7 from here, 2 in all. Following
+#: the first head, rule 2 once left the four for last and double-dealt them: +3.
+TWO_CHAINS = ("a5-b5 c2-d2 a2-b2 d4-e4 a3-a4 b5-c5 a2-a3 b3-c3 d3-e3 c3-c4 a3-b3 b2-b3 c4-c5 c5-d5 a4-a5 "
+              "e1-e2 c1-d1 c4-d4 d4-d5 d2-e2 d1-e1 d1-d2 c1-c2 b1-c1 d5-e5 e4-e5 a1-b1 e3-e4 b4-b5").split()
+
+
+@pytest.mark.parametrize("compiled", [False, True])
+def test_with_several_chains_open_the_one_left_to_double_deal_in_is_chosen(compiled: bool) -> None:
+    game = PillageGame.load(board="square:4x4", contents="unit")
+    state = game.new_initial_state()
+    for text in TWO_CHAINS:
+        state = state.apply_text(text)
+    assert state.doubloons == (0, 5) and len(state.open_lines) == 11 and state.mover == 0
+    assert generic(state) == 2.0
+    solver = Solver(game, state.contents, compiled=compiled, compiled_from=0)
+    assert solver.unit is not None
+    result = solver.solve(state)
+    assert result.value == 2.0
+    assert (solver.fast is not None) == compiled  # the compiled search ran, or the Python one
+    assert result.best_action is not None and state.apply(result.best_action).doubloons[0] == 1  # a box taken first

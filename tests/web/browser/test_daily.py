@@ -144,6 +144,15 @@ def test_today_s_replays_are_closed_and_yesterday_s_open(page: Page, browser: Br
         other.goto(server.url + "/daily")
         other.click(f"#archive a[href='/daily/{yesterday}']")
         assert other.locator("#deal-profiteer tbody tr a").count() == 1  # the entry, with its replay
+        # its par was never worked out (the entry was moved to yesterday): it is now, once, and
+        # shown on a reload (waited for: the first replay page of a fresh process waits for the
+        # compiled code the par's thread is loading)
+        assert "Par: being worked out" in other.inner_text("#deal-profiteer")
+        deadline = time.time() + 240
+        while "Par: the hard AI" not in other.inner_text("#deal-profiteer"):
+            assert time.time() < deadline, "yesterday's par was not worked out in 240 s"
+            other.wait_for_timeout(2000)
+            other.reload()
         screenshot(other, "daily-archive", tmp_path)
         other.click("#deal-profiteer a:text('replay')")
         other.wait_for_selector("#board svg")

@@ -12,9 +12,13 @@ import pytest
 from playwright.sync_api import Browser, Page
 
 from plunder.core.puzzle import Puzzle
+from plunder.core.record import replay
+from plunder.core.registry import load_game
+from plunder.games.pillage.contents import Modifier
 from plunder.web.puzzle_pages import catalogue
 
-from .conftest import PHONE, LiveServer, screenshot
+from .conftest import DESKTOP, PHONE, LiveServer, screenshot
+from .test_captions import MIN_TEXT_PX
 
 pytestmark = pytest.mark.browser
 
@@ -56,13 +60,29 @@ def solve_on_page(page: Page, puzzle: Puzzle, touch: bool) -> None:
 
 
 def fits(page: Page) -> None:
-    """The page is no wider than the phone's screen, and the board (where there is one) within it."""
+    """The page is no wider than the phone's screen, and the board (where there is one) within
+    it: the whole board, or its frame when the board is at its full size (scrolling in it)."""
     width = page.evaluate("document.documentElement.scrollWidth")
     assert width <= PHONE["width"], f"the puzzle page is {width} px wide on a phone"
     if page.locator("#board svg").count() == 0:
         return
-    board = page.locator("#board svg").bounding_box()
+    full = "full" in (page.get_attribute("#board", "class") or "").split()
+    board = page.locator("#board" if full else "#board svg").bounding_box()
     assert board is not None and board["x"] >= 0 and board["x"] + board["width"] <= PHONE["width"]
+
+
+def text_sizes(page: Page) -> list[float]:
+    """The size every text of the board is set at on the screen, in CSS px (its font size times
+    the picture's scale)."""
+    sizes: list[float] = page.eval_on_selector_all(
+        "#board svg text", "els => els.map(e => parseFloat(e.getAttribute('font-size')) * e.getScreenCTM().a)")
+    return sizes
+
+
+def readable(page: Page) -> None:
+    """Every word of the board is set at 10 CSS px or more (and there are words)."""
+    sizes = text_sizes(page)
+    assert sizes and min(sizes) >= MIN_TEXT_PX, f"the board's smallest text is {min(sizes or [0]):.1f} px"
 
 
 def test_puzzles_solved_and_failed_at_desktop(page: Page, live_server: LiveServer, tmp_path: Path) -> None:
@@ -118,19 +138,25 @@ def test_puzzles_by_touch_on_a_phone(browser: Browser, live_server: LiveServer, 
         puzzle = multi_step()
         page.goto(f"{live_server.url}/puzzles/{puzzle.id}")
         fits(page)
-        screenshot(page, "puzzle-phone-start", tmp_path)
-        # the board at its full size, as on a game page: wider than the screen, scrolled in its frame
-        page.locator("#board-size").tap()
+        # at first the board at its full size, every word readable: wider than the screen,
+        # scrolled in its frame
         assert page.inner_text("#board-size") == "Whole board"
         drawn = page.locator("#board svg").bounding_box()
         assert drawn is not None and drawn["width"] > PHONE["width"]
-        assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
-        screenshot(page, "puzzle-phone-full-size", tmp_path)
+        readable(page)
+        screenshot(page, "puzzle-phone-start", tmp_path)
+        # the whole board on a tap, within the screen (its words small), and back
         page.locator("#board-size").tap()
         assert page.inner_text("#board-size") == "Full size"
+        fits(page)
+        screenshot(page, "puzzle-phone-whole-board", tmp_path)
+        page.locator("#board-size").tap()
+        assert page.inner_text("#board-size") == "Whole board"
+        # solved by taps on the full-size board, its words readable after every reply
         solve_on_page(page, puzzle, touch=True)
         assert page.inner_text("#rating-change").startswith("Solved: your puzzle rating 1500? → ")
         fits(page)
+        readable(page)
         screenshot(page, "puzzle-phone-solved", tmp_path)
         # a typed move that is no move: refused in words, nothing else changes
         page.goto(f"{live_server.url}/puzzles?after={puzzle.id}")
@@ -149,3 +175,48 @@ def test_puzzles_by_touch_on_a_phone(browser: Browser, live_server: LiveServer, 
         screenshot(page, "puzzle-phone-failed", tmp_path)
     finally:
         phone.close()
+
+
+def big_board() -> Puzzle:
+    """A shipped puzzle on the default 4x4 board with valued contents, a modifier among them."""
+    def has_modifier(puzzle: Puzzle) -> bool:
+        state = replay(puzzle.record(), load_game("pillage", **puzzle.params))
+        return any(isinstance(c, Modifier) for c in getattr(state, "contents"))
+
+    return next(p for p in sorted(catalogue().values(), key=lambda p: p.id)
+                if p.params["board"] == "square:4x4" and p.params["contents"] == "random" and has_modifier(p))
+
+
+@pytest.mark.parametrize("size", ["desktop", "phone"])
+def test_a_4x4_puzzle_is_drawn_whole_and_readable(browser: Browser, live_server: LiveServer, tmp_path: Path,
+                                                   size: str) -> None:
+    phone = size == "phone"
+    context = browser.new_context(viewport=PHONE, has_touch=True, is_mobile=True) if phone else \
+        browser.new_context(viewport=DESKTOP)
+    context.set_default_timeout(15_000)
+    try:
+        page = context.new_page()
+        errors: list[str] = []
+        page.on("pageerror", lambda error: errors.append(str(error)))
+        puzzle = big_board()
+        page.goto(f"{live_server.url}/puzzles/{puzzle.id}")
+        texts = page.eval_on_selector_all("#board svg text", "els => els.map(e => e.textContent)")
+        assert any("Modifiers:" in t for t in texts), texts  # the legend of a valued board
+        readable(page)
+        if phone:
+            fits(page)
+        else:  # a desktop's board shows whole beside the side panel, no taller than the window
+            drawn = page.locator("#board svg").bounding_box()
+            side = page.locator(".side").bounding_box()
+            assert drawn is not None and side is not None
+            assert drawn["x"] >= 0 and drawn["x"] + drawn["width"] <= side["x"]
+            assert drawn["height"] <= DESKTOP["height"]
+        screenshot(page, f"puzzle-4x4-{size}", tmp_path)
+        values = puzzle.line[0].values
+        press(page, min(values, key=lambda a: values[a]), touch=phone)
+        page.wait_for_selector("#puzzle.done.failed")
+        assert page.inner_text("#verdict").startswith("Wrong: after ")
+        readable(page)
+        assert errors == []
+    finally:
+        context.close()

@@ -56,7 +56,8 @@ PER_GAME = 2
 #: the puzzle file shipped with the package
 SHIPPED = Path(__file__).parent / "data" / "puzzles.json"
 
-#: the boards the puzzles come from, in turn: the classic unit 3x3 and valued boards with modifiers
+#: the boards the puzzles come from, in turn: the classic unit 3x3, valued boards with modifiers,
+#: and the default 4x4 board (unit, valued, valued with a floor)
 BOARDS: tuple[dict[str, str], ...] = (
     {"board": "square:3x3", "contents": "unit"},
     {"board": "square:3x3", "contents": "random"},
@@ -65,6 +66,9 @@ BOARDS: tuple[dict[str, str], ...] = (
     {"board": "hex:2x3", "contents": "random"},
     {"board": "octagon:2x3", "contents": "random"},
     {"board": "square:3x3", "contents": "random", "floor": "0"},
+    {"board": "square:4x4", "contents": "unit"},
+    {"board": "square:4x4", "contents": "random"},
+    {"board": "square:4x4", "contents": "random", "floor": "0"},
 )
 #: the agents whose games the puzzles come from, in turn
 MIXES: tuple[tuple[str, str], ...] = (("greedy", "random"), ("medium", "greedy"), ("random", "medium"),

@@ -9,7 +9,7 @@ same function with numba, on numpy arrays (:func:`compiled_rules`). A fix to a r
   :func:`merged_bounds` (the entry a fail-soft result leaves), shared by all four searches
   (the valued general and static searches of solver.py, the Python and compiled unit ones).
 * The unit-board rules of solver_unit.py's docstring: :func:`scan` (the pass over the boxes,
-  with rule 1, the safe capture, on the way), :func:`eaten_chain` and :func:`double_deal`
+  with rule 1, the safe capture, on the way), :func:`eaten_chain`, :func:`one_chain` and :func:`double_deal`
   (rule 2), :func:`components` and :func:`loony` (rule 3, the Buzzard-Ciere recursion), and
   the line order :func:`move_groups`, :func:`closes` and :func:`root_order`.
 * The compiled search's own rule, one line a chain: :func:`walk` and :func:`chain_keeps`.
@@ -43,12 +43,12 @@ from typing import Any, Callable, MutableSequence, Sequence
 #: a value below every real one (fail-soft searches start from it)
 NONE = -(1 << 30)
 #: the functions :func:`compiled_rules` compiles (the rest are for the Python searches only)
-SHARED = ("other_box", "scan", "eaten_chain", "double_deal", "walk", "components", "loony", "chain_keeps",
+SHARED = ("other_box", "scan", "eaten_chain", "one_chain", "double_deal", "walk", "components", "loony", "chain_keeps",
           "window", "merged_bounds", "move_groups", "closes")
 #: the :data:`SHARED` functions compiled into their callers: a compiled call returning a tuple
 #: measured slower than the loops it stood for (the chain walk's, docs/ai.md)
 INLINE = frozenset({"scan", "eaten_chain", "walk", "window", "merged_bounds", "move_groups", "other_box", "closes",
-                    "double_deal"})
+                    "one_chain", "double_deal"})
 #: how many endgames :func:`loony_rest` remembers (it forgets them all past that)
 _MEMO_SIZE = 1 << 16
 
@@ -152,6 +152,14 @@ def eaten_chain(line: int, box: int, undrawn: int, box_mask: Any, edge_box: Any)
             capturable_end = True
         break
     return length, capturable_end, deal
+
+
+def one_chain(ncaps: int, capturable_end: bool) -> bool:
+    """Rule 2 applies: the chain eaten from the first head is the only one open (its
+    capturable boxes are all there are: its head, and its far end if that is capturable).
+    With several open, which is eaten last -- the one to double-deal in -- changes the value
+    (a 4x4 position hands over two boxes or four by that choice), so every line is searched."""
+    return ncaps == (2 if capturable_end else 1)
 
 
 def double_deal(ncaps: int, length: int, capturable_end: bool) -> bool:
@@ -331,6 +339,6 @@ def compiled_rules(jit: Callable[..., Any]) -> dict[str, Any]:
     return {name: names[name] for name in SHARED}
 
 
-__all__ = ["NONE", "chain_keeps", "closes", "compiled_rules", "components", "double_deal",
+__all__ = ["NONE", "chain_keeps", "closes", "compiled_rules", "components", "double_deal", "one_chain",
            "eaten_chain", "loony", "loony_value", "merged_bounds", "move_groups", "other_box",
            "root_order", "scan", "walk", "window"]

@@ -29,9 +29,12 @@ where every line borders one or two boxes, see :func:`fits`):
    at its other capturable end), only two lines are searched: take the head, and -- when
    exactly two boxes are left with one open end, or four with both ends capturable --
    the double-dealing line that hands the last two (two pairs) over and keeps control.
-   When several chains are open, their heads are taken (the choice to double-deal comes
-   at the last chain). Any other line leaves the opponent every box of the chain and the
-   same choice, which is never better (Berlekamp, ch. 3, "all-but-two trick").
+   Any other line leaves the opponent every box of the chain and the same choice, which is
+   never better (Berlekamp, ch. 3, "all-but-two trick"). When several chains are open the
+   rule does not apply and every line is searched (captures first): which chain is eaten
+   last, the one to double-deal in, changes the value (taking the first head each time, as
+   the rule once did, a 4x4 position was valued +3 where handing over a pair instead of two
+   pairs makes +7: ``tests/games/pillage/test_solver_unit.py``).
 3. *Simple loony endgames.* With no capturable box and every open box having exactly two
    undrawn lines, the board is a set of independent chains and loops and its value
    follows from their lengths alone (:func:`.solver_rules.loony`; Buzzard and Ciere, "Playing
@@ -52,7 +55,7 @@ from .board import Board
 from .contents import Content, Doubloons
 from .solver_frame import Frame
 from .solver_rules import (NONE, closes, components, double_deal, eaten_chain, loony_rest, merged_bounds, move_groups,
-                           root_order, scan, window)
+                           one_chain, root_order, scan, window)
 from .solver_table import ArrayTable, DictTable, Packing
 #: the rules of the module docstring, by name (all on by default; fewer for measuring)
 RULES = frozenset({"capture", "chains", "endgame"})
@@ -139,17 +142,19 @@ class UnitSearch:
             self.forced += 1
             return gain + self.search(drawn | 1 << forced, alpha - gain, beta - gain)
         if ncaps and self.chains:
-            # Rule 2: chains being eaten; follow the first from its head.
+            # Rule 2: the one chain open being eaten; follow it from its head (several open:
+            # every line is searched below, captures first).
             length, capturable_end, deal = eaten_chain(head_line, head_other, undrawn, self.box_mask, self.edge_box)
-            best = 1 + self.search(drawn | 1 << head_line, alpha - 1, beta - 1)
-            if not double_deal(ncaps, length, capturable_end):
+            if one_chain(ncaps, capturable_end):
+                best = 1 + self.search(drawn | 1 << head_line, alpha - 1, beta - 1)
+                if not double_deal(ncaps, length, capturable_end):
+                    return best
+                self.deals += 1
+                if best < beta:
+                    v = -self.search(drawn | 1 << deal, -beta, -max(alpha, best))
+                    if v > best:
+                        best = v
                 return best
-            self.deals += 1
-            if best < beta:
-                v = -self.search(drawn | 1 << deal, -beta, -max(alpha, best))
-                if v > best:
-                    best = v
-            return best
         if not ncaps and self.endgame and twos == n_open:
             # Rule 3: chains and loops only.
             if components(undrawn, self.box_mask, self.edge_box, self.counts):

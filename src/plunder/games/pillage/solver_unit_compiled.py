@@ -74,7 +74,7 @@ import numpy as np
 from ...core.compiled import built_once
 from .solver_frame import Frame
 from .solver_rules import (NONE, chain_keeps, closes, compiled_rules, components, double_deal, eaten_chain, loony,
-                           merged_bounds, move_groups, root_order, scan, window)
+                           merged_bounds, move_groups, one_chain, root_order, scan, window)
 from .solver_unit import RULES, fits
 
 #: bytes one set of the compiled table costs: two entries of one int64 each
@@ -438,23 +438,25 @@ def _search(drawn: int, alpha: int, beta: int, depth: int, box_mask: Any, edge_b
         return gain + _search(drawn | (1 << forced), alpha - gain, beta - gain, depth + 1, box_mask, edge_box, groups,
                               order, imgs, inverse, perms, table, params, stats, counts)
     if ncaps and params[P_CHAINS]:
-        # Rule 2: chains being eaten; follow the first from its head.
+        # Rule 2: the one chain open being eaten; follow it from its head (several open: every
+        # line is searched below, captures first).
         length, capturable_end, deal = eaten_chain(head_line, head_other, undrawn, box_mask, edge_box)
-        _push(imgs, depth, head_line, perms)
-        best = 1 + _search(drawn | (1 << head_line), alpha - 1, beta - 1, depth + 1, box_mask, edge_box, groups, order,
-                           imgs, inverse, perms, table, params, stats, counts)
-        if not double_deal(ncaps, length, capturable_end):
+        if one_chain(ncaps, capturable_end):
+            _push(imgs, depth, head_line, perms)
+            best = 1 + _search(drawn | (1 << head_line), alpha - 1, beta - 1, depth + 1, box_mask, edge_box, groups,
+                               order, imgs, inverse, perms, table, params, stats, counts)
+            if not double_deal(ncaps, length, capturable_end):
+                return best
+            stats[DEALS] += 1
+            if stats[STOPPED]:
+                return 0
+            if best < beta:
+                _push(imgs, depth, deal, perms)
+                v = -_search(drawn | (1 << deal), -beta, -max(alpha, best), depth + 1, box_mask, edge_box, groups,
+                             order, imgs, inverse, perms, table, params, stats, counts)
+                if v > best:
+                    best = v
             return best
-        stats[DEALS] += 1
-        if stats[STOPPED]:
-            return 0
-        if best < beta:
-            _push(imgs, depth, deal, perms)
-            v = -_search(drawn | (1 << deal), -beta, -max(alpha, best), depth + 1, box_mask, edge_box, groups, order,
-                         imgs, inverse, perms, table, params, stats, counts)
-            if v > best:
-                best = v
-        return best
     if not ncaps and params[P_ENDGAME] and twos == n_open:
         # Rule 3: chains and loops only.
         if components(undrawn, box_mask, edge_box, counts):

@@ -21,16 +21,20 @@ window.PlunderBoard = (function () {
   }
 
   // on a small screen: the whole board, or its full size scrolling sideways (the choice is kept
-  // for every page); the button says what a press gives
-  function sizeToggle(board, button) {
+  // for every page; before one is made, a page's own default: the puzzle page's is the full
+  // size, where its words read at 10 px and up); the button says what a press gives
+  function sizeToggle(board, button, fullByDefault) {
     function set(full) {
       board.classList.toggle("full", full);
       button.setAttribute("aria-pressed", String(full));
       button.textContent = full ? "Whole board" : "Full size";
       try { localStorage.setItem("plunder.boardFull", full ? "1" : ""); } catch (e) { /* storage off: not kept */ }
     }
-    let kept = false;
-    try { kept = localStorage.getItem("plunder.boardFull") === "1"; } catch (e) { /* storage off */ }
+    let kept = Boolean(fullByDefault);
+    try {
+      const chosen = localStorage.getItem("plunder.boardFull");
+      if (chosen !== null) kept = chosen === "1";
+    } catch (e) { /* storage off: the page's default */ }
     set(kept);
     button.addEventListener("click", () => set(!board.classList.contains("full")));
   }

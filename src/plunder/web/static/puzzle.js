@@ -107,6 +107,8 @@
     const text = $("move-text").value.trim();
     if (text) { send(text); $("move-text").value = ""; }
   });
-  window.PlunderBoard.sizeToggle(board, $("board-size"));
+  // a puzzle is a small board looked at closely: on a phone its full size (words 10 px and up)
+  // unless the player chose the whole board
+  window.PlunderBoard.sizeToggle(board, $("board-size"), true);
   moves(data.legal);
 })();
