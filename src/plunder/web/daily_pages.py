@@ -32,7 +32,8 @@ log = logging.getLogger("plunder.web")
 
 class Pars:
     """This process's part in working out each day's par: a claim in the store
-    (:func:`.daily.claim_par`), then the computation in a thread, at most one per (day, game).
+    (:func:`.daily.claim_par`), then the computation in the coach's worker process at the lowest
+    priority (:meth:`.thinking.Thinkers.background`), at most one per (day, game).
     A past day's (asked for by a visit to the archive) waits for the past days' before it: one
     at a time, so a crawl of the archive takes one thread's CPU, never a thread per day."""
 
@@ -77,11 +78,12 @@ class Pars:
         if not await tables.db(daily.claim_par, tables.store, day, game, self.holder, tables.clock()):
             return
         key = await tables.db(daily.secret, tables.store)
-        par = await asyncio.to_thread(self.compute, game, daily.seed_of(key, day, game))
+        par = await tables.thinkers.background(f"par:{day}:{game}", self.compute, game,
+                                               daily.seed_of(key, day, game))
         await tables.db(daily.keep_par, tables.store, day, game, self.holder, par)
 
     async def close(self) -> None:
-        """Stop waiting for the pars under way (a computation's thread ends on its own; its
+        """Stop waiting for the pars under way (a computation in the worker ends with it; its
         claim runs out after :data:`.daily.PAR_STALE_SECONDS` for another process to take)."""
         for task in self.running.values():
             task.cancel()

@@ -410,6 +410,12 @@ class Thinkers:
         coach's lane, in game ``key``'s turn."""
         return await self.lanes["analysis"].run(key, always, value_task, task)
 
+    async def background(self, key: str, call: Callable[..., T], *args: Any) -> T:
+        """``call(*args)`` in the coach's worker, at the lowest priority, in ``key``'s turn: CPU
+        work nobody at a table waits on (a daily deal's par), which in the server's own process
+        would hold its interpreter for seconds and slow every game it serves."""
+        return await self.lanes["analysis"].run(key, always, call, *args)
+
     def close(self) -> None:
         """Stop at once: refuse new work, cancel what waits, and end the workers in the middle
         of what they are working out (a search can take many seconds; a stopping server does
