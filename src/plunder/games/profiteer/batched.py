@@ -34,7 +34,7 @@ from ...core import compiled_random
 from ...core.compiled_random import chance_uniform
 from ...core.game import Game
 from .batch import CARRY_ON, COUNT, FINISH_REDRAW, FINISH_SETUP, NEXT_FLIP, RESOLVE, START_WAR
-from .cards import FULL_DECK
+from .cards import FULL_DECK, lowest as _lowest  # compiled as it is: int operations only
 from .flow import Ending, Phase
 from .observation import observation
 from .rules import ProfiteerGame
@@ -157,17 +157,6 @@ def _nth(m: int, k: int) -> int:
     for _ in range(k):
         m &= m - 1
     return _bit_length(m & -m) - 1
-
-
-def _lowest(m: int, n: int) -> int:
-    """The ``n`` lowest cards of a set (:func:`.cards.lowest`)."""
-    out = 0
-    while n > 0 and m:
-        low = m & -m
-        out |= low
-        m ^= low
-        n -= 1
-    return out
 
 
 def _of_rank(m: int, r: int) -> int:
