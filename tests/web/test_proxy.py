@@ -114,7 +114,9 @@ def site(postgres_url: str, tmp_path: Path) -> Iterator[int]:
         conf = conf.replace(f"/etc/ssl/{SITE}.crt", str(crt)).replace(f"/etc/ssl/{SITE}.key", str(key))
         for n, server in enumerate(servers, start=1):
             conf = conf.replace(f"127.0.0.1:800{n};", f"127.0.0.1:{server.port};")
-        assert "443" not in conf and "/etc/ssl" not in conf and ":800" not in conf, "every address was replaced"
+        # (a free port may have 443 among its digits: only the port 443 itself is looked for)
+        assert not re.search(r"(?<!\d)443(?!\d)", conf) and "/etc/ssl" not in conf and ":800" not in conf, \
+            "every address was replaced"
         (folder / "nginx.conf").write_text(
             f"user {pwd.getpwuid(os.getuid()).pw_name};\ndaemon off;\npid {folder}/nginx.pid;\n"
             f"error_log {folder}/error.log;\nevents {{}}\nhttp {{\n  access_log off;\n"
