@@ -70,19 +70,27 @@ def tap(page: Page, selector: str, touch: bool) -> None:
         page.click(selector)
 
 
+def named(browser: Browser, devices: list[Device], site: str, name: str, size: ViewportSize,
+          touch: bool) -> Device:
+    """A new browser (closed with the test's ``devices``) that has saved ``name`` on ``site``."""
+    device = Device(browser, size, touch)
+    devices.append(device)
+    page = device.page
+    page.goto(f"{site}/name")
+    page.fill("form.name-page input[name=name]", name)
+    tap(page, "form.name-page button[type=submit]", touch)
+    expect(page.locator("#my-name")).to_have_text(name)
+    return device
+
+
 @pytest.mark.parametrize("size, touch, suffix", [(DESKTOP, False, ""), (PHONE, True, "-phone")])
 def test_a_name_claimed_with_a_passkey_follows_it_to_another_browser(
         browser: Browser, live_server: LiveServer, devices: list[Device], tmp_path: Path,
         size: ViewportSize, touch: bool, suffix: str) -> None:
     site = f"http://localhost:{live_server.port}"  # a secure context; 127.0.0.1 is not the site
     name = "Pia" + suffix.replace("-", " ").title().replace(" ", "")
-    first = Device(browser, size, touch)
-    devices.append(first)
+    first = named(browser, devices, site, name, size, touch)
     page = first.page
-    page.goto(f"{site}/name")
-    page.fill("form.name-page input[name=name]", name)
-    tap(page, "form.name-page button[type=submit]", touch)
-    expect(page.locator("#my-name")).to_have_text(name)
     page.goto(f"{site}/new/pillage")
     page.select_option("#preset", "small")
     page.select_option('[name="seat.1"]', "open")  # a friend's seat: table talk, and a seat to mute
@@ -153,13 +161,8 @@ def test_a_signed_in_browser_lists_its_passkeys_keeps_the_last_and_signs_out(
         size: ViewportSize, touch: bool, suffix: str) -> None:
     site = f"http://localhost:{live_server.port}"
     name = "Oda" + suffix.replace("-", " ").title().replace(" ", "")
-    first = Device(browser, size, touch)
-    devices.append(first)
+    first = named(browser, devices, site, name, size, touch)
     page = first.page
-    page.goto(f"{site}/name")
-    page.fill("form.name-page input[name=name]", name)
-    tap(page, "form.name-page button[type=submit]", touch)
-    expect(page.locator("#my-name")).to_have_text(name)
     page.goto(f"{site}/you")
     tap(page, "#passkey-claim", touch)
     expect(page.locator("#identity-status")).to_contain_text("claimed with 1 passkey")
