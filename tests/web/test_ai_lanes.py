@@ -371,6 +371,9 @@ def test_the_coachs_positions_never_queue_in_front_of_ai_moves() -> None:
         assert analysis.submit(os.nice, 0).result(120) == min(19, base + thinking.ANALYSIS_NICENESS)
         assert deep.submit(os.nice, 0).result(120) == min(19, base + thinking.WORKER_NICENESS)
         assert thinking.ANALYSIS_NICENESS > thinking.WORKER_NICENESS
+        # and below every niceness, at Linux's idle policy: it runs on what the AI leaves
+        assert analysis.submit(os.sched_getscheduler, 0).result(120) == os.SCHED_IDLE
+        assert deep.submit(os.sched_getscheduler, 0).result(120) == os.SCHED_OTHER
     finally:
         thinkers.close()
 

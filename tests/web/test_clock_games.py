@@ -8,14 +8,15 @@ after the countdown, a game is aborted only before every person moved, and resig
 from __future__ import annotations
 
 import asyncio
+import time
 from pathlib import Path
 from typing import Any, Awaitable, Callable
 
 import pytest
-from sqlalchemy import select
+from sqlalchemy import delete, select
 
 from plunder.core.registry import load_game
-from plunder.web import clockstore
+from plunder.web import clockstore, quotas
 from plunder.web.clocks import DAY, LAG_QUOTA_GAIN, LAG_QUOTA_START, TimeControl
 from plunder.web.clockstore import CLAIMED, ON_TIME
 from plunder.web.games import time_control
@@ -23,7 +24,10 @@ from plunder.web.lobby import mine_rows
 from plunder.web.ratings import rating_changes
 from plunder.web.store import ABORTED, AI, HUMAN, ON, RESIGNED, Store
 from plunder.web.table import CLAIM_SECONDS, Refused, Table
-from plunder.web.tables import ZOMBIE_LEVEL, Tables
+from plunder.web.quotas import LOAD_SECONDS
+from plunder.web.tables import PRESENCE, ZOMBIE_LEVEL, Tables
+from plunder.web.transport import Event, game_channel
+from plunder.web.upkeep import GAMES_ON
 from plunder.web.thinking import Thinkers
 from plunder.web.viewers import Viewer
 
@@ -219,6 +223,37 @@ def test_an_absent_player_can_be_claimed_against_after_the_countdown(url: str) -
         assert table.kept is not None and table.kept.ended == CLAIMED
         assert table.view(anna)["result"]["verdict"].endswith("left the game: you win (claimed)")
     run(url, body)
+
+
+def test_a_player_connected_through_a_process_that_died_becomes_absent(postgres_url: str) -> None:
+    # bob's tab is open on another server process, which dies (killed: it says nothing more, and
+    # stops counting its loads): once it has been silent past LOAD_SECONDS, bob is absent here
+    # and the countdown to a claim starts; a process that is alive keeps its players present
+    async def body(tables: Tables, now: Now) -> None:
+        table, viewers = await two_people(tables)
+        anna = viewers[0]
+        tables.welcome(table, anna)
+        for holder in ("ghost", "living"):
+            await tables._presence_told(Event(game_channel(table.id), 0, PRESENCE, {"holder": holder, "tokens": ["bob"]}))
+        assert table.view(anna)["clock"]["claim"] == []  # bob is connected elsewhere
+        engine = tables.store.engine
+        await tables.db(quotas.report, engine, "living", GAMES_ON, 0)  # "living" counts its loads
+        alive = await tables.db(quotas.alive, engine)
+        assert "living" in alive and "ghost" not in alive
+        assert tables.forget_gone(alive) == []  # what the upkeep does every scan
+        others = lambda: set(table.remote) - {tables.upkeep.holder}  # noqa: E731 (this process's own is kept too)
+        assert others() == {"ghost", "living"}  # heard from just now: perhaps only starting
+        now.t += LOAD_SECONDS + 1
+        await tables.db(quotas.report, engine, "living", GAMES_ON, 0)
+        assert tables.forget_gone(await tables.db(quotas.alive, engine)) == []  # bob is still on "living"
+        assert others() == {"living"} and table.view(anna)["clock"]["claim"] == []
+        await tables._presence_told(Event(game_channel(table.id), 0, PRESENCE, {"holder": "living", "tokens": []}))
+        assert table.view(anna)["clock"]["claim"] == [{"seat": 1, "in": CLAIM_SECONDS}]  # gone from both
+        with tables.store.engine.begin() as db:  # the test's rows in the shared database
+            db.execute(delete(quotas.loads).where(quotas.loads.c.holder == "living"))
+    now = Now()
+    now.t = time.time()  # the loads' own clock: the process counted now
+    run(postgres_url, body, now)
 
 
 def test_abort_only_before_every_person_moved_and_without_a_result(url: str) -> None:

@@ -22,8 +22,8 @@ from webauthn.helpers import bytes_to_base64url
 
 from plunder.web import identities, passkeys
 from plunder.web.app import create_app
-from plunder.web.identities import (ENDED, SESSION_IDLE_SECONDS, SESSION_TOUCH_SECONDS, Sessions, open_session,
-                                    session_of, sessions, sign_out)
+from plunder.web.identities import (ENDED, SESSION_IDLE_SECONDS, SESSION_TOUCH_SECONDS, SIGNED_OUT_WORDS, Sessions,
+                                    open_session, session_of, sessions, sign_out)
 from plunder.web.names import NameRefused, hold_name, names, set_name
 from plunder.web.passkeys import (CHALLENGE_SECONDS, PasskeyRefused, challenges, claim_options, claimed, claimed_names,
                                    finish_claim, passkeys_of)
@@ -32,7 +32,7 @@ from plunder.web.signin import PASSKEY_BURST
 from plunder.web.security import COOKIE, TOKEN_HEADER, new_token
 from plunder.web.storage import Storage
 from plunder.web.store import Store, token_hash
-from plunder.web.tables import TIME_SHIFT_ENV
+from plunder.web.tables import TIME_SHIFT_ENV, signed_out_message
 
 from .browser.conftest import LiveServer, servers_on
 from .clients import browser
@@ -474,6 +474,59 @@ def test_a_game_connection_opened_before_signing_out_acts_no_more(anna: TestClie
     assert again.status_code == 200
 
 
+def closed_feed(ws: Any) -> tuple[dict[str, Any], int]:
+    """The last message of a ``/live`` feed, skipping what it was sent before, and its close code."""
+    while True:
+        said = ws.receive_json()
+        if said["type"] == "error":
+            break
+    with pytest.raises(WebSocketDisconnect) as closed:
+        ws.receive_json()
+    return said, closed.value.code
+
+
+def test_signing_out_closes_the_browsers_live_feed(anna: TestClient) -> None:
+    # the header's "your turn" marker and My games' lists follow the identity: once its browser
+    # signed out, the feed opened before tells it so and closes; another browser's feed stays
+    other = signed_in_elsewhere(anna, SoftKey(SITE, ORIGIN))
+    new_game(anna, "pillage", preset="small", **{"seat.0": "me", "seat.1": "hotseat"})  # Anna's turn
+    with other.websocket_connect("/live?page=mine") as feed, anna.websocket_connect("/live?page=mine") as own:
+        first = feed.receive_json()
+        assert first["type"] == "mine" and first["your_turn"] >= 1, first
+        assert own.receive_json()["your_turn"] == first["your_turn"]
+        assert other.post("/you/sign-out", follow_redirects=False).status_code == 303
+        said, code = closed_feed(feed)
+        assert said["message"] == "This browser signed out (or its sign-in expired): reload the page."
+        assert code == 1008
+        room = anna.app.state.room  # type: ignore[attr-defined]
+        assert [f.connection for f in room.followers] == [token_hash(anna.cookies[COOKIE])]
+
+
+def test_a_session_that_ends_while_its_connections_are_silent_closes_them(anna: TestClient) -> None:
+    # idle too long (or ended in the store by any means) while a game connection and a feed stay
+    # open without a word: the process's sweep finds it and closes both, told why
+    other = signed_in_elsewhere(anna, SoftKey(SITE, ORIGIN))
+    session = token_hash(other.cookies[COOKIE])
+    game = new_game(anna, "pillage", preset="small", **{"seat.0": "me", "seat.1": "hotseat"})
+    tables = anna.app.state.tables  # type: ignore[attr-defined]
+    with other.websocket_connect(f"/ws/{game}") as ws, other.websocket_connect("/live") as feed, \
+            anna.websocket_connect(f"/ws/{game}") as own:
+        assert state_of(ws)["your_turn"] and state_of(own)["your_turn"]
+        assert feed.receive_json()["type"] == "mine"
+        assert anna.portal.call(tables.sweep_sessions) == []  # alive: nothing closed  # type: ignore[union-attr]
+        with tables.store.engine.begin() as db:  # the session's month without a request is over
+            db.execute(update(sessions).where(sessions.c.token == session).values(expires=tables.time() - 1))
+        assert anna.portal.call(tables.sweep_sessions) == [session]  # type: ignore[union-attr]
+        said, code = closed_feed(feed)
+        assert said["message"] == SIGNED_OUT_WORDS and code == 1008
+        said = ws.receive_json()
+        assert said["type"] == "error" and said["message"] == SIGNED_OUT_WORDS, said
+        with pytest.raises(WebSocketDisconnect):
+            ws.receive_json()
+        viewers = tables.open[game].viewers
+        assert [v.connection for v in viewers] == [token_hash(anna.cookies[COOKIE])]  # Anna's own stays
+
+
 def test_a_browser_that_claimed_signs_out_only_once_claimed(anna: TestClient) -> None:
     refused = anna.post("/you/sign-out")
     assert refused.status_code == 400
@@ -570,7 +623,7 @@ def test_two_removals_at_once_leave_a_passkey(any_db: str) -> None:
         def take(i: int) -> None:
             start.wait()
             try:
-                outcomes.append(f"left {passkeys.remove(store, 'r' * 64, f'race-{i}', signed_in=True)}")
+                outcomes.append(f"left {passkeys.remove(store, 'r' * 64, f'race-{i}', signed_in=True).left}")
             except passkeys.PasskeyRefused as exc:
                 outcomes.append(str(exc))
         threads = [threading.Thread(target=take, args=(i,)) for i in range(2)]
@@ -669,14 +722,20 @@ def test_the_claiming_browsers_own_token_signed_out_on_one_process_acts_no_more_
                 await ws.send(json.dumps({"type": "act", "action": first["legal"][0], "ply": first["ply"]}))
                 moved = json.loads(await ws.recv())
                 assert moved["type"] == "state" and moved["ply"] > first["ply"] and moved["your_turn"], moved
-                # a second connection of the same browser, which will send a move after the sign-out
-                async with websockets.connect(url, additional_headers={TOKEN_HEADER: token}) as late:
+                # a second connection of the same browser, which will send a move after the sign-out,
+                # and its page's live feed (the "your turn" marker), both on the other process
+                async with websockets.connect(url, additional_headers={TOKEN_HEADER: token}) as late, \
+                        websockets.connect(f"ws://127.0.0.1:{two.port}/live",
+                                           additional_headers={TOKEN_HEADER: token}) as feed:
                     assert json.loads(await late.recv())["ply"] == moved["ply"]
+                    assert json.loads(await feed.recv())["type"] == "mine"
                     status, _, _ = await asyncio.to_thread(ask, one, "/you/sign-out", host, token)
                     assert status == 303
                     # told and closed by the server without a word from it (a connection left
                     # open would end the wait), whichever process it is on
                     said = await asyncio.wait_for(answers(ws), 30)
+                    fed = await asyncio.wait_for(answers(feed), 30)
+                    assert fed[-2:] == [signed_out_message(), {"closed": 1008}], fed
                     try:  # and a move sent now is not played, whether it meets the close or the store's no
                         await late.send(json.dumps({"type": "act", "action": moved["legal"][0], "ply": moved["ply"]}))
                     except websockets.exceptions.ConnectionClosed:

@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import time
 from collections import OrderedDict
-from typing import Callable
+from typing import Callable, Iterable
 
 from sqlalchemy import Column, Float, String, Table, insert, select, text, update
 from sqlalchemy.engine import Connection
@@ -110,11 +110,31 @@ def sign_out(store: Store, token: str, identity: str, now: float) -> None:
                 db.execute(update(sessions).where(sessions.c.token == token).values(expires=SIGNED_OUT))
 
 
-def sign_out_everywhere(db: Connection, identity: str) -> None:
+def sign_out_everywhere(db: Connection, identity: str) -> list[str]:
     """End every session of ``identity`` (in the caller's transaction): its last passkey is gone,
-    so nobody could sign in to it again, and the browsers signed in with one go with it."""
-    db.execute(update(sessions).where(sessions.c.identity == identity, sessions.c.token != identity)
-               .values(expires=SIGNED_OUT))
+    so nobody could sign in to it again, and the browsers signed in with one go with it. The
+    token hashes of the sessions ended (their connections are to be closed)."""
+    live = (sessions.c.identity == identity, sessions.c.token != identity, sessions.c.expires != SIGNED_OUT)
+    ended = sorted(db.execute(select(sessions.c.token).where(*live)).scalars())
+    db.execute(update(sessions).where(*live).values(expires=SIGNED_OUT))
+    return ended
+
+
+#: most token hashes :func:`ended_among` asks the store about in one query
+ENDED_QUERY = 500
+
+
+def ended_among(store: Store, tokens: Iterable[str], now: float) -> list[str]:
+    """Those of the token hashes ``tokens`` whose session has ended by ``now`` (signed out, or
+    idle too long while a connection opened with it stayed open without a word); an identity's
+    own token, which has no session row unless it signed out, is never among them."""
+    wanted = sorted(set(tokens))
+    ended: list[str] = []
+    with store.engine.connect() as db:
+        for at in range(0, len(wanted), ENDED_QUERY):
+            ended += db.execute(select(sessions.c.token).where(sessions.c.token.in_(wanted[at:at + ENDED_QUERY]),
+                                                               sessions.c.expires <= now)).scalars()
+    return ended
 
 
 class Sessions:

@@ -25,7 +25,7 @@ import ipaddress
 import os
 import secrets
 import time
-from typing import Any, Callable
+from typing import Any, Callable, NamedTuple
 
 from sqlalchemy import BigInteger, Column, Float, String, Table, Text, delete, insert, select, update
 from sqlalchemy.engine import Connection
@@ -140,8 +140,16 @@ def passkeys_of(store: Store, identity: str) -> list[dict[str, Any]]:
         return [dict(r) for r in rows]
 
 
-def remove(store: Store, identity: str, credential: str, signed_in: bool) -> int:
-    """Remove the passkey ``credential`` of ``identity``: how many it has left. Refused (in
+class Removed(NamedTuple):
+    """What :func:`remove` did: how many passkeys the identity has ``left``, and the token hashes
+    of the sessions ``ended`` with its last (their connections are to be closed)."""
+
+    left: int
+    ended: list[str]
+
+
+def remove(store: Store, identity: str, credential: str, signed_in: bool) -> Removed:
+    """Remove the passkey ``credential`` of ``identity``. Refused (in
     words) when it holds no such passkey, or when it is its last and the browser asking is
     ``signed_in`` with one (a session: without a passkey it could never come back after signing
     out). Removing the last from the browser that claimed the identity (which keeps it in its
@@ -161,10 +169,10 @@ def remove(store: Store, identity: str, credential: str, signed_in: bool) -> int
             raise PasskeyRefused("This is your only passkey, and this browser is signed in with it: without it "
                                  "you could not sign in again after signing out, here or anywhere. Add another "
                                  "passkey first, then remove this one.")
+        ended = sign_out_everywhere(db, identity) if left == 0 else []
         if left == 0:
-            sign_out_everywhere(db, identity)
             db.execute(delete(claimed_names).where(claimed_names.c.identity == identity))
-        return left
+        return Removed(left, ended)
 
 
 def _handle(db: Connection, identity: str) -> str:

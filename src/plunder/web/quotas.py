@@ -104,6 +104,13 @@ def report(engine: Engine, holder: str, kind: str, count: int, now: float | None
         db.execute(delete(loads).where(loads.c.until < now - LOAD_SECONDS))
 
 
+def alive(engine: Engine, now: float | None = None) -> set[str]:
+    """The processes whose counts still stand (renewed within :data:`LOAD_SECONDS`)."""
+    now = time.time() if now is None else now
+    with engine.connect() as db:
+        return set(db.execute(select(loads.c.holder).where(loads.c.until >= now).distinct()).scalars())
+
+
 def withdraw(engine: Engine, holder: str) -> None:
     """Forget ``holder``'s counts (a process stopping)."""
     with engine.begin() as db:

@@ -33,9 +33,10 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 from .identities import identity_of
 from .lobby import lobby_games, lobby_rows, mine_lists, mine_rows, your_turns
 from .rooms import MAX_LOBBY, creator_gone_seconds, mark_seen
-from .store import HUMAN, OPEN
+from .security import TokenRefused, token_of
+from .store import HUMAN, OPEN, token_hash
 from .table import Table
-from .tables import RENAMED, Tables
+from .tables import CLOSE_SIGNED_OUT, RENAMED, SIGNED_OUT, Tables, signed_out_message
 from .templating import templates
 from .transport import SITE, Event
 
@@ -59,19 +60,31 @@ MINE_TOKENS = 100
 
 @dataclass(eq=False)
 class Follower:
-    """One ``/live`` connection: its token hash (``None``: a browser without one), the page it
-    shows (one of :data:`PAGES`, else ``""``), the connection (the templates' addresses), and
-    its messages waiting, the newest of each type only."""
+    """One ``/live`` connection: the identity it acts for (``None``: a browser without one), the
+    page it shows (one of :data:`PAGES`, else ``""``), the connection (the templates'
+    addresses), the hash of the token it was opened with (a passkey session's differs from
+    ``token``), and its messages waiting, the newest of each type only. Once :attr:`ended` (its
+    browser signed out), what waits is its last message and the connection closes."""
 
     conn: HTTPConnection
     token: str | None
     page: str
+    connection: str | None = None
     waiting: dict[str, dict[str, Any]] = field(default_factory=dict)
     woken: asyncio.Event = field(default_factory=asyncio.Event)
+    ended: bool = False
 
     def push(self, message: dict[str, Any]) -> None:
-        """Have ``message`` sent, in place of any of its type still waiting."""
-        self.waiting[message["type"]] = message
+        """Have ``message`` sent, in place of any of its type still waiting (nothing more once
+        :attr:`ended`)."""
+        if not self.ended:
+            self.waiting[message["type"]] = message
+            self.woken.set()
+
+    def end(self, last: dict[str, Any]) -> None:
+        """Send ``last`` in place of whatever waits, then close the connection."""
+        self.waiting = {last["type"]: last}
+        self.ended = True
         self.woken.set()
 
     async def next(self) -> list[dict[str, Any]]:
@@ -152,6 +165,8 @@ class Room:
         tables.transport.on(LOBBY, self._lobby_told)
         tables.transport.on(MINE, self._mine_told)
         tables.transport.on(RENAMED, self._renamed_told)
+        tables.transport.on(SIGNED_OUT, self._signed_out_told)
+        tables.connections.append(lambda: [f.connection for f in self.followers if f.connection is not None])
         tables.moved.append(self._moved)
         tables.changed.append(self._changed)
 
@@ -221,6 +236,13 @@ class Room:
         self.lobby_changed = True
         self._tokens.update(f.token for f in self.followers if f.page == "mine" and f.token is not None)
         self._send_soon()
+
+    async def _signed_out_told(self, event: Event) -> None:
+        """A browser signed out (or its sign-in expired), in any process: its feeds here stop
+        telling it its identity's games; each is told why, then closed."""
+        for follower in [f for f in self.followers if f.connection == event.data["token"]]:
+            self.leave(follower)
+            follower.end(signed_out_message())
 
     # --- the followers ----------------------------------------------------------------------
 
@@ -360,7 +382,12 @@ async def live(websocket: WebSocket) -> None:
         await websocket.close(CLOSE_TRY_LATER)
         return
     page = websocket.query_params.get("page", "")
-    follower = Follower(websocket, identity_of(websocket), page if page in PAGES else "")
+    try:
+        token = token_of(websocket)
+    except TokenRefused:  # a malformed token header acts for nobody (identity_of says the same)
+        token = None
+    follower = Follower(websocket, identity_of(websocket), page if page in PAGES else "",
+                        None if token is None else token_hash(token))
     room.join(follower)
 
     async def pump() -> None:
@@ -368,6 +395,9 @@ async def live(websocket: WebSocket) -> None:
             while True:
                 for message in await follower.next():
                     await websocket.send_json(message)
+                if follower.ended:  # signed out: told so, and closed (the page opens a fresh feed)
+                    await websocket.close(CLOSE_SIGNED_OUT)
+                    return
         except Exception:  # the connection is gone: the reading side notices and tidies up
             pass
 

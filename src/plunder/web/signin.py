@@ -138,10 +138,13 @@ async def remove_route(request: Request) -> Response:
         return await you(request, "This browser has no identity yet, so no passkeys to remove.", 400)
     tables = tables_of(request)
     try:
-        left = await tables.db(remove, tables.store, identity, str(form.get("credential") or ""), signed_in(request))
+        removed = await tables.db(remove, tables.store, identity, str(form.get("credential") or ""),
+                                  signed_in(request))
     except PasskeyRefused as exc:
         return await you(request, str(exc), 400)
-    done = "removed" if left else "unclaimed"
+    for token in removed.ended:  # the browsers signed in with it: their connections, on every process
+        await tables.signed_out(token)
+    done = "removed" if removed.left else "unclaimed"
     return RedirectResponse(request.url_for("you").path + f"?done={done}", status_code=303)
 
 

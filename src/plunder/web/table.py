@@ -182,6 +182,8 @@ class Table:
         self.absent: dict[int, float] = {}
         #: the persons (token hashes) connected to this game in each server process, by process
         self.remote: dict[str, list[str]] = {}
+        #: when each other process last told :attr:`remote` (in :attr:`time`)
+        self.remote_at: dict[str, float] = {}
         #: the persons (token hashes) who have had a connection to this game
         self.seen: set[str | None] = set()
         self.adopt(row, self.replayed(row))

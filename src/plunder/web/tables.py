@@ -20,7 +20,7 @@ import dataclasses
 import logging
 import os
 import time
-from typing import Any, Awaitable, Callable, Sequence
+from typing import Any, Awaitable, Callable, Iterable, Sequence
 
 from sqlalchemy.engine import make_url
 
@@ -33,9 +33,10 @@ from .autoplay import Autoplay
 from .clocks import Clock, TimeControl
 from .clockstore import CLAIMED, ON_TIME, Kept
 from .daily import Daily
-from .identities import SIGNED_OUT_WORDS
+from .identities import SIGNED_OUT_WORDS, ended_among
 from .names import names_of
 from .pgtransport import PgTransport
+from .quotas import LOAD_SECONDS
 from .rooms import list_game, rematch_of
 from .security import new_token
 from .storage import Storage
@@ -71,6 +72,10 @@ RENAMED = "renamed"
 SIGNED_OUT = "signed-out"
 
 
+#: the WebSocket close code of a connection whose browser signed out (a policy's close)
+CLOSE_SIGNED_OUT = 1008
+
+
 def signed_out_message() -> dict[str, Any]:
     """The last message of a game connection whose browser signed out (or whose sign-in expired)."""
     return {"type": "error", "message": SIGNED_OUT_WORDS, "detail": SIGNED_OUT_WORDS}
@@ -84,6 +89,9 @@ CLOCK_CHECK_SECONDS = 0.25
 #: how often a single process (SQLite) looks in the store for clocks run out in games nobody
 #: has open; several processes leave it to the site's upkeep (:mod:`.upkeep`)
 CLOCK_SCAN_SECONDS = 5.0
+#: how often a process asks the store whether the sessions its connections were opened with
+#: ended without a sign-out it was told of (idle too long): those are closed (seconds)
+SESSION_SWEEP_SECONDS = 60.0
 #: the AI level that takes over the seat of a player who ran out of time in a game of three
 #: seats or more, so the others finish (docs/web.md, "Time controls")
 ZOMBIE_LEVEL = "medium"
@@ -176,6 +184,9 @@ class Tables:
         #: called with a table once its seats or status changed otherwise than by moves, stored:
         #: created, a seat taken, a resignation (the lobby and "my games": :mod:`.roomfeed`)
         self.changed: list[Callable[[Table], Awaitable[None]]] = []
+        #: called for the token hashes this process's other connections were opened with (the
+        #: room's ``/live`` feeds: :mod:`.roomfeed`), whose sessions :meth:`sweep_sessions` checks
+        self.connections: list[Callable[[], Iterable[str]]] = []
         self.transport.on(MOVES, self._moves_told)
         self.transport.on(CHANGED, self._change_told)
         self.transport.on(REMATCH, self._rematch_told)
@@ -623,8 +634,27 @@ class Tables:
         if table is None or holder == self.upkeep.holder:
             return
         table.remote[holder] = [str(t) for t in event.data["tokens"]]
+        table.remote_at[holder] = self.time()
         if table.mark_presence():
             self.tell(table)
+
+    def forget_gone(self, alive: set[str]) -> list[str]:
+        """Forget the connections other processes said they held, of those not ``alive`` (no
+        longer counting their loads, :func:`.quotas.alive`: killed, say) and not heard from for
+        :data:`.quotas.LOAD_SECONDS` (a process just started may not have counted yet): their
+        players are absent (a claim's countdown) until they connect again. The games whose
+        viewers here were told."""
+        told = []
+        for table in list(self.open.values()):
+            gone = [h for h in table.remote if h != self.upkeep.holder and h not in alive
+                    and self.time() - table.remote_at.get(h, 0.0) > LOAD_SECONDS]
+            for holder in gone:
+                del table.remote[holder]
+                table.remote_at.pop(holder, None)
+            if gone and table.mark_presence():
+                self.tell(table)
+                told.append(table.id)
+        return told
 
     async def act(self, table: Table, viewer: Viewer, text: str, ply: int, at: float | None = None,
                   thought: float | None = None) -> None:
@@ -808,13 +838,31 @@ class Tables:
                 declared.append(game_id)
         return declared
 
+    async def sweep_sessions(self) -> list[str]:
+        """Close this process's connections (game viewers and :attr:`connections`) whose
+        session has ended, each told as a sign-out is (:meth:`signed_out`, so every process
+        closes its own too): the token hashes of the ended sessions. A sign-out is told at once;
+        this finds the sessions that ended by idling while a connection stayed open and silent
+        (a message on a game connection asks the store itself: :func:`.identities.still_signed_in`)."""
+        held = {v.connection for t in self.open.values() for v in t.viewers if v.connection is not None}
+        for source in self.connections:
+            held.update(source())
+        ended = await self.db(ended_among, self.store, held, self.time()) if held else []  # the sessions' clock
+        for token in ended:
+            await self.signed_out(token)
+        return ended
+
     async def _watch(self) -> None:
         """Declare clocks run out: those of the games open here every :data:`CLOCK_CHECK_SECONDS`,
         and, in a single process, those in the store every :data:`CLOCK_SCAN_SECONDS` (several
-        processes leave the store's to the site's upkeep)."""
-        scanned = time.monotonic()
+        processes leave the store's to the site's upkeep); close the connections of ended
+        sessions every :data:`SESSION_SWEEP_SECONDS` (:meth:`sweep_sessions`)."""
+        scanned = swept = time.monotonic()
         while True:
             try:
+                if time.monotonic() - swept > SESSION_SWEEP_SECONDS:
+                    swept = time.monotonic()
+                    await self.sweep_sessions()
                 now = self.time()
                 for table in [t for t in self.open.values() if t.on and t.kept is not None]:
                     assert table.kept is not None

@@ -111,7 +111,7 @@ def hint(state: State, spec: str, ply: int) -> list[str]:
 PR_SET_PDEATHSIG = 1
 
 
-def start_worker(server_pid: int, niceness: int = WORKER_NICENESS) -> None:
+def start_worker(server_pid: int, niceness: int = WORKER_NICENESS, idle: bool = False) -> None:
     """Run once in each worker: die with the server and give way to it.
 
     A server killed outright (a crash, SIGKILL) cannot stop its workers, and a worker left
@@ -120,7 +120,10 @@ def start_worker(server_pid: int, niceness: int = WORKER_NICENESS) -> None:
     time the worker starts ends it at once. Then the worker lowers its priority by ``niceness``
     (under the normal scheduling policy, whatever the server's)
     (:data:`WORKER_NICENESS`, :data:`QUICK_NICENESS`, :data:`REPLAY_NICENESS`), so the event loop that acknowledges
-    people's moves goes first.
+    people's moves goes first; an ``idle`` worker (:data:`IDLE_POOLS`) then takes Linux's idle
+    policy (``SCHED_IDLE``), below every niceness: a worker at niceness 19 still gets about an
+    eighth of a core shared with one at 10 (the kernel's weights 15 and 110), an idle one about
+    a fortieth (3 and 110).
     """
     if sys.platform.startswith("linux"):
         try:
@@ -135,6 +138,8 @@ def start_worker(server_pid: int, niceness: int = WORKER_NICENESS) -> None:
             # policy, where niceness counts, or a search would take turns with the event loop
             os.sched_setscheduler(0, os.SCHED_OTHER, os.sched_param(0))
         os.nice(niceness)
+        if idle and hasattr(os, "SCHED_IDLE"):
+            os.sched_setscheduler(0, os.SCHED_IDLE, os.sched_param(0))
     except OSError:  # a platform or sandbox that refuses it: the workers run at the server's priority
         pass
 
@@ -166,6 +171,9 @@ QUICK_LEVELS = ("easy", "medium")
 #: each pool's workers' niceness
 NICENESS = {"quick": QUICK_NICENESS, "deep": WORKER_NICENESS, "replay": REPLAY_NICENESS,
             "analysis": ANALYSIS_NICENESS}
+#: the pools whose workers run at the idle policy besides (:func:`start_worker`): the coach's
+#: analyses and the daily par never slow an AI reply by more than what an idle task takes
+IDLE_POOLS = frozenset({"analysis"})
 #: requests waiting in one lane at most (one per game or address: past this a new one is refused
 #: as :class:`Busy`, a bound that rotating addresses cannot get round)
 MAX_WAITING = 2_000
@@ -371,7 +379,7 @@ class Thinkers:
                                                         # spawned, so the server is each worker's parent (start_worker)
                                                         mp_context=multiprocessing.get_context("spawn"),
                                                         initializer=start_worker,
-                                                        initargs=(os.getpid(), NICENESS[kind]))
+                                                        initargs=(os.getpid(), NICENESS[kind], kind in IDLE_POOLS))
             else:
                 self._pools[kind] = ThreadPoolExecutor(1, thread_name_prefix="plunder-ai")
         return self._pools[kind]

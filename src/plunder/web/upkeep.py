@@ -84,6 +84,8 @@ class Upkeep:
         db, engine = self.tables.db, self.tables.store.engine
         for kind, count in list(self.counts.items()):
             await self.loads.report(kind, count())
+        # the players connected through a process that died are absent (claimable) here
+        self.tables.forget_gone(await db(quotas.alive, engine))
         if not await db(leases.take, engine, UPKEEP_LEASE, self.holder, 2 * SCAN_SECONDS):
             return []
         await db(quotas.forget, engine)
