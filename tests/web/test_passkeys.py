@@ -583,8 +583,11 @@ def test_passkeys_are_listed_and_removed_but_not_the_last_one_of_a_signed_in_bro
     # Anna and signs out the browsers signed in
     store = anna.app.state.tables.store  # type: ignore[attr-defined]
     assert claimed(store, token_hash(anna.cookies[COOKIE]))
-    done = anna.post("/you/passkeys/remove", data={"credential": bytes_to_base64url(second.credential)},
-                     follow_redirects=False)
+    with other.websocket_connect("/live") as feed:  # the signed-in browser's page, open meanwhile
+        assert feed.receive_json()["type"] == "mine"
+        done = anna.post("/you/passkeys/remove", data={"credential": bytes_to_base64url(second.credential)},
+                         follow_redirects=False)
+        assert closed_feed(feed) == (signed_out_message(), 1008)  # told at once, as a sign-out is
     assert done.headers["location"] == "/you?done=unclaimed"
     assert not claimed(store, token_hash(anna.cookies[COOKIE]))
     assert "kept in this browser only" in anna.get("/you?done=unclaimed").text
