@@ -60,3 +60,15 @@ def test_a_cut_budget_shrinks_the_counts_and_starts_the_exact_search_later() -> 
     # an agent with no exact search has only its simulations cut; a whole budget cuts nothing
     assert scaled_spec("hard", hubs, 0.5)[1] == "48 of its 96 simulations"
     assert scaled_spec("hard", pillage, 1.0) == ("hard", "")
+
+
+def test_a_cut_budget_names_the_simulations_searched_on_a_big_board() -> None:
+    from plunder.agents import scaled_spec
+    from plunder.core.registry import load_game
+
+    # on 5x5 (60 lines) hard searches 7,000 x 40 / 60 simulations a move, and half of 3,500 so
+    big = load_game("pillage", "big")
+    for spec in ("hard", "pillage-hard"):
+        cut, words = scaled_spec(spec, big, 0.5)
+        assert cut == f"{spec}:sims=3500,nodes=50000,endgame=21"
+        assert words.startswith("2,333 of its 4,666 simulations and 50,000 of its 100,000 positions")

@@ -72,12 +72,14 @@ LATER_OPTIONS = ("endgame",)
 def scaled_spec(spec: str, game: Game, share: float) -> tuple[str, str]:
     """``spec`` with each of its :data:`BUDGET_OPTIONS` cut to ``share`` of its value (at least 1)
     and each of its :data:`LATER_OPTIONS` one less per halving (at least 0), and words saying
-    what was cut (``"800 of its 3,000 simulations"``); ``(spec, "")`` when ``share`` is 1 or
-    more, or the agent counts its work in no such option (a greedy agent)."""
+    what was cut (``"800 of its 3,000 simulations"``: the counts the agent searches on ``game``,
+    :attr:`AgentFactory.searched`); ``(spec, "")`` when ``share`` is 1 or more, or the agent
+    counts its work in no such option (a greedy agent)."""
     if share >= 1:
         return spec, ""
     name, given = parse_spec(spec)
-    options = agent_options(spec, game)
+    factory, _, options = _resolved(spec, game)
+    searched = factory.searched or (lambda _game, _option, count: count)
     cut: dict[str, str] = {}
     words = []
     for option, noun in zip(BUDGET_OPTIONS, ("simulations", "positions")):
@@ -86,7 +88,7 @@ def scaled_spec(spec: str, game: Game, share: float) -> tuple[str, str]:
             less = max(1, int(full * share))
             if less < full:
                 cut[option] = str(less)
-                words.append(f"{less:,} of its {full:,} {noun}")
+                words.append(f"{searched(game, option, less):,} of its {searched(game, option, full):,} {noun}")
     if not cut:
         return spec, ""
     halvings = round(-math.log2(share))

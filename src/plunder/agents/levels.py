@@ -78,4 +78,4 @@ def level_factory(level: str, factories: Mapping[str, AgentFactory[Any]], overri
 
     what = f"{name}, half its moves random" if noisy else spec
     takes = f"; takes {name}'s options" if params else ""
-    return AgentFactory(build, f"level {level}: {what}{takes}", params)
+    return AgentFactory(build, f"level {level}: {what}{takes}", params, base.searched)

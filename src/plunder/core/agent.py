@@ -119,8 +119,13 @@ class AgentFactory(Generic[S_contra]):
     options, so ``greedy:caution=2`` is checked and its errors read like a game parameter's.
     An ``AgentFactory[PillageState]`` builds agents of Pillage's states; one of
     ``State[Any]`` (``random``) builds agents of every game's, so it serves any game too.
+    ``searched(game, option, count)``, when given, is the work an agent whose budget option
+    ``option`` is ``count`` does on ``game``, where that is not ``count`` itself (Pillage's
+    ``hard`` searches fewer simulations on boards of many lines): what is said of a budget
+    cut names that.
     """
 
     build: Callable[[Game[Any], AgentOptions], Agent[S_contra]]
     help: str
     params: Sequence[Param] = ()
+    searched: Callable[[Game[Any], str, int], int] | None = None

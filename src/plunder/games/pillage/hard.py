@@ -130,6 +130,13 @@ def make_hard(game: Game, options: AgentOptions) -> HardAgent:
     return HardAgent(search, endgame=options["endgame"], nodes=options["nodes"], seconds=options["seconds"])
 
 
+def searched(game: Game, option: str, count: int) -> int:
+    """The simulations ``hard`` with ``sims`` at ``count`` searches on ``game`` (:func:`board_sims`);
+    its other counts as given."""
+    assert isinstance(game, PillageGame)
+    return board_sims(count, game) if option == "sims" else count
+
+
 #: ``pillage-hard``: the ``hard`` level of Pillage
 HARD = AgentFactory(make_hard, "MCTS in the opening, the exact solver near the end", (
     Param("sims", str(DEFAULT_SIMS), parse_int(1),
@@ -144,7 +151,7 @@ HARD = AgentFactory(make_hard, "MCTS in the opening, the exact solver near the e
     Param("tree", "auto", parse_choice(("auto", "python")),
           "the search's tree: auto (compiled where numba is there) or python (the hard of before the compiled "
           "tree, with sims=3000)", choices=("auto", "python")),
-))
+), searched)
 
 
 #: MB of tables for the solver the analysis engine keeps (:func:`solve_state`): the budget the

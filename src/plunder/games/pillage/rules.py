@@ -36,6 +36,11 @@ from .contents import (
     random_distribution,
 )
 
+# a state is made by handing it a copy of its parent's attributes: these two, bound once,
+# save the lookups on ``object`` in the step every playout takes
+_new = object.__new__
+_set = object.__setattr__
+
 CONTENT_MODES = ("auto", "random", "unit", "example", "file")
 
 # PP-8: the worked example's 2x2 board, boxes in reading order.
@@ -159,6 +164,10 @@ class PillageGame(Game[PillageAction]):
         self.box_masks = tuple(sum(1 << e for e in edges) for edges in self.board.box_edges)
         #: per edge, (box, box mask) of the one or two boxes it borders
         self.edge_box_masks = tuple(tuple((b, self.box_masks[b]) for b in boxes) for boxes in self.board.edge_boxes)
+        #: per edge, the masks of the boxes it borders, the one box's twice on the border: the
+        #: line closes a box when either is all drawn
+        self.edge_closes = tuple((masks[0], masks[-1]) for masks in
+                                 (tuple(mask for _, mask in pairs) for pairs in self.edge_box_masks))
         #: every action of this game, made once
         deals = [c for c, _ in self.distribution]
         self.actions = ActionTable(self.board, self.legend, deals if self.fixed is None else self.fixed, deals)
@@ -341,75 +350,61 @@ class PillageState(State[PillageAction]):
     def _draw(self, edge: int) -> "PillageState":
         """Draw line ``edge``: pass the turn, or capture what it closes and keep it (PP-4).
 
-        The step every playout through the public API takes, so its parts are inline: a quiet
-        line's state is a copy of this one's attributes with five changed (see :meth:`_successor`)."""
+        The step every playout through the public API takes, so its parts are inline: the new
+        state's attributes are a copy of this one's with the line's changes (what evolve does,
+        without its per-call field filtering: this class caches no derived values that must
+        be dropped); a capture changes a few more (:meth:`_capture`)."""
+        attributes = self.__dict__.copy()
+        new = _new(PillageState)
+        _set(new, "__dict__", attributes)
         before = self.drawn
         drawn = before | 1 << edge
         lines = self.open_lines
         # open lines are kept in edge order, so the line's place is its edge less the lines
         # drawn below it: no comparisons (tuple.index would call Line.__eq__ per line passed)
         i = edge - (before & ((1 << edge) - 1)).bit_count()
-        open_lines = lines[:i] + lines[i + 1 :]
-        for _, mask in self.game.edge_box_masks[edge]:
-            if drawn & mask == mask:
-                return self._capture(edge, drawn, open_lines)
-        new = object.__new__(PillageState)
-        attributes = self.__dict__.copy()
-        object.__setattr__(new, "__dict__", attributes)
-        attributes["ply"] = self.ply + 1
+        attributes["open_lines"] = lines[:i] + lines[i + 1 :]
         attributes["drawn"] = drawn
-        attributes["open_lines"] = open_lines
-        attributes["mover"] = 1 - self.mover
+        attributes["ply"] = self.ply + 1
         attributes["last_edge"] = edge
+        first, second = self.game.edge_closes[edge]
+        if drawn & first == first or drawn & second == second:
+            self._capture(edge, drawn, attributes)
+        else:
+            attributes["mover"] = 1 - self.mover
         return new
 
-    def _capture(self, edge: int, drawn: int, open_lines: tuple[Line, ...]) -> "PillageState":
-        """Draw line ``edge`` that closes one or two boxes: the mover captures them all and
-        keeps the turn (PP-4); doubloons and commodities are tallied now, modifiers wait for
-        the capturer's choices, in any order (PP-5 amended)."""
+    def _capture(self, edge: int, drawn: int, attributes: dict[str, Any]) -> None:
+        """Line ``edge`` closed one or two boxes: the mover captures them all and keeps the
+        turn (PP-4), written into the new state's ``attributes``; doubloons and commodities
+        are tallied now, modifiers wait for the capturer's choices, in any order (PP-5 amended)."""
         p = self.mover
         contents = self.contents
-        owner = self.owner
+        owner = list(self.owner)
         gained = 0
         held = self.held
         pending = self.pending
         for b, mask in self.game.edge_box_masks[edge]:
-            if drawn & mask != mask:
-                continue
-            owner = owner[:b] + (p,) + owner[b + 1 :]
-            content = contents[b]
-            if type(content) is Doubloons:
-                gained += content.n
-            elif type(content) is Commodity:
-                mine = list(held[p])
-                mine[content.kind] += 1
-                held = (tuple(mine), held[1]) if p == 0 else (held[0], tuple(mine))
-            else:
-                pending += (b,)
-        new, attributes = self._successor()
-        attributes["drawn"] = drawn
-        attributes["open_lines"] = open_lines
-        attributes["owner"] = owner
+            if drawn & mask == mask:
+                owner[b] = p
+                content = contents[b]
+                if type(content) is Doubloons:
+                    gained += content.n
+                elif type(content) is Commodity:
+                    mine = list(held[p])
+                    mine[content.kind] += 1
+                    held = (tuple(mine), held[1]) if p == 0 else (held[0], tuple(mine))
+                else:
+                    pending += (b,)
+        # the copied attributes hold the parent's values: only what changed is written
+        attributes["owner"] = tuple(owner)
         if gained:
             first, second = self.doubloons
             attributes["doubloons"] = (first + gained, second) if p == 0 else (first, second + gained)
-        attributes["held"] = held
-        attributes["pending"] = pending
-        attributes["last_edge"] = edge
-        return new
-
-    def _successor(self) -> tuple["PillageState", dict[str, Any]]:
-        """A new state one ply on and its attributes, a copy of this one's, for the caller to
-        change before it hands the state out.
-
-        Lines are most of the moves of a game: building their states from a copy of the
-        parent's attributes is what evolve does, without its per-call field filtering
-        (this class caches no derived values that must be dropped)."""
-        new = object.__new__(PillageState)
-        attributes = self.__dict__.copy()
-        object.__setattr__(new, "__dict__", attributes)
-        attributes["ply"] = self.ply + 1
-        return new, attributes
+        if held is not self.held:
+            attributes["held"] = held
+        if pending:
+            attributes["pending"] = pending
 
     def scores(self) -> list[float]:
         """Doubloons plus captured commodities at current values (PP-7)."""
