@@ -134,7 +134,7 @@ def test_no_more_playouts_where_the_games_bias_alone_straddles_a_threshold() -> 
     analysis = entry("pillage").analysis
     assert analysis is not None and analysis.bias > analysis.blunder - analysis.mistake
     record = play(game, ["random", "random"], seed=2)
-    state = game.new_initial_state()
+    state: Any = game.new_initial_state()
     unsettled = 0
     for move in record.moves:
         if move.by is not None and len(state.open_lines) > 30:
