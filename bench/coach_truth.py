@@ -2,7 +2,7 @@
 
 Run: .venv/bin/python bench/coach_truth.py [--boards square:3x3,square:3x4,square:4x4] [--seeds 101-103]
                                            [--players easy,medium] [--truth-seconds 120] [--truth-lines 200]
-                                           [--sims 32]
+                                           [--sims 32] [--truth-cache truths.json] [--show]
 
 Per board (Pillage, random valued contents: doubloons, commodities and modifiers, the default
 mix), one game per seed is played by ``--players`` (seeds from 101 on: disjoint from every seed
@@ -18,13 +18,24 @@ offline solve settled, the coach's exact share, exact blunders and how many the 
 blunder or mistake, exact mistakes or blunders the coach called good (the target: none), marks
 that are wrong (a mark other than the exact one and not "unclear"), the "unclear" share; and per
 board the coach's CPU seconds per game.
+
+``--truth-cache FILE`` keeps the offline solves in a JSON file (by board, contents and the moves
+up to the move played): a rerun, or a run of changed coach code on the same games, solves only
+what the file lacks (a decision left unsettled is tried again only with more seconds than it
+had). ``--show`` prints every playout-valued decision the offline solve settled: the coach's
+mark, estimate and standard error beside the exact loss and mark, ``!`` where the coach's mark
+is wrong.
 """
 
 from __future__ import annotations
 
 import argparse
+import hashlib
+import json
 import time
 from collections import defaultdict
+from typing import Callable
+from pathlib import Path
 
 from plunder import play
 from plunder.analysis import Settings, analyse
@@ -68,6 +79,31 @@ def exact_loss(solver: Solver, state: PillageState, played: str, seconds: float)
     return best - value
 
 
+class Truths:
+    """Exact losses kept between runs in a JSON file (``None``: no file, nothing kept)."""
+
+    def __init__(self, path: str | None) -> None:
+        self.path = Path(path) if path else None
+        self.known: dict[str, list[float | None]] = (
+            json.loads(self.path.read_text()) if self.path is not None and self.path.exists() else {})
+
+    @staticmethod
+    def key(game: PillageGame, moves: list[str]) -> str:
+        """The key of the decision whose move is ``moves[-1]``: the board, its contents and the moves."""
+        return hashlib.sha256(json.dumps([sorted(game.params.items()), moves]).encode()).hexdigest()
+
+    def loss(self, key: str, seconds: float, solve: "Callable[[], float | None]") -> float | None:
+        """The kept loss of ``key``, or ``solve()``'s (kept) where none is kept within ``seconds``."""
+        kept = self.known.get(key)
+        if kept is not None and (kept[0] is not None or kept[1] is not None and kept[1] >= seconds):
+            return kept[0]
+        found = solve()
+        self.known[key] = [found, seconds]
+        if self.path is not None:
+            self.path.write_text(json.dumps(self.known))
+        return found
+
+
 def main() -> None:
     """Play, analyse as the coach does, solve offline, and print the table."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -78,7 +114,13 @@ def main() -> None:
     parser.add_argument("--truth-lines", type=int, default=200,
                         help="the most lines left at which the offline solve is tried (more: not settled)")
     parser.add_argument("--sims", type=int, default=32, help="the coach's playouts a position (web COACH_SIMS)")
+    parser.add_argument("--truth-cache", default="", help="a JSON file keeping the offline solves between runs")
+    parser.add_argument("--show", action="store_true", help="print each settled playout-valued decision")
     args = parser.parse_args()
+    truths = Truths(args.truth_cache)
+    warm = entry("pillage").strength.warm
+    if warm is not None:
+        warm()  # as the web's workers do at start: numba's compile or cache load is not a game's time
     analysis = entry("pillage").analysis
     assert analysis is not None
     print(f"{'board':<11} {'stage':<8} {'dec':>4} {'known':>5} {'exact':>5} {'blund':>5} {'caught':>6} "
@@ -100,15 +142,23 @@ def main() -> None:
                     assert isinstance(state, PillageState)
                     if solver is None:
                         solver = Solver(game, state.contents, memory=1024)
+                    kept = solver
                     row = rows[stage(state)]
                     coach = judged[i]
                     row["decisions"] += 1
                     row["exact"] += coach.exact
                     row["unclear"] += coach.mark == "unclear"
-                    loss = (exact_loss(solver, state, move.action, args.truth_seconds)
+                    key = Truths.key(game, [m.action for m in record.moves[: i + 1]])
+                    loss = (truths.loss(key, args.truth_seconds,
+                                        lambda: exact_loss(kept, state, move.action, args.truth_seconds))
                             if len(state.open_lines) <= args.truth_lines else None)
                     if loss is not None:
                         truth = analysis.mark(loss)
+                        if args.show and not coach.exact:
+                            flag = "!" if coach.mark not in (truth, "unclear") else " "
+                            print(f"{flag} seed {seed} ply {i:>2} lines {len(state.open_lines):>2} {move.action:<10} "
+                                  f"coach {coach.mark:<10} {coach.loss:6.2f} ± {coach.error:5.2f} "
+                                  f"({coach.candidates} cand.)  exact {loss:6.2f} {truth}", flush=True)
                         row["known"] += 1
                         row["blunders"] += truth == "blunder"
                         row["caught"] += truth == "blunder" and coach.mark in ("blunder", "mistake")

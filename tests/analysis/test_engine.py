@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import dataclasses
+
 import pytest
 
 from plunder import load_game, play
@@ -152,6 +154,17 @@ def test_a_fixed_estimate_near_a_threshold_is_unclear_and_a_clear_one_is_marked(
     assert confident_mark(RULES, 0.5, 0.2) == "good" and confident_mark(RULES, 1.5, 0.2) == "inaccuracy"
     # the move played came top with a rival close behind (gap below 0): good only when sure
     assert confident_mark(RULES, -0.5, 0.2) == "good" and confident_mark(RULES, -0.5, 1.0) == "unclear"
+
+
+def test_a_games_playout_bias_widens_the_interval_and_leaves_an_exact_loss_alone() -> None:
+    biased = dataclasses.replace(RULES, bias=2.0)
+    # 0.5 ± 0.2 is good on the playouts' error alone; 2 more each side reach the inaccuracy
+    assert confident_mark(RULES, 0.5, 0.2) == "good" and confident_mark(biased, 0.5, 0.2) == "unclear"
+    # 9 ± 0.5: its low end less the bias (6) still clears the blunder threshold; 8.5 ± 0.5 only the mistake's
+    assert confident_mark(biased, 9.0, 0.5) == "blunder" and confident_mark(biased, 8.5, 0.5) == "mistake"
+    assert confident_mark(biased, -3.0, 0.2) == "good"
+    exact = Valuation("b", [0.5, -0.5], [0.0, 0.0], None, None, 3, True, 0)
+    assert judged(0, 0, "a", exact, biased).mark == "good"
 
 
 def test_an_exact_loss_is_marked_by_the_thresholds_alone() -> None:

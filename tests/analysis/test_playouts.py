@@ -124,3 +124,28 @@ def test_a_loss_is_measured_on_fresh_rounds_and_close_calls_get_more_up_to_the_c
         state = state.apply_text(move.action)
     assert looked >= 3, "a random player's game has decisions the first look cannot settle"
     assert grown >= 1, "some close call got more rounds than a second look's"
+
+
+def test_no_more_playouts_where_the_games_bias_alone_straddles_a_threshold() -> None:
+    """Pillage's playouts stray from exact losses by up to its ``Analysis.bias``: more rounds
+    cannot settle an interval that wide, so its opening decisions get no more than the first and
+    second looks, and are unclear unless the estimate clears a threshold by the bias."""
+    game = load_game("pillage", board="square:4x4", contents="random")
+    analysis = entry("pillage").analysis
+    assert analysis is not None and analysis.bias > analysis.blunder - analysis.mistake
+    record = play(game, ["random", "random"], seed=2)
+    state: Any = game.new_initial_state()
+    unsettled = 0
+    for move in record.moves:
+        if move.by is not None and len(state.open_lines) > 30:
+            found = value_task(Task(f"key{len(state.open_lines)}", state, move.action, sims=32, depth=0,
+                                    playout="greedy", seed=0, exact=False))
+            rounds = max(value_module.MIN_ROUNDS, 32 // found.candidates)
+            assert found.playouts <= rounds * found.candidates + 2 * max(value_module.CONFIRM_ROUNDS, rounds)
+            gap = found.gap
+            assert gap is not None and not found.exact
+            if not value_module.settled(analysis, gap, 0.0):
+                unsettled += 1
+                assert value_module.confident_mark(analysis, gap, found.error) == value_module.UNCLEAR
+        state = state.apply_text(move.action)
+    assert unsettled >= 3, "an opening's decisions have intervals the bias alone keeps straddling"

@@ -19,10 +19,11 @@ of several noisy means looks better than it is (the winner's curse), so where th
 finds the best move surely better than the move played, a second look plays just those two on
 over fresh rounds, and the loss is what they measure (:func:`by_playouts`). The loss is the
 gap to the move played's best rival (the top move, or the runner-up where the move played came
-top), with its standard error. Where its interval (:data:`SURE_Z` standard errors each side)
-straddles a mark's threshold, the pair is played on over more fresh rounds, doubling, up to
-:data:`ADAPT_CAP` times the position's budget; a mark is given only as far as the interval
-clears its threshold, else the move is ``unclear`` (:func:`confident_mark`).
+top), with its standard error. Where its interval (:data:`SURE_Z` standard errors each side,
+widened by the game's ``Analysis.bias``) straddles a mark's threshold, the pair is played on
+over more fresh rounds, doubling, up to :data:`ADAPT_CAP` times the position's budget, while
+more rounds can still settle it; a mark is given only as far as the interval clears its
+threshold, else the move is ``unclear`` (:func:`confident_mark`).
 """
 
 from __future__ import annotations
@@ -189,12 +190,20 @@ def _gap(rows_best: list[float], rows_played: list[float]) -> tuple[float, float
     return statistics.fmean(diffs), statistics.stdev(diffs) / math.sqrt(len(diffs))
 
 
+def interval(analysis: Analysis[Any], gap: float, error: float) -> tuple[float, float]:
+    """The interval of a loss estimated by playouts as ``gap`` with standard error ``error``:
+    :data:`SURE_Z` standard errors each side, widened by the game's ``Analysis.bias`` (how far
+    its playouts' losses were seen to stray from exact ones)."""
+    half = SURE_Z * error + analysis.bias
+    return gap - half, gap + half
+
+
 def confident_mark(analysis: Analysis[Any], gap: float, error: float) -> str:
     """The mark a loss estimated as ``gap`` with standard error ``error`` earns: ``good`` only
-    where the interval ``gap ± SURE_Z·error`` stays below the inaccuracy threshold, a worse mark
-    only where the interval's low end clears that mark's threshold (the worst one it clears),
-    else ``unclear`` (docs/analysis.md). An exact value has no error: its mark is the loss's."""
-    low, high = gap - SURE_Z * error, gap + SURE_Z * error
+    where its :func:`interval` stays below the inaccuracy threshold, a worse mark only where the
+    interval's low end clears that mark's threshold (the worst one it clears), else ``unclear``
+    (docs/analysis.md). An exact value has no error: its mark is the loss's."""
+    low, high = interval(analysis, gap, error)
     if high < analysis.inaccuracy:
         return "good"
     if low >= analysis.inaccuracy:
@@ -203,9 +212,10 @@ def confident_mark(analysis: Analysis[Any], gap: float, error: float) -> str:
 
 
 def settled(analysis: Analysis[Any], gap: float, error: float) -> bool:
-    """Whether the interval of a loss lies between two thresholds: more playouts would not
-    change its mark."""
-    return analysis.mark(max(0.0, gap - SURE_Z * error)) == analysis.mark(max(0.0, gap + SURE_Z * error))
+    """Whether the :func:`interval` of a loss lies between two thresholds: more playouts would
+    not change its mark."""
+    low, high = interval(analysis, gap, error)
+    return analysis.mark(max(0.0, low)) == analysis.mark(max(0.0, high))
 
 
 def _pair_rows(task: Task, agent: Agent, pair: tuple[Action, Action], first: int, count: int,
@@ -276,8 +286,10 @@ def by_playouts(task: Task, game_entry: GameEntry[Any, Any], analysis: Analysis[
             first += max(CONFIRM_ROUNDS, rounds)
             gap, error = _gap(*looked)
         cap = max(task.sims, playouts) * ADAPT_CAP
-        # a decision close to a threshold: more fresh rounds of the pair, doubling, up to the cap
-        while not settled(analysis, gap, error) and playouts + 2 * (first - rounds + len(looked[0])) <= cap:
+        # a decision close to a threshold: more fresh rounds of the pair, doubling, up to the cap,
+        # while the interval can still settle (the game's bias alone may straddle a threshold)
+        while (not settled(analysis, gap, error) and settled(analysis, gap, 0.0)
+               and playouts + 2 * (first - rounds + len(looked[0])) <= cap):
             count = len(looked[0])
             _pair_rows(task, agent, pair, first, count, looked)
             first += count

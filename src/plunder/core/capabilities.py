@@ -400,6 +400,12 @@ class Analysis(Generic[S]):
     exact: Callable[[S], bool] | None = None
     #: time allowed to one exact solve before the engine falls back on playouts
     exact_seconds: float = 20.0
+    #: how far a move's loss found by the playouts was seen to stray from its exact value, in
+    #: :attr:`units` (measured against the solver where the game has one, ``docs/analysis.md``):
+    #: a playout-valued move is marked only as far as its interval, widened by this much each
+    #: side, clears a threshold; more playouts narrow the interval, never this (0: the playouts'
+    #: own standard error alone)
+    bias: float = 0.0
 
     def mark(self, loss: float) -> str:
         """``good``, ``inaccuracy``, ``mistake`` or ``blunder`` for a move losing ``loss``."""

@@ -8,11 +8,11 @@ is refused in the first second rather than after its games are played.
 
 Checked: the capability groups are of their types; the declared seat range fits the rules (the
 default game's seats are in it, every preset's too, and a range of several counts is chosen by
-a ``players`` parameter that gives each count); the analysis' thresholds are ordered and its
-exact solver is offered only where the declaration allows one; the report figures' sentences
-name only values they give, ask for an agent's seats only where an agent is given, name seats
-every game has, and draw charts of names of their own; and a figure read from the observer's
-statistics is asked for only of a game that has an observer.
+a ``players`` parameter that gives each count); the analysis' thresholds are ordered, its playout
+bias not below 0, and its exact solver is offered only where the declaration allows one; the
+report figures' sentences name only values they give, ask for an agent's seats only where an
+agent is given, name seats every game has, and draw charts of names of their own; and a figure
+read from the observer's statistics is asked for only of a game that has an observer.
 """
 
 from __future__ import annotations
@@ -100,8 +100,9 @@ def declaration_problems(declared: Declaration) -> list[str]:
 
 
 def analysis_problems(analysis: Analysis[Any] | None, declared: Declaration) -> list[str]:
-    """Whether the analysis' marks are ordered, its budgets positive, and its exact solver (which
-    values the mover's margin over one rival) offered only by a two-seat zero-sum game."""
+    """Whether the analysis' marks are ordered, its budgets positive, its playout bias not below 0,
+    and its exact solver (which values the mover's margin over one rival) offered only by a
+    two-seat zero-sum game."""
     if analysis is None:
         return []
     wrong = []
@@ -111,6 +112,8 @@ def analysis_problems(analysis: Analysis[Any] | None, declared: Declaration) -> 
     if analysis.sims < 1 or analysis.candidates < 1 or analysis.depth < 0 or analysis.exact_seconds <= 0:
         wrong.append("its analysis needs at least 1 playout and 1 candidate, a depth of 0 or more and time for "
                      "an exact solve")
+    if not analysis.bias >= 0:
+        wrong.append(f"its analysis' playout bias must be 0 or more, not {analysis.bias}")
     if analysis.exact is not None and not (declared.zero_sum and declared.min_seats == declared.max_seats == 2):
         wrong.append("its analysis has an exact solver, which needs a two-seat zero-sum game, and it declares "
                      f"{declared.seats_text()}{'' if declared.zero_sum else ', not zero-sum'}")
