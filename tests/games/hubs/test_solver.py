@@ -14,7 +14,6 @@ from typing import Any
 
 import pytest
 
-import plunder
 from plunder.analysis.value import Task, exactly, value_task
 from plunder.core.errors import SearchLimitError
 from plunder.core.registry import entry
@@ -101,7 +100,7 @@ def round_one(game: HubsGame, seed: int) -> list[str]:
 
 @pytest.mark.parametrize("sheet,segments", TINY_LAST_ROUND)
 def test_last_round_segment_phase_matches_minimax(sheet: str, segments: list[str]) -> None:
-    game = plunder.load_game("hubs", preset="tiny")
+    game = HubsGame.load(preset="tiny")
     state = reach(game, round_one(game, 3) + grid(sheet) + segments)
     assert state.round == 1 and not state.placing
     assert within_reach(state)
@@ -146,7 +145,7 @@ def test_the_first_round_adds_the_fresh_rounds_value() -> None:
     """On ``tiny``, a first-round position is worth its own round's points to come less R, the
     fresh round's value: a symmetric match is level from the start, and a round-1 segment phase
     is worth to its offense what the same sheet is worth to round 2's offense, less R."""
-    game = plunder.load_game("hubs", preset="tiny")
+    game = HubsGame.load(preset="tiny")
     assert solve_state(game.new_initial_state()).value == 0
     sheet = grid("a b c\n. d .\n. e f") + ["seg a-b"]
     start = reach(game, round_one(game, 6))  # round 2: Player 1 (its defense) places first
@@ -171,7 +170,7 @@ def test_the_end_of_the_match_is_the_last_movers_margin() -> None:
 
 
 def test_out_of_reach_raises_the_budget_error() -> None:
-    game = plunder.load_game("hubs", preset="small")
+    game = HubsGame.load(preset="small")
     start = game.new_initial_state()
     assert not within_reach(start)
     with pytest.raises(SearchLimitError) as raised:
@@ -185,9 +184,9 @@ def test_out_of_reach_raises_the_budget_error() -> None:
 
 def test_reach_by_phase_and_round() -> None:
     """Whole games on ``tiny``; elsewhere only a last round's segment phase of few segments."""
-    tiny = plunder.load_game("hubs", preset="tiny")
+    tiny = HubsGame.load(preset="tiny")
     assert within_reach(tiny.new_initial_state())
-    small = plunder.load_game("hubs", preset="small")
+    small = HubsGame.load(preset="small")
     state = small.new_initial_state()
     rng = random.Random(2)
     seen = set()
@@ -203,7 +202,7 @@ def test_reach_by_phase_and_round() -> None:
 
 def test_the_analysis_values_a_tiny_decision_exactly() -> None:
     """The engine's exact path: the losses are the oracle's, in match points."""
-    game = plunder.load_game("hubs", preset="tiny")
+    game = HubsGame.load(preset="tiny")
     state = reach(game, round_one(game, 8) + grid("a b c\n. d .\n. e f") + ["seg a-b", "seg b-c"])
     hubs = entry("hubs")
     analysis = hubs.analysis
@@ -227,6 +226,6 @@ def test_the_analysis_values_a_tiny_decision_exactly() -> None:
     assert value_task(task).exact
 
 def test_a_placement_is_the_solvers_move() -> None:
-    game = plunder.load_game("hubs", preset="tiny")
+    game = HubsGame.load(preset="tiny")
     found = solve_state(game.new_initial_state())
     assert isinstance(found.best_action, Dot) and found.nodes > 0
