@@ -18,6 +18,7 @@ import argparse
 import time
 
 from plunder import play
+from plunder.core.errors import SearchLimitError
 from plunder.games.hubs import solver
 from plunder.games.hubs.rules import HubsGame, HubsState
 
@@ -48,16 +49,27 @@ def main() -> None:
                     if not spent:
                         start_drawable = state.drawable.bit_count()
                     start = time.process_time()
-                    found = solver.solve_state(state)
-                    after = state.apply_text(move.action)
-                    if not after.is_terminal():
-                        solver.solve_state(after)
+                    try:
+                        found = solver.solve_state(state)
+                        after = state.apply_text(move.action)
+                        if not after.is_terminal():
+                            solver.solve_state(after)
+                    except SearchLimitError as stop:
+                        print(f"seed {seed} from at most {bound} drawable (first {start_drawable}): stopped "
+                              f"after {time.process_time() - start:.2f} CPU s: {stop}", flush=True)
+                        break
                     spent.append(time.process_time() - start)
                     first_nodes = first_nodes or found.nodes
                 state = state.apply_text(move.action)
-            where = "the whole game" if whole else f"at most {bound} drawable (first {start_drawable})"
-            print(f"seed {seed} from {where}: {len(spent)} decisions, {sum(spent):.2f} CPU s; "
-                  f"the first {spent[0] if spent else 0:.2f} s, {first_nodes} positions", flush=True)
+            else:
+                report(seed, whole, bound, start_drawable, spent, first_nodes)
+
+
+def report(seed: int, whole: bool, bound: int, start_drawable: int, spent: list[float], first_nodes: int) -> None:
+    """One game's line: its exact valuations' CPU seconds from the bound on."""
+    where = "the whole game" if whole else f"at most {bound} drawable (first {start_drawable})"
+    print(f"seed {seed} from {where}: {len(spent)} decisions, {sum(spent):.2f} CPU s; "
+          f"the first {spent[0] if spent else 0:.2f} s, {first_nodes} positions", flush=True)
 
 
 if __name__ == "__main__":

@@ -48,16 +48,16 @@ from .geometry import Point
 from .paper import Paper, paper_for
 from .rules import HubsGame, HubsState
 
-#: table entries allowed per MB of ``memory`` (a dict entry of an int key and an int value with
-#: its share of the table is about 100 bytes to 150 bytes)
-ENTRIES_PER_MB = 6_000
+#: table entries allowed per MB of ``memory``: a dict entry of an int key and a small int value,
+#: with its share of the table, takes about 85 bytes (measured on two million entries)
+ENTRIES_PER_MB = 10_000
 #: the solver's tables when no ``memory`` is given, in MB
 DEFAULT_MEMORY = 256.0
 #: nodes between two checks of the clock
 CHECK_EVERY = 2048
 
 #: the analysis engine solves a segment phase with at most this many drawable segments ...
-REACH_SEGMENTS = 20
+REACH_SEGMENTS = 24
 #: ... and a placement phase only while at most this many sets of points can complete it (and
 #: a round before the last only where a fresh round's sets are that few: its value is needed)
 REACH_PLACEMENTS = 200
