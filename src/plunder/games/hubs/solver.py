@@ -323,6 +323,7 @@ def solve_state(state: HubsState, time_limit: float | None = None, memory: float
                 if best_value is None or value > best_value:
                     best_value, best_action = value, action
         except SearchLimitError:
+            tables.scratch = None  # a sheet cut off midway: its values are not all there
             if tables.entries() > entries:
                 _kept.clear()  # tables past their budget are not kept
             raise
