@@ -26,11 +26,12 @@ Within a round:
   (its mirror images, and its quarter turns when it is square) have equal values, so each is
   kept once.
 
-What is in reach: a segment phase of up to about 20 drawable segments, and a placement phase or a
-round before the last one only where the placements left, and a fresh round (needed for ``R``),
-are few: the ``tiny`` sheet (3 x 3, 6 dots) is solved whole, from its first dot. On larger
-sheets only the last round's segment phase is (earlier, ``R`` would need every placement of a
-fresh round). :func:`within_reach` says so for the analysis engine; :func:`solve_state` raises
+What is in reach: a whole segment phase of 8 dots (``small``: 26 to 28 drawable segments, about
+a million positions and some CPU seconds; docs/analysis.md), and a placement phase or a round
+before the last one only where the placements left, and a fresh round (needed for ``R``), are
+few: the ``tiny`` sheet (3 x 3, 6 dots) is solved whole, from its first dot. On larger sheets
+only the last round's segment phase is (earlier, ``R`` would need every placement of a fresh
+round). :func:`within_reach` says so for the analysis engine; :func:`solve_state` raises
 :class:`~plunder.core.errors.SearchLimitError` at its time or memory limit wherever it is asked.
 """
 
