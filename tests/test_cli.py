@@ -126,6 +126,15 @@ def test_solve_prints_the_value_and_a_best_move() -> None:
     assert none.exit_code != 0 and "no exact solver" in none.output
 
 
+def test_solve_values_a_whole_hubs_game_on_the_tiny_sheet() -> None:
+    """A symmetric match is level from the first dot; a large sheet's first round is out of reach."""
+    out = run("solve", "hubs", "--preset", "tiny").output
+    assert "Value for Player 2: +0" in out and "Best move: dot " in out
+    far = CliRunner().invoke(main, ["solve", "hubs", "--preset", "small", "--time-limit", "0.5"])
+    assert far.exit_code != 0 and "no result within the solver's time limit" in far.output
+    assert "Traceback" not in far.output
+
+
 def test_solve_on_a_board_of_doubloons_shows_no_commodity_columns() -> None:
     unit = run("solve", "pillage", "-p", "board=square:2x2", "-p", "contents=unit").output
     assert "doubloons  score" in unit and "food" not in unit and "armor" not in unit

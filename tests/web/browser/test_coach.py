@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 import urllib.request
 from pathlib import Path
 
@@ -204,4 +205,36 @@ def test_five_seats_stay_readable_one_strong_the_others_faint(page: Page, live_s
     assert page.locator(".coach-legend li.focus").inner_text().startswith("Seat 3")
     page.locator("#coach-curve").scroll_into_view_if_needed()
     screenshot(page, "coach-five-seats-desktop", tmp_path)
+    assert page.errors == []  # type: ignore[attr-defined]
+
+
+def test_a_tiny_hubs_game_is_marked_by_the_exact_solver(page: Page, live_server: LiveServer, tmp_path: Path) -> None:
+    """Hubs on the 3x3 sheet is solved whole: every move of an uploaded game is valued exactly,
+    its losses worded exactly in match points, on a desktop and on a phone."""
+    record = plunder.play(plunder.load_game("hubs", preset="tiny"), ["random", "easy"], seed=103)
+    path = tmp_path / "hubs.json"
+    path.write_text(record.to_json())
+    page.goto(live_server.url + "/replay")
+    page.set_input_files("input[name=file]", str(path))
+    # the replay worker's first record may wait for the process to start on a loaded machine
+    page.get_by_role("button", name="Show the replay").click(no_wait_after=True)
+    page.wait_for_selector("#replay", timeout=ANALYSIS_MS)
+    page.get_by_role("button", name="Analyse").click()
+    page.wait_for_function("() => document.getElementById('replay').dataset.analysed === 'yes'",
+                           timeout=ANALYSIS_MS)
+    marked = page.locator("#moves li[data-mark]")
+    assert marked.count() >= 1
+    # every mark is the solver's: a loss in whole match points, never an estimate nor "unclear"
+    titles = page.locator("#moves li[data-mark] .coach-mark").evaluate_all("els => els.map(e => e.title)")
+    assert len(titles) == marked.count() and all(re.fullmatch(r"loses \d+ match points", t) for t in titles), titles
+    worst = int(marked.last.get_attribute("data-n") or "-1")
+    page.locator(f'#moves li[data-n="{worst}"] a').click()
+    shown(page, worst)
+    text = page.locator("#coach-better").inner_text()
+    assert re.search(r": it loses \d+ match points", text) and "Better: Player " in text, text
+    screenshot(page, "coach-hubs-desktop", tmp_path)
+    page.set_viewport_size(PHONE)
+    screenshot(page, "coach-hubs-phone", tmp_path)
+    width = page.evaluate("document.documentElement.scrollWidth")
+    assert width <= PHONE["width"], f"the page is {width}px wide on a {PHONE['width']}px screen"
     assert page.errors == []  # type: ignore[attr-defined]

@@ -14,6 +14,7 @@ from .howto import sections
 from .narrate import breakdown, narrate
 from .observation import observation
 from .render import describe, move_list, render
+from .solver import solve_state, within_reach
 from .rules import HubsGame, HubsState
 from .svg import svg
 from .stats import HubsObserver
@@ -42,9 +43,11 @@ ENTRY: GameEntry[HubsState, HubsAction] = GameEntry(
         # least 8 paired trials to be more than a guess
         hint="mcts:root=greedy,sims=400,depth=6,scale=20,seconds=2",
         candidates=candidates,
+        # exact on small sheets: whole games on `tiny`, the last round's segments elsewhere (solver.py)
+        solve=solve_state,
     ),
     analysis=Analysis(units="match points", inaccuracy=3, mistake=8, blunder=15, playout="greedy", sims=32,
-                      depth=6, candidates=6),
+                      depth=6, candidates=6, exact=within_reach),
     study=Study(observer=HubsObserver, figures=FIGURES, plausibility=plausibility),
     learning=Learning(observation=observation),
     client=Client(assets=ASSETS, module="client.js"),
