@@ -49,8 +49,9 @@ WORKER_NICENESS = 10
 QUICK_NICENESS = 2
 #: the replay worker's, lower still: an upload's seconds of replay give way to people's moves and the AI's
 REPLAY_NICENESS = 19
-#: the coach's worker's, the lowest: an analysis's minutes of valuing give way to everything
-#: else, AI replies first (docs/web.md, "Coach", has the measurement)
+#: the coach's worker's, the lowest niceness, and it runs at the idle policy besides
+#: (:data:`IDLE_POOLS`): an analysis's minutes of valuing give way to everything else, AI
+#: replies first (docs/web.md, "Coach", has the measurement)
 ANALYSIS_NICENESS = 19
 #: agents a worker keeps built, by game and spec (a board's tables are not rebuilt every move)
 AGENT_CACHE = 64
