@@ -237,4 +237,7 @@ def test_a_tiny_hubs_game_is_marked_by_the_exact_solver(page: Page, live_server:
     screenshot(page, "coach-hubs-phone", tmp_path)
     width = page.evaluate("document.documentElement.scrollWidth")
     assert width <= PHONE["width"], f"the page is {width}px wide on a {PHONE['width']}px screen"
+    # the note on the marks wraps on the screen, whether or not the table beside it scrolls
+    note = page.locator(".coach-summary .coach-note").bounding_box()
+    assert note is not None and note["x"] >= 0 and note["x"] + note["width"] <= PHONE["width"], note
     assert page.errors == []  # type: ignore[attr-defined]

@@ -177,11 +177,14 @@
         row.insertCell().textContent = String(cell);
       }
     }
-    const caption = table.createCaption();
-    caption.textContent = `Marks by loss: inaccuracy from ${info.thresholds.inaccuracy}, mistake from `
+    // a paragraph beside the table, not its caption: on a phone the table may scroll sideways,
+    // and the note then still wraps to the page's width
+    const note = document.createElement("p");
+    note.className = "coach-note";
+    note.textContent = `Marks by loss: inaccuracy from ${info.thresholds.inaccuracy}, mistake from `
       + `${info.thresholds.mistake}, blunder from ${info.thresholds.blunder} ${info.units}. A loss estimated by `
       + "playouts is marked only where its interval clears the threshold; else it is unclear.";
-    summary.replaceChildren(table);
+    summary.replaceChildren(table, note);
     summary.hidden = false;
   }
 
