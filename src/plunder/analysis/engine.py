@@ -35,7 +35,7 @@ from ..core.registry import entry, load_game
 from .value import SURE_Z, UNCLEAR, Task, Valuation, analysis_of, confident_mark, value_task
 
 #: raised with any change to how a position is valued, so a disk cache of older values is not read
-ENGINE_VERSION = 5
+ENGINE_VERSION = 6
 #: the largest playout budget per position
 MAX_SIMS = 100_000
 #: the longest playout cut

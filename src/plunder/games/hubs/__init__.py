@@ -22,6 +22,11 @@ from .plausibility import plausibility
 
 #: the game's own web files: the game page's lattice and dot clicks (``client.js``)
 ASSETS = Path(__file__).parent / "web"
+#: how far a loss found by the coach's greedy playouts (cut after 6 actions) strays from the
+#: exact one (``Analysis.bias``, match points): up to 14.6 on the last round's playout-valued
+#: segments the solver settled offline, ``small`` games of ``easy`` against ``medium``, seeds 1
+#: to 16 (docs/analysis.md, "Hubs, against its exact solver"): a move said to lose 0.4 lost 15
+PLAYOUT_BIAS = 15.0
 
 #: what the registry loads for ``hubs``
 ENTRY: GameEntry[HubsState, HubsAction] = GameEntry(
@@ -47,7 +52,7 @@ ENTRY: GameEntry[HubsState, HubsAction] = GameEntry(
         solve=solve_state,
     ),
     analysis=Analysis(units="match points", inaccuracy=3, mistake=8, blunder=15, playout="greedy", sims=32,
-                      depth=6, candidates=6, exact=within_reach),
+                      depth=6, candidates=6, exact=within_reach, bias=PLAYOUT_BIAS),
     study=Study(observer=HubsObserver, figures=FIGURES, plausibility=plausibility),
     learning=Learning(observation=observation),
     client=Client(assets=ASSETS, module="client.js"),
