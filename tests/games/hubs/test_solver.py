@@ -10,6 +10,7 @@ the dot of that label (placed in label order), the top row is the highest y.
 from __future__ import annotations
 
 import random
+import time
 from typing import Any
 
 import pytest
@@ -173,11 +174,23 @@ def test_out_of_reach_raises_the_budget_error() -> None:
     game = HubsGame.load(preset="small")
     start = game.new_initial_state()
     assert not within_reach(start)
+    # from the first dot, every placement of a round would need valuing: refused at once
+    began = time.process_time()
     with pytest.raises(SearchLimitError) as raised:
-        solve_state(start, time_limit=0.05)
+        solve_state(start, time_limit=60)
+    assert raised.value.limit == "nodes" and "solves the last round's segment phase" in str(raised.value)
+    assert time.process_time() - began < 1  # not the minute it was given
+    # the last round's whole segment phase is within what it takes on, and its limits hold there
+    rng = random.Random(5)
+    state: HubsState = start
+    while state.placing or state.round < game.rounds - 1:
+        state = state.apply(rng.choice(state.legal_actions()))
+    assert state.drawable.bit_count() > solver.REACH_SEGMENTS and not within_reach(state)
+    with pytest.raises(SearchLimitError) as raised:
+        solve_state(state, time_limit=0.05)
     assert raised.value.limit == "time"
     with pytest.raises(SearchLimitError) as raised:
-        solve_state(start, memory=1)
+        solve_state(state, memory=1)
     assert raised.value.limit == "memory"
     solver._kept.clear()
 

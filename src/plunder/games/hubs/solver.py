@@ -64,6 +64,21 @@ REACH_SEGMENTS = 24
 REACH_PLACEMENTS = 200
 #: ... of at most this many dots (a fresh 6-dot sheet's segment phase is a few thousand positions)
 REACH_DOTS = 6
+#: the most sets of points :func:`solve_state` sets out to value (the placements left, and a
+#: fresh round's where a later round's value is needed); past it, it refuses at once rather
+#: than run to its time limit (``small`` from its first dot: C(96, 8), about 1.3e11)
+MAX_PLACEMENTS = 100_000
+
+
+def _placements(state: HubsState) -> int:
+    """How many sets of points valuing ``state`` would need valued: those completing its
+    placement, plus a fresh round's where a round follows this one."""
+    game = state.game
+    points = game.width * game.height
+    count = math.comb(points - len(state.dots), game.dots - len(state.dots)) if state.placing else 0
+    if state.round < game.rounds - 1:
+        count += math.comb(points, game.dots)
+    return count
 
 
 @dataclass(frozen=True)
@@ -306,6 +321,11 @@ def solve_state(state: HubsState, time_limit: float | None = None, memory: float
     entries = int((DEFAULT_MEMORY if memory is None else memory) * ENTRIES_PER_MB)
     if state.is_terminal():
         return HubsSolution(_final(state), None, 0, time.monotonic() - start)
+    if (sets := _placements(state)) > MAX_PLACEMENTS:
+        game = state.game
+        raise SearchLimitError(f"hubs solver: valuing this position needs {sets:,} sets of points valued (the "
+                               f"placements of {game.dots} dots on the {game.width}x{game.height} sheet), past the "
+                               f"{MAX_PLACEMENTS:,} it takes on; here it solves the last round's segment phase", "nodes")
     with _kept_lock:
         tables = _tables(state.game)
         budget = _Budget(time_limit, entries, tables.entries)
