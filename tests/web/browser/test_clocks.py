@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import os
+import time
 
 from pathlib import Path
 from typing import Any, Iterator
@@ -37,6 +38,9 @@ class Shifted(LiveServer):
         fresh = self.shift.with_suffix(".new")
         fresh.write_text(str(float(self.shift.read_text()) + seconds))
         os.replace(fresh, self.shift)
+        # the server reads the file again at most every 0.1 s: a move sent at once could be
+        # charged at the time before (the next clock then seems to have lost the shift)
+        time.sleep(0.25)
 
 
 @pytest.fixture(scope="module")
