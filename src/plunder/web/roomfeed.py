@@ -30,13 +30,14 @@ from starlette.requests import HTTPConnection
 from starlette.routing import BaseRoute, WebSocketRoute
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
+from .games import CLOSE_POLICY
 from .identities import identity_of
 from .lobby import lobby_games, lobby_rows, mine_lists, mine_rows, your_turns
 from .rooms import MAX_LOBBY, creator_gone_seconds, mark_seen
 from .security import TokenRefused, token_of
 from .store import HUMAN, OPEN, token_hash
 from .table import Table
-from .tables import CLOSE_SIGNED_OUT, RENAMED, SIGNED_OUT, Tables, signed_out_message
+from .tables import RENAMED, SIGNED_OUT, Tables, signed_out_message
 from .templating import templates
 from .transport import SITE, Event
 
@@ -396,7 +397,7 @@ async def live(websocket: WebSocket) -> None:
                 for message in await follower.next():
                     await websocket.send_json(message)
                 if follower.ended:  # signed out: told so, and closed (the page opens a fresh feed)
-                    await websocket.close(CLOSE_SIGNED_OUT)
+                    await websocket.close(CLOSE_POLICY)
                     return
         except Exception:  # the connection is gone: the reading side notices and tidies up
             pass

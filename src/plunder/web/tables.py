@@ -72,10 +72,6 @@ RENAMED = "renamed"
 SIGNED_OUT = "signed-out"
 
 
-#: the WebSocket close code of a connection whose browser signed out (a policy's close)
-CLOSE_SIGNED_OUT = 1008
-
-
 def signed_out_message() -> dict[str, Any]:
     """The last message of a game connection whose browser signed out (or whose sign-in expired)."""
     return {"type": "error", "message": SIGNED_OUT_WORDS, "detail": SIGNED_OUT_WORDS}
@@ -645,9 +641,10 @@ class Tables:
         players are absent (a claim's countdown) until they connect again. The games whose
         viewers here were told."""
         told = []
+        silent_since = self.time() - LOAD_SECONDS
         for table in list(self.open.values()):
             gone = [h for h in table.remote if h != self.upkeep.holder and h not in alive
-                    and self.time() - table.remote_at.get(h, 0.0) > LOAD_SECONDS]
+                    and table.remote_at.get(h, 0.0) < silent_since]
             for holder in gone:
                 del table.remote[holder]
                 table.remote_at.pop(holder, None)

@@ -70,15 +70,13 @@ REACH_DOTS = 6
 MAX_PLACEMENTS = 100_000
 
 
-def _placements(state: HubsState) -> int:
-    """How many sets of points valuing ``state`` would need valued: those completing its
-    placement, plus a fresh round's where a round follows this one."""
+def _point_sets(state: HubsState) -> tuple[int, int]:
+    """The sets of points valuing ``state`` needs valued: those that complete its placement (0
+    past it), and a fresh round's (0 in the last round: no later round's value is needed)."""
     game = state.game
     points = game.width * game.height
-    count = math.comb(points - len(state.dots), game.dots - len(state.dots)) if state.placing else 0
-    if state.round < game.rounds - 1:
-        count += math.comb(points, game.dots)
-    return count
+    left = math.comb(points - len(state.dots), game.dots - len(state.dots)) if state.placing else 0
+    return left, math.comb(points, game.dots) if state.round < game.rounds - 1 else 0
 
 
 @dataclass(frozen=True)
@@ -321,7 +319,7 @@ def solve_state(state: HubsState, time_limit: float | None = None, memory: float
     entries = int((DEFAULT_MEMORY if memory is None else memory) * ENTRIES_PER_MB)
     if state.is_terminal():
         return HubsSolution(_final(state), None, 0, time.monotonic() - start)
-    if (sets := _placements(state)) > MAX_PLACEMENTS:
+    if (sets := sum(_point_sets(state))) > MAX_PLACEMENTS:
         game = state.game
         raise SearchLimitError(f"hubs solver: valuing this position needs {sets:,} sets of points valued (the "
                                f"placements of {game.dots} dots on the {game.width}x{game.height} sheet), past the "
@@ -361,11 +359,10 @@ def within_reach(state: HubsState) -> bool:
     game = state.game
     if state.round >= game.rounds:
         return True
-    points = game.width * game.height
-    if state.round < game.rounds - 1 and (game.dots > REACH_DOTS or math.comb(points, game.dots) > REACH_PLACEMENTS):
+    left, fresh = _point_sets(state)
+    if state.round < game.rounds - 1 and (game.dots > REACH_DOTS or fresh > REACH_PLACEMENTS):
         return False
     if state.placing:
-        left = game.dots - len(state.dots)
-        return game.dots <= REACH_DOTS and math.comb(points - len(state.dots), left) <= REACH_PLACEMENTS
+        return game.dots <= REACH_DOTS and left <= REACH_PLACEMENTS
     return state.drawable.bit_count() <= REACH_SEGMENTS
 
