@@ -47,7 +47,8 @@ def chances(state: Any, tables: Any, out: Any) -> int:
 def step(state: Any, action: int, tables: Any, out: Any) -> None:
     """Add the step to the mover's total; after chance's step the next seat moves."""
     seats = state.shape[0] - 3
-    out[:] = state
+    for i in range(state.shape[0]):
+        out[i] = state[i]
     out[state[seats]] += action
     if state[seats + 1] == 1:
         out[seats] = (state[seats] + 1) % seats
@@ -77,16 +78,20 @@ def returns(state: Any, tables: Any, out: Any) -> None:
 
 def value(state: Any, tables: Any, tree: Any, leaf: Any, out: Any) -> None:
     """One random rollout: chance by ``sample_chance`` (u against the running sum), a seat's
-    step by ``rng.choice``."""
-    work = state.copy()
-    nxt = state.copy()
+    step by ``rng.choice``. Works in the scratch rows of ``tables`` (the compiled tree's
+    functions allocate nothing)."""
+    work = tables[1]
+    nxt = tables[2]
+    for i in range(state.shape[0]):
+        work[i] = state[i]
     while player(work, tables) != TERMINAL:
         if player(work, tables) == CHANCE:
             action = 0 if compiled_random.mt_random(tree) < 0.5 else 1
         else:
             action = 1 + compiled_random.mt_below(tree, 2)
         step(work, action, tables, nxt)
-        work[:] = nxt
+        for i in range(nxt.shape[0]):
+            work[i] = nxt[i]
     returns(work, tables, out)
 
 
@@ -105,7 +110,9 @@ def _built() -> dict[str, Any]:
 def race_rules(game: Race) -> CompiledRules[RaceState]:
     """The race's compiled rules (numba compiles them on the first call)."""
     names = _built()
-    tables = (np.zeros(1, dtype=np.int64),)
+    # a placeholder, then the rollout's scratch positions
+    tables = (np.zeros(1, dtype=np.int64), np.zeros(game.num_players + 3, dtype=np.int64),
+              np.zeros(game.num_players + 3, dtype=np.int64))
 
     def encode(state: RaceState) -> np.ndarray:
         return np.array([*state.totals, state.turn, int(state.chance), game.values["target"]], dtype=np.int64)

@@ -35,6 +35,22 @@ def test_pcg64_draws_as_numpy() -> None:
         assert [streams.pcg_random(words) for _ in range(3000)] == reference.random(3000).tolist()
 
 
+def test_a_seeded_stream_is_the_same_in_numpy_and_in_words() -> None:
+    """:func:`pcg_seed` draws one number from a ``random.Random``; the numpy generator and the
+    words made from it give the same draws, and different seeds give different streams."""
+    streams = cr.compiled()
+    seeds = [cr.pcg_seed(random.Random(s)) for s in (0, 1, 2**50)]
+    assert len({seed for seed in seeds}) == 3 and all(inc % 2 == 1 for _, inc in seeds)
+    rng = random.Random(4)
+    seed = cr.pcg_seed(rng)
+    assert rng.getstate() != random.Random(4).getstate()  # the draw moved ``rng`` on
+    expected = cr.pcg_generator(seed).random(500).tolist()
+    words = cr.pcg_words(*seed, jumps=5)
+    assert [streams.pcg_random(words) for _ in range(200)] == expected[:200]
+    assert streams.pcg_ahead(words, 5) == expected[204]
+    assert expected != cr.pcg_generator(seeds[0]).random(500).tolist()
+
+
 def test_pcg64_jumps_land_on_the_draw_numpy_gives() -> None:
     streams = cr.compiled()
     gen, reference = np.random.default_rng(11), np.random.default_rng(11)

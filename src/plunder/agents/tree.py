@@ -54,20 +54,41 @@ _value: Callable[..., None]
 
 #: a new root's seat before the search reads it (no seat, CHANCE or TERMINAL)
 UNKNOWN = -99
+#: how many visit counts :func:`bonus_table` covers (128 KB a constant)
+BONUS_VISITS = 1 << 14
+_bonus_tables: dict[float, np.ndarray] = {}
+
+
+def bonus_table(c: float) -> np.ndarray:
+    """UCT's exploration term ``c * sqrt(log(n))`` for ``n`` below :data:`BONUS_VISITS`, worked
+    out once a process per constant with the functions the pure search calls (so each entry is
+    bit for bit what it computes): the logarithm was a tenth of a late Pillage search."""
+    table = _bonus_tables.get(c)
+    if table is None:
+        table = np.zeros((2, BONUS_VISITS))
+        table[0, 1:] = [c * math.sqrt(math.log(n)) for n in range(1, BONUS_VISITS)]
+        table[1] = [math.sqrt(n) for n in range(BONUS_VISITS)]
+        table = _bonus_tables[c] = table
+    return table
+
+
 #: the pure search's cut-off when it looks for the new position in the kept tree
 FRONTIER = 5000
 FIND_DEPTH = 4
 
 
-def _best_child(pool: Any, returns: Any, start: int, count: int, visits: int, c: float) -> int:
+def _best_child(pool: Any, returns: Any, start: int, count: int, visits: int, c: float, bonus: Any) -> int:
     """UCT over a decision node's expanded children, as :meth:`.mcts.Node.best_child` (the node's
-    own virtual loss counted: the path being selected passes through it)."""
-    explore = c * math.sqrt(math.log(visits + 1))
+    own virtual loss counted: the path being selected passes through it); the exploration term
+    read from ``bonus`` (:func:`bonus_table`) where it holds it."""
+    n = visits + 1
+    explore = bonus[0, n] if n < bonus.shape[1] else c * math.sqrt(math.log(n))
     best = -math.inf
     pick = 0
     for i in range(count):
         n = pool[start + i, _CHILD_VISITS]
-        value = (returns[start + i] + explore * math.sqrt(n)) / n
+        root = bonus[1, n] if n < bonus.shape[1] else math.sqrt(n)
+        value = (returns[start + i] + explore * root) / n
         if value > best:
             best = value
             pick = i
@@ -157,7 +178,8 @@ def _compact(states: Any, nodes: Any, total: Any, pool: Any, returns: Any, root:
 
 
 def _search(states: Any, nodes: Any, total: Any, pool: Any, returns: Any, meta: Any, tables: Any, sims: int,
-            c: float, tree: Any, leaf: Any, most: int, reserve: int, root_codes: Any) -> int:
+            c: float, bonus: Any, tree: Any, leaf: Any, reserve: int, root_codes: Any, codes: Any, probs: Any,
+            cumulative: Any, value: Any, parents: Any, indices: Any, path: Any) -> int:
     """Run up to ``sims`` simulations from node ``meta[2]``; returns how many ran (fewer when the
     arrays could not hold another: the caller grows them and calls again). The root's legal
     codes go to ``root_codes`` and their count to ``meta[3]``; a root whose seat is not known
@@ -167,20 +189,13 @@ def _search(states: Any, nodes: Any, total: Any, pool: Any, returns: Any, meta: 
     ``_step``, ``_returns`` and ``_value``, which each game's copy binds (:func:`_compiled_search`).
     """
     seats = total.shape[1]
-    codes = np.empty(most, dtype=np.int64)
-    probs = np.empty(most)
-    cumulative = np.empty(most)
-    value = np.empty(seats)
-    parents = np.empty(reserve, dtype=np.int64)
-    indices = np.empty(reserve, dtype=np.int64)
-    path = np.empty(reserve, dtype=np.int64)
     root = meta[2]
     if nodes[root, _PLAYER] == UNKNOWN:
         nodes[root, _PLAYER] = _player(states[root], tables)
     meta[3] = _legal(states[root], tables, root_codes)
     done = 0
     while done < sims:
-        if meta[0] + reserve > states.shape[0] or meta[1] + reserve * most > pool.shape[0]:
+        if meta[0] + reserve > states.shape[0] or meta[1] + reserve * codes.shape[0] > pool.shape[0]:
             break
         node = root
         depth = 0
@@ -263,7 +278,7 @@ def _search(states: Any, nodes: Any, total: Any, pool: Any, returns: Any, meta: 
                 depth += 1
                 node = child
                 break
-            i = _best_child(pool, returns, start, nodes[node, _EXPANDED], nodes[node, _VISITS], c)
+            i = _best_child(pool, returns, start, nodes[node, _EXPANDED], nodes[node, _VISITS], c, bonus)
             pool[start + i, _CHILD_VISITS] += 1
             returns[start + i] -= 1
             child = pool[start + i, _CHILD]
@@ -301,10 +316,15 @@ def _compiled_search(rules: CompiledRules[Any]) -> Callable[..., int]:
     import numba
 
     jit = numba.njit(cache=True, nogil=True)
+    # the search and UCT allocate nothing (their scratch comes from :class:`CompiledTree`):
+    # compiled without reference counting, a row of the tree's arrays handed to the game's
+    # functions costs no atomic operations
+    uncounted = numba.njit(cache=True, nogil=True, **compiled_random.UNCOUNTED)
     names = globals()
     if not _helpers_built:
         names["mt_random"] = compiled_random.compiled().mt_random
-        for name in ("_best_child", "_children", "_find", "_compact"):
+        names["_best_child"] = uncounted(names["_best_child"])
+        for name in ("_children", "_find", "_compact"):
             names[name] = jit(names[name])
         _helpers_built = True
     digest = hashlib.sha1()
@@ -320,7 +340,7 @@ def _compiled_search(rules: CompiledRules[Any]) -> Callable[..., int]:
         fn = types.FunctionType(code.replace(co_name=name, co_qualname=name), bound, name)
         fn.__qualname__ = name
         fn.__module__ = __name__
-        found = _searches[name] = jit(fn)
+        found = _searches[name] = uncounted(fn)
     return found
 
 
@@ -331,6 +351,7 @@ class CompiledTree:
         self.rules = rules
         self.seats = seats
         self.c = c
+        self._bonus = bonus_table(c)
         self.reuse = reuse
         #: the most nodes one simulation can add (one a ply down a whole game, and the expansion)
         self.reserve = longest + 2
@@ -342,6 +363,12 @@ class CompiledTree:
         #: nodes used, pool slots used, the root, the root's legal actions
         self._meta = np.zeros(4, dtype=np.int64)
         self._codes = np.zeros(rules.most, dtype=np.int64)
+        #: the search's scratch, made here so that the compiled search allocates nothing: a
+        #: position's codes, a chance node's probabilities and their running sums, a leaf's
+        #: value, and the path of a simulation (each node's parent and child slot)
+        self._scratch = (np.zeros(rules.most, dtype=np.int64), np.zeros(rules.most), np.zeros(rules.most),
+                         np.zeros(seats), np.zeros(self.reserve, dtype=np.int64),
+                         np.zeros(self.reserve, dtype=np.int64), np.zeros(self.reserve, dtype=np.int64))
         #: the compiled search's entry for this tree's argument types, found on its first call:
         #: it skips numba's dispatch, which types every array of the tables on every call
         self._entry: Callable[..., int] | None = None
@@ -412,8 +439,8 @@ class CompiledTree:
                 break
             assert self._arrays is not None
             asked = min(chunk, budget - done)
-            ran = self._call(*self._arrays, self._meta, tables, asked, self.c, tree, leaf, self.rules.most,
-                             self.reserve, self._codes)
+            ran = self._call(*self._arrays, self._meta, tables, asked, self.c, self._bonus, tree, leaf, self.reserve, self._codes,
+                             *self._scratch)
             done += ran
             if ran < asked:  # the arrays are full
                 self._grow()

@@ -54,9 +54,30 @@ def pcg_state(gen: np.random.Generator, jumps: int = 0) -> np.ndarray:
     for ``k`` = 1 .. ``jumps``, the multiplier and the addend (high, low each) that move the
     state ``k`` draws on at once (:func:`pcg_ahead`; listing them compiles the stream functions)."""
     inner = gen.bit_generator.state["state"]
-    s, inc = inner["state"], inner["inc"]
+    return pcg_words(inner["state"], inner["inc"], jumps)
+
+
+def pcg_seed(rng: random.Random) -> tuple[int, int]:
+    """A PCG64 state and (odd) increment drawn from ``rng`` in one draw: what
+    :func:`pcg_generator` and :func:`pcg_words` start a stream from. Cheaper than numpy's
+    seeding by a ``SeedSequence`` (which a search starting from a fresh ``rng`` paid each time)."""
+    bits = rng.getrandbits(256)
+    return bits & ((1 << 128) - 1), (bits >> 128) | 1
+
+
+def pcg_generator(seed: tuple[int, int]) -> np.random.Generator:
+    """A numpy PCG64 generator at the state and increment of ``seed`` (:func:`pcg_seed`)."""
+    bits = np.random.PCG64(0)
+    bits.state = {"bit_generator": "PCG64", "state": {"state": seed[0], "inc": seed[1]}, "has_uint32": 0,
+                  "uinteger": 0}
+    return np.random.Generator(bits)
+
+
+def pcg_words(state: int, inc: int, jumps: int = 0) -> np.ndarray:
+    """A PCG64 stream at ``state`` with increment ``inc`` as :func:`pcg_state` gives a generator's:
+    ``uint64`` words, state high, low, increment high, low, then ``jumps`` jumps."""
     words = np.zeros(4 + 4 * jumps, dtype=np.uint64)
-    words[:4] = (s >> 64, s & _MASK64, inc >> 64, inc & _MASK64)
+    words[:4] = (state >> 64, state & _MASK64, inc >> 64, inc & _MASK64)
     if jumps:
         compiled().pcg_jumps(words)
     return words

@@ -10,6 +10,7 @@ import numpy as np
 from ...core.errors import ParameterError
 from ...core.game import CHANCE, Game
 from ...core.chance import sample_chance
+from ...core.compiled_random import pcg_generator, pcg_seed
 from .fast import PlayoutKernel
 from .rules import PillageGame, PillageState
 
@@ -34,15 +35,26 @@ class KernelEvaluator:
         self.policy = policy
         self.margin = margin
         self._source: random.Random | None = None
-        self._gen = np.random.default_rng(0)
+        self._seed = (0, 1)
+        self._gen: np.random.Generator | None = None
 
-    def _numpy_rng(self, rng: random.Random) -> np.random.Generator:
-        """A numpy generator drawn from ``rng`` once and kept while calls bring the same ``rng``:
-        making one costs more than a batch of playouts."""
+    def stream(self, rng: random.Random) -> tuple[tuple[int, int], np.random.Generator | None]:
+        """The playouts' stream for ``rng``: its seed (:func:`~plunder.core.compiled_random.pcg_seed`),
+        drawn from ``rng`` once and kept while calls bring the same ``rng``, and its numpy
+        generator if one was made (``None``: still at the seed)."""
         if rng is not self._source:
             self._source = rng
-            self._gen = np.random.default_rng(rng.getrandbits(64))
-        return self._gen
+            self._seed = pcg_seed(rng)
+            self._gen = None
+        return self._seed, self._gen
+
+    def _numpy_rng(self, rng: random.Random) -> np.random.Generator:
+        """The numpy generator of :meth:`stream`, made on first use: making one costs more than a
+        batch of playouts, and the compiled tree needs only the seed."""
+        seed, gen = self.stream(rng)
+        if gen is None:
+            gen = self._gen = pcg_generator(seed)
+        return gen
 
     def evaluate(self, states: Sequence[PillageState], rng: random.Random) -> list[Sequence[float]]:
         """Mean value of the playouts per seat: win/loss (+1/-1, 0 for ties), blended with

@@ -29,7 +29,7 @@ from typing import Any
 import numpy as np
 
 from ...core.capabilities import CompiledRules
-from ...core.compiled_random import UNCOUNTED, mt_below, pcg_ahead, pcg_random, pcg_skip, pcg_state
+from ...core.compiled_random import UNCOUNTED, mt_below, pcg_ahead, pcg_random, pcg_skip, pcg_state, pcg_words
 from ...core.game import Game, TERMINAL
 from .compiled import _policy_step
 from .evaluator import PLAYOUTS, KernelEvaluator
@@ -182,8 +182,9 @@ def _stake(state: Any, tables: Any) -> float:
     dims = tables[0]
     box_edges, pile, kind, mod, amount = tables[2], tables[4], tables[5], tables[6], tables[10]
     total = 0
+    o = dims[_O]
     for b in range(dims[_NB]):
-        if _closed(state, box_edges, b):
+        if state[o + b] >= 0:  # an owner: closed (one read, not the box's lines)
             continue
         total += pile[b]
         if kind[b] >= 0:
@@ -249,23 +250,6 @@ def _playout_scores(state: Any, order: Any, count: int, choice: Any, tables: Any
     return s0, s1
 
 
-def _sorted_lines(state: Any, keys: Any, e_count: int, order: Any) -> int:
-    """The undrawn lines by increasing key into ``order`` (an insertion sort: equal keys keep
-    line order, as numpy's stable argsort does); returns how many."""
-    n = 0
-    for e in range(e_count):
-        if state[e] != 0:
-            continue
-        key = keys[e]
-        j = n
-        while j > 0 and keys[order[j - 1]] > key:
-            order[j] = order[j - 1]
-            j -= 1
-        order[j] = e
-        n += 1
-    return n
-
-
 def value(state: Any, tables: Any, tree: Any, leaf: Any, out: Any) -> None:
     """The leaf's value as :meth:`.evaluator.KernelEvaluator.evaluate` gives it for one state:
     a waiting modifier resolved at random from the tree's stream (``rng.choice``), then
@@ -275,10 +259,12 @@ def value(state: Any, tables: Any, tree: Any, leaf: Any, out: Any) -> None:
     dims = tables[0]
     e_count, nb, p = dims[_E], dims[_NB], dims[_P]
     margin = tables[11][0]
-    work = tables[12]
-    for i in range(state.shape[0]):
-        work[i] = state[i]
-    if work[p] > 0:
+    # the position itself, read only, unless a waiting modifier must be resolved first
+    work = state
+    if state[p] > 0:
+        work = tables[12]
+        for i in range(state.shape[0]):
+            work[i] = state[i]
         codes = tables[14]
         nxt = tables[13]
         while work[p] > 0:
@@ -290,27 +276,38 @@ def value(state: Any, tables: Any, tree: Any, leaf: Any, out: Any) -> None:
         returns(work, tables, out)
         return
     rollouts = dims[_ROLLOUTS]
-    keys = tables[19]
-    orders = tables[21]
+    keys = tables[18]
+    orders = tables[20]
     policy = dims[_POLICY]
     # numpy draws a value for every line (and, for the stepped playouts, at every step), drawn
     # or not; only the undrawn lines' are read, so the others are jumped over (pcg_ahead)
     cursor = 0
     if policy == 0:
+        # each row's undrawn lines by increasing key, sorted as the keys come (an insertion
+        # sort: equal keys keep line order, as numpy's stable argsort does)
         block = rollouts * e_count
         for r in range(rollouts):
+            row = orders[r]
+            n = 0
             for e in range(e_count):
                 if work[e] == 0:
                     i = r * e_count + e
-                    keys[r, e] = pcg_ahead(leaf, i - cursor + 1)
+                    key = pcg_ahead(leaf, i - cursor + 1)
                     cursor = i + 1
+                    keys[r, e] = key
+                    j = n
+                    while j > 0 and keys[r, row[j - 1]] > key:
+                        row[j] = row[j - 1]
+                        j -= 1
+                    row[j] = e
+                    n += 1
     else:
         steps = work[p + 3]
         block = steps * rollouts * e_count
         box_edges = tables[2]
-        undrawn = tables[22]
-        missing = tables[23]
-        noise, kind, comp, size, stack = tables[24], tables[25], tables[26], tables[27], tables[28]
+        undrawn = tables[21]
+        missing = tables[22]
+        noise, kind, comp, size, stack = tables[23], tables[24], tables[25], tables[26], tables[27]
         for r in range(rollouts):
             for e in range(e_count):
                 undrawn[r, e] = work[e] == 0
@@ -332,19 +329,14 @@ def value(state: Any, tables: Any, tree: Any, leaf: Any, out: Any) -> None:
                                             kind, comp, size, stack)
     pcg_skip(leaf, block - cursor)
     slots = dims[_SLOTS]
-    choice = tables[20]
+    choice = tables[19]
     for r in range(rollouts):
         for s in range(slots):
             choice[r, s] = pcg_random(leaf)
     stake = _stake(work, tables)
-    order = tables[18]
     total = 0.0
     for r in range(rollouts):
-        if policy == 0:
-            count = _sorted_lines(work, keys[r], e_count, order)
-            s0, s1 = _playout_scores(work, order, count, choice[r], tables)
-        else:
-            s0, s1 = _playout_scores(work, orders[r], work[p + 3], choice[r], tables)
+        s0, s1 = _playout_scores(work, orders[r], work[p + 3], choice[r], tables)
         diff = float(s0) - float(s1)
         one = 1.0 if diff > 0 else (-1.0 if diff < 0 else 0.0)
         if margin != 0.0:
@@ -356,7 +348,7 @@ def value(state: Any, tables: Any, tree: Any, leaf: Any, out: Any) -> None:
 
 
 _NAMES = ("player", "legal", "chances", "_closed", "_apply_op", "step", "_scores", "returns", "_stake",
-          "_playout_scores", "_sorted_lines", "value")
+          "_playout_scores", "value")
 _built = False
 
 
@@ -398,6 +390,7 @@ class _Binding:
         self.rollouts = rollouts
         self._tables: dict[tuple[Any, ...], tuple[Any, ...]] = {}
         self._last: tuple[Any, tuple[Any, ...]] = ((), ())
+        self._seed: tuple[int, int] | None = None
         self._gen: np.random.Generator | None = None
         self._words = np.zeros(0, dtype=np.uint64)
 
@@ -427,9 +420,8 @@ class _Binding:
         # scratch for :func:`value`, so that a leaf allocates nothing (a binding serves one agent)
         scratch = (np.zeros(p + 4, dtype=np.int64), np.zeros(p + 4, dtype=np.int64), np.zeros(most, dtype=np.int64),
                    np.zeros(e_count + 1, dtype=np.int64), np.zeros(k_count, dtype=np.int64),
-                   np.zeros(2 * k_count, dtype=np.int64), np.zeros(e_count, dtype=np.int64),
-                   np.zeros((r, e_count)), np.zeros((r, slots)), np.zeros((r, e_count), dtype=np.int64),
-                   np.zeros((r, e_count), dtype=np.bool_), np.zeros((r, nb + 1), dtype=np.int64), np.zeros(e_count),
+                   np.zeros(2 * k_count, dtype=np.int64), np.zeros((r, e_count)), np.zeros((r, slots)),
+                   np.zeros((r, e_count), dtype=np.int64), np.zeros((r, e_count), dtype=np.bool_), np.zeros((r, nb + 1), dtype=np.int64), np.zeros(e_count),
                    np.zeros(e_count, dtype=np.int8), np.zeros(nb + 1, dtype=np.int64), np.zeros(nb + 1, dtype=np.int64),
                    np.zeros(nb + 1, dtype=np.int64))
         return (dims, kernel.edge_boxes, kernel.box_edges, kernel.box_nbr, pile, kind, mod, count, ops, kinds,
@@ -462,13 +454,17 @@ class _Binding:
         return out
 
     def leaf_stream(self, rng: random.Random) -> np.ndarray:
-        """The evaluator's numpy generator for ``rng`` (drawn from it on first use) as words, the
-        same words while ``rng`` is the same: the compiled search moves them on in place, as
-        the evaluator's playouts move its generator on."""
-        gen = self.evaluator._numpy_rng(rng)
-        if gen is not self._gen:
+        """The evaluator's playout stream for ``rng`` (its seed drawn from ``rng`` on first use,
+        or its numpy generator where the pure search made one) as words, the same words while
+        ``rng`` is the same: the compiled search moves them on in place, as the evaluator's
+        playouts move its generator on. Made from the seed, not through numpy: the browser
+        hands every move a new ``rng``."""
+        seed, gen = self.evaluator.stream(rng)
+        if seed is not self._seed or gen is not self._gen:
             # jumps as long as the gap between two draws :func:`value` reads: one row's end to the next's
-            self._gen, self._words = gen, pcg_state(gen, 2 * self.game.num_edges)
+            jumps = 2 * self.game.num_edges
+            self._seed, self._gen = seed, gen
+            self._words = pcg_words(*seed, jumps) if gen is None else pcg_state(gen, jumps)
         return self._words
 
 
