@@ -83,6 +83,16 @@ class Full(Refused):
 
 
 
+@dataclass(frozen=True)
+class Told:
+    """The persons a server process said are connected to a game, and when it said so."""
+
+    #: their token hashes
+    tokens: list[str]
+    #: when (the server's :attr:`Table.time`)
+    at: float
+
+
 @dataclass
 class LogEntry:
     """One move in the game log: its number (1 = the first move), who made it and what it did."""
@@ -180,10 +190,9 @@ class Table:
         self.time = time.time
         #: since when each person's seat has had no connection (in :attr:`time`), by seat
         self.absent: dict[int, float] = {}
-        #: the persons (token hashes) connected to this game in each server process, by process
-        self.remote: dict[str, list[str]] = {}
-        #: when each other process last told :attr:`remote` (in :attr:`time`)
-        self.remote_at: dict[str, float] = {}
+        #: the persons connected to this game in each server process, by process, as each last
+        #: told them (this process's own as it last published them)
+        self.remote: dict[str, Told] = {}
         #: the persons (token hashes) who have had a connection to this game
         self.seen: set[str | None] = set()
         self.adopt(row, self.replayed(row))
@@ -215,7 +224,7 @@ class Table:
     def mark_presence(self) -> bool:
         """Note which persons' seats lost their connection (from now on, if they had one: a seat
         never connected is not counted absent, its clock runs all the same); True when that changed."""
-        here = {v.token for v in self.viewers} | {t for tokens in self.remote.values() for t in tokens}
+        here = {v.token for v in self.viewers} | {t for told in self.remote.values() for t in told.tokens}
         before = set(self.absent)
         now = self.time()
         for i, s in enumerate(self.row.seats):

@@ -41,7 +41,7 @@ from .rooms import list_game, rematch_of
 from .security import new_token
 from .storage import Storage
 from .store import ABORTED, AI, HUMAN, ON, OPEN, OVER, RESIGNED, GameRow, SeatRow, StaleWrite, Store
-from .table import MAX_GAME_MOVES, SEAT_CHOICES, Full, Prepared, Refused, Table
+from .table import MAX_GAME_MOVES, SEAT_CHOICES, Full, Prepared, Refused, Table, Told
 from .thinking import Busy, Superseded, Thinkers
 from .transport import SITE, Event, InMemory, Transport, chained, game_channel
 from .upkeep import GAMES_ON, Upkeep
@@ -609,9 +609,10 @@ class Tables:
         (:meth:`.table.Table.mark_presence`) and, when this process's connected persons changed,
         tell the other viewers of a timed game (a claim's countdown) in every process."""
         here = sorted({v.token for v in table.viewers if v.token is not None} & {s.token for s in table.row.seats})
-        if here == table.remote.get(self.upkeep.holder, []):
+        mine = table.remote.get(self.upkeep.holder)
+        if here == (mine.tokens if mine is not None else []):
             return
-        table.remote[self.upkeep.holder] = here
+        table.remote[self.upkeep.holder] = Told(here, self.time())
         if table.kept is None:
             return
         if table.mark_presence():
@@ -629,8 +630,7 @@ class Tables:
         holder = str(event.data["holder"])
         if table is None or holder == self.upkeep.holder:
             return
-        table.remote[holder] = [str(t) for t in event.data["tokens"]]
-        table.remote_at[holder] = self.time()
+        table.remote[holder] = Told([str(t) for t in event.data["tokens"]], self.time())
         if table.mark_presence():
             self.tell(table)
 
@@ -643,11 +643,10 @@ class Tables:
         told = []
         silent_since = self.time() - LOAD_SECONDS
         for table in list(self.open.values()):
-            gone = [h for h in table.remote if h != self.upkeep.holder and h not in alive
-                    and table.remote_at.get(h, 0.0) < silent_since]
+            gone = [h for h, told in table.remote.items() if h != self.upkeep.holder and h not in alive
+                    and told.at < silent_since]
             for holder in gone:
                 del table.remote[holder]
-                table.remote_at.pop(holder, None)
             if gone and table.mark_presence():
                 self.tell(table)
                 told.append(table.id)
