@@ -33,6 +33,7 @@ from ..core.registry import GameEntry, entry, is_game
 from .confidence import judged
 from .improve import RootSearch
 from .tree import CompiledTree
+from .uct import VISITS, explore_term, uct_lists
 
 #: visits a root move needs before the hint gives its value an interval rather than calling it a guess
 SURE_VISITS = 30
@@ -159,11 +160,13 @@ class Node(Generic[S]):
     def best_child(self, c: float) -> int:
         """UCT over the expanded children: the index maximising the mover's mean return (virtual
         losses counting as losses) plus ``c`` times the exploration bonus."""
-        explore = c * math.sqrt(math.log(self.visits + self.virtual_losses))
-        sqrt = math.sqrt
+        terms, roots, inverses = uct_lists(c)
+        explore = explore_term(c, self.visits + self.virtual_losses, terms)
         best, pick = -math.inf, 0
         for i, (r, n) in enumerate(zip(self.child_return, self.child_visits)):
-            value = (r + explore * sqrt(n)) / n
+            # :mod:`.uct`'s value, written out: a call a child would cost the Python search more
+            # than the arithmetic
+            value = (r + explore * roots[n]) * inverses[n] if n < VISITS else (r + explore * math.sqrt(n)) * (1.0 / n)
             if value > best:  # the first of equals wins, as numpy's argmax would pick
                 best, pick = value, i
         return pick

@@ -38,6 +38,7 @@ from ..core.capabilities import CompiledRules
 from ..core.compiled_random import mt_random, mt_restore, mt_state
 from ..core.registry import entry, is_game
 from ..core.game import Action, CHANCE, TERMINAL
+from .uct import uct_table
 
 # node columns
 _PLAYER, _VISITS, _START, _LEGAL, _UNTRIED, _EXPANDED = range(6)
@@ -54,41 +55,26 @@ _value: Callable[..., None]
 
 #: a new root's seat before the search reads it (no seat, CHANCE or TERMINAL)
 UNKNOWN = -99
-#: how many visit counts :func:`bonus_table` covers (128 KB a constant)
-BONUS_VISITS = 1 << 14
-_bonus_tables: dict[float, np.ndarray] = {}
-
-
-def bonus_table(c: float) -> np.ndarray:
-    """UCT's exploration term ``c * sqrt(log(n))`` for ``n`` below :data:`BONUS_VISITS`, worked
-    out once a process per constant with the functions the pure search calls (so each entry is
-    bit for bit what it computes): the logarithm was a tenth of a late Pillage search."""
-    table = _bonus_tables.get(c)
-    if table is None:
-        table = np.zeros((2, BONUS_VISITS))
-        table[0, 1:] = [c * math.sqrt(math.log(n)) for n in range(1, BONUS_VISITS)]
-        table[1] = [math.sqrt(n) for n in range(BONUS_VISITS)]
-        table = _bonus_tables[c] = table
-    return table
-
-
 #: the pure search's cut-off when it looks for the new position in the kept tree
 FRONTIER = 5000
 FIND_DEPTH = 4
 
 
-def _best_child(pool: Any, returns: Any, start: int, count: int, visits: int, c: float, bonus: Any) -> int:
+def _best_child(pool: Any, returns: Any, start: int, count: int, visits: int, c: float, uct: Any) -> int:
     """UCT over a decision node's expanded children, as :meth:`.mcts.Node.best_child` (the node's
-    own virtual loss counted: the path being selected passes through it); the exploration term
-    read from ``bonus`` (:func:`bonus_table`) where it holds it."""
+    own virtual loss counted: the path being selected passes through it), its factors from
+    ``uct`` (:func:`.uct.uct_table`) where it holds them."""
     n = visits + 1
-    explore = bonus[0, n] if n < bonus.shape[1] else c * math.sqrt(math.log(n))
+    size = uct.shape[1]
+    explore = uct[0, n] if n < size else c * math.sqrt(math.log(n))
     best = -math.inf
     pick = 0
     for i in range(count):
         n = pool[start + i, _CHILD_VISITS]
-        root = bonus[1, n] if n < bonus.shape[1] else math.sqrt(n)
-        value = (returns[start + i] + explore * root) / n
+        if n < size:
+            value = (returns[start + i] + explore * uct[1, n]) * uct[2, n]
+        else:
+            value = (returns[start + i] + explore * math.sqrt(n)) * (1.0 / n)
         if value > best:
             best = value
             pick = i
@@ -178,7 +164,7 @@ def _compact(states: Any, nodes: Any, total: Any, pool: Any, returns: Any, root:
 
 
 def _search(states: Any, nodes: Any, total: Any, pool: Any, returns: Any, meta: Any, tables: Any, sims: int,
-            c: float, bonus: Any, tree: Any, leaf: Any, reserve: int, root_codes: Any, codes: Any, probs: Any,
+            c: float, uct: Any, tree: Any, leaf: Any, reserve: int, root_codes: Any, codes: Any, probs: Any,
             cumulative: Any, value: Any, parents: Any, indices: Any, path: Any) -> int:
     """Run up to ``sims`` simulations from node ``meta[2]``; returns how many ran (fewer when the
     arrays could not hold another: the caller grows them and calls again). The root's legal
@@ -278,7 +264,7 @@ def _search(states: Any, nodes: Any, total: Any, pool: Any, returns: Any, meta: 
                 depth += 1
                 node = child
                 break
-            i = _best_child(pool, returns, start, nodes[node, _EXPANDED], nodes[node, _VISITS], c, bonus)
+            i = _best_child(pool, returns, start, nodes[node, _EXPANDED], nodes[node, _VISITS], c, uct)
             pool[start + i, _CHILD_VISITS] += 1
             returns[start + i] -= 1
             child = pool[start + i, _CHILD]
@@ -351,7 +337,7 @@ class CompiledTree:
         self.rules = rules
         self.seats = seats
         self.c = c
-        self._bonus = bonus_table(c)
+        self._uct = uct_table(c)
         self.reuse = reuse
         #: the most nodes one simulation can add (one a ply down a whole game, and the expansion)
         self.reserve = longest + 2
@@ -439,7 +425,7 @@ class CompiledTree:
                 break
             assert self._arrays is not None
             asked = min(chunk, budget - done)
-            ran = self._call(*self._arrays, self._meta, tables, asked, self.c, self._bonus, tree, leaf, self.reserve, self._codes,
+            ran = self._call(*self._arrays, self._meta, tables, asked, self.c, self._uct, tree, leaf, self.reserve, self._codes,
                              *self._scratch)
             done += ran
             if ran < asked:  # the arrays are full
