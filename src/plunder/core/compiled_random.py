@@ -18,8 +18,8 @@ then, not with this module); compiled code calls them by their global names, whi
 
 from __future__ import annotations
 
-import array
 import random
+import struct
 from types import SimpleNamespace
 from typing import Any
 
@@ -28,22 +28,22 @@ import numpy as np
 #: the Mersenne Twister's state: 624 words, then the index of the next word
 MT_WORDS = 625
 _N = 624
-#: the ``array`` type code of a 32-bit unsigned word (a C ``unsigned int``: 4 bytes where numba runs)
-_UINT32 = "I"
+#: the Mersenne Twister's state as :data:`MT_WORDS` 32-bit unsigned words in the machine's order
+_MT_PACK = struct.Struct(f"={MT_WORDS}I")
 _M = 397
 
 
 def mt_state(rng: random.Random) -> np.ndarray:
     """``rng``'s Mersenne Twister state as an array of :data:`MT_WORDS` ``uint32`` words."""
-    # through an ``array.array`` of C unsigned ints: numpy converts a tuple of Python ints item
-    # by item, at about twice the cost, and a search pays this once a move
-    return np.frombuffer(array.array(_UINT32, rng.getstate()[1]), dtype=np.uint32)
+    # packed by ``struct`` into a writable buffer: numpy converts a tuple of Python ints item by
+    # item, at several times the cost, and a search pays this once a move
+    return np.frombuffer(bytearray(_MT_PACK.pack(*rng.getstate()[1])), dtype=np.uint32)
 
 
 def mt_restore(rng: random.Random, state: np.ndarray) -> None:
     """Set ``rng`` to the state ``state`` holds (after compiled code drew from it)."""
     # the version and the Gaussian draw kept as ``getstate`` gives them, without building its tuple
-    rng.setstate((3, tuple(state.tolist()), vars(rng).get("gauss_next")))
+    rng.setstate((3, _MT_PACK.unpack_from(state), vars(rng).get("gauss_next")))
 
 
 _MASK64 = (1 << 64) - 1
