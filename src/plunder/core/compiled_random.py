@@ -43,7 +43,7 @@ def mt_state(rng: random.Random) -> np.ndarray:
 def mt_restore(rng: random.Random, state: np.ndarray) -> None:
     """Set ``rng`` to the state ``state`` holds (after compiled code drew from it)."""
     # the version and the Gaussian draw kept as ``getstate`` gives them, without building its tuple
-    rng.setstate((3, _MT_PACK.unpack_from(memoryview(state)), vars(rng).get("gauss_next")))
+    rng.setstate((3, _MT_PACK.unpack_from(state.data), vars(rng).get("gauss_next")))
 
 
 _MASK64 = (1 << 64) - 1
