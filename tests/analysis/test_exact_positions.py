@@ -10,12 +10,13 @@ from __future__ import annotations
 
 import dataclasses
 import random
+from typing import Any
 
 import pytest
 
-from plunder import play
+from plunder import load_game, play
 from plunder.analysis.engine import judged, plan
-from plunder.analysis.value import Task, exactly, value_task
+from plunder.analysis.value import Task, candidates_of, exactly, value_task
 from plunder.core.registry import entry
 from plunder.games.pillage import hard
 from plunder.games.pillage.hard import ANALYSIS_ENDGAME, ANALYSIS_ENDGAME_COMPILED, endgame, solve_state
@@ -68,6 +69,49 @@ def test_the_coach_marks_known_positions_by_their_exact_losses(lines: list[str],
         valuation = value_task(task)
         move = judged(0, state.current_player, played, valuation, rules)
         assert move.exact and move.loss == loss and move.mark == rules.mark(loss), (played, move)
+
+
+@pytest.mark.parametrize("lines,value,losses", [p for p in POSITIONS if sorted(p[2].values())[:2] == [0, 10]
+                                                 or sorted(p[2].values())[:2] == [0, 20]])
+def test_the_screen_brings_the_exact_best_move_among_few_candidates(lines: list[str], value: int,
+                                                                    losses: dict[str, int]) -> None:
+    """Where one move alone keeps the value and it comes late in the move list, candidates taken
+    in the list's order miss it; Pillage's screen (its fast evaluator's rollouts over every
+    move) ranks it among the first."""
+    game = PillageGame.load(preset="example")
+    state = game.new_initial_state()
+    for line in lines:
+        state = state.apply_text(line)
+    pillage = entry("pillage")
+    rules = pillage.analysis
+    assert rules is not None and rules.screen > 0
+    legal = state.legal_actions()
+    best = [a for a in legal if losses[game.action_to_text(state, a)] == 0]
+    assert len(best) == 1 and best[0] not in legal[:3]
+    unscreened = dataclasses.replace(rules, screen=0)
+    assert best[0] not in candidates_of(state, legal[0], legal[1], pillage, 3, unscreened, random.Random(0))
+    for seed in range(3):
+        assert best[0] in candidates_of(state, legal[0], legal[1], pillage, 3, rules, random.Random(seed))
+
+
+def test_a_game_without_a_fast_evaluator_keeps_its_move_list_order() -> None:
+    game = load_game("crossroads")
+    record = play(game, ["medium"] * game.num_players, seed=5)
+    crossroads = entry("crossroads")
+    assert crossroads.strength.evaluator is None
+    rules = crossroads.analysis
+    assert rules is not None
+    screened = dataclasses.replace(rules, screen=64)
+    state: Any = game.new_initial_state()
+    checked = 0
+    for move in record.moves:
+        if move.by is not None and len(state.legal_actions()) > 3:
+            legal = state.legal_actions()
+            kept = candidates_of(state, legal[0], legal[1], crossroads, 3, screened, random.Random(0))
+            assert kept == candidates_of(state, legal[0], legal[1], crossroads, 3)
+            checked += 1
+        state = state.apply_text(move.action)
+    assert checked > 0
 
 
 @pytest.mark.skipif(compiled_valued() is None, reason="numba is not available or PLUNDER_PURE is set")

@@ -144,16 +144,41 @@ def round_seed(seed: int, key: str, i: int) -> int:
     return int.from_bytes(digest[:8], "big")
 
 
-def candidates_of(state: State[Any], played: Action, own: Action, game_entry: GameEntry[Any, Any], cap: int) -> list[Action]:
+def screened(state: State[Any], pool: list[Action], game_entry: GameEntry[Any, Any], analysis: Analysis[Any],
+             rng: random.Random) -> list[Action]:
+    """``pool`` ranked by the game's fast leaf evaluator (``Analysis.screen`` rollouts a move,
+    its ``screen_playout`` playouts), the moves it values most for the mover first (ties in
+    ``pool``'s order): a cheap look at every move, so that the few candidates the playouts
+    compare include the strong ones. Unchanged where the game has no evaluator or no screen."""
+    make = game_entry.strength.evaluator
+    if make is None or analysis.screen < 1 or len(pool) < 2:
+        return pool
+    mover = state.current_player
+    after = [state.apply_unchecked(a) for a in pool]
+    live = [i for i, s in enumerate(after) if not s.is_terminal()]
+    values = [float(s.returns()[mover]) if s.is_terminal() else 0.0 for s in after]
+    if live:
+        evaluator = make(state.game, analysis.screen, analysis.screen_playout)
+        for i, v in zip(live, evaluator.evaluate([after[i] for i in live], rng)):
+            values[i] = float(v[mover])
+    return [pool[i] for i in sorted(range(len(pool)), key=lambda i: (-values[i], i))]
+
+
+def candidates_of(state: State[Any], played: Action, own: Action, game_entry: GameEntry[Any, Any], cap: int,
+                  analysis: Analysis[Any] | None = None, rng: random.Random | None = None) -> list[Action]:
     """The moves a position's playouts compare: the game's distinct candidates (all legal moves
-    where it names none) in its move-list order, at most ``cap``, the move played and the playout
-    agent's own choice always among them."""
+    where it names none), at most ``cap``, the move played and the playout agent's own choice
+    always among them; the others in the order of the game's :func:`screened` ranking where
+    ``analysis`` asks for a screen (with ``rng`` its rollouts' randomness), else in the game's
+    move-list order."""
     narrow = game_entry.strength.candidates
     pool = list(narrow(state)) if narrow is not None else list(state.legal_actions())
     order = game_entry.presentation.move_list
     if order is not None:
         rank = {a: i for i, a in enumerate(order(state))}
         pool.sort(key=lambda a: rank.get(a, len(rank)))
+    if analysis is not None and len(pool) > cap:
+        pool = screened(state, pool, game_entry, analysis, rng or random.Random(0))
     chosen = [played] + ([own] if own != played else [])
     for action in pool:
         if len(chosen) >= max(cap, len(chosen)):
@@ -241,7 +266,8 @@ def by_playouts(task: Task, game_entry: GameEntry[Any, Any], analysis: Analysis[
     agent = make_agent(task.playout, game)
     played = game.parse_action(state, task.played)
     own = agent.choose(state, random.Random(round_seed(task.seed, task.key, -1)))
-    moves = candidates_of(state, played, own, game_entry, analysis.candidates)
+    moves = candidates_of(state, played, own, game_entry, analysis.candidates, analysis,
+                          random.Random(round_seed(task.seed, task.key, -2)))
     # a forced move has no loss to find: its playouts only place the value curve
     rounds = MIN_ROUNDS if len(moves) == 1 else max(MIN_ROUNDS, task.sims // len(moves))
     seats = game.num_players

@@ -194,6 +194,13 @@ ANALYSIS_ENDGAME_COMPILED = 26
 PLAYOUT_BIAS = 25.0
 
 
+#: rollouts of the fast evaluator's greedy playouts per legal move that rank the moves before
+#: the analysis picks its 8 candidates (``Analysis.screen``): the numpy kernel plays them in a
+#: batch, a few hundredths of a CPU second a position (docs/analysis.md, "Checked against the
+#: truth")
+SCREEN_ROLLOUTS = 64
+
+
 def endgame(state: PillageState) -> bool:
     """``ENTRY.analysis.exact``: few enough lines are left for the solver to value the position
     (fewer without the compiled searches)."""
