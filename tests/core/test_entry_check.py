@@ -79,10 +79,11 @@ def test_a_solitaire_is_not_zero_sum() -> None:
 
 def test_the_analysis_marks_grow_and_an_exact_solver_needs_two_seats_zero_sum() -> None:
     disordered = dataclasses.replace(PIG, analysis=Analysis("points", inaccuracy=5, mistake=2, blunder=9, sims=0,
-                                                            bias=-1.0))
+                                                            screen=-1, bias=-1.0))
     assert entry_problems(disordered) == [
         "its analysis marks must grow from above 0 (inaccuracy 5, mistake 2, blunder 9)",
         "its analysis needs at least 1 playout and 1 candidate, a depth of 0 or more and time for an exact solve",
+        "its analysis screen must be 0 or more rollouts, not -1",
         "its analysis' playout bias must be 0 or more, not -1.0"]
     assert CROSSROADS.analysis is not None
     exact = dataclasses.replace(CROSSROADS, analysis=dataclasses.replace(CROSSROADS.analysis, exact=lambda s: True))

@@ -112,6 +112,8 @@ def analysis_problems(analysis: Analysis[Any] | None, declared: Declaration) -> 
     if analysis.sims < 1 or analysis.candidates < 1 or analysis.depth < 0 or analysis.exact_seconds <= 0:
         wrong.append("its analysis needs at least 1 playout and 1 candidate, a depth of 0 or more and time for "
                      "an exact solve")
+    if analysis.screen < 0:
+        wrong.append(f"its analysis screen must be 0 or more rollouts, not {analysis.screen}")
     if not analysis.bias >= 0:
         wrong.append(f"its analysis' playout bias must be 0 or more, not {analysis.bias}")
     if analysis.exact is not None and not (declared.zero_sum and declared.min_seats == declared.max_seats == 2):
