@@ -15,6 +15,7 @@ from typing import Any
 import pytest
 
 from plunder import load_game, play
+from plunder.analysis import value as value_module
 from plunder.analysis.engine import judged, plan
 from plunder.analysis.value import Task, candidates_of, exactly, value_task
 from plunder.core.registry import entry
@@ -178,3 +179,48 @@ def test_the_analysis_keeps_one_solver_while_the_game_stays_the_same() -> None:
     assert hard._kept[0] is not kept
     # an explicit table budget is a solve of its own
     assert solve_state(states[1], memory=8).value == solve(states[1]).value
+
+
+@pytest.mark.skipif(compiled_valued() is None, reason="numba is not available or PLUNDER_PURE is set")
+def test_past_the_reach_a_default_game_tries_the_solver_briefly_up_to_the_stretch() -> None:
+    """A default 4x4 game's decisions within the reach get the exact solve's time, those past it
+    up to ANALYSIS_STRETCH lines the stretch's short time, those beyond neither; a 3x4 board
+    (fewer than a quarter of its lines drawn there) is not stretched."""
+    pillage = entry("pillage")
+    rules = pillage.analysis
+    assert rules is not None and rules.stretch_seconds < rules.exact_seconds
+    seen = set()
+    for board, seed in (("square:4x4", 5), ("square:3x4", 1)):
+        made = plan(play(PillageGame.load(board=board, contents="random"), ["greedy", "random"], seed=seed))
+        for task in made.tasks:
+            state = task.state
+            assert isinstance(state, PillageState)
+            left = len(state.open_lines)
+            want = (rules.exact_seconds if left <= ANALYSIS_ENDGAME_COMPILED
+                    else rules.stretch_seconds if left <= hard.ANALYSIS_STRETCH and board == "square:4x4" else None)
+            assert value_module.exact_seconds(task, pillage, rules) == want, (board, left)
+            assert value_module.exact_seconds(dataclasses.replace(task, exact=False), pillage, rules) is None
+            seen.add((board, want))
+    assert ("square:4x4", rules.stretch_seconds) in seen and ("square:3x4", None) in seen
+
+
+def test_a_stretch_position_the_solver_settles_is_valued_exactly(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Where the game's stretch takes in a position beyond its reach and the solve finishes, the
+    values are the solver's; without a stretch the playouts value it."""
+    game = PillageGame.load(board="square:2x3")
+    rng = random.Random(4)
+    state = game.new_initial_state()
+    while state.is_chance_node() or len(state.open_lines) > 12:
+        state = state.apply(rng.choice(state.legal_actions()))
+    pillage = entry("pillage")
+    rules = pillage.analysis
+    assert rules is not None and not state.pending
+    played = game.action_to_text(state, state.legal_actions()[0])
+    task = Task("stretch", state, played, 8, 0, "greedy", 0, True)
+    beyond = dataclasses.replace(rules, exact=lambda s: False, stretch=None)
+    for analysis, exact in ((beyond, False), (dataclasses.replace(beyond, stretch=lambda s: True, stretch_seconds=1e9), True)):
+        monkeypatch.setattr(value_module, "entry", lambda game_id: dataclasses.replace(pillage, analysis=analysis))
+        valuation = value_task(task)
+        assert valuation.exact is exact
+        if exact:
+            assert valuation.best_margins[state.current_player] == solve(state).value

@@ -407,6 +407,13 @@ class Analysis(Generic[S]):
     exact: Callable[[S], bool] | None = None
     #: time allowed to one exact solve before the engine falls back on playouts
     exact_seconds: float = 20.0
+    #: ``stretch(state)``: a position beyond :attr:`exact`'s reach where the solver is still
+    #: tried, for :attr:`stretch_seconds` only (some such positions settle fast, most do not):
+    #: where both solves finish the values are exact, else the playouts value the position
+    #: (``None``: no such positions)
+    stretch: Callable[[S], bool] | None = None
+    #: time allowed to each solve of a :attr:`stretch` position
+    stretch_seconds: float = 1.0
     #: how far a move's loss found by the playouts was seen to stray from its exact value, in
     #: :attr:`units` (measured against the solver where the game has one, ``docs/analysis.md``):
     #: a playout-valued move is marked only as far as its interval, widened by this much each

@@ -206,3 +206,23 @@ def endgame(state: PillageState) -> bool:
     (fewer without the compiled searches)."""
     reach = ANALYSIS_ENDGAME_COMPILED if compiled_valued() is not None else ANALYSIS_ENDGAME
     return len(state.open_lines) <= reach
+
+
+#: lines left up to which the analysis still tries the compiled solver past its reach, each solve
+#: for ``Analysis.stretch_seconds`` (:data:`STRETCH_SECONDS`) only, on a board with at least a
+#: quarter of its lines drawn: on default 4x4 games (tuning seeds 1 to 4) a third of such
+#: positions settled within the second, the first try filling the kept tables for the next; on
+#: 3x4 boards from 27 lines left (4 drawn) none did, and the tries cost 8 CPU s a game
+#: (docs/analysis.md, "Checked against the truth")
+ANALYSIS_STRETCH = 30
+#: seconds (wall) each solve of a stretch position may take: 2 s settled no more positions than 1
+STRETCH_SECONDS = 1.0
+
+
+def stretch(state: PillageState) -> bool:
+    """``ENTRY.analysis.stretch``: past the compiled solver's reach, still at most
+    :data:`ANALYSIS_STRETCH` lines left and at least a quarter of the board's drawn, for a short
+    try; never without the compiled searches."""
+    left = len(state.open_lines)
+    return (compiled_valued() is not None and left <= ANALYSIS_STRETCH
+            and 4 * (state.game.num_edges - left) >= state.game.num_edges)
