@@ -218,7 +218,8 @@ def test_a_stretch_position_the_solver_settles_is_valued_exactly(monkeypatch: py
     played = game.action_to_text(state, state.legal_actions()[0])
     task = Task("stretch", state, played, 8, 0, "greedy", 0, True)
     beyond = dataclasses.replace(rules, exact=lambda s: False, stretch=None)
-    for analysis, exact in ((beyond, False), (dataclasses.replace(beyond, stretch=lambda s: True, stretch_seconds=1e9), True)):
+    stretched = dataclasses.replace(beyond, stretch=lambda s: True, stretch_seconds=1e9)
+    for analysis, exact in ((beyond, False), (stretched, True)):
         monkeypatch.setattr(value_module, "entry", lambda game_id: dataclasses.replace(pillage, analysis=analysis))
         valuation = value_task(task)
         assert valuation.exact is exact

@@ -190,7 +190,10 @@ ANALYSIS_ENDGAME_COMPILED = 26
 #: (``Analysis.bias``): up to 24 on the playout-valued positions the solver settled offline in
 #: 3x4 and 4x4 games with random contents, ``easy`` against ``medium``, seeds 1 to 4 (docs/analysis.md,
 #: "Checked against the truth"); greedy never gives up two boxes to keep control, so its
-#: playouts misjudge the chains an opening move sets up
+#: playouts misjudge the chains an opening move sets up. With the screen (:data:`SCREEN_ROLLOUTS`)
+#: an interval of two standard errors had to widen by up to 23.5 to hold the exact losses of 4x4
+#: seeds 1 to 4 (3x4 seeds 1 to 7: 0), so it stays; neither the kernel's ``safe`` nor its
+#: ``random`` playouts estimate opening losses closely enough to lower it (docs/analysis.md)
 PLAYOUT_BIAS = 25.0
 
 
