@@ -10,12 +10,14 @@ from __future__ import annotations
 
 import dataclasses
 import random
+from typing import Any
 
 import pytest
 
-from plunder import play
+from plunder import load_game, play
+from plunder.analysis import value as value_module
 from plunder.analysis.engine import judged, plan
-from plunder.analysis.value import Task, exactly, value_task
+from plunder.analysis.value import Task, candidates_of, exactly, value_task
 from plunder.core.registry import entry
 from plunder.games.pillage import hard
 from plunder.games.pillage.hard import ANALYSIS_ENDGAME, ANALYSIS_ENDGAME_COMPILED, endgame, solve_state
@@ -68,6 +70,49 @@ def test_the_coach_marks_known_positions_by_their_exact_losses(lines: list[str],
         valuation = value_task(task)
         move = judged(0, state.current_player, played, valuation, rules)
         assert move.exact and move.loss == loss and move.mark == rules.mark(loss), (played, move)
+
+
+@pytest.mark.parametrize("lines,value,losses", [p for p in POSITIONS if sorted(p[2].values())[:2] == [0, 10]
+                                                 or sorted(p[2].values())[:2] == [0, 20]])
+def test_the_screen_brings_the_exact_best_move_among_few_candidates(lines: list[str], value: int,
+                                                                    losses: dict[str, int]) -> None:
+    """Where one move alone keeps the value and it comes late in the move list, candidates taken
+    in the list's order miss it; Pillage's screen (its fast evaluator's rollouts over every
+    move) ranks it among the first."""
+    game = PillageGame.load(preset="example")
+    state = game.new_initial_state()
+    for line in lines:
+        state = state.apply_text(line)
+    pillage = entry("pillage")
+    rules = pillage.analysis
+    assert rules is not None and rules.screen > 0
+    legal = state.legal_actions()
+    best = [a for a in legal if losses[game.action_to_text(state, a)] == 0]
+    assert len(best) == 1 and best[0] not in legal[:3]
+    unscreened = dataclasses.replace(rules, screen=0)
+    assert best[0] not in candidates_of(state, legal[0], legal[1], pillage, 3, unscreened, random.Random(0))
+    for seed in range(3):
+        assert best[0] in candidates_of(state, legal[0], legal[1], pillage, 3, rules, random.Random(seed))
+
+
+def test_a_game_without_a_fast_evaluator_keeps_its_move_list_order() -> None:
+    game = load_game("crossroads")
+    record = play(game, ["medium"] * game.num_players, seed=5)
+    crossroads = entry("crossroads")
+    assert crossroads.strength.evaluator is None
+    rules = crossroads.analysis
+    assert rules is not None
+    screened = dataclasses.replace(rules, screen=64)
+    state: Any = game.new_initial_state()
+    checked = 0
+    for move in record.moves:
+        if move.by is not None and len(state.legal_actions()) > 3:
+            legal = state.legal_actions()
+            kept = candidates_of(state, legal[0], legal[1], crossroads, 3, screened, random.Random(0))
+            assert kept == candidates_of(state, legal[0], legal[1], crossroads, 3)
+            checked += 1
+        state = state.apply_text(move.action)
+    assert checked > 0
 
 
 @pytest.mark.skipif(compiled_valued() is None, reason="numba is not available or PLUNDER_PURE is set")
@@ -134,3 +179,49 @@ def test_the_analysis_keeps_one_solver_while_the_game_stays_the_same() -> None:
     assert hard._kept[0] is not kept
     # an explicit table budget is a solve of its own
     assert solve_state(states[1], memory=8).value == solve(states[1]).value
+
+
+@pytest.mark.skipif(compiled_valued() is None, reason="numba is not available or PLUNDER_PURE is set")
+def test_past_the_reach_a_default_game_tries_the_solver_briefly_up_to_the_stretch() -> None:
+    """A default 4x4 game's decisions within the reach get the exact solve's time, those past it
+    up to ANALYSIS_STRETCH lines the stretch's short time, those beyond neither; a 3x4 board
+    (fewer than a quarter of its lines drawn there) is not stretched."""
+    pillage = entry("pillage")
+    rules = pillage.analysis
+    assert rules is not None and rules.stretch_seconds < rules.exact_seconds
+    seen = set()
+    for board, seed in (("square:4x4", 5), ("square:3x4", 1)):
+        made = plan(play(PillageGame.load(board=board, contents="random"), ["greedy", "random"], seed=seed))
+        for task in made.tasks:
+            state = task.state
+            assert isinstance(state, PillageState)
+            left = len(state.open_lines)
+            want = (rules.exact_seconds if left <= ANALYSIS_ENDGAME_COMPILED
+                    else rules.stretch_seconds if left <= hard.ANALYSIS_STRETCH and board == "square:4x4" else None)
+            assert value_module.exact_seconds(task, pillage, rules) == want, (board, left)
+            assert value_module.exact_seconds(dataclasses.replace(task, exact=False), pillage, rules) is None
+            seen.add((board, want))
+    assert ("square:4x4", rules.stretch_seconds) in seen and ("square:3x4", None) in seen
+
+
+def test_a_stretch_position_the_solver_settles_is_valued_exactly(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Where the game's stretch takes in a position beyond its reach and the solve finishes, the
+    values are the solver's; without a stretch the playouts value it."""
+    game = PillageGame.load(board="square:2x3")
+    rng = random.Random(4)
+    state = game.new_initial_state()
+    while state.is_chance_node() or len(state.open_lines) > 12:
+        state = state.apply(rng.choice(state.legal_actions()))
+    pillage = entry("pillage")
+    rules = pillage.analysis
+    assert rules is not None and not state.pending
+    played = game.action_to_text(state, state.legal_actions()[0])
+    task = Task("stretch", state, played, 8, 0, "greedy", 0, True)
+    beyond = dataclasses.replace(rules, exact=lambda s: False, stretch=None)
+    stretched = dataclasses.replace(beyond, stretch=lambda s: True, stretch_seconds=1e9)
+    for analysis, exact in ((beyond, False), (stretched, True)):
+        monkeypatch.setattr(value_module, "entry", lambda game_id: dataclasses.replace(pillage, analysis=analysis))
+        valuation = value_task(task)
+        assert valuation.exact is exact
+        if exact:
+            assert valuation.best_margins[state.current_player] == solve(state).value

@@ -79,16 +79,21 @@ def test_a_solitaire_is_not_zero_sum() -> None:
 
 def test_the_analysis_marks_grow_and_an_exact_solver_needs_two_seats_zero_sum() -> None:
     disordered = dataclasses.replace(PIG, analysis=Analysis("points", inaccuracy=5, mistake=2, blunder=9, sims=0,
-                                                            bias=-1.0))
+                                                            screen=-1, stretch_seconds=0, bias=-1.0))
     assert entry_problems(disordered) == [
         "its analysis marks must grow from above 0 (inaccuracy 5, mistake 2, blunder 9)",
         "its analysis needs at least 1 playout and 1 candidate, a depth of 0 or more and time for an exact solve",
+        "its analysis screen must be 0 or more rollouts, not -1",
+        "its analysis stretch needs time for a solve, not 0 s",
         "its analysis' playout bias must be 0 or more, not -1.0"]
     assert CROSSROADS.analysis is not None
     exact = dataclasses.replace(CROSSROADS, analysis=dataclasses.replace(CROSSROADS.analysis, exact=lambda s: True))
     assert entry_problems(exact) == [
         "its analysis has an exact solver, which needs a two-seat zero-sum game, and it declares 2–6 players, "
         "not zero-sum"]
+    stretched = dataclasses.replace(CROSSROADS,
+                                    analysis=dataclasses.replace(CROSSROADS.analysis, stretch=lambda s: True))
+    assert entry_problems(stretched) == entry_problems(exact)
 
 
 def test_figures_that_read_statistics_need_an_observer() -> None:

@@ -35,7 +35,7 @@ from ..core.registry import entry, load_game
 from .value import SURE_Z, UNCLEAR, Task, Valuation, analysis_of, confident_mark, value_task
 
 #: raised with any change to how a position is valued, so a disk cache of older values is not read
-ENGINE_VERSION = 6
+ENGINE_VERSION = 7
 #: the largest playout budget per position
 MAX_SIMS = 100_000
 #: the longest playout cut
@@ -256,7 +256,8 @@ def plan(record: Record, settings: Settings = Settings()) -> Plan:
     spec = analysis.playout or level_spec("hard", game_entry.strength.agents, game_entry.strength.levels)
     sims = settings.sims if settings.sims is not None else analysis.sims
     depth = settings.depth if settings.depth is not None else analysis.depth
-    shape = (sims, depth, spec, analysis.candidates, settings.seed, settings.exact)
+    shape = (sims, depth, spec, analysis.candidates, analysis.screen, analysis.screen_playout,
+             analysis.stretch_seconds, settings.seed, settings.exact)
     found = list(decisions(record, game))
     tasks = [Task(position_key(game, record, i, shape), state, record.moves[i].action, sims, depth, spec,
                   settings.seed, settings.exact) for i, state in found]

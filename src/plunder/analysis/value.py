@@ -144,16 +144,41 @@ def round_seed(seed: int, key: str, i: int) -> int:
     return int.from_bytes(digest[:8], "big")
 
 
-def candidates_of(state: State[Any], played: Action, own: Action, game_entry: GameEntry[Any, Any], cap: int) -> list[Action]:
+def screened(state: State[Any], pool: list[Action], game_entry: GameEntry[Any, Any], analysis: Analysis[Any],
+             rng: random.Random) -> list[Action]:
+    """``pool`` ranked by the game's fast leaf evaluator (``Analysis.screen`` rollouts a move,
+    its ``screen_playout`` playouts), the moves it values most for the mover first (ties in
+    ``pool``'s order): a cheap look at every move, so that the few candidates the playouts
+    compare include the strong ones. Unchanged where the game has no evaluator or no screen."""
+    make = game_entry.strength.evaluator
+    if make is None or analysis.screen < 1 or len(pool) < 2:
+        return pool
+    mover = state.current_player
+    after = [state.apply_unchecked(a) for a in pool]
+    live = [i for i, s in enumerate(after) if not s.is_terminal()]
+    values = [float(s.returns()[mover]) if s.is_terminal() else 0.0 for s in after]
+    if live:
+        evaluator = make(state.game, analysis.screen, analysis.screen_playout)
+        for i, v in zip(live, evaluator.evaluate([after[i] for i in live], rng)):
+            values[i] = float(v[mover])
+    return [pool[i] for i in sorted(range(len(pool)), key=lambda i: (-values[i], i))]
+
+
+def candidates_of(state: State[Any], played: Action, own: Action, game_entry: GameEntry[Any, Any], cap: int,
+                  analysis: Analysis[Any] | None = None, rng: random.Random | None = None) -> list[Action]:
     """The moves a position's playouts compare: the game's distinct candidates (all legal moves
-    where it names none) in its move-list order, at most ``cap``, the move played and the playout
-    agent's own choice always among them."""
+    where it names none), at most ``cap``, the move played and the playout agent's own choice
+    always among them; the others in the order of the game's :func:`screened` ranking where
+    ``analysis`` asks for a screen (with ``rng`` its rollouts' randomness), else in the game's
+    move-list order."""
     narrow = game_entry.strength.candidates
     pool = list(narrow(state)) if narrow is not None else list(state.legal_actions())
     order = game_entry.presentation.move_list
     if order is not None:
         rank = {a: i for i, a in enumerate(order(state))}
         pool.sort(key=lambda a: rank.get(a, len(rank)))
+    if analysis is not None and len(pool) > cap:
+        pool = screened(state, pool, game_entry, analysis, rng or random.Random(0))
     chosen = [played] + ([own] if own != played else [])
     for action in pool:
         if len(chosen) >= max(cap, len(chosen)):
@@ -241,7 +266,8 @@ def by_playouts(task: Task, game_entry: GameEntry[Any, Any], analysis: Analysis[
     agent = make_agent(task.playout, game)
     played = game.parse_action(state, task.played)
     own = agent.choose(state, random.Random(round_seed(task.seed, task.key, -1)))
-    moves = candidates_of(state, played, own, game_entry, analysis.candidates)
+    moves = candidates_of(state, played, own, game_entry, analysis.candidates, analysis,
+                          random.Random(round_seed(task.seed, task.key, -2)))
     # a forced move has no loss to find: its playouts only place the value curve
     rounds = MIN_ROUNDS if len(moves) == 1 else max(MIN_ROUNDS, task.sims // len(moves))
     seats = game.num_players
@@ -301,30 +327,33 @@ def by_playouts(task: Task, game_entry: GameEntry[Any, Any], analysis: Analysis[
                      None if played_shares is None else _spread(played_shares))
 
 
-def _exact_margin(after: State[Any], mover: int, analysis: Analysis[Any], game_entry: GameEntry[Any, Any]) -> float:
+def _exact_margin(after: State[Any], mover: int, seconds: float, game_entry: GameEntry[Any, Any]) -> float:
     """The mover's exact final margin after a move (the solver's value turned to the mover's side)."""
     if after.is_terminal():
         return margins(after.scores())[mover]
     solve = game_entry.strength.solve
     if after.is_chance_node() or solve is None:
         raise SearchLimitError("exact value", "chance or no solver")
-    value = solve(after, analysis.exact_seconds).value
+    value = solve(after, seconds).value
     return value if after.current_player == mover else -value
 
 
-def exactly(task: Task, game_entry: GameEntry[Any, Any], analysis: Analysis[Any]) -> Valuation:
-    """The position valued by the solver: its value and best move, and the move played's value
-    (two seats, zero-sum: a seat's margin is minus the other's); raises
+def exactly(task: Task, game_entry: GameEntry[Any, Any], analysis: Analysis[Any],
+            seconds: float | None = None) -> Valuation:
+    """The position valued by the solver, each solve within ``seconds`` (default the game's
+    ``Analysis.exact_seconds``): its value and best move, and the move played's value (two
+    seats, zero-sum: a seat's margin is minus the other's); raises
     :class:`~plunder.core.errors.SearchLimitError` when the solver cannot."""
     state = task.state
     game = state.game
     solve = game_entry.strength.solve
     assert solve is not None, "exact() is only asked of a game with a solver"
+    limit = analysis.exact_seconds if seconds is None else seconds
     mover = state.current_player
-    solution = solve(state, analysis.exact_seconds)
+    solution = solve(state, limit)
     if solution.best_action is None:
         raise SearchLimitError("exact value", "no best move")
-    played = _exact_margin(state.apply(game.parse_action(state, task.played)), mover, analysis, game_entry)
+    played = _exact_margin(state.apply(game.parse_action(state, task.played)), mover, limit, game_entry)
     best = float(solution.value)
 
     def seats(m: float) -> list[float]:
@@ -337,15 +366,28 @@ def exactly(task: Task, game_entry: GameEntry[Any, Any], analysis: Analysis[Any]
                      chances(played), len(state.legal_actions()), True, 0)
 
 
+def exact_seconds(task: Task, game_entry: GameEntry[Any, Any], analysis: Analysis[Any]) -> float | None:
+    """The time each solve of ``task``'s position may take: ``Analysis.exact_seconds`` within
+    the solver's reach, ``Analysis.stretch_seconds`` on a position of its stretch, ``None``
+    where the solver is not tried (not asked, no solver, not two seats, or beyond both)."""
+    if not task.exact or game_entry.strength.solve is None or task.state.game.num_players != 2:
+        return None
+    if analysis.exact is not None and analysis.exact(task.state):
+        return analysis.exact_seconds
+    if analysis.stretch is not None and analysis.stretch(task.state):
+        return analysis.stretch_seconds
+    return None
+
+
 def value_task(task: Task) -> Valuation:
     """A worker's job: ``task``'s position valued, exactly where the game's solver applies and
-    answers in time, else by paired playouts."""
+    answers in time (:func:`exact_seconds`), else by paired playouts."""
     game_entry = entry(task.state.game.id)
     analysis = analysis_of(game_entry, task.state.game.id)
-    if (task.exact and analysis.exact is not None and game_entry.strength.solve is not None
-            and task.state.game.num_players == 2 and analysis.exact(task.state)):
+    seconds = exact_seconds(task, game_entry, analysis)
+    if seconds is not None:
         try:
-            return exactly(task, game_entry, analysis)
+            return exactly(task, game_entry, analysis, seconds)
         except SearchLimitError:
             pass  # too big after all, or a chance move in the way: the playouts value it
     return by_playouts(task, game_entry, analysis)

@@ -392,14 +392,28 @@ class Analysis(Generic[S]):
     #: end); a cut playout has no result, so the analysis gives no win probability
     depth: int = 0
     #: the most candidate moves a position's playouts are shared among (the move played and
-    #: the playout agent's own choice always among them; then the game's move list order)
+    #: the playout agent's own choice always among them; then the moves :attr:`screen` ranks
+    #: first, or without a screen the game's move list order)
     candidates: int = 12
+    #: rollouts per legal move of the game's fast leaf evaluator (:attr:`Strength.evaluator`)
+    #: that rank the moves before the candidates are chosen, the moves it values most for the
+    #: mover first (0, or a game without an evaluator: the move list's order)
+    screen: int = 0
+    #: the playouts that evaluator plays for the screen ("": its default)
+    screen_playout: str = ""
     #: ``exact(state)``: the game's solver (:attr:`Strength.solve`) values ``state`` and its
     #: children within :attr:`exact_seconds` (two-seat zero-sum games whose solver gives the
     #: final margin for the player to act)
     exact: Callable[[S], bool] | None = None
     #: time allowed to one exact solve before the engine falls back on playouts
     exact_seconds: float = 20.0
+    #: ``stretch(state)``: a position beyond :attr:`exact`'s reach where the solver is still
+    #: tried, for :attr:`stretch_seconds` only (some such positions settle fast, most do not):
+    #: where both solves finish the values are exact, else the playouts value the position
+    #: (``None``: no such positions)
+    stretch: Callable[[S], bool] | None = None
+    #: time allowed to each solve of a :attr:`stretch` position
+    stretch_seconds: float = 1.0
     #: how far a move's loss found by the playouts was seen to stray from its exact value, in
     #: :attr:`units` (measured against the solver where the game has one, ``docs/analysis.md``):
     #: a playout-valued move is marked only as far as its interval, widened by this much each

@@ -112,9 +112,14 @@ def analysis_problems(analysis: Analysis[Any] | None, declared: Declaration) -> 
     if analysis.sims < 1 or analysis.candidates < 1 or analysis.depth < 0 or analysis.exact_seconds <= 0:
         wrong.append("its analysis needs at least 1 playout and 1 candidate, a depth of 0 or more and time for "
                      "an exact solve")
+    if analysis.screen < 0:
+        wrong.append(f"its analysis screen must be 0 or more rollouts, not {analysis.screen}")
+    if not analysis.stretch_seconds > 0:
+        wrong.append(f"its analysis stretch needs time for a solve, not {analysis.stretch_seconds} s")
     if not analysis.bias >= 0:
         wrong.append(f"its analysis' playout bias must be 0 or more, not {analysis.bias}")
-    if analysis.exact is not None and not (declared.zero_sum and declared.min_seats == declared.max_seats == 2):
+    if ((analysis.exact is not None or analysis.stretch is not None)
+            and not (declared.zero_sum and declared.min_seats == declared.max_seats == 2)):
         wrong.append("its analysis has an exact solver, which needs a two-seat zero-sum game, and it declares "
                      f"{declared.seats_text()}{'' if declared.zero_sum else ', not zero-sum'}")
     return wrong

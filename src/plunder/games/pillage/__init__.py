@@ -11,7 +11,7 @@ from .evaluator import make_evaluator
 from .figures import FIGURES
 from .guide import HOW_TO_PLAY
 from .howto import sections
-from .hard import HARD, PLAYOUT_BIAS, endgame, solve_state
+from .hard import HARD, PLAYOUT_BIAS, SCREEN_ROLLOUTS, STRETCH_SECONDS, endgame, solve_state, stretch
 from .heuristics import GREEDY, describe
 from .narrate import breakdown, narrate
 from .observation import observation
@@ -43,7 +43,8 @@ ENTRY: GameEntry[PillageState, PillageAction] = GameEntry(
     ),
     client=Client(assets=ASSETS, editor=EDITOR),
     analysis=Analysis(units="doubloons", inaccuracy=2, mistake=5, blunder=10, playout="greedy", sims=160,
-                      candidates=8, exact=endgame, bias=PLAYOUT_BIAS),
+                      candidates=8, screen=SCREEN_ROLLOUTS, exact=endgame, stretch=stretch,
+                      stretch_seconds=STRETCH_SECONDS, bias=PLAYOUT_BIAS),
     study=Study(observer=PillageObserver, figures=FIGURES, plausibility=plausibility),
     learning=Learning(observation=observation, batched=batched),
     puzzles=Puzzles(find=puzzles.find, verify=puzzles.verify, boards=puzzles.BOARDS, mixes=puzzles.MIXES,

@@ -190,8 +190,18 @@ ANALYSIS_ENDGAME_COMPILED = 26
 #: (``Analysis.bias``): up to 24 on the playout-valued positions the solver settled offline in
 #: 3x4 and 4x4 games with random contents, ``easy`` against ``medium``, seeds 1 to 4 (docs/analysis.md,
 #: "Checked against the truth"); greedy never gives up two boxes to keep control, so its
-#: playouts misjudge the chains an opening move sets up
+#: playouts misjudge the chains an opening move sets up. With the screen (:data:`SCREEN_ROLLOUTS`)
+#: an interval of two standard errors had to widen by up to 23.5 to hold the exact losses of 4x4
+#: seeds 1 to 4 (3x4 seeds 1 to 7: 0), so it stays; neither the kernel's ``safe`` nor its
+#: ``random`` playouts estimate opening losses closely enough to lower it (docs/analysis.md)
 PLAYOUT_BIAS = 25.0
+
+
+#: rollouts of the fast evaluator's greedy playouts per legal move that rank the moves before
+#: the analysis picks its 8 candidates (``Analysis.screen``): the numpy kernel plays them in a
+#: batch, a few hundredths of a CPU second a position (docs/analysis.md, "Checked against the
+#: truth")
+SCREEN_ROLLOUTS = 64
 
 
 def endgame(state: PillageState) -> bool:
@@ -199,3 +209,23 @@ def endgame(state: PillageState) -> bool:
     (fewer without the compiled searches)."""
     reach = ANALYSIS_ENDGAME_COMPILED if compiled_valued() is not None else ANALYSIS_ENDGAME
     return len(state.open_lines) <= reach
+
+
+#: lines left up to which the analysis still tries the compiled solver past its reach, each solve
+#: for ``Analysis.stretch_seconds`` (:data:`STRETCH_SECONDS`) only, on a board with at least a
+#: quarter of its lines drawn: on default 4x4 games (tuning seeds 1 to 4) a third of such
+#: positions settled within the second, the first try filling the kept tables for the next; on
+#: 3x4 boards from 27 lines left (4 drawn) none did, and the tries cost 8 CPU s a game
+#: (docs/analysis.md, "Checked against the truth")
+ANALYSIS_STRETCH = 30
+#: seconds (wall) each solve of a stretch position may take: 2 s settled no more positions than 1
+STRETCH_SECONDS = 1.0
+
+
+def stretch(state: PillageState) -> bool:
+    """``ENTRY.analysis.stretch``: past the compiled solver's reach, still at most
+    :data:`ANALYSIS_STRETCH` lines left and at least a quarter of the board's drawn, for a short
+    try; never without the compiled searches."""
+    left = len(state.open_lines)
+    return (compiled_valued() is not None and left <= ANALYSIS_STRETCH
+            and 4 * (state.game.num_edges - left) >= state.game.num_edges)
