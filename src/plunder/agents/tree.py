@@ -425,8 +425,8 @@ class CompiledTree:
                 break
             assert self._arrays is not None
             asked = min(chunk, budget - done)
-            ran = self._call(*self._arrays, self._meta, tables, asked, self.c, self._uct, tree, leaf, self.reserve, self._codes,
-                             *self._scratch)
+            ran = self._call(*self._arrays, self._meta, tables, asked, self.c, self._uct, tree, leaf, self.reserve,
+                             self._codes, *self._scratch)
             done += ran
             if ran < asked:  # the arrays are full
                 self._grow()

@@ -643,8 +643,8 @@ class Tables:
         told = []
         silent_since = self.time() - LOAD_SECONDS
         for table in list(self.open.values()):
-            gone = [h for h, told in table.remote.items() if h != self.upkeep.holder and h not in alive
-                    and told.at < silent_since]
+            gone = [h for h, said in table.remote.items() if h != self.upkeep.holder and h not in alive
+                    and said.at < silent_since]
             for holder in gone:
                 del table.remote[holder]
             if gone and table.mark_presence():

@@ -421,8 +421,8 @@ class _Binding:
         scratch = (np.zeros(p + 4, dtype=np.int64), np.zeros(p + 4, dtype=np.int64), np.zeros(most, dtype=np.int64),
                    np.zeros(e_count + 1, dtype=np.int64), np.zeros(k_count, dtype=np.int64),
                    np.zeros(2 * k_count, dtype=np.int64), np.zeros((r, e_count)), np.zeros((r, slots)),
-                   np.zeros((r, e_count), dtype=np.int64), np.zeros((r, e_count), dtype=np.bool_), np.zeros((r, nb + 1), dtype=np.int64), np.zeros(e_count),
-                   np.zeros(e_count, dtype=np.int8), np.zeros(nb + 1, dtype=np.int64), np.zeros(nb + 1, dtype=np.int64),
+                   np.zeros((r, e_count), dtype=np.int64), np.zeros((r, e_count), dtype=np.bool_),
+                   np.zeros((r, nb + 1), dtype=np.int64), np.zeros(e_count), np.zeros(e_count, dtype=np.int8), np.zeros(nb + 1, dtype=np.int64), np.zeros(nb + 1, dtype=np.int64),
                    np.zeros(nb + 1, dtype=np.int64))
         return (dims, kernel.edge_boxes, kernel.box_edges, kernel.box_nbr, pile, kind, mod, count, ops, kinds,
                 amounts, np.array([self.evaluator.margin]), *scratch)
