@@ -12,10 +12,16 @@ from plunder.core import compiled_random as cr
 pytest.importorskip("numba")
 
 
-def test_mersenne_twister_draws_as_random_random() -> None:
+class _Subclass(random.Random):
+    """A generator whose state compiled code gets as a copy (only a plain ``random.Random``
+    is lent in place)."""
+
+
+@pytest.mark.parametrize("make,lent", [(random.Random, True), (_Subclass, False)])
+def test_mersenne_twister_draws_as_random_random(make: type[random.Random], lent: bool) -> None:
     streams = cr.compiled()
     for seed in (0, 123, 2**40 + 7):
-        rng, reference = random.Random(seed), random.Random(seed)
+        rng, reference = make(seed), random.Random(seed)
         reference.gauss(0, 1)  # a kept Gaussian draw survives the round trip
         rng.gauss(0, 1)
         state = cr.mt_state(rng)
@@ -23,8 +29,27 @@ def test_mersenne_twister_draws_as_random_random() -> None:
             assert streams.mt_random(state) == reference.random()
             n = i % 37 + 1
             assert streams.mt_below(state, n) == reference._randbelow(n)  # type: ignore[attr-defined]
+        # a lent state is the generator's own: it has moved on before any restore
+        assert (rng.getstate() == reference.getstate()) is lent
         cr.mt_restore(rng, state)
         assert rng.getstate() == reference.getstate()
+        assert rng.random() == reference.random()
+
+
+def test_a_generator_is_copied_where_its_layout_was_not_confirmed(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Where the interpreter's check fails, a plain ``random.Random`` is copied out and back."""
+    monkeypatch.setattr(cr, "_lends", False)
+    rng, reference = random.Random(9), random.Random(9)
+    state = cr.mt_state(rng)
+    assert cr.compiled().mt_random(state) == reference.random()
+    assert rng.getstate() != reference.getstate()
+    cr.mt_restore(rng, state)
+    assert rng.getstate() == reference.getstate()
+
+
+def test_this_interpreter_lends_a_generator_in_place() -> None:
+    """CPython 3.11's layout, which the project pins: the check passes, so searches do not copy."""
+    assert cr._lendable()
 
 
 def test_pcg64_draws_as_numpy() -> None:

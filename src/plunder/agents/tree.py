@@ -44,6 +44,8 @@ from .uct import uct_table
 _PLAYER, _VISITS, _START, _LEGAL, _UNTRIED, _EXPANDED = range(6)
 # pool columns: an untried action; an expanded child, its visits (virtual losses included) and action
 _ACTION, _CHILD, _CHILD_VISITS, _CHILD_ACTION = range(4)
+# the float pool beside it (``returns``): an expanded child's summed return for its parent's
+# mover (a chance outcome's probability), and the square root and reciprocal of its visits
 # the game's compiled functions: names only here, bound in each game's copy of :func:`_search`
 # (:func:`_compiled_search`)
 _player: Callable[..., int]
@@ -60,25 +62,33 @@ FRONTIER = 5000
 FIND_DEPTH = 4
 
 
-def _best_child(pool: Any, returns: Any, start: int, count: int, visits: int, c: float, uct: Any) -> int:
+def _best_child(returns: Any, start: int, count: int, visits: int, c: float, uct: Any) -> int:
     """UCT over a decision node's expanded children, as :meth:`.mcts.Node.best_child` (the node's
-    own virtual loss counted: the path being selected passes through it), its factors from
-    ``uct`` (:func:`.uct.uct_table`) where it holds them."""
+    own virtual loss counted: the path being selected passes through it). A child's slot holds
+    its summed return and the square root and reciprocal of its visits (:func:`_visited`), so
+    the loop reads three neighbouring floats a child and no table."""
     n = visits + 1
-    size = uct.shape[1]
-    explore = uct[0, n] if n < size else c * math.sqrt(math.log(n))
+    explore = uct[0, n] if n < uct.shape[1] else c * math.sqrt(math.log(n))
     best = -math.inf
     pick = 0
     for i in range(count):
-        n = pool[start + i, _CHILD_VISITS]
-        if n < size:
-            value = (returns[start + i] + explore * uct[1, n]) * uct[2, n]
-        else:
-            value = (returns[start + i] + explore * math.sqrt(n)) * (1.0 / n)
+        value = (returns[start + i, 0] + explore * returns[start + i, 1]) * returns[start + i, 2]
         if value > best:
             best = value
             pick = i
     return pick
+
+
+def _visited(returns: Any, slot: int, n: int, uct: Any) -> None:
+    """Set the factors of a child visited ``n`` times in its slot: the square root and the
+    reciprocal of ``n``, from ``uct`` (:func:`.uct.uct_table`) where it holds them, as the pure
+    search's :meth:`.mcts.Node.best_child` takes them."""
+    if n < uct.shape[1]:
+        returns[slot, 1] = uct[1, n]
+        returns[slot, 2] = uct[2, n]
+    else:
+        returns[slot, 1] = math.sqrt(n)
+        returns[slot, 2] = 1.0 / n
 
 
 def _children(nodes: Any, pool: Any, node: int, out: Any) -> int:
@@ -149,7 +159,7 @@ def _compact(states: Any, nodes: Any, total: Any, pool: Any, returns: Any, root:
         new_nodes[new, _START] = used
         for i in range(n):
             new_pool[used + i, :] = pool[start + i, :]
-            new_returns[used + i] = returns[start + i]
+            new_returns[used + i, :] = returns[start + i, :]
         made = n if nodes[old, _PLAYER] == CHANCE else nodes[old, _EXPANDED]
         for i in range(made):
             child = pool[start + i, _CHILD]
@@ -202,14 +212,14 @@ def _search(states: Any, nodes: Any, total: Any, pool: Any, returns: Any, meta: 
                 for i in range(n):
                     pool[start + i, _ACTION] = codes[i]
                     pool[start + i, _CHILD] = -1
-                    returns[start + i] = probs[i] if player == CHANCE else 0.0
+                    returns[start + i, 0] = probs[i] if player == CHANCE else 0.0
             if player == CHANCE:
                 # sample_chance: the first outcome whose running sum passes u times the total
                 n = nodes[node, _LEGAL]
                 u = mt_random(tree)
                 running = 0.0
                 for i in range(n):
-                    running += returns[start + i]
+                    running += returns[start + i, 0]
                     cumulative[i] = running
                 x = u * cumulative[n - 1]
                 lo = 0
@@ -257,16 +267,18 @@ def _search(states: Any, nodes: Any, total: Any, pool: Any, returns: Any, meta: 
                 pool[start + i, _CHILD] = child
                 pool[start + i, _CHILD_VISITS] = 1
                 pool[start + i, _CHILD_ACTION] = action
-                returns[start + i] = -1.0
+                returns[start + i, 0] = -1.0
+                _visited(returns, start + i, 1, uct)
                 parents[depth] = node
                 indices[depth] = i
                 path[depth] = child
                 depth += 1
                 node = child
                 break
-            i = _best_child(pool, returns, start, nodes[node, _EXPANDED], nodes[node, _VISITS], c, uct)
+            i = _best_child(returns, start, nodes[node, _EXPANDED], nodes[node, _VISITS], c, uct)
             pool[start + i, _CHILD_VISITS] += 1
-            returns[start + i] -= 1
+            returns[start + i, 0] -= 1
+            _visited(returns, start + i, pool[start + i, _CHILD_VISITS], uct)
             child = pool[start + i, _CHILD]
             parents[depth] = node
             indices[depth] = i
@@ -287,7 +299,7 @@ def _search(states: Any, nodes: Any, total: Any, pool: Any, returns: Any, meta: 
                 total[child, seat] += value[seat]
             if indices[d] >= 0:
                 parent = parents[d]
-                returns[nodes[parent, _START] + indices[d]] += 1 + value[nodes[parent, _PLAYER]]
+                returns[nodes[parent, _START] + indices[d], 0] += 1 + value[nodes[parent, _PLAYER]]
         done += 1
     return done
 
@@ -309,7 +321,8 @@ def _compiled_search(rules: CompiledRules[Any]) -> Callable[..., int]:
     names = globals()
     if not _helpers_built:
         names["mt_random"] = compiled_random.compiled().mt_random
-        names["_best_child"] = uncounted(names["_best_child"])
+        for name in ("_best_child", "_visited"):
+            names[name] = uncounted(names[name])
         for name in ("_children", "_find", "_compact"):
             names[name] = jit(names[name])
         _helpers_built = True
@@ -367,7 +380,7 @@ class CompiledTree:
             return spare
         pool = nodes * self.rules.most // 2 + self.reserve * self.rules.most
         return (np.zeros((nodes, width), dtype=np.int64), np.zeros((nodes, 6), dtype=np.int64),
-                np.zeros((nodes, self.seats)), np.zeros((pool, 4), dtype=np.int64), np.zeros(pool))
+                np.zeros((nodes, self.seats)), np.zeros((pool, 4), dtype=np.int64), np.zeros((pool, 3)))
 
     def _root(self, state: Any, tables: tuple[Any, ...], sims: int) -> None:
         """Make ``state`` the root: found in the kept tree and copied to the front of the spare

@@ -4,8 +4,9 @@ A compiled search must take the same random numbers as the pure search it stands
 the two cannot be tested equal: the pure MCTS tree draws from a ``random.Random`` (Python's
 Mersenne Twister) and Pillage's playouts from a ``numpy.random.Generator`` (PCG64). The
 functions here are those generators' steps written so numba compiles them, over their states
-held in arrays: :func:`mt_state` copies a ``random.Random``'s state out, :func:`mt_restore`
-writes it back after the compiled code has drawn, and :func:`pcg_state` copies a PCG64
+held in arrays: :func:`mt_state` lends compiled code a ``random.Random``'s state (its own
+words in place where CPython's layout was checked, else a copy that :func:`mt_restore` writes
+back after the compiled code has drawn), and :func:`pcg_state` copies a PCG64
 generator's out (the compiled code then moves those words on in place). A game's chance
 events, drawn from its seed and the event's index (:mod:`plunder.core.chance`), are
 :func:`chance_uniform`, which also serves numpy arrays of keys and indices.
@@ -18,6 +19,7 @@ then, not with this module); compiled code calls them by their global names, whi
 
 from __future__ import annotations
 
+import ctypes
 import random
 import struct
 from types import SimpleNamespace
@@ -25,25 +27,65 @@ from typing import Any
 
 import numpy as np
 
-#: the Mersenne Twister's state: 624 words, then the index of the next word
+#: the Mersenne Twister's state: the index of the next word, then 624 words (CPython's order)
 MT_WORDS = 625
 _N = 624
 #: the Mersenne Twister's state as :data:`MT_WORDS` 32-bit unsigned words in the machine's order
 _MT_PACK = struct.Struct(f"={MT_WORDS}I")
 _M = 397
+#: where CPython keeps a ``random.Random``'s index and words: after the object's header (its
+#: reference count and type), an ``int`` then the 624 ``uint32`` words
+_MT_OFFSET = 16
+_MT_WORDS_AT = ctypes.c_uint32 * MT_WORDS
+#: whether :data:`_MT_OFFSET` was found to hold a ``random.Random``'s state in this
+#: interpreter (checked once, by :func:`_lendable`)
+_lends: bool | None = None
+
+
+def _in_place(rng: random.Random) -> np.ndarray:
+    """The words at :data:`_MT_OFFSET` of ``rng``'s memory as an array (no copy)."""
+    return np.frombuffer(memoryview(_MT_WORDS_AT.from_address(id(rng) + _MT_OFFSET)), dtype=np.uint32)
+
+
+def _lendable() -> bool:
+    """Whether this interpreter keeps a ``random.Random``'s state where :func:`mt_state` reads it
+    in place: checked once a process on a generator of known state, before and after draws."""
+    global _lends
+    if _lends is None:
+        probe = random.Random(20261202)
+        probe.random()
+        ok = True
+        for _ in range(2):
+            state = probe.getstate()[1]
+            seen = _in_place(probe)
+            ok = ok and seen[0] == state[-1] and seen[1:].tolist() == list(state[:-1])
+            probe.getrandbits(32 * 700)  # past a regeneration of the words
+        _lends = ok and type(probe).__basicsize__ >= _MT_OFFSET + 4 * MT_WORDS
+    return _lends
 
 
 def mt_state(rng: random.Random) -> np.ndarray:
-    """``rng``'s Mersenne Twister state as an array of :data:`MT_WORDS` ``uint32`` words."""
+    """``rng``'s Mersenne Twister state as :data:`MT_WORDS` ``uint32`` words (the index first):
+    the generator's own memory where the interpreter's layout allows (a plain
+    ``random.Random``; compiled draws then move ``rng`` itself on), else a copy for
+    :func:`mt_restore`. The caller keeps ``rng`` alive while it uses the array."""
+    if type(rng) is random.Random and _lendable():
+        # a search pays this once a move: a copy out and back costs some 19 us, the view 0.4
+        return _in_place(rng)
+    version, words, gauss = rng.getstate()
     # packed by ``struct`` into a writable buffer: numpy converts a tuple of Python ints item by
-    # item, at several times the cost, and a search pays this once a move
-    return np.frombuffer(bytearray(_MT_PACK.pack(*rng.getstate()[1])), dtype=np.uint32)
+    # item, at several times the cost
+    return np.frombuffer(bytearray(_MT_PACK.pack(words[-1], *words[:-1])), dtype=np.uint32)
 
 
 def mt_restore(rng: random.Random, state: np.ndarray) -> None:
-    """Set ``rng`` to the state ``state`` holds (after compiled code drew from it)."""
+    """Leave ``rng`` where the compiled code's draws from ``state`` (:func:`mt_state`) left it:
+    nothing to do where ``state`` is ``rng``'s own memory."""
+    if isinstance(getattr(state.base, "obj", None), _MT_WORDS_AT):
+        return
+    words = _MT_PACK.unpack_from(state.data)
     # the version and the Gaussian draw kept as ``getstate`` gives them, without building its tuple
-    rng.setstate((3, _MT_PACK.unpack_from(state.data), vars(rng).get("gauss_next")))
+    rng.setstate((3, (*words[1:], words[0]), vars(rng).get("gauss_next")))
 
 
 _MASK64 = (1 << 64) - 1
@@ -85,20 +127,20 @@ def pcg_words(state: int, inc: int, jumps: int = 0) -> np.ndarray:
 
 def mt_next(state: Any) -> Any:
     """The next 32-bit word of the Mersenne Twister in ``state`` (genrand_uint32)."""
-    i = state[_N]
+    i = state[0]
     if i >= _N:
         upper = np.uint32(0x80000000)
         lower = np.uint32(0x7FFFFFFF)
         matrix = np.uint32(0x9908B0DF)
         for k in range(_N):
-            y = (state[k] & upper) | (state[(k + 1) % _N] & lower)
-            v = state[(k + _M) % _N] ^ (y >> np.uint32(1))
+            y = (state[k + 1] & upper) | (state[(k + 1) % _N + 1] & lower)
+            v = state[(k + _M) % _N + 1] ^ (y >> np.uint32(1))
             if y & np.uint32(1):
                 v ^= matrix
-            state[k] = v
+            state[k + 1] = v
         i = 0
-    y = state[i]
-    state[_N] = i + 1
+    y = state[i + 1]
+    state[0] = i + 1
     y ^= y >> np.uint32(11)
     y ^= (y << np.uint32(7)) & np.uint32(0x9D2C5680)
     y ^= (y << np.uint32(15)) & np.uint32(0xEFC60000)

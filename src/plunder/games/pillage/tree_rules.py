@@ -252,7 +252,8 @@ def _playout_scores(state: Any, order: Any, count: int, choice: Any, tables: Any
 
 def value(state: Any, tables: Any, tree: Any, leaf: Any, out: Any) -> None:
     """The leaf's value as :meth:`.evaluator.KernelEvaluator.evaluate` gives it for one state:
-    a waiting modifier resolved at random from the tree's stream (``rng.choice``), then
+    a waiting modifier resolved at random from the tree's stream (``rng.choice``, on the
+    search's ``random.Random`` as :func:`~plunder.core.compiled_random.mt_state` lends it), then
     ``rollouts`` playouts drawing from the leaf stream in numpy's order, each worth win/loss
     blended with the margin over the stake, averaged. Works in the scratch arrays of
     ``tables``, so a leaf allocates nothing."""
