@@ -284,24 +284,29 @@ def value(state: Any, tables: Any, tree: Any, leaf: Any, out: Any) -> None:
     # or not; only the undrawn lines' are read, so the others are jumped over (pcg_ahead)
     cursor = 0
     if policy == 0:
-        # each row's undrawn lines by increasing key, sorted as the keys come (an insertion
-        # sort: equal keys keep line order, as numpy's stable argsort does)
+        # each row's undrawn lines by increasing key, equal keys in line order (numpy's stable
+        # argsort): a line's place is the count of keys below its own and of equal keys of
+        # lines before it, counted without a branch (a sort's comparisons mispredict)
         block = rollouts * e_count
+        lines = tables[14]
         for r in range(rollouts):
             row = orders[r]
+            drawn_keys = keys[r]
             n = 0
             for e in range(e_count):
                 if work[e] == 0:
                     i = r * e_count + e
-                    key = pcg_ahead(leaf, i - cursor + 1)
+                    drawn_keys[n] = pcg_ahead(leaf, i - cursor + 1)
                     cursor = i + 1
-                    keys[r, e] = key
-                    j = n
-                    while j > 0 and keys[r, row[j - 1]] > key:
-                        row[j] = row[j - 1]
-                        j -= 1
-                    row[j] = e
+                    lines[n] = e
                     n += 1
+            for a in range(n):
+                key = drawn_keys[a]
+                place = 0
+                for b in range(n):
+                    other = drawn_keys[b]
+                    place += (other < key) | ((other == key) & (b < a))
+                row[place] = lines[a]
     else:
         steps = work[p + 3]
         block = steps * rollouts * e_count
