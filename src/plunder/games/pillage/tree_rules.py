@@ -73,10 +73,11 @@ def legal(state: Any, tables: Any, out: Any) -> int:
                 out[n] = e_count + m * w + k
                 n += 1
         return n
+    # each line written, the count moved on past the undrawn ones (flags are 0 or 1): no
+    # branch on the flags, which mispredicts once an undrawn line
     for e in range(e_count):
-        if state[e] == 0:
-            out[n] = e
-            n += 1
+        out[n] = e
+        n += 1 - state[e]
     return n
 
 
@@ -87,10 +88,11 @@ def chances(state: Any, tables: Any, out: Any) -> int:
 
 def _closed(drawn: Any, box_edges: Any, b: int) -> bool:
     """Every line of box ``b`` is drawn (the padding index counts as drawn)."""
+    # every side read, no early exit: a branch on each side's flag mispredicts
+    closed = 1
     for w in range(box_edges.shape[1]):
-        if drawn[box_edges[b, w]] == 0:
-            return False
-    return True
+        closed &= drawn[box_edges[b, w]]
+    return closed == 1
 
 
 def _apply_op(value: int, op: int, amount: int, has_floor: bool, floor: int) -> int:
@@ -293,13 +295,13 @@ def value(state: Any, tables: Any, tree: Any, leaf: Any, out: Any) -> None:
             row = orders[r]
             drawn_keys = keys[r]
             n = 0
-            for e in range(e_count):
-                if work[e] == 0:
-                    i = r * e_count + e
-                    drawn_keys[n] = pcg_ahead(leaf, i - cursor + 1)
-                    cursor = i + 1
-                    lines[n] = e
-                    n += 1
+            for e in range(e_count):  # the undrawn lines, without a branch (as in legal)
+                lines[n] = e
+                n += 1 - work[e]
+            for a in range(n):
+                i = r * e_count + lines[a]
+                drawn_keys[a] = pcg_ahead(leaf, i - cursor + 1)
+                cursor = i + 1
             for a in range(n):
                 key = drawn_keys[a]
                 place = 0
