@@ -1,4 +1,5 @@
-"""One decision position valued: exactly by the game's solver, or by paired playouts.
+"""One decision position valued: exactly by the game's solver, its move's mark proven by the
+solver's null-window tests (:func:`proven`, on a stretch position), or by paired playouts.
 
 This is the work a worker process does (:func:`value_task`); it gets a :class:`Task` (the
 position itself, pickled with its game) and returns a :class:`Valuation`, plain data that the
