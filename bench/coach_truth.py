@@ -23,8 +23,9 @@ segment phase alone it values); the same, every decision the solver reaches solv
 the game's solver (``Strength.solve``, tables of 1 GB; on ``small`` the last round's segments). Stages are the rounds' phases (``r1 dots``, ``r1 segs`` ...).
 
 Printed per board and stage: decisions, those the offline solve settled, the coach's exact
-share, exact blunders and how many the coach marked blunder or mistake, exact mistakes or
-blunders the coach called good (the target: none), marks that are wrong (a mark other than the
+share, the decisions whose mark the coach proved by null-window tests (a bound of the loss),
+exact blunders and how many the coach marked blunder or mistake, exact mistakes or blunders the
+coach called good (the target: none), marks that are wrong (a mark other than the
 exact one and not "unclear"), the "unclear" share, exact mistakes or blunders and how many the
 coach marked mistake or blunder; and per board the coach's CPU seconds per game.
 
@@ -192,7 +193,7 @@ def main() -> None:
         warm()  # as the web's workers do at start: numba's compile or cache load is not a game's time
     analysis = entry(args.game).analysis
     assert analysis is not None
-    print(f"{'board':<11} {'stage':<8} {'dec':>4} {'known':>5} {'exact':>5} {'blund':>5} {'caught':>6} "
+    print(f"{'board':<11} {'stage':<8} {'dec':>4} {'known':>5} {'exact':>5} {'proven':>6} {'blund':>5} {'caught':>6} "
           f"{'bad good':>8} {'wrong':>5} {'unclear':>7} {'mist+':>5} {'flagged':>7}")
     for board in boards.split(","):
         game = bench.load(board)
@@ -216,6 +217,7 @@ def main() -> None:
                     coach = judged[i]
                     row["decisions"] += 1
                     row["exact"] += coach.exact
+                    row["proven"] += coach.bounded
                     row["unclear"] += coach.mark == "unclear"
                     key = Truths.key(game, [m.action for m in record.moves[: i + 1]])
                     loss = (truths.loss(key, args.truth_seconds,
@@ -227,7 +229,8 @@ def main() -> None:
                             flag = "!" if coach.mark not in (truth, "unclear") else " "
                             print(f"{flag} seed {seed} ply {i:>2} {bench.stage(state):<8} {move.action:<10} "
                                   f"coach {coach.mark:<10} {coach.loss:6.2f} ± {coach.error:5.2f} "
-                                  f"({coach.candidates} cand.)  exact {loss:6.2f} {truth}", flush=True)
+                                  f"({'proven' if coach.bounded else f'{coach.candidates} cand.'})  "
+                                  f"exact {loss:6.2f} {truth}", flush=True)
                         row["known"] += 1
                         row["blunders"] += truth == "blunder"
                         row["errors"] += truth in ("mistake", "blunder")
@@ -240,7 +243,7 @@ def main() -> None:
         for name in bench.stages(game):
             r = rows[name]
             d = max(r["decisions"], 1)
-            print(f"{board:<11} {name:<8} {r['decisions']:>4} {r['known']:>5} {r['exact']:>5} {r['blunders']:>5} "
+            print(f"{board:<11} {name:<8} {r['decisions']:>4} {r['known']:>5} {r['exact']:>5} {r['proven']:>6} {r['blunders']:>5} "
                   f"{r['caught']:>6} {r['bad good']:>8} {r['wrong']:>5} {r['unclear'] / d:>7.0%} "
                   f"{r['errors']:>5} {r['flagged']:>7}")
         print(f"{board:<11} coach CPU s per game: {', '.join(f'{c:.1f}' for c in cpu)} "

@@ -9,7 +9,7 @@ import pytest
 from plunder import load_game, play
 from plunder.analysis import DiskCache, Engine, Settings, analyse, margins
 from plunder.analysis import engine as engine_module
-from plunder.analysis.engine import about, judged
+from plunder.analysis.engine import MoveAnalysis, about, judged
 from plunder.analysis.value import Valuation, confident_mark
 from plunder.core.capabilities import Analysis
 from plunder.core.errors import ParameterError, RecordError
@@ -171,6 +171,20 @@ def test_an_exact_loss_is_marked_by_the_thresholds_alone() -> None:
     exact = Valuation("b", [1.5, -1.5], [0.0, 0.0], None, None, 3, True, 0)
     found = judged(0, 0, "a", exact, RULES)
     assert found.mark == "inaccuracy" and found.loss == 1.5 and found.loss_words() == "1.5" and found.best == "b"
+
+
+def test_a_proven_bound_is_worded_as_a_bound_and_marked_by_the_thresholds() -> None:
+    def proved(lower: float, upper: float | None) -> MoveAnalysis:
+        return judged(0, 0, "a", Valuation("b" if lower > 0 else "a", [lower, -lower], [0.0, 0.0], None, [0.5, 0.5],
+                                           6, False, 0, gap=lower, upper=upper, bounded=True), RULES)
+
+    blunder = proved(12.0, None)
+    assert blunder.loss_words() == "at least 12" and blunder.mark == "blunder" and blunder.best == "b"
+    assert blunder.win_loss is None and blunder.bounded and not blunder.exact
+    assert proved(4.0, 5.0).loss_words() == "4 to 5" and proved(4.0, 5.0).mark == "mistake"
+    assert proved(0.0, 0.5).loss_words() == "at most 0.5" and proved(0.0, 0.5).mark == "good"
+    assert proved(0.0, 0.5).best == "a"
+    assert proved(2.0, 2.0).loss_words() == "2" and proved(2.0, 2.0).mark == "inaccuracy"
 
 
 def test_estimates_are_worded_as_estimates() -> None:

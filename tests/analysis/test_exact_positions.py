@@ -206,7 +206,8 @@ def test_past_the_reach_a_default_game_tries_the_solver_briefly_up_to_the_stretc
 
 def test_a_stretch_position_the_solver_settles_is_valued_exactly(monkeypatch: pytest.MonkeyPatch) -> None:
     """Where the game's stretch takes in a position beyond its reach and the solve finishes, the
-    values are the solver's; without a stretch the playouts value it."""
+    values are the solver's (here a solver without a window: with one the mark is proven, below);
+    without a stretch the playouts value it."""
     game = PillageGame.load(board="square:2x3")
     rng = random.Random(4)
     state = game.new_initial_state()
@@ -219,9 +220,65 @@ def test_a_stretch_position_the_solver_settles_is_valued_exactly(monkeypatch: py
     task = Task("stretch", state, played, 8, 0, "greedy", 0, True)
     beyond = dataclasses.replace(rules, exact=lambda s: False, stretch=None)
     stretched = dataclasses.replace(beyond, stretch=lambda s: True, stretch_seconds=1e9)
+    windowless = dataclasses.replace(pillage.strength, window=None)
     for analysis, exact in ((beyond, False), (stretched, True)):
-        monkeypatch.setattr(value_module, "entry", lambda game_id: dataclasses.replace(pillage, analysis=analysis))
+        monkeypatch.setattr(value_module, "entry", lambda game_id: dataclasses.replace(
+            pillage, analysis=analysis, strength=windowless))
         valuation = value_task(task)
         assert valuation.exact is exact
         if exact:
             assert valuation.best_margins[state.current_player] == solve(state).value
+
+
+@pytest.mark.parametrize("lines,value,losses", POSITIONS)
+def test_a_stretch_position_s_mark_is_proven_by_null_window_tests(monkeypatch: pytest.MonkeyPatch, lines: list[str],
+                                                                  value: int, losses: dict[str, int]) -> None:
+    """On a stretch position of a game whose solver takes a window, the move played is solved and
+    its mark proven: the mark is the exact loss's, the loss shown a bound of the exact one ("at
+    least ..." where only a lower bound is proven), the margins after the move exact, and the
+    better move named one that keeps at least the value the bound says (the known positions
+    above, stretched: no time limit, so no test is timed)."""
+    game = PillageGame.load(preset="example")
+    state = game.new_initial_state()
+    for line in lines:
+        state = state.apply_text(line)
+    pillage = entry("pillage")
+    rules = pillage.analysis
+    assert rules is not None and pillage.strength.window is not None
+    stretched = dataclasses.replace(rules, exact=lambda s: False, stretch=lambda s: True, stretch_seconds=1e6)
+    monkeypatch.setattr(value_module, "entry", lambda game_id: dataclasses.replace(pillage, analysis=stretched))
+    mover = state.current_player
+    for played, loss in losses.items():
+        valuation = value_task(Task(f"proven:{played}", state, played, 8, 0, "greedy", 0, True))
+        move = judged(0, mover, played, valuation, stretched)
+        assert valuation.bounded and not move.exact and move.bounded and valuation.playouts == 0
+        assert move.mark == rules.mark(loss), (played, move)
+        assert move.loss <= loss and (move.upper is None or loss <= move.upper), (played, move)
+        assert valuation.played_margins[mover] == value - loss
+        if move.upper is None:
+            assert move.loss >= rules.blunder and move.loss_words() == f"at least {move.loss:g}"
+        if loss > 0:
+            assert move.best != played and losses[move.best] <= loss - move.loss
+        else:
+            assert move.best == played and move.loss == 0
+
+
+def test_a_proof_that_runs_past_its_time_leaves_the_position_to_the_playouts(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A null-window test past the stretch's time: the playouts value the position, as a solve
+    past it does (the test stands in for a solver that never answers in time)."""
+    game = PillageGame.load(preset="example")
+    state = game.new_initial_state()
+    for line in POSITIONS[0][0]:
+        state = state.apply_text(line)
+    pillage = entry("pillage")
+    rules = pillage.analysis
+    assert rules is not None
+
+    def too_slow(state: Any, cut: float, time_limit: float | None = None) -> Any:
+        raise value_module.SearchLimitError("pillage solver: time limit reached", "time")
+
+    stretched = dataclasses.replace(rules, exact=lambda s: False, stretch=lambda s: True)
+    monkeypatch.setattr(value_module, "entry", lambda game_id: dataclasses.replace(
+        pillage, analysis=stretched, strength=dataclasses.replace(pillage.strength, window=too_slow)))
+    valuation = value_task(Task("slow", state, "c1-c2", 8, 0, "greedy", 0, True))
+    assert not valuation.bounded and not valuation.exact and valuation.playouts > 0

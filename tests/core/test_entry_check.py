@@ -96,6 +96,16 @@ def test_the_analysis_marks_grow_and_an_exact_solver_needs_two_seats_zero_sum() 
     assert entry_problems(stretched) == entry_problems(exact)
 
 
+def test_a_null_window_test_comes_with_the_solver_it_bounds() -> None:
+    pillage = entry("pillage")
+    assert pillage.strength.window is not None and entry_problems(pillage) == []
+    alone = dataclasses.replace(pillage, strength=dataclasses.replace(pillage.strength, solve=None))
+    assert entry_problems(alone) == [
+        "its strength has a null-window test (window) but no exact solver (solve) whose values it bounds"]
+    uncallable = dataclasses.replace(pillage, strength=dataclasses.replace(pillage.strength, window=3))
+    assert entry_problems(uncallable) == ["its strength.window is a int, not a function"]
+
+
 def test_figures_that_read_statistics_need_an_observer() -> None:
     figures = ReportFigures(length=Length("turns", "turns"), sentences=(
         Sentence("{agent} holds at {held:.1f}.", {"held": Mean(SeatStat("held"))}, per_agent=True),

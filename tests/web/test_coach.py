@@ -84,8 +84,8 @@ def test_a_finished_game_is_analysed_and_kept(server: TestClient, monkeypatch: p
     # a marked move names a better one, in words; a move named no better one loses nothing
     assert all(m["best"] != m["played"] for m in body["moves"] if m["mark"] in ("inaccuracy", "mistake", "blunder"))
     assert all(m["loss"] > 0 for m in body["moves"] if m["best"] != m["played"])
-    # an estimate is worded as one; the solver's figure as it is
-    assert all(m["loss_words"].startswith("about ") != m["exact"] for m in body["moves"])
+    # an estimate is worded as one; the solver's figure as it is, a bound it proved as a bound
+    assert all(m["loss_words"].startswith("about ") == (not m["exact"] and not m["bounded"]) for m in body["moves"])
     assert [s["seat"] for s in body["summary"]] == [0, 1]
     assert sum(s["decisions"] for s in body["summary"]) == len(decisions)
 

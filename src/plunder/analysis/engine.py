@@ -35,7 +35,7 @@ from ..core.registry import entry, load_game
 from .value import SURE_Z, UNCLEAR, Task, Valuation, analysis_of, confident_mark, value_task
 
 #: raised with any change to how a position is valued, so a disk cache of older values is not read
-ENGINE_VERSION = 7
+ENGINE_VERSION = 8
 #: the largest playout budget per position
 MAX_SIMS = 100_000
 #: the longest playout cut
@@ -98,6 +98,11 @@ class MoveAnalysis:
     #: ``None`` where exact, or no win probability is known)
     margin_errors: list[float] | None = None
     win_errors: list[float] | None = None
+    #: the loss is a bound the solver proved (:func:`~.value.proven`): :attr:`loss` is a lower
+    #: bound of it and :attr:`upper` an upper bound (``None``: none), the mark is exact, the
+    #: margins after the move played are the solver's
+    bounded: bool = False
+    upper: float | None = None
 
     @property
     def position(self) -> int:
@@ -107,7 +112,14 @@ class MoveAnalysis:
 
     def loss_words(self) -> str:
         """The loss in words: the solver's figure as it is, an estimate as an estimate rounded
-        to what its standard error allows ("about 40" for 42.7 ± 6)."""
+        to what its standard error allows ("about 40" for 42.7 ± 6), a proven bound as a bound
+        ("at least 10", "at most 1", "5 to 8")."""
+        if self.bounded:
+            if self.upper is None:
+                return f"at least {self.loss:g}"
+            if self.upper == self.loss:
+                return f"{self.loss:g}"
+            return f"{self.loss:g} to {self.upper:g}" if self.loss > 0 else f"at most {self.upper:g}"
         return f"{self.loss:g}" if self.exact else about(self.loss, self.error)
 
 
@@ -285,14 +297,16 @@ def judged(ply: int, seat: int, played: str, value: Valuation, analysis: Analysi
     interval reaches 0."""
     gap = value.best_margins[seat] - value.played_margins[seat] if value.gap is None else value.gap
     loss = max(0.0, gap) if value.best != played else 0.0
-    mark = analysis.mark(loss) if value.exact else confident_mark(analysis, gap, value.error)
-    named = loss > 0 and (value.exact or mark != "good" or gap - SURE_Z * value.error > 0)
+    # a proven bound marks as an exact loss does: the tests stop at the worst threshold it reaches
+    mark = analysis.mark(loss) if value.exact or value.bounded else confident_mark(analysis, gap, value.error)
+    named = loss > 0 and (value.exact or value.bounded or mark != "good" or gap - SURE_Z * value.error > 0)
     win_loss = None
     if value.best_wins is not None and value.played_wins is not None:
         win_loss = max(0.0, value.best_wins[seat] - value.played_wins[seat]) if named else 0.0
     return MoveAnalysis(ply, seat, played, value.best if named else played, loss, win_loss, mark,
                         value.played_margins, value.played_wins, value.exact, value.candidates,
-                        0.0 if value.exact else value.error, value.margin_errors, value.win_errors)
+                        0.0 if value.exact else value.error, value.margin_errors, value.win_errors, value.bounded,
+                        value.upper)
 
 
 def about(estimate: float, error: float) -> str:

@@ -1,4 +1,5 @@
-"""One decision position valued: exactly by the game's solver, or by paired playouts.
+"""One decision position valued: exactly by the game's solver, its move's mark proven by the
+solver's null-window tests (:func:`proven`, on a stretch position), or by paired playouts.
 
 This is the work a worker process does (:func:`value_task`); it gets a :class:`Task` (the
 position itself, pickled with its game) and returns a :class:`Valuation`, plain data that the
@@ -32,6 +33,7 @@ import hashlib
 import math
 import random
 import statistics
+import time
 from dataclasses import dataclass
 from typing import Any, Sequence
 
@@ -113,6 +115,12 @@ class Valuation:
     #: per seat, the standard error of the win share after the move played (``None``: exact, or
     #: not every playout finished)
     win_errors: list[float] | None = None
+    #: a loss proven by the solver's null-window tests (:func:`proven`): ``gap`` is then a lower
+    #: bound of the mover's loss and this an upper bound (``None``: none proven); the move
+    #: played's margins are exact, the best move's a lower bound
+    upper: float | None = None
+    #: the loss is a proven bound (:func:`proven`), not an estimate nor an exact figure
+    bounded: bool = False
 
     def to_data(self) -> dict[str, Any]:
         """The valuation as JSON-ready data (the on-disk cache)."""
@@ -366,6 +374,52 @@ def exactly(task: Task, game_entry: GameEntry[Any, Any], analysis: Analysis[Any]
                      chances(played), len(state.legal_actions()), True, 0)
 
 
+#: a stretch position's solve and null-window tests (:func:`proven`) stop, all together, after
+#: this many times ``Analysis.stretch_seconds``: the two solves of a stretch position before them
+STRETCH_SOLVES = 2
+
+
+def proven(task: Task, game_entry: GameEntry[Any, Any], analysis: Analysis[Any], seconds: float) -> Valuation:
+    """A stretch position's move played solved exactly and its mark proven by the game's
+    null-window tests (``Strength.window``) of the position: is its value at least the move's
+    plus a threshold? The blunder's first, then the mistake's and the inaccuracy's: the first
+    that holds proves the mark, and its bound less the move's value a lower bound of the loss
+    (the move reaching it the better move); a test that fails bounds the loss from above, so
+    where none holds the move is proven good. A test far from the position's value settles much
+    sooner than the value itself (docs/analysis.md). Each solve or test within ``seconds`` (wall),
+    all of them within :data:`STRETCH_SOLVES` times that; raises
+    :class:`~plunder.core.errors.SearchLimitError` where one runs past."""
+    window = game_entry.strength.window
+    assert window is not None, "proven() is only asked of a game whose solver takes a window"
+    state = task.state
+    game = state.game
+    mover = state.current_player
+    deadline = time.perf_counter() + STRETCH_SOLVES * seconds
+
+    def limit() -> float:
+        rest = min(seconds, deadline - time.perf_counter())
+        if rest <= 0:
+            raise SearchLimitError("exact bound", "time")
+        return rest
+
+    value = _exact_margin(state.apply(game.parse_action(state, task.played)), mover, limit(), game_entry)
+    lower, upper, best = 0.0, math.inf, task.played
+    for threshold in sorted({analysis.blunder, analysis.mistake, analysis.inaccuracy}, reverse=True):
+        outcome = window(state, value + threshold, limit())
+        if outcome.holds:
+            assert outcome.best_action is not None
+            lower, best = float(outcome.bound) - value, game.action_to_text(state, outcome.best_action)
+            break
+        upper = min(upper, float(outcome.bound) - value)
+
+    def seats(m: float) -> list[float]:
+        return [m if seat == mover else -m for seat in range(2)]
+
+    played = [0.5 + 0.5 * (x > 0) - 0.5 * (x < 0) for x in seats(value)]
+    return Valuation(best, seats(value + lower), seats(value), None, played, len(state.legal_actions()), False, 0,
+                     0.0, lower, None, None, None if math.isinf(upper) else max(upper, lower), True)
+
+
 def exact_seconds(task: Task, game_entry: GameEntry[Any, Any], analysis: Analysis[Any]) -> float | None:
     """The time each solve of ``task``'s position may take: ``Analysis.exact_seconds`` within
     the solver's reach, ``Analysis.stretch_seconds`` on a position of its stretch, ``None``
@@ -381,12 +435,16 @@ def exact_seconds(task: Task, game_entry: GameEntry[Any, Any], analysis: Analysi
 
 def value_task(task: Task) -> Valuation:
     """A worker's job: ``task``'s position valued, exactly where the game's solver applies and
-    answers in time (:func:`exact_seconds`), else by paired playouts."""
+    answers in time (:func:`exact_seconds`); on a stretch position of a game whose solver takes a
+    window, its move's mark proven (:func:`proven`); else by paired playouts."""
     game_entry = entry(task.state.game.id)
     analysis = analysis_of(game_entry, task.state.game.id)
     seconds = exact_seconds(task, game_entry, analysis)
     if seconds is not None:
         try:
+            if game_entry.strength.window is not None and not (analysis.exact is not None and analysis.exact(task.state)):
+                # a stretch position: the move played solved, its mark proven by null-window tests
+                return proven(task, game_entry, analysis, seconds)
             return exactly(task, game_entry, analysis, seconds)
         except SearchLimitError:
             pass  # too big after all, or a chance move in the way: the playouts value it

@@ -74,7 +74,7 @@ def show(result: GameAnalysis, all_moves: bool) -> None:
         style = MARK_STYLES[m.mark]
         table.add_row(str(m.position), game.seat_name(m.seat), m.played, f"[{style}]{m.mark}[/]" if style else m.mark,
                       m.loss_words(), "-" if m.win_loss is None else f"{100 * m.win_loss:.0f}",
-                      "" if m.best == m.played else m.best, "solver" if m.exact else f"playouts, {m.candidates} moves")
+                      "" if m.best == m.played else m.best, "solver" if m.exact else "solver, a bound" if m.bounded else f"playouts, {m.candidates} moves")
     console.print(table)
     summary = Table(title="Per player", header_style="bold")
     for col in ("player", "agent", "decisions", f"average loss ({units})", "inaccuracies", "mistakes", "blunders",

@@ -142,6 +142,36 @@ class SolveHook(Protocol[S_contra]):
         ...
 
 
+class Bound(Protocol):
+    """What a null-window test of an exact solver reports (:class:`WindowHook`)."""
+
+    @property
+    def holds(self) -> bool:
+        """Whether the exact value for the player to move is at least the cut."""
+
+    @property
+    def bound(self) -> float:
+        """A bound of that value: a lower bound (at least the cut) where :attr:`holds`, else an
+        upper bound (below the cut)."""
+
+    @property
+    def best_action(self) -> Action | None:
+        """Where :attr:`holds`, an action whose value is at least :attr:`bound`; else ``None``."""
+
+
+class WindowHook(Protocol[S_contra]):
+    """``Strength.window``: whether the exact value of ``state`` for the player to move (as
+    :attr:`Strength.solve` gives it) is at least ``cut``, by one null-window search within
+    ``time_limit`` seconds (``None``: no limit); raises
+    :class:`~plunder.core.errors.SearchLimitError` at the limit. Far from the value such a test
+    is much cheaper than the value itself: the analysis proves a move's mark with it
+    (``docs/analysis.md``)."""
+
+    def __call__(self, state: S_contra, cut: float, time_limit: float | None = None) -> Bound:
+        """The test's outcome and the bound it proves."""
+        ...
+
+
 @dataclass(frozen=True)
 class CompiledRules(Generic[S]):
     """A game's rules and leaf values as numba-compiled functions over positions held in
@@ -216,6 +246,9 @@ class Strength(Generic[S, A]):
     compiled: Callable[[Game[Any], int, str], CompiledRules[S] | None] | None = None
     #: ``solve(state, time_limit, memory)``: the position solved exactly (``plunder solve``)
     solve: SolveHook[S] | None = None
+    #: ``window(state, cut, time_limit)``: the exact solver's null-window test, "is the value at
+    #: least ``cut``?" (only with :attr:`solve`, whose values it bounds)
+    window: WindowHook[S] | None = None
     #: ``warm()``: prepare once per process what the game's searches compile or load on first
     #: use, so that a player's first move does not wait for it (the web server's AI workers
     #: call it at start)
@@ -409,10 +442,13 @@ class Analysis(Generic[S]):
     exact_seconds: float = 20.0
     #: ``stretch(state)``: a position beyond :attr:`exact`'s reach where the solver is still
     #: tried, for :attr:`stretch_seconds` only (some such positions settle fast, most do not):
-    #: where both solves finish the values are exact, else the playouts value the position
-    #: (``None``: no such positions)
+    #: where both solves finish the values are exact; where the game's solver takes a window
+    #: (:attr:`Strength.window`), the move played is solved and its mark proven by null-window
+    #: tests instead (a bound of its loss); else the playouts value the position (``None``: no
+    #: such positions)
     stretch: Callable[[S], bool] | None = None
-    #: time allowed to each solve of a :attr:`stretch` position
+    #: time allowed to each solve (or null-window test) of a :attr:`stretch` position; a
+    #: position's solves and tests together stop at twice this
     stretch_seconds: float = 1.0
     #: how far a move's loss found by the playouts was seen to stray from its exact value, in
     #: :attr:`units` (measured against the solver where the game has one, ``docs/analysis.md``):

@@ -226,11 +226,16 @@ def _sentence_problems(sentence: Sentence) -> list[str]:
 
 
 def hook_problems(entry: GameEntry[Any, Any]) -> list[str]:
-    """Whether the study's and learning's hooks, where given, can be called."""
+    """Whether the study's, learning's and solver's hooks, where given, can be called, and a
+    null-window test (``Strength.window``) comes with the solver whose values it bounds."""
     hooks = {"study.observer": entry.study.observer, "study.plausibility": entry.study.plausibility,
-             "learning.observation": entry.learning.observation, "learning.batched": entry.learning.batched}
-    return [f"its {name} is a {type(hook).__name__}, not a function"
-            for name, hook in hooks.items() if hook is not None and not callable(hook)]
+             "learning.observation": entry.learning.observation, "learning.batched": entry.learning.batched,
+             "strength.solve": entry.strength.solve, "strength.window": entry.strength.window}
+    wrong = [f"its {name} is a {type(hook).__name__}, not a function"
+             for name, hook in hooks.items() if hook is not None and not callable(hook)]
+    if entry.strength.window is not None and entry.strength.solve is None:
+        wrong.append("its strength has a null-window test (window) but no exact solver (solve) whose values it bounds")
+    return wrong
 
 
 def _line(exc: BaseException) -> str:

@@ -107,7 +107,8 @@ class Coaching:
 
 def move_data(move: MoveAnalysis, words: tuple[str, str]) -> dict[str, Any]:
     """One judged move for the page: ``n`` is the position it led to (the move list's number);
-    ``loss_words`` the loss as the page says it (an estimate as "about ..."), and the standard
+    ``loss_words`` the loss as the page says it (an estimate as "about ...", a proven bound as
+    "at least ..."), and the standard
     errors of the loss and of each seat's curve value (the band; ``null`` where exact)."""
     def rounded(xs: list[float] | None, digits: int) -> list[float] | None:
         return None if xs is None else [round(x, digits) for x in xs]
@@ -118,7 +119,7 @@ def move_data(move: MoveAnalysis, words: tuple[str, str]) -> dict[str, Any]:
             "win_loss": None if move.win_loss is None else round(move.win_loss, 3), "mark": move.mark,
             "margins": rounded(move.margins, 2), "wins": rounded(move.wins, 3),
             "margin_errors": rounded(move.margin_errors, 3), "win_errors": rounded(move.win_errors, 4),
-            "exact": move.exact}
+            "exact": move.exact, "bounded": move.bounded}
 
 
 def narrated(made: Plan, i: int, text: str) -> str:

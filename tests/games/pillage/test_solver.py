@@ -22,6 +22,7 @@ from plunder.core.errors import SearchLimitError
 from plunder.games.pillage.actions import Choose, Deal, Line
 from plunder.games.pillage.solver import Solver, SolverAgent, solve, value_of
 from plunder.games.pillage.solver_table import SLOT_BYTES, ArrayTable, Packing
+from plunder.games.pillage.solver_valued_compiled import compiled_valued
 
 LEGEND = Legend(("food", "armor"), (3, 2))
 
@@ -436,3 +437,56 @@ def test_solver_agent_beats_or_ties_greedy_on_the_example(solver_seat: int) -> N
     margin = a - b if solver_seat == 0 else b - a
     assert margin >= seat_value
     assert margin >= 0
+
+
+def _tested(solver: Solver, state: PillageState, value: float) -> None:
+    """Every null-window test of ``state`` around its ``value`` answers as the value does: it
+    holds exactly where the value reaches the cut, its bound lies on the cut's side the value
+    does, and where it holds, its action's value reaches the bound."""
+    for cut in (value - 7, value - 1, value, value + 0.5, value + 1, value + 6):
+        found = solver.test(state, cut)
+        assert found.holds == (value >= cut), (cut, value, found)
+        if found.holds:
+            assert value >= found.bound >= cut and found.best_action is not None
+            assert child_value(state, state.apply(found.best_action)) >= found.bound
+        else:
+            assert value <= found.bound < cut and found.best_action is None
+
+
+def test_a_null_window_test_bounds_the_value_on_the_cut_s_side(tmp_path: Path) -> None:
+    """``Solver.test`` (the analysis' proofs of a mark, docs/analysis.md) on random valued
+    positions of small boards, choices pending among them, and on unit boards."""
+    rng = random.Random(23)
+    seen_choice = False
+    for i in range(30):
+        shape, most = SHAPES[i % len(SHAPES)]
+        board = generated(shape)
+        contents = [random_content(rng, 2) for _ in board.boxes]
+        game = PillageGame.load(board=board_spec(tmp_path, shape, contents, LEGEND, name=f"t{i}"))
+        state = random_position(rng, game, most + 1)
+        kept = Solver(game, state.contents)
+        while not state.is_terminal():  # along a best line, so that choices come up
+            result = solve(state)
+            seen_choice |= bool(state.pending)
+            _tested(kept, state, result.value)
+            assert result.best_action is not None
+            state = state.apply(result.best_action)
+    assert seen_choice
+    for board in ("square:2x2", "square:1x3"):
+        game = PillageGame.load(board=board)
+        state = random_position(rng, game, 9)
+        _tested(Solver(game, state.contents), state, oracle(state))
+
+
+@pytest.mark.skipif(compiled_valued() is None, reason="numba is not available or PLUNDER_PURE is set")
+def test_a_null_window_test_of_the_compiled_search_bounds_the_value() -> None:
+    """The same on positions the compiled valued search takes: 4x4 games of random contents at
+    22 lines left, one solver kept for each game as the analysis keeps it."""
+    for seed in (1, 2):
+        game = PillageGame.load(board="square:4x4", contents="random")
+        state = game.new_initial_state()
+        rng = random.Random(seed)
+        while state.is_chance_node() or len(state.open_lines) > 22 or state.pending:
+            state = state.apply(rng.choice(state.legal_actions()))
+        kept = Solver(game, state.contents, memory=64)
+        _tested(kept, state, solve(state).value)

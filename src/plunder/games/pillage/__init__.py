@@ -11,7 +11,8 @@ from .evaluator import make_evaluator
 from .figures import FIGURES
 from .guide import HOW_TO_PLAY
 from .howto import sections
-from .hard import HARD, PLAYOUT_BIAS, SCREEN_ROLLOUTS, STRETCH_SECONDS, endgame, solve_state, stretch
+from .hard import (HARD, PLAYOUT_BIAS, SCREEN_ROLLOUTS, STRETCH_SECONDS, endgame, solve_state, stretch,
+                   window_state)
 from .heuristics import GREEDY, describe
 from .narrate import breakdown, narrate
 from .observation import observation
@@ -39,6 +40,7 @@ ENTRY: GameEntry[PillageState, PillageAction] = GameEntry(
         evaluator=make_evaluator,
         compiled=compiled_rules,
         solve=solve_state,
+        window=window_state,
         warm=compiled.warm,
     ),
     client=Client(assets=ASSETS, editor=EDITOR),

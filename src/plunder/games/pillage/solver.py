@@ -65,6 +65,7 @@ A solve without a node budget runs the valued searches compiled
 
 from __future__ import annotations
 
+import math
 import random
 import time
 from dataclasses import dataclass
@@ -774,6 +775,23 @@ class Solver:
               progress: Callable[[str], None] | None = None, every: float = 10.0) -> SolveResult:
         """Exact value and a best action of ``state`` (see :func:`solve`); ``progress``, if
         given, is called every ``every`` seconds with a line saying how far the search is."""
+        return self._solve(state, time_limit, node_limit, progress, every, None)
+
+    def test(self, state: PillageState, cut: float, time_limit: float | None = None) -> TestResult:
+        """Whether the value of ``state`` for the player to act (as :meth:`solve` gives it) is
+        at least ``cut``, by one null-window search: far cheaper than the value where the value
+        is far from ``cut``, since a single line reaching ``cut`` (or a refutation of every
+        line) settles it. Raises :class:`SearchLimitError` past ``time_limit`` seconds; a
+        terminal state is tested on its final margin."""
+        cut = math.ceil(cut)  # values are whole: "at least 2.5" is "at least 3"
+        result = self._solve(state, time_limit, None, None, 10.0, cut)
+        holds = result.value >= cut
+        return TestResult(holds, result.value, result.best_action if holds else None, result.nodes, result.seconds)
+
+    def _solve(self, state: PillageState, time_limit: float | None, node_limit: int | None,
+               progress: Callable[[str], None] | None, every: float, cut: int | None) -> SolveResult:
+        """:meth:`solve` (``cut`` ``None``), or :meth:`test`'s search: the root searched in the
+        null window just below ``cut``, its fail-soft result a bound (see :class:`TestResult`)."""
         if state.contents != self.contents:
             raise ValueError("pillage solver: this Solver was built for other box contents")
         start = time.perf_counter()
@@ -821,7 +839,10 @@ class Solver:
             self._valued_search = lambda d, v, h, a, b: self._run_compiled(
                 valued.stats, partial(valued.search, d, v, h, a, b))
         try:
-            if self.unit is not None and not state.pending:
+            if cut is not None:
+                # a null window: the result is a lower bound where it reaches the cut, else an upper one
+                value, action = self._root(state, drawn, hd, cut - margin - 1, cut - margin)
+            elif self.unit is not None and not state.pending:
                 # The value first, by null-window tests; then a line reaching it.
                 value = self._unit_value(drawn)
                 self._bounds = None
@@ -909,6 +930,21 @@ class Solver:
                     break
         assert best_a is not None
         return best, best_a
+
+
+@dataclass(frozen=True)
+class TestResult:
+    """What :meth:`Solver.test` found: whether the value reaches the cut (``holds``), and
+    ``bound``, the search's fail-soft result -- a lower bound of the value (at least the cut)
+    where it holds, an upper bound (below the cut) where not; ``nodes`` and ``seconds`` as in
+    :class:`SolveResult`."""
+
+    holds: bool
+    bound: float
+    #: where it holds, a legal action whose value is at least ``bound`` (else ``None``)
+    best_action: PillageAction | None
+    nodes: int
+    seconds: float
 
 
 def solve(state: PillageState, time_limit: float | None = None, memory: float = DEFAULT_MEMORY,
