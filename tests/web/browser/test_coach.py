@@ -241,3 +241,68 @@ def test_a_tiny_hubs_game_is_marked_by_the_exact_solver(page: Page, live_server:
     note = page.locator(".coach-summary .coach-note").bounding_box()
     assert note is not None and note["x"] >= 0 and note["x"] + note["width"] <= PHONE["width"], note
     assert page.errors == []  # type: ignore[attr-defined]
+
+
+def test_a_proven_bound_is_worded_as_a_bound(browser: Browser, page: Page, live_server: LiveServer,
+                                             tmp_path: Path) -> None:
+    """A 4x4 opening move whose mark the solver proved (a null-window test: "loses at least 10")
+    is shown as a bound, in its badge and in the words beside the board, on a desktop and on a
+    phone by touch. The analysis is the server's shape, answered by the test (a proof needs a
+    solve of seconds, which a loaded machine may not give it)."""
+    record = plunder.play(plunder.load_game("pillage"), ["random", "random"], seed=5)
+    path = tmp_path / "game.json"
+    path.write_text(record.to_json())
+    decisions = [(i + 1, m.by, m.action) for i, m in enumerate(record.moves) if m.by is not None]
+    proven = {3: ("blunder", 10.0, None, "at least 10"), 5: ("mistake", 5.0, 8.0, "5 to 8")}
+    moves = []
+    for k, (n, by, action) in enumerate(decisions):
+        mark, loss, upper, words = proven.get(k, ("good", 0.0, None, "0"))
+        moves.append({"n": n, "seat": by, "played": action, "best": "x" if k in proven else action,
+                      "played_words": f"the line {action}", "best_words": "another line" if k in proven else "",
+                      "loss": loss, "loss_words": words, "error": 0.0, "win_loss": None, "mark": mark,
+                      "margins": [float(k % 5), -float(k % 5)], "wins": None, "margin_errors": None,
+                      "win_errors": None, "exact": False, "bounded": k in proven})
+    body = {"status": "done", "done": len(moves), "total": len(moves), "units": "doubloons",
+            "thresholds": {"inaccuracy": 2, "mistake": 5, "blunder": 10}, "seats": ["Anne", "Bob"],
+            "since": 0, "moves": moves,
+            "summary": [{"seat": s, "decisions": 1, "average_loss": 0, "worst": [],
+                         "marks": {"good": 0, "inaccuracy": 0, "mistake": 0, "blunder": 0, "unclear": 0}}
+                        for s in range(2)]}
+    blunder = decisions[3][0]
+
+    def opened(tab: Page) -> None:
+        tab.route("**/analyse", lambda route: route.fulfill(status=200, content_type="application/json",
+                                                            body=json.dumps(body)))
+        tab.goto(live_server.url + "/replay")
+        tab.set_input_files("input[name=file]", str(path))
+        tab.get_by_role("button", name="Show the replay").click()
+        tab.wait_for_selector("#replay")
+        tab.get_by_role("button", name="Analyse").click()
+        tab.wait_for_function("() => document.getElementById('replay').dataset.analysed === 'yes'")
+
+    opened(page)
+    titles = page.locator("#moves li[data-mark] .coach-mark").evaluate_all("els => els.map(e => e.title)")
+    assert titles == ["loses at least 10 doubloons", "loses 5 to 8 doubloons"], titles
+    page.locator(f'#moves li[data-n="{blunder}"] a').click()
+    shown(page, blunder)
+    text = page.locator("#coach-better").inner_text()
+    assert ", a blunder: it loses at least 10 doubloons" in text and "about" not in text, text
+    screenshot(page, "coach-bound-desktop", tmp_path)
+
+    phone = browser.new_context(viewport=PHONE, has_touch=True, is_mobile=True)
+    phone.set_default_timeout(15_000)
+    try:
+        tab = phone.new_page()
+        errors: list[str] = []
+        tab.on("pageerror", lambda exc: errors.append(str(exc)))
+        opened(tab)
+        tab.locator(f'#moves li[data-n="{blunder}"] a').tap()
+        shown(tab, blunder)
+        assert "it loses at least 10 doubloons" in tab.locator("#coach-better").inner_text()
+        screenshot(tab, "coach-bound-phone", tmp_path)
+        width = tab.evaluate("document.documentElement.scrollWidth")
+        assert width <= PHONE["width"], f"the page is {width}px wide on a {PHONE['width']}px screen"
+        assert errors == []
+    finally:
+        phone.close()
+    assert page.errors == []  # type: ignore[attr-defined]
