@@ -33,7 +33,7 @@ from plunder.analysis import Settings
 from plunder.analysis.engine import plan
 from plunder.core.errors import SearchLimitError
 from plunder.core.registry import entry
-from plunder.games.pillage.rules import PillageGame
+from plunder.games.pillage.rules import PillageGame, PillageState
 from plunder.games.pillage.solver import Solver
 
 from coach_truth import Truths, seeds
@@ -65,7 +65,9 @@ def main() -> None:
     args = parser.parse_args()
     low, high = (int(x) for x in args.lines.split("-"))
     known = json.loads(Path(args.truth_cache).read_text()) if args.truth_cache else {}
-    entry("pillage").strength.warm()
+    warm = entry("pillage").strength.warm
+    assert warm is not None
+    warm()
     game = PillageGame.load(board=args.board, contents="random")
     print(f"load average before: {' '.join(f'{x:.2f}' for x in os.getloadavg())}; {args.board}, seeds {args.seeds}, "
           f"{low}-{high} lines left; CPU s on fresh tables")
@@ -76,6 +78,7 @@ def main() -> None:
         made = plan(record, Settings(sims=32))
         for ply, task in zip(made.plies, made.tasks):
             state = task.state
+            assert isinstance(state, PillageState)
             left = len(state.open_lines)
             if not low <= left <= high:
                 continue
@@ -84,6 +87,7 @@ def main() -> None:
             truth = None if kept is None else kept[0]
             mover = state.current_player
             after = state.apply(game.parse_action(state, task.played))
+            assert isinstance(after, PillageState)
             solver = Solver(game, state.contents, 128)
             line = f"seed {seed} ply {ply} ({left} lines left), exact loss {truth}:"
             solved, spent = timed(lambda: solver.solve(after, time_limit=args.seconds).value)
