@@ -2,15 +2,17 @@
 
 Run: .venv/bin/python bench/stretch_proofs.py [--board square:4x4] [--seeds 1-4] [--lines 27-30]
                                               [--seconds 30] [--truth-cache truths.json] [--full]
+                                              [--kept] [--reverse]
 
 The games of ``bench/coach_truth.py`` (one per seed, ``easy`` against ``medium``, random valued
 contents); every decision with ``--lines`` lines left (the stretch's, ``plunder.games.pillage.hard``)
 is proven as the coach proves it (``plunder.analysis.value.proven``): the move played solved
 exactly (its value v for the mover), then the position tested at v + 10, v + 5 and v + 2 (the
 blunder's, the mistake's and the inaccuracy's thresholds, the worst first) until one holds. Each
-decision on fresh tables of 128 MB (the coach keeps its tables through a game, so it is rarely
-slower than this), each solve or test up to ``--seconds`` of wall time, every one timed in CPU
-seconds of this process. ``--full`` also solves the position itself on fresh tables, what the
+decision on fresh tables of 128 MB, or with ``--kept`` on one solver of the analysis' size kept
+through a game's decisions as the coach keeps it (``--reverse``: the game's decisions taken from
+the last to the first), each solve or test up to ``--seconds`` of wall time, every one timed in
+CPU seconds of this process. ``--full`` also solves the position itself on fresh tables, what the
 stretch did before the proofs. ``--truth-cache`` (the file ``bench/coach_truth.py`` writes)
 shows each decision's exact loss where it holds it, and flags a proof it contradicts.
 
@@ -33,6 +35,7 @@ from plunder.analysis import Settings
 from plunder.analysis.engine import plan
 from plunder.core.errors import SearchLimitError
 from plunder.core.registry import entry
+from plunder.games.pillage.hard import ANALYSIS_MEMORY
 from plunder.games.pillage.rules import PillageGame, PillageState
 from plunder.games.pillage.solver import Solver
 
@@ -62,6 +65,8 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=30.0, help="wall seconds a solve or test")
     parser.add_argument("--truth-cache", default="", help="bench/coach_truth.py's offline solves (read only)")
     parser.add_argument("--full", action="store_true", help="also solve the position on fresh tables")
+    parser.add_argument("--kept", action="store_true", help="one solver kept through a game, as the coach keeps it")
+    parser.add_argument("--reverse", action="store_true", help="a game's decisions from the last to the first")
     args = parser.parse_args()
     low, high = (int(x) for x in args.lines.split("-"))
     known = json.loads(Path(args.truth_cache).read_text()) if args.truth_cache else {}
@@ -76,19 +81,23 @@ def main() -> None:
     for seed in seeds(args.seeds):
         record = play(game, ["easy", "medium"], seed=seed)
         made = plan(record, Settings(sims=32))
-        for ply, task in zip(made.plies, made.tasks):
+        kept: Solver | None = None
+        chosen = [(ply, task) for ply, task in zip(made.plies, made.tasks)
+                  if isinstance(task.state, PillageState) and low <= len(task.state.open_lines) <= high]
+        for ply, task in reversed(chosen) if args.reverse else chosen:
             state = task.state
             assert isinstance(state, PillageState)
             left = len(state.open_lines)
-            if not low <= left <= high:
-                continue
             decisions += 1
-            kept = known.get(Truths.key(game, [m.action for m in record.moves[: ply + 1]]))
-            truth = None if kept is None else kept[0]
+            cached = known.get(Truths.key(game, [m.action for m in record.moves[: ply + 1]]))
+            truth = None if cached is None else cached[0]
             mover = state.current_player
             after = state.apply(game.parse_action(state, task.played))
             assert isinstance(after, PillageState)
-            solver = Solver(game, state.contents, 128)
+            if not args.kept:
+                solver = Solver(game, state.contents, 128)
+            else:
+                kept = solver = kept or Solver(game, state.contents, ANALYSIS_MEMORY)
             line = f"seed {seed} ply {ply} ({left} lines left), exact loss {truth}:"
             solved, spent = timed(lambda: solver.solve(after, time_limit=args.seconds).value)
             line += f" the move solved {spent:.2f} s"

@@ -231,10 +231,11 @@ ANALYSIS_STRETCH = 30
 #: seconds (wall) each solve or null-window test of a stretch position may take, and twice this
 #: all of a position's together (``plunder.analysis.value.proven``: the move played solved, then
 #: its mark proven by tests of the position). Chosen on tuning seeds' 4x4 openings, 27 to 30 lines
-#: left, each decision on fresh tables (``bench/stretch_proofs.py --seeds 5-12 --seconds 12``): the
-#: marks of 5, 10, 12 and 17 of 32 decisions proven within 1, 2, 3 and 4 s a solve or test (and
-#: twice that in all), the proofs' time 5.5 to 18.8 CPU s a game at 4 s (docs/analysis.md,
-#: "Checked against the truth")
+#: left (``bench/stretch_proofs.py --seeds 5-12 --kept --seconds S``, one solver kept through a
+#: game as the analysis keeps it): the marks of 14 of 32 decisions proven with S = 2, of 17 with
+#: S = 4; each decision on fresh tables (``--seconds 12``, no ``--kept``) 5, 10, 12 and 17 within
+#: 1, 2, 3 and 4 s a solve or test, and the proofs' time 5.5 to 18.8 CPU s a game at 4 s
+#: (docs/analysis.md, "Checked against the truth")
 STRETCH_SECONDS = 4.0
 
 
