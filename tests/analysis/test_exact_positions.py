@@ -54,13 +54,19 @@ POSITIONS = [
 ]
 
 
-@pytest.mark.parametrize("lines,value,losses", POSITIONS)
-def test_the_coach_marks_known_positions_by_their_exact_losses(lines: list[str], value: int,
-                                                               losses: dict[str, int]) -> None:
+def _example_after(lines: list[str]) -> tuple[PillageGame, PillageState]:
+    """The example board's game, and its position after ``lines``."""
     game = PillageGame.load(preset="example")
     state = game.new_initial_state()
     for line in lines:
         state = state.apply_text(line)
+    return game, state
+
+
+@pytest.mark.parametrize("lines,value,losses", POSITIONS)
+def test_the_coach_marks_known_positions_by_their_exact_losses(lines: list[str], value: int,
+                                                               losses: dict[str, int]) -> None:
+    game, state = _example_after(lines)
     assert solve(state).value == value
     assert sorted(losses) == sorted(game.action_to_text(state, a) for a in state.legal_actions())
     rules = entry("pillage").analysis
@@ -79,10 +85,7 @@ def test_the_screen_brings_the_exact_best_move_among_few_candidates(lines: list[
     """Where one move alone keeps the value and it comes late in the move list, candidates taken
     in the list's order miss it; Pillage's screen (its fast evaluator's rollouts over every
     move) ranks it among the first."""
-    game = PillageGame.load(preset="example")
-    state = game.new_initial_state()
-    for line in lines:
-        state = state.apply_text(line)
+    game, state = _example_after(lines)
     pillage = entry("pillage")
     rules = pillage.analysis
     assert rules is not None and rules.screen > 0
@@ -238,10 +241,7 @@ def test_a_stretch_position_s_mark_is_proven_by_null_window_tests(monkeypatch: p
     least ..." where only a lower bound is proven), the margins after the move exact, and the
     better move named one that keeps at least the value the bound says (the known positions
     above, stretched: no time limit, so no test is timed)."""
-    game = PillageGame.load(preset="example")
-    state = game.new_initial_state()
-    for line in lines:
-        state = state.apply_text(line)
+    game, state = _example_after(lines)
     pillage = entry("pillage")
     rules = pillage.analysis
     assert rules is not None and pillage.strength.window is not None
@@ -266,10 +266,7 @@ def test_a_stretch_position_s_mark_is_proven_by_null_window_tests(monkeypatch: p
 def test_a_proof_that_runs_past_its_time_leaves_the_position_to_the_playouts(monkeypatch: pytest.MonkeyPatch) -> None:
     """A null-window test past the stretch's time: the playouts value the position, as a solve
     past it does (the test stands in for a solver that never answers in time)."""
-    game = PillageGame.load(preset="example")
-    state = game.new_initial_state()
-    for line in POSITIONS[0][0]:
-        state = state.apply_text(line)
+    game, state = _example_after(POSITIONS[0][0])
     pillage = entry("pillage")
     rules = pillage.analysis
     assert rules is not None

@@ -129,16 +129,23 @@ def child_value(parent: PillageState, child: PillageState) -> float:
     return v if child.mover == parent.mover else -v
 
 
+def _random_valued(rng: random.Random, tmp_path: Path, i: int, prefix: str,
+                   beyond: int = 1) -> tuple[PillageGame, PillageState]:
+    """The ``i``-th small board of :data:`SHAPES` with random valued contents, at a random
+    position (``random_position``'s bound: the shape's most moves and ``beyond``)."""
+    shape, most = SHAPES[i % len(SHAPES)]
+    board = generated(shape)
+    contents = [random_content(rng, 2) for _ in board.boxes]
+    game = PillageGame.load(board=board_spec(tmp_path, shape, contents, LEGEND, name=f"{prefix}{i}"))
+    return game, random_position(rng, game, most + beyond)
+
+
 def test_best_action_achieves_the_value(tmp_path: Path) -> None:
     """Applying best_action and re-solving gives the same value, at lines and at choices."""
     rng = random.Random(7)
     seen_choice = False
     for i in range(60):
-        shape, most = SHAPES[i % len(SHAPES)]
-        board = generated(shape)
-        contents = [random_content(rng, 2) for _ in board.boxes]
-        game = PillageGame.load(board=board_spec(tmp_path, shape, contents, LEGEND, name=f"c{i}"))
-        state = random_position(rng, game, most + 1)
+        game, state = _random_valued(rng, tmp_path, i, "c")
         while not state.is_terminal():
             result = solve(state)
             assert result.best_action is not None
@@ -153,11 +160,7 @@ def test_every_action_is_no_better_than_the_value(tmp_path: Path) -> None:
     """The value is the maximum over the children (so no better action was missed)."""
     rng = random.Random(11)
     for i in range(40):
-        shape, most = SHAPES[i % len(SHAPES)]
-        board = generated(shape)
-        contents = [random_content(rng, 2) for _ in board.boxes]
-        game = PillageGame.load(board=board_spec(tmp_path, shape, contents, LEGEND, name=f"d{i}"))
-        state = random_position(rng, game, most + 2)
+        game, state = _random_valued(rng, tmp_path, i, "d", beyond=2)
         if state.is_terminal():
             continue
         values = [child_value(state, state.apply(a)) for a in state.legal_actions()]
@@ -459,11 +462,7 @@ def test_a_null_window_test_bounds_the_value_on_the_cut_s_side(tmp_path: Path) -
     rng = random.Random(23)
     seen_choice = False
     for i in range(30):
-        shape, most = SHAPES[i % len(SHAPES)]
-        board = generated(shape)
-        contents = [random_content(rng, 2) for _ in board.boxes]
-        game = PillageGame.load(board=board_spec(tmp_path, shape, contents, LEGEND, name=f"t{i}"))
-        state = random_position(rng, game, most + 1)
+        game, state = _random_valued(rng, tmp_path, i, "t")
         kept = Solver(game, state.contents)
         while not state.is_terminal():  # along a best line, so that choices come up
             result = solve(state)

@@ -190,6 +190,21 @@ def page(context: BrowserContext) -> Iterator[Page]:
     assert blocked == [], f"the page broke its Content-Security-Policy: {blocked[:3]}"
 
 
+@contextlib.contextmanager
+def phone_tab(browser: Browser) -> Iterator[tuple[Page, list[str]]]:
+    """A page in a new phone-sized context with touch (390x844), and the errors it logs; the
+    context is closed afterwards."""
+    phone = browser.new_context(viewport=PHONE, has_touch=True, is_mobile=True)
+    phone.set_default_timeout(15_000)
+    try:
+        tab = phone.new_page()
+        errors: list[str] = []
+        tab.on("pageerror", lambda exc: errors.append(str(exc)))
+        yield tab, errors
+    finally:
+        phone.close()
+
+
 def screenshot(page: Page, name: str, folder: Path) -> Path:
     """Save a full-page PNG of ``page`` as ``<name>.png`` in ``$PLUNDER_SCREENSHOTS`` if set
     (``PLUNDER_SCREENSHOTS=docs/web`` refreshes the docs' pictures), else in ``folder``."""

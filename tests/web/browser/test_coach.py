@@ -10,13 +10,14 @@ import math
 import re
 import urllib.request
 from pathlib import Path
+from typing import Mapping, Sequence
 
 import pytest
 from playwright.sync_api import Browser, Page
 
 import plunder
 
-from .conftest import PHONE, LiveServer, screenshot
+from .conftest import PHONE, LiveServer, phone_tab, screenshot
 from .test_play import first_drawn, play_out, start
 from .test_replay import shown
 
@@ -24,6 +25,29 @@ pytestmark = pytest.mark.browser
 
 #: milliseconds the test waits for the whole analysis (a few seconds of CPU on a loaded machine)
 ANALYSIS_MS = 120_000
+
+
+def _answered(moves: Sequence[Mapping[str, object]], units: str, thresholds: dict[str, int],
+              seats: list[str]) -> dict[str, object]:
+    """An analysis in the server's shape, for a test that answers the page's request itself."""
+    return {"status": "done", "done": len(moves), "total": len(moves), "units": units, "thresholds": thresholds,
+            "seats": seats, "since": 0, "moves": moves,
+            "summary": [{"seat": s, "decisions": 1, "average_loss": 0, "worst": [],
+                         "marks": {"good": 0, "inaccuracy": 0, "mistake": 0, "blunder": 0, "unclear": 0}}
+                        for s in range(len(seats))]}
+
+
+def _analysed_upload(tab: Page, live_server: LiveServer, path: Path, body: dict[str, object]) -> None:
+    """Upload the record at ``path`` on the replay page and press Analyse, the analysis answered
+    with ``body``; returns once the page shows it."""
+    tab.route("**/analyse", lambda route: route.fulfill(status=200, content_type="application/json",
+                                                        body=json.dumps(body)))
+    tab.goto(live_server.url + "/replay")
+    tab.set_input_files("input[name=file]", str(path))
+    tab.get_by_role("button", name="Show the replay").click()
+    tab.wait_for_selector("#replay")
+    tab.get_by_role("button", name="Analyse").click()
+    tab.wait_for_function("() => document.getElementById('replay').dataset.analysed === 'yes'")
 
 
 def test_a_finished_game_is_analysed_on_its_replay_page(page: Page, live_server: LiveServer, tmp_path: Path) -> None:
@@ -118,12 +142,7 @@ def test_a_reopened_analysed_game_shows_its_marks_on_a_phone(browser: Browser, p
     assert bad, "a game against easy with the first line drawn every turn had no marked move"
     bands = sum(not m["exact"] for m in judged)
 
-    phone = browser.new_context(viewport=PHONE, has_touch=True, is_mobile=True)
-    phone.set_default_timeout(15_000)
-    try:
-        tab = phone.new_page()
-        errors: list[str] = []
-        tab.on("pageerror", lambda exc: errors.append(str(exc)))
+    with phone_tab(browser) as (tab, errors):
         tab.goto(f"{live_server.url}/replay/game/{game_id}")
         tab.wait_for_function("() => document.getElementById('replay').dataset.analysed === 'yes'")
         marked = tab.locator("#moves li[data-mark]")
@@ -138,8 +157,6 @@ def test_a_reopened_analysed_game_shows_its_marks_on_a_phone(browser: Browser, p
         width = tab.evaluate("document.documentElement.scrollWidth")
         assert width <= PHONE["width"], f"the page is {width}px wide on a {PHONE['width']}px screen"
         assert errors == []
-    finally:
-        phone.close()
     screenshot(page, "coach-reopened-desktop", tmp_path)
     assert page.errors == []  # type: ignore[attr-defined]
 
@@ -179,20 +196,8 @@ def test_five_seats_stay_readable_one_strong_the_others_faint(page: Page, live_s
               "margins": [round(4 * math.sin(k / 40 + 1.3 * s), 2) for s in range(5)], "wins": None,
               "margin_errors": [0.8] * 5, "win_errors": None, "exact": False}
              for k, (n, by) in enumerate(decisions)]
-    body = {"status": "done", "done": len(moves), "total": len(moves), "units": "gold",
-            "thresholds": {"inaccuracy": 3, "mistake": 8, "blunder": 15}, "seats": [f"Seat {s}" for s in range(5)],
-            "since": 0, "moves": moves,
-            "summary": [{"seat": s, "decisions": 1, "average_loss": 0, "worst": [],
-                         "marks": {"good": 0, "inaccuracy": 0, "mistake": 0, "blunder": 0, "unclear": 0}}
-                        for s in range(5)]}
-    page.route("**/analyse", lambda route: route.fulfill(status=200, content_type="application/json",
-                                                         body=json.dumps(body)))
-    page.goto(live_server.url + "/replay")
-    page.set_input_files("input[name=file]", str(path))
-    page.get_by_role("button", name="Show the replay").click()
-    page.wait_for_selector("#replay")
-    page.get_by_role("button", name="Analyse").click()
-    page.wait_for_function("() => document.getElementById('replay').dataset.analysed === 'yes'")
+    body = _answered(moves, "gold", {"inaccuracy": 3, "mistake": 8, "blunder": 15}, [f"Seat {s}" for s in range(5)])
+    _analysed_upload(page, live_server, path, body)
     assert page.locator("#coach-curve polyline.seat-line").count() == 5
     assert page.locator("#coach-curve polyline.seat-line.faint").count() == 4
     assert page.locator("#coach-curve polyline.seat-line:not(.faint)").get_attribute("data-seat") == "0"
@@ -262,25 +267,9 @@ def test_a_proven_bound_is_worded_as_a_bound(browser: Browser, page: Page, live_
                       "loss": loss, "loss_words": words, "error": 0.0, "win_loss": None, "mark": mark,
                       "margins": [float(k % 5), -float(k % 5)], "wins": None, "margin_errors": None,
                       "win_errors": None, "exact": False, "bounded": k in proven})
-    body = {"status": "done", "done": len(moves), "total": len(moves), "units": "doubloons",
-            "thresholds": {"inaccuracy": 2, "mistake": 5, "blunder": 10}, "seats": ["Anne", "Bob"],
-            "since": 0, "moves": moves,
-            "summary": [{"seat": s, "decisions": 1, "average_loss": 0, "worst": [],
-                         "marks": {"good": 0, "inaccuracy": 0, "mistake": 0, "blunder": 0, "unclear": 0}}
-                        for s in range(2)]}
+    body = _answered(moves, "doubloons", {"inaccuracy": 2, "mistake": 5, "blunder": 10}, ["Anne", "Bob"])
     blunder = decisions[3][0]
-
-    def opened(tab: Page) -> None:
-        tab.route("**/analyse", lambda route: route.fulfill(status=200, content_type="application/json",
-                                                            body=json.dumps(body)))
-        tab.goto(live_server.url + "/replay")
-        tab.set_input_files("input[name=file]", str(path))
-        tab.get_by_role("button", name="Show the replay").click()
-        tab.wait_for_selector("#replay")
-        tab.get_by_role("button", name="Analyse").click()
-        tab.wait_for_function("() => document.getElementById('replay').dataset.analysed === 'yes'")
-
-    opened(page)
+    _analysed_upload(page, live_server, path, body)
     titles = page.locator("#moves li[data-mark] .coach-mark").evaluate_all("els => els.map(e => e.title)")
     assert titles == ["loses at least 10 doubloons", "loses 5 to 8 doubloons"], titles
     page.locator(f'#moves li[data-n="{blunder}"] a').click()
@@ -289,13 +278,8 @@ def test_a_proven_bound_is_worded_as_a_bound(browser: Browser, page: Page, live_
     assert ", a blunder: it loses at least 10 doubloons" in text and "about" not in text, text
     screenshot(page, "coach-bound-desktop", tmp_path)
 
-    phone = browser.new_context(viewport=PHONE, has_touch=True, is_mobile=True)
-    phone.set_default_timeout(15_000)
-    try:
-        tab = phone.new_page()
-        errors: list[str] = []
-        tab.on("pageerror", lambda exc: errors.append(str(exc)))
-        opened(tab)
+    with phone_tab(browser) as (tab, errors):
+        _analysed_upload(tab, live_server, path, body)
         tab.locator(f'#moves li[data-n="{blunder}"] a').tap()
         shown(tab, blunder)
         assert "it loses at least 10 doubloons" in tab.locator("#coach-better").inner_text()
@@ -303,6 +287,4 @@ def test_a_proven_bound_is_worded_as_a_bound(browser: Browser, page: Page, live_
         width = tab.evaluate("document.documentElement.scrollWidth")
         assert width <= PHONE["width"], f"the page is {width}px wide on a {PHONE['width']}px screen"
         assert errors == []
-    finally:
-        phone.close()
     assert page.errors == []  # type: ignore[attr-defined]
