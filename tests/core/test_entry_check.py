@@ -102,7 +102,8 @@ def test_a_null_window_test_comes_with_the_solver_it_bounds() -> None:
     alone = dataclasses.replace(pillage, strength=dataclasses.replace(pillage.strength, solve=None))
     assert entry_problems(alone) == [
         "its strength has a null-window test (window) but no exact solver (solve) whose values it bounds"]
-    uncallable = dataclasses.replace(pillage, strength=dataclasses.replace(pillage.strength, window=3))
+    not_a_test = dataclasses.replace(pillage.strength, window=3)  # type: ignore[arg-type]
+    uncallable = dataclasses.replace(pillage, strength=not_a_test)
     assert entry_problems(uncallable) == ["its strength.window is a int, not a function"]
 
 

@@ -15,7 +15,7 @@ from playwright.sync_api import Browser, Page
 from plunder.core.svg import SEAT
 
 from ..eight_seats import require_stones
-from .conftest import PHONE, LiveServer, screenshot
+from .conftest import LiveServer, phone_tab, screenshot
 from .test_play import MAX_CLICKS, click_action, legal, wait_turn
 
 pytestmark = pytest.mark.browser
@@ -112,12 +112,7 @@ def test_eight_seats_by_hotseat_on_a_desktop(page: Page, live_server: LiveServer
 
 def test_eight_seats_by_hotseat_by_touch_on_a_phone(browser: Browser, live_server: LiveServer, tmp_path: Path) -> None:
     require_stones()
-    context = browser.new_context(viewport=PHONE, has_touch=True, is_mobile=True)
-    context.set_default_timeout(15_000)
-    try:
-        page = context.new_page()
-        errors: list[str] = []
-        page.on("pageerror", lambda exc: errors.append(str(exc)))
+    with phone_tab(browser) as (page, errors):
         page.errors = errors  # type: ignore[attr-defined]
         set_up_eight(page, live_server, 10, "stones8-phone", tmp_path)
         fits(page)
@@ -133,5 +128,3 @@ def test_eight_seats_by_hotseat_by_touch_on_a_phone(browser: Browser, live_serve
         movers = play_to_the_end(page, tap)
         assert len(movers) == 10 and len(set(movers)) == 8
         result(page, "stones8-phone", tmp_path)
-    finally:
-        context.close()
