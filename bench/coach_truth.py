@@ -243,7 +243,8 @@ def main() -> None:
         for name in bench.stages(game):
             r = rows[name]
             d = max(r["decisions"], 1)
-            print(f"{board:<11} {name:<8} {r['decisions']:>4} {r['known']:>5} {r['exact']:>5} {r['proven']:>6} {r['blunders']:>5} "
+            print(f"{board:<11} {name:<8} {r['decisions']:>4} {r['known']:>5} {r['exact']:>5} {r['proven']:>6} "
+                  f"{r['blunders']:>5} "
                   f"{r['caught']:>6} {r['bad good']:>8} {r['wrong']:>5} {r['unclear'] / d:>7.0%} "
                   f"{r['errors']:>5} {r['flagged']:>7}")
         print(f"{board:<11} coach CPU s per game: {', '.join(f'{c:.1f}' for c in cpu)} "

@@ -42,8 +42,6 @@ from plunder.games.pillage.solver import Solver
 from coach_truth import Truths, seeds
 
 T = TypeVar("T")
-#: the thresholds tested, the worst first (Pillage's blunder, mistake and inaccuracy)
-THRESHOLDS = (10, 5, 2)
 LIMITS = (1.0, 2.0, 4.0)
 
 
@@ -70,8 +68,11 @@ def main() -> None:
     args = parser.parse_args()
     low, high = (int(x) for x in args.lines.split("-"))
     known = json.loads(Path(args.truth_cache).read_text()) if args.truth_cache else {}
-    warm = entry("pillage").strength.warm
-    assert warm is not None
+    pillage = entry("pillage")
+    warm, analysis = pillage.strength.warm, pillage.analysis
+    assert warm is not None and analysis is not None
+    # the thresholds tested, the worst first, as the coach tests them
+    thresholds = sorted({analysis.blunder, analysis.mistake, analysis.inaccuracy}, reverse=True)
     warm()
     game = PillageGame.load(board=args.board, contents="random")
     print(f"load average before: {' '.join(f'{x:.2f}' for x in os.getloadavg())}; {args.board}, seeds {args.seeds}, "
@@ -107,7 +108,7 @@ def main() -> None:
             value = solved if after.current_player == mover else -solved
             steps = [spent]
             proven = False
-            for threshold in THRESHOLDS:
+            for threshold in thresholds:
                 outcome, spent = timed(lambda: solver.test(state, value + threshold, args.seconds))
                 if outcome is None:
                     line += f"; at least {threshold} more? past the limit ({spent:.2f} s)"
@@ -121,7 +122,7 @@ def main() -> None:
                     break
             else:
                 proven = True  # every test failed: the loss is under the least threshold
-                if truth is not None and truth >= THRESHOLDS[-1]:
+                if truth is not None and truth >= thresholds[-1]:
                     line += " CONTRADICTS THE EXACT LOSS"
             if proven:
                 steps_of.append(steps)

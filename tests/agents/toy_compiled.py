@@ -78,8 +78,8 @@ def returns(state: Any, tables: Any, out: Any) -> None:
 
 def value(state: Any, tables: Any, tree: Any, leaf: Any, out: Any) -> None:
     """One random rollout: chance by ``sample_chance`` (u against the running sum), a seat's
-    step by ``rng.choice`` (the tree's stream: the search's ``random.Random``). Works in the scratch rows of ``tables`` (the compiled tree's
-    functions allocate nothing)."""
+    step by ``rng.choice`` (the tree's stream: the search's ``random.Random``). Works in the
+    scratch rows of ``tables`` (the compiled tree's functions allocate nothing)."""
     work = tables[1]
     nxt = tables[2]
     for i in range(state.shape[0]):

@@ -363,15 +363,18 @@ def exactly(task: Task, game_entry: GameEntry[Any, Any], analysis: Analysis[Any]
         raise SearchLimitError("exact value", "no best move")
     played = _exact_margin(state.apply(game.parse_action(state, task.played)), mover, limit, game_entry)
     best = float(solution.value)
+    return Valuation(game.action_to_text(state, solution.best_action), _seats(best, mover), _seats(played, mover),
+                     _sure_chances(best, mover), _sure_chances(played, mover), len(state.legal_actions()), True, 0)
 
-    def seats(m: float) -> list[float]:
-        return [m if seat == mover else -m for seat in range(2)]
 
-    def chances(m: float) -> list[float]:
-        return [0.5 + 0.5 * (x > 0) - 0.5 * (x < 0) for x in seats(m)]
+def _seats(margin: float, mover: int) -> list[float]:
+    """Two seats' margins, zero-sum, from the mover's."""
+    return [margin if seat == mover else -margin for seat in range(2)]
 
-    return Valuation(game.action_to_text(state, solution.best_action), seats(best), seats(played), chances(best),
-                     chances(played), len(state.legal_actions()), True, 0)
+
+def _sure_chances(margin: float, mover: int) -> list[float]:
+    """Two seats' win shares where the mover's exact final margin is ``margin``: 1, 1/2 or 0."""
+    return [0.5 + 0.5 * (x > 0) - 0.5 * (x < 0) for x in _seats(margin, mover)]
 
 
 #: a stretch position's solve and null-window tests (:func:`proven`) stop, all together, after
@@ -411,26 +414,30 @@ def proven(task: Task, game_entry: GameEntry[Any, Any], analysis: Analysis[Any],
             lower, best = float(outcome.bound) - value, game.action_to_text(state, outcome.best_action)
             break
         upper = min(upper, float(outcome.bound) - value)
+    return Valuation(best, _seats(value + lower, mover), _seats(value, mover), None, _sure_chances(value, mover),
+                     len(state.legal_actions()), False, 0, 0.0, lower, None, None,
+                     None if math.isinf(upper) else max(upper, lower), True)
 
-    def seats(m: float) -> list[float]:
-        return [m if seat == mover else -m for seat in range(2)]
 
-    played = [0.5 + 0.5 * (x > 0) - 0.5 * (x < 0) for x in seats(value)]
-    return Valuation(best, seats(value + lower), seats(value), None, played, len(state.legal_actions()), False, 0,
-                     0.0, lower, None, None, None if math.isinf(upper) else max(upper, lower), True)
+def _reach(task: Task, game_entry: GameEntry[Any, Any], analysis: Analysis[Any]) -> tuple[bool, float] | None:
+    """Whether ``task``'s position is on the solver's stretch (``Analysis.stretch``, rather than
+    within its reach, ``Analysis.exact``) and the time each solve may take there; ``None`` where
+    the solver is not tried (not asked, no solver, not two seats, or beyond both)."""
+    if not task.exact or game_entry.strength.solve is None or task.state.game.num_players != 2:
+        return None
+    if analysis.exact is not None and analysis.exact(task.state):
+        return False, analysis.exact_seconds
+    if analysis.stretch is not None and analysis.stretch(task.state):
+        return True, analysis.stretch_seconds
+    return None
 
 
 def exact_seconds(task: Task, game_entry: GameEntry[Any, Any], analysis: Analysis[Any]) -> float | None:
     """The time each solve of ``task``'s position may take: ``Analysis.exact_seconds`` within
     the solver's reach, ``Analysis.stretch_seconds`` on a position of its stretch, ``None``
-    where the solver is not tried (not asked, no solver, not two seats, or beyond both)."""
-    if not task.exact or game_entry.strength.solve is None or task.state.game.num_players != 2:
-        return None
-    if analysis.exact is not None and analysis.exact(task.state):
-        return analysis.exact_seconds
-    if analysis.stretch is not None and analysis.stretch(task.state):
-        return analysis.stretch_seconds
-    return None
+    where the solver is not tried (:func:`_reach`)."""
+    reach = _reach(task, game_entry, analysis)
+    return None if reach is None else reach[1]
 
 
 def value_task(task: Task) -> Valuation:
@@ -439,11 +446,12 @@ def value_task(task: Task) -> Valuation:
     window, its move's mark proven (:func:`proven`); else by paired playouts."""
     game_entry = entry(task.state.game.id)
     analysis = analysis_of(game_entry, task.state.game.id)
-    seconds = exact_seconds(task, game_entry, analysis)
-    if seconds is not None:
+    reach = _reach(task, game_entry, analysis)
+    if reach is not None:
+        stretch, seconds = reach
         try:
-            if game_entry.strength.window is not None and not (analysis.exact is not None and analysis.exact(task.state)):
-                # a stretch position: the move played solved, its mark proven by null-window tests
+            if stretch and game_entry.strength.window is not None:
+                # the move played solved, its mark proven by null-window tests
                 return proven(task, game_entry, analysis, seconds)
             return exactly(task, game_entry, analysis, seconds)
         except SearchLimitError:

@@ -11,7 +11,7 @@ from rich.table import Table
 
 from ..analysis import GameAnalysis, Settings, analyse
 from ..analysis.curve import curve_png
-from ..analysis.engine import MAX_DEPTH, MAX_SIMS
+from ..analysis.engine import MAX_DEPTH, MAX_SIMS, MoveAnalysis
 from ..core import options
 from ..core.record import read_record
 from .common import SEED, WORKERS
@@ -58,6 +58,13 @@ def analyse_cmd(path: str, workers: int, sims: int | None, depth: int | None, se
         click.echo(f"value curve written to {png_path}")
 
 
+def how(move: MoveAnalysis) -> str:
+    """What valued ``move``: the solver's exact figure, a bound it proved, or the playouts."""
+    if move.exact:
+        return "solver"
+    return "solver, a bound" if move.bounded else f"playouts, {move.candidates} moves"
+
+
 def show(result: GameAnalysis, all_moves: bool) -> None:
     """Print the judged moves and the summary per player."""
     console = Console()
@@ -74,7 +81,7 @@ def show(result: GameAnalysis, all_moves: bool) -> None:
         style = MARK_STYLES[m.mark]
         table.add_row(str(m.position), game.seat_name(m.seat), m.played, f"[{style}]{m.mark}[/]" if style else m.mark,
                       m.loss_words(), "-" if m.win_loss is None else f"{100 * m.win_loss:.0f}",
-                      "" if m.best == m.played else m.best, "solver" if m.exact else "solver, a bound" if m.bounded else f"playouts, {m.candidates} moves")
+                      "" if m.best == m.played else m.best, how(m))
     console.print(table)
     summary = Table(title="Per player", header_style="bold")
     for col in ("player", "agent", "decisions", f"average loss ({units})", "inaccuracies", "mistakes", "blunders",

@@ -54,13 +54,13 @@ def _lendable() -> bool:
     if _lends is None:
         probe = random.Random(20261202)
         probe.random()
-        ok = True
+        # the object must be large enough before its memory is read at all
+        _lends = random.Random.__basicsize__ >= _MT_OFFSET + 4 * MT_WORDS
         for _ in range(2):
             state = probe.getstate()[1]
-            seen = _in_place(probe)
-            ok = ok and seen[0] == state[-1] and seen[1:].tolist() == list(state[:-1])
+            seen = _in_place(probe) if _lends else None
+            _lends = bool(seen is not None and seen[0] == state[-1] and seen[1:].tolist() == list(state[:-1]))
             probe.getrandbits(32 * 700)  # past a regeneration of the words
-        _lends = ok and type(probe).__basicsize__ >= _MT_OFFSET + 4 * MT_WORDS
     return _lends
 
 
@@ -72,7 +72,7 @@ def mt_state(rng: random.Random) -> np.ndarray:
     if type(rng) is random.Random and _lendable():
         # a search pays this once a move: a copy out and back costs some 19 us, the view 0.4
         return _in_place(rng)
-    version, words, gauss = rng.getstate()
+    words = rng.getstate()[1]
     # packed by ``struct`` into a writable buffer: numpy converts a tuple of Python ints item by
     # item, at several times the cost
     return np.frombuffer(bytearray(_MT_PACK.pack(words[-1], *words[:-1])), dtype=np.uint32)

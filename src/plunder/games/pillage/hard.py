@@ -22,7 +22,7 @@ from ...core.game import Game
 from ...core.params import Param, parse_choice, parse_int, parse_or, parse_real
 from .actions import PillageAction
 from .rules import PillageGame, PillageState
-from .solver import DEFAULT_MEMORY, SolveResult, Solver, TestResult, solve
+from .solver import DEFAULT_MEMORY, SolveResult, Solver, WindowResult, solve
 from .solver_unit import unit_worth
 from .solver_valued_compiled import compiled_valued
 
@@ -173,19 +173,23 @@ def solve_state(state: PillageState, time_limit: float | None = None, memory: fl
     if memory is not None:
         return solve(state, time_limit, memory)
     with _kept_lock:
-        if not _kept or _kept[0].game.params != state.game.params or _kept[0].contents != state.contents:
-            _kept[:] = [Solver(state.game, state.contents, ANALYSIS_MEMORY)]
-        return _kept[0].solve(state, time_limit)
+        return _kept_for(state).solve(state, time_limit)
 
 
-def window_state(state: PillageState, cut: float, time_limit: float | None = None) -> TestResult:
+def window_state(state: PillageState, cut: float, time_limit: float | None = None) -> WindowResult:
     """``ENTRY.strength.window``: the solver's null-window test "is the value of ``state`` for the
     player to act at least ``cut``?" within ``time_limit`` seconds, on the solver the analysis
     keeps (:func:`solve_state`'s, whose tables the test reads and fills)."""
     with _kept_lock:
-        if not _kept or _kept[0].game.params != state.game.params or _kept[0].contents != state.contents:
-            _kept[:] = [Solver(state.game, state.contents, ANALYSIS_MEMORY)]
-        return _kept[0].test(state, cut, time_limit)
+        return _kept_for(state).test(state, cut, time_limit)
+
+
+def _kept_for(state: PillageState) -> Solver:
+    """The kept solver, made anew for another game or other contents (the caller holds
+    :data:`_kept_lock`)."""
+    if not _kept or _kept[0].game.params != state.game.params or _kept[0].contents != state.contents:
+        _kept[:] = [Solver(state.game, state.contents, ANALYSIS_MEMORY)]
+    return _kept[0]
 
 
 #: the analysis engine solves a position exactly once at most this many lines are undrawn

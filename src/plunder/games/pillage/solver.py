@@ -777,7 +777,7 @@ class Solver:
         given, is called every ``every`` seconds with a line saying how far the search is."""
         return self._solve(state, time_limit, node_limit, progress, every, None)
 
-    def test(self, state: PillageState, cut: float, time_limit: float | None = None) -> TestResult:
+    def test(self, state: PillageState, cut: float, time_limit: float | None = None) -> WindowResult:
         """Whether the value of ``state`` for the player to act (as :meth:`solve` gives it) is
         at least ``cut``, by one null-window search: far cheaper than the value where the value
         is far from ``cut``, since a single line reaching ``cut`` (or a refutation of every
@@ -786,12 +786,12 @@ class Solver:
         cut = math.ceil(cut)  # values are whole: "at least 2.5" is "at least 3"
         result = self._solve(state, time_limit, None, None, 10.0, cut)
         holds = result.value >= cut
-        return TestResult(holds, result.value, result.best_action if holds else None, result.nodes, result.seconds)
+        return WindowResult(holds, result.value, result.best_action if holds else None, result.nodes, result.seconds)
 
     def _solve(self, state: PillageState, time_limit: float | None, node_limit: int | None,
                progress: Callable[[str], None] | None, every: float, cut: int | None) -> SolveResult:
         """:meth:`solve` (``cut`` ``None``), or :meth:`test`'s search: the root searched in the
-        null window just below ``cut``, its fail-soft result a bound (see :class:`TestResult`)."""
+        null window just below ``cut``, its fail-soft result a bound (see :class:`WindowResult`)."""
         if state.contents != self.contents:
             raise ValueError("pillage solver: this Solver was built for other box contents")
         start = time.perf_counter()
@@ -933,7 +933,7 @@ class Solver:
 
 
 @dataclass(frozen=True)
-class TestResult:
+class WindowResult:
     """What :meth:`Solver.test` found: whether the value reaches the cut (``holds``), and
     ``bound``, the search's fail-soft result -- a lower bound of the value (at least the cut)
     where it holds, an upper bound (below the cut) where not; ``nodes`` and ``seconds`` as in

@@ -73,8 +73,14 @@ def legal(state: Any, tables: Any, out: Any) -> int:
                 out[n] = e_count + m * w + k
                 n += 1
         return n
+    return _undrawn(state, e_count, out)
+
+
+def _undrawn(state: Any, e_count: int, out: Any) -> int:
+    """The undrawn lines into ``out``, in line order; returns how many."""
     # each line written, the count moved on past the undrawn ones (flags are 0 or 1): no
     # branch on the flags, which mispredicts once an undrawn line
+    n = 0
     for e in range(e_count):
         out[n] = e
         n += 1 - state[e]
@@ -294,10 +300,7 @@ def value(state: Any, tables: Any, tree: Any, leaf: Any, out: Any) -> None:
         for r in range(rollouts):
             row = orders[r]
             drawn_keys = keys[r]
-            n = 0
-            for e in range(e_count):  # the undrawn lines, without a branch (as in legal)
-                lines[n] = e
-                n += 1 - work[e]
+            n = _undrawn(work, e_count, lines)
             for a in range(n):
                 i = r * e_count + lines[a]
                 drawn_keys[a] = pcg_ahead(leaf, i - cursor + 1)
@@ -355,7 +358,7 @@ def value(state: Any, tables: Any, tree: Any, leaf: Any, out: Any) -> None:
     out[1] = -mean
 
 
-_NAMES = ("player", "legal", "chances", "_closed", "_apply_op", "step", "_scores", "returns", "_stake",
+_NAMES = ("player", "_undrawn", "legal", "chances", "_closed", "_apply_op", "step", "_scores", "returns", "_stake",
           "_playout_scores", "value")
 _built = False
 
