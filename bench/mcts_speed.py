@@ -1,6 +1,6 @@
 """MCTS speed: Pillage searches next to OpenSpiel's C++ MCTSBot, over positions from real games.
 
-Run: .venv/bin/python bench/mcts_speed.py [--sims 1000] [--positions 10] [--runs 5] [--quick]
+Run: .venv/bin/python bench/mcts_speed.py [--sims 1000] [--positions 10] [--runs 5] [--seed 7000] [--quick]
 
 Like for like: from each position (sampled from real games of ``greedy`` against
 ``random``, every ply equally likely, positions with one legal line left out) each side
@@ -42,6 +42,8 @@ def main() -> None:
     parser.add_argument("--positions", type=int, default=10, help="positions from real games per phase")
     parser.add_argument("--runs", type=int, default=5)
     parser.add_argument("--boards", default="3,5", help="unit square sides")
+    parser.add_argument("--seed", type=int, default=7000,
+                        help="the games the positions come from: seed times the board's side (7000 by default)")
     parser.add_argument("--quick", action="store_true", help="4 positions a phase, 3 runs")
     args = parser.parse_args()
     if args.quick:
@@ -67,7 +69,7 @@ def main() -> None:
         opening = game.new_initial_state()
         compiled.choose(opening, random.Random(0))
         default.choose(opening, random.Random(0))
-        for phase, pairs in phases(game, args.positions, seed=7000 * side).items():
+        for phase, pairs in phases(game, args.positions, seed=args.seed * side).items():
             mine = [s for s, _ in pairs]
             other = [openspiel_state(spiel, game, lines) for _, lines in pairs]
             ms: dict[str, list[float]] = {"compiled": [], "pure": [], "openspiel": []}

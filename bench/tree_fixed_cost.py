@@ -1,6 +1,6 @@
 """The compiled MCTS tree's fixed cost a search beside its whole cost, per phase of Pillage games.
 
-Run: .venv/bin/python bench/tree_fixed_cost.py [--sims 1000] [--positions 6] [--runs 10] [--boards 3,5]
+Run: .venv/bin/python bench/tree_fixed_cost.py [--sims 1000] [--positions 6] [--runs 10] [--boards 3,5] [--seed 7000]
 
 From the positions ``bench/mcts_speed.py`` times (``pillage_positions.phases``, the same seeds),
 the compiled tree of ``bench/mcts_speed.py`` (one uniformly random rollout a leaf, c = 2, no
@@ -32,6 +32,8 @@ def main() -> None:
     parser.add_argument("--positions", type=int, default=6, help="positions from real games per phase")
     parser.add_argument("--runs", type=int, default=10)
     parser.add_argument("--boards", default="3,5", help="unit square sides")
+    parser.add_argument("--seed", type=int, default=7000,
+                        help="the games the positions come from: seed times the board's side (7000 by default)")
     args = parser.parse_args()
     print(f"load average before: {load()}; CPU ms a search, least of {args.runs} runs")
     print(f"{'board':6} {'phase':7} {'1 simulation':>13} {args.sims:>7} sims {'share':>6}")
@@ -44,7 +46,7 @@ def main() -> None:
                                   compiled=rules) for sims in (1, args.sims)}
         for agent in agents.values():  # load the compiled code before anything is timed
             agent.choose(game.new_initial_state(), random.Random(0))
-        for phase, pairs in phases(game, args.positions, seed=7000 * side).items():
+        for phase, pairs in phases(game, args.positions, seed=args.seed * side).items():
             least = {}
             for sims, agent in agents.items():
                 best = float("inf")
