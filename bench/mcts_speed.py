@@ -12,7 +12,10 @@ OpenSpiel: ``MCTSBot`` with ``RandomRolloutEvaluator(1)``. Each run times the th
 position in this process, rotating which goes first, in CPU time of the process. Ratio =
 OpenSpiel's time / ours (above 1: ours is faster), printed per phase as the median of the runs
 with their spread (min-max), for the compiled tree and for the pure search. ``late/early`` is
-the compiled tree's least time per search late over its least early (per board). The last
+the compiled tree's least time per search late over its least early (per board), printed
+beside the mean lines left late over early: a search whose cost follows the lines its playouts
+draw costs about that much late. The ``random.Random`` a search takes is made before its
+clock starts, as OpenSpiel's bot (with its seeded generator) is made before its own. The last
 column is our default ``mcts`` (greedy playouts, margin blend, c = 1) at the same simulation
 count, timed in the first run. The compiled code is loaded (or compiled) by a search of the
 opening before anything is timed. The load average is printed before and after.
@@ -65,12 +68,14 @@ def main() -> None:
         pure = MCTSAgent(game, sims=args.sims, c=2.0, evaluator=make_evaluator(game, 1, "random"), reuse=False)
         default = make_agent(f"mcts:sims={args.sims},reuse=false", game)
         least: dict[str, float] = {}
+        lines: dict[str, float] = {}
         # load the compiled code (numba's cache) before anything is timed
         opening = game.new_initial_state()
         compiled.choose(opening, random.Random(0))
         default.choose(opening, random.Random(0))
         for phase, pairs in phases(game, args.positions, seed=args.seed * side).items():
             mine = [s for s, _ in pairs]
+            lines[phase] = statistics.mean(len(s.open_lines) for s in mine)
             other = [openspiel_state(spiel, game, lines) for _, lines in pairs]
             ms: dict[str, list[float]] = {"compiled": [], "pure": [], "openspiel": []}
             default_ms = 0.0
@@ -83,15 +88,18 @@ def main() -> None:
                     sides = list(ms)
                     turn = (run + i) % 3
                     for which in sides[turn:] + sides[:turn]:
+                        # made before the clock starts, as OpenSpiel's bot with its seeded generator is
+                        rng = random.Random(seed)
                         start = time.process_time()
                         if which == "openspiel":
                             bot.step(t)
                         else:
-                            (compiled if which == "compiled" else pure).choose(s, random.Random(seed))
+                            (compiled if which == "compiled" else pure).choose(s, rng)
                         spent[which] += time.process_time() - start
                     if run == 0:
+                        rng = random.Random(i)
                         start = time.process_time()
-                        default.choose(s, random.Random(i))
+                        default.choose(s, rng)
                         default_ms += time.process_time() - start
                 for which, total in spent.items():
                     ms[which].append(total / len(mine) * 1000)
@@ -104,7 +112,9 @@ def main() -> None:
                   f"{min(to_compiled):5.2f}-{max(to_compiled):<5.2f} {statistics.median(to_pure):8.2f} "
                   f"{min(to_pure):5.2f}-{max(to_pure):<5.2f} {default_ms / len(mine) * 1000:8.1f}", flush=True)
         if "early" in least and "late" in least:
-            print(f"{side}x{side} compiled late/early (least ms per search): {least['late'] / least['early']:.2f}")
+            print(f"{side}x{side} compiled late/early (least ms per search): {least['late'] / least['early']:.2f}; "
+                  f"lines left late/early (means of the positions): {lines['late']:.1f}/{lines['early']:.1f} = "
+                  f"{lines['late'] / lines['early']:.2f}")
     print(f"load average after: {load()}")
 
 

@@ -20,6 +20,8 @@ search can still use.
 The search function calls the game's functions by global names bound when it is compiled,
 so each game gets its own copy, named after the game and a digest of the game's compiled
 sources, which keys numba's on-disk cache: a new process loads it rather than compiling.
+A game's functions compiled with :data:`~plunder.core.compiled_random.INLINED` are taken into
+that copy whole, so that no call a simulation hands the game's tables over.
 """
 
 from __future__ import annotations
@@ -175,7 +177,7 @@ def _compact(states: Any, nodes: Any, total: Any, pool: Any, returns: Any, root:
 
 def _search(states: Any, nodes: Any, total: Any, pool: Any, returns: Any, meta: Any, tables: Any, sims: int,
             c: float, uct: Any, tree: Any, leaf: Any, reserve: int, root_codes: Any, codes: Any, probs: Any,
-            cumulative: Any, value: Any, parents: Any, indices: Any, path: Any) -> int:
+            cumulative: Any, value: Any, movers: Any, slots: Any, path: Any) -> int:
     """Run up to ``sims`` simulations from node ``meta[2]``; returns how many ran (fewer when the
     arrays could not hold another: the caller grows them and calls again). The root's legal
     codes go to ``root_codes`` and their count to ``meta[3]``; a root whose seat is not known
@@ -240,8 +242,8 @@ def _search(states: Any, nodes: Any, total: Any, pool: Any, returns: Any, meta: 
                     nodes[child, _START] = -1
                     total[child, :] = 0.0
                     pool[start + lo, _CHILD] = child
-                parents[depth] = node
-                indices[depth] = -1
+                movers[depth] = CHANCE
+                slots[depth] = -1
                 path[depth] = child
                 depth += 1
                 node = child
@@ -269,8 +271,8 @@ def _search(states: Any, nodes: Any, total: Any, pool: Any, returns: Any, meta: 
                 pool[start + i, _CHILD_ACTION] = action
                 returns[start + i, 0] = -1.0
                 _visited(returns, start + i, 1, uct)
-                parents[depth] = node
-                indices[depth] = i
+                movers[depth] = player
+                slots[depth] = start + i
                 path[depth] = child
                 depth += 1
                 node = child
@@ -280,8 +282,8 @@ def _search(states: Any, nodes: Any, total: Any, pool: Any, returns: Any, meta: 
             returns[start + i, 0] -= 1
             _visited(returns, start + i, pool[start + i, _CHILD_VISITS], uct)
             child = pool[start + i, _CHILD]
-            parents[depth] = node
-            indices[depth] = i
+            movers[depth] = player
+            slots[depth] = start + i
             path[depth] = child
             depth += 1
             node = child
@@ -297,9 +299,8 @@ def _search(states: Any, nodes: Any, total: Any, pool: Any, returns: Any, meta: 
             nodes[child, _VISITS] += 1
             for seat in range(seats):
                 total[child, seat] += value[seat]
-            if indices[d] >= 0:
-                parent = parents[d]
-                returns[nodes[parent, _START] + indices[d], 0] += 1 + value[nodes[parent, _PLAYER]]
+            if slots[d] >= 0:
+                returns[slots[d], 0] += 1 + value[movers[d]]
         done += 1
     return done
 
@@ -321,8 +322,9 @@ def _compiled_search(rules: CompiledRules[Any]) -> Callable[..., int]:
     names = globals()
     if not _helpers_built:
         names["mt_random"] = compiled_random.compiled().mt_random
+        inline = numba.njit(cache=True, nogil=True, **compiled_random.INLINED)
         for name in ("_best_child", "_visited"):
-            names[name] = uncounted(names[name])
+            names[name] = inline(names[name])
         for name in ("_children", "_find", "_compact"):
             names[name] = jit(names[name])
         _helpers_built = True

@@ -261,6 +261,12 @@ def pcg_ahead(words: Any, k: int) -> float:
 #: operations -- most of a late Pillage simulation before (docs/ai.md, "The compiled tree")
 UNCOUNTED: dict[str, Any] = {"_nrt": False}
 
+#: numba's options for such a function that its callers take in whole (numba inlines it where
+#: it compiles them): numba hands arrays to a call by value, seven to nine words each, so a
+#: call taking a game's tables (Pillage's hold 28 arrays) cost some 25 ns before it did
+#: anything, several times a simulation (docs/ai.md, "The compiled tree")
+INLINED: dict[str, Any] = {"inline": "always", **UNCOUNTED}
+
 _compiled: SimpleNamespace | None = None
 
 
@@ -273,11 +279,15 @@ def compiled() -> SimpleNamespace:
         import numba
 
         jit = numba.njit(cache=True, nogil=True, **UNCOUNTED)
+        inline = numba.njit(cache=True, nogil=True, **INLINED)
         # each calls the others by global name, which numba resolves when it compiles: bind
-        # the names to the compiled functions first
+        # the names to the compiled functions first. The Mersenne Twister's draws are taken in
+        # whole by their callers (the tree draws at every expansion); PCG64's are not: taken
+        # into Pillage's greedy playouts, which draw at every step, they made ``hard``'s
+        # searches 3% slower (docs/ai.md, "The compiled tree")
         names = ("mt_next", "mt_random", "mt_below", "_mul_high", "_pcg_output", "_pcg_move", "pcg_random", "pcg_skip",
                  "pcg_ahead", "pcg_jumps")
-        done = {name: jit(globals()[name]) for name in names}
+        done = {name: (inline if name.startswith("mt_") else jit)(globals()[name]) for name in names}
         globals().update(done)
         # called by no other function here, and kept as Python under its name for numpy's arrays
         done["chance_uniform"] = jit(chance_uniform)

@@ -29,7 +29,7 @@ from typing import Any
 import numpy as np
 
 from ...core.capabilities import CompiledRules
-from ...core.compiled_random import UNCOUNTED, mt_below, pcg_ahead, pcg_random, pcg_skip, pcg_state, pcg_words
+from ...core.compiled_random import INLINED, mt_below, pcg_ahead, pcg_random, pcg_skip, pcg_state, pcg_words
 from ...core.game import Game, TERMINAL
 from .compiled import _policy_step
 from .evaluator import PLAYOUTS, KernelEvaluator
@@ -297,10 +297,10 @@ def value(state: Any, tables: Any, tree: Any, leaf: Any, out: Any) -> None:
         # lines before it, counted without a branch (a sort's comparisons mispredict)
         block = rollouts * e_count
         lines = tables[14]
+        n = _undrawn(work, e_count, lines)
         for r in range(rollouts):
             row = orders[r]
             drawn_keys = keys[r]
-            n = _undrawn(work, e_count, lines)
             for a in range(n):
                 i = r * e_count + lines[a]
                 drawn_keys[a] = pcg_ahead(leaf, i - cursor + 1)
@@ -383,8 +383,10 @@ def _build() -> None:
     names.update(mt_below=streams.mt_below, pcg_random=streams.pcg_random, pcg_ahead=streams.pcg_ahead,
                  pcg_skip=streams.pcg_skip, _policy_step=compiled._policy_step)
     # these functions allocate nothing (their scratch is in the tables): compiled without
-    # reference counting, taking an array out of the tables costs no atomic operations
-    jit = numba.njit(cache=True, nogil=True, **UNCOUNTED)
+    # reference counting, taking an array out of the tables costs no atomic operations; and
+    # taken in whole by their callers (the tree's search among them), a call handing over the
+    # tables costs nothing either
+    jit = numba.njit(cache=True, nogil=True, **INLINED)
     for name in _NAMES:
         names[name] = jit(names[name])
     _built = True
