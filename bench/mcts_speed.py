@@ -68,14 +68,14 @@ def main() -> None:
         pure = MCTSAgent(game, sims=args.sims, c=2.0, evaluator=make_evaluator(game, 1, "random"), reuse=False)
         default = make_agent(f"mcts:sims={args.sims},reuse=false", game)
         least: dict[str, float] = {}
-        lines: dict[str, float] = {}
+        left: dict[str, float] = {}
         # load the compiled code (numba's cache) before anything is timed
         opening = game.new_initial_state()
         compiled.choose(opening, random.Random(0))
         default.choose(opening, random.Random(0))
         for phase, pairs in phases(game, args.positions, seed=args.seed * side).items():
             mine = [s for s, _ in pairs]
-            lines[phase] = statistics.mean(len(s.open_lines) for s in mine)
+            left[phase] = statistics.mean(len(s.open_lines) for s in mine)
             other = [openspiel_state(spiel, game, lines) for _, lines in pairs]
             ms: dict[str, list[float]] = {"compiled": [], "pure": [], "openspiel": []}
             default_ms = 0.0
@@ -113,8 +113,8 @@ def main() -> None:
                   f"{min(to_pure):5.2f}-{max(to_pure):<5.2f} {default_ms / len(mine) * 1000:8.1f}", flush=True)
         if "early" in least and "late" in least:
             print(f"{side}x{side} compiled late/early (least ms per search): {least['late'] / least['early']:.2f}; "
-                  f"lines left late/early (means of the positions): {lines['late']:.1f}/{lines['early']:.1f} = "
-                  f"{lines['late'] / lines['early']:.2f}")
+                  f"lines left late/early (means of the positions): {left['late']:.1f}/{left['early']:.1f} = "
+                  f"{left['late'] / left['early']:.2f}")
     print(f"load average after: {load()}")
 
 

@@ -21,7 +21,7 @@ The search function calls the game's functions by global names bound when it is 
 so each game gets its own copy, named after the game and a digest of the game's compiled
 sources, which keys numba's on-disk cache: a new process loads it rather than compiling.
 A game's functions compiled with :data:`~plunder.core.compiled_random.INLINED` are taken into
-that copy whole, so that no call a simulation hands the game's tables over.
+that copy whole, so that no call of a simulation hands over the game's tables.
 """
 
 from __future__ import annotations
